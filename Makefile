@@ -1,0 +1,31 @@
+# Farol: two entry points, `make report` (main job) and `make test` (the test suite).
+# Both build .venv at the repository root when it is missing.
+PYTHON ?= python3
+VENV := .venv
+STAMP := $(VENV)/.farol-installed
+
+.PHONY: report test test-slow lint venv clean
+
+$(STAMP): pyproject.toml
+	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(VENV)/bin/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+report: $(STAMP)
+	$(VENV)/bin/farol report all
+
+test: $(STAMP)
+	$(VENV)/bin/ruff check games analysis tests benchmarks
+	$(VENV)/bin/python -m pytest -n 2 -q
+
+test-slow: $(STAMP)
+	$(VENV)/bin/python -m pytest -n 2 -q -m slow
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check games analysis tests benchmarks
+
+clean:
+	rm -rf $(VENV) .farol_cache

@@ -1,0 +1,1 @@
+"""Farol's analysis side: solvers, metrics, reports and the ``farol`` command."""

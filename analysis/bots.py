@@ -1,0 +1,74 @@
+"""Bots that can sit at a table in ``farol play`` and in tournaments.
+
+A bot is a callable ``bot(state) -> action`` bound to one seat. Factories are
+registered by name; analysis modules add theirs (greedy, MCTS, solved strategy).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import pyspiel
+
+Bot = Callable[[pyspiel.State], int]
+BotFactory = Callable[[pyspiel.Game, int, int], Bot]
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A named bot and the games it can play (``None``: every game)."""
+
+    name: str
+    description: str
+    factory: BotFactory
+    games: tuple[str, ...] | None = None
+
+    def plays(self, game_name: str) -> bool:
+        return self.games is None or game_name in self.games
+
+
+_BOTS: dict[str, BotSpec] = {}
+
+
+def register_bot(spec: BotSpec) -> None:
+    """Make a bot available to ``farol play --opponent NAME``."""
+    _BOTS[spec.name] = spec
+
+
+def bots_for(game_name: str) -> list[BotSpec]:
+    """The bots that can play ``game_name``."""
+    return [spec for spec in _BOTS.values() if spec.plays(game_name)]
+
+
+def make_bot(name: str, game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
+    """Build the bot called ``name`` for ``seat``; raises ValueError naming the choices."""
+    game_name = game.get_type().short_name
+    spec = _BOTS.get(name)
+    if spec is None or not spec.plays(game_name):
+        choices = ", ".join(s.name for s in bots_for(game_name))
+        raise ValueError(f"no bot {name!r} for {game_name}; choose from: {choices}")
+    return spec.factory(game, seat, seed)
+
+
+def uniform_random_bot(game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
+    """A bot that picks uniformly among the legal actions of its seat."""
+    rng = np.random.default_rng(seed)
+
+    def act(state: pyspiel.State) -> int:
+        legal = state.legal_actions(seat)
+        return int(legal[rng.integers(len(legal))])
+
+    return act
+
+
+def sample_chance(state: pyspiel.State, rng: np.random.Generator) -> int:
+    """Sample a chance outcome with the probabilities the game declares."""
+    outcomes = state.chance_outcomes()
+    actions = [a for a, _ in outcomes]
+    probs = np.array([p for _, p in outcomes], dtype=float)
+    return int(actions[rng.choice(len(actions), p=probs / probs.sum())])
+
+
+register_bot(BotSpec("random", "uniformly random legal actions", uniform_random_bot))

@@ -1,0 +1,37 @@
+"""``farol games``: list Farol's games with their parameters and defaults."""
+
+from __future__ import annotations
+
+import argparse
+
+from analysis.bots import bots_for
+from analysis.params import game_parameter_spec
+from games import catalog
+
+
+def describe_games() -> str:
+    """Every ruleset, its games, their parameters with defaults, and the bots that play them."""
+    lines: list[str] = []
+    for fam in catalog.families():
+        lines.append(f"{fam.title}  [report: farol report {fam.key}; rulings: {fam.rules_doc}]")
+        for entry in fam.games:
+            lines.append(f"  {entry.name}: {entry.title}")
+            spec = game_parameter_spec(entry.name)
+            for key, value in sorted(spec.items()):
+                lines.append(f"      {key} = {value!r}")
+            bots = ", ".join(b.name for b in bots_for(entry.name))
+            lines.append(f"      opponents for farol play: {bots}")
+        lines.append("")
+    if not lines:
+        return "No games are registered."
+    return "\n".join(lines).rstrip()
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("games", help="list the games with their parameters")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    print(describe_games())
+    return 0

@@ -1,0 +1,96 @@
+"""Loading games by name with user-given parameters, with errors that name the problem."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import pyspiel
+
+import games  # noqa: F401  (registers Farol's games with OpenSpiel)
+from games.errors import FarolError, InvalidParameterError
+
+
+def parse_param_value(text: str, default: Any, key: str) -> Any:
+    """Convert the text of ``--param key=text`` to the type of the parameter's default."""
+    if isinstance(default, bool):
+        lowered = text.strip().lower()
+        if lowered in ("1", "true", "yes", "on"):
+            return True
+        if lowered in ("0", "false", "no", "off"):
+            return False
+        raise InvalidParameterError(f"parameter {key!r} takes true or false, not {text!r}")
+    if isinstance(default, int):
+        try:
+            return int(text)
+        except ValueError:
+            raise InvalidParameterError(
+                f"parameter {key!r} takes a whole number, not {text!r}"
+            ) from None
+    if isinstance(default, float):
+        try:
+            return float(text)
+        except ValueError:
+            raise InvalidParameterError(f"parameter {key!r} takes a number, not {text!r}") from None
+    return text
+
+
+def _guess_value(text: str) -> Any:
+    """Type a value for a game whose parameter has no declared default."""
+    for convert in (int, float):
+        try:
+            return convert(text)
+        except ValueError:
+            pass
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    return text
+
+
+def parse_params(game_name: str, assignments: Iterable[str] | None) -> dict[str, Any]:
+    """Parse ``k=v`` strings against ``game_name``'s declared parameters.
+
+    Raises
+    ------
+    InvalidParameterError
+        For an unknown game, a malformed assignment, an unknown key or a value of
+        the wrong type; the message names it.
+    """
+    spec = game_parameter_spec(game_name)
+    params: dict[str, Any] = {}
+    for item in assignments or ():
+        if "=" not in item:
+            raise InvalidParameterError(f"parameter {item!r} must be written key=value")
+        key, _, text = item.partition("=")
+        key = key.strip()
+        if spec and key not in spec:
+            known = ", ".join(sorted(spec)) or "none"
+            raise InvalidParameterError(
+                f"{game_name} has no parameter {key!r}; its parameters: {known}"
+            )
+        params[key] = parse_param_value(text, spec[key], key) if key in spec else _guess_value(text)
+    return params
+
+
+def game_parameter_spec(game_name: str) -> dict[str, Any]:
+    """The declared parameters of a registered game with their default values."""
+    if game_name not in pyspiel.registered_names():
+        ours = ", ".join(e.name for e in games.entries())
+        raise InvalidParameterError(
+            f"unknown game {game_name!r}; Farol's games: {ours} (or any OpenSpiel game name)"
+        )
+    game_type = next(t for t in pyspiel.registered_games() if t.short_name == game_name)
+    return dict(game_type.parameter_specification)
+
+
+def load_game(game_name: str, params: Mapping[str, Any] | None = None) -> pyspiel.Game:
+    """Load a game, turning OpenSpiel's and our games' errors into :class:`FarolError`."""
+    game_parameter_spec(game_name)  # unknown names fail here, with the list of ours
+    try:
+        return pyspiel.load_game(game_name, dict(params or {}))
+    except FarolError:
+        raise
+    except (pyspiel.SpielError, ValueError, TypeError, KeyError) as exc:
+        message = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
+        message = message.replace("OpenSpiel exception: ", "")
+        raise InvalidParameterError(f"cannot load {game_name}: {message}") from None

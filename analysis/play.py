@@ -1,0 +1,137 @@
+"""``farol play``: a person plays a game in the terminal against bots.
+
+The person sees only what their seat may see: the game's own rendering for that
+seat (``GameEntry.render``) or, failing that, the seat's information-state
+string, and the legal actions by name.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+
+import numpy as np
+import pyspiel
+
+from analysis.bots import make_bot, sample_chance
+from analysis.params import load_game, parse_params
+from games import catalog
+
+
+def seat_view(state: pyspiel.State, seat: int) -> str:
+    """What ``seat`` may see of ``state``."""
+    name = state.get_game().get_type().short_name
+    try:
+        render = catalog.entry(name).render
+    except KeyError:
+        render = None
+    if render is not None:
+        return render(state, seat)
+    game_type = state.get_game().get_type()
+    if game_type.provides_information_state_string:
+        return state.information_state_string(seat)
+    if game_type.provides_observation_string:
+        return state.observation_string(seat)
+    return "(this game shows nothing to a seat)"
+
+
+def ask_action(
+    state: pyspiel.State,
+    seat: int,
+    read: Callable[[str], str],
+    write: Callable[[str], None],
+) -> int | None:
+    """Ask the person for one of ``seat``'s legal actions; ``None`` means quit."""
+    legal = state.legal_actions(seat)
+    names = [state.action_to_string(seat, a) for a in legal]
+    write("Your legal actions:")
+    for i, label in enumerate(names):
+        write(f"  [{i}] {label}")
+    while True:
+        try:
+            answer = read("Your move (number or name, q to quit): ").strip()
+        except EOFError:
+            return None
+        if answer.lower() in ("q", "quit", "exit"):
+            return None
+        if answer.isdigit() and int(answer) < len(legal):
+            return legal[int(answer)]
+        matches = [a for a, label in zip(legal, names, strict=True) if label.lower() == answer.lower()]
+        if len(matches) == 1:
+            return matches[0]
+        write(f"{answer!r} is not one of your legal actions; type its number from 0 to {len(legal) - 1}.")
+
+
+def play_game(
+    game: pyspiel.Game,
+    seat: int,
+    opponent: str = "random",
+    seed: int = 0,
+    read: Callable[[str], str] = input,
+    write: Callable[[str], None] = print,
+) -> list[float] | None:
+    """Play one game with a person at ``seat`` and bots elsewhere.
+
+    Returns the final returns, or ``None`` if the person quit.
+    """
+    n = game.num_players()
+    if not 0 <= seat < n:
+        raise ValueError(f"seat {seat} does not exist: {game} has seats 0 to {n - 1}")
+    rng = np.random.default_rng(seed)
+    bots = {p: make_bot(opponent, game, p, seed + 1 + p) for p in range(n) if p != seat}
+    state = game.new_initial_state()
+    shown = None
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+            continue
+        acting = (
+            list(range(n)) if state.is_simultaneous_node() else [state.current_player()]
+        )
+        if seat in acting and len(state.legal_actions(seat)) > 0:
+            view = seat_view(state, seat)
+            if view != shown:
+                write("")
+                write(view)
+                shown = view
+            human = ask_action(state, seat, read, write)
+            if human is None:
+                write("You left the game.")
+                return None
+        if state.is_simultaneous_node():
+            joint = [
+                human if p == seat else (bots[p](state) if state.legal_actions(p) else 0)
+                for p in range(n)
+            ]
+            state.apply_actions(joint)
+        else:
+            player = state.current_player()
+            state.apply_action(human if player == seat else bots[player](state))
+    write("")
+    write(seat_view(state, seat))
+    returns = state.returns()
+    write("Game over. Returns: " + ", ".join(f"seat {p}: {r:+g}" for p, r in enumerate(returns)))
+    outcome = "won" if returns[seat] == max(returns) and returns[seat] > min(returns) else (
+        "drew" if max(returns) == min(returns) else "lost"
+    )
+    write(f"You (seat {seat}) {outcome}.")
+    return list(returns)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("play", help="play a game in the terminal against a bot")
+    parser.add_argument("game", help="registered game name, e.g. python_coup")
+    parser.add_argument("--param", action="append", default=[], metavar="K=V", help="game parameter")
+    parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    parser.add_argument("--opponent", default="random", help="bot for the other seats (default random)")
+    parser.add_argument("--seed", type=int, default=None, help="random seed (default: fresh)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    game = load_game(args.game, parse_params(args.game, args.param))
+    seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**31)
+    play_game(game, args.seat, args.opponent, seed, read=input, write=print)
+    sys.stdout.flush()
+    return 0

@@ -1,0 +1,38 @@
+"""``farol report [GAME|all]``: write the strategy reports."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from analysis.report import write_family_report, write_index
+from games import catalog
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("report", help="write strategy reports (Markdown + PNG)")
+    parser.add_argument(
+        "game", nargs="?", default="all",
+        help="ruleset key (" + ", ".join(f.key for f in catalog.families()) + ") or all",
+    )
+    parser.add_argument("--out", default="reports", help="output folder (default reports/)")
+    parser.add_argument("--quick", action="store_true", help="small budgets (as FAROL_QUICK=1)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    outdir = Path(args.out)
+    if args.game == "all":
+        keys = [f.key for f in catalog.families()]
+    else:
+        key = args.game
+        # Accept a registered game name too: report on its ruleset.
+        if key.startswith("python_"):
+            key = catalog.family_of(key).key
+        catalog.family(key)
+        keys = [key]
+    for key in keys:
+        path = write_family_report(key, outdir, quick=True if args.quick else None)
+        print(f"wrote {path}")
+    print(f"wrote {write_index(outdir)}")
+    return 0

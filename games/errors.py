@@ -1,0 +1,28 @@
+"""Errors raised by Farol's games for bad input.
+
+Every error a user can cause (an unknown card, an illegal action, an impossible
+position, a malformed parameter) is a :class:`FarolError` whose message names the
+problem in one line. The CLI prints that line and exits non-zero.
+"""
+
+from __future__ import annotations
+
+
+class FarolError(ValueError):
+    """Base class of every user-facing error in Farol."""
+
+
+class UnknownCardError(FarolError):
+    """A card name that is not part of the game."""
+
+
+class IllegalActionError(FarolError):
+    """An action that is not legal in the current state."""
+
+
+class InvalidPositionError(FarolError):
+    """A starting position that cannot arise under the rules."""
+
+
+class InvalidParameterError(FarolError):
+    """A game parameter with an unknown name or an unusable value."""

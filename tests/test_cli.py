@@ -1,0 +1,114 @@
+"""The farol command: listing, playing, reporting, and one-line errors for bad input."""
+
+from __future__ import annotations
+
+import pytest
+
+from analysis import cli
+from analysis.params import load_game, parse_params
+from analysis.play import play_game
+from games import catalog
+from games.errors import InvalidParameterError
+
+
+def test_games_lists_every_game(capsys):
+    assert cli.main(["games"]) == 0
+    out = capsys.readouterr().out
+    for entry in catalog.entries():
+        assert entry.name in out
+
+
+@pytest.mark.parametrize(
+    "argv,needle",
+    [
+        (["play", "no_such_game"], "unknown game 'no_such_game'"),
+        (["play", "leduc_poker", "--param", "bogus=1"], "no parameter 'bogus'"),
+        (["play", "leduc_poker", "--param", "players=two"], "whole number"),
+        (["play", "leduc_poker", "--param", "players"], "key=value"),
+        (["report", "no_such_family"], "unknown game family 'no_such_family'"),
+        (["play", "leduc_poker", "--seat", "5"], "seat 5 does not exist"),
+        (["play", "leduc_poker", "--opponent", "nobody"], "no bot 'nobody'"),
+    ],
+)
+def test_bad_input_gives_one_clear_line(argv, needle, capsys):
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert needle in err
+    assert len(err.splitlines()) == 1
+    assert "Traceback" not in err
+
+
+def test_parse_params_types_values():
+    assert parse_params("leduc_poker", ["players=3", "action_mapping=true"]) == {
+        "players": 3,
+        "action_mapping": True,
+    }
+    with pytest.raises(InvalidParameterError):
+        parse_params("leduc_poker", ["action_mapping=maybe"])
+
+
+def test_load_game_wraps_openspiel_errors():
+    with pytest.raises(InvalidParameterError, match="cannot load leduc_poker"):
+        load_game("leduc_poker", {"players": 1})
+
+
+def _scripted(answers):
+    it = iter(answers)
+
+    def read(_prompt):
+        try:
+            return next(it)
+        except StopIteration:
+            raise EOFError from None
+
+    return read
+
+
+def test_play_kuhn_to_the_end_shows_only_own_card():
+    game = load_game("kuhn_poker")
+    lines: list[str] = []
+    returns = play_game(game, seat=0, opponent="random", seed=3, read=_scripted(["0"] * 10), write=lines.append)
+    assert returns is not None and sum(returns) == 0
+    text = "\n".join(lines)
+    assert "Game over" in text
+    assert "[0]" in text  # legal actions are listed by number
+
+
+@pytest.mark.parametrize("entry", catalog.entries(), ids=lambda e: e.name)
+def test_play_each_of_our_games_against_random(entry):
+    """A scripted person who always picks the first legal action finishes a game."""
+    game = load_game(entry.name)
+    lines: list[str] = []
+    returns = play_game(game, seat=0, opponent="random", seed=1, read=_scripted(["0"] * 100_000), write=lines.append)
+    assert returns is not None
+    assert len(returns) == game.num_players()
+
+
+def test_play_quits_on_eof():
+    game = load_game("kuhn_poker")
+    lines: list[str] = []
+    assert play_game(game, 0, "random", 1, read=_scripted([]), write=lines.append) is None
+
+
+def test_play_rejects_an_unknown_move_then_accepts_a_name():
+    game = load_game("kuhn_poker")
+    lines: list[str] = []
+    returns = play_game(game, 0, "random", 1, read=_scripted(["xyzzy", "Pass", "Pass", "0"]), write=lines.append)
+    assert any("is not one of your legal actions" in line for line in lines)
+    assert returns is not None
+
+
+def test_report_all_writes_index_and_reports(tmp_path, capsys):
+    assert cli.main(["report", "all", "--out", str(tmp_path), "--quick"]) == 0
+    index = (tmp_path / "index.md").read_text()
+    for fam in catalog.families():
+        md = tmp_path / f"{fam.key}.md"
+        assert md.exists()
+        assert f"({fam.key}.md)" in index
+        text = md.read_text()
+        assert "## The rules in brief" in text
+        for entry in fam.games:
+            assert entry.name in text
+        for line in text.splitlines():
+            if line.startswith("![") and "](" in line:
+                assert (tmp_path / line.split("](")[1].rstrip(")")).exists()
