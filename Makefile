@@ -22,7 +22,7 @@ test: $(STAMP)
 	$(VENV)/bin/python -m pytest -n 2 -q
 
 test-slow: $(STAMP)
-	$(VENV)/bin/python -m pytest -n 2 -q -m slow
+	$(VENV)/bin/python -m pytest -n 2 -q -m slow -o addopts=''
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check games analysis tests benchmarks
