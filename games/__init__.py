@@ -11,6 +11,7 @@ import importlib
 
 # One module per ruleset; each registers its OpenSpiel games and its catalog family.
 _RULESETS = (
+    "games.goat_lords",
 )
 
 for _module in _RULESETS:
