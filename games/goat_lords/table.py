@@ -391,3 +391,74 @@ class Table:
                 held = ",".join(KINDS[k].key for k in range(NUM_KINDS) for _ in range(new.hands[q][k]))
                 new.log.append((q, f"resampled:{held}"))
         return new
+
+
+def from_position(
+    cfg: Config,
+    hands: list[list[str]],
+    herds: list[list[list[str]]] | None = None,
+    discard: list[str] | None = None,
+    to_move: int = 0,
+) -> Table:
+    """A table at the start of ``to_move``'s turn with the given cards; the rest is the draw pile.
+
+    ``hands`` and ``discard`` list card names (keys or printed names), ``herds`` one
+    list of piles per seat, each pile a list of card names (the first two make the
+    pair the pile is made of).
+
+    Raises
+    ------
+    UnknownCardError
+        For a name that is not a Goat Lords card.
+    InvalidPositionError
+        When the cards cannot come from one deck, a pile is not a pair, or the
+        sizes do not fit the game.
+    """
+    from games.errors import InvalidPositionError
+    from games.goat_lords.cards import kind_index
+
+    n = cfg.players
+    herds = herds if herds is not None else [[] for _ in range(n)]
+    if len(hands) != n or len(herds) != n:
+        raise InvalidPositionError(f"a {n}-player position needs {n} hands and {n} herds")
+    if not 0 <= to_move < n:
+        raise InvalidPositionError(f"seat {to_move} does not exist in a {n}-player game")
+    table = Table(cfg)
+    used = [0] * NUM_KINDS
+    table.hands = []
+    for p, names in enumerate(hands):
+        if len(names) > cfg.hand_size:
+            raise InvalidPositionError(f"seat {p} holds {len(names)} cards; hands hold {cfg.hand_size}")
+        hand = [0] * NUM_KINDS
+        for name in names:
+            hand[kind_index(name)] += 1
+        table.hands.append(hand)
+    table.herds = []
+    for p, piles in enumerate(herds):
+        herd = []
+        for pile in piles:
+            cards = tuple(kind_index(name) for name in pile)
+            if len(cards) < 2 or not rules.is_pair(cards[0], cards[1]):
+                raise InvalidPositionError(f"seat {p}'s pile {pile} does not start with a pair")
+            herd.append((rules.pair_kind(cards[0], cards[1]), cards))
+        table.herds.append(tuple(herd))
+    table.discard = [kind_index(name) for name in (discard or [])]
+    for hand in table.hands:
+        used = [u + c for u, c in zip(used, hand, strict=True)]
+    for herd in table.herds:
+        for _, cards in herd:
+            for k in cards:
+                used[k] += 1
+    for k in table.discard:
+        used[k] += 1
+    table.draw = [c - u for c, u in zip(DECK_COUNTS, used, strict=True)]
+    for k, left in enumerate(table.draw):
+        if left < 0:
+            raise InvalidPositionError(
+                f"the position uses {used[k]} {KINDS[k].name} cards; the deck has {DECK_COUNTS[k]}"
+            )
+    table.phase = PLAY
+    table.turn_player = table.to_move = to_move
+    table.pending = []
+    table.log.append((-1, "position"))
+    return table
