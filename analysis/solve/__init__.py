@@ -1,0 +1,185 @@
+"""Farol's solver engine: compile a two-player zero-sum game once, iterate CFR fast.
+
+Public API
+----------
+``solve(game, method="cfr+", target_exploitability=None, iterations=None, seconds=None,
+graph=False, ...) -> SolveResult``
+    Compile (or load from the disk cache) and solve; ``game`` is a ``pyspiel.Game`` or a
+    game name (with ``params``), ours or OpenSpiel's. See :func:`solve`.
+``compile_cached(game, graph=False, ...) -> CompiledGame``
+    The compiled arrays (:mod:`analysis.solve.compile`), cached under ``.farol_cache/``.
+``CFRSolver(compiled, method)``
+    Lower-level iteration control, checkpoints (:mod:`analysis.solve.cfr`).
+``exploitability(compiled, strategy)``, ``best_response(compiled, strategy, player)``,
+``expected_value(compiled, strategy)``
+    Exact best response on the compiled arrays (:mod:`analysis.solve.best_response`).
+``solve_lp(compiled) -> float``
+    Game value by the sequence-form linear program, for small games (:mod:`analysis.solve.lp`).
+``SolveResult``
+    Frozen result: figures, ``save``/``load`` (JSON + NPZ), ``to_tabular_policy()``,
+    ``strategy_table()`` (:mod:`analysis.solve.result`).
+
+Example
+-------
+>>> from analysis.solve import solve
+>>> result = solve("kuhn_poker", target_exploitability=1e-4)   # doctest: +SKIP
+>>> round(result.value, 3)                                       # doctest: +SKIP
+-0.056
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pyspiel
+
+from analysis.solve import cache as cache_module
+from analysis.solve.best_response import (
+    Exploitability,
+    best_response,
+    expected_value,
+    exploitability,
+    uniform_strategy,
+)
+from analysis.solve.cfr import METHODS, CFRSolver
+from analysis.solve.compile import CompiledGame, check_supported, compile_game
+from analysis.solve.errors import (
+    CorruptFileError,
+    GameTooLargeError,
+    SolveError,
+    UnsupportedGameError,
+)
+from analysis.solve.lp import solve_lp
+from analysis.solve.result import SolveResult
+
+__all__ = [
+    "METHODS", "CFRSolver", "CompiledGame", "CorruptFileError", "Exploitability",
+    "GameTooLargeError", "SolveError", "SolveResult", "UnsupportedGameError", "best_response",
+    "compile_cached", "compile_game", "expected_value", "exploitability", "load_game_arg",
+    "solve", "solve_lp", "uniform_strategy",
+]
+
+
+def load_game_arg(game: pyspiel.Game | str, params: dict[str, Any] | None = None) -> pyspiel.Game:
+    """A ``pyspiel.Game`` from a game, a registered name (with ``params``) or a full game
+    string such as ``turn_based_simultaneous_game(game=goofspiel(num_cards=4))``."""
+    if not isinstance(game, str):
+        return game
+    from analysis.params import load_game
+
+    if "(" in game:
+        if params:
+            raise SolveError("give parameters either in the game string or separately")
+        try:
+            return pyspiel.load_game(game)
+        except pyspiel.SpielError as exc:
+            from games.errors import InvalidParameterError
+
+            raise InvalidParameterError(f"cannot load {game}: {str(exc).strip()}") from None
+    return load_game(game, params)
+
+
+def compile_cached(game: pyspiel.Game | str, graph: bool = False, *, use_cache: bool = True,
+                   rebuild: bool = False, max_memory: int | None = None,
+                   progress: bool = False, directory: str | Path | None = None) -> CompiledGame:
+    """Compile ``game``, through the on-disk cache.
+
+    Parameters
+    ----------
+    use_cache
+        Read and write the cache (``directory``, default ``$FAROL_CACHE_DIR`` or
+        ``.farol_cache``).
+    rebuild
+        Ignore (and overwrite) a cached copy.
+
+    Raises
+    ------
+    CorruptFileError
+        A cached file exists but is unreadable (``rebuild=True`` replaces it).
+    """
+    game = load_game_arg(game)
+    check_supported(game)
+    if not use_cache:
+        return compile_game(game, graph=graph, max_memory=max_memory, progress=progress)
+    mode = "graph" if graph else "tree"
+    key = cache_module.cache_key(str(game), mode, _fingerprint(game))
+    root = Path(directory) if directory is not None else cache_module.cache_dir()
+    path = root / "compiled" / f"{key}.npz"
+    if path.exists() and not rebuild:
+        return cache_module.load_compiled(path, key)
+    compiled = compile_game(game, graph=graph, max_memory=max_memory, progress=progress)
+    cache_module.save_compiled(compiled, path, key)
+    return compiled
+
+
+def _fingerprint(game: pyspiel.Game) -> str:
+    from analysis.solve.compile import game_code_fingerprint
+
+    return game_code_fingerprint(game)
+
+
+def solve(game: pyspiel.Game | str, *, params: dict[str, Any] | None = None,
+          method: str = "cfr+", target_exploitability: float | None = None,
+          iterations: int | None = None, seconds: float | None = None, graph: bool = False,
+          use_cache: bool = True, rebuild_cache: bool = False,
+          checkpoint: str | Path | None = None, resume: bool = True,
+          max_memory: int | None = None, progress: bool | None = None,
+          alpha: float | None = None, beta: float | None = None,
+          gamma: float | None = None) -> SolveResult:
+    """Solve a two-player zero-sum game; see the module docstring.
+
+    Parameters
+    ----------
+    game, params
+        A ``pyspiel.Game``, or a game name and its parameters.
+    method
+        ``"cfr+"``, ``"dcfr"`` or ``"lcfr"``.
+    target_exploitability, iterations, seconds
+        Stopping rules (any that holds stops; none given: 1000 iterations).
+    graph
+        State-graph mode (merge transpositions through ``state_key()``).
+    checkpoint, resume
+        Checkpoint path; with ``resume`` an existing checkpoint there is continued.
+    max_memory
+        Memory budget in bytes for the compiled game (default half the available memory).
+
+    Returns
+    -------
+    SolveResult
+    """
+    if method not in METHODS:
+        raise SolveError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
+    game = load_game_arg(game, params)
+    compiled = compile_cached(game, graph=graph, use_cache=use_cache, rebuild=rebuild_cache,
+                              max_memory=max_memory, progress=bool(progress))
+    solver = CFRSolver(compiled, method, alpha=alpha, beta=beta, gamma=gamma)
+    if checkpoint is not None and resume and Path(checkpoint).exists():
+        solver.load_checkpoint(checkpoint)
+    report = solver.run(target_exploitability=target_exploitability, iterations=iterations,
+                        seconds=seconds, checkpoint=checkpoint, progress=progress)
+    return make_result(game, compiled, solver, report)
+
+
+def make_result(game: pyspiel.Game, compiled: CompiledGame, solver: CFRSolver,
+                report: Exploitability) -> SolveResult:
+    """Freeze a solver's state into a :class:`SolveResult`."""
+    return SolveResult(
+        game=str(game), parameters=_plain(game.get_parameters()), method=solver.method,
+        iterations=solver.iteration, seconds=solver.seconds,
+        exploitability=report.exploitability, value=report.value,
+        nash_conv=report.nash_conv, best_response=report.best_response, mode=compiled.mode,
+        abstraction=compiled.imperfect_recall, compiled_game=compiled.game,
+        method_parameters=solver.method_parameters, compile_seconds=compiled.compile_seconds,
+        num_nodes=compiled.num_nodes, infoset_keys=list(compiled.infoset_keys),
+        infoset_player=compiled.infoset_player, infoset_offset=compiled.infoset_offset,
+        infoset_actions=compiled.infoset_actions, strategy=solver.average_strategy(),
+        action_names=compiled.action_names)
+
+
+def _plain(params: dict[str, Any]) -> dict[str, Any]:
+    """Game parameters as JSON-friendly values (nested games become their strings)."""
+    out: dict[str, Any] = {}
+    for key, value in params.items():
+        out[key] = value if isinstance(value, (bool, int, float, str)) else str(value)
+    return out

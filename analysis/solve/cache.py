@@ -1,0 +1,128 @@
+"""On-disk cache of compiled games, keyed by game string, mode and code version.
+
+Files live under ``$FAROL_CACHE_DIR`` or ``.farol_cache/`` in the working directory and
+are written atomically (a temporary file renamed into place), so an interrupted write
+never leaves a half file under the cache name.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+import zipfile
+from pathlib import Path
+
+import numpy as np
+
+from analysis.solve import compile as compile_module
+from analysis.solve.compile import COMPILE_VERSION, CompiledGame
+from analysis.solve.errors import CorruptFileError
+
+_ARRAYS = ("kind", "infoset", "edge_start", "edge_child", "edge_prob", "utility",
+           "infoset_player", "infoset_offset", "infoset_actions")
+
+
+def cache_dir() -> Path:
+    """The cache directory (``$FAROL_CACHE_DIR`` or ``./.farol_cache``)."""
+    return Path(os.environ.get("FAROL_CACHE_DIR", ".farol_cache"))
+
+
+def _code_version() -> str:
+    source = Path(compile_module.__file__).read_bytes()
+    return f"{COMPILE_VERSION}-{hashlib.sha256(source).hexdigest()[:12]}"
+
+
+def cache_key(game_string: str, mode: str, fingerprint: str) -> str:
+    """Hex digest naming a compiled game in the cache."""
+    text = "\n".join((game_string, mode, _code_version(), fingerprint))
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+def atomic_savez(path: Path, **arrays) -> None:
+    """``np.savez`` to ``path`` through a temporary file in the same directory."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            np.savez(fh, **arrays)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def _pack_strings(strings: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    encoded = [s.encode() for s in strings]
+    offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
+    np.cumsum([len(b) for b in encoded], out=offsets[1:])
+    return np.frombuffer(b"".join(encoded), dtype=np.uint8), offsets
+
+
+def _unpack_strings(blob: np.ndarray, offsets: np.ndarray) -> list[str]:
+    raw = blob.tobytes()
+    return [raw[offsets[i]:offsets[i + 1]].decode() for i in range(len(offsets) - 1)]
+
+
+def save_compiled(cg: CompiledGame, path: Path, key: str) -> None:
+    """Write ``cg`` to ``path`` (atomically)."""
+    blob, offsets = _pack_strings(cg.infoset_keys)
+    meta = np.frombuffer("\n".join((key, cg.game, cg.mode, str(int(cg.imperfect_recall)),
+                                    repr(cg.compile_seconds),
+                                    compile_module.names_to_json(cg.action_names))).encode(),
+                         dtype=np.uint8)
+    atomic_savez(path, meta=meta, key_blob=blob, key_offsets=offsets,
+                 **{name: getattr(cg, name) for name in _ARRAYS})
+
+
+def load_compiled(path: Path, key: str) -> CompiledGame:
+    """Read a compiled game written by :func:`save_compiled`.
+
+    Raises
+    ------
+    CorruptFileError
+        If the file cannot be read or does not hold the game it is named after.
+    """
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            meta = data["meta"].tobytes().decode().split("\n", 5)
+            arrays = {name: data[name] for name in _ARRAYS}
+            keys = _unpack_strings(data["key_blob"], data["key_offsets"])
+        stored_key, game, mode, imperfect, seconds, names = meta
+        if stored_key != key:
+            raise ValueError("it holds another game")
+        cg = CompiledGame(game=game, mode=mode, imperfect_recall=bool(int(imperfect)),
+                          infoset_keys=keys, action_names=compile_module.names_from_json(names),
+                          compile_seconds=float(seconds), **arrays)
+        _check_consistent(cg)
+        return cg
+    except (OSError, ValueError, KeyError, EOFError, IndexError, UnicodeDecodeError,
+            zipfile.BadZipFile) as exc:
+        raise CorruptFileError(
+            f"cached compiled game {path} is unreadable ({exc}); delete it or rebuild the "
+            "cache (--rebuild-cache)") from None
+
+
+def _check_consistent(cg: CompiledGame) -> None:
+    n, e, m = cg.num_nodes, cg.num_edges, cg.num_infosets
+    ok = (cg.infoset.shape == (n,) and cg.edge_start.shape == (n + 1,)
+          and cg.utility.shape == (n,) and cg.edge_prob.shape == (e,)
+          and cg.infoset_offset.shape == (m + 1,) and len(cg.infoset_keys) == m
+          and int(cg.edge_start[-1]) == e and int(cg.infoset_offset[-1]) == cg.num_actions
+          and (e == 0 or (int(cg.edge_child.min()) >= 0 and int(cg.edge_child.max()) < n)))
+    if not ok:
+        raise ValueError("its arrays do not fit together")

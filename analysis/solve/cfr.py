@@ -1,0 +1,258 @@
+"""CFR+, discounted CFR and linear CFR over a compiled game, with checkpoints.
+
+One iteration updates player 0, then player 1 (alternating updates), each with one
+top-down pass for reaches and one bottom-up pass for values and regrets, all inside
+numba (:mod:`analysis.solve.kernels`); a whole chunk of iterations runs in one call.
+"""
+
+from __future__ import annotations
+
+import math
+import signal
+import sys
+import threading
+import time
+import zipfile
+from pathlib import Path
+
+import numpy as np
+
+from analysis.solve import kernels
+from analysis.solve.best_response import Exploitability, exploitability
+from analysis.solve.cache import atomic_savez
+from analysis.solve.compile import CompiledGame
+from analysis.solve.errors import CorruptFileError, SolveError
+
+# Method name -> (CFR+?, alpha, beta, gamma); DCFR's defaults are Brown & Sandholm's.
+METHODS: dict[str, tuple[bool, float, float, float]] = {
+    "cfr+": (True, 0.0, 0.0, 0.0),
+    "dcfr": (False, 1.5, 0.0, 2.0),
+    "lcfr": (False, 1.0, 1.0, 1.0),
+}
+
+
+class CFRSolver:
+    """Iterates a regret-minimisation method on a :class:`CompiledGame`.
+
+    Parameters
+    ----------
+    compiled
+        The compiled game.
+    method
+        ``"cfr+"`` (regret matching+, linear averaging), ``"dcfr"`` (discounted CFR,
+        alpha=1.5, beta=0, gamma=2 unless given) or ``"lcfr"`` (linear CFR).
+    """
+
+    def __init__(self, compiled: CompiledGame, method: str = "cfr+", alpha: float | None = None,
+                 beta: float | None = None, gamma: float | None = None):
+        if method not in METHODS:
+            raise SolveError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
+        plus, a, b, g = METHODS[method]
+        self.compiled = compiled
+        self.method = method
+        self.plus = plus
+        self.alpha = float(a if alpha is None else alpha)
+        self.beta = float(b if beta is None else beta)
+        self.gamma = float(g if gamma is None else gamma)
+        self.regret = np.zeros(compiled.num_actions)
+        self.strategy_sum = np.zeros(compiled.num_actions)
+        self.iteration = 0
+        self.seconds = 0.0
+        self._sigma = np.empty(compiled.num_actions)
+        self._reach_self = np.empty(compiled.num_nodes)
+        self._reach_other = np.empty(compiled.num_nodes)
+        self._value = np.empty(compiled.num_nodes)
+        self._own = np.empty(compiled.num_infosets)
+        self._interrupted = False
+
+    @property
+    def method_parameters(self) -> dict[str, float]:
+        if self.plus:
+            return {}
+        return {"alpha": self.alpha, "beta": self.beta, "gamma": self.gamma}
+
+    # ------------------------------------------------------------------ iterating
+    def iterate(self, count: int = 1) -> None:
+        """Run ``count`` more iterations."""
+        cg = self.compiled
+        start = time.perf_counter()
+        kernels.run_iterations(
+            cg.kind, cg.infoset, cg.edge_start, cg.edge_child, cg.edge_prob, cg.utility,
+            cg.infoset_offset, cg.infoset_player, self.regret, self.strategy_sum, self._sigma,
+            self._reach_self, self._reach_other, self._value, self._own, self.iteration,
+            int(count), self.plus, self.alpha, self.beta, self.gamma)
+        self.iteration += int(count)
+        self.seconds += time.perf_counter() - start
+
+    def average_strategy(self) -> np.ndarray:
+        """The average strategy, one row of probabilities per information set."""
+        out = np.empty(self.compiled.num_actions)
+        kernels.normalize_rows(self.strategy_sum, self.compiled.infoset_offset, out)
+        return out
+
+    def current_strategy(self) -> np.ndarray:
+        """The current (regret-matching) strategy."""
+        out = np.empty(self.compiled.num_actions)
+        cg = self.compiled
+        kernels.regret_matching(self.regret, cg.infoset_offset, cg.infoset_player, -1, out)
+        return out
+
+    def exploitability(self) -> Exploitability:
+        """Exploitability report of the average strategy."""
+        return exploitability(self.compiled, self.average_strategy())
+
+    # ------------------------------------------------------------------ checkpoints
+    def _identity(self) -> str:
+        cg = self.compiled
+        return (f"{cg.game}|{cg.mode}|{cg.num_nodes}|{cg.num_actions}|{self.method}|"
+                f"{self.alpha}|{self.beta}|{self.gamma}")
+
+    def save_checkpoint(self, path: str | Path) -> None:
+        """Write the solver's state to ``path`` atomically."""
+        atomic_savez(Path(path), regret=self.regret, strategy_sum=self.strategy_sum,
+                     iteration=np.int64(self.iteration), seconds=np.float64(self.seconds),
+                     identity=np.frombuffer(self._identity().encode(), dtype=np.uint8))
+
+    def load_checkpoint(self, path: str | Path) -> None:
+        """Continue from a checkpoint written by :meth:`save_checkpoint`.
+
+        Raises
+        ------
+        CorruptFileError
+            If the file is unreadable or belongs to another game or method.
+        """
+        try:
+            with np.load(Path(path), allow_pickle=False) as data:
+                identity = data["identity"].tobytes().decode()
+                regret = data["regret"]
+                strategy_sum = data["strategy_sum"]
+                iteration = int(data["iteration"])
+                seconds = float(data["seconds"])
+        except (OSError, ValueError, KeyError, EOFError, UnicodeDecodeError,
+                zipfile.BadZipFile) as exc:
+            raise CorruptFileError(f"checkpoint {path} is unreadable ({exc}); delete it to "
+                                   "start afresh") from None
+        if identity != self._identity():
+            raise CorruptFileError(f"checkpoint {path} belongs to another solve "
+                                   f"({identity.split('|')[0]}, {identity.split('|')[4]}); "
+                                   "delete it or choose another path")
+        if regret.shape != self.regret.shape or strategy_sum.shape != self.regret.shape \
+                or not (np.isfinite(regret).all() and np.isfinite(strategy_sum).all()):
+            raise CorruptFileError(f"checkpoint {path} holds damaged arrays; delete it")
+        self.regret = np.ascontiguousarray(regret, dtype=np.float64)
+        self.strategy_sum = np.ascontiguousarray(strategy_sum, dtype=np.float64)
+        self.iteration = iteration
+        self.seconds = seconds
+
+    # ------------------------------------------------------------------ running
+    def run(self, target_exploitability: float | None = None, iterations: int | None = None,
+            seconds: float | None = None, checkpoint: str | Path | None = None,
+            checkpoint_every: float = 60.0, progress: bool | None = None) -> Exploitability:
+        """Iterate until a stopping rule holds; returns the final exploitability report.
+
+        Parameters
+        ----------
+        target_exploitability
+            Stop once the average strategy's exploitability is at most this.
+        iterations
+            Stop at this total number of iterations (counting resumed ones).
+        seconds
+            Stop after this many seconds of this call.
+        checkpoint
+            Path saved every ``checkpoint_every`` seconds, at the end and on Ctrl-C
+            (after the iteration in progress completes, then ``KeyboardInterrupt`` is
+            raised again): resuming from it loses no iteration.
+        progress
+            tqdm bar with iterations and the last exploitability; default: when stderr
+            is a terminal.
+
+        With no stopping rule, 1000 iterations are run.
+        """
+        if target_exploitability is None and iterations is None and seconds is None:
+            iterations = 1000
+        for name, value in (("target exploitability", target_exploitability),
+                            ("seconds", seconds), ("iterations", iterations)):
+            if value is not None and not value >= 0:
+                raise SolveError(f"{name} must be a non-negative number, not {value}")
+        if progress is None:
+            progress = sys.stderr.isatty()
+        bar = None
+        if progress:
+            from tqdm.auto import tqdm
+
+            bar = tqdm(total=iterations, initial=self.iteration, unit=" it",
+                       desc=f"{self.method} {self.compiled.game}"[:60], mininterval=0.5)
+        previous_handler = self._install_interrupt_handler()
+        start = time.perf_counter()
+        last_checkpoint = start
+        report: Exploitability | None = None
+        chunk = 1
+        try:
+            while True:
+                if iterations is not None and self.iteration >= iterations:
+                    break
+                if seconds is not None and time.perf_counter() - start >= seconds:
+                    break
+                if self._interrupted:
+                    break
+                count = chunk
+                if iterations is not None:
+                    count = min(count, iterations - self.iteration)
+                tick = time.perf_counter()
+                self.iterate(count)
+                per_iteration = (time.perf_counter() - tick) / count
+                report = None
+                check_cost = 0.0
+                if target_exploitability is not None or bar is not None:
+                    tick = time.perf_counter()
+                    report = self.exploitability()
+                    check_cost = time.perf_counter() - tick
+                if bar is not None:
+                    bar.update(count)
+                    bar.set_postfix_str(f"exploitability {report.exploitability:.3g}")
+                if target_exploitability is not None and \
+                        report.exploitability <= target_exploitability:
+                    break
+                # Chunks long enough that checks cost at most ~20% and the bar moves ~4x/s.
+                span = min(max(0.25, 4.0 * check_cost), 5.0)
+                if seconds is not None:
+                    span = min(span, max(seconds - (time.perf_counter() - start), 0.0))
+                chunk = max(1, min(int(span / max(per_iteration, 1e-9)), 1 << 20))
+                if checkpoint is not None and time.perf_counter() - last_checkpoint \
+                        >= checkpoint_every:
+                    self.save_checkpoint(checkpoint)
+                    last_checkpoint = time.perf_counter()
+        finally:
+            self._restore_interrupt_handler(previous_handler)
+            if bar is not None:
+                bar.close()
+        if checkpoint is not None:
+            self.save_checkpoint(checkpoint)
+        if self._interrupted:
+            self._interrupted = False
+            raise KeyboardInterrupt
+        return report if report is not None else self.exploitability()
+
+    def _install_interrupt_handler(self):
+        if threading.current_thread() is not threading.main_thread():
+            return None
+        previous = signal.getsignal(signal.SIGINT)
+
+        def handler(signum, frame):
+            # Finish the iteration in progress, checkpoint, then stop; a second Ctrl-C
+            # stops at once (the checkpoint file is written atomically either way).
+            self._interrupted = True
+            signal.signal(signal.SIGINT, previous)
+
+        signal.signal(signal.SIGINT, handler)
+        return previous
+
+    @staticmethod
+    def _restore_interrupt_handler(previous) -> None:
+        if previous is not None and threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGINT, previous)
+
+
+def iterations_for(seconds_per_iteration: float, seconds: float) -> int:
+    """Whole iterations that fit in ``seconds``."""
+    return max(1, math.floor(seconds / max(seconds_per_iteration, 1e-12)))

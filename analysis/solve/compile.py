@@ -1,0 +1,456 @@
+"""Compile a two-player zero-sum OpenSpiel game once into flat numpy arrays.
+
+Walking a game through OpenSpiel's state API costs microseconds a node, so the
+engine walks it exactly once and keeps only flat arrays (CSR-style):
+
+* nodes, numbered in post-order (every child before its parents, the root last),
+  with their kind (terminal, chance, player 0, player 1), information set and
+  player 0's utility at terminals;
+* edges ``edge_start[n]:edge_start[n + 1]``: the children of node ``n`` in the
+  order of its legal actions (or chance outcomes, with their probabilities);
+* information sets, with their player and legal actions
+  ``infoset_actions[infoset_offset[i]:infoset_offset[i + 1]]``.
+
+Two modes:
+
+``tree``
+    One node per history, information sets from ``information_state_string``
+    (perfect recall, exact).
+``graph``
+    Histories reaching the same position (equal ``state_key()``, see
+    :mod:`games.keys`) become one node, and information sets are keyed by
+    ``infoset_key(player)``. When every information set holds a single
+    position (games of public information) this is exact; otherwise it is an
+    imperfect-recall abstraction and :attr:`CompiledGame.imperfect_recall` says so.
+
+Simultaneous-move games are made turn-based: in tree mode through OpenSpiel's
+``convert_to_turn_based``; in graph mode the compiler does the same itself
+(player 0 moves, then player 1 moves without seeing player 0's choice) so the
+game's own state keys stay available.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import time
+from array import array
+from dataclasses import dataclass, field
+
+import numpy as np
+import pyspiel
+
+from analysis.solve.errors import GameTooLargeError, UnsupportedGameError
+
+# Bump when the compiled layout or its meaning changes (it keys the disk cache).
+COMPILE_VERSION = 1
+
+TERMINAL, CHANCE, PLAYER0, PLAYER1 = 0, 1, 2, 3
+
+# Bytes a node costs at its peak: the walk's growable arrays, their numpy copies and the
+# solver's working arrays (reaches, values); ~1 edge a node. Graph mode adds the key table.
+TREE_BYTES_PER_NODE = 140
+GRAPH_BYTES_PER_NODE = 400
+
+
+@dataclass(frozen=True, eq=False)
+class CompiledGame:
+    """A game compiled into flat arrays (see the module docstring for the layout)."""
+
+    game: str
+    mode: str
+    imperfect_recall: bool
+    kind: np.ndarray
+    infoset: np.ndarray
+    edge_start: np.ndarray
+    edge_child: np.ndarray
+    edge_prob: np.ndarray
+    utility: np.ndarray
+    infoset_player: np.ndarray
+    infoset_offset: np.ndarray
+    infoset_actions: np.ndarray
+    infoset_keys: list[str]
+    action_names: list[dict[int, str]] = field(default_factory=lambda: [{}, {}])
+    compile_seconds: float = 0.0
+
+    @property
+    def num_nodes(self) -> int:
+        return int(self.kind.shape[0])
+
+    @property
+    def num_edges(self) -> int:
+        return int(self.edge_child.shape[0])
+
+    @property
+    def num_infosets(self) -> int:
+        return int(self.infoset_player.shape[0])
+
+    @property
+    def num_actions(self) -> int:
+        """Total (information set, action) pairs: the length of regret and strategy rows."""
+        return int(self.infoset_actions.shape[0])
+
+    @property
+    def root(self) -> int:
+        return self.num_nodes - 1
+
+    def nbytes(self) -> int:
+        """Bytes held by the numeric arrays."""
+        arrays = (self.kind, self.infoset, self.edge_start, self.edge_child, self.edge_prob,
+                  self.utility, self.infoset_player, self.infoset_offset, self.infoset_actions)
+        return int(sum(a.nbytes for a in arrays))
+
+    def summary(self) -> str:
+        counts = np.bincount(self.kind, minlength=4)
+        return (f"{self.game} [{self.mode}]: {self.num_nodes:,} nodes "
+                f"({counts[TERMINAL]:,} terminal, {counts[CHANCE]:,} chance, "
+                f"{counts[PLAYER0] + counts[PLAYER1]:,} decision), "
+                f"{self.num_infosets:,} information sets"
+                + (" (imperfect-recall abstraction)" if self.imperfect_recall else ""))
+
+
+def check_supported(game: pyspiel.Game) -> None:
+    """Refuse, in one line, a game the engine cannot solve."""
+    gtype = game.get_type()
+    if game.num_players() != 2:
+        raise UnsupportedGameError(
+            f"{game} has {game.num_players()} players; the engine solves two-player games")
+    if gtype.utility != pyspiel.GameType.Utility.ZERO_SUM:
+        raise UnsupportedGameError(
+            f"{game} is {gtype.utility.name.lower().replace('_', '-')}; "
+            "the engine solves zero-sum games")
+    if gtype.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC:
+        raise UnsupportedGameError(
+            f"{game} has sampled chance; the engine needs explicit chance outcomes")
+
+
+def available_memory() -> int:
+    """Bytes of memory available now (``MemAvailable``), or 4 GiB when unknown."""
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 4 << 30
+
+
+def default_memory_budget() -> int:
+    """Half of the available memory: the machine is shared."""
+    return available_memory() // 2
+
+
+def estimate_tree_nodes(game: pyspiel.Game, probes: int = 64, seed: int = 0,
+                        max_depth: int = 10_000) -> float:
+    """Knuth's unbiased estimate of the number of histories, from random root-to-leaf probes.
+
+    Each probe walks to a terminal choosing uniformly among the children and adds up the
+    products of branching factors along its path; the mean over probes is unbiased.
+    Simultaneous nodes count their turn-based expansion (player 0's node plus one node
+    of player 1 per action of player 0).
+    """
+    rng = random.Random(seed)
+    total = 0.0
+    for _ in range(probes):
+        state = game.new_initial_state()
+        weight, estimate = 1.0, 1.0
+        for _depth in range(max_depth):
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                actions = [a for a, p in state.chance_outcomes() if p > 0]
+                weight *= len(actions)
+                state.apply_action(rng.choice(actions))
+            elif state.is_simultaneous_node():
+                legal0, legal1 = state.legal_actions(0), state.legal_actions(1)
+                estimate += weight * len(legal0)  # player 1's pending nodes
+                weight *= len(legal0) * len(legal1)
+                state.apply_actions([rng.choice(legal0), rng.choice(legal1)])
+            else:
+                actions = state.legal_actions()
+                weight *= len(actions)
+                state.apply_action(rng.choice(actions))
+            estimate += weight
+        total += estimate
+    return total / probes
+
+
+def _format_bytes(n: float) -> str:
+    for unit in ("B", "KB", "MB", "GB", "TB", "PB"):
+        if n < 1000 or unit == "PB":
+            return f"{n:,.1f} {unit}"
+        n /= 1000
+    return f"{n:.1f} PB"
+
+
+def parse_memory(text: str | int | None) -> int | None:
+    """``"8GB"``, ``"512MB"``, ``"1e9"`` or an int of bytes; ``None`` stays ``None``."""
+    if text is None or isinstance(text, int):
+        return text
+    units = {"KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12, "B": 1}
+    raw = str(text).strip().upper()
+    number, scale = raw, 1
+    for suffix, factor in units.items():
+        if raw.endswith(suffix):
+            number, scale = raw[: -len(suffix)].strip(), factor
+            break
+    try:
+        value = float(number) * scale
+    except ValueError:
+        from games.errors import InvalidParameterError
+
+        raise InvalidParameterError(
+            f"memory budget {text!r} is not a size like 8GB or 512MB") from None
+    return int(value)
+
+
+def _key_text(key: object) -> str:
+    return key if isinstance(key, str) else repr(key)
+
+
+def compile_game(game: pyspiel.Game, graph: bool = False, max_memory: int | None = None,
+                 progress: bool = False) -> CompiledGame:
+    """Walk ``game`` once into a :class:`CompiledGame`.
+
+    Parameters
+    ----------
+    game
+        A two-player zero-sum OpenSpiel game with explicit chance (simultaneous moves allowed).
+    graph
+        Merge positions with equal ``state_key()`` (the game's states must implement
+        :class:`games.keys.KeyedState`).
+    max_memory
+        Memory budget in bytes (default: half the available memory). In tree mode the
+        size is estimated before walking and the game refused with the estimate when
+        it does not fit; in both modes the walk stops at the budget's node count.
+    progress
+        Show a tqdm bar of nodes walked.
+
+    Raises
+    ------
+    UnsupportedGameError
+        Not two-player, not zero-sum, sampled chance, no state keys in graph mode, a
+        cycle in the state graph, or information sets with different legal actions.
+    GameTooLargeError
+        The compiled game would exceed ``max_memory``.
+    """
+    check_supported(game)
+    budget = max_memory if max_memory is not None else default_memory_budget()
+    dynamics = game.get_type().dynamics
+    simultaneous = dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
+    if graph:
+        root = game.new_initial_state()
+        if not (hasattr(root, "state_key") and hasattr(root, "infoset_key")):
+            raise UnsupportedGameError(
+                f"{game} offers no state_key()/infoset_key(); solve it in tree mode (no --graph)")
+        walked = game
+        per_node = GRAPH_BYTES_PER_NODE
+    else:
+        walked = pyspiel.convert_to_turn_based(game) if simultaneous else game
+        simultaneous = False
+        if not walked.get_type().provides_information_state_string:
+            raise UnsupportedGameError(
+                f"{game} provides no information-state strings; tree mode needs them")
+        per_node = TREE_BYTES_PER_NODE
+        estimate = estimate_tree_nodes(walked)
+        if estimate * per_node > budget:
+            raise GameTooLargeError(
+                f"{game} has an estimated {estimate:,.3g} histories (~"
+                f"{_format_bytes(estimate * per_node)} compiled), over the memory budget of "
+                f"{_format_bytes(budget)}; use graph mode or a smaller variant")
+    max_nodes = max(1, budget // per_node)
+    start = time.perf_counter()
+    arrays = _walk(walked, graph, simultaneous, max_nodes, progress, str(game), budget, per_node)
+    return CompiledGame(game=str(walked) if not graph else str(game), mode="graph" if graph
+                        else "tree", compile_seconds=time.perf_counter() - start, **arrays)
+
+
+def _walk(game, graph, simultaneous, max_nodes, progress, name, budget, per_node):
+    kind = array("b")
+    node_infoset = array("i")
+    edge_start = array("q")
+    edge_child = array("i")
+    edge_prob = array("d")
+    utility = array("d")
+    iplayer = array("b")
+    ioffset = array("q", [0])
+    iactions = array("i")
+    ikeys: list[str] = []
+    infoset_index: dict = {}
+    infoset_state: list = []  # graph mode: the first position seen in each information set
+    imperfect = False
+    names: list[dict[int, str]] = [{}, {}]
+    memo: dict = {}
+    on_stack: set = set()
+
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(desc="compiling", unit=" nodes", unit_scale=True, mininterval=0.5)
+
+    def infoset_id(player, key, actions, state_key, state):
+        nonlocal imperfect
+        full = (player, key)
+        iid = infoset_index.get(full)
+        if iid is None:
+            iid = len(iplayer)
+            infoset_index[full] = iid
+            iplayer.append(player)
+            iactions.extend(actions)
+            ioffset.append(len(iactions))
+            ikeys.append(_key_text(key))
+            infoset_state.append(state_key)
+            known = names[player]
+            for a in actions:
+                if a not in known:
+                    known[a] = state.action_to_string(player, a)
+            return iid
+        lo, hi = ioffset[iid], ioffset[iid + 1]
+        if hi - lo != len(actions) or list(iactions[lo:hi]) != list(actions):
+            raise UnsupportedGameError(
+                f"{name}: information set {_key_text(key)!r} of player {player} has different "
+                "legal actions at different nodes")
+        if graph and not imperfect and infoset_state[iid] != state_key:
+            imperfect = True
+        return iid
+
+    # A frame: [state, kind, infoset, actions, probs, next index, child ids, key, a0]
+    def open_frame(state, key, pending_a0=None):
+        if pending_a0 is not None:  # graph mode, simultaneous node: player 1's turn
+            actions = state.legal_actions(1)
+            iid = infoset_id(1, ("sim", state.infoset_key(1)), actions, key, state)
+            return [state, PLAYER1, iid, actions, None, 0, [], (key, pending_a0), pending_a0]
+        if state.is_chance_node():
+            outcomes = [(a, p) for a, p in state.chance_outcomes() if p > 0]
+            return [state, CHANCE, -1, [a for a, _ in outcomes], [p for _, p in outcomes], 0,
+                    [], key, None]
+        if simultaneous and state.is_simultaneous_node():
+            actions = state.legal_actions(0)
+            iid = infoset_id(0, ("sim", state.infoset_key(0)), actions, key, state)
+            return [state, PLAYER0, iid, actions, None, 0, [], key, "sim"]
+        player = state.current_player()
+        actions = state.legal_actions()
+        if graph:
+            iid = infoset_id(player, state.infoset_key(player), actions, key, state)
+        else:
+            iid = infoset_id(player, state.information_state_string(player), actions, None,
+                             state)
+        return [state, PLAYER0 + player, iid, actions, None, 0, [], key, None]
+
+    def close_node(node_kind, iid, children, probs, value):
+        node = len(kind)
+        if node >= max_nodes:
+            raise GameTooLargeError(
+                f"{name} has more than {max_nodes:,} nodes in {'graph' if graph else 'tree'} "
+                f"mode (~{_format_bytes(max_nodes * per_node)} compiled), over the memory "
+                f"budget of {_format_bytes(budget)}")
+        kind.append(node_kind)
+        node_infoset.append(iid)
+        edge_start.append(len(edge_child))
+        utility.append(value)
+        if children:
+            edge_child.extend(children)
+            if probs is None:
+                edge_prob.extend([0.0] * len(children))
+            else:
+                edge_prob.extend(probs)
+        if bar is not None and node % 20000 == 0:
+            bar.update(20000 if node else 0)
+        return node
+
+    def terminal(state):
+        returns = state.returns()
+        if abs(returns[0] + returns[1]) > 1e-9:
+            raise UnsupportedGameError(
+                f"{name} is not zero-sum: a terminal pays {returns[0]:g} and {returns[1]:g}")
+        return close_node(TERMINAL, -1, None, None, float(returns[0]))
+
+    root_state = game.new_initial_state()
+    if root_state.is_terminal():
+        terminal(root_state)
+    else:
+        root_key = root_state.state_key() if graph else None
+        stack = [open_frame(root_state, root_key)]
+        if graph:
+            on_stack.add(root_key)
+        while stack:
+            frame = stack[-1]
+            state, node_kind, _, actions, probs, i, children, key, extra = frame
+            if i < len(actions):
+                frame[5] = i + 1
+                action = actions[i]
+                if extra == "sim":  # player 0 chose at a simultaneous node
+                    stack.append(open_frame(state, key, pending_a0=action))
+                    continue
+                if extra is not None:  # player 1 answers: apply the joint action
+                    child = state.clone()
+                    child.apply_actions([extra, action])
+                else:
+                    child = state.child(action)
+                if child.is_terminal():
+                    children.append(terminal(child))
+                    continue
+                if graph:
+                    child_key = child.state_key()
+                    known = memo.get(child_key)
+                    if known is not None:
+                        children.append(known)
+                        continue
+                    if child_key in on_stack:
+                        raise UnsupportedGameError(
+                            f"{name}: the state graph has a cycle at {_key_text(child_key)!r}; "
+                            "the game needs a move cap in its state key")
+                    on_stack.add(child_key)
+                    stack.append(open_frame(child, child_key))
+                else:
+                    stack.append(open_frame(child, None))
+                continue
+            stack.pop()
+            node = close_node(node_kind, frame[2], children, probs, 0.0)
+            if graph and (extra is None or extra == "sim"):
+                memo[key] = node
+                on_stack.discard(key)
+            if stack:
+                stack[-1][6].append(node)
+    if bar is not None:
+        bar.close()
+    edge_start.append(len(edge_child))
+    index_type = np.int32 if len(edge_child) < 2**31 - 1 else np.int64
+    return dict(
+        imperfect_recall=imperfect,
+        kind=np.frombuffer(kind, dtype=np.int8).copy(),
+        infoset=np.frombuffer(node_infoset, dtype=np.int32).copy(),
+        edge_start=np.frombuffer(edge_start, dtype=np.int64).astype(index_type),
+        edge_child=np.frombuffer(edge_child, dtype=np.int32).copy(),
+        edge_prob=np.frombuffer(edge_prob, dtype=np.float64).copy(),
+        utility=np.frombuffer(utility, dtype=np.float64).copy(),
+        infoset_player=np.frombuffer(iplayer, dtype=np.int8).copy(),
+        infoset_offset=np.frombuffer(ioffset, dtype=np.int64).copy(),
+        infoset_actions=np.frombuffer(iactions, dtype=np.int32).copy(),
+        infoset_keys=ikeys,
+        action_names=names,
+    )
+
+
+def names_to_json(names: list[dict[int, str]]) -> str:
+    return json.dumps([{str(k): v for k, v in d.items()} for d in names])
+
+
+def names_from_json(text: str) -> list[dict[int, str]]:
+    return [{int(k): v for k, v in d.items()} for d in json.loads(text)]
+
+
+def game_code_fingerprint(game: pyspiel.Game) -> str:
+    """What identifies the code behind ``game``: its Python module's file stamp, or OpenSpiel's."""
+    module = type(game).__module__
+    if module and not module.startswith("pyspiel"):
+        import sys
+
+        path = getattr(sys.modules.get(module), "__file__", None)
+        if path and os.path.exists(path):
+            stat = os.stat(path)
+            return f"{module}:{stat.st_size}:{stat.st_mtime_ns}"
+    return f"pyspiel:{getattr(pyspiel, '__version__', 'unknown')}"

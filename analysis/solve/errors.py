@@ -1,0 +1,21 @@
+"""Errors of the solver engine; each is a :class:`games.errors.FarolError` with a one-line message."""
+
+from __future__ import annotations
+
+from games.errors import FarolError
+
+
+class SolveError(FarolError):
+    """Base class of the solver engine's user-facing errors."""
+
+
+class UnsupportedGameError(SolveError):
+    """The game is not a two-player zero-sum game the engine can compile."""
+
+
+class GameTooLargeError(SolveError):
+    """The compiled game would not fit in the memory budget (refused before allocating)."""
+
+
+class CorruptFileError(SolveError):
+    """A cache file, checkpoint or saved result that cannot be read back."""
