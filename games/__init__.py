@@ -11,7 +11,9 @@ import importlib
 
 # One module per ruleset; each registers its OpenSpiel games and its catalog family.
 _RULESETS = (
+    "games.cobardes",
     "games.goat_lords",
+    "games.coup",
 )
 
 for _module in _RULESETS:

@@ -1,0 +1,13 @@
+"""¡Cobardes! (Tranjis Games, 2017) as OpenSpiel games: one battle, and the war.
+
+Importing this package registers ``python_cobardes_battle`` and
+``python_cobardes_war`` with OpenSpiel and the ``cobardes`` family in the catalog.
+"""
+
+from __future__ import annotations
+
+from games.cobardes import battle  # noqa: F401  (registers python_cobardes_battle)
+from games.cobardes import war  # noqa: F401  (registers python_cobardes_war)
+from games.cobardes.catalog_entry import register
+
+register()

@@ -1,0 +1,369 @@
+"""``python_cobardes_battle``: one ¡Cobardes! battle, two players, zero-sum.
+
+The simultaneous reveal is encoded sequentially with the first choice hidden:
+player 0 prepares a card face down, player 1 prepares one without seeing it,
+then both are revealed (player 1's information state does not contain player
+0's card). Parameters and the starting-position string are described in
+:mod:`games.cobardes.options`; rulings in ``docs/rules/cobardes.md``.
+
+The state keeps one shared :class:`~games.cobardes.options.Rules` and one
+immutable :class:`~games.cobardes.engine.Pos`; cloning copies two references.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+
+from games.cobardes import cards as C
+from games.cobardes import engine as E
+from games.cobardes.options import BATTLE_DEFAULTS, Rules, make_rules
+from games.errors import IllegalActionError
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name="python_cobardes_battle",
+    long_name="¡Cobardes! — one battle",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=2,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    provides_factored_observation_string=True,
+    parameter_specification=dict(BATTLE_DEFAULTS),
+)
+
+
+def max_length(rules: Rules) -> int:
+    """An upper bound on the number of moves (chance included) in a battle."""
+    per_confrontation = 2
+    confrontations = 1 + rules.cfg.exchange_limit + len(C.VILLAINS)
+    per_combat = 1 + 2 + 2 + 1 + per_confrontation * confrontations + 6
+    return 4 + rules.cfg.combats * per_combat
+
+
+class CobardesBattleGame(pyspiel.Game):
+    """One battle of ¡Cobardes!."""
+
+    def __init__(self, params=None):
+        params = dict(params or {})
+        self.rules = make_rules(params)
+        lo, hi = self.rules.pay.bounds()
+        info = pyspiel.GameInfo(
+            num_distinct_actions=E.NUM_ACTIONS,
+            max_chance_outcomes=E.MAX_CHANCE_OUTCOMES,
+            num_players=2,
+            min_utility=lo,
+            max_utility=hi,
+            utility_sum=0.0,
+            max_game_length=max_length(self.rules),
+        )
+        full = dict(BATTLE_DEFAULTS)
+        full.update(params)
+        super().__init__(_GAME_TYPE, info, full)
+
+    def new_initial_state(self):
+        return CobardesBattleState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        return CobardesObserver(
+            iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
+
+
+class CobardesBattleState(pyspiel.State):
+    """A battle in progress: the shared rules plus one immutable position."""
+
+    def __init__(self, game):
+        super().__init__(game)
+        self._r = game.rules
+        self._s = game.rules.initial
+
+    # ---- OpenSpiel API
+    def current_player(self):
+        return self._s.actor
+
+    def _legal_actions(self, player):
+        if player != self._s.actor:
+            return []
+        return E.legal_actions(self._r.cfg, self._s)
+
+    def chance_outcomes(self):
+        return E.chance_outcomes(self._r.cfg, self._s)
+
+    def _apply_action(self, action):
+        s = self._s
+        if s.actor >= 0:
+            if action not in E.legal_actions(self._r.cfg, s):
+                raise IllegalActionError(
+                    f"{E.action_name(action) if 0 <= action < E.NUM_ACTIONS else action} "
+                    f"is not legal for P{s.actor} now ({E.PHASE_NAMES[s.phase]})")
+        elif s.actor == E.CHANCE:
+            if all(a != action for a, _ in E.chance_outcomes(self._r.cfg, s)):
+                raise IllegalActionError(f"{action} is not a chance outcome here")
+        else:
+            raise IllegalActionError("the battle is over")
+        self._s = E.apply(self._r.cfg, s, action)
+
+    def _action_to_string(self, player, action):
+        s = self._s
+        if player == E.CHANCE:
+            if s.phase == E.DEAL and s.pending and s.pending[0][0] == "court":
+                return f"deal {C.COURTIER_NAMES[action]}"
+            if s.phase == E.QUICK:
+                return f"P{action} is quicker"
+            return f"draw {C.CARD_NAMES[action]}"
+        court = s.court[player] if 0 <= player < 2 else -1
+        return E.action_name(action, court)
+
+    def is_terminal(self):
+        return self._s.outcome is not None
+
+    def returns(self):
+        if self._s.outcome is None:
+            return [0.0, 0.0]
+        v = self._r.pay.value(self._s.outcome)
+        return [v, -v]
+
+    def __str__(self):
+        return describe(self._s)
+
+    # ---- Farol's solver protocol (games.keys)
+    def state_key(self):
+        """The whole position up to the order of past events."""
+        return state_key(self._s)
+
+    def infoset_key(self, player):
+        """``player``'s private cards plus the public position."""
+        return infoset_key(self._s, player)
+
+    # ---- helpers for analysis and tests
+    @property
+    def position(self) -> E.Pos:
+        """The engine position (read-only)."""
+        return self._s
+
+    @property
+    def outcome(self):
+        """``None`` while playing, else ``(kind, winner)``."""
+        return self._s.outcome
+
+
+def state_key(s: E.Pos) -> tuple:
+    return (s.h, s.court, s.used, s.unh, s.combat, s.phase, s.actor, s.queue, s.bonus, s.priv,
+            s.forced, s.first, s.open, s.cards, s.exch, s.fw, s.mods, s.vil, s.aux,
+            (s.kv[0] & s.h[1], s.kv[1] & s.h[0]), s.outcome, s.pending, s.quick)
+
+
+def infoset_key(s: E.Pos, player: int) -> tuple:
+    r = 1 - player
+    rival = s.h[r]
+    cards = s.cards
+    if s.phase == E.COMMIT and not s.open and cards[r] >= 0 and r == s.first:
+        cards = (cards[0], -2) if r == 1 else (-2, cards[1])
+    aux = s.aux if (s.phase != E.PROC_GIVE or player == s.actor) else -3
+    return (player, s.h[player], rival & C.WARRIOR_MASK, bin(rival & C.VILLAIN_MASK).count("1"),
+            s.kv[player] & rival, s.court, s.used, s.unh, s.combat, s.phase, s.actor, s.queue,
+            s.bonus, s.priv, s.forced, s.first, s.open, cards, s.exch, s.fw, s.mods, s.vil, aux,
+            s.outcome, s.pending, s.quick)
+
+
+def _cards(mask: int) -> str:
+    return " ".join(C.CARD_NAMES[c] for c in E.bits(mask)) or "-"
+
+
+def _court(s: E.Pos, p: int) -> str:
+    c = s.court[p]
+    if c < 0:
+        return "none"
+    return C.COURTIER_NAMES[c] + (" (used)" if s.used >> p & 1 else "")
+
+
+def _field(s: E.Pos, p: int) -> str:
+    return " ".join(C.CARD_NAMES[c] for q, c in s.field if q == p) or "-"
+
+
+def _status(s: E.Pos) -> str:
+    if s.outcome is not None:
+        kind, winner = s.outcome
+        return f"over: {kind}" + (f" for P{winner}" if winner >= 0 else "")
+    who = "chance" if s.actor == E.CHANCE else f"P{s.actor}"
+    return f"combat {s.combat}, {E.PHASE_NAMES[s.phase]}, {who} to act"
+
+
+def describe(s: E.Pos) -> str:
+    """Everything about a position (debug string; shows hidden cards)."""
+    lines = [
+        _status(s),
+        f"P0 hand: {_cards(s.h[0])} | courtier {_court(s, 0)} | field {_field(s, 0)}",
+        f"P1 hand: {_cards(s.h[1])} | courtier {_court(s, 1)} | field {_field(s, 1)}",
+        f"prepared {s.cards} fighting {s.fw} unharmed {s.unh:02b} bonus {s.bonus:02b} "
+        f"mods {s.mods} exchanges {s.exch}",
+        "events: " + " | ".join(text for _, text in s.ev),
+    ]
+    return "\n".join(lines)
+
+
+def info_string(s: E.Pos, player: int, public: bool = True, private: bool = True) -> str:
+    """Perfect-recall information state: every event ``player`` saw, in order."""
+    bit = 1 << player
+    texts = [text for mask, text in s.ev
+             if (mask & bit) and ((mask == 3 and public) or (mask != 3 and private))]
+    return f"P{player}: " + " | ".join(texts)
+
+
+def observation_string(s: E.Pos, player: int, public: bool = True, private: bool = True) -> str:
+    """What ``player`` sees now (no memory of the order of past events)."""
+    r = 1 - player
+    parts = [f"P{player}", _status(s)]
+    if private:
+        parts.append(f"hand: {_cards(s.h[player])}")
+        known = s.kv[player] & s.h[r]
+        if known:
+            parts.append(f"P{r} holds: {_cards(known)}")
+        if s.phase == E.COMMIT and s.cards[player] >= 0:
+            parts.append(f"you prepared {C.CARD_NAMES[s.cards[player]]}")
+    if public:
+        hidden = bin(s.h[r] & C.VILLAIN_MASK).count("1")
+        parts.append(f"P{r} warriors: {_cards(s.h[r] & C.WARRIOR_MASK)}, villains: {hidden}")
+        parts.append(f"courtiers: P0 {_court(s, 0)}, P1 {_court(s, 1)}")
+        parts.append(f"field: P0 {_field(s, 0)} / P1 {_field(s, 1)}")
+        if s.phase == E.COMMIT and s.cards[r] >= 0:
+            parts.append(f"P{r} played {C.CARD_NAMES[s.cards[r]]}" if s.open else f"P{r} prepared a card")
+        if s.fw != (-1, -1):
+            parts.append(f"fighting: {s.fw} bonus {s.bonus:02b} mods {s.mods}")
+        parts.append(f"unharmed {s.unh:02b} exchanges {s.exch}")
+    return " | ".join(parts)
+
+
+class CobardesObserver:
+    """Observation strings and tensors for both ¡Cobardes! games.
+
+    With ``perfect_recall`` the string lists every event the player saw, in order
+    (own and public); otherwise it is a snapshot of what the player sees now.
+    ``public_info`` / ``private_info`` select the public and private parts.
+    """
+
+    TENSOR_SIZE = 16 * 7 + 2 * 11 + 7 + 13 + 12
+
+    def __init__(self, iig_obs_type, params):
+        if params:
+            raise ValueError(f"observation parameters not supported; passed {params}")
+        self.perfect_recall = iig_obs_type.perfect_recall
+        self.public = iig_obs_type.public_info
+        self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        self.tensor = np.zeros(self.TENSOR_SIZE, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state, player):
+        s = _pos_of(state)
+        t = self.tensor
+        t.fill(0)
+        r = 1 - player
+        off = 0
+
+        def put_mask(mask):
+            nonlocal off
+            for c in E.bits(mask):
+                t[off + c] = 1
+            off += 16
+
+        if self.private:
+            put_mask(s.h[player])
+            put_mask(s.kv[player] & s.h[r])
+        else:
+            off += 32
+        put_mask(s.h[r] & C.WARRIOR_MASK if self.public else 0)
+        put_mask(sum(1 << c for q, c in s.field if q == player) if self.public else 0)
+        put_mask(sum(1 << c for q, c in s.field if q == r) if self.public else 0)
+        own = s.cards[player] if self.private and s.phase == E.COMMIT else -1
+        put_mask(1 << own if own >= 0 else 0)
+        theirs = s.cards[r] if self.public and s.phase == E.COMMIT and s.open else -1
+        put_mask(1 << theirs if theirs >= 0 else 0)
+        if self.public:
+            for p in (player, r):
+                if s.court[p] >= 0:
+                    t[off + s.court[p]] = 1
+                t[off + 10] = s.used >> p & 1
+                off += 11
+            if 1 <= s.combat <= 7:
+                t[off + s.combat - 1] = 1
+            off += 7
+            t[off + s.phase] = 1
+            off += 13
+            t[off] = s.actor == player
+            t[off + 1] = bin(s.h[r] & C.VILLAIN_MASK).count("1")
+            t[off + 2] = s.unh >> player & 1
+            t[off + 3] = s.unh >> r & 1
+            t[off + 4] = s.bonus >> player & 1
+            t[off + 5] = s.bonus >> r & 1
+            t[off + 6] = s.forced >> player & 1
+            t[off + 7] = s.forced >> r & 1
+            t[off + 8] = s.mods[player]
+            t[off + 9] = s.mods[r]
+            t[off + 10] = s.exch
+            t[off + 11] = s.phase == E.COMMIT and s.cards[r] >= 0
+
+    def string_from(self, state, player):
+        s = _pos_of(state)
+        prefix = _prefix_of(state, player)
+        if self.perfect_recall:
+            return prefix + info_string(s, player, self.public, self.private)
+        return prefix + observation_string(s, player, self.public, self.private)
+
+
+def _pos_of(state) -> E.Pos:
+    return state.position
+
+
+def _prefix_of(state, player) -> str:
+    prefix = getattr(state, "observation_prefix", None)
+    return prefix(player) if prefix else ""
+
+
+def render(state, seat: int) -> str:
+    """What ``seat`` sees, for ``farol play``."""
+    s = state.position
+    return render_pos(s, seat, getattr(state, "_r", None))
+
+
+def render_pos(s: E.Pos, seat: int, rules=None, header: str = "") -> str:
+    r = 1 - seat
+    lines = []
+    if header:
+        lines.append(header)
+    lines.append(f"You are P{seat}. " + _status(s).replace(f"P{seat} to act", "your move"))
+    lines.append(f"Your hand: {_cards(s.h[seat])}")
+    lines.append(f"Your courtier: {_court(s, seat)}   Enemy courtier: {_court(s, r)}")
+    hidden = bin(s.h[r] & C.VILLAIN_MASK).count("1")
+    known = s.kv[seat] & s.h[r]
+    rival = f"Enemy hand: warriors {_cards(s.h[r] & C.WARRIOR_MASK)}, {hidden} villain(s)"
+    if known:
+        rival += f" (you know: {_cards(known)})"
+    lines.append(rival)
+    lines.append(f"Battlefield: you {_field(s, seat)} | enemy {_field(s, r)}")
+    if s.unh >> seat & 1:
+        lines.append("Your prince has got out of a combat unharmed (Troubadour ready).")
+    if s.phase == E.COMMIT:
+        if s.cards[seat] >= 0:
+            lines.append(f"You prepared {C.CARD_NAMES[s.cards[seat]]}.")
+        if s.cards[r] >= 0:
+            lines.append(f"The enemy played {C.CARD_NAMES[s.cards[r]]} first." if s.open
+                         else "The enemy has prepared a card face down.")
+        if s.forced >> seat & 1:
+            lines.append("The Maiden forces you to play your strongest warrior.")
+    if s.fw != (-1, -1) and s.phase in (E.FOLLOW, E.REAR, E.GHOST, E.ARCHER, E.SENTINEL):
+        mine = C.CARD_NAMES[s.fw[seat]] if s.fw[seat] >= 0 else "-"
+        theirs = C.CARD_NAMES[s.fw[r]] if s.fw[r] >= 0 else "-"
+        lines.append(f"Fighting now: your {mine} against their {theirs}")
+    recent = [text for mask, text in s.ev if mask & (1 << seat)][-4:]
+    if recent:
+        lines.append("Latest: " + " | ".join(recent))
+    return "\n".join(lines)
+
+
+pyspiel.register_game(_GAME_TYPE, CobardesBattleGame)

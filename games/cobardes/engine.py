@@ -1,0 +1,630 @@
+"""The battle engine: one ¡Cobardes! battle as pure transitions over a small position.
+
+A :class:`Pos` holds the whole position in a handful of ints and tuples (hands as
+bit masks). :func:`apply` never changes the position it is given: it returns a
+new one, so a position can be shared between OpenSpiel states (cloning a state
+copies one reference). The OpenSpiel games (:mod:`games.cobardes.battle`,
+:mod:`games.cobardes.war`) only wrap these functions.
+
+A combat runs through these phases (rulebook, "The Combat"):
+
+``VANGUARD``
+    Each player with an unused vanguard courtier advances it or passes, the
+    quicker one first (``Config.quicker``). Procuress swaps (``PROC_TAKE`` /
+    ``PROC_GIVE``) and the Inquisitor's random draw (chance, ``INQUISITOR``)
+    resolve at once.
+``COMMIT``
+    Both players prepare a card. Sequential encoding of the simultaneous reveal:
+    the first player commits face down, the second commits without seeing it,
+    then both are revealed. A Fortune-Teller or Maiden makes the rival commit
+    first, face up.
+``GHOST`` / ``FOLLOW``
+    Villainy: the King's Ghost's victim replaces its warrior; the villain's owner
+    plays a follow-up warrior knowing the enemy one (or declines, if allowed).
+``REAR`` / ``ARCHER`` / ``SENTINEL``
+    The player exceeded by 2 or more may send a rearguard courtier; if the result
+    flips, the other player may answer with theirs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games.cobardes import cards as C
+
+CHANCE = -1
+TERMINAL = -4
+
+# Phases.
+DEAL, QUICK, VANGUARD, PROC_TAKE, PROC_GIVE, INQUISITOR, COMMIT, GHOST, FOLLOW, REAR, \
+    ARCHER, SENTINEL, END = range(13)
+PHASE_NAMES = ("deal", "quicker", "vanguard", "procuress-take", "procuress-give", "inquisitor",
+               "confrontation", "ghost-replace", "follow-up", "rearguard", "archer-change",
+               "sentinel-change", "end")
+
+# Actions. 0..15 play the hand card with that id.
+PASS = 16
+ADVANCE = 17
+SEND = 18
+TAKE0 = 19   # 19..27: Procuress takes the rival's villain 7..15
+GIVE0 = 28   # 28..36: Procuress gives own villain 7..15
+NUM_ACTIONS = 37
+MAX_CHANCE_OUTCOMES = 16
+
+# Outcomes: (kind, winner).
+VICTORY, CROWN, DRAW, PEACE, NO_CARDS = "victory", "crown", "draw", "peace", "no-cards"
+
+
+@dataclass(frozen=True)
+class Config:
+    """Rules options of a battle (see ``docs/rules/cobardes.md``).
+
+    Attributes
+    ----------
+    combats:
+        Combats before the battle is a draw (rulebook: 7).
+    quicker:
+        Who decides first on vanguard courtiers: ``"alternate"`` (player 0 in odd
+        combats, player 1 in even ones), ``"random"`` (a chance node each combat in
+        which both could advance one), ``"0"`` or ``"1"``.
+    followup_optional:
+        Whether a villain's "you may play the warrior you want" can be declined.
+    exchange_limit:
+        Villain exchanges allowed in one combat before meeting villains are
+        withdrawn under the Villain deck.
+    court_deck, villain_deck:
+        Bit masks of the courtiers / villains random deals draw from.
+    """
+
+    combats: int = 7
+    quicker: str = "alternate"
+    followup_optional: bool = True
+    exchange_limit: int = 1
+    court_deck: int = (1 << 10) - 1
+    villain_deck: int = C.VILLAIN_MASK
+
+    def __deepcopy__(self, memo):  # immutable: cloning a state shares it
+        return self
+
+
+class Pos:
+    """A battle position. Treat as immutable once built (``apply`` copies it)."""
+
+    __slots__ = (
+        "h", "court", "used", "unh", "combat", "phase", "actor", "queue", "bonus", "priv",
+        "forced", "first", "open", "cards", "exch", "fw", "mods", "vil", "aux", "kv",
+        "outcome", "ev", "field", "out", "pending", "quick",
+    )
+
+    def copy(self) -> Pos:
+        new = Pos.__new__(Pos)
+        for name in Pos.__slots__:
+            setattr(new, name, getattr(self, name))
+        return new
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __reduce__(self):
+        return (_pos_from_tuple, (tuple(getattr(self, n) for n in Pos.__slots__),))
+
+
+def _pos_from_tuple(values):
+    pos = Pos.__new__(Pos)
+    for name, value in zip(Pos.__slots__, values, strict=True):
+        setattr(pos, name, value)
+    return pos
+
+
+def bits(mask: int) -> list[int]:
+    """The ids set in a bit mask, ascending."""
+    out = []
+    i = 0
+    while mask:
+        if mask & 1:
+            out.append(i)
+        mask >>= 1
+        i += 1
+    return out
+
+
+def new_pos(hands, courts, used=0, unharmed=0, combat=1, kv=(0, 0), pending=()) -> Pos:
+    """A position before its first decision; call :func:`begin` (or deal first)."""
+    pos = Pos.__new__(Pos)
+    pos.h = tuple(hands)
+    pos.court = tuple(courts)
+    pos.used = used
+    pos.unh = unharmed
+    pos.combat = combat
+    pos.phase = DEAL
+    pos.actor = CHANCE
+    pos.queue = ()
+    pos.bonus = 0
+    pos.priv = 0
+    pos.forced = 0
+    pos.first = 0
+    pos.open = False
+    pos.cards = (-1, -1)
+    pos.exch = 0
+    pos.fw = (-1, -1)
+    pos.mods = (0, 0)
+    pos.vil = -1
+    pos.aux = -1
+    pos.kv = tuple(kv)
+    pos.outcome = None
+    pos.ev = ()
+    pos.field = ()
+    pos.out = ()
+    pos.pending = tuple(pending)
+    pos.quick = 0
+    return pos
+
+
+def begin(cfg: Config, pos: Pos) -> Pos:
+    """Start the battle's current combat (returns a new position)."""
+    pos = pos.copy()
+    _start_combat(cfg, pos, announce=True)
+    return pos
+
+
+# --------------------------------------------------------------------------- helpers
+
+def _say(pos: Pos, mask: int, text: str) -> None:
+    pos.ev = pos.ev + ((mask, text),)
+
+
+def _set(t: tuple, i: int, v) -> tuple:
+    return (v, t[1]) if i == 0 else (t[0], v)
+
+
+def _end(pos: Pos, kind: str, winner: int, why: str) -> None:
+    pos.outcome = (kind, winner)
+    pos.phase = END
+    pos.actor = TERMINAL
+    _say(pos, 3, why)
+
+
+def _can_advance(pos: Pos, p: int) -> bool:
+    c = pos.court[p]
+    if c < 0 or not C.is_vanguard(c) or pos.used >> p & 1:
+        return False
+    if c == C.INQUISITOR and not pos.h[1 - p]:
+        return False
+    return True
+
+
+def _start_combat(cfg: Config, pos: Pos, announce: bool = True) -> None:
+    pos.bonus = pos.priv = pos.forced = pos.exch = 0
+    pos.cards = (-1, -1)
+    pos.fw = (-1, -1)
+    pos.mods = (0, 0)
+    pos.vil = pos.aux = -1
+    if announce:
+        _say(pos, 3, f"combat {pos.combat}")
+    if not pos.h[0] or not pos.h[1]:
+        # Ruling: a combat needs a card from each player.
+        _end(pos, NO_CARDS, -1, "a player has no card left: the battle is a draw")
+        return
+    both = _can_advance(pos, 0) and _can_advance(pos, 1)
+    mode = cfg.quicker
+    if mode == "random" and both:
+        pos.phase = QUICK
+        pos.actor = CHANCE
+        return
+    if mode == "alternate":
+        pos.quick = (pos.combat - 1) % 2
+    elif mode in ("p0", "p1"):
+        pos.quick = int(mode[1])
+    else:
+        pos.quick = 0 if _can_advance(pos, 0) else 1
+    _open_vanguard(cfg, pos)
+
+
+def _open_vanguard(cfg: Config, pos: Pos) -> None:
+    q = pos.quick
+    pos.queue = (q, 1 - q)
+    _next_vanguard(cfg, pos)
+
+
+def _next_vanguard(cfg: Config, pos: Pos) -> None:
+    queue = pos.queue
+    while queue:
+        p = queue[0]
+        if _can_advance(pos, p):
+            pos.queue = queue
+            pos.phase = VANGUARD
+            pos.actor = p
+            return
+        queue = queue[1:]
+    pos.queue = ()
+    _enter_confront(cfg, pos)
+
+
+def _enter_confront(cfg: Config, pos: Pos) -> None:
+    if not pos.h[0] or not pos.h[1]:
+        _end(pos, NO_CARDS, -1, "a player has no card left: the battle is a draw")
+        return
+    priv = pos.priv
+    if priv == 0:
+        pos.first, pos.open = 0, False
+    elif priv == 3:
+        # Fortune-Teller against Maiden: the Fortune-Teller's rival (the Maiden's
+        # owner) plays first; the Fortune-Teller's owner then plays the forced card.
+        pos.first = 0 if pos.court[0] == C.MAIDEN else 1
+        pos.open = True
+    else:
+        pos.first = 1 if priv == 1 else 0
+        pos.open = True
+    pos.cards = (-1, -1)
+    pos.phase = COMMIT
+    pos.actor = pos.first
+
+
+def _remove(pos: Pos, p: int, card: int) -> None:
+    pos.h = _set(pos.h, p, pos.h[p] & ~(1 << card))
+
+
+def _add(pos: Pos, p: int, card: int) -> None:
+    pos.h = _set(pos.h, p, pos.h[p] | (1 << card))
+
+
+def _unfield(pos: Pos, p: int, card: int) -> None:
+    field = list(pos.field)
+    field.remove((p, card))
+    pos.field = tuple(field)
+
+
+def _name(card: int) -> str:
+    if C.is_villain(card):
+        return C.CARD_NAMES[card]
+    return "warrior 0 (prince)" if card == C.PRINCE else f"warrior {card}"
+
+
+def _resolve(cfg: Config, pos: Pos) -> None:
+    a0, a1 = pos.cards
+    _remove(pos, 0, a0)
+    _remove(pos, 1, a1)
+    v0, v1 = C.is_villain(a0), C.is_villain(a1)
+    if not v0 and not v1:
+        pos.field = pos.field + ((0, a0), (1, a1))
+        pos.fw = (a0, a1)
+        _enter_fight(cfg, pos)
+        return
+    if v0 and v1:
+        kind, who = C.villains_meet(a0, a1, pos.exch, cfg.exchange_limit)
+        if kind == C.EXECUTE:
+            pos.field = pos.field + ((0, a0), (1, a1))
+            _end(pos, VICTORY, who, f"P{who}'s Executioner catches the enemy villain: P{who} wins the battle")
+            return
+        if kind == C.CAPTURE:
+            victim_card = a1 if who == 0 else a0
+            pos.field = pos.field + ((who, C.SEDUCTRESS),)
+            _add(pos, who, victim_card)
+            pos.kv = _set(pos.kv, 1 - who, pos.kv[1 - who] | (1 << victim_card))
+            _say(pos, 3, f"P{who}'s Seductress takes the {C.CARD_NAMES[victim_card]} to P{who}'s hand; "
+                         "the confrontation is repeated")
+        elif kind == C.EXCHANGE:
+            _add(pos, 0, a1)
+            _add(pos, 1, a0)
+            pos.kv = (pos.kv[0] | (1 << a0), pos.kv[1] | (1 << a1))
+            pos.exch += 1
+            _say(pos, 3, "the villains are exchanged; the confrontation is repeated")
+        else:
+            pos.out = pos.out + (a0, a1)
+            _say(pos, 3, "villains exchanged again: both are withdrawn under the Villain deck")
+        _enter_confront(cfg, pos)
+        return
+    p = 0 if v0 else 1
+    q = 1 - p
+    villain, warrior = (a0, a1) if v0 else (a1, a0)
+    pos.field = pos.field + ((0, a0), (1, a1))
+    effect = C.villainy(villain, warrior, bool(pos.unh >> p & 1))
+    name = C.CARD_NAMES[villain]
+    if effect == C.CROWN:
+        _end(pos, CROWN, p, f"P{p}'s {name} defeats the enemy prince: P{p} takes the Crown")
+    elif effect == C.VICTORY:
+        _end(pos, VICTORY, p, f"P{p}'s {name} wins the battle")
+    elif effect == C.PEACE:
+        _end(pos, PEACE, -1, f"P{p}'s {name} stops the battle: nobody wins")
+    elif effect == C.FIGHT:
+        pos.fw = _set(_set(pos.fw, p, villain), q, warrior)
+        _say(pos, 3, f"P{p}'s {name} fights as a warrior of strength 1")
+        _enter_fight(cfg, pos)
+    elif effect == C.GHOST:
+        _unfield(pos, q, warrior)
+        _add(pos, q, warrior)
+        others = pos.h[q] & C.WARRIOR_MASK & ~(1 << warrior)
+        if others:
+            pos.aux = warrior
+            pos.vil = p
+            pos.phase = GHOST
+            pos.actor = q
+            _say(pos, 3, f"P{p}'s King's Ghost frightens P{q}'s warrior {warrior} back to hand")
+        else:
+            # Ruling: with no other warrior to send, the frightened one stays.
+            _remove(pos, q, warrior)
+            pos.field = pos.field + ((q, warrior),)
+            pos.fw = _set(pos.fw, q, warrior)
+            _say(pos, 3, f"P{q} has no other warrior: warrior {warrior} stays")
+            _begin_follow(cfg, pos, p)
+    else:
+        pos.fw = _set(pos.fw, q, warrior)
+        _begin_follow(cfg, pos, p)
+
+
+def _begin_follow(cfg: Config, pos: Pos, p: int) -> None:
+    pos.vil = p
+    if pos.h[p] & C.WARRIOR_MASK:
+        pos.phase = FOLLOW
+        pos.actor = p
+    else:
+        _say(pos, 3, f"P{p} has no warrior to follow up with: the combat has no winner")
+        _end_combat(cfg, pos)
+
+
+def _value(pos: Pos, p: int) -> int:
+    return C.strength(pos.fw[p]) + (pos.bonus >> p & 1) + pos.mods[p]
+
+
+def _rear_effect(pos: Pos, p: int):
+    c = pos.court[p]
+    if c < 0 or not C.is_rearguard(c) or pos.used >> p & 1:
+        return None
+    return C.rearguard(c, pos.fw[p], pos.h[p], pos.h[1 - p])
+
+
+def _enter_fight(cfg: Config, pos: Pos) -> None:
+    winner = C.combat_winner(_value(pos, 0), _value(pos, 1))
+    if winner >= 0 and _rear_effect(pos, 1 - winner) is not None:
+        pos.phase = REAR
+        pos.actor = 1 - winner
+        return
+    _finish_fight(cfg, pos, winner)
+
+
+def _finish_fight(cfg: Config, pos: Pos, winner: int) -> None:
+    s0, s1 = _value(pos, 0), _value(pos, 1)
+    if winner < 0:
+        _say(pos, 3, f"combat {pos.combat}: {s0} against {s1}, nobody wins")
+        _end_combat(cfg, pos)
+        return
+    loser = 1 - winner
+    if pos.fw[loser] == C.PRINCE:
+        _end(pos, CROWN, winner, f"{s0} against {s1}: P{winner} defeats the enemy prince and takes the Crown")
+    else:
+        _end(pos, VICTORY, winner, f"{s0} against {s1}: P{winner} wins the battle")
+
+
+def _end_combat(cfg: Config, pos: Pos) -> None:
+    for p in (0, 1):
+        if pos.fw[p] == C.PRINCE:
+            pos.unh |= 1 << p
+    pos.combat += 1
+    if pos.combat > cfg.combats:
+        _end(pos, DRAW, -1, f"no winner after {cfg.combats} combats: the battle is a draw")
+        return
+    _start_combat(cfg, pos)
+
+
+def _swap_villains(cfg: Config, pos: Pos, p: int, take: int, give: int) -> None:
+    r = 1 - p
+    _remove(pos, r, take)
+    _add(pos, r, give)
+    _remove(pos, p, give)
+    _add(pos, p, take)
+    pos.kv = _set(_set(pos.kv, p, pos.kv[p] | (1 << give)), r, pos.kv[r] | (1 << take))
+    _say(pos, 1 << p, f"you swap your {C.CARD_NAMES[give]} for their {C.CARD_NAMES[take]}")
+    _say(pos, 1 << r, f"P{p} takes your {C.CARD_NAMES[take]} and gives you the {C.CARD_NAMES[give]}")
+    _say(pos, 3, f"P{p} swaps villains")
+    _next_vanguard(cfg, pos)
+
+
+# --------------------------------------------------------------------------- public API
+
+def legal_actions(cfg: Config, pos: Pos) -> list[int]:
+    """The acting player's legal actions, ascending."""
+    phase = pos.phase
+    p = pos.actor
+    if phase == COMMIT:
+        hand = pos.h[p]
+        if pos.forced >> p & 1 and hand & C.WARRIOR_MASK:
+            return [C.strongest_warrior(hand)]
+        return bits(hand)
+    if phase == VANGUARD:
+        return [PASS, ADVANCE]
+    if phase == FOLLOW:
+        moves = bits(pos.h[p] & C.WARRIOR_MASK)
+        return moves + [PASS] if cfg.followup_optional else moves
+    if phase in (GHOST, ARCHER, SENTINEL):
+        return bits(pos.h[p] & C.WARRIOR_MASK & ~(1 << pos.aux))
+    if phase == REAR:
+        return [PASS, SEND]
+    if phase == PROC_TAKE:
+        return [PASS] + [TAKE0 + v - 7 for v in bits(pos.h[1 - p] & C.VILLAIN_MASK)]
+    if phase == PROC_GIVE:
+        return [GIVE0 + v - 7 for v in bits(pos.h[p] & C.VILLAIN_MASK)]
+    return []
+
+
+def chance_outcomes(cfg: Config, pos: Pos) -> list[tuple[int, float]]:
+    """Chance outcomes at a chance node."""
+    if pos.phase == QUICK:
+        return [(0, 0.5), (1, 0.5)]
+    if pos.phase == INQUISITOR:
+        hand = bits(pos.h[1 - pos.aux])
+        return [(c, 1.0 / len(hand)) for c in hand]
+    if pos.phase == DEAL:
+        kind, _ = pos.pending[0]
+        pool = bits(deal_pool(cfg, pos, kind))
+        return [(c, 1.0 / len(pool)) for c in pool]
+    return []
+
+
+def deal_pool(cfg: Config, pos: Pos, kind: str) -> int:
+    """Cards a random deal of ``kind`` (``"court"``/``"villain"``) can give now."""
+    if kind == "court":
+        taken = sum(1 << c for c in pos.court if c >= 0)
+        return cfg.court_deck & ~taken
+    taken = (pos.h[0] | pos.h[1]) & C.VILLAIN_MASK
+    return cfg.villain_deck & ~taken
+
+
+def apply(cfg: Config, pos: Pos, action: int) -> Pos:
+    """The position after ``action`` (a chance outcome at chance nodes)."""
+    pos = pos.copy()
+    phase = pos.phase
+    p = pos.actor
+    if phase == COMMIT:
+        pos.cards = _set(pos.cards, p, action)
+        if p == pos.first:
+            if pos.open:
+                _say(pos, 3, f"P{p} plays {_name(action)} first")
+            else:
+                _say(pos, 1 << p, f"you prepare {_name(action)}")
+                _say(pos, 3, f"P{p} prepares a card")
+            pos.actor = 1 - p
+            return pos
+        a0, a1 = pos.cards
+        _say(pos, 3, f"reveal: P0 {_name(a0)}, P1 {_name(a1)}")
+        _resolve(cfg, pos)
+    elif phase == VANGUARD:
+        pos.queue = pos.queue[1:]
+        c = pos.court[p]
+        if action == PASS:
+            _say(pos, 3, f"P{p} holds the {C.COURTIER_NAMES[c]} back")
+            _next_vanguard(cfg, pos)
+            return pos
+        pos.used |= 1 << p
+        r = 1 - p
+        _say(pos, 3, f"P{p} advances the {C.COURTIER_NAMES[c]}")
+        if c in C.VANGUARD_EFFECTS:
+            effect = C.VANGUARD_EFFECTS[c]()
+            if effect["bonus"]:
+                pos.bonus |= 1 << p
+            if effect["rival_first"]:
+                pos.priv |= 1 << p
+            if effect["rival_forced"]:
+                pos.forced |= 1 << r
+            _next_vanguard(cfg, pos)
+        elif c == C.PROCURESS:
+            theirs = pos.h[r] & C.VILLAIN_MASK
+            shown = ", ".join(C.CARD_NAMES[v] for v in bits(theirs)) or "no villain"
+            _say(pos, 1 << p, f"P{r} shows you: {shown}")
+            _say(pos, 3, f"P{r} shows their villain to P{p}")
+            pos.kv = _set(pos.kv, p, pos.kv[p] | theirs)
+            if theirs and pos.h[p] & C.VILLAIN_MASK:
+                pos.phase = PROC_TAKE
+                pos.actor = p
+            else:
+                _next_vanguard(cfg, pos)
+        else:  # Inquisitor
+            pos.aux = p
+            pos.phase = INQUISITOR
+            pos.actor = CHANCE
+    elif phase == FOLLOW:
+        if action == PASS:
+            _say(pos, 3, f"P{p} plays no warrior after the villain: the combat has no winner")
+            _end_combat(cfg, pos)
+            return pos
+        _remove(pos, p, action)
+        pos.field = pos.field + ((p, action),)
+        pos.fw = _set(pos.fw, p, action)
+        _say(pos, 3, f"P{p} follows up with warrior {action}")
+        _enter_fight(cfg, pos)
+    elif phase == GHOST:
+        _remove(pos, p, action)
+        pos.field = pos.field + ((p, action),)
+        pos.fw = _set(pos.fw, p, action)
+        _say(pos, 3, f"P{p} replaces it with warrior {action}")
+        _begin_follow(cfg, pos, 1 - p)
+    elif phase == REAR:
+        if action == PASS:
+            _say(pos, 3, f"P{p} keeps the {C.COURTIER_NAMES[pos.court[p]]} back")
+            _finish_fight(cfg, pos, 1 - p)
+            return pos
+        kind, amount = _rear_effect(pos, p)
+        pos.used |= 1 << p
+        _say(pos, 3, f"P{p} sends the {C.COURTIER_NAMES[pos.court[p]]}")
+        if kind == C.ADD:
+            pos.mods = _set(pos.mods, p, pos.mods[p] + amount)
+            _enter_fight(cfg, pos)
+        elif kind == C.NO_WINNER:
+            _say(pos, 3, f"combat {pos.combat} ends with no winner")
+            _end_combat(cfg, pos)
+        else:
+            changer = 1 - p if kind == C.RIVAL_CHANGES else p
+            fled = pos.fw[changer]
+            _unfield(pos, changer, fled)
+            _add(pos, changer, fled)
+            pos.aux = fled
+            pos.phase = ARCHER if kind == C.RIVAL_CHANGES else SENTINEL
+            pos.actor = changer
+            _say(pos, 3, f"P{changer}'s {_name(fled)} returns to hand")
+    elif phase in (ARCHER, SENTINEL):
+        _remove(pos, p, action)
+        pos.field = pos.field + ((p, action),)
+        pos.fw = _set(pos.fw, p, action)
+        pos.mods = _set(pos.mods, p, 0)
+        pos.aux = -1
+        _say(pos, 3, f"P{p} changes it for warrior {action}")
+        _enter_fight(cfg, pos)
+    elif phase == PROC_TAKE:
+        if action == PASS:
+            _say(pos, 3, f"P{p} does not swap villains")
+            _next_vanguard(cfg, pos)
+            return pos
+        take = action - TAKE0 + 7
+        own = bits(pos.h[p] & C.VILLAIN_MASK)
+        if len(own) == 1:
+            _swap_villains(cfg, pos, p, take, own[0])
+        else:
+            pos.aux = take
+            pos.phase = PROC_GIVE
+    elif phase == PROC_GIVE:
+        _swap_villains(cfg, pos, p, pos.aux, action - GIVE0 + 7)
+    elif phase == INQUISITOR:
+        owner = pos.aux
+        pos.aux = -1
+        _say(pos, 3, f"P{owner}'s Inquisitor draws {_name(action)} from P{1 - owner}'s hand")
+        if C.inquisitor(action):
+            _end(pos, VICTORY, owner, f"the Inquisitor surprises warrior 2: P{owner} wins the battle")
+            return pos
+        if C.is_villain(action):
+            pos.kv = _set(pos.kv, owner, pos.kv[owner] | (1 << action))
+        _next_vanguard(cfg, pos)
+    elif phase == QUICK:
+        pos.quick = action
+        _say(pos, 3, f"P{action} is quicker")
+        _open_vanguard(cfg, pos)
+    elif phase == DEAL:
+        kind, who = pos.pending[0]
+        pos.pending = pos.pending[1:]
+        if kind == "court":
+            pos.court = _set(pos.court, who, action)
+            _say(pos, 3, f"P{who}'s courtier: {C.COURTIER_NAMES[action]}")
+        else:
+            _add(pos, who, action)
+            _say(pos, 1 << who, f"you receive the {C.CARD_NAMES[action]}")
+            _say(pos, 3, f"P{who} receives a villain")
+        if not pos.pending:
+            _start_combat(cfg, pos)
+    else:
+        raise ValueError(f"no action applies in phase {PHASE_NAMES[phase]}")
+    return pos
+
+
+def action_name(action: int, court: int = -1) -> str:
+    """Readable name of a player action."""
+    if action < C.NUM_CARDS:
+        return f"play {_name(action)}" if action < 7 else f"play villain {C.CARD_NAMES[action]}"
+    if action == PASS:
+        return "pass"
+    if action == ADVANCE:
+        return f"advance {C.COURTIER_NAMES[court]}" if court >= 0 else "advance courtier"
+    if action == SEND:
+        return f"send {C.COURTIER_NAMES[court]}" if court >= 0 else "send courtier"
+    if TAKE0 <= action < GIVE0:
+        return f"take their {C.CARD_NAMES[action - TAKE0 + 7]}"
+    if GIVE0 <= action < NUM_ACTIONS:
+        return f"give your {C.CARD_NAMES[action - GIVE0 + 7]}"
+    raise ValueError(f"no action {action}")
