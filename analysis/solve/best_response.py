@@ -42,7 +42,7 @@ def check_strategy(cg: CompiledGame, strategy: np.ndarray) -> np.ndarray:
 def expected_value(cg: CompiledGame, strategy: np.ndarray) -> float:
     """Player 0's expected utility when both players follow ``strategy``."""
     strategy = check_strategy(cg, strategy)
-    value = np.empty(cg.num_nodes)
+    value = np.empty(cg.num_internal)
     return float(kernels.expected_value(*_args(cg), cg.infoset_offset, strategy, value))
 
 
@@ -60,10 +60,10 @@ def best_response(cg: CompiledGame, strategy: np.ndarray, player: int,
         an imperfect-recall abstraction).
     """
     strategy = check_strategy(cg, strategy)
-    n = cg.num_nodes
+    n = cg.num_internal
     choice = np.zeros(cg.num_infosets, dtype=np.int64)
     value, passes = kernels.best_response(
-        *_args(cg), cg.infoset_offset, cg.infoset_player, strategy, player, np.empty(n),
+        *_args(cg), cg.infoset_offset, cg.infoset_player, strategy, player, cg.mode == "tree",
         np.empty(n), np.empty(n), np.empty(cg.num_actions), choice, max_passes)
     if passes > max_passes:
         raise SolveError(f"best response of player {player} in {cg.game} did not settle "

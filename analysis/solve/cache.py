@@ -20,7 +20,7 @@ from analysis.solve.compile import COMPILE_VERSION, CompiledGame
 from analysis.solve.errors import CorruptFileError
 
 _ARRAYS = ("kind", "infoset", "edge_start", "edge_child", "edge_prob", "utility",
-           "infoset_player", "infoset_offset", "infoset_actions")
+           "infoset_player", "infoset_offset", "infoset_actions", "infoset_parent_row")
 
 
 def cache_dir() -> Path:
@@ -118,11 +118,11 @@ def load_compiled(path: Path, key: str) -> CompiledGame:
 
 
 def _check_consistent(cg: CompiledGame) -> None:
-    n, e, m = cg.num_nodes, cg.num_edges, cg.num_infosets
+    n, e, m = cg.num_internal, cg.num_edges, cg.num_infosets
     ok = (cg.infoset.shape == (n,) and cg.edge_start.shape == (n + 1,)
-          and cg.utility.shape == (n,) and cg.edge_prob.shape == (e,)
+          and cg.edge_prob.shape == (e,) and cg.infoset_parent_row.shape == (m,)
           and cg.infoset_offset.shape == (m + 1,) and len(cg.infoset_keys) == m
           and int(cg.edge_start[-1]) == e and int(cg.infoset_offset[-1]) == cg.num_actions
-          and (e == 0 or (int(cg.edge_child.min()) >= 0 and int(cg.edge_child.max()) < n)))
+          and (e == 0 or (int(cg.edge_child.min()) >= 0 and int(cg.edge_child.max()) < cg.num_nodes)))
     if not ok:
         raise ValueError("its arrays do not fit together")

@@ -59,9 +59,11 @@ class CFRSolver:
         self.iteration = 0
         self.seconds = 0.0
         self._sigma = np.empty(compiled.num_actions)
-        self._reach_self = np.empty(compiled.num_nodes)
-        self._reach_other = np.empty(compiled.num_nodes)
-        self._value = np.empty(compiled.num_nodes)
+        self._tree = compiled.mode == "tree" and compiled.perfect_recall_rows
+        self._row_owner = np.repeat(np.arange(compiled.num_infosets, dtype=np.int64),
+                                    np.diff(compiled.infoset_offset))
+        self._reach = np.empty(compiled.num_internal)
+        self._value = np.empty(compiled.num_internal)
         self._own = np.empty(compiled.num_infosets)
         self._interrupted = False
 
@@ -78,8 +80,9 @@ class CFRSolver:
         start = time.perf_counter()
         kernels.run_iterations(
             cg.kind, cg.infoset, cg.edge_start, cg.edge_child, cg.edge_prob, cg.utility,
-            cg.infoset_offset, cg.infoset_player, self.regret, self.strategy_sum, self._sigma,
-            self._reach_self, self._reach_other, self._value, self._own, self.iteration,
+            cg.infoset_offset, cg.infoset_player, cg.infoset_parent_row, self._row_owner,
+            self._tree, self.regret, self.strategy_sum, self._sigma, self._reach, self._value,
+            self._own, self.iteration,
             int(count), self.plus, self.alpha, self.beta, self.gamma)
         self.iteration += int(count)
         self.seconds += time.perf_counter() - start

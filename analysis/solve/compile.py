@@ -3,13 +3,16 @@
 Walking a game through OpenSpiel's state API costs microseconds a node, so the
 engine walks it exactly once and keeps only flat arrays (CSR-style):
 
-* nodes, numbered in post-order (every child before its parents, the root last),
-  with their kind (terminal, chance, player 0, player 1), information set and
-  player 0's utility at terminals;
-* edges ``edge_start[n]:edge_start[n + 1]``: the children of node ``n`` in the
-  order of its legal actions (or chance outcomes, with their probabilities);
-* information sets, with their player and legal actions
-  ``infoset_actions[infoset_offset[i]:infoset_offset[i + 1]]``.
+* internal nodes ``0 .. num_internal - 1`` in breadth-first topological order (the
+  root is 0, parents before children), with their kind (chance, player 0, player 1)
+  and information set;
+* terminal nodes ``num_internal + t``, with player 0's utility ``utility[t]``;
+* edges ``edge_start[n]:edge_start[n + 1]``: the children of internal node ``n`` in
+  the order of its legal actions (or chance outcomes, with their probabilities);
+* information sets, numbered in order of first appearance, with their player, legal
+  actions ``infoset_actions[infoset_offset[i]:infoset_offset[i + 1]]`` and, in tree
+  mode, the flat row of the player's previous action (``infoset_parent_row``, -1 for
+  none) used to compute own reach probabilities per information set.
 
 Two modes:
 
@@ -41,6 +44,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pyspiel
 
+from analysis.solve import layout
 from analysis.solve.errors import GameTooLargeError, UnsupportedGameError
 
 # Bump when the compiled layout or its meaning changes (it keys the disk cache).
@@ -71,12 +75,26 @@ class CompiledGame:
     infoset_offset: np.ndarray
     infoset_actions: np.ndarray
     infoset_keys: list[str]
+    infoset_parent_row: np.ndarray
     action_names: list[dict[int, str]] = field(default_factory=lambda: [{}, {}])
     compile_seconds: float = 0.0
 
     @property
-    def num_nodes(self) -> int:
+    def num_internal(self) -> int:
         return int(self.kind.shape[0])
+
+    @property
+    def num_terminals(self) -> int:
+        return int(self.utility.shape[0])
+
+    @property
+    def num_nodes(self) -> int:
+        return self.num_internal + self.num_terminals
+
+    @property
+    def perfect_recall_rows(self) -> bool:
+        """Whether own reaches can be computed per information set (tree, perfect recall)."""
+        return bool(self.num_infosets == 0 or self.infoset_parent_row[0] != -2)
 
     @property
     def num_edges(self) -> int:
@@ -93,18 +111,19 @@ class CompiledGame:
 
     @property
     def root(self) -> int:
-        return self.num_nodes - 1
+        return 0
 
     def nbytes(self) -> int:
         """Bytes held by the numeric arrays."""
         arrays = (self.kind, self.infoset, self.edge_start, self.edge_child, self.edge_prob,
-                  self.utility, self.infoset_player, self.infoset_offset, self.infoset_actions)
+                  self.utility, self.infoset_player, self.infoset_offset, self.infoset_actions,
+                  self.infoset_parent_row)
         return int(sum(a.nbytes for a in arrays))
 
     def summary(self) -> str:
         counts = np.bincount(self.kind, minlength=4)
         return (f"{self.game} [{self.mode}]: {self.num_nodes:,} nodes "
-                f"({counts[TERMINAL]:,} terminal, {counts[CHANCE]:,} chance, "
+                f"({self.num_terminals:,} terminal, {counts[CHANCE]:,} chance, "
                 f"{counts[PLAYER0] + counts[PLAYER1]:,} decision), "
                 f"{self.num_infosets:,} information sets"
                 + (" (imperfect-recall abstraction)" if self.imperfect_recall else ""))
@@ -418,21 +437,45 @@ def _walk(game, graph, simultaneous, max_nodes, progress, name, budget, per_node
     if bar is not None:
         bar.close()
     edge_start.append(len(edge_child))
-    index_type = np.int32 if len(edge_child) < 2**31 - 1 else np.int64
+    if kind[-1] == TERMINAL:
+        raise UnsupportedGameError(f"{name} ends before anyone moves: nothing to solve")
+    return _finish(
+        graph, imperfect, np.frombuffer(kind, dtype=np.int8),
+        np.frombuffer(node_infoset, dtype=np.int32), np.frombuffer(edge_start, dtype=np.int64),
+        np.frombuffer(edge_child, dtype=np.int32), np.frombuffer(edge_prob, dtype=np.float64),
+        np.frombuffer(utility, dtype=np.float64), np.frombuffer(iplayer, dtype=np.int8),
+        np.frombuffer(ioffset, dtype=np.int64), np.frombuffer(iactions, dtype=np.int32), ikeys,
+        names)
+
+
+def _finish(graph, imperfect, kind, infoset, estart, echild, eprob, utility, iplayer, ioffset,
+            iactions, ikeys, names):
+    """From the walk's children-first arrays to the streaming layout (see ``layout.py``)."""
+    internal, terminal = layout.topological_order(kind, estart, echild, kind.shape[0] - 1)
+    kind, infoset, estart, echild, eprob, utility = layout.relabel(
+        kind, infoset, estart, echild, eprob, utility, internal, terminal)
+    m = iplayer.shape[0]
+    new = layout.infoset_first_seen(infoset, m)
+    order = np.argsort(new)
+    counts = np.diff(ioffset)[order]
+    offset = np.zeros(m + 1, dtype=np.int64)
+    np.cumsum(counts, out=offset[1:])
+    actions = np.concatenate([iactions[ioffset[i]:ioffset[i + 1]] for i in order]) \
+        if m else iactions.copy()
+    infoset = new[infoset].astype(np.int32)
+    if graph:
+        rows = np.full(m, -2, dtype=np.int64)
+    else:
+        rows, perfect = layout.parent_rows(kind, infoset, estart, echild, offset, m)
+        if not perfect:
+            rows[:] = -2
+    index_type = np.int32 if echild.shape[0] < 2**31 - 1 else np.int64
     return dict(
-        imperfect_recall=imperfect,
-        kind=np.frombuffer(kind, dtype=np.int8).copy(),
-        infoset=np.frombuffer(node_infoset, dtype=np.int32).copy(),
-        edge_start=np.frombuffer(edge_start, dtype=np.int64).astype(index_type),
-        edge_child=np.frombuffer(edge_child, dtype=np.int32).copy(),
-        edge_prob=np.frombuffer(edge_prob, dtype=np.float64).copy(),
-        utility=np.frombuffer(utility, dtype=np.float64).copy(),
-        infoset_player=np.frombuffer(iplayer, dtype=np.int8).copy(),
-        infoset_offset=np.frombuffer(ioffset, dtype=np.int64).copy(),
-        infoset_actions=np.frombuffer(iactions, dtype=np.int32).copy(),
-        infoset_keys=ikeys,
-        action_names=names,
-    )
+        imperfect_recall=imperfect, kind=kind, infoset=infoset,
+        edge_start=estart.astype(index_type), edge_child=echild, edge_prob=eprob,
+        utility=utility, infoset_player=iplayer[order].copy(), infoset_offset=offset,
+        infoset_actions=actions.astype(np.int32), infoset_keys=[ikeys[i] for i in order],
+        infoset_parent_row=rows, action_names=names)
 
 
 def names_to_json(names: list[dict[int, str]]) -> str:

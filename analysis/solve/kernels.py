@@ -1,13 +1,13 @@
 """The numba-compiled passes over a :class:`~analysis.solve.compile.CompiledGame`'s arrays.
 
-Nodes are numbered children-first, so a forward (top-down) pass runs over node ids in
-decreasing order and a backward (bottom-up) pass in increasing order; both are single
-sweeps over contiguous arrays. Reaches are pushed to children with ``+=``, which makes
-the same passes correct on a state graph, where a node may have several parents.
+Internal nodes are in breadth-first topological order (root 0), terminals after them
+(child ids ``>= n`` are terminals, ``utility[c - n]``): a top-down pass runs over node ids
+in increasing order, a bottom-up pass in decreasing order, both streaming over nearly
+contiguous memory. In tree mode each node has one parent, so reaches are assigned; on a
+state graph they are summed over the parents (``tree=False``).
 
-Node kinds: 0 terminal, 1 chance, 2 player 0, 3 player 1 (see ``compile.py``).
-Strategy and regret rows are flat: information set ``i`` owns
-``offset[i]:offset[i + 1]``, in the order of the node's edges.
+Node kinds: 1 chance, 2 player 0, 3 player 1. Strategy and regret rows are flat:
+information set ``i`` owns ``offset[i]:offset[i + 1]``, in the order of its nodes' edges.
 """
 
 from __future__ import annotations
@@ -17,26 +17,29 @@ from numba import njit
 
 @njit(cache=True)
 def regret_matching(regret, offset, iplayer, player, sigma):
-    """Current strategy from (positive) cumulative regrets; uniform when none is positive.
+    """Current strategy from positive cumulative regrets; uniform when none is positive.
 
     ``player < 0`` updates every information set.
     """
     for i in range(iplayer.shape[0]):
         if player >= 0 and iplayer[i] != player:
             continue
-        lo = offset[i]
-        hi = offset[i + 1]
-        total = 0.0
+        _match_row(regret, sigma, offset[i], offset[i + 1])
+
+
+@njit(cache=True, inline="always")
+def _match_row(regret, sigma, lo, hi):
+    total = 0.0
+    for j in range(lo, hi):
+        if regret[j] > 0.0:
+            total += regret[j]
+    if total > 0.0:
         for j in range(lo, hi):
-            if regret[j] > 0.0:
-                total += regret[j]
-        if total > 0.0:
-            for j in range(lo, hi):
-                sigma[j] = regret[j] / total if regret[j] > 0.0 else 0.0
-        else:
-            uniform = 1.0 / (hi - lo)
-            for j in range(lo, hi):
-                sigma[j] = uniform
+            sigma[j] = regret[j] / total if regret[j] > 0.0 else 0.0
+    else:
+        uniform = 1.0 / (hi - lo)
+        for j in range(lo, hi):
+            sigma[j] = uniform
 
 
 @njit(cache=True)
@@ -57,116 +60,163 @@ def normalize_rows(weights, offset, out):
 
 
 @njit(cache=True)
-def forward(kind, infoset, estart, echild, eprob, offset, sigma, p, reach_self, reach_other):
-    """Reach probabilities: ``reach_self`` of player ``p``, ``reach_other`` of the opponent
-    times chance."""
+def forward_other(kind, infoset, estart, echild, eprob, offset, sigma, p, tree, reach):
+    """Reach of player ``p``'s opponent times chance (``p``'s own moves count as 1)."""
     n = kind.shape[0]
-    reach_self[:] = 0.0
-    reach_other[:] = 0.0
-    reach_self[n - 1] = 1.0
-    reach_other[n - 1] = 1.0
-    for h in range(n - 1, -1, -1):
-        k = kind[h]
-        if k == 0:
-            continue
-        rs = reach_self[h]
-        ro = reach_other[h]
-        if rs == 0.0 and ro == 0.0:
-            continue
+    if not tree:
+        reach[:] = 0.0
+    reach[0] = 1.0
+    for h in range(n):
+        r = reach[h]
         lo = estart[h]
         hi = estart[h + 1]
-        if k == 1:
-            for e in range(lo, hi):
-                c = echild[e]
-                reach_self[c] += rs
-                reach_other[c] += ro * eprob[e]
-        elif k - 2 == p:
-            row = offset[infoset[h]] - lo
-            for e in range(lo, hi):
-                c = echild[e]
-                reach_self[c] += rs * sigma[row + e]
-                reach_other[c] += ro
-        else:
-            row = offset[infoset[h]] - lo
-            for e in range(lo, hi):
-                c = echild[e]
-                reach_self[c] += rs
-                reach_other[c] += ro * sigma[row + e]
+        k = kind[h]
+        if tree:
+            if k == 1:
+                for e in range(lo, hi):
+                    c = echild[e]
+                    if c < n:
+                        reach[c] = r * eprob[e]
+            elif k - 2 == p:
+                for e in range(lo, hi):
+                    c = echild[e]
+                    if c < n:
+                        reach[c] = r
+            else:
+                row = offset[infoset[h]] - lo
+                for e in range(lo, hi):
+                    c = echild[e]
+                    if c < n:
+                        reach[c] = r * sigma[row + e]
+        elif r != 0.0:
+            if k == 1:
+                for e in range(lo, hi):
+                    c = echild[e]
+                    if c < n:
+                        reach[c] += r * eprob[e]
+            elif k - 2 == p:
+                for e in range(lo, hi):
+                    c = echild[e]
+                    if c < n:
+                        reach[c] += r
+            else:
+                row = offset[infoset[h]] - lo
+                for e in range(lo, hi):
+                    c = echild[e]
+                    if c < n:
+                        reach[c] += r * sigma[row + e]
 
 
 @njit(cache=True)
-def cfr_backward(kind, infoset, estart, echild, eprob, offset, sigma, p, sign, utility, value,
-                 reach_other, regret):
-    """Values for player ``p`` under ``sigma``; adds ``p``'s counterfactual regrets to ``regret``.
+def own_reach_nodes(kind, infoset, estart, echild, offset, sigma, p, reach, own):
+    """Player ``p``'s own reach summed over the nodes of each of ``p``'s information sets
+    (state graphs, where an information set's nodes may be reached differently)."""
+    n = kind.shape[0]
+    reach[:] = 0.0
+    reach[0] = 1.0
+    own[:] = 0.0
+    for h in range(n):
+        r = reach[h]
+        if r == 0.0:
+            continue
+        lo = estart[h]
+        hi = estart[h + 1]
+        if kind[h] - 2 == p:
+            i = infoset[h]
+            own[i] += r
+            row = offset[i] - lo
+            for e in range(lo, hi):
+                c = echild[e]
+                if c < n:
+                    reach[c] += r * sigma[row + e]
+        else:
+            for e in range(lo, hi):
+                c = echild[e]
+                if c < n:
+                    reach[c] += r
 
-    Subtrees the opponent and chance never reach are skipped: their regrets are weighted
-    by zero and their values by a zero edge above them.
+
+@njit(cache=True)
+def own_reach_rows(iplayer, parent_row, row_owner, sigma, p, own):
+    """Player ``p``'s own reach of each information set from the previous own action
+    (perfect recall); parents are numbered before children."""
+    for i in range(iplayer.shape[0]):
+        if iplayer[i] == p:
+            r = parent_row[i]
+            own[i] = 1.0 if r < 0 else own[row_owner[r]] * sigma[r]
+
+
+@njit(cache=True)
+def cfr_backward(kind, infoset, estart, echild, eprob, utility, offset, sigma, p, sign, value,
+                 reach, regret):
+    """Values for player ``p`` under ``sigma``; adds ``p``'s counterfactual regrets.
+
+    Nodes the opponent and chance never reach are skipped: their regrets are weighted by
+    zero and their values by a zero edge above them.
     """
     n = kind.shape[0]
-    for h in range(n):
-        k = kind[h]
-        if k == 0:
-            value[h] = sign * utility[h]
-            continue
-        ro = reach_other[h]
+    for h in range(n - 1, -1, -1):
+        ro = reach[h]
         if ro == 0.0:
             value[h] = 0.0
             continue
         lo = estart[h]
         hi = estart[h + 1]
+        k = kind[h]
         v = 0.0
         if k == 1:
             for e in range(lo, hi):
-                v += eprob[e] * value[echild[e]]
+                c = echild[e]
+                v += eprob[e] * (value[c] if c < n else sign * utility[c - n])
         else:
             row = offset[infoset[h]] - lo
             for e in range(lo, hi):
-                v += sigma[row + e] * value[echild[e]]
+                c = echild[e]
+                v += sigma[row + e] * (value[c] if c < n else sign * utility[c - n])
             if k - 2 == p:
                 for e in range(lo, hi):
-                    regret[row + e] += ro * (value[echild[e]] - v)
+                    c = echild[e]
+                    regret[row + e] += ro * ((value[c] if c < n else sign * utility[c - n]) - v)
         value[h] = v
 
 
 @njit(cache=True)
-def own_reach_per_infoset(kind, infoset, p, reach_self, out):
-    """Sum of player ``p``'s own reach over the nodes of each of ``p``'s information sets."""
-    out[:] = 0.0
-    for h in range(kind.shape[0]):
-        if kind[h] - 2 == p:
-            out[infoset[h]] += reach_self[h]
-
-
-@njit(cache=True)
-def run_iterations(kind, infoset, estart, echild, eprob, utility, offset, iplayer,
-                   regret, strat_sum, sigma, reach_self, reach_other, value, own,
-                   t0, count, plus, alpha, beta, gamma):
+def run_iterations(kind, infoset, estart, echild, eprob, utility, offset, iplayer, parent_row,
+                   row_owner, tree, regret, strat_sum, sigma, reach, value, own, t0, count,
+                   plus, alpha, beta, gamma):
     """Run ``count`` iterations (numbers ``t0 + 1 ...``) of alternating-update CFR.
 
     ``plus``: CFR+ (regrets floored at zero, average weighted by ``t``). Otherwise
     discounted CFR: after iteration ``t`` positive regrets are multiplied by
     ``t^alpha / (t^alpha + 1)``, negative ones by ``t^beta / (t^beta + 1)`` and the
     strategy sum by ``(t / (t + 1))^gamma`` (linear CFR is alpha = beta = gamma = 1).
+    ``tree``: one parent a node and own reaches per information set (``parent_row``).
     """
+    regret_matching(regret, offset, iplayer, -1, sigma)
     for it in range(count):
         t = t0 + it + 1
         for p in range(2):
-            regret_matching(regret, offset, iplayer, -1, sigma)
-            forward(kind, infoset, estart, echild, eprob, offset, sigma, p, reach_self,
-                    reach_other)
-            own_reach_per_infoset(kind, infoset, p, reach_self, own)
+            if tree:
+                own_reach_rows(iplayer, parent_row, row_owner, sigma, p, own)
+            else:
+                own_reach_nodes(kind, infoset, estart, echild, offset, sigma, p, reach, own)
+            forward_other(kind, infoset, estart, echild, eprob, offset, sigma, p, tree, reach)
             sign = 1.0 if p == 0 else -1.0
-            cfr_backward(kind, infoset, estart, echild, eprob, offset, sigma, p, sign, utility,
-                         value, reach_other, regret)
+            cfr_backward(kind, infoset, estart, echild, eprob, utility, offset, sigma, p, sign,
+                         value, reach, regret)
             if plus:
                 weight = float(t)
                 for i in range(iplayer.shape[0]):
                     if iplayer[i] != p:
                         continue
-                    for j in range(offset[i], offset[i + 1]):
+                    lo = offset[i]
+                    hi = offset[i + 1]
+                    w = weight * own[i]
+                    for j in range(lo, hi):
                         if regret[j] < 0.0:
                             regret[j] = 0.0
-                        strat_sum[j] += weight * own[i] * sigma[j]
+                        strat_sum[j] += w * sigma[j]
+                    _match_row(regret, sigma, lo, hi)
             else:
                 ta = float(t) ** alpha
                 tb = float(t) ** beta
@@ -176,39 +226,42 @@ def run_iterations(kind, infoset, estart, echild, eprob, utility, offset, iplaye
                 for i in range(iplayer.shape[0]):
                     if iplayer[i] != p:
                         continue
-                    for j in range(offset[i], offset[i + 1]):
+                    lo = offset[i]
+                    hi = offset[i + 1]
+                    w = own[i]
+                    for j in range(lo, hi):
                         if regret[j] > 0.0:
                             regret[j] *= pos
                         else:
                             regret[j] *= neg
-                        strat_sum[j] = (strat_sum[j] + own[i] * sigma[j]) * avg
+                        strat_sum[j] = (strat_sum[j] + w * sigma[j]) * avg
+                    _match_row(regret, sigma, lo, hi)
 
 
 @njit(cache=True)
 def expected_value(kind, infoset, estart, echild, eprob, utility, offset, strategy, value):
     """Player 0's expected utility when both players follow ``strategy``."""
-    for h in range(kind.shape[0]):
-        k = kind[h]
-        if k == 0:
-            value[h] = utility[h]
-            continue
+    n = kind.shape[0]
+    for h in range(n - 1, -1, -1):
         lo = estart[h]
         hi = estart[h + 1]
         v = 0.0
-        if k == 1:
+        if kind[h] == 1:
             for e in range(lo, hi):
-                v += eprob[e] * value[echild[e]]
+                c = echild[e]
+                v += eprob[e] * (value[c] if c < n else utility[c - n])
         else:
             row = offset[infoset[h]] - lo
             for e in range(lo, hi):
-                v += strategy[row + e] * value[echild[e]]
+                c = echild[e]
+                v += strategy[row + e] * (value[c] if c < n else utility[c - n])
         value[h] = v
-    return value[kind.shape[0] - 1]
+    return value[0]
 
 
 @njit(cache=True)
 def best_response(kind, infoset, estart, echild, eprob, utility, offset, iplayer, strategy, p,
-                  reach_self, reach_other, value, q, choice, max_passes):
+                  tree, reach, value, q, choice, max_passes):
     """Value of player ``p``'s best response to the opponent's part of ``strategy``.
 
     The opponent-and-chance reach is fixed by ``strategy``; the best response is found by
@@ -221,7 +274,7 @@ def best_response(kind, infoset, estart, echild, eprob, utility, offset, iplayer
     ``choice`` receives the chosen slot of each of ``p``'s information sets.
     """
     n = kind.shape[0]
-    forward(kind, infoset, estart, echild, eprob, offset, strategy, p, reach_self, reach_other)
+    forward_other(kind, infoset, estart, echild, eprob, offset, strategy, p, tree, reach)
     sign = 1.0 if p == 0 else -1.0
     for i in range(iplayer.shape[0]):
         choice[i] = 0
@@ -230,31 +283,32 @@ def best_response(kind, infoset, estart, echild, eprob, utility, offset, iplayer
             if iplayer[i] == p:
                 for j in range(offset[i], offset[i + 1]):
                     q[j] = 0.0
-        for h in range(n):
-            k = kind[h]
-            if k == 0:
-                value[h] = sign * utility[h]
-                continue
-            ro = reach_other[h]
-            if ro == 0.0 and h != n - 1:
+        for h in range(n - 1, -1, -1):
+            ro = reach[h]
+            if ro == 0.0 and h != 0:
                 value[h] = 0.0
                 continue
             lo = estart[h]
             hi = estart[h + 1]
+            k = kind[h]
             v = 0.0
             if k == 1:
                 for e in range(lo, hi):
-                    v += eprob[e] * value[echild[e]]
+                    c = echild[e]
+                    v += eprob[e] * (value[c] if c < n else sign * utility[c - n])
             elif k - 2 == p:
                 i = infoset[h]
                 row = offset[i] - lo
                 for e in range(lo, hi):
-                    q[row + e] += ro * value[echild[e]]
-                v = value[echild[lo + choice[i]]]
+                    c = echild[e]
+                    q[row + e] += ro * (value[c] if c < n else sign * utility[c - n])
+                c = echild[lo + choice[i]]
+                v = value[c] if c < n else sign * utility[c - n]
             else:
                 row = offset[infoset[h]] - lo
                 for e in range(lo, hi):
-                    v += strategy[row + e] * value[echild[e]]
+                    c = echild[e]
+                    v += strategy[row + e] * (value[c] if c < n else sign * utility[c - n])
             value[h] = v
         changed = False
         for i in range(iplayer.shape[0]):
@@ -269,8 +323,8 @@ def best_response(kind, infoset, estart, echild, eprob, utility, offset, iplayer
                     best = j - lo
             # Keep the old choice on an exact tie so the passes settle.
             if best != choice[i] and q[lo + choice[i]] < best_q:
-                    choice[i] = best
-                    changed = True
+                choice[i] = best
+                changed = True
         if not changed:
-            return value[n - 1], passes
-    return value[n - 1], max_passes + 1
+            return value[0], passes
+    return value[0], max_passes + 1
