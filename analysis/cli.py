@@ -14,6 +14,7 @@ from games.errors import FarolError
 _COMMAND_MODULES = (
     "analysis.games_command",
     "analysis.play",
+    "analysis.solve.command",
     "analysis.report.command",
 )
 
