@@ -39,6 +39,17 @@ def cache_key(game_string: str, mode: str, fingerprint: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def publish_mode(path: str | os.PathLike, directory: bool = False) -> None:
+    """Give a file made by ``tempfile`` (private, 0600/0700) the usual permissions."""
+    os.chmod(path, (0o777 if directory else 0o666) & ~_umask())
+
+
 def atomic_savez(path: Path, **arrays) -> None:
     """``np.savez`` to ``path`` through a temporary file in the same directory."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -46,6 +57,7 @@ def atomic_savez(path: Path, **arrays) -> None:
     try:
         with os.fdopen(fd, "wb") as fh:
             np.savez(fh, **arrays)
+        publish_mode(tmp)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
@@ -59,6 +71,7 @@ def atomic_write_text(path: Path, text: str) -> None:
     try:
         with os.fdopen(fd, "w") as fh:
             fh.write(text)
+        publish_mode(tmp)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 import pyspiel
 
+from analysis.solve.cache import publish_mode
 from analysis.solve.compile import names_from_json, names_to_json
 from analysis.solve.errors import CorruptFileError, SolveError
 
@@ -169,6 +170,7 @@ class SolveResult:
                      key_offsets=key_offsets,
                      action_names=np.frombuffer(names_to_json(self.action_names).encode(),
                                                 dtype=np.uint8))
+            publish_mode(tmp, directory=True)
             if target.exists():
                 old = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.old"))
                 os.replace(target, old / "previous")
