@@ -16,6 +16,7 @@ _COMMAND_MODULES = (
     "analysis.play",
     "analysis.solve.command",
     "analysis.report.command",
+    "analysis.goat_lords",
 )
 
 

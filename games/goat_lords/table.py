@@ -110,10 +110,11 @@ class Table:
         self._start_round(0)
 
     # --- copying ------------------------------------------------------------------
-    def copy(self) -> Table:
+    def copy(self, record: bool | None = None) -> Table:
+        """A copy; ``record=False`` drops the event log (fast simulation from here)."""
         new = Table.__new__(Table)
         new.cfg = self.cfg
-        new.record = self.record
+        new.record = self.record if record is None else record
         new.hands = [h[:] for h in self.hands]
         new.herds = self.herds[:]
         new.draw = self.draw[:]
@@ -128,7 +129,7 @@ class Table:
         new.start_seat = self.start_seat
         new.totals = self.totals[:]
         new.round_points = [r[:] for r in self.round_points]
-        new.log = self.log[:]
+        new.log = self.log[:] if new.record else []
         new.winning = self.winning[:]
         new.stats = dict(self.stats, wilds_drawn=self.stats["wilds_drawn"][:])
         return new
