@@ -6,8 +6,7 @@ Importing this package registers ``python_cobardes_battle`` and
 
 from __future__ import annotations
 
-from games.cobardes import battle  # noqa: F401  (registers python_cobardes_battle)
-from games.cobardes import war  # noqa: F401  (registers python_cobardes_war)
+from games.cobardes import battle, war  # noqa: F401  (register the two games)
 from games.cobardes.catalog_entry import register
 
 register()

@@ -66,7 +66,7 @@ class Config:
     quicker:
         Who decides first on vanguard courtiers: ``"alternate"`` (player 0 in odd
         combats, player 1 in even ones), ``"random"`` (a chance node each combat in
-        which both could advance one), ``"0"`` or ``"1"``.
+        which both could advance one), ``"p0"`` or ``"p1"``.
     followup_optional:
         Whether a villain's "you may play the warrior you want" can be declined.
     exchange_limit:
@@ -188,9 +188,8 @@ def _can_advance(pos: Pos, p: int) -> bool:
     c = pos.court[p]
     if c < 0 or not C.is_vanguard(c) or pos.used >> p & 1:
         return False
-    if c == C.INQUISITOR and not pos.h[1 - p]:
-        return False
-    return True
+    # The Inquisitor needs a card to draw from the rival's hand.
+    return c != C.INQUISITOR or pos.h[1 - p] != 0
 
 
 def _start_combat(cfg: Config, pos: Pos, announce: bool = True) -> None:
