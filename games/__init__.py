@@ -13,6 +13,7 @@ import importlib
 _RULESETS = (
     "games.cobardes",
     "games.goat_lords",
+    "games.coup",
 )
 
 for _module in _RULESETS:

@@ -1,0 +1,519 @@
+"""``python_coup``: Coup (2–8 players, Ambassador or Inquisitor) as an OpenSpiel game.
+
+The rules live in :mod:`games.coup.cards` (data) and :mod:`games.coup.rules`
+(pure functions); :mod:`games.coup.engine` steps a small immutable-field core.
+This module declares the OpenSpiel game, its state wrapper and its observer.
+Rulings on the ambiguous points are in ``docs/rules/coup.md``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+
+from games.coup import cards as C
+from games.coup import engine as E
+from games.coup import rules as R
+from games.coup.positions import parse_position
+from games.errors import IllegalActionError, InvalidParameterError
+
+_DEFAULTS = {
+    "players": 2,
+    "deck": "ambassador",
+    "two_player_setup": "basic",
+    "starting_player": 0,
+    "challenge_order": "turn",
+    "block_order": "turn",
+    "refund_challenged_assassination": True,
+    "refund_blocked_assassination": False,
+    "turn_cap": 200,
+    "total_coins": 50,
+    "position": "",
+}
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name="python_coup",
+    long_name="Python Coup",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=C.MAX_PLAYERS,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    provides_factored_observation_string=False,
+    parameter_specification=_DEFAULTS,
+)
+
+
+def make_config(params: dict) -> E.Config:
+    """Validate flat game parameters into a :class:`~games.coup.engine.Config`.
+
+    Raises
+    ------
+    InvalidParameterError
+        For an unknown parameter or an unusable value (message names it).
+    """
+    unknown = set(params) - set(_DEFAULTS)
+    if unknown:
+        raise InvalidParameterError(
+            f"python_coup has no parameter {sorted(unknown)[0]!r}; its parameters: {', '.join(sorted(_DEFAULTS))}"
+        )
+    p = {**_DEFAULTS, **params}
+
+    def choice(key, options):
+        if p[key] not in options:
+            raise InvalidParameterError(f"parameter {key!r} must be one of {', '.join(options)}, not {p[key]!r}")
+        return p[key]
+
+    deck = choice("deck", C.DECKS)
+    setup = choice("two_player_setup", ("basic", "standard", "draft"))
+    challenge = choice("challenge_order", ("turn", "chance"))
+    block = choice("block_order", ("turn", "chance"))
+    turn_cap = int(p["turn_cap"])
+    if turn_cap < 1:
+        raise InvalidParameterError(f"parameter 'turn_cap' must be at least 1, not {turn_cap}")
+    total = int(p["total_coins"])
+    position = None
+    if p["position"]:
+        position = parse_position(str(p["position"]), deck, total)
+        n = position.num_players
+        if int(p["players"]) != n:
+            raise InvalidParameterError(
+                f"the position has {n} players but players={p['players']}; pass players={n}"
+            )
+    n = int(p["players"])
+    if not 2 <= n <= C.MAX_PLAYERS:
+        raise InvalidParameterError(f"parameter 'players' must be 2 to {C.MAX_PLAYERS}, not {n}")
+    start = int(p["starting_player"])
+    if not -1 <= start < n:
+        raise InvalidParameterError(f"parameter 'starting_player' must be -1 (chance) or 0 to {n - 1}, not {start}")
+    if setup == "draft" and n != 2:
+        setup = "standard"  # the draft exists only for two players; ignored otherwise
+    if total < 2 * n:
+        raise InvalidParameterError(f"parameter 'total_coins' must be at least {2 * n}, not {total}")
+    return E.Config(
+        num_players=n, deck=deck, setup=setup, starting_player=start,
+        challenge_chance=challenge == "chance", block_chance=block == "chance",
+        refund=bool(p["refund_challenged_assassination"]),
+        refund_blocked=bool(p["refund_blocked_assassination"]), turn_cap=turn_cap,
+        total_coins=total, position=position,
+    )
+
+
+def _max_game_length(cfg: E.Config) -> int:
+    n = cfg.num_players
+    setup = 2 * n + 4
+    # Per turn: the action, three reaction windows of at most n-1 answers, two
+    # losses, a few draws and choices.
+    return setup + cfg.turn_cap * (3 * n + 12)
+
+
+class CoupGame(pyspiel.Game):
+    """Coup, with the parameters of :data:`_DEFAULTS` (see ``docs/rules/coup.md``)."""
+
+    def __init__(self, params=None):
+        params = dict(params or {})
+        self.config = make_config(params)
+        cfg = self.config
+        info = pyspiel.GameInfo(
+            num_distinct_actions=C.NUM_ACTIONS,
+            max_chance_outcomes=max(C.NUM_CHARACTERS, cfg.num_players),
+            num_players=cfg.num_players,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=_max_game_length(cfg),
+        )
+        super().__init__(_GAME_TYPE, info, params)
+
+    def new_initial_state(self):
+        return CoupState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        return CoupObserver(
+            self.config,
+            iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
+            params,
+        )
+
+
+class CoupState(pyspiel.State):
+    """An OpenSpiel state wrapping an :class:`~games.coup.engine.Core`.
+
+    OpenSpiel clones a Python state by deep-copying its ``__dict__``; the only
+    entry is the core, whose ``__deepcopy__`` is a shallow copy of immutable
+    fields, so cloning stays cheap.
+    """
+
+    def __init__(self, game, core: E.Core | None = None):
+        super().__init__(game)
+        self._c = core if core is not None else E.Core(game.config)
+
+    @property
+    def core(self) -> E.Core:
+        return self._c
+
+    def current_player(self):
+        return self._c.cur
+
+    def _legal_actions(self, player):
+        if player != self._c.cur:
+            return []
+        return self._c.legal_actions()
+
+    def chance_outcomes(self):
+        return self._c.chance_outcomes()
+
+    def _apply_action(self, action):
+        c = self._c
+        if c.over:
+            raise IllegalActionError("the game is over")
+        legal = [a for a, _ in c.chance_outcomes()] if c.cur == E.CHANCE else c.legal_actions()
+        if action not in legal:
+            raise IllegalActionError(
+                f"action {action} ({self._action_to_string(c.cur, action)}) is not legal now"
+            )
+        c.apply(action)
+
+    def is_terminal(self):
+        return self._c.over
+
+    def returns(self):
+        c = self._c
+        if not c.over:
+            return [0.0] * c.cfg.num_players
+        return R.terminal_returns(c.winner, c.cfg.num_players)
+
+    def _action_to_string(self, player, action):
+        return action_name(self._c, player, action)
+
+    def __str__(self):
+        c = self._c
+        deck = c.cfg.deck
+        players = " | ".join(
+            f"P{p}:{_cards(c.hands[p], deck)}/{_cards(c.revealed[p], deck)}/{c.coins[p]}"
+            for p in range(c.cfg.num_players)
+        )
+        court = ",".join(str(k) for k in c.court)
+        return (
+            f"turn {c.turn} actor P{c.actor} | {players} | court {court} | "
+            f"drawn {_cards(c.drawn, deck)} | queue {c.queue}"
+            + (f" | over winner {c.winner}" if c.over else "")
+        )
+
+    # ---- keys for the solvers (games.keys) ---------------------------------
+    def state_key(self):
+        """The whole position up to the order of past events (see :mod:`games.keys`)."""
+        c = self._c
+        return (c.turn, c.actor, c.kind, c.target, c.hands, c.revealed, c.coins, c.court,
+                c.unused, c.drawn, c.queue, c.over, c.winner)
+
+    def infoset_key(self, player):
+        """``player``'s own cards plus the public position (imperfect recall)."""
+        c = self._c
+        drawn = c.drawn if player == c.actor else len(c.drawn)
+        queue = tuple(_public_step(step, player, c.actor) for step in c.queue)
+        return (player, c.hands[player], c.turn, c.actor, c.kind, c.target,
+                tuple(len(h) for h in c.hands), c.revealed, c.coins, drawn, queue, c.over)
+
+
+def _public_step(step: tuple, viewer: int, actor: int) -> tuple:
+    # The card shown to an Inquisitor is known to them and the examined player
+    # only; every other field of a pending step is public.
+    if step[0] in (E.S_IDECIDE, E.S_IREDRAW) and viewer not in (step[1], actor):
+        return (step[0], step[1])
+    return step
+
+
+def _cards(hand, deck) -> str:
+    return "+".join(C.card_name(c, deck) for c in hand) if hand else "-"
+
+
+def action_name(core: E.Core, player: int, action: int) -> str:
+    """A readable name of ``action`` for ``player`` at ``core``'s position."""
+    deck = core.cfg.deck
+    name = lambda c: C.card_name(c, deck)  # noqa: E731
+    if player == E.CHANCE or player == pyspiel.PlayerId.CHANCE:
+        code = core.queue[0][0] if core.queue else -1
+        if code == E.S_START:
+            return f"P{action} starts"
+        if code == E.S_ORDER:
+            return f"P{action} is asked first"
+        return f"Draw {name(action)}" if 0 <= action < C.NUM_CHARACTERS else f"Chance {action}"
+    if action < C.A_CHALLENGE:
+        kind, target = C.decode_turn_action(action)
+        claim = C.KIND_CLAIM[kind]
+        label = {
+            C.INCOME: "Income", C.FOREIGN_AID: "Foreign Aid", C.TAX: "Tax",
+            C.EXCHANGE: "Exchange" if deck == "ambassador" else "Exchange one card",
+            C.COUP: f"Coup P{target}", C.ASSASSINATE: f"Assassinate P{target}",
+            C.STEAL: f"Steal from P{target}", C.EXAMINE: f"Examine P{target}",
+        }[kind]
+        return f"{label} (claims {name(claim)})" if claim is not None else label
+    if action == C.A_CHALLENGE:
+        return "Challenge"
+    if action == C.A_NO_CHALLENGE:
+        return "No challenge"
+    if C.A_BLOCK <= action < C.A_NO_BLOCK:
+        return f"Block with {name(action - C.A_BLOCK)}"
+    if action == C.A_NO_BLOCK:
+        return "No block"
+    if C.A_LOSE <= action < C.A_KEEP:
+        return f"Lose {name(action - C.A_LOSE)}"
+    if C.A_KEEP <= action < C.A_RETURN:
+        return "Keep " + "+".join(name(c) for c in C.KEEP_OPTIONS[action - C.A_KEEP])
+    if C.A_RETURN <= action < C.A_SHOW:
+        return f"Return {name(action - C.A_RETURN)}"
+    if C.A_SHOW <= action < C.A_EXAMINE_KEEP:
+        return f"Show {name(action - C.A_SHOW)}"
+    if action == C.A_EXAMINE_KEEP:
+        return "Give the card back"
+    if action == C.A_EXAMINE_FORCE:
+        return "Force an exchange"
+    if C.A_PICK <= action < C.NUM_ACTIONS:
+        return f"Pick {name(action - C.A_PICK)}"
+    return f"action {action}"
+
+
+# ---- events as text ---------------------------------------------------------
+def event_text(event: tuple, viewer: int, deck: str) -> str | None:
+    """The line ``viewer`` sees for a log event (``None``: nothing to see).
+
+    ``viewer=-1`` is a spectator who sees only public information.
+    """
+    vis, code, *a = event
+    full = viewer >= 0 and bool(vis & (1 << viewer))
+    name = lambda c: C.card_name(c, deck)  # noqa: E731
+    if code == E.E_DEAL:
+        return f"P{a[0]} is dealt {name(a[1])}" if full else f"P{a[0]} is dealt a card"
+    if code == E.E_PICK:
+        return f"P{a[0]} picks {name(a[1])}" if full else f"P{a[0]} picks a card"
+    if code == E.E_HOLD:
+        return f"P{a[0]} holds {_cards(a[1], deck)}" if full else None
+    if code == E.E_START:
+        return f"P{a[0]} starts"
+    if code == E.E_ACT:
+        actor, kind, target = a
+        claim = C.KIND_CLAIM[kind]
+        text = f"P{actor}: {C.KIND_NAMES[kind]}" + (f" P{target}" if target >= 0 else "")
+        return text + (f" (claims {name(claim)})" if claim is not None else "")
+    if code == E.E_NOCHAL:
+        return f"P{a[0]}: no challenge"
+    if code == E.E_CHAL:
+        return f"P{a[0]} challenges P{a[1]}'s {name(a[2])}"
+    if code == E.E_PROVEN:
+        return f"P{a[0]} shows {name(a[1])}"
+    if code == E.E_BLUFF:
+        return f"P{a[0]} has no {name(a[1])}"
+    if code == E.E_LOSE:
+        return f"P{a[0]} loses {name(a[1])}"
+    if code == E.E_OUT:
+        return f"P{a[0]} is out"
+    if code == E.E_WIN:
+        return f"P{a[0]} wins"
+    if code == E.E_REDRAW:
+        base = f"P{a[0]} shuffles {name(a[1])} into the court and draws "
+        return base + (name(a[2]) if full else "a card")
+    if code == E.E_BLOCK:
+        return f"P{a[0]} blocks with {name(a[1])}"
+    if code == E.E_NOBLOCK:
+        return f"P{a[0]}: no block"
+    if code == E.E_BLOCKED:
+        return f"P{a[0]}'s action is blocked"
+    if code == E.E_GAIN:
+        return f"P{a[0]} takes {a[1]} coin{'s' if a[1] != 1 else ''}"
+    if code == E.E_STEAL:
+        return f"P{a[0]} steals {a[2]} from P{a[1]}"
+    if code == E.E_XDRAW:
+        return f"P{a[0]} draws {name(a[1])}" if full else f"P{a[0]} draws a card"
+    if code == E.E_KEEP:
+        if full:
+            return f"P{a[0]} keeps {_cards(a[1], deck)} and returns {_cards(a[2], deck)}"
+        return f"P{a[0]} returns {len(a[2])} cards"
+    if code == E.E_IRETURN:
+        return f"P{a[0]} returns {name(a[1])}" if full else f"P{a[0]} returns a card"
+    if code == E.E_SHOW:
+        return f"P{a[0]} shows {name(a[2])} to P{a[1]}" if full else f"P{a[0]} shows a card to P{a[1]}"
+    if code == E.E_IKEEP:
+        return f"P{a[0]} gives the card back to P{a[1]}"
+    if code == E.E_IFORCE:
+        return f"P{a[0]} makes P{a[1]} shuffle the card into the court and draw a new one"
+    if code == E.E_ORDER:
+        return f"chance: P{a[0]} is asked first"
+    if code == E.E_REFUND:
+        return f"P{a[0]} gets {a[1]} coins back"
+    if code == E.E_CAP:
+        return f"turn cap reached after {a[0]} turns: nobody wins"
+    raise AssertionError(f"unknown event {event}")
+
+
+def events(core: E.Core) -> list[tuple]:
+    """The log of ``core`` in order."""
+    out = []
+    node = core.log
+    while node is not None:
+        node, event = node
+        out.append(event)
+    out.reverse()
+    return out
+
+
+def public_log(core: E.Core, viewer: int) -> list[str]:
+    """The lines of the log that ``viewer`` sees."""
+    deck = core.cfg.deck
+    lines = (event_text(ev, viewer, deck) for ev in events(core))
+    return [line for line in lines if line is not None]
+
+
+def step_text(core: E.Core, viewer: int) -> str:
+    """What the game waits for, as ``viewer`` may see it."""
+    if core.over:
+        return "game over" + (f", P{core.winner} wins" if core.winner >= 0 else ", nobody wins")
+    deck = core.cfg.deck
+    step = core.queue[0]
+    code = step[0]
+    if code == E.S_ACTION:
+        return f"P{core.actor} to act"
+    if code == E.S_CHAL:
+        _, claimant, claim, askers, is_block = step
+        what = "block" if is_block else "claim"
+        return f"P{askers[0]} may challenge P{claimant}'s {what} of {C.card_name(claim, deck)}"
+    if code == E.S_BLOCK:
+        chars = "/".join(C.card_name(c, deck) for c in step[2])
+        return f"P{step[1][0]} may block with {chars}"
+    if code == E.S_LOSE:
+        return f"P{step[1]} loses a card"
+    if code == E.S_KEEP:
+        if viewer == core.actor:
+            return f"P{core.actor} keeps cards from {_cards(core.hands[viewer] + core.drawn, deck)}"
+        return f"P{core.actor} keeps cards"
+    if code == E.S_IRETURN:
+        if viewer == core.actor:
+            return f"P{core.actor} returns one of {_cards(core.hands[viewer] + core.drawn, deck)}"
+        return f"P{core.actor} returns a card"
+    if code == E.S_SHOW:
+        return f"P{step[1]} shows a card to P{core.actor}"
+    if code == E.S_IDECIDE:
+        if viewer in (step[1], core.actor):
+            return f"P{core.actor} decides on P{step[1]}'s {C.card_name(step[2], deck)}"
+        return f"P{core.actor} decides on P{step[1]}'s card"
+    if code == E.S_PICK:
+        return f"P{step[1]} picks a card"
+    return f"chance ({E.STEP_NAMES[code]})"
+
+
+def observation_text(core: E.Core, viewer: int) -> str:
+    """A snapshot of what ``viewer`` sees now (no memory of past events)."""
+    deck = core.cfg.deck
+    n = core.cfg.num_players
+    parts = [f"P{viewer}" if viewer >= 0 else "public"]
+    if viewer >= 0:
+        parts.append(f"hand {_cards(core.hands[viewer], deck)}")
+    parts.append("coins " + " ".join(str(k) for k in core.coins))
+    parts.append("revealed " + " ".join(_cards(core.revealed[p], deck) for p in range(n)))
+    parts.append("cards " + " ".join(str(len(h)) for h in core.hands))
+    parts.append(f"turn {core.turn}")
+    if core.kind >= 0 and not core.over:
+        tgt = f" P{core.target}" if core.target >= 0 else ""
+        parts.append(f"pending P{core.actor} {C.KIND_NAMES[core.kind]}{tgt}")
+    parts.append(step_text(core, viewer))
+    return " | ".join(parts)
+
+
+class CoupObserver:
+    """Observation strings and tensors; perfect-recall strings replay the visible log."""
+
+    def __init__(self, cfg: E.Config, iig_obs_type, params):
+        if params:
+            raise InvalidParameterError(f"python_coup observers take no parameters; got {params}")
+        self.cfg = cfg
+        self.perfect_recall = iig_obs_type.perfect_recall
+        self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        self.public = iig_obs_type.public_info
+        n = cfg.num_players
+        k = C.NUM_CHARACTERS
+        pieces = [
+            ("player", n), ("hand", k), ("drawn", k), ("revealed", n * k), ("coins", n),
+            ("alive", n), ("to_move", n), ("step", E.NUM_STEPS), ("actor", n),
+            ("target", n), ("kind", C.NUM_KINDS), ("turn", 1),
+        ]
+        self.tensor = np.zeros(sum(size for _, size in pieces), np.float32)
+        self.dict = {}
+        i = 0
+        for name, size in pieces:
+            self.dict[name] = self.tensor[i:i + size]
+            i += size
+
+    def set_from(self, state, player):
+        core = state.core
+        d = self.dict
+        self.tensor.fill(0)
+        n = self.cfg.num_players
+        d["player"][player] = 1
+        if self.private:
+            for c in core.hands[player]:
+                d["hand"][c] += 1
+            if player == core.actor:
+                for c in core.drawn:
+                    d["drawn"][c] += 1
+        if self.public:
+            for p in range(n):
+                for c in core.revealed[p]:
+                    d["revealed"][p * C.NUM_CHARACTERS + c] += 1
+                d["coins"][p] = core.coins[p] / 10.0
+                d["alive"][p] = 1.0 if core.hands[p] else 0.0
+            if core.cur >= 0:
+                d["to_move"][core.cur] = 1
+            if core.queue and not core.over:
+                d["step"][core.queue[0][0]] = 1
+            if core.actor >= 0:
+                d["actor"][core.actor] = 1
+            if core.target >= 0:
+                d["target"][core.target] = 1
+            if core.kind >= 0:
+                d["kind"][core.kind] = 1
+            d["turn"][0] = core.turn / self.cfg.turn_cap
+
+    def string_from(self, state, player):
+        core = state.core
+        viewer = player if self.private else -1
+        if self.perfect_recall:
+            lines = public_log(core, viewer) if self.public else [
+                event_text(ev, viewer, self.cfg.deck) for ev in events(core)
+                if ev[0] != E.PUBLIC and viewer >= 0 and ev[0] & (1 << viewer)
+            ]
+            return f"P{player}\n" + "\n".join(lines)
+        return observation_text(core, viewer)
+
+
+def render(state, seat: int) -> str:
+    """What ``seat`` sees, for ``farol play``: cards, coins, the pending step and the log."""
+    core = state.core
+    deck = core.cfg.deck
+    n = core.cfg.num_players
+    lines = [f"Coup ({deck} deck), you are P{seat}; turn {core.turn + 1}"]
+    for p in range(n):
+        you = " (you)" if p == seat else ""
+        hidden = _cards(core.hands[p], deck) if p == seat else f"{len(core.hands[p])} face-down"
+        status = "" if core.hands[p] else "  OUT"
+        lines.append(
+            f"  P{p}{you}: {hidden}; revealed {_cards(core.revealed[p], deck)}; "
+            f"{core.coins[p]} coins{status}"
+        )
+    lines.append(f"  treasury {core.treasury} coins; court {sum(core.court)} cards")
+    if seat == core.actor and core.drawn:
+        lines.append(f"  you drew {_cards(core.drawn, deck)}")
+    log = public_log(core, seat)
+    if log:
+        lines.append("Recent events:")
+        lines += [f"  {line}" for line in log[-12:]]
+    lines.append(f"Now: {step_text(core, seat)}")
+    return "\n".join(lines)
+
+
+pyspiel.register_game(_GAME_TYPE, CoupGame)
