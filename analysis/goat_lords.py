@@ -281,6 +281,8 @@ def run_experiment(
     if todo:
         path = csv_path(exp, data_dir)
         workers = workers or min(2, os.cpu_count() or 1)
+        # Small chunks for small batches (slow search games), so both workers stay busy.
+        chunk = max(1, min(chunk, len(todo) // (4 * workers)))
         chunks = [todo[i : i + chunk] for i in range(0, len(todo), chunk)]
         show = sys.stderr.isatty() if progress is None else progress
         bar = tqdm(total=len(todo), desc=exp.name, disable=not show, leave=False)
@@ -455,7 +457,7 @@ def budget(quick: bool) -> Budget:
         return Budget(seats_greedy=40, seats_random=30, sensitivity=30, head_to_head=20,
                       search=2, simulations=10)
     return Budget(seats_greedy=3000, seats_random=1500, sensitivity=1500, head_to_head=1000,
-                  search=40, simulations=60)
+                  search=50, simulations=60)
 
 
 def plan(quick: bool) -> dict[str, list[Experiment]]:
