@@ -1,0 +1,47 @@
+"""Helpers for the Coup tests: load positions and play moves by their names."""
+
+from __future__ import annotations
+
+import pyspiel
+
+import games  # noqa: F401  (registers python_coup)
+from games.coup import endgame_game
+
+
+def position_state(position: str, **params) -> pyspiel.State:
+    """The initial state of a game starting from ``position`` (chance nodes left as they are)."""
+    params.setdefault("turn_cap", 200)
+    return endgame_game(position, **params).new_initial_state()
+
+
+def names(state: pyspiel.State) -> list[str]:
+    """The names of the legal actions (or chance outcomes) at ``state``."""
+    player = state.current_player()
+    if state.is_chance_node():
+        return [state.action_to_string(player, a) for a, _ in state.chance_outcomes()]
+    return [state.action_to_string(player, a) for a in state.legal_actions()]
+
+
+def play(state: pyspiel.State, *moves: str) -> pyspiel.State:
+    """Apply moves by name ("Tax (claims Duke)", "No challenge", "Draw Duke", ...).
+
+    Raises AssertionError naming the legal moves when a move is not available.
+    """
+    for move in moves:
+        player = state.current_player()
+        actions = (
+            [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+        )
+        by_name = {state.action_to_string(player, a): a for a in actions}
+        assert move in by_name, f"{move!r} is not legal for P{player}; legal: {sorted(by_name)}"
+        state.apply_action(by_name[move])
+    return state
+
+
+def chance_probability(state: pyspiel.State, move: str) -> float:
+    """The probability of the chance outcome called ``move``."""
+    player = state.current_player()
+    for action, prob in state.chance_outcomes():
+        if state.action_to_string(player, action) == move:
+            return prob
+    return 0.0
