@@ -61,7 +61,8 @@ def _norm(name: str) -> str:
 
 _CARD_LOOKUP = {_norm(n): i for i, n in enumerate(CARD_NAMES)}
 _CARD_LOOKUP.update({_norm(n): i for i, n in _SPANISH.items()})
-_CARD_LOOKUP.update({"princess": PRINCE, "prince": PRINCE, "0": PRINCE})
+_CARD_LOOKUP.update({"0": PRINCE, "princess": PRINCE, "prince": PRINCE, "princesa": PRINCE,
+                     "principe": PRINCE, "príncipe": PRINCE})
 _COURTIER_LOOKUP = {_norm(n): i for i, n in enumerate(COURTIER_NAMES)}
 _COURTIER_LOOKUP.update({_norm(n): i for i, n in enumerate(_COURTIER_SPANISH)})
 
