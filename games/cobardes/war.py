@@ -119,7 +119,7 @@ class WarPos:
     """A war position; immutable once built, like :class:`~games.cobardes.engine.Pos`."""
 
     __slots__ = ("tokens", "nbattle", "phase", "actor", "b", "held", "courts", "vdeck", "cdeck",
-                 "queue", "draws", "ev", "outcome", "kv")
+                 "queue", "draws", "ev", "outcome", "kv", "vknown")
 
     def copy(self) -> WarPos:
         new = WarPos.__new__(WarPos)
@@ -156,6 +156,9 @@ def _initial(rules: WarRules) -> WarPos:
     w.courts = (-1, -1)
     # (shuffled part as a bit mask, queue of cards under it in order)
     w.vdeck = (rules.cfg.villain_deck if rules.villains else 0, ())
+    # Who knows each card of the villain queue (bit per player): a villain from the
+    # battlefield is public, one a player chose to replace is known to that player.
+    w.vknown = ()
     w.cdeck = (rules.cfg.court_deck if rules.courtiers else 0, ())
     w.queue = ()
     w.draws = ()
@@ -185,6 +188,7 @@ def _next_draw(rules: WarRules, w: WarPos) -> None:
         card, rest = queue[0], queue[1:]
         if kind == "villain":
             w.vdeck = (0, rest)
+            w.vknown = w.vknown[1:]
         else:
             w.cdeck = (0, rest)
         _receive(w, kind, p, card)
@@ -246,6 +250,7 @@ def _after_battle_move(rules: WarRules, w: WarPos) -> None:
     # Renewal: the battlefield's villains and used courtiers go under their decks.
     shuffled, queue = w.vdeck
     w.vdeck = (shuffled, queue + tuple(field_villains))
+    w.vknown = w.vknown + (3,) * len(field_villains)
     for v in field_villains:
         _say(w, 3, f"the {C.CARD_NAMES[v]} goes under the villain deck")
     held = (b.h[0] & C.VILLAIN_MASK, b.h[1] & C.VILLAIN_MASK)
@@ -335,6 +340,7 @@ def apply(rules: WarRules, w: WarPos, action: int) -> WarPos:
             under = tuple(E.bits(held & ~keep))
             shuffled, queue = w.vdeck
             w.vdeck = (shuffled, queue + under)
+            w.vknown = w.vknown + (1 << p,) * len(under)
             w.held = (keep, w.held[1]) if p == 0 else (w.held[0], keep)
             if keep:
                 _say(w, 1 << p, f"you keep the {C.CARD_NAMES[action - KEEP_V0 + 7]}")
@@ -480,14 +486,15 @@ class CobardesWarState(pyspiel.State):
         w = self._w
         b = battle_state_key(w.b) if w.phase == BATTLE else None
         return (w.tokens, w.nbattle, w.phase, w.actor, w.held, w.courts, w.vdeck, w.cdeck,
-                w.queue, w.draws, w.outcome, b)
+                w.queue, w.draws, w.outcome, w.kv, w.vknown, b)
 
     def infoset_key(self, player):
         w = self._w
         b = battle_infoset_key(w.b, player) if w.phase == BATTLE else None
         return (player, w.tokens, w.nbattle, w.phase, w.actor, w.held[player],
-                bin(w.held[1 - player]).count("1"), w.courts, E.bits(w.vdeck[0]).__len__(),
-                w.vdeck[1], w.cdeck, w.queue, w.draws, w.outcome, b)
+                bin(w.held[1 - player]).count("1"), w.courts, bin(w.vdeck[0]).count("1"),
+                tuple(c if m >> player & 1 else -1 for c, m in zip(w.vdeck[1], w.vknown, strict=True)),
+                w.cdeck, w.queue, w.draws, w.outcome, w.kv[player] & w.held[1 - player], b)
 
 
 class CobardesBattleStateProxy:
