@@ -35,8 +35,10 @@ position (`position` parameter)."""
 _SMALL = (
     ("1v1 endgame, Duke vs Captain, 7/7 coins, cap 2",
      {"position": "duke/assassin/7;captain/contessa/7;move:0", "turn_cap": 2}),
-    ("1v1 endgame, hidden cards dealt, 1/1 coins, cap 2",
-     {"position": "?/assassin/1;?/contessa/1;move:0", "turn_cap": 2}),
+    ("1v1 endgame, Inquisitor, hidden cards dealt, 1/1 coins, cap 2",
+     {"position": "?/assassin/1;?/contessa/1;move:0", "turn_cap": 2, "deck": "inquisitor"}),
+    ("1v1 endgame, hidden cards dealt, 3/0 coins, cap 1",
+     {"position": "?/duke/3;?/captain/0;move:0", "turn_cap": 1}),
     ("1v1 endgame, Inquisitor, hidden cards dealt, 3/2 coins, cap 2",
      {"position": "?/duke/3;?/captain/2;move:1", "turn_cap": 2, "deck": "inquisitor"}),
 )

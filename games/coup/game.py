@@ -234,6 +234,18 @@ def _cards(hand, deck) -> str:
     return "+".join(C.card_name(c, deck) for c in hand) if hand else "-"
 
 
+def turn_action_label(kind: int, target: int, deck: str) -> str:
+    """A turn action as players say it, e.g. ``"Steal from P1 (claims Captain)"``."""
+    label = {
+        C.INCOME: "Income", C.FOREIGN_AID: "Foreign Aid", C.TAX: "Tax",
+        C.EXCHANGE: "Exchange" if deck == "ambassador" else "Exchange one card",
+        C.COUP: f"Coup P{target}", C.ASSASSINATE: f"Assassinate P{target}",
+        C.STEAL: f"Steal from P{target}", C.EXAMINE: f"Examine P{target}",
+    }[kind]
+    claim = C.KIND_CLAIM[kind]
+    return f"{label} (claims {C.card_name(claim, deck)})" if claim is not None else label
+
+
 def action_name(core: E.Core, player: int, action: int) -> str:
     """A readable name of ``action`` for ``player`` at ``core``'s position."""
     deck = core.cfg.deck
@@ -246,15 +258,7 @@ def action_name(core: E.Core, player: int, action: int) -> str:
             return f"P{action} is asked first"
         return f"Draw {name(action)}" if 0 <= action < C.NUM_CHARACTERS else f"Chance {action}"
     if action < C.A_CHALLENGE:
-        kind, target = C.decode_turn_action(action)
-        claim = C.KIND_CLAIM[kind]
-        label = {
-            C.INCOME: "Income", C.FOREIGN_AID: "Foreign Aid", C.TAX: "Tax",
-            C.EXCHANGE: "Exchange" if deck == "ambassador" else "Exchange one card",
-            C.COUP: f"Coup P{target}", C.ASSASSINATE: f"Assassinate P{target}",
-            C.STEAL: f"Steal from P{target}", C.EXAMINE: f"Examine P{target}",
-        }[kind]
-        return f"{label} (claims {name(claim)})" if claim is not None else label
+        return turn_action_label(*C.decode_turn_action(action), deck)
     if action == C.A_CHALLENGE:
         return "Challenge"
     if action == C.A_NO_CHALLENGE:
@@ -298,10 +302,7 @@ def event_text(event: tuple, viewer: int, deck: str) -> str | None:
     if code == E.E_START:
         return f"P{a[0]} starts"
     if code == E.E_ACT:
-        actor, kind, target = a
-        claim = C.KIND_CLAIM[kind]
-        text = f"P{actor}: {C.KIND_NAMES[kind]}" + (f" P{target}" if target >= 0 else "")
-        return text + (f" (claims {name(claim)})" if claim is not None else "")
+        return f"P{a[0]}: {turn_action_label(a[1], a[2], deck)}"
     if code == E.E_NOCHAL:
         return f"P{a[0]}: no challenge"
     if code == E.E_CHAL:
