@@ -80,34 +80,41 @@ class CobardesBattleState(pyspiel.State):
 
     def __init__(self, game):
         super().__init__(game)
-        self._r = game.rules
+        # The only attribute: OpenSpiel's clone deep-copies each one, and a position
+        # (immutable, carrying its shared rules) copies as itself.
         self._s = game.rules.initial
+
+    @property
+    def _r(self) -> Rules:
+        return self._s.rules
 
     # ---- OpenSpiel API
     def current_player(self):
         return self._s.actor
 
     def _legal_actions(self, player):
-        if player != self._s.actor:
+        s = self._s
+        if player != s.actor:
             return []
-        return E.legal_actions(self._r.cfg, self._s)
+        return E.legal_actions(s.rules.cfg, s)
 
     def chance_outcomes(self):
         return E.chance_outcomes(self._r.cfg, self._s)
 
     def _apply_action(self, action):
         s = self._s
+        cfg = s.rules.cfg
         if s.actor >= 0:
-            if action not in E.legal_actions(self._r.cfg, s):
+            if not E.is_legal(cfg, s, action):
                 raise IllegalActionError(
                     f"{E.action_name(action) if 0 <= action < E.NUM_ACTIONS else action} "
                     f"is not legal for P{s.actor} now ({E.PHASE_NAMES[s.phase]})")
         elif s.actor == E.CHANCE:
-            if all(a != action for a, _ in E.chance_outcomes(self._r.cfg, s)):
+            if all(a != action for a, _ in E.chance_outcomes(cfg, s)):
                 raise IllegalActionError(f"{action} is not a chance outcome here")
         else:
             raise IllegalActionError("the battle is over")
-        self._s = E.apply(self._r.cfg, s, action)
+        self._s = E.apply(cfg, s, action)
 
     def _action_to_string(self, player, action):
         s = self._s

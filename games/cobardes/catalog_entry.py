@@ -73,6 +73,7 @@ def register() -> None:
                 contract_params=BATTLE_CONTRACT,
                 small_variants=(
                     ("warriors 0-2, 3 combats", SMALL_BATTLE),
+                    ("warriors 0-4, 5 combats", {"kinds": "warriors", "warriors": 4, "combats": 5}),
                     ("warriors 0-2, Squire vs Archer, 3 combats",
                      {"warriors": 2, "combats": 3, "kinds": "warriors+courtiers",
                       "courtier0": "Squire", "courtier1": "Archer"}),

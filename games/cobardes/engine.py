@@ -88,9 +88,13 @@ class Config:
 
 
 class Pos:
-    """A battle position. Treat as immutable once built (``apply`` copies it)."""
+    """A battle position. Treat as immutable once built (``apply`` copies it).
 
-    __slots__ = (
+    A plain ``__dict__`` object: copying it is one C-level dict copy, the cheapest
+    way to take a fresh position at every move.
+    """
+
+    FIELDS = (
         "h", "court", "used", "unh", "combat", "phase", "actor", "queue", "bonus", "priv",
         "forced", "first", "open", "cards", "exch", "fw", "mods", "vil", "aux", "kv",
         "outcome", "ev", "field", "out", "pending", "quick",
@@ -98,33 +102,20 @@ class Pos:
 
     def copy(self) -> Pos:
         new = Pos.__new__(Pos)
-        for name in Pos.__slots__:
-            setattr(new, name, getattr(self, name))
+        new.__dict__ = self.__dict__.copy()
         return new
 
     def __deepcopy__(self, memo):
         return self
 
-    def __reduce__(self):
-        return (_pos_from_tuple, (tuple(getattr(self, n) for n in Pos.__slots__),))
-
-
-def _pos_from_tuple(values):
-    pos = Pos.__new__(Pos)
-    for name, value in zip(Pos.__slots__, values, strict=True):
-        setattr(pos, name, value)
-    return pos
-
 
 def bits(mask: int) -> list[int]:
     """The ids set in a bit mask, ascending."""
     out = []
-    i = 0
     while mask:
-        if mask & 1:
-            out.append(i)
-        mask >>= 1
-        i += 1
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
     return out
 
 
@@ -443,6 +434,23 @@ def legal_actions(cfg: Config, pos: Pos) -> list[int]:
     if phase == PROC_GIVE:
         return [GIVE0 + v - 7 for v in bits(pos.h[p] & C.VILLAIN_MASK)]
     return []
+
+
+def is_legal(cfg: Config, pos: Pos, action: int) -> bool:
+    """Whether ``action`` is legal for the acting player (cheaper than the list)."""
+    phase = pos.phase
+    if phase == COMMIT:
+        hand = pos.h[pos.actor]
+        if not 0 <= action < C.NUM_CARDS or not hand >> action & 1:
+            return False
+        if pos.forced >> pos.actor & 1 and hand & C.WARRIOR_MASK:
+            return action == C.strongest_warrior(hand)
+        return True
+    if phase == VANGUARD:
+        return action in (PASS, ADVANCE)
+    if phase == REAR:
+        return action in (PASS, SEND)
+    return action in legal_actions(cfg, pos)
 
 
 def chance_outcomes(cfg: Config, pos: Pos) -> list[tuple[int, float]]:

@@ -312,4 +312,8 @@ def make_rules(params) -> Rules:
     pos = parse_position(full["position"], full, k, courtiers, villains, cfg)
     if not pos.pending:
         pos = E.begin(cfg, pos)
-    return Rules(cfg=cfg, pay=pay, warriors=k, courtiers=courtiers, villains=villains, initial=pos)
+    rules = Rules(cfg=cfg, pay=pay, warriors=k, courtiers=courtiers, villains=villains, initial=pos)
+    # Every position of the game carries its rules, so an OpenSpiel clone has a
+    # single attribute to copy (see CobardesBattleState).
+    pos.rules = rules
+    return rules

@@ -64,8 +64,10 @@ WAR_CONTRACT = (
      "court_deck": "Squire/Maiden/Archer", "max_battles": 3},
 )
 WAR_SMALL = (
-    ("warriors 0-1, 2 combats, 2 battles, 2 tokens each",
+    ("warriors 0-1, 2 combats, at most 2 battles",
      {"kinds": "warriors", "warriors": 1, "combats": 2, "max_battles": 2}),
+    ("warriors 0-2, 2 combats, at most 3 battles",
+     {"kinds": "warriors", "warriors": 2, "combats": 2, "max_battles": 3}),
 )
 
 _GAME_TYPE = pyspiel.GameType(
@@ -118,27 +120,16 @@ class WarRules:
 class WarPos:
     """A war position; immutable once built, like :class:`~games.cobardes.engine.Pos`."""
 
-    __slots__ = ("tokens", "nbattle", "phase", "actor", "b", "held", "courts", "vdeck", "cdeck",
-                 "queue", "draws", "ev", "outcome", "kv", "vknown")
+    FIELDS = ("tokens", "nbattle", "phase", "actor", "b", "held", "courts", "vdeck", "cdeck",
+              "queue", "draws", "ev", "outcome", "kv", "vknown")
 
     def copy(self) -> WarPos:
         new = WarPos.__new__(WarPos)
-        for name in WarPos.__slots__:
-            setattr(new, name, getattr(self, name))
+        new.__dict__ = self.__dict__.copy()
         return new
 
     def __deepcopy__(self, memo):
         return self
-
-    def __reduce__(self):
-        return (_war_from_tuple, (tuple(getattr(self, n) for n in WarPos.__slots__),))
-
-
-def _war_from_tuple(values):
-    w = WarPos.__new__(WarPos)
-    for name, value in zip(WarPos.__slots__, values, strict=True):
-        setattr(w, name, value)
-    return w
 
 
 def _say(w: WarPos, mask: int, text: str) -> None:
