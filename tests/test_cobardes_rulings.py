@@ -147,6 +147,23 @@ def test_captured_villain_can_be_played_later():
     assert outcome(s) == (E.VICTORY, 0)
 
 
+def test_two_villains_in_a_position_and_the_procuress_chooses_what_to_give():
+    """Rulings 6 and 12: a hand with two villains plays normally; the Procuress's owner
+    chooses which of their villains to give."""
+    s = battle(c1="Procuress", position="hand0:0.1.Thug.Beggar;hand1:0.1.Friar.Sheep")
+    assert s.current_player() == 1
+    s.apply_action(ADVANCE)
+    assert "P0 shows you: Thug, Beggar" in s.information_state_string(1)
+    s.apply_action(E.TAKE0 + card("Beggar") - 7)
+    assert s.position.phase == E.PROC_GIVE
+    assert s.legal_actions() == [E.GIVE0 + card("Friar") - 7, E.GIVE0 + card("Sheep") - 7]
+    s.apply_action(E.GIVE0 + card("Sheep") - 7)
+    pos = s.position
+    assert E.bits(pos.h[0]) == [0, 1, card("Thug"), card("Sheep")]
+    assert E.bits(pos.h[1]) == [0, 1, card("Friar"), card("Beggar")]
+    assert "P1 takes your Beggar and gives you the Sheep" in s.information_state_string(0)
+
+
 # ------------------------------------------------------------------ ruling 8: King's Ghost
 
 
