@@ -160,8 +160,21 @@ class CobardesBattleState(pyspiel.State):
         return self._s.outcome
 
 
+def _unharmed(s: E.Pos) -> int:
+    """The Troubadour flags, or 0 when it is public that no Troubadour can be played.
+
+    Dropping an irrelevant flag merges transpositions (warriors-only battles) and
+    depends only on public facts, so the state and information-set keys agree.
+    """
+    if not s.unh:
+        return 0
+    villains_left = (s.h[0] | s.h[1]) & C.VILLAIN_MASK or s.pending
+    troubadour_gone = any(c == C.TROUBADOUR for _, c in s.field) or C.TROUBADOUR in s.out
+    return s.unh if villains_left and not troubadour_gone else 0
+
+
 def state_key(s: E.Pos) -> tuple:
-    return (s.h, s.court, s.used, s.unh, s.combat, s.phase, s.actor, s.queue, s.bonus, s.priv,
+    return (s.h, s.court, s.used, _unharmed(s), s.combat, s.phase, s.actor, s.queue, s.bonus, s.priv,
             s.forced, s.first, s.open, s.cards, s.exch, s.fw, s.mods, s.vil, s.aux,
             (s.kv[0] & s.h[1], s.kv[1] & s.h[0]), s.outcome, s.pending, s.quick)
 
@@ -174,7 +187,7 @@ def infoset_key(s: E.Pos, player: int) -> tuple:
         cards = (cards[0], -2) if r == 1 else (-2, cards[1])
     aux = s.aux if (s.phase != E.PROC_GIVE or player == s.actor) else -3
     return (player, s.h[player], rival & C.WARRIOR_MASK, bin(rival & C.VILLAIN_MASK).count("1"),
-            s.kv[player] & rival, s.court, s.used, s.unh, s.combat, s.phase, s.actor, s.queue,
+            s.kv[player] & rival, s.court, s.used, _unharmed(s), s.combat, s.phase, s.actor, s.queue,
             s.bonus, s.priv, s.forced, s.first, s.open, cards, s.exch, s.fw, s.mods, s.vil, aux,
             s.outcome, s.pending, s.quick)
 
