@@ -424,3 +424,39 @@ def test_10k_random_wars_keep_the_invariants():
         counts = run_wars(per, params, seed=200 + i)
         total += sum(counts.values())
     assert total >= 10_000
+
+
+@pytest.mark.parametrize("params", [
+    {"kinds": "warriors", "warriors": 3, "combats": 4},
+    {"warriors": 2, "combats": 2, "kinds": "all", "villain_deck": "Thug/Sheep/Troubadour",
+     "court_deck": "Squire/Maiden/Procuress"},
+])
+def test_equal_state_keys_have_the_same_future(params):
+    """games.keys: "two states with equal keys have the same future" — checked one step
+    deep at every node of a small tree (same player, actions, chance outcomes, returns,
+    information-set keys, and the same keys after each action)."""
+    game = pyspiel.load_game("python_cobardes_battle", params)
+    seen: dict = {}
+    stack = [game.new_initial_state()]
+    merged = 0
+    while stack:
+        s = stack.pop()
+        key = s.state_key()
+        if s.is_terminal():
+            summary = ("end", tuple(s.returns()))
+            children = []
+        else:
+            actions = ([a for a, _ in s.chance_outcomes()] if s.is_chance_node()
+                       else s.legal_actions())
+            children = [s.child(a) for a in actions]
+            summary = (s.current_player(), tuple(actions),
+                       tuple(s.chance_outcomes()) if s.is_chance_node() else (),
+                       s.infoset_key(0), s.infoset_key(1),
+                       tuple(c.state_key() for c in children))
+        if key in seen:
+            assert seen[key] == summary
+            merged += 1
+            continue
+        seen[key] = summary
+        stack.extend(children)
+    assert merged > 0, "the variant should have transpositions"
