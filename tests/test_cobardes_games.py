@@ -90,6 +90,8 @@ def test_hidden_first_choice_stays_hidden():
     assert s.infoset_key(0) != other.infoset_key(0)
     assert before != (s.information_state_string(1), s.infoset_key(1))
     assert list(s.observation_tensor(1)) == list(other.observation_tensor(1))
+    assert list(s.information_state_tensor(1)) == list(other.information_state_tensor(1))
+    assert list(s.information_state_tensor(0)) != list(other.information_state_tensor(0))
 
 
 def test_state_key_forgets_the_order_of_past_combats():
@@ -460,3 +462,28 @@ def test_equal_state_keys_have_the_same_future(params):
         seen[key] = summary
         stack.extend(children)
     assert merged > 0, "the variant should have transpositions"
+
+
+def test_information_state_tensor_determines_the_information_state():
+    """The battle's information-state tensor has perfect recall: two nodes with the same
+    tensor for a player have the same information-state string."""
+    from analysis.bots import sample_chance
+
+    game = pyspiel.load_game("python_cobardes_battle", {
+        "courtier0": "Procuress", "courtier1": "Inquisitor",
+        "villain_deck": "Thug/Beggar/Seductress/Executioner"})
+    rng = np.random.default_rng(1)
+    seen: dict = {}
+    for _ in range(60):
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                s.apply_action(sample_chance(s, rng))
+                continue
+            for p in (0, 1):
+                key = (p, tuple(np.flatnonzero(np.asarray(s.information_state_tensor(p)))))
+                info = s.information_state_string(p)
+                assert seen.setdefault(key, info) == info
+            legal = s.legal_actions()
+            s.apply_action(int(legal[rng.integers(len(legal))]))
+    assert len(seen) > 200

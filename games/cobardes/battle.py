@@ -53,7 +53,7 @@ _GAME_TYPE = pyspiel.GameType(
     max_num_players=2,
     min_num_players=2,
     provides_information_state_string=True,
-    provides_information_state_tensor=False,
+    provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
     provides_factored_observation_string=True,
@@ -93,8 +93,9 @@ class CobardesBattleGame(pyspiel.Game):
         return CobardesBattleState(self)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
-        return CobardesObserver(
-            iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
+        iig_obs_type = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
+        steps = max_length(self.rules) if iig_obs_type.perfect_recall else 0
+        return CobardesObserver(iig_obs_type, params, history_steps=steps)
 
 
 class CobardesBattleState(pyspiel.State):
@@ -288,23 +289,47 @@ class CobardesObserver:
     With ``perfect_recall`` the string lists every event the player saw, in order
     (own and public); otherwise it is a snapshot of what the player sees now.
     ``public_info`` / ``private_info`` select the public and private parts.
+
+    The tensor is the snapshot (``observation``); with ``history_steps`` (the
+    battle's information-state tensor) it adds the move history as the player saw
+    it (``history``): per move, who moved (P0, P1, chance), whether the player saw
+    the move, and the move itself if seen. Together with the game's parameters
+    this determines everything the player knows (perfect recall).
     """
 
     TENSOR_SIZE = 16 * 7 + 2 * 11 + 7 + 13 + 12
+    STEP_SIZE = 3 + 1 + E.NUM_ACTIONS
 
-    def __init__(self, iig_obs_type, params):
+    def __init__(self, iig_obs_type, params, history_steps: int = 0):
         if params:
             raise ValueError(f"observation parameters not supported; passed {params}")
         self.perfect_recall = iig_obs_type.perfect_recall
         self.public = iig_obs_type.public_info
         self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
-        self.tensor = np.zeros(self.TENSOR_SIZE, np.float32)
-        self.dict = {"observation": self.tensor}
+        self.steps = history_steps
+        self.tensor = np.zeros(self.TENSOR_SIZE + history_steps * self.STEP_SIZE, np.float32)
+        self.dict = {"observation": self.tensor[:self.TENSOR_SIZE]}
+        if history_steps:
+            self.dict["history"] = self.tensor[self.TENSOR_SIZE:].reshape(
+                history_steps, self.STEP_SIZE)
+
+    def _set_history(self, state, s: E.Pos, player: int) -> None:
+        grid = self.dict["history"]
+        bit = 1 << player
+        for i, (step, mask) in enumerate(zip(state.full_history(), s.seen, strict=False)):
+            if i >= self.steps:
+                break
+            grid[i, step.player if step.player >= 0 else 2] = 1
+            if mask & bit and ((mask == 3 and self.public) or (mask != 3 and self.private)):
+                grid[i, 3] = 1
+                grid[i, 4 + step.action] = 1
 
     def set_from(self, state, player):
         s = _pos_of(state)
         t = self.tensor
         t.fill(0)
+        if self.steps:
+            self._set_history(state, s, player)
         r = 1 - player
         off = 0
 

@@ -97,7 +97,7 @@ class Pos:
     FIELDS = (
         "h", "court", "used", "unh", "combat", "phase", "actor", "queue", "bonus", "priv",
         "forced", "first", "open", "cards", "exch", "fw", "mods", "vil", "aux", "kv",
-        "outcome", "ev", "field", "out", "pending", "quick",
+        "outcome", "ev", "field", "out", "pending", "quick", "seen",
     )
 
     def copy(self) -> Pos:
@@ -148,6 +148,7 @@ def new_pos(hands, courts, used=0, unharmed=0, combat=1, kv=(0, 0), pending=()) 
     pos.out = ()
     pos.pending = tuple(pending)
     pos.quick = 0
+    pos.seen = ()
     return pos
 
 
@@ -481,6 +482,13 @@ def apply(cfg: Config, pos: Pos, action: int) -> Pos:
     pos = pos.copy()
     phase = pos.phase
     p = pos.actor
+    # Who sees this move (bit per player), for the information-state tensor: the
+    # first card prepared face down and a villain dealt are private.
+    if (phase == COMMIT and p == pos.first and not pos.open) or (
+            phase == DEAL and pos.pending[0][0] == "villain"):
+        pos.seen = pos.seen + (1 << (p if phase == COMMIT else pos.pending[0][1]),)
+    else:
+        pos.seen = pos.seen + (3,)
     if phase == COMMIT:
         pos.cards = _set(pos.cards, p, action)
         if p == pos.first:
