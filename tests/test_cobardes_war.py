@@ -132,3 +132,23 @@ def test_war_score_parameters_start_from_any_score():
     s = war(kinds="warriors", tokens0=1, tokens1=2)
     assert s.war.tokens == (1, 2)
     assert "score 1-2" in s.information_state_string(0)
+
+
+def test_two_unplayed_villains_at_renewal_keep_at_most_one():
+    """Ruling 7: "Each player must have a villain in hand" — a player holding two keeps
+    one (or none) and puts the rest under the villain deck, in order."""
+    s = war(kinds="warriors+villains", villain_deck="Thug/Beggar/Sheep/Friar")
+    _deal(s, C.THUG, C.BEGGAR)
+    s.apply_action(C.THUG)
+    s.apply_action(4)  # the Thug wins battle 1; P1 still holds the Beggar
+    rules = s.get_game().rules
+    w = s.war.copy()
+    # Give P1 a second unplayed villain, as a starting position could.
+    w.held = (w.held[0], w.held[1] | 1 << C.SHEEP)
+    w.vdeck = (w.vdeck[0] & ~(1 << C.SHEEP), w.vdeck[1])
+    assert W.legal_actions(rules, w) == [W.REPLACE_V, W.KEEP_V0 + C.BEGGAR - 7,
+                                         W.KEEP_V0 + C.SHEEP - 7]
+    after = W.apply(rules, w, W.KEEP_V0 + C.SHEEP - 7)
+    assert after.held[1] == 1 << C.SHEEP
+    assert after.vdeck[1] == (C.THUG, C.BEGGAR)
+    assert after.vknown == (3, 0b10), "only P1 knows which villain went under"
