@@ -234,7 +234,11 @@ def test_ambassador_exchange_keeps_as_many_as_you_had():
     """«Embajador, roba 2 cartas del mazo de la corte, elige qué dos cartas quedarte entre las
     tuyas y las robadas, y devuelve las otras dos al mazo.»"""
     s = position_state("ambassador+duke/-/2;assassin+contessa/-/2;move:0")
-    play(s, "Exchange (claims Ambassador)", "No challenge", "Draw Captain", "Draw Captain")
+    play(s, "Exchange (claims Ambassador)", "No challenge")
+    # Both cards are drawn at once from the 11-card court (3 Captains, 2 Dukes).
+    assert chance_probability(s, "Draw Captain+Captain") == pytest.approx(3 * 2 / (11 * 10))
+    assert chance_probability(s, "Draw Duke+Captain") == pytest.approx(2 * 2 * 3 / (11 * 10))
+    play(s, "Draw Captain+Captain")
     assert "Keep Captain+Captain" in names(s) and "Keep Duke+Ambassador" in names(s)
     assert "Keep Assassin+Contessa" not in names(s)
     court_before = sum(core(s).court)
@@ -246,7 +250,7 @@ def test_ambassador_exchange_keeps_as_many_as_you_had():
     assert "Captain" not in s.information_state_string(1)
     # With one card left you keep one.
     s = position_state("duke/contessa/2;assassin+contessa/-/2;move:0")
-    play(s, "Exchange (claims Ambassador)", "No challenge", "Draw Captain", "Draw Assassin")
+    play(s, "Exchange (claims Ambassador)", "No challenge", "Draw Assassin+Captain")
     assert names(s) == ["Keep Duke", "Keep Assassin", "Keep Captain"]
     assert R.exchange_options((C.DUKE,), (C.CAPTAIN, C.CAPTAIN)) == [
         C.KEEP_OPTIONS.index((C.DUKE,)), C.KEEP_OPTIONS.index((C.CAPTAIN,))]

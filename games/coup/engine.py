@@ -23,22 +23,23 @@ TERMINAL = -4
 (
     S_DEAL, S_PICK, S_START, S_BEGIN, S_ACTION, S_ORDER, S_CHAL, S_BLOCKWIN, S_BLOCK,
     S_LOSE, S_REDRAW, S_EFFECT, S_XDRAW, S_KEEP, S_IRETURN, S_SHOW, S_IDECIDE, S_IREDRAW,
-) = range(18)
-NUM_STEPS = 18
+    S_XDRAW2,
+) = range(19)
+NUM_STEPS = 19
 STEP_NAMES = (
     "deal", "draft pick", "choose starting player", "begin", "action", "asking order",
     "challenge?", "block window", "block?", "lose a card", "replacement draw", "effect",
     "exchange draw", "keep cards", "return a card", "show a card", "examine decision",
-    "replacement draw",
+    "replacement draw", "exchange draw",
 )
-_CHANCE_STEPS = frozenset((S_DEAL, S_START, S_ORDER, S_REDRAW, S_XDRAW, S_IREDRAW))
+_CHANCE_STEPS = frozenset((S_DEAL, S_START, S_ORDER, S_REDRAW, S_XDRAW, S_IREDRAW, S_XDRAW2))
 
 # Event codes of the log; an event is (visibility bitmask, code, *args).
 (
     E_DEAL, E_PICK, E_START, E_ACT, E_NOCHAL, E_CHAL, E_PROVEN, E_BLUFF, E_LOSE, E_OUT,
     E_REDRAW, E_BLOCK, E_NOBLOCK, E_GAIN, E_STEAL, E_XDRAW, E_KEEP, E_IRETURN, E_SHOW,
-    E_IKEEP, E_IFORCE, E_ORDER, E_REFUND, E_CAP, E_HOLD, E_WIN, E_BLOCKED,
-) = range(27)
+    E_IKEEP, E_IFORCE, E_ORDER, E_REFUND, E_CAP, E_HOLD, E_WIN, E_BLOCKED, E_XDRAW2,
+) = range(28)
 PUBLIC = -1
 
 
@@ -208,6 +209,10 @@ class Core:
             return [(p, 1.0 / len(askers)) for p in sorted(askers)]
         if code in (S_REDRAW, S_IREDRAW):
             return R.draw_probabilities(R.pile_add(self.court, step[2]))
+        if code == S_XDRAW2:
+            return [
+                (C.KEEP_OPTIONS.index(pair), p) for pair, p in R.draw_pair_probabilities(self.court)
+            ]
         return R.draw_probabilities(self.court)
 
     # ---- stepping ----------------------------------------------------------
@@ -332,8 +337,12 @@ class Core:
                 self.queue = ((S_LOSE, target),) + rest
         elif kind == C.EXCHANGE:
             if self.cfg.deck == "ambassador":
-                draws = min(C.AMBASSADOR_DRAW, sum(self.court))
-                self.queue = ((S_XDRAW,),) * draws + ((S_KEEP,),) + rest
+                # Both cards in one chance node over the pairs the court can give: the
+                # order of the two draws tells nothing, and the tree stays smaller.
+                if sum(self.court) >= C.AMBASSADOR_DRAW:
+                    self.queue = ((S_XDRAW2,), (S_KEEP,)) + rest
+                else:
+                    self.queue = ((S_XDRAW,),) * sum(self.court) + ((S_KEEP,),) + rest
             else:
                 self.queue = ((S_XDRAW,), (S_IRETURN,)) + rest
         elif kind == C.EXAMINE and alive:
@@ -471,8 +480,17 @@ def _h_redraw(s: Core, step, rest, card):
 
 def _h_xdraw(s: Core, step, rest, card):
     s.court = R.pile_add(s.court, card, -1)
-    s.drawn = s.drawn + (card,)
+    s.drawn = tuple(sorted(s.drawn + (card,)))
     s._emit(1 << s.actor, E_XDRAW, s.actor, card)
+    s.queue = rest
+
+
+def _h_xdraw2(s: Core, step, rest, outcome):
+    pair = C.KEEP_OPTIONS[outcome]
+    for card in pair:
+        s.court = R.pile_add(s.court, card, -1)
+    s.drawn = pair
+    s._emit(1 << s.actor, E_XDRAW2, s.actor, pair)
     s.queue = rest
 
 
@@ -522,5 +540,5 @@ _HANDLERS = {
     S_DEAL: _h_deal, S_PICK: _h_pick, S_START: _h_start, S_ORDER: _h_order,
     S_ACTION: _h_action, S_CHAL: _h_chal, S_BLOCK: _h_block, S_LOSE: _h_lose,
     S_REDRAW: _h_redraw, S_XDRAW: _h_xdraw, S_KEEP: _h_keep, S_IRETURN: _h_ireturn,
-    S_SHOW: _h_show, S_IDECIDE: _h_idecide, S_IREDRAW: _h_redraw,
+    S_SHOW: _h_show, S_IDECIDE: _h_idecide, S_IREDRAW: _h_redraw, S_XDRAW2: _h_xdraw2,
 }

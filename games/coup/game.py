@@ -122,7 +122,7 @@ class CoupGame(pyspiel.Game):
         cfg = self.config
         info = pyspiel.GameInfo(
             num_distinct_actions=C.NUM_ACTIONS,
-            max_chance_outcomes=max(C.NUM_CHARACTERS, cfg.num_players),
+            max_chance_outcomes=max(len(C.KEEP_OPTIONS), cfg.num_players),
             num_players=cfg.num_players,
             min_utility=-1.0,
             max_utility=1.0,
@@ -256,6 +256,8 @@ def action_name(core: E.Core, player: int, action: int) -> str:
             return f"P{action} starts"
         if code == E.S_ORDER:
             return f"P{action} is asked first"
+        if code == E.S_XDRAW2:
+            return "Draw " + "+".join(name(c) for c in C.KEEP_OPTIONS[action])
         return f"Draw {name(action)}" if 0 <= action < C.NUM_CHARACTERS else f"Chance {action}"
     if action < C.A_CHALLENGE:
         return turn_action_label(*C.decode_turn_action(action), deck)
@@ -332,6 +334,8 @@ def event_text(event: tuple, viewer: int, deck: str) -> str | None:
         return f"P{a[0]} steals {a[2]} from P{a[1]}"
     if code == E.E_XDRAW:
         return f"P{a[0]} draws {name(a[1])}" if full else f"P{a[0]} draws a card"
+    if code == E.E_XDRAW2:
+        return f"P{a[0]} draws {_cards(a[1], deck)}" if full else f"P{a[0]} draws two cards"
     if code == E.E_KEEP:
         if full:
             return f"P{a[0]} keeps {_cards(a[1], deck)} and returns {_cards(a[2], deck)}"

@@ -157,6 +157,19 @@ def draw_probabilities(court: tuple[int, ...]) -> list[tuple[int, float]]:
     return [(c, k / total) for c, k in enumerate(court) if k]
 
 
+def draw_pair_probabilities(court: tuple[int, ...]) -> list[tuple[tuple[int, int], float]]:
+    """Chance outcomes of drawing two cards at once from a court of counts (pairs sorted)."""
+    total = sum(court)
+    norm = total * (total - 1)
+    out = []
+    for a in range(len(court)):
+        for b in range(a, len(court)):
+            ways = court[a] * (court[a] - 1) if a == b else 2 * court[a] * court[b]
+            if ways:
+                out.append(((a, b), ways / norm))
+    return out
+
+
 def terminal_returns(winner: int, num_players: int) -> list[float]:
     """Winner +1, every other player −1/(n−1) (zero-sum); ``winner=-1`` (turn cap): all 0."""
     if winner < 0:
