@@ -418,7 +418,9 @@ class CobardesWarState(pyspiel.State):
             if w.phase == DRAW:
                 kind = w.draws[0][0]
                 return f"draw {C.COURTIER_NAMES[action] if kind == 'court' else C.CARD_NAMES[action]}"
-            return CobardesBattleStateProxy(w.b).chance_name(action)
+            if w.b.phase == E.QUICK:
+                return f"P{action} is quicker"
+            return f"draw {C.CARD_NAMES[action]}"
         if action == KEEP_C:
             return f"keep {C.COURTIER_NAMES[w.courts[player]]}"
         if action == REPLACE_C:
@@ -486,18 +488,6 @@ class CobardesWarState(pyspiel.State):
                 bin(w.held[1 - player]).count("1"), w.courts, bin(w.vdeck[0]).count("1"),
                 tuple(c if m >> player & 1 else -1 for c, m in zip(w.vdeck[1], w.vknown, strict=True)),
                 w.cdeck, w.queue, w.draws, w.outcome, w.kv[player] & w.held[1 - player], b)
-
-
-class CobardesBattleStateProxy:
-    """Names chance outcomes inside a battle of the war."""
-
-    def __init__(self, b):
-        self.b = b
-
-    def chance_name(self, action):
-        if self.b.phase == E.QUICK:
-            return f"P{action} is quicker"
-        return f"draw {C.CARD_NAMES[action]}"
 
 
 class _WarObserver(CobardesObserver):
