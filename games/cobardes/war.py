@@ -404,7 +404,9 @@ class CobardesWarState(pyspiel.State):
         w = self._w
         if w.actor >= 0:
             if action not in legal_actions(self._r, w):
-                raise IllegalActionError(f"action {action} is not legal for P{w.actor} now")
+                name = (self._action_to_string(w.actor, action)
+                        if 0 <= action < NUM_ACTIONS else str(action))
+                raise IllegalActionError(f"{name} is not legal for P{w.actor} now")
         elif w.actor == E.CHANCE:
             if all(a != action for a, _ in chance_outcomes(self._r, w)):
                 raise IllegalActionError(f"{action} is not a chance outcome here")
