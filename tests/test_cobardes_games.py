@@ -487,3 +487,14 @@ def test_information_state_tensor_determines_the_information_state():
             legal = s.legal_actions()
             s.apply_action(int(legal[rng.integers(len(legal))]))
     assert len(seen) > 200
+
+
+def test_the_documented_position_example_loads():
+    """The example in docs/rules/cobardes.md and the module docstrings."""
+    from games.cobardes import options
+
+    example = next(line.strip() for line in options.__doc__.splitlines()
+                   if line.strip().startswith("hand0:"))
+    s = battle(position=example)
+    s.apply_action(s.chance_outcomes()[0][0])
+    assert s.position.combat == 4 and s.position.unh == 1

@@ -16,7 +16,7 @@ and ``villain0``/``villain1`` (``random`` | ``none`` | a name), ``court_deck`` /
 ``loss_value``, ``crown_value``, ``crown_loss_value``, ``draw_value`` (1, -1, 3,
 -3, 0), and ``position``, a starting position::
 
-    hand0:0.1.2.3.Beggar;hand1:0.1.2.4.?;court0:Squire*;court1:Archer;combat:4;unharmed:1
+    hand0:1.2.3.Beggar;hand1:0.1.2.4.?;court0:Squire*;court1:Archer;combat:4;unharmed:0
 
 (``?`` a hidden random villain, ``*`` a used courtier, ``unharmed`` the players
 whose prince already got out of a combat unharmed).

@@ -37,7 +37,7 @@ Position string
 ---------------
 Fields ``key:value`` separated by ``;``, any subset, in any order::
 
-    hand0:0.1.2.3.Beggar;hand1:0.1.2.4.?;court0:Squire*;court1:Archer;combat:4;unharmed:1
+    hand0:1.2.3.Beggar;hand1:0.1.2.4.?;court0:Squire*;court1:Archer;combat:4;unharmed:0
 
 ``hand0`` / ``hand1``
     The cards in hand, separated by ``.``: warriors ``0``-``6`` (``Prince`` = 0),
