@@ -19,7 +19,7 @@ from analysis.solve import compile as compile_module
 from analysis.solve.compile import COMPILE_VERSION, CompiledGame
 from analysis.solve.errors import CorruptFileError
 
-_ARRAYS = ("kind", "infoset", "edge_start", "edge_child", "edge_prob", "utility",
+_ARRAYS = ("kind", "infoset", "edge_start", "edge_child", "edge_prob", "edge_action", "utility",
            "infoset_player", "infoset_offset", "infoset_actions", "infoset_parent_row")
 
 
@@ -133,7 +133,7 @@ def load_compiled(path: Path, key: str) -> CompiledGame:
 def _check_consistent(cg: CompiledGame) -> None:
     n, e, m = cg.num_internal, cg.num_edges, cg.num_infosets
     ok = (cg.infoset.shape == (n,) and cg.edge_start.shape == (n + 1,)
-          and cg.edge_prob.shape == (e,) and cg.infoset_parent_row.shape == (m,)
+          and cg.edge_prob.shape == (e,) and cg.edge_action.shape == (e,) and cg.infoset_parent_row.shape == (m,)
           and cg.infoset_offset.shape == (m + 1,) and len(cg.infoset_keys) == m
           and int(cg.edge_start[-1]) == e and int(cg.infoset_offset[-1]) == cg.num_actions
           and (e == 0 or (int(cg.edge_child.min()) >= 0 and int(cg.edge_child.max()) < cg.num_nodes)))

@@ -44,7 +44,7 @@ class CFRSolver:
     """
 
     def __init__(self, compiled: CompiledGame, method: str = "cfr+", alpha: float | None = None,
-                 beta: float | None = None, gamma: float | None = None):
+                 beta: float | None = None, gamma: float | None = None, engine: str = "auto"):
         if method not in METHODS:
             raise SolveError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
         plus, a, b, g = METHODS[method]
@@ -54,14 +54,39 @@ class CFRSolver:
         self.alpha = float(a if alpha is None else alpha)
         self.beta = float(b if beta is None else beta)
         self.gamma = float(g if gamma is None else gamma)
-        self.regret = np.zeros(compiled.num_actions)
-        self.strategy_sum = np.zeros(compiled.num_actions)
+        if engine not in ("auto", "history", "public"):
+            raise SolveError(f"unknown engine {engine!r}; choose auto, history or public")
+        self.public = None
+        if engine != "history" and compiled.mode == "tree":
+            from analysis.solve.factored import factor
+
+            public = factor(compiled)
+            # The public passes stream dense vectors: worth it up to ~2x the multiply-adds.
+            if public is not None and (engine == "public" or public.work()
+                                       < 2 * (compiled.num_nodes + compiled.num_edges)):
+                self.public = public
+        if engine == "public" and self.public is None:
+            raise SolveError(f"{compiled.game} does not factor into a public tree")
+        self.engine = "public" if self.public is not None else "history"
+        rows = self.public.num_rows if self.public is not None else compiled.num_actions
+        # Public-tree scratch rows (private states impossible at a node) follow the real ones.
+        self._regret_rows = np.zeros(rows)
+        self._strategy_rows = np.zeros(rows)
+        self.regret = self._regret_rows[:compiled.num_actions]
+        self.strategy_sum = self._strategy_rows[:compiled.num_actions]
         self.iteration = 0
         self.seconds = 0.0
-        self._sigma = np.empty(compiled.num_actions)
+        self._sigma = np.zeros(rows)
+        if self.public is not None:
+            k = max(self.public.num_states)
+            size = self.public.num_internal + self.public.payoff.shape[0]
+            self._public_reach = np.zeros((size, k))
+            self._public_cfv = np.zeros((size, k))
+            self._payoff_t = np.ascontiguousarray(-self.public.payoff.transpose(0, 2, 1))
         self._tree = compiled.mode == "tree" and compiled.perfect_recall_rows
         self._row_owner = np.repeat(np.arange(compiled.num_infosets, dtype=np.int64),
                                     np.diff(compiled.infoset_offset))
+        self._infos = [np.flatnonzero(compiled.infoset_player == p) for p in (0, 1)]
         self._reach = np.empty(compiled.num_internal)
         self._value = np.empty(compiled.num_internal)
         self._own = np.empty(compiled.num_infosets)
@@ -78,10 +103,24 @@ class CFRSolver:
         """Run ``count`` more iterations."""
         cg = self.compiled
         start = time.perf_counter()
+        if self.public is not None:
+            from analysis.solve.factored import run_iterations_public
+
+            pt = self.public
+            run_iterations_public(
+                pt.kind, pt.start, pt.child, pt.base, pt.rowmap, pt.payoff, self._payoff_t,
+                cg.infoset_offset, cg.infoset_player, self._infos[0], self._infos[1],
+                cg.infoset_parent_row, self._row_owner, self._regret_rows, self._strategy_rows, self._sigma, self._public_reach,
+                self._public_cfv, self._own, self.iteration, int(count), self.plus, self.alpha,
+                self.beta, self.gamma)
+            self.iteration += int(count)
+            self.seconds += time.perf_counter() - start
+            return
         kernels.run_iterations(
             cg.kind, cg.infoset, cg.edge_start, cg.edge_child, cg.edge_prob, cg.utility,
-            cg.infoset_offset, cg.infoset_player, cg.infoset_parent_row, self._row_owner,
-            self._tree, self.regret, self.strategy_sum, self._sigma, self._reach, self._value,
+            cg.infoset_offset, cg.infoset_player, self._infos[0], self._infos[1],
+            cg.infoset_parent_row, self._row_owner, self._tree, self._regret_rows, self._strategy_rows, self._sigma, self._reach,
+            self._value,
             self._own, self.iteration,
             int(count), self.plus, self.alpha, self.beta, self.gamma)
         self.iteration += int(count)
@@ -142,8 +181,8 @@ class CFRSolver:
         if regret.shape != self.regret.shape or strategy_sum.shape != self.regret.shape \
                 or not (np.isfinite(regret).all() and np.isfinite(strategy_sum).all()):
             raise CorruptFileError(f"checkpoint {path} holds damaged arrays; delete it")
-        self.regret = np.ascontiguousarray(regret, dtype=np.float64)
-        self.strategy_sum = np.ascontiguousarray(strategy_sum, dtype=np.float64)
+        self.regret[:] = regret
+        self.strategy_sum[:] = strategy_sum
         self.iteration = iteration
         self.seconds = seconds
 

@@ -8,7 +8,8 @@ engine walks it exactly once and keeps only flat arrays (CSR-style):
   and information set;
 * terminal nodes ``num_internal + t``, with player 0's utility ``utility[t]``;
 * edges ``edge_start[n]:edge_start[n + 1]``: the children of internal node ``n`` in
-  the order of its legal actions (or chance outcomes, with their probabilities);
+  the order of its legal actions (or chance outcomes, with their probabilities), and
+  each edge's OpenSpiel action (``edge_action``);
 * information sets, numbered in order of first appearance, with their player, legal
   actions ``infoset_actions[infoset_offset[i]:infoset_offset[i + 1]]`` and, in tree
   mode, the flat row of the player's previous action (``infoset_parent_row``, -1 for
@@ -70,6 +71,7 @@ class CompiledGame:
     edge_start: np.ndarray
     edge_child: np.ndarray
     edge_prob: np.ndarray
+    edge_action: np.ndarray
     utility: np.ndarray
     infoset_player: np.ndarray
     infoset_offset: np.ndarray
@@ -116,6 +118,7 @@ class CompiledGame:
     def nbytes(self) -> int:
         """Bytes held by the numeric arrays."""
         arrays = (self.kind, self.infoset, self.edge_start, self.edge_child, self.edge_prob,
+                  self.edge_action,
                   self.utility, self.infoset_player, self.infoset_offset, self.infoset_actions,
                   self.infoset_parent_row)
         return int(sum(a.nbytes for a in arrays))
@@ -292,6 +295,7 @@ def _walk(game, graph, simultaneous, max_nodes, progress, name, budget, per_node
     edge_start = array("q")
     edge_child = array("i")
     edge_prob = array("d")
+    edge_action = array("i")
     utility = array("d")
     iplayer = array("b")
     ioffset = array("q", [0])
@@ -359,7 +363,7 @@ def _walk(game, graph, simultaneous, max_nodes, progress, name, budget, per_node
                              state)
         return [state, PLAYER0 + player, iid, actions, None, 0, [], key, None]
 
-    def close_node(node_kind, iid, children, probs, value):
+    def close_node(node_kind, iid, children, probs, value, actions=()):
         node = len(kind)
         if node >= max_nodes:
             raise GameTooLargeError(
@@ -372,6 +376,7 @@ def _walk(game, graph, simultaneous, max_nodes, progress, name, budget, per_node
         utility.append(value)
         if children:
             edge_child.extend(children)
+            edge_action.extend(actions)
             if probs is None:
                 edge_prob.extend([0.0] * len(children))
             else:
@@ -428,7 +433,7 @@ def _walk(game, graph, simultaneous, max_nodes, progress, name, budget, per_node
                     stack.append(open_frame(child, None))
                 continue
             stack.pop()
-            node = close_node(node_kind, frame[2], children, probs, 0.0)
+            node = close_node(node_kind, frame[2], children, probs, 0.0, actions)
             if graph and (extra is None or extra == "sim"):
                 memo[key] = node
                 on_stack.discard(key)
@@ -443,17 +448,17 @@ def _walk(game, graph, simultaneous, max_nodes, progress, name, budget, per_node
         graph, imperfect, np.frombuffer(kind, dtype=np.int8),
         np.frombuffer(node_infoset, dtype=np.int32), np.frombuffer(edge_start, dtype=np.int64),
         np.frombuffer(edge_child, dtype=np.int32), np.frombuffer(edge_prob, dtype=np.float64),
-        np.frombuffer(utility, dtype=np.float64), np.frombuffer(iplayer, dtype=np.int8),
+        np.frombuffer(edge_action, dtype=np.int32), np.frombuffer(utility, dtype=np.float64), np.frombuffer(iplayer, dtype=np.int8),
         np.frombuffer(ioffset, dtype=np.int64), np.frombuffer(iactions, dtype=np.int32), ikeys,
         names)
 
 
-def _finish(graph, imperfect, kind, infoset, estart, echild, eprob, utility, iplayer, ioffset,
-            iactions, ikeys, names):
+def _finish(graph, imperfect, kind, infoset, estart, echild, eprob, eaction, utility, iplayer,
+            ioffset, iactions, ikeys, names):
     """From the walk's children-first arrays to the streaming layout (see ``layout.py``)."""
     internal, terminal = layout.topological_order(kind, estart, echild, kind.shape[0] - 1)
-    kind, infoset, estart, echild, eprob, utility = layout.relabel(
-        kind, infoset, estart, echild, eprob, utility, internal, terminal)
+    kind, infoset, estart, echild, eprob, eaction, utility = layout.relabel(
+        kind, infoset, estart, echild, eprob, eaction, utility, internal, terminal)
     m = iplayer.shape[0]
     new = layout.infoset_first_seen(infoset, m)
     order = np.argsort(new)
@@ -473,7 +478,7 @@ def _finish(graph, imperfect, kind, infoset, estart, echild, eprob, utility, ipl
     return dict(
         imperfect_recall=imperfect, kind=kind, infoset=infoset,
         edge_start=estart.astype(index_type), edge_child=echild, edge_prob=eprob,
-        utility=utility, infoset_player=iplayer[order].copy(), infoset_offset=offset,
+        edge_action=eaction, utility=utility, infoset_player=iplayer[order].copy(), infoset_offset=offset,
         infoset_actions=actions.astype(np.int32), infoset_keys=[ikeys[i] for i in order],
         infoset_parent_row=rows, action_names=names)
 

@@ -181,8 +181,50 @@ def cfr_backward(kind, infoset, estart, echild, eprob, utility, offset, sigma, p
 
 
 @njit(cache=True)
-def run_iterations(kind, infoset, estart, echild, eprob, utility, offset, iplayer, parent_row,
-                   row_owner, tree, regret, strat_sum, sigma, reach, value, own, t0, count,
+def update_player(t, infos, offset, regret, strat_sum, sigma, own, plus, alpha, beta, gamma):
+    """After a player's pass of iteration ``t``: floor (CFR+) or discount their regrets, add
+    ``sigma`` weighted by own reach to the strategy sum, and regret-match ``sigma`` anew.
+
+    ``infos`` lists the player's information sets.
+    """
+    if plus:
+        pos = 1.0
+        neg = 0.0
+        avg = 1.0
+        weight = float(t)
+    else:
+        ta = float(t) ** alpha
+        tb = float(t) ** beta
+        pos = ta / (ta + 1.0)
+        neg = tb / (tb + 1.0)
+        avg = (t / (t + 1.0)) ** gamma
+        weight = 1.0
+    for k in range(infos.shape[0]):
+        i = infos[k]
+        lo = offset[i]
+        hi = offset[i + 1]
+        w = weight * own[i]
+        total = 0.0
+        for j in range(lo, hi):
+            r = regret[j]
+            r = r * pos if r > 0.0 else r * neg
+            regret[j] = r
+            strat_sum[j] = (strat_sum[j] + w * sigma[j]) * avg
+            if r > 0.0:
+                total += r
+        if total > 0.0:
+            scale = 1.0 / total
+            for j in range(lo, hi):
+                sigma[j] = regret[j] * scale if regret[j] > 0.0 else 0.0
+        else:
+            uniform = 1.0 / (hi - lo)
+            for j in range(lo, hi):
+                sigma[j] = uniform
+
+
+@njit(cache=True)
+def run_iterations(kind, infoset, estart, echild, eprob, utility, offset, iplayer, infos0,
+                   infos1, parent_row, row_owner, tree, regret, strat_sum, sigma, reach, value, own, t0, count,
                    plus, alpha, beta, gamma):
     """Run ``count`` iterations (numbers ``t0 + 1 ...``) of alternating-update CFR.
 
@@ -204,38 +246,8 @@ def run_iterations(kind, infoset, estart, echild, eprob, utility, offset, iplaye
             sign = 1.0 if p == 0 else -1.0
             cfr_backward(kind, infoset, estart, echild, eprob, utility, offset, sigma, p, sign,
                          value, reach, regret)
-            if plus:
-                weight = float(t)
-                for i in range(iplayer.shape[0]):
-                    if iplayer[i] != p:
-                        continue
-                    lo = offset[i]
-                    hi = offset[i + 1]
-                    w = weight * own[i]
-                    for j in range(lo, hi):
-                        if regret[j] < 0.0:
-                            regret[j] = 0.0
-                        strat_sum[j] += w * sigma[j]
-                    _match_row(regret, sigma, lo, hi)
-            else:
-                ta = float(t) ** alpha
-                tb = float(t) ** beta
-                pos = ta / (ta + 1.0)
-                neg = tb / (tb + 1.0)
-                avg = (t / (t + 1.0)) ** gamma
-                for i in range(iplayer.shape[0]):
-                    if iplayer[i] != p:
-                        continue
-                    lo = offset[i]
-                    hi = offset[i + 1]
-                    w = own[i]
-                    for j in range(lo, hi):
-                        if regret[j] > 0.0:
-                            regret[j] *= pos
-                        else:
-                            regret[j] *= neg
-                        strat_sum[j] = (strat_sum[j] + w * sigma[j]) * avg
-                    _match_row(regret, sigma, lo, hi)
+            update_player(t, infos0 if p == 0 else infos1, offset, regret, strat_sum, sigma,
+                          own, plus, alpha, beta, gamma)
 
 
 @njit(cache=True)

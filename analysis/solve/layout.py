@@ -49,8 +49,8 @@ def topological_order(kind, estart, echild, root):
 
 
 @njit(cache=True)
-def relabel(kind, infoset, estart, echild, eprob, utility, internal, terminal):
-    """Arrays in the new order; returns (kind, infoset, estart, echild, eprob, utility)."""
+def relabel(kind, infoset, estart, echild, eprob, eaction, utility, internal, terminal):
+    """Arrays in the new order: (kind, infoset, estart, echild, eprob, eaction, utility)."""
     n = kind.shape[0]
     n_int = internal.shape[0]
     new_id = np.empty(n, dtype=np.int64)
@@ -63,6 +63,7 @@ def relabel(kind, infoset, estart, echild, eprob, utility, internal, terminal):
     out_start = np.empty(n_int + 1, dtype=estart.dtype)
     out_child = np.empty(echild.shape[0], dtype=np.int32)
     out_prob = np.empty(echild.shape[0], dtype=np.float64)
+    out_action = np.empty(echild.shape[0], dtype=np.int32)
     e_out = 0
     for i in range(n_int):
         h = internal[i]
@@ -72,12 +73,14 @@ def relabel(kind, infoset, estart, echild, eprob, utility, internal, terminal):
         for e in range(estart[h], estart[h + 1]):
             out_child[e_out] = new_id[echild[e]]
             out_prob[e_out] = eprob[e]
+            out_action[e_out] = eaction[e]
             e_out += 1
     out_start[n_int] = e_out
     out_utility = np.empty(terminal.shape[0], dtype=np.float64)
     for i in range(terminal.shape[0]):
         out_utility[i] = utility[terminal[i]]
-    return out_kind, out_infoset, out_start, out_child[:e_out], out_prob[:e_out], out_utility
+    return (out_kind, out_infoset, out_start, out_child[:e_out], out_prob[:e_out],
+            out_action[:e_out], out_utility)
 
 
 @njit(cache=True)

@@ -13,7 +13,7 @@ import numpy as np
 from scipy import sparse
 from scipy.optimize import linprog
 
-from analysis.solve.compile import CHANCE, PLAYER0, TERMINAL, CompiledGame
+from analysis.solve.compile import CHANCE, PLAYER0, CompiledGame
 from analysis.solve.errors import GameTooLargeError, SolveError
 
 MAX_LP_NODES = 2_000_000
@@ -34,7 +34,7 @@ def solve_lp(cg: CompiledGame) -> float:
     if cg.num_nodes > MAX_LP_NODES:
         raise GameTooLargeError(f"{cg.game} has {cg.num_nodes:,} nodes; the LP takes at most "
                                 f"{MAX_LP_NODES:,}")
-    n, m = cg.num_nodes, cg.num_infosets
+    n, m = cg.num_internal, cg.num_infosets
     row_player = np.repeat(cg.infoset_player, np.diff(cg.infoset_offset))
     seq_id = np.zeros(cg.num_actions, dtype=np.int64)
     num_seq = [1, 1]
@@ -42,17 +42,13 @@ def solve_lp(cg: CompiledGame) -> float:
         rows = np.flatnonzero(row_player == p)
         seq_id[rows] = np.arange(1, len(rows) + 1)
         num_seq[p] += len(rows)
-    seq = np.zeros((2, n), dtype=np.int64)
-    reach = np.zeros(n)
-    reach[n - 1] = 1.0
+    total = cg.num_nodes
+    seq = np.zeros((2, total), dtype=np.int64)
+    reach = np.zeros(total)
+    reach[0] = 1.0
     parent_seq = np.full(m, -1, dtype=np.int64)
-    terminals: list[tuple[int, int, float]] = []
-    for h in range(n - 1, -1, -1):
+    for h in range(n):  # parents before children
         k = cg.kind[h]
-        if k == TERMINAL:
-            if reach[h] > 0:
-                terminals.append((seq[0, h], seq[1, h], reach[h] * cg.utility[h]))
-            continue
         lo, hi = cg.edge_start[h], cg.edge_start[h + 1]
         children = cg.edge_child[lo:hi]
         seq[:, children] = seq[:, h:h + 1]
@@ -68,7 +64,9 @@ def solve_lp(cg: CompiledGame) -> float:
                              f"{cg.infoset_keys[i]!r}; the sequence-form LP needs it")
         reach[children] = reach[h]
         seq[p, children] = seq_id[cg.infoset_offset[i]:cg.infoset_offset[i + 1]]
-    s0, s1, payoff = (np.array(col) for col in zip(*terminals, strict=True))
+    terminals = np.arange(n, total)
+    s0, s1 = seq[0, terminals], seq[1, terminals]
+    payoff = reach[terminals] * cg.utility
     payoff_matrix = sparse.coo_matrix((payoff, (s0, s1)), shape=tuple(num_seq)).tocsr()
 
     def constraints(p: int) -> sparse.csr_matrix:
