@@ -369,10 +369,25 @@ def bot_win_rates(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def ratio_ci(num: Sequence[float], den: Sequence[float]) -> tuple[float, float, float]:
+    """``sum(num) / sum(den)`` over games with a 95% interval clustered by game.
+
+    Duels of one game are not independent (same hands, same herds), so the
+    standard error comes from the per-game sums (delta method), not from the
+    duel count.
+    """
+    a, d = np.asarray(num, dtype=float), np.asarray(den, dtype=float)
+    n = len(a)
+    r = float(a.sum() / d.sum())
+    e = a - r * d
+    se = math.sqrt(n / max(1, n - 1) * float((e * e).sum())) / float(d.sum())
+    return r, max(0.0, r - Z95 * se), min(1.0, r + Z95 * se)
+
+
 def duel_success(df: pd.DataFrame) -> dict:
-    """Share of duels the attacker wins (95% interval) and duels per game."""
+    """Share of duels the attacker wins (95% interval clustered by game) and duels per game."""
     att, dfn = int(df["attacker_wins"].sum()), int(df["defender_wins"].sum())
-    p, lo, hi = wilson(att, att + dfn)
+    p, lo, hi = ratio_ci(df["attacker_wins"], df["attacker_wins"] + df["defender_wins"])
     per_game = mean_ci(df["attacker_wins"] + df["defender_wins"])
     return {"duels": att + dfn, "attacker_rate": p, "lo": lo, "hi": hi,
             "per_game": per_game[0], "per_game_lo": per_game[1], "per_game_hi": per_game[2]}
@@ -384,7 +399,8 @@ def wild_worth(df: pd.DataFrame) -> dict:
     Ordinary least squares of a seat's win share (and herd points) on the number of
     wilds it received over the round, with the player count as fixed effect: an
     observational estimate (a wild comes with the luck of the draw, nothing else is
-    controlled), with 95% intervals from the usual standard errors.
+    controlled). The seats of one game are dependent (one seat's win is the others'
+    loss), so the 95% intervals use standard errors clustered by game.
     """
     pr = player_rows(df)
     if pr.empty:
@@ -397,8 +413,10 @@ def wild_worth(df: pd.DataFrame) -> dict:
         sxx = float((x * x).sum())
         slope = float((x * y).sum()) / sxx
         resid = y - slope * x
-        dof = max(1, len(pr) - 1 - pr["players"].nunique())
-        se = math.sqrt(float((resid * resid).sum()) / dof / sxx)
+        cluster = pr["players"].astype(str) + ":" + pr["index"].astype(str)
+        scores = (x * resid).groupby(cluster).sum()
+        g = len(scores)
+        se = math.sqrt(g / max(1, g - 1) * float((scores * scores).sum())) / sxx
         out[target] = (slope, slope - Z95 * se, slope + Z95 * se)
     by = []
     for w, group in pr.groupby(pr["wilds"].clip(upper=3)):
@@ -423,7 +441,8 @@ def game_length(df: pd.DataFrame) -> dict:
 VALUE_SETS: dict[str, tuple[int, ...]] = {
     "assumed": DEFAULT_VALUES,
     "flat": tuple(25 if w else 10 for w in IS_WILD),
-    "all high": tuple(50 if w else 20 for w in IS_WILD),
+    # Rarity reversed: the common kinds worth most (not proportional to any other set).
+    "reversed": (25, 50, 5, 10, 10, 10, 15, 15, 15, 20, 20, 20),
     "cheap wilds": tuple(25 if w else (20 if k.copies == 8 else 15) for w, k in zip(IS_WILD, KINDS, strict=True)),
     "rich wilds": tuple(50 if w else 5 for w in IS_WILD),
     "random draw": tuple(
@@ -456,8 +475,8 @@ def budget(quick: bool) -> Budget:
     if quick:
         return Budget(seats_greedy=40, seats_random=30, sensitivity=30, head_to_head=20,
                       search=2, simulations=10)
-    return Budget(seats_greedy=3000, seats_random=1500, sensitivity=1500, head_to_head=1000,
-                  search=50, simulations=60)
+    return Budget(seats_greedy=3000, seats_random=1500, sensitivity=1000, head_to_head=1000,
+                  search=40, simulations=60)
 
 
 def plan(quick: bool) -> dict[str, list[Experiment]]:
@@ -619,6 +638,11 @@ def _wild_section(ctx) -> str:
         rows.append(f"| all-{label} tables, 2–6 players | {n_games} | {w['seats']} | "
                     f"{100 * w['win'][0]:+.1f} pp [{100 * w['win'][1]:+.1f}, {100 * w['win'][2]:+.1f}] | "
                     f"{w['points'][0]:+.0f} [{w['points'][1]:+.0f}, {w['points'][2]:+.0f}] |")
+        for exp, part in exps:
+            wn = wild_worth(part)
+            rows.append(f"| all-{label}, {exp.players} players | {len(part)} | {wn['seats']} | "
+                        f"{100 * wn['win'][0]:+.1f} pp [{100 * wn['win'][1]:+.1f}, {100 * wn['win'][2]:+.1f}] | "
+                        f"{wn['points'][0]:+.0f} [{wn['points'][1]:+.0f}, {wn['points'][2]:+.0f}] |")
         by = w["by_count"]
         ax.errorbar(by["wilds"], by["win_rate"] / by["fair"],
                     yerr=[(by["win_rate"] - by["lo"]) / by["fair"], (by["hi"] - by["win_rate"]) / by["fair"]],
@@ -743,9 +767,63 @@ def _sensitivity_section(ctx) -> str:
     return "\n".join(lines)
 
 
+def _summary_section(ctx) -> str:
+    """The answers in a few lines, computed from the same results as the sections below."""
+    res = _results(ctx)
+    lines = ["## The answers in brief\n"]
+    greedy = _all_greedy(res)
+    if greedy:
+        edges = []
+        for exp, df in greedy:
+            r = seat_win_rates(df).set_index("seat").loc[0]
+            fair = 1.0 / exp.players
+            edges.append(f"{exp.players}p {100 * (r.win_rate - fair):+.1f} pp "
+                         f"[{100 * (r.lo - fair):+.1f}, {100 * (r.hi - fair):+.1f}]")
+        games_each = len(greedy[0][1])
+        lines.append(f"- **First-player advantage** (seat 0 minus the fair 1/n, all-greedy tables, "
+                     f"{games_each} games per player count): " + "; ".join(edges) + ".")
+        pooled = pd.concat([df for _, df in greedy])
+        w = wild_worth(pooled)
+        lines.append(f"- **A wild** received is worth {100 * w['win'][0]:+.1f} pp of win rate "
+                     f"[{100 * w['win'][1]:+.1f}, {100 * w['win'][2]:+.1f}] and {w['points'][0]:+.0f} herd "
+                     f"points [{w['points'][1]:+.0f}, {w['points'][2]:+.0f}] (all-greedy tables, 2–6 "
+                     f"players, {len(pooled)} games; observational).")
+        duels = [(exp.players, duel_success(df)) for exp, df in greedy]
+        lo_n, lo_d = min(duels, key=lambda t: t[1]["attacker_rate"])
+        hi_n, hi_d = max(duels, key=lambda t: t[1]["attacker_rate"])
+        lines.append(f"- **Duels** favour the attacker: greedy attackers win "
+                     f"{_pct(lo_d['attacker_rate'], lo_d['lo'], lo_d['hi'])} of duels with {lo_n} players "
+                     f"up to {_pct(hi_d['attacker_rate'], hi_d['lo'], hi_d['hi'])} with {hi_n}.")
+        turns = [(exp.players, game_length(df)) for exp, df in greedy]
+        lines.append("- **A round lasts** " + ", ".join(f"{g['turns']:.0f} turns ({n}p)" for n, g in turns)
+                     + " on average under greedy play: the deck, not the table, sets the length.")
+    sens = [(e, df) for e, df in res["sensitivity"] if not df.empty]
+    for n in sorted({e.players for e, _ in sens}):
+        at_n = [(e, df) for e, df in sens if e.players == n]
+        slopes = [100 * wild_worth(df)["win"][0] for _, df in at_n]
+        seat0 = [seat_win_rates(df).set_index("seat").loc[0] for _, df in at_n]
+        edges = [100 * (r.win_rate - 1 / n) for r in seat0]
+        fair_inside = sum(r.lo <= 1 / n <= r.hi for r in seat0)
+        attack = [100 * duel_success(df)["attacker_rate"] for _, df in at_n]
+        lines.append(
+            f"- **Point values, {n} players** ({len(at_n)} value sets, {len(at_n[0][1])} all-greedy games "
+            f"each): a wild is worth {min(slopes):+.1f} to {max(slopes):+.1f} pp of win rate; seat 0's edge "
+            f"ranges {min(edges):+.1f} to {max(edges):+.1f} pp (the fair share is inside the 95% interval "
+            f"for {fair_inside} of {len(at_n)} sets); attackers win {min(attack):.1f}–{max(attack):.1f}% "
+            "of duels."
+        )
+    for exp, df in res["matchups"]:
+        if df.empty:
+            continue
+        r = bot_win_rates(df).set_index("bot").loc[exp.bots[0]]
+        lines.append(f"- **{exp.label}**: {_pct(r.win_rate, r.lo, r.hi)} over {len(df)} games.")
+    return "\n".join(lines)
+
+
 def _register_sections() -> None:
     from analysis.report import register_section
 
+    register_section("goat_lords", _summary_section, 55)
     for order, section in enumerate((_method_section, _seat_section, _matchup_section, _wild_section,
                                      _duel_section, _length_section, _sensitivity_section), start=60):
         register_section("goat_lords", section, order)
