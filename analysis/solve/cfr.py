@@ -230,6 +230,10 @@ class CFRSolver:
         report: Exploitability | None = None
         chunk = 1
         try:
+            if target_exploitability is not None and self.iteration > 0:
+                report = self.exploitability()  # a resumed solve may be done already
+                if report.exploitability <= target_exploitability:
+                    iterations = self.iteration
             while True:
                 if iterations is not None and self.iteration >= iterations:
                     break
@@ -259,7 +263,8 @@ class CFRSolver:
                 span = min(max(0.25, 4.0 * check_cost), 5.0)
                 if seconds is not None:
                     span = min(span, max(seconds - (time.perf_counter() - start), 0.0))
-                chunk = max(1, min(int(span / max(per_iteration, 1e-9)), 1 << 20))
+                # Grow geometrically so a target is not overshot by much.
+                chunk = max(1, min(int(span / max(per_iteration, 1e-9)), 2 * count, 1 << 20))
                 if checkpoint is not None and time.perf_counter() - last_checkpoint \
                         >= checkpoint_every:
                     self.save_checkpoint(checkpoint)

@@ -230,7 +230,7 @@ def _all_chance_above(cg: CompiledGame, h: int) -> bool:
     return not np.any(cg.kind[:h] != CHANCE)
 
 
-@njit(cache=True, fastmath=True)
+@njit(cache=True)
 def public_pass(kind, start, child, base, rowmap, payoff, payoff_t, sigma, p, reach, cfv,
                 regret):
     """One player's CFR pass on the public tree: reaches of the opponent's private states

@@ -33,9 +33,16 @@ def _match_row(regret, sigma, lo, hi):
     for j in range(lo, hi):
         if regret[j] > 0.0:
             total += regret[j]
+    _set_row(regret, sigma, lo, hi, total)
+
+
+@njit(cache=True, inline="always")
+def _set_row(regret, sigma, lo, hi, total):
+    # One formula everywhere, so that a resumed run repeats a straight run bit for bit.
     if total > 0.0:
+        scale = 1.0 / total
         for j in range(lo, hi):
-            sigma[j] = regret[j] / total if regret[j] > 0.0 else 0.0
+            sigma[j] = regret[j] * scale if regret[j] > 0.0 else 0.0
     else:
         uniform = 1.0 / (hi - lo)
         for j in range(lo, hi):
@@ -212,14 +219,7 @@ def update_player(t, infos, offset, regret, strat_sum, sigma, own, plus, alpha, 
             strat_sum[j] = (strat_sum[j] + w * sigma[j]) * avg
             if r > 0.0:
                 total += r
-        if total > 0.0:
-            scale = 1.0 / total
-            for j in range(lo, hi):
-                sigma[j] = regret[j] * scale if regret[j] > 0.0 else 0.0
-        else:
-            uniform = 1.0 / (hi - lo)
-            for j in range(lo, hi):
-                sigma[j] = uniform
+        _set_row(regret, sigma, lo, hi, total)
 
 
 @njit(cache=True)
