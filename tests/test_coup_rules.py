@@ -252,8 +252,8 @@ def test_ambassador_exchange_keeps_as_many_as_you_had():
     s = position_state("duke/contessa/2;assassin+contessa/-/2;move:0")
     play(s, "Exchange (claims Ambassador)", "No challenge", "Draw Assassin+Captain")
     assert names(s) == ["Keep Duke", "Keep Assassin", "Keep Captain"]
-    assert R.exchange_options((C.DUKE,), (C.CAPTAIN, C.CAPTAIN)) == [
-        C.KEEP_OPTIONS.index((C.DUKE,)), C.KEEP_OPTIONS.index((C.CAPTAIN,))]
+    assert R.exchange_options((C.DUKE,), (C.CAPTAIN, C.CAPTAIN)) == (
+        C.KEEP_OPTIONS.index((C.DUKE,)), C.KEEP_OPTIONS.index((C.CAPTAIN,)))
 
 
 # ---- the worked example round (Ana, Luis, Marta) ----------------------------------------

@@ -11,6 +11,7 @@ list, shared between copies, from which the information-state strings are built.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from games.coup import cards as C
 from games.coup import rules as R
@@ -66,11 +67,6 @@ class Config:
 
 class Core:
     """A Coup position plus the pending steps of the current turn."""
-
-    __slots__ = (
-        "cfg", "hands", "revealed", "coins", "court", "unused", "queue", "turn",
-        "actor", "kind", "target", "drawn", "log", "over", "winner", "cur",
-    )
 
     def __init__(self, cfg: Config):
         n = cfg.num_players
@@ -139,8 +135,7 @@ class Core:
     def copy(self) -> Core:
         """A copy sharing every (immutable) field."""
         new = Core.__new__(Core)
-        for name in Core.__slots__:
-            setattr(new, name, getattr(self, name))
+        new.__dict__.update(self.__dict__)
         return new
 
     def __deepcopy__(self, memo) -> Core:
@@ -179,7 +174,7 @@ class Core:
         step = self.queue[0]
         code = step[0]
         if code == S_ACTION:
-            return R.turn_action_ids(self.actor, self.coins[self.actor], self.living, self.cfg.deck)
+            return list(R.turn_action_ids(self.actor, self.coins[self.actor], self.living, self.cfg.deck))
         if code == S_CHAL:
             return [C.A_CHALLENGE, C.A_NO_CHALLENGE]
         if code == S_BLOCK:
@@ -208,12 +203,10 @@ class Core:
             askers = step[1][3] if step[1][0] == S_CHAL else step[1][1]
             return [(p, 1.0 / len(askers)) for p in sorted(askers)]
         if code in (S_REDRAW, S_IREDRAW):
-            return R.draw_probabilities(R.pile_add(self.court, step[2]))
+            return list(R.draw_probabilities(R.pile_add(self.court, step[2])))
         if code == S_XDRAW2:
-            return [
-                (C.KEEP_OPTIONS.index(pair), p) for pair, p in R.draw_pair_probabilities(self.court)
-            ]
-        return R.draw_probabilities(self.court)
+            return list(_pair_outcomes(self.court))
+        return list(R.draw_probabilities(self.court))
 
     # ---- stepping ----------------------------------------------------------
     def _emit(self, vis: int, *event) -> None:
@@ -352,6 +345,15 @@ class Core:
         t = step[1]
         self._emit((1 << t) | (1 << self.actor), E_SHOW, t, self.actor, card)
         self.queue = ((S_IDECIDE, t, card),) + rest
+
+
+@lru_cache(maxsize=4096)
+def _pair_outcomes(court: tuple[int, ...]) -> tuple[tuple[int, float], ...]:
+    # A pair of drawn cards is a chance outcome numbered by its KEEP_OPTIONS index.
+    return tuple((_PAIR_INDEX[pair], p) for pair, p in R.draw_pair_probabilities(court))
+
+
+_PAIR_INDEX = {pair: i for i, pair in enumerate(C.KEEP_OPTIONS)}
 
 
 # ---- step handlers: (core, step, rest of the queue, action) -----------------

@@ -152,7 +152,14 @@ class CoupState(pyspiel.State):
 
     def __init__(self, game, core: E.Core | None = None):
         super().__init__(game)
-        self._c = core if core is not None else E.Core(game.config)
+        # OpenSpiel's clone() also runs this constructor before it replaces the
+        # __dict__, so the initial core is built once per game and copied.
+        if core is None:
+            initial = game.__dict__.get("_initial_core")
+            if initial is None:
+                initial = game._initial_core = E.Core(game.config)
+            core = initial.copy()
+        self._c = core
 
     @property
     def core(self) -> E.Core:

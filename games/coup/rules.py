@@ -7,7 +7,13 @@ tuples of counts indexed by character.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from games.coup import cards as C
+
+# The pure functions of small tuples that the engine calls at every node are
+# memoised: their arguments take few distinct values.
+_cache = lru_cache(maxsize=65536)
 
 
 def action_cost(kind: int) -> int:
@@ -25,9 +31,10 @@ def treasury_gain(amount: int, treasury: int) -> int:
     return min(amount, max(0, treasury))
 
 
+@_cache
 def turn_action_ids(
     actor: int, coins: int, living: tuple[bool, ...], deck: str
-) -> list[int]:
+) -> tuple[int, ...]:
     """The legal turn actions (sorted ids) of ``actor`` holding ``coins``.
 
     With 10 coins or more the only action is a Coup; Coup needs 7 coins and
@@ -36,7 +43,7 @@ def turn_action_ids(
     """
     targets = [p for p, alive in enumerate(living) if alive and p != actor]
     if coins >= C.FORCED_COUP_COINS:
-        return [C.A_COUP + t for t in targets]
+        return tuple(C.A_COUP + t for t in targets)
     ids = [C.A_INCOME, C.A_FOREIGN_AID, C.A_TAX, C.A_EXCHANGE]
     if coins >= C.COUP_COST:
         ids += [C.A_COUP + t for t in targets]
@@ -45,9 +52,10 @@ def turn_action_ids(
     ids += [C.A_STEAL + t for t in targets]
     if deck == "inquisitor":
         ids += [C.A_EXAMINE + t for t in targets]
-    return ids
+    return tuple(ids)
 
 
+@_cache
 def who_may_challenge(claimant: int, living: tuple[bool, ...], first: int | None = None) -> tuple[int, ...]:
     """Who is asked, in order, whether they challenge ``claimant``'s claim.
 
@@ -66,6 +74,7 @@ def block_characters(kind: int) -> tuple[int, ...]:
     return blockers[0] if blockers else ()
 
 
+@_cache
 def who_may_block(kind: int, actor: int, target: int, living: tuple[bool, ...]) -> tuple[int, ...]:
     """Who may block, in the order they are asked.
 
@@ -101,12 +110,14 @@ def pile_add(pile: tuple[int, ...], card: int, k: int = 1) -> tuple[int, ...]:
     return pile[:card] + (pile[card] + k,) + pile[card + 1:]
 
 
+@_cache
 def lose_options(hand: tuple[int, ...]) -> tuple[int, ...]:
     """The distinct characters a player losing influence may turn face up."""
     return tuple(sorted(set(hand)))
 
 
-def exchange_options(hand: tuple[int, ...], drawn: tuple[int, ...]) -> list[int]:
+@_cache
+def exchange_options(hand: tuple[int, ...], drawn: tuple[int, ...]) -> tuple[int, ...]:
     """Ambassador exchange: indices into ``KEEP_OPTIONS`` of the hands one may keep.
 
     The player keeps as many cards as they had face down, chosen from their
@@ -118,7 +129,7 @@ def exchange_options(hand: tuple[int, ...], drawn: tuple[int, ...]) -> list[int]
     for i, keep in enumerate(C.KEEP_OPTIONS):
         if len(keep) == size and all(keep.count(c) <= pool.count(c) for c in set(keep)):
             out.append(i)
-    return out
+    return tuple(out)
 
 
 def exchange_returned(hand: tuple[int, ...], drawn: tuple[int, ...], keep: tuple[int, ...]) -> tuple[int, ...]:
@@ -129,6 +140,7 @@ def exchange_returned(hand: tuple[int, ...], drawn: tuple[int, ...], keep: tuple
     return tuple(sorted(rest))
 
 
+@_cache
 def inquisitor_return_options(hand: tuple[int, ...], drawn: tuple[int, ...]) -> tuple[int, ...]:
     """Inquisitor exchange: the characters that may be returned (one card of hand + drawn).
 
@@ -151,13 +163,15 @@ def inquisitor_examine(
     return hand_remove(hand, shown), pile_add(court, shown)
 
 
-def draw_probabilities(court: tuple[int, ...]) -> list[tuple[int, float]]:
+@_cache
+def draw_probabilities(court: tuple[int, ...]) -> tuple[tuple[int, float], ...]:
     """Chance outcomes of drawing one card from a shuffled court of counts."""
     total = sum(court)
-    return [(c, k / total) for c, k in enumerate(court) if k]
+    return tuple((c, k / total) for c, k in enumerate(court) if k)
 
 
-def draw_pair_probabilities(court: tuple[int, ...]) -> list[tuple[tuple[int, int], float]]:
+@_cache
+def draw_pair_probabilities(court: tuple[int, ...]) -> tuple[tuple[tuple[int, int], float], ...]:
     """Chance outcomes of drawing two cards at once from a court of counts (pairs sorted)."""
     total = sum(court)
     norm = total * (total - 1)
@@ -167,7 +181,7 @@ def draw_pair_probabilities(court: tuple[int, ...]) -> list[tuple[tuple[int, int
             ways = court[a] * (court[a] - 1) if a == b else 2 * court[a] * court[b]
             if ways:
                 out.append(((a, b), ways / norm))
-    return out
+    return tuple(out)
 
 
 def terminal_returns(winner: int, num_players: int) -> list[float]:
