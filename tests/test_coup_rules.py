@@ -475,3 +475,26 @@ def test_readable_names_and_render():
     text = render(s, 1)
     assert "Captain+Contessa" in text and "Assassin+Duke" not in text
     assert "P1 may block with Contessa" in text and "P0: Assassinate P1 (claims Assassin)" in text
+
+
+def test_challenge_order_chance_picks_who_is_asked_first():
+    """«Si más de un jugador quiere cuestionarlo, el jugador que haya hablado más rápido podrá
+    hacerlo» — ``challenge_order=chance``: a chance node picks who is asked first."""
+    pos = "duke+duke/-/2;captain+captain/-/2;contessa+contessa/-/2;move:0"
+    s = position_state(pos, challenge_order="chance")
+    play(s, "Tax (claims Duke)")
+    assert names(s) == ["P1 is asked first", "P2 is asked first"]
+    play(s, "P2 is asked first")
+    assert s.current_player() == 2
+    play(s, "No challenge")
+    assert s.current_player() == 1
+    assert "chance: P2 is asked first" in s.information_state_string(1)
+
+
+def test_eliminated_players_are_not_targets():
+    """«Con las dos boca arriba queda fuera de la partida»: nobody can target them."""
+    s = position_state("duke+duke/-/7;-/captain+captain/0;contessa+contessa/-/2;move:0",
+                       deck="inquisitor")
+    assert not any("P1" in n for n in names(s))
+    assert {"Coup P2", "Assassinate P2 (claims Assassin)", "Steal from P2 (claims Captain)",
+            "Examine P2 (claims Inquisitor)"} <= set(names(s))
