@@ -1,0 +1,471 @@
+"""Exact solutions of ¡Cobardes! battles of public information (no villains).
+
+Without villains every card is public and the only simultaneous decision is the
+confrontation ("Both players prepare a card from their hand ... both reveal it at
+the same time"). The value of a position therefore depends on the position alone,
+and backward induction over positions solves the battle exactly:
+
+* a confrontation prepared face down is a zero-sum matrix game (rows: the first
+  player's cards, columns: the second's; entries: the values of the positions that
+  follow), solved by linear programming (``scipy.optimize.linprog``, HiGHS); its
+  duals give the second player's mix;
+* every other decision (vanguard courtier, rearguard courtier, a card played face
+  up under the Fortune-Teller or the Maiden, an Archer/Sentinel change) is a
+  maximum or minimum over the positions that follow;
+* the Inquisitor's draw is an expectation.
+
+Positions are read through the battle engine's pure functions
+(:mod:`games.cobardes.engine`) and identified by the game's own ``state_key``, so no
+rule is re-implemented here. Positions where a courtier has already been used are
+keyed without its identity (it can no longer act), which lets every courtier
+pairing share the solved sub-battles with the warriors-only game: solving all
+10 x 10 pairings costs little more than solving each courtier alone.
+
+Values are player 0's, for terminal payoffs given as parameters (battle win, crown,
+draw; the battle loss and crown loss are their negatives unless given).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy.optimize import linprog
+
+from games.cobardes import cards as C
+from games.cobardes import engine as E
+from games.cobardes.battle import state_key
+from games.cobardes.options import BATTLE_DEFAULTS, Payoffs, make_rules
+from games.errors import InvalidParameterError, InvalidPositionError
+
+_TOL = 1e-12
+
+
+@dataclass(frozen=True)
+class MatrixSolution:
+    """A solved zero-sum matrix game: ``value`` for the row (maximising) player."""
+
+    value: float
+    row: np.ndarray
+    col: np.ndarray
+
+
+def solve_matrix(payoff: np.ndarray) -> MatrixSolution:
+    """Solve the zero-sum matrix game ``payoff`` (row player maximises).
+
+    A pure saddle point is returned directly. Otherwise the payoffs are shifted to
+    be positive and the column player's LP ``max sum y s.t. A y <= 1, y >= 0`` is
+    solved by a dense tableau simplex with Bland's rule (no phase one: the slack
+    basis is feasible); the value is ``1 / sum y`` and the row player's mix comes
+    from the slacks' reduced costs (the dual). For these tiny games (at most 7 x 7)
+    this is ~20x faster than a general LP call, and exact up to rounding.
+
+    Returns
+    -------
+    MatrixSolution
+        The value and both players' equilibrium mixes.
+    """
+    a = np.asarray(payoff, dtype=float)
+    m, n = a.shape
+    row_min = a.min(axis=1)
+    col_max = a.max(axis=0)
+    lower, upper = row_min.max(), col_max.min()
+    if upper - lower <= 1e-12:
+        x = np.zeros(m)
+        y = np.zeros(n)
+        x[int(np.argmax(row_min))] = 1.0
+        y[int(np.argmin(col_max))] = 1.0
+        return MatrixSolution(float(lower), x, y)
+    shift = 1.0 - a.min()
+    b = a + shift
+    # Tableau rows: m constraints [B | I | 1]; objective row [-1 ... | 0 | 0].
+    t = np.zeros((m + 1, n + m + 1))
+    t[:m, :n] = b
+    t[:m, n:n + m] = np.eye(m)
+    t[:m, -1] = 1.0
+    t[m, :n] = -1.0
+    basis = list(range(n, n + m))
+    for _ in range(10 * (m + n) + 50):
+        entering = -1
+        for j in range(n + m):  # Bland: the first improving column
+            if t[m, j] < -_TOL:
+                entering = j
+                break
+        if entering < 0:
+            break
+        col = t[:m, entering]
+        best, leave = np.inf, -1
+        for i in range(m):
+            if col[i] > _TOL:
+                ratio = t[i, -1] / col[i]
+                if ratio < best - _TOL or (abs(ratio - best) <= _TOL and basis[i] < basis[leave]):
+                    best, leave = ratio, i
+        t[leave] /= t[leave, entering]
+        for i in range(m + 1):
+            if i != leave and t[i, entering] != 0.0:
+                t[i] -= t[i, entering] * t[leave]
+        basis[leave] = entering
+    else:  # pragma: no cover - Bland's rule terminates
+        raise RuntimeError("simplex did not terminate")
+    z = t[m, -1]
+    y = np.zeros(n)
+    for i, j in enumerate(basis):
+        if j < n:
+            y[j] = t[i, -1]
+    x = np.clip(t[m, n:n + m], 0.0, None)
+    return MatrixSolution(float(1.0 / z - shift), x / x.sum(), np.clip(y, 0.0, None) / y.sum())
+
+
+def solve_matrix_lp(payoff: np.ndarray) -> MatrixSolution:
+    """The same game solved by ``scipy.optimize.linprog`` (HiGHS): the reference the
+    tableau simplex of :func:`solve_matrix` is tested against."""
+    a = np.asarray(payoff, dtype=float)
+    m, n = a.shape
+    # Variables x_1..x_m, v. Minimise -v subject to v - (A' x)_j <= 0, sum x = 1.
+    cost = np.zeros(m + 1)
+    cost[-1] = -1.0
+    a_ub = np.hstack([-a.T, np.ones((n, 1))])
+    a_eq = np.zeros((1, m + 1))
+    a_eq[0, :m] = 1.0
+    res = linprog(cost, A_ub=a_ub, b_ub=np.zeros(n), A_eq=a_eq, b_eq=[1.0],
+                  bounds=[(0, None)] * m + [(None, None)], method="highs")
+    x = np.clip(res.x[:m], 0.0, None)
+    y = np.clip(-res.ineqlin.marginals, 0.0, None)
+    return MatrixSolution(float(-res.fun), x / x.sum(), y / y.sum())
+
+
+@dataclass
+class Node:
+    """What the solver stores for one position.
+
+    ``kind`` is ``"matrix"`` (a face-down confrontation: ``first`` prepares, the
+    other answers), ``"max"``/``"min"`` (player 0/1 decides knowing everything),
+    ``"chance"`` or ``"terminal"``. ``actions``/``strategy`` are the deciding
+    player's (for a matrix node, ``actions``/``strategy`` are player 0's and
+    ``actions1``/``strategy1`` player 1's).
+    """
+
+    kind: str
+    value: float
+    actor: int = -1
+    actions: tuple[int, ...] = ()
+    strategy: tuple[float, ...] = ()
+    actions1: tuple[int, ...] = ()
+    strategy1: tuple[float, ...] = ()
+    child_values: tuple[float, ...] = ()
+    draw_prob: float = 0.0
+    outcome_probs: dict[str, float] = field(default_factory=dict)
+
+
+TerminalValue = Callable[[E.Pos], float]
+
+
+def payoff_values(pay: Payoffs) -> TerminalValue:
+    """Terminal value function of a :class:`Payoffs` (player 0's payoff by outcome)."""
+    def value(pos: E.Pos) -> float:
+        return pay.value(pos.outcome)
+    return value
+
+
+def canonical_key(pos: E.Pos) -> tuple:
+    """``state_key`` with used courtiers forgotten (they can no longer act).
+
+    A used courtier's identity still matters inside the combat in which the
+    Fortune-Teller met the Maiden (``priv == 3`` reads which one is the Maiden), so
+    it is kept there.
+    """
+    court, used = pos.court, pos.used
+    if used and pos.priv != 3:
+        court = tuple(-1 if used >> p & 1 else court[p] for p in (0, 1))
+        used = 0
+        pos = pos.copy()
+        pos.court, pos.used = court, used
+    return state_key(pos)
+
+
+class ExactSolver:
+    """Backward induction over the public positions of villain-free battles.
+
+    Parameters
+    ----------
+    cfg
+        The engine's rules options (:class:`games.cobardes.engine.Config`).
+    terminal
+        Player 0's value of a finished battle, from its final position.
+    record
+        Keep a :class:`Node` (strategies included) for every position; without it
+        only values are kept (less memory for sweeps).
+
+    The memo is shared by every position solved with the same solver, so solving
+    many starting positions (courtier pairings, advice queries) reuses work.
+    """
+
+    def __init__(self, cfg: E.Config, terminal: TerminalValue, record: bool = True,
+                 track_draws: bool = False):
+        self.cfg = cfg
+        self.terminal = terminal
+        self.record = record
+        self.track_draws = track_draws
+        self.values: dict[tuple, float] = {}
+        self.draws: dict[tuple, float] = {}
+        self.nodes: dict[tuple, Node] = {}
+        self.matrix_games = 0
+        self.lp_calls = 0
+
+    # ------------------------------------------------------------------ solving
+    def value(self, pos: E.Pos) -> float:
+        """Player 0's exact value of ``pos``."""
+        if pos.outcome is not None:
+            return self.terminal(pos)
+        key = canonical_key(pos)
+        known = self.values.get(key)
+        if known is not None:
+            return known
+        limit = sys.getrecursionlimit()
+        if limit < 5000:
+            sys.setrecursionlimit(5000)
+        return self._solve(pos, key)
+
+    def _draw(self, pos: E.Pos) -> float:
+        if pos.outcome is not None:
+            return 1.0 if pos.outcome[0] in (E.DRAW, E.PEACE, E.NO_CARDS) else 0.0
+        return self.draws[canonical_key(pos)]
+
+    def _solve(self, pos: E.Pos, key: tuple) -> float:
+        if pos.phase == E.DEAL or pos.pending:
+            raise InvalidPositionError("the exact solver needs dealt courtiers (no random deal)")
+        cfg = self.cfg
+        actor = pos.actor
+        if actor == E.CHANCE:
+            outcomes = E.chance_outcomes(cfg, pos)
+            children = [E.apply(cfg, pos, a) for a, _ in outcomes]
+            vals = [self.value(c) for c in children]
+            v = float(sum(p * x for (_, p), x in zip(outcomes, vals, strict=True)))
+            if self.track_draws:
+                self.draws[key] = float(sum(p * self._draw(c)
+                                            for (_, p), c in zip(outcomes, children, strict=True)))
+            if self.record:
+                self.nodes[key] = Node("chance", v, -1, tuple(a for a, _ in outcomes),
+                                       tuple(p for _, p in outcomes), child_values=tuple(vals))
+            self.values[key] = v
+            return v
+        legal = E.legal_actions(cfg, pos)
+        if pos.phase == E.COMMIT and not pos.open and actor == pos.first and pos.cards[actor] < 0:
+            return self._matrix(pos, key, legal)
+        children = [E.apply(cfg, pos, a) for a in legal]
+        vals = np.array([self.value(c) for c in children])
+        best = int(np.argmax(vals) if actor == 0 else np.argmin(vals))
+        v = float(vals[best])
+        # Ties: spread the advice over every optimal action (any mix of them is optimal).
+        ties = np.abs(vals - v) <= 1e-9
+        strategy = ties / ties.sum()
+        if self.track_draws:
+            self.draws[key] = float(sum(s * self._draw(c)
+                                        for s, c in zip(strategy, children, strict=True)))
+        if self.record:
+            self.nodes[key] = Node("max" if actor == 0 else "min", v, actor, tuple(legal),
+                                   tuple(float(s) for s in strategy), child_values=tuple(vals))
+        self.values[key] = v
+        return v
+
+    def _matrix(self, pos: E.Pos, key: tuple, legal: list[int]) -> float:
+        cfg = self.cfg
+        first = pos.actor
+        middles = [E.apply(cfg, pos, a) for a in legal]
+        answers = E.legal_actions(cfg, middles[0])
+        grid = [[E.apply(cfg, mid, b) for b in answers] for mid in middles]
+        payoff = np.array([[self.value(c) for c in row] for row in grid])
+        # Rows are the first player's cards; orient so player 0 maximises over rows.
+        a0 = payoff if first == 0 else payoff.T
+        sol = solve_matrix(a0)
+        self.matrix_games += 1
+        acts0, acts1 = (legal, answers) if first == 0 else (answers, legal)
+        if self.track_draws:
+            d = np.array([[self._draw(c) for c in row] for row in grid])
+            d0 = d if first == 0 else d.T
+            self.draws[key] = float(sol.row @ d0 @ sol.col)
+        if self.record:
+            self.nodes[key] = Node("matrix", sol.value, first, tuple(acts0),
+                                   tuple(float(x) for x in sol.row), tuple(acts1),
+                                   tuple(float(y) for y in sol.col),
+                                   child_values=tuple(a0.ravel()))
+        self.values[key] = sol.value
+        return sol.value
+
+    def node(self, pos: E.Pos) -> Node:
+        """The stored :class:`Node` of ``pos`` (solving it first)."""
+        if not self.record:
+            raise ValueError("this solver keeps values only (record=False)")
+        if pos.outcome is not None:
+            return Node("terminal", self.terminal(pos))
+        self.value(pos)
+        return self.nodes[canonical_key(pos)]
+
+    def draw_probability(self, pos: E.Pos) -> float:
+        """Probability that the battle from ``pos`` ends without a winner under the
+        solved strategies (needs ``track_draws``)."""
+        if not self.track_draws:
+            raise ValueError("this solver does not track draws (track_draws=False)")
+        self.value(pos)
+        return self._draw(pos)
+
+    def strategy(self, pos: E.Pos) -> dict[int, float]:
+        """The acting player's equilibrium mix at ``pos``: ``{action: probability}``.
+
+        When the second player answers a card prepared face down, the mix is the
+        one of the matrix game of the position before that card (the answer must
+        not depend on the hidden card).
+        """
+        if pos.outcome is not None or pos.actor < 0:
+            raise InvalidPositionError("nobody decides at this position")
+        actor = pos.actor
+        if (pos.phase == E.COMMIT and not pos.open and pos.cards[1 - actor] >= 0
+                and pos.first != actor):
+            parent = pos.copy()
+            parent.cards = (-1, -1)
+            parent.actor = pos.first
+            node = self.node(parent)
+        else:
+            node = self.node(pos)
+        if node.kind == "matrix":
+            acts, probs = (node.actions, node.strategy) if actor == 0 else (node.actions1,
+                                                                            node.strategy1)
+        else:
+            acts, probs = node.actions, node.strategy
+        return {int(a): float(p) for a, p in zip(acts, probs, strict=True)}
+
+    # ------------------------------------------------------------------ walking
+    def confrontation(self, pos: E.Pos) -> E.Pos:
+        """The first position of the confrontation of ``pos``'s combat, assuming every
+        vanguard courtier is held back (the position itself if it is one)."""
+        while pos.outcome is None and pos.phase != E.COMMIT:
+            if pos.phase != E.VANGUARD:
+                return pos
+            pos = E.apply(self.cfg, pos, E.PASS)
+        return pos
+
+
+# --------------------------------------------------------------------------- battles
+@dataclass(frozen=True)
+class BattleSpec:
+    """A villain-free battle: which cards, how many combats, what the ends pay.
+
+    ``courtiers`` are names (``None`` for no courtier). Payoffs are player 0's;
+    ``loss``/``crown_loss`` default to the negatives of ``win``/``crown``.
+    """
+
+    warriors: int = 6
+    combats: int = 7
+    courtiers: tuple[str | None, str | None] = (None, None)
+    win: float = 1.0
+    crown: float = 3.0
+    draw: float = 0.0
+    loss: float | None = None
+    crown_loss: float | None = None
+    quicker: str = "alternate"
+    position: str = ""
+
+    def params(self) -> dict:
+        """The ``python_cobardes_battle`` parameters of this battle."""
+        with_court = any(c is not None for c in self.courtiers)
+        p = {
+            "kinds": "warriors+courtiers" if with_court else "warriors",
+            "warriors": self.warriors, "combats": self.combats,
+            "win_value": float(self.win), "crown_value": float(self.crown),
+            "draw_value": float(self.draw),
+            "loss_value": float(-self.win if self.loss is None else self.loss),
+            "crown_loss_value": float(-self.crown if self.crown_loss is None
+                                      else self.crown_loss),
+            "quicker": self.quicker, "position": self.position,
+        }
+        if with_court:
+            p["courtier0"] = self.courtiers[0] or "none"
+            p["courtier1"] = self.courtiers[1] or "none"
+        return p
+
+    def payoffs(self) -> Payoffs:
+        p = self.params()
+        return Payoffs(p["win_value"], p["loss_value"], p["crown_value"],
+                       p["crown_loss_value"], p["draw_value"])
+
+
+def initial_position(params: dict) -> tuple[E.Config, E.Pos, Payoffs]:
+    """Validate battle parameters and return ``(config, starting position, payoffs)``.
+
+    Raises
+    ------
+    InvalidParameterError, InvalidPositionError, UnknownCardError
+        Bad parameters or position (one line, from the game's own validation), or
+        villains / random deals, which this exact solver does not handle.
+    """
+    full = dict(BATTLE_DEFAULTS)
+    full.update(params)
+    if str(full["kinds"]).strip().lower() not in ("warriors", "warriors+courtiers"):
+        raise InvalidParameterError(
+            "the exact solver handles battles without villains: kinds=warriors or "
+            "warriors+courtiers")
+    rules = make_rules(params)
+    if rules.initial.pending:
+        raise InvalidPositionError("name both courtiers (or none): the exact solver does not "
+                                   "deal random courtiers")
+    return rules.cfg, rules.initial, rules.pay
+
+
+@dataclass(frozen=True)
+class BattleSolution:
+    """Value and opening strategy of one solved battle, with how it was obtained."""
+
+    spec: BattleSpec
+    value: float
+    positions: int
+    matrix_games: int
+    seconds: float
+    opening: Node
+    draw_prob: float = float("nan")
+
+    def provenance(self) -> str:
+        return (f"backward induction, {self.positions:,} positions, "
+                f"{self.matrix_games:,} matrix games by LP; exact (exploitability 0 "
+                f"up to LP tolerance 1e-9)")
+
+
+def solve_battle(spec: BattleSpec, solver: ExactSolver | None = None) -> BattleSolution:
+    """Solve one villain-free battle exactly (reusing ``solver``'s memo if given)."""
+    cfg, pos, pay = initial_position(spec.params())
+    if solver is None:
+        solver = ExactSolver(cfg, payoff_values(pay))
+    start = time.perf_counter()
+    value = solver.value(pos)
+    opening = solver.node(solver.confrontation(pos)) if solver.record else Node("?", value)
+    return BattleSolution(spec, value, len(solver.values), solver.matrix_games,
+                          time.perf_counter() - start, opening)
+
+
+def card_label(card: int) -> str:
+    """``"Prince"``, ``"1"`` .. ``"6"``, or the villain's name."""
+    return C.CARD_NAMES[card]
+
+
+class ExactPolicy:
+    """The solved strategies as an OpenSpiel policy (``action_probabilities(state)``) for
+    a ``python_cobardes_battle`` game without villains; chance nodes excluded.
+
+    Built on :class:`ExactSolver`; usable with OpenSpiel's ``exploitability`` and
+    ``expected_game_score`` (a subclass of ``open_spiel.python.policy.Policy``)."""
+
+    def __new__(cls, game, solver: ExactSolver | None = None):
+        from open_spiel.python import policy as os_policy
+
+        class _Policy(os_policy.Policy):
+            def __init__(self):
+                super().__init__(game, [0, 1])
+                rules = game.rules
+                self.solver = solver or ExactSolver(rules.cfg, payoff_values(rules.pay))
+
+            def action_probabilities(self, state, player_id=None):
+                return self.solver.strategy(state.position)
+
+        return _Policy()

@@ -1,0 +1,162 @@
+"""A villain-free battle compiled once into its graph of public positions, then solved
+for any terminal payoffs in one bottom-up pass.
+
+The war composition (:mod:`analysis.cobardes.war`) solves the same battle many times
+with different terminal payoffs (the continuation values of the score states);
+walking the rules engine each time would dominate. :class:`BattleGraph` walks the
+positions once (through :mod:`games.cobardes.engine`, keyed like
+:class:`analysis.cobardes.exact.ExactSolver`) and keeps, per position, its kind and
+children; :meth:`BattleGraph.solve` then does the backward induction of
+:mod:`analysis.cobardes.exact` over those arrays and also returns how the battle
+ends under the solved strategies (probabilities of each outcome kind).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from analysis.cobardes.exact import canonical_key, solve_matrix
+from games.cobardes import engine as E
+
+# Terminal kinds, player 0's view.
+WIN, LOSS, CROWN, CROWN_LOSS, DRAW = range(5)
+OUTCOME_NAMES = ("win", "loss", "crown", "crown_loss", "draw")
+_MAX, _MIN, _CHANCE, _MATRIX = range(4)
+
+
+def outcome_kind(pos: E.Pos) -> int:
+    """The terminal kind of a finished battle, from player 0's side."""
+    kind, winner = pos.outcome
+    if kind == E.VICTORY:
+        return WIN if winner == 0 else LOSS
+    if kind == E.CROWN:
+        return CROWN if winner == 0 else CROWN_LOSS
+    return DRAW
+
+
+@dataclass(frozen=True)
+class GraphSolution:
+    """Values and outcome probabilities of every node for one payoff vector."""
+
+    value: float
+    outcome_probs: np.ndarray          # at the root, indexed by WIN..DRAW
+    root_row: np.ndarray               # player 0's opening mix (root matrix game), or empty
+    root_col: np.ndarray               # player 1's
+    values: np.ndarray                 # every node's value
+
+
+class BattleGraph:
+    """The public positions of one villain-free battle, compiled.
+
+    Parameters
+    ----------
+    cfg, root
+        The engine configuration and the starting position (dealt, no villains).
+    """
+
+    def __init__(self, cfg: E.Config, root: E.Pos):
+        start = time.perf_counter()
+        self.cfg = cfg
+        self.kind: list[int] = []
+        self.children: list = []   # list of ints, or an (m, n) int array for matrices
+        self.probs: list = []      # chance probabilities
+        self.actions: list = []    # (actions0, actions1) for matrices
+        self._terminal_ids: dict[int, int] = {}
+        # Five shared terminal nodes, one per outcome kind.
+        for k in range(5):
+            self.kind.append(-1 - k)
+            self.children.append(())
+            self.probs.append(())
+            self.actions.append(())
+        self._memo: dict[tuple, int] = {}
+        limit = sys.getrecursionlimit()
+        if limit < 5000:
+            sys.setrecursionlimit(5000)
+        self.root = self._build(root)
+        self.compile_seconds = time.perf_counter() - start
+
+    @property
+    def num_positions(self) -> int:
+        return len(self.kind) - 5
+
+    @property
+    def num_matrix_games(self) -> int:
+        return sum(1 for k in self.kind if k == _MATRIX)
+
+    def _id(self, pos: E.Pos) -> int:
+        if pos.outcome is not None:
+            return outcome_kind(pos)
+        key = canonical_key(pos)
+        node = self._memo.get(key)
+        return node if node is not None else self._build(pos, key)
+
+    def _add(self, kind, children, probs=(), actions=()):
+        self.kind.append(kind)
+        self.children.append(children)
+        self.probs.append(probs)
+        self.actions.append(actions)
+        return len(self.kind) - 1
+
+    def _build(self, pos: E.Pos, key: tuple | None = None) -> int:
+        if pos.outcome is not None:
+            return outcome_kind(pos)
+        key = canonical_key(pos) if key is None else key
+        cfg = self.cfg
+        actor = pos.actor
+        if actor == E.CHANCE:
+            outcomes = E.chance_outcomes(cfg, pos)
+            kids = [self._id(E.apply(cfg, pos, a)) for a, _ in outcomes]
+            node = self._add(_CHANCE, kids, tuple(p for _, p in outcomes))
+        else:
+            legal = E.legal_actions(cfg, pos)
+            if pos.phase == E.COMMIT and not pos.open and actor == pos.first \
+                    and pos.cards[actor] < 0:
+                middles = [E.apply(cfg, pos, a) for a in legal]
+                answers = E.legal_actions(cfg, middles[0])
+                grid = np.array([[self._id(E.apply(cfg, mid, b)) for b in answers]
+                                 for mid in middles], dtype=np.int64)
+                if actor == 1:
+                    grid = grid.T
+                    legal, answers = answers, legal
+                node = self._add(_MATRIX, grid, (), (tuple(legal), tuple(answers)))
+            else:
+                kids = [self._id(E.apply(cfg, pos, a)) for a in legal]
+                node = self._add(_MAX if actor == 0 else _MIN, kids, (), tuple(legal))
+        self._memo[key] = node
+        return node
+
+    def solve(self, payoffs) -> GraphSolution:
+        """Backward induction for terminal payoffs ``(win, loss, crown, crown_loss, draw)``
+        (player 0's); nodes were numbered children first, so one pass in order suffices."""
+        n = len(self.kind)
+        values = np.zeros(n)
+        outcome = np.zeros((n, 5))
+        values[:5] = payoffs
+        outcome[:5] = np.eye(5)
+        root_row = root_col = np.zeros(0)
+        for i in range(5, n):
+            k = self.kind[i]
+            kids = self.children[i]
+            if k == _MATRIX:
+                sol = solve_matrix(values[kids])
+                values[i] = sol.value
+                outcome[i] = np.einsum("i,ijk,j->k", sol.row, outcome[kids], sol.col)
+                if i == self.root:
+                    root_row, root_col = sol.row, sol.col
+            elif k == _CHANCE:
+                p = np.asarray(self.probs[i])
+                values[i] = p @ values[kids]
+                outcome[i] = p @ outcome[kids]
+            else:
+                vals = values[kids]
+                best = vals.max() if k == _MAX else vals.min()
+                ties = np.abs(vals - best) <= 1e-9
+                w = ties / ties.sum()
+                values[i] = best
+                outcome[i] = w @ outcome[kids]
+        return GraphSolution(float(values[self.root]), outcome[self.root], root_row, root_col,
+                             values)

@@ -1,0 +1,167 @@
+"""Sweeps: every courtier pairing's battle and war, in parallel, cached, resumable.
+
+One task solves one courtier pairing (the battle with the standard payoffs and the
+war from every score, :mod:`analysis.cobardes.war`) and writes one JSON file under
+the cache directory (default ``reports/data/cobardes/pairings``, committed so
+``farol report`` reuses it). A sweep skips the pairings already on disk, so an
+interrupted sweep resumes where it stopped. Tasks run over local processes
+(``ProcessPoolExecutor``) or on a Dask cluster (``scheduler="tcp://host:8786"``, or a
+``distributed.Client``), with the same task function, and a tqdm progress bar.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from collections.abc import Iterable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+
+from games.cobardes import cards as C
+
+# Bump when the meaning of a cached pairing changes.
+SWEEP_VERSION = 1
+DEFAULT_DIR = Path("reports/data/cobardes/pairings")
+NO_COURTIER = "none"
+STANDARD_PAYOFFS = (1.0, -1.0, 3.0, -3.0, 0.0)
+
+
+def all_pairings(include_none: bool = True) -> list[tuple[str, str]]:
+    """The 10 x 10 courtier pairings (mirrors included), plus warriors-only."""
+    names = list(C.COURTIER_NAMES)
+    pairs = [(a, b) for a in names for b in names]
+    return ([(NO_COURTIER, NO_COURTIER)] if include_none else []) + pairs
+
+
+def task_path(directory: Path, pairing: tuple[str, str], warriors: int, combats: int) -> Path:
+    slug = "__".join(p.replace(" ", "").replace("-", "").lower() for p in pairing)
+    return Path(directory) / f"{slug}__w{warriors}c{combats}.json"
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+    with os.fdopen(fd, "w") as fh:
+        fh.write(text)
+    os.chmod(tmp, 0o644)
+    os.replace(tmp, path)
+
+
+def solve_pairing(pairing: tuple[str, str], warriors: int = 6, combats: int = 7) -> dict:
+    """Solve one pairing: the battle (standard payoffs) and the war; a JSON-ready dict."""
+    from analysis.cobardes.exact import BattleSpec, initial_position
+    from analysis.cobardes.graph import OUTCOME_NAMES, BattleGraph
+    from analysis.cobardes.war import _mix, solve_war
+
+    courtiers = tuple(None if c == NO_COURTIER else c for c in pairing)
+    start = time.perf_counter()
+    cfg, pos, _ = initial_position(BattleSpec(warriors, combats, courtiers).params())
+    graph = BattleGraph(cfg, pos)
+    battle = graph.solve(STANDARD_PAYOFFS)
+    war = solve_war(courtiers, warriors, combats, graph=graph)
+    a0, a1 = graph.actions[graph.root] if len(graph.actions[graph.root]) == 2 else ((), ())
+    return {
+        "version": SWEEP_VERSION, "pairing": list(pairing), "warriors": warriors,
+        "combats": combats,
+        "battle": {"payoffs": list(STANDARD_PAYOFFS), "value": battle.value,
+                   "outcome_probs": dict(zip(OUTCOME_NAMES, map(float, battle.outcome_probs),
+                                             strict=True)),
+                   "opening0": _mix(a0, battle.root_row), "opening1": _mix(a1, battle.root_col)},
+        "war": war.to_json(),
+        "solver": "backward induction over public positions, matrix games by simplex (exact)",
+        "positions": graph.num_positions, "matrix_games": graph.num_matrix_games,
+        "compile_seconds": graph.compile_seconds, "seconds": time.perf_counter() - start,
+    }
+
+
+def run_task(pairing: tuple[str, str], warriors: int, combats: int, directory: str) -> str:
+    """Solve and write one pairing unless already on disk; returns the file path."""
+    path = task_path(Path(directory), pairing, warriors, combats)
+    if load_task(path) is None:
+        _atomic_write(path, json.dumps(solve_pairing(pairing, warriors, combats), indent=1))
+    return str(path)
+
+
+def load_task(path: Path) -> dict | None:
+    """A cached pairing, or ``None`` when missing, unreadable or from another version."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except (OSError, ValueError):
+        return None
+    return data if data.get("version") == SWEEP_VERSION else None
+
+
+def run_sweep(pairings: Iterable[tuple[str, str]] | None = None, warriors: int = 6,
+              combats: int = 7, directory: str | Path = DEFAULT_DIR, workers: int = 2,
+              scheduler=None, progress: bool = True) -> dict[tuple[str, str], dict]:
+    """Solve every pairing not yet cached; returns all results (cached and new).
+
+    Parameters
+    ----------
+    scheduler
+        ``None`` for local processes (``workers`` of them; 1 runs in this process),
+        a Dask scheduler address (``"tcp://host:8786"``) or a ``distributed.Client``.
+    """
+    pairings = list(all_pairings() if pairings is None else pairings)
+    directory = Path(directory)
+    todo = [p for p in pairings
+            if load_task(task_path(directory, p, warriors, combats)) is None]
+    bar = None
+    if progress and todo:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=len(todo), desc="cobardes pairings", unit=" pairing")
+    try:
+        if not todo:
+            pass
+        elif scheduler is not None:
+            _run_dask(todo, warriors, combats, directory, scheduler, bar)
+        elif workers <= 1:
+            for p in todo:
+                run_task(p, warriors, combats, str(directory))
+                if bar is not None:
+                    bar.update(1)
+        else:
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                futures = [pool.submit(run_task, p, warriors, combats, str(directory))
+                           for p in todo]
+                for fut in as_completed(futures):
+                    fut.result()
+                    if bar is not None:
+                        bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+    return load_results(pairings, warriors, combats, directory)
+
+
+def _run_dask(todo, warriors, combats, directory, scheduler, bar) -> None:
+    from distributed import Client
+    from distributed import as_completed as dask_completed
+
+    client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
+    try:
+        futures = client.map(run_task, todo, [warriors] * len(todo), [combats] * len(todo),
+                             [str(directory)] * len(todo), pure=False)
+        for fut in dask_completed(futures):
+            fut.result()
+            if bar is not None:
+                bar.update(1)
+    finally:
+        if client is not scheduler:
+            client.close()
+
+
+def load_results(pairings: Iterable[tuple[str, str]] | None = None, warriors: int = 6,
+                 combats: int = 7, directory: str | Path = DEFAULT_DIR
+                 ) -> dict[tuple[str, str], dict]:
+    """The cached pairings present on disk."""
+    pairings = list(all_pairings() if pairings is None else pairings)
+    out = {}
+    for p in pairings:
+        data = load_task(task_path(Path(directory), p, warriors, combats))
+        if data is not None:
+            out[tuple(p)] = data
+    return out

@@ -1,0 +1,187 @@
+"""The war: battle solutions composed over the score states.
+
+"The first to do either of the following wins the war and the Crown token: gain 3
+Victory tokens or defeat the enemy prince in a combat." A war state is the score
+(Victory tokens 0-2 each: 9 states). From score ``(a, b)`` (player 0 has ``a``) a
+battle is played whose terminal payoffs are the values of the states it leads to:
+
+* battle won: ``V(a + 1, b)``, or +1 (the war) if that is the third token;
+* battle lost: ``V(a, b + 1)``, or -1;
+* Crown taken / lost: +1 / -1;
+* drawn (seven combats, the Friar, no cards left): the same state again, ``V(a, b)``.
+
+So ``V(a, b) = f(V(a, b))`` where ``f(x)`` is the battle's value with draw payoff
+``x``: a one-variable fixed point per state, solved after the states it leads to
+(from 2-2 down to 0-0). ``f`` is monotone and 1-Lipschitz, and piecewise linear with
+slope the draw probability under the equilibrium, so a Newton step
+``x <- (f(x) - d x) / (1 - d)`` from ``x = 0`` converges in a few solves, and is exact
+(residual below 1e-10). When the battle is drawn for sure at equilibrium every ``x``
+is a fixed point; we take the limit of the war with a cap on battles (worth 0 at the
+cap, as ``python_cobardes_war``'s ``max_battles``), which is the fixed point reached
+from 0. Values are player 0's war value ``P(win) - P(lose)``; the war-win
+probability is ``(1 + V) / 2`` when the war ends surely.
+
+Approximation (stated in the report): each player keeps the same courtier type in
+every battle of the war (a used courtier comes back for the next battle). In the real
+war used courtiers are replaced by random ones and unused ones may be kept or
+renewed; with a fixed pairing the keep-or-renew decision is moot, so it is not
+modelled. Villains are not in this composition (their battles need the state-keyed
+abstraction, :mod:`analysis.cobardes.villains`).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from analysis.cobardes.exact import BattleSpec, initial_position
+from analysis.cobardes.graph import DRAW, OUTCOME_NAMES, BattleGraph
+
+TOKENS_TO_WIN = 3
+SCORES = tuple((a, b) for a in range(TOKENS_TO_WIN) for b in range(TOKENS_TO_WIN))
+
+
+def score_order() -> list[tuple[int, int]]:
+    """Score states in solving order: those a battle leads to come first."""
+    return sorted(SCORES, key=lambda s: (-(s[0] + s[1]), -s[0]))
+
+
+@dataclass
+class ScoreSolution:
+    """The solved battle at one score: the war value and how it was found."""
+
+    score: tuple[int, int]
+    value: float
+    battle_payoffs: tuple[float, float, float, float, float]
+    outcome_probs: dict[str, float]
+    opening0: dict[str, float]
+    opening1: dict[str, float]
+    solves: int
+    residual: float
+
+
+@dataclass
+class WarSolution:
+    """War values for every score of one courtier pairing."""
+
+    courtiers: tuple[str | None, str | None]
+    warriors: int
+    combats: int
+    scores: dict[tuple[int, int], ScoreSolution] = field(default_factory=dict)
+    positions: int = 0
+    matrix_games: int = 0
+    seconds: float = 0.0
+
+    @property
+    def value(self) -> float:
+        return self.scores[(0, 0)].value
+
+    @property
+    def win_probability(self) -> float:
+        return (1.0 + self.value) / 2.0
+
+    def to_json(self) -> dict:
+        return {
+            "courtiers": list(self.courtiers), "warriors": self.warriors,
+            "combats": self.combats, "positions": self.positions,
+            "matrix_games": self.matrix_games, "seconds": self.seconds,
+            "scores": {f"{a}-{b}": {
+                "value": s.value, "battle_payoffs": list(s.battle_payoffs),
+                "outcome_probs": s.outcome_probs, "opening0": s.opening0,
+                "opening1": s.opening1, "solves": s.solves, "residual": s.residual}
+                for (a, b), s in self.scores.items()},
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> WarSolution:
+        out = cls(tuple(data["courtiers"]), data["warriors"], data["combats"],
+                  positions=data["positions"], matrix_games=data["matrix_games"],
+                  seconds=data["seconds"])
+        for text, s in data["scores"].items():
+            a, b = (int(t) for t in text.split("-"))
+            out.scores[(a, b)] = ScoreSolution((a, b), s["value"], tuple(s["battle_payoffs"]),
+                                               s["outcome_probs"], s["opening0"],
+                                               s["opening1"], s["solves"], s["residual"])
+        return out
+
+
+def continuation(values: dict[tuple[int, int], float], score: tuple[int, int]
+                 ) -> tuple[float, float]:
+    """Player 0's value after winning / losing the battle at ``score``."""
+    a, b = score
+    win = 1.0 if a + 1 >= TOKENS_TO_WIN else values[(a + 1, b)]
+    loss = -1.0 if b + 1 >= TOKENS_TO_WIN else values[(a, b + 1)]
+    return win, loss
+
+
+def fixed_point(graph: BattleGraph, win: float, loss: float, tol: float = 1e-10,
+                max_solves: int = 60):
+    """Solve ``x = f(x)`` (the battle's value with draw payoff ``x``); returns
+    ``(x, last solution, solves, residual)``."""
+    x = 0.0
+    sol = None
+    for solves in range(1, max_solves + 1):
+        sol = graph.solve((win, loss, 1.0, -1.0, x))
+        residual = abs(sol.value - x)
+        if residual <= tol:
+            return x, sol, solves, residual
+        d = float(sol.outcome_probs[DRAW])
+        x = (sol.value - d * x) / (1.0 - d) if d < 1.0 - 1e-12 else sol.value
+    return x, sol, max_solves, abs(sol.value - x)
+
+
+def _mix(actions, probs) -> dict[str, float]:
+    from games.cobardes import cards as C
+
+    return {C.CARD_NAMES[a]: round(float(p), 6) for a, p in zip(actions, probs, strict=True)
+            if p > 1e-9}
+
+
+def solve_war(courtiers: tuple[str | None, str | None] = (None, None), warriors: int = 6,
+              combats: int = 7, graph: BattleGraph | None = None) -> WarSolution:
+    """War values from every score for one courtier pairing (fixed for the whole war)."""
+    start = time.perf_counter()
+    if graph is None:
+        cfg, pos, _ = initial_position(BattleSpec(warriors, combats, courtiers).params())
+        graph = BattleGraph(cfg, pos)
+    out = WarSolution(tuple(courtiers), warriors, combats, positions=graph.num_positions,
+                      matrix_games=graph.num_matrix_games)
+    values: dict[tuple[int, int], float] = {}
+    root_actions = graph.actions[graph.root]
+    for score in score_order():
+        win, loss = continuation(values, score)
+        x, sol, solves, residual = fixed_point(graph, win, loss)
+        values[score] = x
+        a0, a1 = root_actions if len(root_actions) == 2 else ((), ())
+        out.scores[score] = ScoreSolution(
+            score, x, (win, loss, 1.0, -1.0, x),
+            {name: float(p) for name, p in zip(OUTCOME_NAMES, sol.outcome_probs, strict=True)},
+            _mix(a0, sol.root_row) if len(sol.root_row) else {},
+            _mix(a1, sol.root_col) if len(sol.root_col) else {}, solves, residual)
+    out.seconds = time.perf_counter() - start
+    return out
+
+
+def capped_war_value(graph: BattleGraph, max_battles: int, tokens: tuple[int, int] = (0, 0)
+                     ) -> float:
+    """The value of the war limited to ``max_battles`` battles (0 at the cap), by
+    backward induction over (battles left, score): the model of
+    ``python_cobardes_war`` with ``max_battles``, for checking the composition."""
+    prev = {s: 0.0 for s in SCORES}
+    for _ in range(max_battles):
+        cur = {}
+        for score in SCORES:
+            win, loss = continuation(prev, score)
+            cur[score] = graph.solve((win, loss, 1.0, -1.0, prev[score])).value
+        prev = cur
+    return prev[tokens]
+
+
+def value_table(war: WarSolution) -> np.ndarray:
+    """3 x 3 array of war values, rows = player 0's tokens, columns = player 1's."""
+    table = np.zeros((TOKENS_TO_WIN, TOKENS_TO_WIN))
+    for (a, b), s in war.scores.items():
+        table[a, b] = s.value
+    return table
