@@ -7,6 +7,7 @@ A lean loop drives the rules table directly (no OpenSpiel wrapper, no event log)
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
@@ -15,17 +16,25 @@ from games.goat_lords import rules
 from games.goat_lords.cards import DECK_COUNTS, NUM_KINDS
 from games.goat_lords.table import DUEL, OVER, Config, Table
 
+DECK = list(DECK_COUNTS)
+
+
+@functools.lru_cache(maxsize=200_000)
+def herd_counts(herd: rules.Herd) -> tuple[int, ...]:
+    """Cards of each kind in a herd, after checking its piles (herds are immutable: cached)."""
+    counts = [0] * NUM_KINDS
+    for kind, cards in herd:
+        assert len(cards) >= 2 and rules.is_pair(cards[0], cards[1])
+        assert kind == rules.pair_kind(cards[0], cards[1])
+        assert all(rules.matches(c, kind) for c in cards[2:]), "a duel card did not match its pile"
+        for k in cards:
+            counts[k] += 1
+    return tuple(counts)
+
 
 def card_places(t: Table) -> list[int]:
     """Cards of each kind over hands, herds, draw pile, discard pile and a running duel."""
-    counts = list(t.draw)
-    for hand in t.hands:
-        for k in range(NUM_KINDS):
-            counts[k] += hand[k]
-    for herd in t.herds:
-        for _, cards in herd:
-            for k in cards:
-                counts[k] += 1
+    counts = [sum(col) for col in zip(t.draw, *t.hands, *map(herd_counts, t.herds), strict=True)]
     for k in t.discard:
         counts[k] += 1
     if t.duel is not None:
@@ -35,14 +44,9 @@ def card_places(t: Table) -> list[int]:
 
 
 def check(t: Table) -> None:
-    assert card_places(t) == list(DECK_COUNTS), "a card is lost or duplicated"
+    assert card_places(t) == DECK, "a card is lost or duplicated"
     assert all(min(h) >= 0 and sum(h) <= t.cfg.hand_size for h in t.hands)
-    assert all(c >= 0 for c in t.draw)
-    for herd in t.herds:
-        for kind, cards in herd:
-            assert len(cards) >= 2 and rules.is_pair(cards[0], cards[1])
-            assert kind == rules.pair_kind(cards[0], cards[1])
-            assert all(rules.matches(c, kind) for c in cards[2:]), "a duel card did not match its pile"
+    assert min(t.draw) >= 0
     assert (t.duel is not None) == (t.phase == DUEL)
 
 
@@ -50,6 +54,7 @@ def play_random_game(cfg: Config, rng: random.Random) -> Table:
     t = Table(cfg, record=False)
     steps = 0
     round_no = 0
+    bound = cfg.max_game_length()
     while t.phase != OVER:
         if t.to_move < 0:
             kinds, probs = zip(*t.chance_outcomes(), strict=True)
@@ -59,11 +64,11 @@ def play_random_game(cfg: Config, rng: random.Random) -> Table:
             assert legal
             t.apply_action(rng.choice(legal))
         steps += 1
-        assert steps <= cfg.max_game_length()
+        assert steps <= bound
         if t.round_no != round_no:  # a new round was dealt: the previous one is scored
             round_no = t.round_no
             assert len(t.round_points) == round_no
-        if t.phase != OVER:
+        if t.to_move >= 0:  # at every decision (cards only move by rules; a loss persists)
             check(t)
     check(t)
     # Scores equal the herd's points (the last round's herds stay on the table).
