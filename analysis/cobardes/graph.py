@@ -44,8 +44,8 @@ class GraphSolution:
 
     value: float
     outcome_probs: np.ndarray          # at the root, indexed by WIN..DRAW
-    root_row: np.ndarray               # player 0's opening mix (root matrix game), or empty
-    root_col: np.ndarray               # player 1's
+    root_row: np.ndarray               # player 0's opening mix (first confrontation)
+    root_col: np.ndarray               # player 1's (both empty if it is no matrix game)
     values: np.ndarray                 # every node's value
 
 
@@ -77,6 +77,12 @@ class BattleGraph:
         if limit < 5000:
             sys.setrecursionlimit(5000)
         self.root = self._build(root)
+        # The first combat's confrontation when every vanguard courtier is held back:
+        # where the "opening mix" is read.
+        pos = root
+        while pos.outcome is None and pos.phase == E.VANGUARD:
+            pos = E.apply(cfg, pos, E.PASS)
+        self.opening = self._id(pos)
         self.compile_seconds = time.perf_counter() - start
 
     @property
@@ -145,7 +151,7 @@ class BattleGraph:
                 sol = solve_matrix(values[kids])
                 values[i] = sol.value
                 outcome[i] = np.einsum("i,ijk,j->k", sol.row, outcome[kids], sol.col)
-                if i == self.root:
+                if i == self.opening:
                     root_row, root_col = sol.row, sol.col
             elif k == _CHANCE:
                 p = np.asarray(self.probs[i])
@@ -160,3 +166,11 @@ class BattleGraph:
                 outcome[i] = w @ outcome[kids]
         return GraphSolution(float(values[self.root]), outcome[self.root], root_row, root_col,
                              values)
+
+
+def opening_actions(graph: BattleGraph) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The cards of each player at the opening confrontation (empty if none)."""
+    node = graph.opening
+    if node < 5 or graph.kind[node] != _MATRIX:
+        return (), ()
+    return graph.actions[node]

@@ -52,7 +52,7 @@ def _atomic_write(path: Path, text: str) -> None:
 def solve_pairing(pairing: tuple[str, str], warriors: int = 6, combats: int = 7) -> dict:
     """Solve one pairing: the battle (standard payoffs) and the war; a JSON-ready dict."""
     from analysis.cobardes.exact import BattleSpec, initial_position
-    from analysis.cobardes.graph import OUTCOME_NAMES, BattleGraph
+    from analysis.cobardes.graph import OUTCOME_NAMES, BattleGraph, opening_actions
     from analysis.cobardes.war import _mix, solve_war
 
     courtiers = tuple(None if c == NO_COURTIER else c for c in pairing)
@@ -61,7 +61,7 @@ def solve_pairing(pairing: tuple[str, str], warriors: int = 6, combats: int = 7)
     graph = BattleGraph(cfg, pos)
     battle = graph.solve(STANDARD_PAYOFFS)
     war = solve_war(courtiers, warriors, combats, graph=graph)
-    a0, a1 = graph.actions[graph.root] if len(graph.actions[graph.root]) == 2 else ((), ())
+    a0, a1 = opening_actions(graph)
     return {
         "version": SWEEP_VERSION, "pairing": list(pairing), "warriors": warriors,
         "combats": combats,

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from analysis.cobardes.exact import BattleSpec, initial_position
-from analysis.cobardes.graph import DRAW, OUTCOME_NAMES, BattleGraph
+from analysis.cobardes.graph import DRAW, OUTCOME_NAMES, BattleGraph, opening_actions
 
 TOKENS_TO_WIN = 3
 SCORES = tuple((a, b) for a in range(TOKENS_TO_WIN) for b in range(TOKENS_TO_WIN))
@@ -149,12 +149,11 @@ def solve_war(courtiers: tuple[str | None, str | None] = (None, None), warriors:
     out = WarSolution(tuple(courtiers), warriors, combats, positions=graph.num_positions,
                       matrix_games=graph.num_matrix_games)
     values: dict[tuple[int, int], float] = {}
-    root_actions = graph.actions[graph.root]
     for score in score_order():
         win, loss = continuation(values, score)
         x, sol, solves, residual = fixed_point(graph, win, loss)
         values[score] = x
-        a0, a1 = root_actions if len(root_actions) == 2 else ((), ())
+        a0, a1 = opening_actions(graph)
         out.scores[score] = ScoreSolution(
             score, x, (win, loss, 1.0, -1.0, x),
             {name: float(p) for name, p in zip(OUTCOME_NAMES, sol.outcome_probs, strict=True)},

@@ -1,0 +1,283 @@
+"""``farol advise cobardes``: the equilibrium mix and value of a ¡Cobardes! position.
+
+The position is given from the point of view of the player asking ("you", seat 0
+of the solved battle): your warriors and theirs, courtiers (``*`` when used), the
+combat about to start, and optionally villains and the war score. Battles without
+villains are solved exactly (:mod:`analysis.cobardes.exact`, exploitability 0); with
+villains the battle is solved by the state-keyed engine
+(:mod:`analysis.cobardes.villains`) and the exploitability printed is the one
+measured within that abstraction.
+
+Payoffs: ``--win-value`` for winning the battle, ``--crown-value`` for the Crown,
+``--draw-value`` for a draw (losses are the negatives); with ``--score A-B`` the
+payoffs are instead the war values of the score states the battle leads to
+(:mod:`analysis.cobardes.war`), so the value is your war value ``P(win) - P(lose)``.
+
+Examples
+--------
+``farol advise cobardes --variant warriors --mine 0,1,2,3 --theirs 0,1,2,4 --combat 4``
+``farol advise cobardes --my-courtier Squire --their-courtier Archer --score 1-2 --json``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import dataclass
+
+from analysis.cobardes import exact
+from games.cobardes import cards as C
+from games.cobardes import engine as E
+from games.errors import InvalidParameterError, InvalidPositionError
+
+VARIANTS = ("warriors", "courtiers", "villains", "all")
+
+
+@dataclass(frozen=True)
+class Query:
+    """A position to advise on, from the asking player's side."""
+
+    mine: tuple[int, ...] = (0, 1, 2, 3, 4, 5, 6)
+    theirs: tuple[int, ...] = (0, 1, 2, 3, 4, 5, 6)
+    variant: str | None = None
+    my_courtier: str | None = None
+    their_courtier: str | None = None
+    my_villain: str | None = None
+    their_villain: str | None = None
+    combat: int = 1
+    combats: int = 7
+    warriors: int = 6
+    score: tuple[int, int] | None = None
+    win_value: float = 1.0
+    crown_value: float = 3.0
+    draw_value: float = 0.0
+    unharmed: tuple[int, ...] = ()
+    iterations: int = 300
+
+    def resolved_variant(self) -> str:
+        if self.variant is not None:
+            if self.variant not in VARIANTS:
+                raise InvalidParameterError(
+                    f"variant {self.variant!r} is not one of {', '.join(VARIANTS)}")
+            return self.variant
+        court = self.my_courtier or self.their_courtier
+        vil = self.my_villain or self.their_villain
+        return {(False, False): "warriors", (True, False): "courtiers",
+                (False, True): "villains", (True, True): "all"}[(bool(court), bool(vil))]
+
+
+def parse_cards(text: str, who: str) -> tuple[int, ...]:
+    """``"0,1,2,3"`` (or ``Prince``) as warrior ids; one clear error otherwise."""
+    cards = []
+    for token in filter(None, (t.strip() for t in str(text).split(","))):
+        card = C.card_id(token)
+        if C.is_villain(card):
+            raise InvalidPositionError(
+                f"--{who} lists warriors only; give villains with --my-villain/--their-villain")
+        if card in cards:
+            raise InvalidPositionError(f"--{who}: warrior {token} is listed twice")
+        cards.append(card)
+    if not cards:
+        raise InvalidPositionError(f"--{who} names no warrior")
+    return tuple(sorted(cards))
+
+
+def parse_score(text: str | None) -> tuple[int, int] | None:
+    if text is None:
+        return None
+    parts = str(text).replace(":", "-").split("-")
+    try:
+        a, b = (int(p) for p in parts)
+    except ValueError:
+        raise InvalidParameterError(f"score {text!r} is not like 1-2 (your tokens-theirs)") \
+            from None
+    if not (0 <= a <= 2 and 0 <= b <= 2):
+        raise InvalidParameterError(f"score {text!r}: tokens go from 0 to 2 (3 wins the war)")
+    return a, b
+
+
+def battle_params(q: Query) -> dict:
+    """``python_cobardes_battle`` parameters of the query (you are player 0)."""
+    variant = q.resolved_variant()
+    kinds = {"warriors": "warriors", "courtiers": "warriors+courtiers",
+             "villains": "warriors+villains", "all": "all"}[variant]
+    with_court = variant in ("courtiers", "all")
+    with_vil = variant in ("villains", "all")
+    if not with_court and (q.my_courtier or q.their_courtier):
+        raise InvalidPositionError(f"courtiers are not in the {variant} variant")
+    if not with_vil and (q.my_villain or q.their_villain):
+        raise InvalidPositionError(f"villains are not in the {variant} variant")
+    hand0 = [C.CARD_NAMES[c] for c in q.mine]
+    hand1 = [C.CARD_NAMES[c] for c in q.theirs]
+    if with_vil:
+        # Your own villain is private: dealt at random and read off at your information
+        # set (see villains.advise); a known enemy villain is named.
+        if q.my_villain:
+            C.villain_id(q.my_villain)
+        hand0.append("?")
+        hand1.append(q.their_villain if q.their_villain and q.their_villain != "?" else "?")
+    fields = [f"hand0:{'.'.join(hand0)}", f"hand1:{'.'.join(hand1)}", f"combat:{q.combat}"]
+    if with_court:
+        fields.append(f"court0:{q.my_courtier or 'none'}")
+        fields.append(f"court1:{q.their_courtier or 'none'}")
+    if q.unharmed:
+        fields.append("unharmed:" + ".".join(str(p) for p in q.unharmed))
+    params = {"kinds": kinds, "warriors": q.warriors, "combats": q.combats,
+              "position": ";".join(fields)}
+    pay = payoffs(q)
+    params.update(win_value=pay[0], loss_value=pay[1], crown_value=pay[2],
+                  crown_loss_value=pay[3], draw_value=pay[4])
+    return params
+
+
+def payoffs(q: Query) -> tuple[float, float, float, float, float]:
+    """Your payoffs ``(win, loss, crown, crown loss, draw)`` for the battle."""
+    if q.score is None:
+        return (q.win_value, -q.win_value, q.crown_value, -q.crown_value, q.draw_value)
+    from analysis.cobardes.war import continuation
+
+    values = war_values(q)
+    win, loss = continuation(values, q.score)
+    return (win, loss, 1.0, -1.0, values[q.score])
+
+
+def war_values(q: Query) -> dict[tuple[int, int], float]:
+    """War values by score for the query's courtier pairing (cached sweep, else solved)."""
+    from analysis.cobardes import sweep
+
+    if q.resolved_variant() in ("villains", "all"):
+        raise InvalidParameterError("--score needs a battle without villains (the war "
+                                    "composition is exact only for public battles)")
+    pairing = tuple((c or sweep.NO_COURTIER).rstrip("*") for c in (q.my_courtier,
+                                                                      q.their_courtier))
+    pairing = tuple(sweep.NO_COURTIER if c == sweep.NO_COURTIER
+                    else C.COURTIER_NAMES[C.courtier_id(c)] for c in pairing)
+    data = sweep.load_task(sweep.task_path(sweep.DEFAULT_DIR, pairing, q.warriors, q.combats))
+    if data is None:
+        data = sweep.solve_pairing(pairing, q.warriors, q.combats)
+    return {tuple(int(t) for t in k.split("-")): s["value"]
+            for k, s in data["war"]["scores"].items()}
+
+
+def _label(action: int, court: int) -> str:
+    if action < C.NUM_CARDS:
+        return C.CARD_NAMES[action]
+    return {E.PASS: "pass", E.ADVANCE: "advance", E.SEND: "send"}.get(
+        action, E.action_name(action, court))
+
+
+def advise(q: Query) -> dict:
+    """The advice as a JSON-ready dict: ``value``, ``strategy`` (of the player to move),
+    ``player`` (``"you"``/``"rival"``), ``confrontation`` (your card mix when no vanguard
+    courtier is advanced), ``exploitability``, ``solver`` and the payoffs used."""
+    variant = q.resolved_variant()
+    params = battle_params(q)
+    pay = payoffs(q)
+    if variant in ("villains", "all"):
+        from analysis.cobardes.villains import advise_villains
+
+        out = advise_villains(params, q.my_villain, iterations=q.iterations)
+    else:
+        cfg, pos, game_pay = exact.initial_position(params)
+        solver = exact.ExactSolver(cfg, exact.payoff_values(game_pay))
+        value = solver.value(pos)
+        if pos.outcome is not None:
+            raise InvalidPositionError("the battle is already over in this position")
+        strategy = solver.strategy(pos)
+        court = pos.court[pos.actor]
+        confront = solver.confrontation(pos)
+        out = {
+            "value": value,
+            "player": "you" if pos.actor == 0 else "rival",
+            "decision": E.PHASE_NAMES[pos.phase],
+            "strategy": {_label(a, court): p for a, p in strategy.items()},
+            "exploitability": 0.0,
+            "solver": (f"exact backward induction over {len(solver.values):,} public "
+                       f"positions ({solver.matrix_games:,} matrix games by simplex)"),
+        }
+        if confront is not pos and confront.outcome is None and confront.actor >= 0:
+            mix = solver.strategy(confront) if confront.actor == 0 else None
+            if mix is not None:
+                out["confrontation"] = {_label(a, -1): p for a, p in mix.items()}
+    out["payoffs"] = dict(zip(("win", "loss", "crown", "crown_loss", "draw"), pay,
+                              strict=True))
+    out["variant"] = variant
+    if q.score is not None:
+        out["score"] = f"{q.score[0]}-{q.score[1]}"
+    return out
+
+
+def format_text(q: Query, out: dict) -> str:
+    """The advice in plain words."""
+    mine = " ".join(C.CARD_NAMES[c] for c in q.mine)
+    theirs = " ".join(C.CARD_NAMES[c] for c in q.theirs)
+    lines = [f"Position: you {mine} | rival {theirs} | combat {q.combat} of {q.combats}"]
+    if q.my_courtier or q.their_courtier:
+        lines.append(f"Courtiers: you {q.my_courtier or 'none'} | rival "
+                     f"{q.their_courtier or 'none'}")
+    if q.my_villain or q.their_villain:
+        lines.append(f"Villains: you {q.my_villain or '?'} | rival {q.their_villain or '?'}")
+    pay = out["payoffs"]
+    if "score" in out:
+        lines.append(f"Score {out['score']}: value is your war value P(win) - P(lose)")
+    else:
+        lines.append(f"Payoffs: battle win {pay['win']:+g}, crown {pay['crown']:+g}, "
+                     f"draw {pay['draw']:+g}")
+    lines.append(f"Value for you: {out['value']:+.4f}")
+    who = "Your" if out["player"] == "you" else "The rival's"
+    lines.append(f"{who} equilibrium mix ({out['decision']}):")
+    for name, p in sorted(out["strategy"].items(), key=lambda kv: -kv[1]):
+        if p > 5e-7:
+            lines.append(f"  {name:>14}  {100 * p:6.2f}%  {'#' * round(30 * p)}")
+    if "confrontation" in out:
+        lines.append("Your card mix if no vanguard courtier is advanced:")
+        for name, p in sorted(out["confrontation"].items(), key=lambda kv: -kv[1]):
+            if p > 5e-7:
+                lines.append(f"  {name:>14}  {100 * p:6.2f}%")
+    lines.append(f"Exploitability: {out['exploitability']:.3g} ({out['solver']})")
+    return "\n".join(lines)
+
+
+def add_advise_parser(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "cobardes", help="¡Cobardes!: equilibrium mix and value of a battle position",
+        description=__doc__.split("\n\n")[0])
+    parser.add_argument("--variant", choices=VARIANTS, default=None,
+                        help="cards in play (default: from the options given)")
+    parser.add_argument("--mine", default=None, help="your warriors in hand, e.g. 0,1,2,3")
+    parser.add_argument("--theirs", default=None, help="the rival's warriors in hand")
+    parser.add_argument("--my-courtier", default=None, help="your courtier (append * if used)")
+    parser.add_argument("--their-courtier", default=None, help="the rival's courtier (* if used)")
+    parser.add_argument("--my-villain", default=None, help="your villain (hidden from the rival)")
+    parser.add_argument("--their-villain", default=None,
+                        help="the rival's villain if known (else hidden, ?)")
+    parser.add_argument("--combat", type=int, default=1, help="the combat about to start")
+    parser.add_argument("--combats", type=int, default=7, help="combats in a battle (7)")
+    parser.add_argument("--warriors", type=int, default=6, help="highest warrior (6)")
+    parser.add_argument("--score", default=None, help="war score, yours-theirs, e.g. 1-2")
+    parser.add_argument("--win-value", type=float, default=1.0)
+    parser.add_argument("--crown-value", type=float, default=3.0)
+    parser.add_argument("--draw-value", type=float, default=0.0)
+    parser.add_argument("--iterations", type=int, default=300,
+                        help="CFR iterations for battles with villains")
+    parser.add_argument("--json", action="store_true", help="print JSON for machines")
+    parser.set_defaults(func=run)
+
+
+def query_from_args(args: argparse.Namespace) -> Query:
+    full = ",".join(str(i) for i in range(args.warriors + 1))
+    return Query(
+        mine=parse_cards(args.mine if args.mine is not None else full, "mine"),
+        theirs=parse_cards(args.theirs if args.theirs is not None else full, "theirs"),
+        variant=args.variant, my_courtier=args.my_courtier, their_courtier=args.their_courtier,
+        my_villain=args.my_villain, their_villain=args.their_villain, combat=args.combat,
+        combats=args.combats, warriors=args.warriors, score=parse_score(args.score),
+        win_value=args.win_value, crown_value=args.crown_value, draw_value=args.draw_value,
+        iterations=args.iterations)
+
+
+def run(args: argparse.Namespace) -> int:
+    q = query_from_args(args)
+    out = advise(q)
+    print(json.dumps(out, indent=1) if args.json else format_text(q, out))
+    return 0

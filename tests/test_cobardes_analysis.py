@@ -1,0 +1,311 @@
+"""¡Cobardes! analysis: exact battles, the war composition, advice, sweeps.
+
+Values are checked against independent computations: OpenSpiel's CFR+ and best
+response on the same OpenSpiel game, the solver engine's CFR on the state graph,
+``scipy.optimize.linprog`` for the matrix games, and hand-worked cases.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pyspiel
+import pytest
+
+import games  # noqa: F401  (registers the games)
+from analysis.cli import main
+from analysis.cobardes import exact, sweep, war
+from analysis.cobardes.exact import (
+    BattleSpec,
+    ExactPolicy,
+    ExactSolver,
+    initial_position,
+    payoff_values,
+    solve_battle,
+    solve_matrix,
+    solve_matrix_lp,
+)
+from analysis.cobardes.graph import DRAW, LOSS, WIN, BattleGraph
+from games.cobardes import cards as C
+from games.errors import InvalidParameterError, InvalidPositionError
+
+SMALL = [
+    dict(kinds="warriors", warriors=3, combats=3, crown_value=2.0, crown_loss_value=-2.0,
+         draw_value=0.3),
+    dict(kinds="warriors+courtiers", warriors=3, combats=3, courtier0="Maiden",
+         courtier1="Inquisitor"),
+    dict(kinds="warriors+courtiers", warriors=3, combats=4, courtier0="Fortune-Teller",
+         courtier1="Maiden"),
+    dict(kinds="warriors+courtiers", warriors=3, combats=4, courtier0="Sentinel",
+         courtier1="Standard-Bearer", quicker="p1"),
+    dict(kinds="warriors+courtiers", warriors=3, combats=3, courtier0="Royal Guard",
+         courtier1="Archer", win_value=1.0, loss_value=-1.0, crown_value=5.0,
+         crown_loss_value=-5.0),
+]
+
+
+def _value(params):
+    cfg, pos, pay = initial_position(params)
+    return ExactSolver(cfg, payoff_values(pay)).value(pos)
+
+
+# ---------------------------------------------------------------- matrix games
+def test_simplex_matches_linprog_and_is_an_equilibrium():
+    rng = np.random.default_rng(7)
+    for k in range(400):
+        m, n = rng.integers(1, 8, 2)
+        a = rng.integers(-3, 4, (m, n)).astype(float) if k % 2 else rng.normal(size=(m, n))
+        sol, ref = solve_matrix(a), solve_matrix_lp(a)
+        assert sol.value == pytest.approx(ref.value, abs=1e-9)
+        assert (sol.row @ a).min() >= sol.value - 1e-9
+        assert (a @ sol.col).max() <= sol.value + 1e-9
+
+
+def test_matching_pennies_by_hand():
+    sol = solve_matrix(np.array([[1.0, -1.0], [-1.0, 1.0]]))
+    assert sol.value == pytest.approx(0.0, abs=1e-12)
+    assert sol.row == pytest.approx([0.5, 0.5])
+    assert sol.col == pytest.approx([0.5, 0.5])
+
+
+# ---------------------------------------------------------------- exact battles
+@pytest.mark.parametrize("params", SMALL[:4], ids=lambda p: f"{p.get('courtier0', 'w')}")
+def test_exact_strategy_has_zero_nash_conv_by_openspiel_best_response(params):
+    """OpenSpiel's own best response finds nothing to gain against the exact solution."""
+    from open_spiel.python.algorithms import expected_game_score, exploitability
+
+    game = pyspiel.load_game("python_cobardes_battle", params)
+    policy = ExactPolicy(game)
+    assert exploitability.nash_conv(game, policy) == pytest.approx(0.0, abs=1e-9)
+    played = expected_game_score.policy_value(game.new_initial_state(), [policy, policy])[0]
+    assert played == pytest.approx(_value(params), abs=1e-9)
+
+
+def test_exact_value_within_openspiel_cfr_bound():
+    """|v(CFR+ average) - v*| <= NashConv: OpenSpiel CFR+ on the full perfect-recall tree."""
+    from open_spiel.python.algorithms import cfr, expected_game_score, exploitability
+
+    params = SMALL[0]
+    game = pyspiel.load_game("python_cobardes_battle", params)
+    solver = cfr.CFRPlusSolver(game)
+    for _ in range(150):
+        solver.evaluate_and_update_policy()
+    avg = solver.average_policy()
+    conv = exploitability.nash_conv(game, avg)
+    v = expected_game_score.policy_value(game.new_initial_state(), [avg, avg])[0]
+    assert conv < 0.02
+    assert abs(v - _value(params)) <= conv + 1e-9
+    assert _value(params) == pytest.approx(0.18667481662591578, abs=1e-9)
+
+
+@pytest.mark.parametrize("params", [SMALL[1], SMALL[4]], ids=["maiden", "royal-guard"])
+def test_exact_value_matches_engine_cfr_on_state_graph(params):
+    from analysis.solve import solve
+
+    result = solve("python_cobardes_battle", params=params, graph=True, iterations=3000,
+                   use_cache=False)
+    assert not result.abstraction or result.exploitability < 1e-3
+    assert abs(result.value - _value(params)) <= 2 * result.exploitability + 1e-6
+
+
+def test_graph_solution_equals_recursive_solution():
+    spec = BattleSpec(warriors=4, combats=5, courtiers=("Squire", "Wolf"), crown=2.0,
+                      draw=-0.25)
+    cfg, pos, pay = initial_position(spec.params())
+    sol = BattleGraph(cfg, pos).solve((pay.win, pay.loss, pay.crown, pay.crown_loss,
+                                       pay.draw))
+    assert sol.value == pytest.approx(solve_battle(spec).value, abs=1e-10)
+    assert sol.outcome_probs.sum() == pytest.approx(1.0)
+
+
+def test_last_combat_by_hand():
+    """The last combat (2 of 2): "If after seven combats there is no winner, the battle
+    ends in a draw." You hold 0 and 5, the rival 3 and 6: your 5 against 3 wins (+1),
+    against 6 draws; your prince loses the Crown to either (-3). Value 0 (the rival
+    answers 6), play the 5."""
+    params = {"kinds": "warriors", "combats": 2,
+              "position": "hand0:0.5;hand1:3.6;combat:2"}
+    cfg, pos, pay = initial_position(params)
+    solver = ExactSolver(cfg, payoff_values(pay))
+    assert solver.value(pos) == pytest.approx(0.0)
+    assert solver.strategy(pos) == {0: 0.0, 5: 1.0}
+
+
+def test_symmetric_battles_are_worth_zero_and_mirrors_negate():
+    assert solve_battle(BattleSpec(warriors=4, combats=4)).value == pytest.approx(0, abs=1e-9)
+    ab = solve_battle(BattleSpec(warriors=3, combats=4, courtiers=("Squire", "Maiden"))).value
+    ba = solve_battle(BattleSpec(warriors=3, combats=4, courtiers=("Maiden", "Squire"),
+                                 quicker="alternate")).value
+    # Swapping seats also swaps who is quicker on odd combats, which only matters when
+    # both hold a vanguard courtier; here only one does.
+    assert ab == pytest.approx(-ba, abs=1e-9)
+
+
+def test_exact_solver_refuses_villains_and_random_courtiers():
+    with pytest.raises(InvalidParameterError):
+        initial_position({"kinds": "all"})
+    with pytest.raises(InvalidPositionError):
+        initial_position({"kinds": "warriors+courtiers"})
+
+
+# ---------------------------------------------------------------- rulebook tips
+@pytest.fixture(scope="module")
+def warriors_only():
+    cfg, pos, pay = initial_position(BattleSpec().params())
+    solver = ExactSolver(cfg, payoff_values(pay))
+    solver.value(pos)
+    return solver, solver.node(pos)
+
+
+def test_tip_first_combat_risk_the_4_but_not_lower(warriors_only):
+    """"In the first combat, you can risk the 4, but not a lower one.\""""
+    _, node = warriors_only
+    mix = dict(zip(node.actions, node.strategy, strict=True))
+    assert mix[4] > 0.1
+    assert all(mix[c] < 1e-9 for c in (0, 1, 2, 3))
+
+
+def test_tip_starting_with_the_prince_is_a_sure_defeat(warriors_only):
+    """"Starting with the prince would be a sure defeat." Against the prince the rival's
+    best answer takes the Crown at once (-3, the worst payoff)."""
+    _, node = warriors_only
+    grid = np.array(node.child_values).reshape(len(node.actions), len(node.actions1))
+    assert grid[0].min() == pytest.approx(-3.0)
+
+
+def test_tip_six_and_five_are_invincible():
+    """"Note that both the 6 and the 5 are invincible": no warrior exceeds them by 2."""
+    for strong in (5, 6):
+        assert all(C.combat_winner(strong, other) != 1 for other in range(7))
+
+
+# ---------------------------------------------------------------- the war
+class _FixedBattle(BattleGraph):
+    """A battle won with probability p, lost with q, drawn otherwise, whatever the
+    payoffs: one chance node over the terminal kinds."""
+
+    def __init__(self, p, q):  # noqa: D107 - no walk
+        self.kind = [-1, -2, -3, -4, -5, 2]
+        self.children = [(), (), (), (), (), [WIN, LOSS, DRAW]]
+        self.probs = [(), (), (), (), (), (p, q, 1 - p - q)]
+        self.actions = [()] * 6
+        self.root = self.opening = 5
+
+
+def test_war_composition_by_hand():
+    """With battles won 40%, lost 20%, drawn 40% (draws repeat the score), by hand:
+    V(a,b) = (0.4 V(a+1,b) + 0.2 V(a,b+1)) / 0.6, V = +1 at 3 tokens, -1 when the
+    rival has 3. V(2,2) = (0.4 - 0.2)/0.6 = 1/3; V(2,1) = (0.4 + 0.2/3)/0.6 = 7/9;
+    V(1,2) = (0.4/3 - 0.2)/0.6 = -1/9; V(1,1) = (0.4*7/9 - 0.2/9)/0.6 = 13/27."""
+    sol = war.solve_war(graph=_FixedBattle(0.4, 0.2))
+    assert sol.scores[(2, 2)].value == pytest.approx(1 / 3)
+    assert sol.scores[(2, 1)].value == pytest.approx(7 / 9)
+    assert sol.scores[(1, 2)].value == pytest.approx(-1 / 9)
+    assert sol.scores[(1, 1)].value == pytest.approx(13 / 27)
+    assert all(s.residual < 1e-9 for s in sol.scores.values())
+
+
+def test_capped_war_matches_engine_cfr_on_the_war_game():
+    """The composition, with a cap of 3 battles, against the solver engine's CFR on
+    python_cobardes_war itself (warriors 0-3, 3 combats, starting 0-1)."""
+    from analysis.solve import solve
+
+    cfg, pos, _ = initial_position(BattleSpec(3, 3).params())
+    composed = war.capped_war_value(BattleGraph(cfg, pos), 3, (0, 1))
+    result = solve("python_cobardes_war", params=dict(
+        kinds="warriors", warriors=3, combats=3, max_battles=3, tokens0=0, tokens1=1),
+        graph=True, iterations=3000, use_cache=False)
+    assert composed == pytest.approx(-0.09479892761394071, abs=1e-9)
+    assert abs(result.value - composed) <= 2 * result.exploitability + 1e-6
+
+
+def test_war_values_are_antisymmetric_for_warriors_only():
+    sol = war.solve_war(warriors=4, combats=5)
+    for (a, b), s in sol.scores.items():
+        assert s.value == pytest.approx(-sol.scores[(b, a)].value, abs=1e-9)
+    assert sol.scores[(2, 0)].value > sol.scores[(1, 0)].value > 0
+
+
+# ---------------------------------------------------------------- advice
+def test_advise_text(capsys):
+    code = main(["advise", "cobardes", "--variant", "warriors", "--mine", "0,1,2,3",
+                 "--theirs", "0,1,2,4", "--win-value", "1", "--crown-value", "3",
+                 "--combat", "4"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "Value for you: -0.3488" in out
+    assert "Exploitability: 0" in out
+
+
+def test_advise_json_matches_solver(capsys):
+    code = main(["advise", "cobardes", "--variant", "warriors", "--mine", "0,1,2,3",
+                 "--theirs", "0,1,2,4", "--combat", "4", "--crown-value", "2", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0
+    params = {"kinds": "warriors", "crown_value": 2.0, "crown_loss_value": -2.0,
+              "position": "hand0:0.1.2.3;hand1:0.1.2.4;combat:4"}
+    assert data["value"] == pytest.approx(_value(params))
+    assert sum(data["strategy"].values()) == pytest.approx(1.0)
+    assert data["exploitability"] == 0.0
+    assert set(data["strategy"]) == {"Prince", "1", "2", "3"}
+
+
+def test_advise_with_courtiers_vanguard_decision(capsys):
+    main(["advise", "cobardes", "--my-courtier", "Maiden", "--their-courtier", "Wolf",
+          "--mine", "0,1,2,3,4,5", "--theirs", "0,1,2,3,4,6", "--combat", "2", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert data["decision"] == "vanguard"
+    assert set(data["strategy"]) == {"advance", "pass"}
+    assert "confrontation" in data
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--mine", "0,1,9"], "unknown"),
+    (["--mine", "0,1,1"], "twice"),
+    (["--mine", "0,1", "--theirs", "1", "--combat", "7"], "cannot have fought"),
+    (["--score", "3-0"], "tokens"),
+    (["--my-courtier", "Jester"], "unknown"),
+    (["--variant", "warriors", "--my-courtier", "Squire"], "not in the warriors variant"),
+    (["--combat", "9"], "combat"),
+])
+def test_advise_bad_positions_give_one_clear_error(argv, words, capsys):
+    code = main(["advise", "cobardes", *argv])
+    err = capsys.readouterr().err.strip()
+    assert code == 2
+    assert len(err.splitlines()) == 1
+    assert words in err
+
+
+# ---------------------------------------------------------------- sweeps
+def test_sweep_caches_and_resumes(tmp_path):
+    pairs = [("none", "none"), ("Squire", "Wolf")]
+    first = sweep.run_sweep(pairs, warriors=3, combats=3, directory=tmp_path, workers=1,
+                            progress=False)
+    assert set(first) == set(pairs)
+    path = sweep.task_path(tmp_path, ("Squire", "Wolf"), 3, 3)
+    stamp = path.stat().st_mtime_ns
+    again = sweep.run_sweep(pairs, warriors=3, combats=3, directory=tmp_path, workers=1,
+                            progress=False)
+    assert path.stat().st_mtime_ns == stamp  # resumed from the cache, not recomputed
+    assert again[("Squire", "Wolf")]["war"] == first[("Squire", "Wolf")]["war"]
+    assert first[("none", "none")]["war"]["scores"]["0-0"]["value"] == pytest.approx(0.0)
+
+
+def test_sweep_on_a_local_dask_cluster(tmp_path):
+    from distributed import Client, LocalCluster
+
+    pairs = [("Squire", "Archer"), ("Archer", "Squire"), ("Wolf", "Maiden")]
+    with LocalCluster(n_workers=2, processes=False, threads_per_worker=1,
+                      dashboard_address=None) as cluster, Client(cluster) as client:
+        results = sweep.run_sweep(pairs, warriors=3, combats=3, directory=tmp_path,
+                                  scheduler=client, progress=False)
+    assert set(results) == set(pairs)
+    local = sweep.solve_pairing(("Wolf", "Maiden"), 3, 3)
+    assert results[("Wolf", "Maiden")]["war"]["scores"] == local["war"]["scores"]
+
+
+def test_exact_module_reports_provenance():
+    sol = solve_battle(BattleSpec(warriors=3, combats=3))
+    assert "exact" in sol.provenance()
+    assert exact.card_label(0) == "Prince"
