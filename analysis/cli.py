@@ -17,6 +17,7 @@ _COMMAND_MODULES = (
     "analysis.solve.command",
     "analysis.report.command",
     "analysis.goat_lords",
+    "analysis.advise",
 )
 
 
