@@ -448,6 +448,8 @@ def test_bad_input_raises_farol_errors():
         load_game("python_goat_lords", {"scoring": "sometimes"})
     with pytest.raises(InvalidParameterError, match="duel_answer"):
         load_game("python_goat_lords", {"duel_answer": "maybe"})
+    with pytest.raises(InvalidParameterError, match="value_ladypug"):
+        load_game("python_goat_lords", {"value_ladypug": 5000})
     with pytest.raises(UnknownCardError, match="unicorn"):
         kind_index("unicorn")
     with pytest.raises(InvalidPositionError, match="deck has 4"):

@@ -14,10 +14,10 @@ import random
 import numpy as np
 import pyspiel
 
-from games.errors import IllegalActionError, InvalidParameterError
+from games.errors import InvalidParameterError
 from games.goat_lords import rules
-from games.goat_lords.cards import DEFAULT_VALUES, KINDS, NUM_KINDS, WILD_PILE, kind_name
-from games.goat_lords.table import CHANCE, DUEL, OVER, PLAY, TERMINAL, Config, Table
+from games.goat_lords.cards import DEFAULT_VALUES, KINDS, NUM_KINDS, kind_name
+from games.goat_lords.table import CHANCE, OVER, Config, Table
 
 VALUE_PARAMS = tuple(f"value_{k.key}" for k in KINDS)
 
@@ -58,6 +58,9 @@ def config_from_params(params: dict) -> Config:
             f"its parameters: {', '.join(sorted(_DEFAULTS))}"
         )
     merged = {**_DEFAULTS, **params}
+    for name in VALUE_PARAMS:
+        if not 0 <= int(merged[name]) <= 1000:
+            raise InvalidParameterError(f"{name} must be a point value from 0 to 1000, not {merged[name]}")
     return Config(
         players=int(merged["players"]),
         values=tuple(int(merged[name]) for name in VALUE_PARAMS),
@@ -312,13 +315,7 @@ def render(state: GoatLordsState, seat: int) -> str:
     return "\n".join(lines)
 
 
-def check_action(state: GoatLordsState, action: int) -> None:
-    """Raise :class:`IllegalActionError` unless ``action`` is legal in ``state``."""
-    if state.table.to_move in (CHANCE, TERMINAL) or action not in state.table.legal_actions():
-        raise IllegalActionError(f"{action_label(action)!r} is not legal now")
-
-
 __all__ = ["GoatLordsGame", "GoatLordsState", "render", "config_from_params", "action_label",
-           "VALUE_PARAMS", "PLAY", "DUEL", "WILD_PILE"]
+           "VALUE_PARAMS"]
 
 pyspiel.register_game(_GAME_TYPE, GoatLordsGame)
