@@ -455,8 +455,9 @@ def test_who_may_block_and_challenge_pure_functions():
     assert R.treasury_gain(3, 1) == 1
     assert R.terminal_returns(2, 4) == [-1 / 3, -1 / 3, 1.0, -1 / 3]
     assert R.terminal_returns(-1, 3) == [0.0, 0.0, 0.0]
-    assert R.inquisitor_examine((C.DUKE, C.CAPTAIN), C.DUKE, True, (1, 1, 1, 1, 1)) == (
-        (C.CAPTAIN,), (2, 1, 1, 1, 1))
+    assert R.swap_with_court((C.DUKE, C.CAPTAIN), (1, 1, 1, 1, 1), C.DUKE, C.CONTESSA) == (
+        (C.CAPTAIN, C.CONTESSA), (2, 1, 1, 1, 0))
+    assert R.swap_with_court((C.DUKE,), (0, 0, 0, 0, 0), C.DUKE, C.DUKE) == ((C.DUKE,), (0,) * 5)
 
 
 def test_turn_cap_is_a_draw():
@@ -498,3 +499,31 @@ def test_eliminated_players_are_not_targets():
     assert not any("P1" in n for n in names(s))
     assert {"Coup P2", "Assassinate P2 (claims Assassin)", "Steal from P2 (claims Captain)",
             "Examine P2 (claims Inquisitor)"} <= set(names(s))
+
+
+# ---- the examples of coup_rules_es_2to8_players.txt ---------------------------------------
+
+
+def test_2to8_example_second_duchess():
+    """«el jugador de la izquierda anuncia que activa el poder Duquesa. Como ya ha perdido un
+    personaje, y ese personaje también era una Duquesa, el jugador de la derecha cuestiona su
+    personaje. El jugador de la izquierda revela una segunda Duquesa, llevándose así las 3 monedas
+    ... y obligando al jugador de la derecha a revelar uno de sus personajes (Asesino). Entonces el
+    jugador de la izquierda tiene que barajar su Duquesa en la Corte y dibuja otro personaje.»"""
+    s = position_state("duke/duke/1;assassin+captain/-/2;move:0", players=2)
+    play(s, "Tax (claims Duke)", "Challenge", "Lose Assassin")
+    assert core(s).revealed[1] == (C.ASSASSIN,)
+    assert s.is_chance_node()
+    # The Duke shown is shuffled in with the court's last Duke: 2 of 12 cards.
+    assert chance_probability(s, "Draw Duke") == pytest.approx(2 / 12)
+    play(s, "Draw Captain")
+    assert core(s).hands[0] == (C.CAPTAIN,)
+    assert core(s).coins == (4, 2), "the Tax goes through"
+
+
+def test_2to8_example_last_turn_coup_wins():
+    """«Último turno: sólo quedan los jugadores de arriba a la derecha y de abajo a la derecha,
+    pero el jugador de abajo a la derecha tiene ocho monedas, gana realizando la acción Golpe.»"""
+    s = position_state("-/duke+captain/0;contessa/assassin/8;-/duke+ambassador/0;captain/contessa/3;move:1")
+    play(s, "Coup P3")
+    assert s.is_terminal() and s.returns() == pytest.approx([-1 / 3, 1.0, -1 / 3, -1 / 3])

@@ -473,9 +473,8 @@ def _h_lose(s: Core, step, rest, action):
 def _h_redraw(s: Core, step, rest, card):
     _, p, shown = step
     hands = list(s.hands)
-    hands[p] = R.hand_add(R.hand_remove(hands[p], shown), card)
+    hands[p], s.court = R.swap_with_court(hands[p], s.court, shown, card)
     s.hands = tuple(hands)
-    s.court = R.pile_add(R.pile_add(s.court, shown), card, -1)
     s._emit(1 << p, E_REDRAW, p, shown, card)
     s.queue = rest
 

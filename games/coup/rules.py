@@ -149,18 +149,16 @@ def inquisitor_return_options(hand: tuple[int, ...], drawn: tuple[int, ...]) -> 
     return tuple(sorted(set(hand + drawn)))
 
 
-def inquisitor_examine(
-    hand: tuple[int, ...], shown: int, force: bool, court: tuple[int, ...]
+def swap_with_court(
+    hand: tuple[int, ...], court: tuple[int, ...], shown: int, drawn: int
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The examined player's hand and the court after the Inquisitor's decision.
+    """Hand and court after ``shown`` is shuffled into the court and ``drawn`` comes out.
 
-    ``force=False``: the card is given back, nothing changes. ``force=True``: the
-    shown card is shuffled into the court; the new card is drawn afterwards (a
-    chance event), so the returned hand lacks it.
+    Used for a claim proven in a challenge and for a card the Inquisitor makes an
+    examined player give up: «la carta se baraja en la Corte y el jugador objetivo
+    roba una nueva carta». ``drawn`` may be ``shown`` itself.
     """
-    if not force:
-        return hand, court
-    return hand_remove(hand, shown), pile_add(court, shown)
+    return hand_add(hand_remove(hand, shown), drawn), pile_add(pile_add(court, shown), drawn, -1)
 
 
 @_cache
