@@ -1,0 +1,60 @@
+"""Nodes per second of an exhaustive ``child()`` walk of 1v1 Coup endgames.
+
+Run: ``.venv/bin/python benchmarks/coup_walk.py``. OpenSpiel's Python Kuhn poker
+``child()`` is timed alongside as a baseline for the machine's current speed
+(the machine is shared, so absolute rates vary with its load).
+"""
+
+from __future__ import annotations
+
+import time
+
+import pyspiel
+from open_spiel.python.games import kuhn_poker  # noqa: F401  (registers python_kuhn_poker)
+
+import games  # noqa: F401  (registers python_coup)
+from games.coup import endgame_game
+
+POSITIONS = (
+    ("duke/assassin/7;captain/contessa/7;move:0", 2),
+    ("?/assassin/1;?/contessa/1;move:0", 2),
+    ("?/duke/3;?/captain/2;move:1", 2),
+)
+
+
+def walk(game: pyspiel.Game) -> tuple[int, float]:
+    """Visit every node once with ``state.child``; returns (nodes, seconds)."""
+    start = time.perf_counter()
+    nodes = 0
+    stack = [game.new_initial_state()]
+    while stack:
+        state = stack.pop()
+        nodes += 1
+        if state.is_terminal():
+            continue
+        if state.is_chance_node():
+            actions = [a for a, _ in state.chance_outcomes()]
+        else:
+            actions = state.legal_actions()
+        stack.extend(state.child(a) for a in actions)
+    return nodes, time.perf_counter() - start
+
+
+def kuhn_child_microseconds(repeats: int = 20_000) -> float:
+    state = pyspiel.load_game("python_kuhn_poker").new_initial_state().child(0).child(1)
+    start = time.perf_counter()
+    for _ in range(repeats):
+        state.child(0)
+    return (time.perf_counter() - start) / repeats * 1e6
+
+
+def main() -> None:
+    print(f"baseline: python_kuhn_poker child() {kuhn_child_microseconds():.1f} us")
+    for position, cap in POSITIONS:
+        for deck in ("ambassador", "inquisitor"):
+            nodes, seconds = walk(endgame_game(position, turn_cap=cap, deck=deck))
+            print(f"{position:45s} cap {cap} {deck:10s} {nodes:8,d} nodes {nodes / seconds:9,.0f} nodes/s")
+
+
+if __name__ == "__main__":
+    main()
