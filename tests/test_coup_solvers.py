@@ -93,8 +93,9 @@ def _walk(game):
 @pytest.mark.parametrize("deck", ["ambassador", "inquisitor"])
 def test_keys_are_consistent_over_a_whole_endgame_tree(deck):
     """Equal state keys: same player, actions, chance outcomes and returns. Equal information
-    states: equal infoset keys. And no information leaks: at P0's first decision there is one
-    information state per card P0 may hold."""
+    states: equal infoset keys and observations (nothing private to the other player leaks
+    into them). And at P0's first decision there is one information state per card P0 may
+    hold."""
     game = endgame_game(BLUFF, deck=deck, turn_cap=1)
     by_state: dict = {}
     by_info: dict = {}
@@ -109,7 +110,8 @@ def test_keys_are_consistent_over_a_whole_endgame_tree(deck):
         assert by_state.setdefault(state.state_key(), summary) == summary
         if player >= 0:
             info = state.information_state_string(player)
-            assert by_info.setdefault(info, state.infoset_key(player)) == state.infoset_key(player)
+            seen = (state.infoset_key(player), state.observation_string(player))
+            assert by_info.setdefault(info, seen) == seen
             if len(state.history()) == 2:
                 first_decisions.add(info)
     assert len(first_decisions) == 5  # P0 knows their own card and nothing of P1's
