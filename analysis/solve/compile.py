@@ -53,6 +53,11 @@ COMPILE_VERSION = 1
 
 TERMINAL, CHANCE, PLAYER0, PLAYER1 = 0, 1, 2, 3
 
+_TERMINAL_ID = int(pyspiel.PlayerId.TERMINAL)
+_CHANCE_ID = int(pyspiel.PlayerId.CHANCE)
+_SIMULTANEOUS_ID = int(pyspiel.PlayerId.SIMULTANEOUS)
+_MULTI = object()  # a position with several parents
+
 # Bytes a node costs at its peak: the walk's growable arrays, their numpy copies and the
 # solver's working arrays (reaches, values); ~1 edge a node. Graph mode adds the key table.
 TREE_BYTES_PER_NODE = 140
@@ -302,8 +307,11 @@ def _walk(game, graph, simultaneous, max_nodes, progress, name, budget, per_node
     iactions = array("i")
     ikeys: list[str] = []
     infoset_index: dict = {}
-    infoset_state: list = []  # graph mode: the first position seen in each information set
-    imperfect = False
+    # Graph mode: the positions of each information set, each position's parent (or
+    # _MULTI) and each node's (kind, infoset), to tell exact merging from an abstraction.
+    infoset_states: list[set] = []
+    parent_of: dict = {}
+    node_info: dict = {}
     names: list[dict[int, str]] = [{}, {}]
     memo: dict = {}
     on_stack: set = set()
@@ -315,7 +323,6 @@ def _walk(game, graph, simultaneous, max_nodes, progress, name, budget, per_node
         bar = tqdm(desc="compiling", unit=" nodes", unit_scale=True, mininterval=0.5)
 
     def infoset_id(player, key, actions, state_key, state):
-        nonlocal imperfect
         full = (player, key)
         iid = infoset_index.get(full)
         if iid is None:
@@ -325,7 +332,8 @@ def _walk(game, graph, simultaneous, max_nodes, progress, name, budget, per_node
             iactions.extend(actions)
             ioffset.append(len(iactions))
             ikeys.append(_key_text(key))
-            infoset_state.append(state_key)
+            if graph:
+                infoset_states.append({state_key})
             known = names[player]
             for a in actions:
                 if a not in known:
@@ -336,28 +344,34 @@ def _walk(game, graph, simultaneous, max_nodes, progress, name, budget, per_node
             raise UnsupportedGameError(
                 f"{name}: information set {_key_text(key)!r} of player {player} has different "
                 "legal actions at different nodes")
-        if graph and not imperfect and infoset_state[iid] != state_key:
-            imperfect = True
+        if graph:
+            infoset_states[iid].add(state_key)
         return iid
 
     # A frame: [state, kind, infoset, actions, probs, next index, child ids, key, a0]
-    def open_frame(state, key, pending_a0=None):
+    def open_frame(state, key, player, pending_a0=None):
+        # ``player`` is state.current_player(), asked once: each call into a Python game
+        # crosses the C++ bridge.
         if pending_a0 is not None:  # graph mode, simultaneous node: player 1's turn
             actions = state.legal_actions(1)
             iid = infoset_id(1, ("sim", state.infoset_key(1)), actions, key, state)
+            node_info[(key, pending_a0)] = (PLAYER1, iid)
             return [state, PLAYER1, iid, actions, None, 0, [], (key, pending_a0), pending_a0]
-        if state.is_chance_node():
+        if player == _CHANCE_ID:
             outcomes = [(a, p) for a, p in state.chance_outcomes() if p > 0]
+            if graph:
+                node_info[key] = (CHANCE, -1)
             return [state, CHANCE, -1, [a for a, _ in outcomes], [p for _, p in outcomes], 0,
                     [], key, None]
-        if simultaneous and state.is_simultaneous_node():
+        if player == _SIMULTANEOUS_ID:
             actions = state.legal_actions(0)
             iid = infoset_id(0, ("sim", state.infoset_key(0)), actions, key, state)
+            node_info[key] = (PLAYER0, iid)
             return [state, PLAYER0, iid, actions, None, 0, [], key, "sim"]
-        player = state.current_player()
         actions = state.legal_actions()
         if graph:
             iid = infoset_id(player, state.infoset_key(player), actions, key, state)
+            node_info[key] = (PLAYER0 + player, iid)
         else:
             iid = infoset_id(player, state.information_state_string(player), actions, None,
                              state)
@@ -393,11 +407,12 @@ def _walk(game, graph, simultaneous, max_nodes, progress, name, budget, per_node
         return close_node(TERMINAL, -1, None, None, float(returns[0]))
 
     root_state = game.new_initial_state()
-    if root_state.is_terminal():
+    root_player = root_state.current_player()
+    if root_player == _TERMINAL_ID:
         terminal(root_state)
     else:
         root_key = root_state.state_key() if graph else None
-        stack = [open_frame(root_state, root_key)]
+        stack = [open_frame(root_state, root_key, root_player)]
         if graph:
             on_stack.add(root_key)
         while stack:
@@ -407,18 +422,22 @@ def _walk(game, graph, simultaneous, max_nodes, progress, name, budget, per_node
                 frame[5] = i + 1
                 action = actions[i]
                 if extra == "sim":  # player 0 chose at a simultaneous node
-                    stack.append(open_frame(state, key, pending_a0=action))
+                    stack.append(open_frame(state, key, None, pending_a0=action))
                     continue
                 if extra is not None:  # player 1 answers: apply the joint action
                     child = state.clone()
                     child.apply_actions([extra, action])
                 else:
                     child = state.child(action)
-                if child.is_terminal():
+                child_player = child.current_player()
+                if child_player == _TERMINAL_ID:
                     children.append(terminal(child))
                     continue
                 if graph:
                     child_key = child.state_key()
+                    parent_key = key if extra is None else (key, extra)
+                    if parent_of.setdefault(child_key, parent_key) != parent_key:
+                        parent_of[child_key] = _MULTI
                     known = memo.get(child_key)
                     if known is not None:
                         children.append(known)
@@ -428,9 +447,9 @@ def _walk(game, graph, simultaneous, max_nodes, progress, name, budget, per_node
                             f"{name}: the state graph has a cycle at {_key_text(child_key)!r}; "
                             "the game needs a move cap in its state key")
                     on_stack.add(child_key)
-                    stack.append(open_frame(child, child_key))
+                    stack.append(open_frame(child, child_key, child_player))
                 else:
-                    stack.append(open_frame(child, None))
+                    stack.append(open_frame(child, None, child_player))
                 continue
             stack.pop()
             node = close_node(node_kind, frame[2], children, probs, 0.0, actions)
@@ -444,6 +463,8 @@ def _walk(game, graph, simultaneous, max_nodes, progress, name, budget, per_node
     edge_start.append(len(edge_child))
     if kind[-1] == TERMINAL:
         raise UnsupportedGameError(f"{name} ends before anyone moves: nothing to solve")
+    imperfect = graph and _merges_hidden_information(infoset_states, iplayer, parent_of,
+                                                     node_info)
     return _finish(
         graph, imperfect, np.frombuffer(kind, dtype=np.int8),
         np.frombuffer(node_infoset, dtype=np.int32), np.frombuffer(edge_start, dtype=np.int64),
@@ -451,6 +472,30 @@ def _walk(game, graph, simultaneous, max_nodes, progress, name, budget, per_node
         np.frombuffer(edge_action, dtype=np.int32), np.frombuffer(utility, dtype=np.float64), np.frombuffer(iplayer, dtype=np.int8),
         np.frombuffer(ioffset, dtype=np.int64), np.frombuffer(iactions, dtype=np.int32), ikeys,
         names)
+
+
+def _merges_hidden_information(infoset_states, iplayer, parent_of, node_info) -> bool:
+    """Whether some graph information set holds positions its player could tell apart.
+
+    An information set of one position loses nothing. Nor does one whose positions are
+    all children of a single node of the opponent who saw that whole position: that is a
+    simultaneous move (the opponent's choice is hidden until both have chosen), and with
+    positions that determine the future, merging is exact. Anything else (positions
+    reached through hidden chance, a hidden card, several parents) may forget what the
+    player knew: an imperfect-recall abstraction.
+    """
+    for iid, states in enumerate(infoset_states):
+        if len(states) == 1:
+            continue
+        parents = {parent_of.get(state, _MULTI) for state in states}
+        if len(parents) != 1:
+            return True
+        parent = parents.pop()
+        info = node_info.get(parent) if parent is not _MULTI else None
+        if info is None or info[0] not in (PLAYER0, PLAYER1) \
+                or info[0] == PLAYER0 + iplayer[iid] or len(infoset_states[info[1]]) != 1:
+            return True
+    return False
 
 
 def _finish(graph, imperfect, kind, infoset, estart, echild, eprob, eaction, utility, iplayer,
