@@ -39,23 +39,47 @@ RESULTS = Path(__file__).resolve().parent / "results"
 # (label, game name, parameters)
 GAMES = [
     ("leduc_poker", "leduc_poker", {}),
-    ("goofspiel5_turn_based",
-     "turn_based_simultaneous_game(game=goofspiel(num_cards=5,imp_info=True))", {}),
+    (
+        "goofspiel5_turn_based",
+        "turn_based_simultaneous_game(game=goofspiel(num_cards=5,imp_info=True))",
+        {},
+    ),
     ("liars_dice", "liars_dice", {}),
-    ("cobardes_battle_small", "python_cobardes_battle",
-     {"warriors": 2, "combats": 3, "kinds": "warriors+villains",
-      "villain_deck": "Thug/Sheep/Executioner"}),
-    ("coup_1v1_endgame", "python_coup",
-     {"position": "?/assassin/3;?/contessa/3;move:0", "turn_cap": 2}),
+    (
+        "cobardes_battle_small",
+        "python_cobardes_battle",
+        {
+            "warriors": 2,
+            "combats": 3,
+            "kinds": "warriors+villains",
+            "villain_deck": "Thug/Sheep/Executioner",
+        },
+    ),
+    (
+        "coup_1v1_endgame",
+        "python_coup",
+        {"position": "?/assassin/3;?/contessa/3;move:0", "turn_cap": 2},
+    ),
 ]
 SOLVERS = ("farol", "openspiel_cpp", "openspiel_python")
 # OpenSpiel's Python solver keeps a Python object per state: beyond this many nodes it
 # would need minutes and gigabytes just to start on a shared machine.
 PYTHON_SOLVER_MAX_NODES = 400_000
 
-COLUMNS = ["game", "solver", "nodes", "init_seconds", "iterations", "seconds_per_iteration",
-           "exploitability_10s", "exploitability_60s", "peak_memory_mb", "bytes_per_node",
-           "engine", "status"]
+COLUMNS = [
+    "game",
+    "solver",
+    "nodes",
+    "init_seconds",
+    "iterations",
+    "seconds_per_iteration",
+    "exploitability_10s",
+    "exploitability_60s",
+    "peak_memory_mb",
+    "bytes_per_node",
+    "engine",
+    "status",
+]
 
 
 def load(name: str, params: dict):
@@ -109,8 +133,9 @@ class _Pause:
         self.clock.paused += time.perf_counter() - self.t
 
 
-def run_one(label: str, name: str, params: dict, solver: str, marks: tuple[float, float],
-            queue) -> None:
+def run_one(
+    label: str, name: str, params: dict, solver: str, marks: tuple[float, float], queue
+) -> None:
     """Child process: run one solver on one game and put its row on ``queue``."""
     import numpy as np
 
@@ -160,7 +185,9 @@ def run_one(label: str, name: str, params: dict, solver: str, marks: tuple[float
 
             def exploitability() -> float:
                 return pyspiel.exploitability(
-                    game, policy_lib.python_policy_to_pyspiel_policy(cfr.average_policy()))
+                    game, policy_lib.python_policy_to_pyspiel_policy(cfr.average_policy())
+                )
+
         row["init_seconds"] = clock.now()
 
         def step() -> int:
@@ -236,16 +263,18 @@ def chart(rows: list[dict], path: Path) -> None:
     fig, axes = plt.subplots(1, 2, figsize=(13, 4.8))
     width = 0.27
     for k, solver in enumerate(SOLVERS):
-        for ax, column in zip(axes, ("seconds_per_iteration", "exploitability_10s"),
-                              strict=True):
+        for ax, column in zip(axes, ("seconds_per_iteration", "exploitability_10s"), strict=True):
             values = []
             for g in games:
                 match = [r for r in rows if r["game"] == g and r["solver"] == solver]
                 v = match[0].get(column) if match else None
                 values.append(v if isinstance(v, float) and v > 0 else np.nan)
             ax.bar(np.arange(len(games)) + (k - 1) * width, values, width, label=solver)
-    for ax, title in zip(axes, ("seconds per iteration (lower is better)",
-                                "exploitability after 10 s (lower is better)"), strict=True):
+    for ax, title in zip(
+        axes,
+        ("seconds per iteration (lower is better)", "exploitability after 10 s (lower is better)"),
+        strict=True,
+    ):
         ax.set_yscale("log")
         ax.set_xticks(np.arange(len(games)))
         ax.set_xticklabels(games, rotation=20, ha="right", fontsize=8)
@@ -266,27 +295,38 @@ def main(argv: list[str] | None = None) -> int:
     timeout = 90.0 if args.quick else 300.0
     selected = [g for g in GAMES if not args.games or g[0] in args.games]
     rows: list[dict] = []
-    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores "
-          f"(shared); python {sys.version.split()[0]}; marks {marks[0]:g} s / {marks[1]:g} s",
-          flush=True)
+    print(
+        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores "
+        f"(shared); python {sys.version.split()[0]}; marks {marks[0]:g} s / {marks[1]:g} s",
+        flush=True,
+    )
     for label, name, params in selected:
         from analysis.solve import compile_game
 
         nodes = compile_game(load(name, params)).num_nodes
         for solver in SOLVERS:
             if solver == "openspiel_python" and nodes > PYTHON_SOLVER_MAX_NODES:
-                rows.append({"game": label, "solver": solver, "nodes": nodes,
-                             "status": f"skipped (> {PYTHON_SOLVER_MAX_NODES:,} nodes)"})
+                rows.append(
+                    {
+                        "game": label,
+                        "solver": solver,
+                        "nodes": nodes,
+                        "status": f"skipped (> {PYTHON_SOLVER_MAX_NODES:,} nodes)",
+                    }
+                )
                 print(f"{label:24s} {solver:17s} skipped ({nodes:,} nodes)", flush=True)
                 continue
             row = measure(label, name, params, solver, marks, timeout)
             row.setdefault("nodes", nodes)
             rows.append(row)
-            print(f"{label:24s} {solver:17s} "
-                  f"s/iter {fmt(row.get('seconds_per_iteration')):>12s}  "
-                  f"expl@{marks[0]:g}s {fmt(row.get('exploitability_10s')):>12s}  "
-                  f"expl@{marks[1]:g}s {fmt(row.get('exploitability_60s')):>12s}  "
-                  f"peak {fmt(row.get('peak_memory_mb')):>8s} MB  {row['status']}", flush=True)
+            print(
+                f"{label:24s} {solver:17s} "
+                f"s/iter {fmt(row.get('seconds_per_iteration')):>12s}  "
+                f"expl@{marks[0]:g}s {fmt(row.get('exploitability_10s')):>12s}  "
+                f"expl@{marks[1]:g}s {fmt(row.get('exploitability_60s')):>12s}  "
+                f"peak {fmt(row.get('peak_memory_mb')):>8s} MB  {row['status']}",
+                flush=True,
+            )
     RESULTS.mkdir(parents=True, exist_ok=True)
     stem = "solvers_quick" if args.quick else "solvers"
     with open(RESULTS / f"{stem}.csv", "w", newline="") as fh:
@@ -299,14 +339,21 @@ def main(argv: list[str] | None = None) -> int:
     for label, _, _ in selected:
         ours = [r for r in rows if r["game"] == label and r["solver"] == "farol"]
         theirs = [r for r in rows if r["game"] == label and r["solver"] == "openspiel_cpp"]
-        if ours and theirs and ours[0].get("seconds_per_iteration") and \
-                theirs[0].get("seconds_per_iteration"):
+        if (
+            ours
+            and theirs
+            and ours[0].get("seconds_per_iteration")
+            and theirs[0].get("seconds_per_iteration")
+        ):
             ratio = theirs[0]["seconds_per_iteration"] / ours[0]["seconds_per_iteration"]
             ratios.append(ratio)
             print(f"speedup per iteration on {label}: {ratio:.1f}x")
     print(f"wrote {RESULTS / (stem + '.csv')} and {RESULTS / (stem + '.png')}")
-    print(f"min speedup vs OpenSpiel C++ CFR+: {min(ratios):.1f}x" if ratios else
-          "min speedup vs OpenSpiel C++ CFR+: n/a")
+    print(
+        f"min speedup vs OpenSpiel C++ CFR+: {min(ratios):.1f}x"
+        if ratios
+        else "min speedup vs OpenSpiel C++ CFR+: n/a"
+    )
     return 0
 
 

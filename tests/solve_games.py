@@ -37,9 +37,15 @@ class PenniesRaceGame(pyspiel.Game):
         params = params or {}
         self.target = int(params.get("target", 3))
         self.hidden = bool(params.get("hidden", False))
-        info = pyspiel.GameInfo(num_distinct_actions=2, max_chance_outcomes=2, num_players=2,
-                                min_utility=-2.0, max_utility=2.0, utility_sum=0.0,
-                                max_game_length=4 * self.target)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=2,
+            max_chance_outcomes=2,
+            num_players=2,
+            min_utility=-2.0,
+            max_utility=2.0,
+            utility_sum=0.0,
+            max_game_length=4 * self.target,
+        )
         super().__init__(_GAME_TYPE, info, params)
 
     def new_initial_state(self):

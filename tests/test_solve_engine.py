@@ -149,10 +149,18 @@ def test_exploitability_of_an_equilibrium_is_zero():
     cg = compile_game(pyspiel.load_game("kuhn_poker"))
     p, b = 0, 1
     rows = {
-        "0": {p: 1.0}, "1": {p: 1.0}, "2": {p: 1.0},
-        "0pb": {p: 1.0}, "1pb": {p: 2 / 3, b: 1 / 3}, "2pb": {b: 1.0},
-        "0p": {p: 2 / 3, b: 1 / 3}, "1p": {p: 1.0}, "2p": {b: 1.0},
-        "0b": {p: 1.0}, "1b": {p: 2 / 3, b: 1 / 3}, "2b": {b: 1.0},
+        "0": {p: 1.0},
+        "1": {p: 1.0},
+        "2": {p: 1.0},
+        "0pb": {p: 1.0},
+        "1pb": {p: 2 / 3, b: 1 / 3},
+        "2pb": {b: 1.0},
+        "0p": {p: 2 / 3, b: 1 / 3},
+        "1p": {p: 1.0},
+        "2p": {b: 1.0},
+        "0b": {p: 1.0},
+        "1b": {p: 2 / 3, b: 1 / 3},
+        "2b": {b: 1.0},
     }
     report = exploitability(cg, strategy_from(cg, rows))
     assert report.exploitability == pytest.approx(0.0, abs=1e-12)

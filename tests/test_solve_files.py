@@ -149,7 +149,8 @@ def test_result_round_trip_and_views(tmp_path):
 
     game = pyspiel.load_game("kuhn_poker")
     assert openspiel_exploitability.exploitability(game, tabular) == pytest.approx(
-        result.exploitability, abs=1e-9)
+        result.exploitability, abs=1e-9
+    )
 
 
 def test_corrupted_result_is_one_clear_error(tmp_path):
@@ -164,8 +165,17 @@ def test_corrupted_result_is_one_clear_error(tmp_path):
 def test_cli_solves_and_saves(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     out = tmp_path / "kuhn"
-    status = cli.main(["solve", "kuhn_poker", "--target-exploitability", "1e-3", "--out",
-                       str(out), "--no-progress"])
+    status = cli.main(
+        [
+            "solve",
+            "kuhn_poker",
+            "--target-exploitability",
+            "1e-3",
+            "--out",
+            str(out),
+            "--no-progress",
+        ]
+    )
     assert status == 0
     printed = capsys.readouterr().out
     assert "exploitability" in printed and str(out) in printed
@@ -173,16 +183,36 @@ def test_cli_solves_and_saves(tmp_path, monkeypatch, capsys):
     assert loaded.exploitability <= 1e-3
     assert loaded.game == "kuhn_poker()"
     # Running again resumes from the checkpoint: no new iterations are needed.
-    status = cli.main(["solve", "kuhn_poker", "--target-exploitability", "1e-3", "--out",
-                       str(out), "--no-progress"])
+    status = cli.main(
+        [
+            "solve",
+            "kuhn_poker",
+            "--target-exploitability",
+            "1e-3",
+            "--out",
+            str(out),
+            "--no-progress",
+        ]
+    )
     assert status == 0
     assert SolveResult.load(out).iterations == loaded.iterations
 
 
 def test_cli_params_and_methods(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    status = cli.main(["solve", "leduc_poker", "--param", "suit_isomorphism=true", "--method", "dcfr",
-                       "--iterations", "50", "--no-progress"])
+    status = cli.main(
+        [
+            "solve",
+            "leduc_poker",
+            "--param",
+            "suit_isomorphism=true",
+            "--method",
+            "dcfr",
+            "--iterations",
+            "50",
+            "--no-progress",
+        ]
+    )
     assert status == 0
     (saved,) = (tmp_path / "results" / "solve").iterdir()
     result = SolveResult.load(saved)
@@ -190,14 +220,17 @@ def test_cli_params_and_methods(tmp_path, monkeypatch):
     assert result.iterations == 50
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["solve", "no_such_game"], "unknown game"),
-    (["solve", "kuhn_poker", "--param", "players=3"], "3 players"),
-    (["solve", "matrix_pd"], "general-sum"),
-    (["solve", "leduc_poker", "--max-memory", "100KB"], "estimated"),
-    (["solve", "kuhn_poker", "--max-memory", "lots"], "memory budget"),
-    (["solve", "kuhn_poker", "--graph"], "state_key"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["solve", "no_such_game"], "unknown game"),
+        (["solve", "kuhn_poker", "--param", "players=3"], "3 players"),
+        (["solve", "matrix_pd"], "general-sum"),
+        (["solve", "leduc_poker", "--max-memory", "100KB"], "estimated"),
+        (["solve", "kuhn_poker", "--max-memory", "lots"], "memory budget"),
+        (["solve", "kuhn_poker", "--graph"], "state_key"),
+    ],
+)
 def test_cli_bad_input_is_one_line(tmp_path, monkeypatch, capsys, argv, message):
     monkeypatch.chdir(tmp_path)
     assert cli.main([*argv, "--no-progress"]) == 2

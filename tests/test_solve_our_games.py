@@ -9,8 +9,12 @@ from analysis.solve import CFRSolver, compile_game, solve_lp
 
 # The catalog's smallest battles (games/cobardes/catalog_entry.py) and Coup endgames.
 WARRIORS_ONLY = {"kinds": "warriors", "warriors": 2, "combats": 3}
-HIDDEN_VILLAINS = {"warriors": 2, "combats": 3, "kinds": "warriors+villains",
-                   "villain_deck": "Thug/Sheep/Executioner"}
+HIDDEN_VILLAINS = {
+    "warriors": 2,
+    "combats": 3,
+    "kinds": "warriors+villains",
+    "villain_deck": "Thug/Sheep/Executioner",
+}
 COUP_ENDGAME = {"position": "?/duke/3;?/captain/0;move:0", "turn_cap": 1}
 
 

@@ -54,10 +54,25 @@ from analysis.solve.lp import solve_lp
 from analysis.solve.result import SolveResult
 
 __all__ = [
-    "METHODS", "CFRSolver", "CompiledGame", "CorruptFileError", "Exploitability",
-    "GameTooLargeError", "SolveError", "SolveResult", "UnsupportedGameError", "best_response",
-    "compile_cached", "compile_game", "expected_value", "exploitability", "load_game_arg",
-    "solve", "solve_lp", "uniform_strategy",
+    "METHODS",
+    "CFRSolver",
+    "CompiledGame",
+    "CorruptFileError",
+    "Exploitability",
+    "GameTooLargeError",
+    "SolveError",
+    "SolveResult",
+    "UnsupportedGameError",
+    "best_response",
+    "compile_cached",
+    "compile_game",
+    "expected_value",
+    "exploitability",
+    "load_game_arg",
+    "make_result",
+    "solve",
+    "solve_lp",
+    "uniform_strategy",
 ]
 
 
@@ -80,9 +95,16 @@ def load_game_arg(game: pyspiel.Game | str, params: dict[str, Any] | None = None
     return load_game(game, params)
 
 
-def compile_cached(game: pyspiel.Game | str, graph: bool = False, *, use_cache: bool = True,
-                   rebuild: bool = False, max_memory: int | None = None,
-                   progress: bool = False, directory: str | Path | None = None) -> CompiledGame:
+def compile_cached(
+    game: pyspiel.Game | str,
+    graph: bool = False,
+    *,
+    use_cache: bool = True,
+    rebuild: bool = False,
+    max_memory: int | None = None,
+    progress: bool = False,
+    directory: str | Path | None = None,
+) -> CompiledGame:
     """Compile ``game``, through the on-disk cache.
 
     Parameters
@@ -119,14 +141,25 @@ def _fingerprint(game: pyspiel.Game) -> str:
     return game_code_fingerprint(game)
 
 
-def solve(game: pyspiel.Game | str, *, params: dict[str, Any] | None = None,
-          method: str = "cfr+", target_exploitability: float | None = None,
-          iterations: int | None = None, seconds: float | None = None, graph: bool = False,
-          use_cache: bool = True, rebuild_cache: bool = False,
-          checkpoint: str | Path | None = None, resume: bool = True,
-          max_memory: int | None = None, progress: bool | None = None,
-          alpha: float | None = None, beta: float | None = None,
-          gamma: float | None = None) -> SolveResult:
+def solve(
+    game: pyspiel.Game | str,
+    *,
+    params: dict[str, Any] | None = None,
+    method: str = "cfr+",
+    target_exploitability: float | None = None,
+    iterations: int | None = None,
+    seconds: float | None = None,
+    graph: bool = False,
+    use_cache: bool = True,
+    rebuild_cache: bool = False,
+    checkpoint: str | Path | None = None,
+    resume: bool = True,
+    max_memory: int | None = None,
+    progress: bool | None = None,
+    alpha: float | None = None,
+    beta: float | None = None,
+    gamma: float | None = None,
+) -> SolveResult:
     """Solve a two-player zero-sum game; see the module docstring.
 
     Parameters
@@ -151,30 +184,55 @@ def solve(game: pyspiel.Game | str, *, params: dict[str, Any] | None = None,
     if method not in METHODS:
         raise SolveError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
     game = load_game_arg(game, params)
-    compiled = compile_cached(game, graph=graph, use_cache=use_cache, rebuild=rebuild_cache,
-                              max_memory=max_memory, progress=bool(progress))
+    compiled = compile_cached(
+        game,
+        graph=graph,
+        use_cache=use_cache,
+        rebuild=rebuild_cache,
+        max_memory=max_memory,
+        progress=bool(progress),
+    )
     solver = CFRSolver(compiled, method, alpha=alpha, beta=beta, gamma=gamma)
     if checkpoint is not None and resume and Path(checkpoint).exists():
         solver.load_checkpoint(checkpoint)
-    report = solver.run(target_exploitability=target_exploitability, iterations=iterations,
-                        seconds=seconds, checkpoint=checkpoint, progress=progress)
+    report = solver.run(
+        target_exploitability=target_exploitability,
+        iterations=iterations,
+        seconds=seconds,
+        checkpoint=checkpoint,
+        progress=progress,
+    )
     return make_result(game, compiled, solver, report)
 
 
-def make_result(game: pyspiel.Game, compiled: CompiledGame, solver: CFRSolver,
-                report: Exploitability) -> SolveResult:
+def make_result(
+    game: pyspiel.Game, compiled: CompiledGame, solver: CFRSolver, report: Exploitability
+) -> SolveResult:
     """Freeze a solver's state into a :class:`SolveResult`."""
     return SolveResult(
-        game=str(game), parameters=_plain(game.get_parameters()), method=solver.method,
-        iterations=solver.iteration, seconds=solver.seconds,
-        exploitability=report.exploitability, value=report.value,
-        nash_conv=report.nash_conv, best_response=report.best_response, mode=compiled.mode,
-        abstraction=compiled.imperfect_recall, compiled_game=compiled.game,
-        method_parameters=solver.method_parameters, compile_seconds=compiled.compile_seconds,
-        num_nodes=compiled.num_nodes, infoset_keys=list(compiled.infoset_keys),
-        infoset_player=compiled.infoset_player, infoset_offset=compiled.infoset_offset,
-        infoset_actions=compiled.infoset_actions, strategy=solver.average_strategy(),
-        action_names=compiled.action_names)
+        game=str(game),
+        parameters=_plain(game.get_parameters()),
+        method=solver.method,
+        iterations=solver.iteration,
+        seconds=solver.seconds,
+        exploitability=report.exploitability,
+        value=report.value,
+        nash_conv=report.nash_conv,
+        best_response=report.best_response,
+        mode=compiled.mode,
+        abstraction=compiled.imperfect_recall,
+        compiled_game=compiled.game,
+        method_parameters=solver.method_parameters,
+        engine=solver.engine,
+        compile_seconds=compiled.compile_seconds,
+        num_nodes=compiled.num_nodes,
+        infoset_keys=list(compiled.infoset_keys),
+        infoset_player=compiled.infoset_player,
+        infoset_offset=compiled.infoset_offset,
+        infoset_actions=compiled.infoset_actions,
+        strategy=solver.average_strategy(),
+        action_names=compiled.action_names,
+    )
 
 
 def _plain(params: dict[str, Any]) -> dict[str, Any]:

@@ -35,7 +35,8 @@ def check_strategy(cg: CompiledGame, strategy: np.ndarray) -> np.ndarray:
     strategy = np.ascontiguousarray(strategy, dtype=np.float64)
     if strategy.shape != (cg.num_actions,):
         raise SolveError(
-            f"strategy has shape {strategy.shape}; {cg.game} needs ({cg.num_actions},)")
+            f"strategy has shape {strategy.shape}; {cg.game} needs ({cg.num_actions},)"
+        )
     return strategy
 
 
@@ -46,8 +47,9 @@ def expected_value(cg: CompiledGame, strategy: np.ndarray) -> float:
     return float(kernels.expected_value(*_args(cg), cg.infoset_offset, strategy, value))
 
 
-def best_response(cg: CompiledGame, strategy: np.ndarray, player: int,
-                  max_passes: int = 10_000) -> tuple[float, np.ndarray]:
+def best_response(
+    cg: CompiledGame, strategy: np.ndarray, player: int, max_passes: int = 10_000
+) -> tuple[float, np.ndarray]:
     """Player ``player``'s best-response value to the opponent's part of ``strategy``.
 
     Returns the value (for ``player``) and, per information set, the chosen action slot
@@ -63,11 +65,22 @@ def best_response(cg: CompiledGame, strategy: np.ndarray, player: int,
     n = cg.num_internal
     choice = np.zeros(cg.num_infosets, dtype=np.int64)
     value, passes = kernels.best_response(
-        *_args(cg), cg.infoset_offset, cg.infoset_player, strategy, player, cg.mode == "tree",
-        np.empty(n), np.empty(n), np.empty(cg.num_actions), choice, max_passes)
+        *_args(cg),
+        cg.infoset_offset,
+        cg.infoset_player,
+        strategy,
+        player,
+        cg.mode == "tree",
+        np.empty(n),
+        np.empty(n),
+        np.empty(cg.num_actions),
+        choice,
+        max_passes,
+    )
     if passes > max_passes:
-        raise SolveError(f"best response of player {player} in {cg.game} did not settle "
-                         f"in {max_passes} passes")
+        raise SolveError(
+            f"best response of player {player} in {cg.game} did not settle in {max_passes} passes"
+        )
     return float(value), choice
 
 

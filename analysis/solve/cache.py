@@ -19,8 +19,19 @@ from analysis.solve import compile as compile_module
 from analysis.solve.compile import COMPILE_VERSION, CompiledGame
 from analysis.solve.errors import CorruptFileError
 
-_ARRAYS = ("kind", "infoset", "edge_start", "edge_child", "edge_prob", "edge_action", "utility",
-           "infoset_player", "infoset_offset", "infoset_actions", "infoset_parent_row")
+_ARRAYS = (
+    "kind",
+    "infoset",
+    "edge_start",
+    "edge_child",
+    "edge_prob",
+    "edge_action",
+    "utility",
+    "infoset_player",
+    "infoset_offset",
+    "infoset_actions",
+    "infoset_parent_row",
+)
 
 
 def cache_dir() -> Path:
@@ -88,18 +99,32 @@ def _pack_strings(strings: list[str]) -> tuple[np.ndarray, np.ndarray]:
 
 def _unpack_strings(blob: np.ndarray, offsets: np.ndarray) -> list[str]:
     raw = blob.tobytes()
-    return [raw[offsets[i]:offsets[i + 1]].decode() for i in range(len(offsets) - 1)]
+    return [raw[offsets[i] : offsets[i + 1]].decode() for i in range(len(offsets) - 1)]
 
 
 def save_compiled(cg: CompiledGame, path: Path, key: str) -> None:
     """Write ``cg`` to ``path`` (atomically)."""
     blob, offsets = _pack_strings(cg.infoset_keys)
-    meta = np.frombuffer("\n".join((key, cg.game, cg.mode, str(int(cg.imperfect_recall)),
-                                    repr(cg.compile_seconds),
-                                    compile_module.names_to_json(cg.action_names))).encode(),
-                         dtype=np.uint8)
-    atomic_savez(path, meta=meta, key_blob=blob, key_offsets=offsets,
-                 **{name: getattr(cg, name) for name in _ARRAYS})
+    meta = np.frombuffer(
+        "\n".join(
+            (
+                key,
+                cg.game,
+                cg.mode,
+                str(int(cg.imperfect_recall)),
+                repr(cg.compile_seconds),
+                compile_module.names_to_json(cg.action_names),
+            )
+        ).encode(),
+        dtype=np.uint8,
+    )
+    atomic_savez(
+        path,
+        meta=meta,
+        key_blob=blob,
+        key_offsets=offsets,
+        **{name: getattr(cg, name) for name in _ARRAYS},
+    )
 
 
 def load_compiled(path: Path, key: str) -> CompiledGame:
@@ -118,24 +143,45 @@ def load_compiled(path: Path, key: str) -> CompiledGame:
         stored_key, game, mode, imperfect, seconds, names = meta
         if stored_key != key:
             raise ValueError("it holds another game")
-        cg = CompiledGame(game=game, mode=mode, imperfect_recall=bool(int(imperfect)),
-                          infoset_keys=keys, action_names=compile_module.names_from_json(names),
-                          compile_seconds=float(seconds), **arrays)
+        cg = CompiledGame(
+            game=game,
+            mode=mode,
+            imperfect_recall=bool(int(imperfect)),
+            infoset_keys=keys,
+            action_names=compile_module.names_from_json(names),
+            compile_seconds=float(seconds),
+            **arrays,
+        )
         _check_consistent(cg)
         return cg
-    except (OSError, ValueError, KeyError, EOFError, IndexError, UnicodeDecodeError,
-            zipfile.BadZipFile) as exc:
+    except (
+        OSError,
+        ValueError,
+        KeyError,
+        EOFError,
+        IndexError,
+        UnicodeDecodeError,
+        zipfile.BadZipFile,
+    ) as exc:
         raise CorruptFileError(
             f"cached compiled game {path} is unreadable ({exc}); delete it or rebuild the "
-            "cache (--rebuild-cache)") from None
+            "cache (--rebuild-cache)"
+        ) from None
 
 
 def _check_consistent(cg: CompiledGame) -> None:
     n, e, m = cg.num_internal, cg.num_edges, cg.num_infosets
-    ok = (cg.infoset.shape == (n,) and cg.edge_start.shape == (n + 1,)
-          and cg.edge_prob.shape == (e,) and cg.edge_action.shape == (e,) and cg.infoset_parent_row.shape == (m,)
-          and cg.infoset_offset.shape == (m + 1,) and len(cg.infoset_keys) == m
-          and int(cg.edge_start[-1]) == e and int(cg.infoset_offset[-1]) == cg.num_actions
-          and (e == 0 or (int(cg.edge_child.min()) >= 0 and int(cg.edge_child.max()) < cg.num_nodes)))
+    ok = (
+        cg.infoset.shape == (n,)
+        and cg.edge_start.shape == (n + 1,)
+        and cg.edge_prob.shape == (e,)
+        and cg.edge_action.shape == (e,)
+        and cg.infoset_parent_row.shape == (m,)
+        and cg.infoset_offset.shape == (m + 1,)
+        and len(cg.infoset_keys) == m
+        and int(cg.edge_start[-1]) == e
+        and int(cg.infoset_offset[-1]) == cg.num_actions
+        and (e == 0 or (int(cg.edge_child.min()) >= 0 and int(cg.edge_child.max()) < cg.num_nodes))
+    )
     if not ok:
         raise ValueError("its arrays do not fit together")

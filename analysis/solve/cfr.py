@@ -7,7 +7,6 @@ numba (:mod:`analysis.solve.kernels`); a whole chunk of iterations runs in one c
 
 from __future__ import annotations
 
-import math
 import signal
 import sys
 import threading
@@ -43,8 +42,15 @@ class CFRSolver:
         alpha=1.5, beta=0, gamma=2 unless given) or ``"lcfr"`` (linear CFR).
     """
 
-    def __init__(self, compiled: CompiledGame, method: str = "cfr+", alpha: float | None = None,
-                 beta: float | None = None, gamma: float | None = None, engine: str = "auto"):
+    def __init__(
+        self,
+        compiled: CompiledGame,
+        method: str = "cfr+",
+        alpha: float | None = None,
+        beta: float | None = None,
+        gamma: float | None = None,
+        engine: str = "auto",
+    ):
         if method not in METHODS:
             raise SolveError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
         plus, a, b, g = METHODS[method]
@@ -62,8 +68,9 @@ class CFRSolver:
 
             public = factor(compiled)
             # The public passes stream dense vectors: worth it up to ~2x the multiply-adds.
-            if public is not None and (engine == "public" or public.work()
-                                       < 2 * (compiled.num_nodes + compiled.num_edges)):
+            if public is not None and (
+                engine == "public" or public.work() < 2 * (compiled.num_nodes + compiled.num_edges)
+            ):
                 self.public = public
         if engine == "public" and self.public is None:
             raise SolveError(f"{compiled.game} does not factor into a public tree")
@@ -72,8 +79,8 @@ class CFRSolver:
         # Public-tree scratch rows (private states impossible at a node) follow the real ones.
         self._regret_rows = np.zeros(rows)
         self._strategy_rows = np.zeros(rows)
-        self.regret = self._regret_rows[:compiled.num_actions]
-        self.strategy_sum = self._strategy_rows[:compiled.num_actions]
+        self.regret = self._regret_rows[: compiled.num_actions]
+        self.strategy_sum = self._strategy_rows[: compiled.num_actions]
         self.iteration = 0
         self.seconds = 0.0
         self._sigma = np.zeros(rows)
@@ -84,8 +91,9 @@ class CFRSolver:
             self._public_cfv = np.zeros((size, k))
             self._payoff_t = np.ascontiguousarray(-self.public.payoff.transpose(0, 2, 1))
         self._tree = compiled.mode == "tree" and compiled.perfect_recall_rows
-        self._row_owner = np.repeat(np.arange(compiled.num_infosets, dtype=np.int64),
-                                    np.diff(compiled.infoset_offset))
+        self._row_owner = np.repeat(
+            np.arange(compiled.num_infosets, dtype=np.int64), np.diff(compiled.infoset_offset)
+        )
         self._infos = [np.flatnonzero(compiled.infoset_player == p) for p in (0, 1)]
         self._reach = np.empty(compiled.num_internal)
         self._value = np.empty(compiled.num_internal)
@@ -108,21 +116,62 @@ class CFRSolver:
 
             pt = self.public
             run_iterations_public(
-                pt.kind, pt.start, pt.child, pt.base, pt.rowmap, pt.payoff, self._payoff_t,
-                cg.infoset_offset, cg.infoset_player, self._infos[0], self._infos[1],
-                cg.infoset_parent_row, self._row_owner, self._regret_rows, self._strategy_rows, self._sigma, self._public_reach,
-                self._public_cfv, self._own, self.iteration, int(count), self.plus, self.alpha,
-                self.beta, self.gamma)
+                pt.kind,
+                pt.start,
+                pt.child,
+                pt.base,
+                pt.rowmap,
+                pt.payoff,
+                self._payoff_t,
+                cg.infoset_offset,
+                cg.infoset_player,
+                self._infos[0],
+                self._infos[1],
+                cg.infoset_parent_row,
+                self._row_owner,
+                self._regret_rows,
+                self._strategy_rows,
+                self._sigma,
+                self._public_reach,
+                self._public_cfv,
+                self._own,
+                self.iteration,
+                int(count),
+                self.plus,
+                self.alpha,
+                self.beta,
+                self.gamma,
+            )
             self.iteration += int(count)
             self.seconds += time.perf_counter() - start
             return
         kernels.run_iterations(
-            cg.kind, cg.infoset, cg.edge_start, cg.edge_child, cg.edge_prob, cg.utility,
-            cg.infoset_offset, cg.infoset_player, self._infos[0], self._infos[1],
-            cg.infoset_parent_row, self._row_owner, self._tree, self._regret_rows, self._strategy_rows, self._sigma, self._reach,
+            cg.kind,
+            cg.infoset,
+            cg.edge_start,
+            cg.edge_child,
+            cg.edge_prob,
+            cg.utility,
+            cg.infoset_offset,
+            cg.infoset_player,
+            self._infos[0],
+            self._infos[1],
+            cg.infoset_parent_row,
+            self._row_owner,
+            self._tree,
+            self._regret_rows,
+            self._strategy_rows,
+            self._sigma,
+            self._reach,
             self._value,
-            self._own, self.iteration,
-            int(count), self.plus, self.alpha, self.beta, self.gamma)
+            self._own,
+            self.iteration,
+            int(count),
+            self.plus,
+            self.alpha,
+            self.beta,
+            self.gamma,
+        )
         self.iteration += int(count)
         self.seconds += time.perf_counter() - start
 
@@ -146,14 +195,21 @@ class CFRSolver:
     # ------------------------------------------------------------------ checkpoints
     def _identity(self) -> str:
         cg = self.compiled
-        return (f"{cg.game}|{cg.mode}|{cg.num_nodes}|{cg.num_actions}|{self.method}|"
-                f"{self.alpha}|{self.beta}|{self.gamma}")
+        return (
+            f"{cg.game}|{cg.mode}|{cg.num_nodes}|{cg.num_actions}|{self.method}|"
+            f"{self.alpha}|{self.beta}|{self.gamma}"
+        )
 
     def save_checkpoint(self, path: str | Path) -> None:
         """Write the solver's state to ``path`` atomically."""
-        atomic_savez(Path(path), regret=self.regret, strategy_sum=self.strategy_sum,
-                     iteration=np.int64(self.iteration), seconds=np.float64(self.seconds),
-                     identity=np.frombuffer(self._identity().encode(), dtype=np.uint8))
+        atomic_savez(
+            Path(path),
+            regret=self.regret,
+            strategy_sum=self.strategy_sum,
+            iteration=np.int64(self.iteration),
+            seconds=np.float64(self.seconds),
+            identity=np.frombuffer(self._identity().encode(), dtype=np.uint8),
+        )
 
     def load_checkpoint(self, path: str | Path) -> None:
         """Continue from a checkpoint written by :meth:`save_checkpoint`.
@@ -170,16 +226,28 @@ class CFRSolver:
                 strategy_sum = data["strategy_sum"]
                 iteration = int(data["iteration"])
                 seconds = float(data["seconds"])
-        except (OSError, ValueError, KeyError, EOFError, UnicodeDecodeError,
-                zipfile.BadZipFile) as exc:
-            raise CorruptFileError(f"checkpoint {path} is unreadable ({exc}); delete it to "
-                                   "start afresh") from None
+        except (
+            OSError,
+            ValueError,
+            KeyError,
+            EOFError,
+            UnicodeDecodeError,
+            zipfile.BadZipFile,
+        ) as exc:
+            raise CorruptFileError(
+                f"checkpoint {path} is unreadable ({exc}); delete it to start afresh"
+            ) from None
         if identity != self._identity():
-            raise CorruptFileError(f"checkpoint {path} belongs to another solve "
-                                   f"({identity.split('|')[0]}, {identity.split('|')[4]}); "
-                                   "delete it or choose another path")
-        if regret.shape != self.regret.shape or strategy_sum.shape != self.regret.shape \
-                or not (np.isfinite(regret).all() and np.isfinite(strategy_sum).all()):
+            raise CorruptFileError(
+                f"checkpoint {path} belongs to another solve "
+                f"({identity.split('|')[0]}, {identity.split('|')[4]}); "
+                "delete it or choose another path"
+            )
+        if (
+            regret.shape != self.regret.shape
+            or strategy_sum.shape != self.regret.shape
+            or not (np.isfinite(regret).all() and np.isfinite(strategy_sum).all())
+        ):
             raise CorruptFileError(f"checkpoint {path} holds damaged arrays; delete it")
         self.regret[:] = regret
         self.strategy_sum[:] = strategy_sum
@@ -187,9 +255,15 @@ class CFRSolver:
         self.seconds = seconds
 
     # ------------------------------------------------------------------ running
-    def run(self, target_exploitability: float | None = None, iterations: int | None = None,
-            seconds: float | None = None, checkpoint: str | Path | None = None,
-            checkpoint_every: float = 60.0, progress: bool | None = None) -> Exploitability:
+    def run(
+        self,
+        target_exploitability: float | None = None,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        checkpoint: str | Path | None = None,
+        checkpoint_every: float = 60.0,
+        progress: bool | None = None,
+    ) -> Exploitability:
         """Iterate until a stopping rule holds; returns the final exploitability report.
 
         Parameters
@@ -212,8 +286,11 @@ class CFRSolver:
         """
         if target_exploitability is None and iterations is None and seconds is None:
             iterations = 1000
-        for name, value in (("target exploitability", target_exploitability),
-                            ("seconds", seconds), ("iterations", iterations)):
+        for name, value in (
+            ("target exploitability", target_exploitability),
+            ("seconds", seconds),
+            ("iterations", iterations),
+        ):
             if value is not None and not value >= 0:
                 raise SolveError(f"{name} must be a non-negative number, not {value}")
         if progress is None:
@@ -222,8 +299,13 @@ class CFRSolver:
         if progress:
             from tqdm.auto import tqdm
 
-            bar = tqdm(total=iterations, initial=self.iteration, unit=" it",
-                       desc=f"{self.method} {self.compiled.game}"[:60], mininterval=0.5)
+            bar = tqdm(
+                total=iterations,
+                initial=self.iteration,
+                unit=" it",
+                desc=f"{self.method} {self.compiled.game}"[:60],
+                mininterval=0.5,
+            )
         previous_handler = self._install_interrupt_handler()
         start = time.perf_counter()
         last_checkpoint = start
@@ -256,8 +338,10 @@ class CFRSolver:
                 if bar is not None:
                     bar.update(count)
                     bar.set_postfix_str(f"exploitability {report.exploitability:.3g}")
-                if target_exploitability is not None and \
-                        report.exploitability <= target_exploitability:
+                if (
+                    target_exploitability is not None
+                    and report.exploitability <= target_exploitability
+                ):
                     break
                 # Chunks long enough that checks cost at most ~20% and the bar moves ~4x/s.
                 span = min(max(0.25, 4.0 * check_cost), 5.0)
@@ -265,8 +349,10 @@ class CFRSolver:
                     span = min(span, max(seconds - (time.perf_counter() - start), 0.0))
                 # Grow geometrically so a target is not overshot by much.
                 chunk = max(1, min(int(span / max(per_iteration, 1e-9)), 2 * count, 1 << 20))
-                if checkpoint is not None and time.perf_counter() - last_checkpoint \
-                        >= checkpoint_every:
+                if (
+                    checkpoint is not None
+                    and time.perf_counter() - last_checkpoint >= checkpoint_every
+                ):
                     self.save_checkpoint(checkpoint)
                     last_checkpoint = time.perf_counter()
         finally:
@@ -298,8 +384,3 @@ class CFRSolver:
     def _restore_interrupt_handler(previous) -> None:
         if previous is not None and threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGINT, previous)
-
-
-def iterations_for(seconds_per_iteration: float, seconds: float) -> int:
-    """Whole iterations that fit in ``seconds``."""
-    return max(1, math.floor(seconds / max(seconds_per_iteration, 1e-12)))

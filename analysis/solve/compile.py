@@ -122,19 +122,30 @@ class CompiledGame:
 
     def nbytes(self) -> int:
         """Bytes held by the numeric arrays."""
-        arrays = (self.kind, self.infoset, self.edge_start, self.edge_child, self.edge_prob,
-                  self.edge_action,
-                  self.utility, self.infoset_player, self.infoset_offset, self.infoset_actions,
-                  self.infoset_parent_row)
+        arrays = (
+            self.kind,
+            self.infoset,
+            self.edge_start,
+            self.edge_child,
+            self.edge_prob,
+            self.edge_action,
+            self.utility,
+            self.infoset_player,
+            self.infoset_offset,
+            self.infoset_actions,
+            self.infoset_parent_row,
+        )
         return int(sum(a.nbytes for a in arrays))
 
     def summary(self) -> str:
         counts = np.bincount(self.kind, minlength=4)
-        return (f"{self.game} [{self.mode}]: {self.num_nodes:,} nodes "
-                f"({self.num_terminals:,} terminal, {counts[CHANCE]:,} chance, "
-                f"{counts[PLAYER0] + counts[PLAYER1]:,} decision), "
-                f"{self.num_infosets:,} information sets"
-                + (" (imperfect-recall abstraction)" if self.imperfect_recall else ""))
+        return (
+            f"{self.game} [{self.mode}]: {self.num_nodes:,} nodes "
+            f"({self.num_terminals:,} terminal, {counts[CHANCE]:,} chance, "
+            f"{counts[PLAYER0] + counts[PLAYER1]:,} decision), "
+            f"{self.num_infosets:,} information sets"
+            + (" (imperfect-recall abstraction)" if self.imperfect_recall else "")
+        )
 
 
 def check_supported(game: pyspiel.Game) -> None:
@@ -142,14 +153,17 @@ def check_supported(game: pyspiel.Game) -> None:
     gtype = game.get_type()
     if game.num_players() != 2:
         raise UnsupportedGameError(
-            f"{game} has {game.num_players()} players; the engine solves two-player games")
+            f"{game} has {game.num_players()} players; the engine solves two-player games"
+        )
     if gtype.utility != pyspiel.GameType.Utility.ZERO_SUM:
         raise UnsupportedGameError(
             f"{game} is {gtype.utility.name.lower().replace('_', '-')}; "
-            "the engine solves zero-sum games")
+            "the engine solves zero-sum games"
+        )
     if gtype.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC:
         raise UnsupportedGameError(
-            f"{game} has sampled chance; the engine needs explicit chance outcomes")
+            f"{game} has sampled chance; the engine needs explicit chance outcomes"
+        )
 
 
 def available_memory() -> int:
@@ -169,8 +183,9 @@ def default_memory_budget() -> int:
     return available_memory() // 2
 
 
-def estimate_tree_nodes(game: pyspiel.Game, probes: int = 64, seed: int = 0,
-                        max_depth: int = 10_000) -> float:
+def estimate_tree_nodes(
+    game: pyspiel.Game, probes: int = 64, seed: int = 0, max_depth: int = 10_000
+) -> float:
     """Knuth's unbiased estimate of the number of histories, from random root-to-leaf probes.
 
     Each probe walks to a terminal choosing uniformly among the children and adds up the
@@ -229,7 +244,8 @@ def parse_memory(text: str | int | None) -> int | None:
         from games.errors import InvalidParameterError
 
         raise InvalidParameterError(
-            f"memory budget {text!r} is not a size like 8GB or 512MB") from None
+            f"memory budget {text!r} is not a size like 8GB or 512MB"
+        ) from None
     return int(value)
 
 
@@ -237,8 +253,9 @@ def _key_text(key: object) -> str:
     return key if isinstance(key, str) else repr(key)
 
 
-def compile_game(game: pyspiel.Game, graph: bool = False, max_memory: int | None = None,
-                 progress: bool = False) -> CompiledGame:
+def compile_game(
+    game: pyspiel.Game, graph: bool = False, max_memory: int | None = None, progress: bool = False
+) -> CompiledGame:
     """Walk ``game`` once into a :class:`CompiledGame`.
 
     Parameters
@@ -271,7 +288,8 @@ def compile_game(game: pyspiel.Game, graph: bool = False, max_memory: int | None
         root = game.new_initial_state()
         if not (hasattr(root, "state_key") and hasattr(root, "infoset_key")):
             raise UnsupportedGameError(
-                f"{game} offers no state_key()/infoset_key(); solve it in tree mode (no --graph)")
+                f"{game} offers no state_key()/infoset_key(); solve it in tree mode (no --graph)"
+            )
         walked = game
         per_node = GRAPH_BYTES_PER_NODE
     else:
@@ -279,19 +297,25 @@ def compile_game(game: pyspiel.Game, graph: bool = False, max_memory: int | None
         simultaneous = False
         if not walked.get_type().provides_information_state_string:
             raise UnsupportedGameError(
-                f"{game} provides no information-state strings; tree mode needs them")
+                f"{game} provides no information-state strings; tree mode needs them"
+            )
         per_node = TREE_BYTES_PER_NODE
         estimate = estimate_tree_nodes(walked)
         if estimate * per_node > budget:
             raise GameTooLargeError(
                 f"{game} has an estimated {estimate:,.3g} histories (~"
                 f"{_format_bytes(estimate * per_node)} compiled), over the memory budget of "
-                f"{_format_bytes(budget)}; use graph mode or a smaller variant")
+                f"{_format_bytes(budget)}; use graph mode or a smaller variant"
+            )
     max_nodes = max(1, budget // per_node)
     start = time.perf_counter()
     arrays = _walk(walked, graph, simultaneous, max_nodes, progress, str(game), budget, per_node)
-    return CompiledGame(game=str(walked) if not graph else str(game), mode="graph" if graph
-                        else "tree", compile_seconds=time.perf_counter() - start, **arrays)
+    return CompiledGame(
+        game=str(walked) if not graph else str(game),
+        mode="graph" if graph else "tree",
+        compile_seconds=time.perf_counter() - start,
+        **arrays,
+    )
 
 
 def _walk(game, graph, simultaneous, max_nodes, progress, name, budget, per_node):
@@ -343,7 +367,8 @@ def _walk(game, graph, simultaneous, max_nodes, progress, name, budget, per_node
         if hi - lo != len(actions) or list(iactions[lo:hi]) != list(actions):
             raise UnsupportedGameError(
                 f"{name}: information set {_key_text(key)!r} of player {player} has different "
-                "legal actions at different nodes")
+                "legal actions at different nodes"
+            )
         if graph:
             infoset_states[iid].add(state_key)
         return iid
@@ -361,8 +386,17 @@ def _walk(game, graph, simultaneous, max_nodes, progress, name, budget, per_node
             outcomes = [(a, p) for a, p in state.chance_outcomes() if p > 0]
             if graph:
                 node_info[key] = (CHANCE, -1)
-            return [state, CHANCE, -1, [a for a, _ in outcomes], [p for _, p in outcomes], 0,
-                    [], key, None]
+            return [
+                state,
+                CHANCE,
+                -1,
+                [a for a, _ in outcomes],
+                [p for _, p in outcomes],
+                0,
+                [],
+                key,
+                None,
+            ]
         if player == _SIMULTANEOUS_ID:
             actions = state.legal_actions(0)
             iid = infoset_id(0, ("sim", state.infoset_key(0)), actions, key, state)
@@ -373,8 +407,7 @@ def _walk(game, graph, simultaneous, max_nodes, progress, name, budget, per_node
             iid = infoset_id(player, state.infoset_key(player), actions, key, state)
             node_info[key] = (PLAYER0 + player, iid)
         else:
-            iid = infoset_id(player, state.information_state_string(player), actions, None,
-                             state)
+            iid = infoset_id(player, state.information_state_string(player), actions, None, state)
         return [state, PLAYER0 + player, iid, actions, None, 0, [], key, None]
 
     def close_node(node_kind, iid, children, probs, value, actions=()):
@@ -383,7 +416,8 @@ def _walk(game, graph, simultaneous, max_nodes, progress, name, budget, per_node
             raise GameTooLargeError(
                 f"{name} has more than {max_nodes:,} nodes in {'graph' if graph else 'tree'} "
                 f"mode (~{_format_bytes(max_nodes * per_node)} compiled), over the memory "
-                f"budget of {_format_bytes(budget)}")
+                f"budget of {_format_bytes(budget)}"
+            )
         kind.append(node_kind)
         node_infoset.append(iid)
         edge_start.append(len(edge_child))
@@ -403,7 +437,8 @@ def _walk(game, graph, simultaneous, max_nodes, progress, name, budget, per_node
         returns = state.returns()
         if abs(returns[0] + returns[1]) > 1e-9:
             raise UnsupportedGameError(
-                f"{name} is not zero-sum: a terminal pays {returns[0]:g} and {returns[1]:g}")
+                f"{name} is not zero-sum: a terminal pays {returns[0]:g} and {returns[1]:g}"
+            )
         return close_node(TERMINAL, -1, None, None, float(returns[0]))
 
     root_state = game.new_initial_state()
@@ -445,7 +480,8 @@ def _walk(game, graph, simultaneous, max_nodes, progress, name, budget, per_node
                     if child_key in on_stack:
                         raise UnsupportedGameError(
                             f"{name}: the state graph has a cycle at {_key_text(child_key)!r}; "
-                            "the game needs a move cap in its state key")
+                            "the game needs a move cap in its state key"
+                        )
                     on_stack.add(child_key)
                     stack.append(open_frame(child, child_key, child_player))
                 else:
@@ -463,15 +499,23 @@ def _walk(game, graph, simultaneous, max_nodes, progress, name, budget, per_node
     edge_start.append(len(edge_child))
     if kind[-1] == TERMINAL:
         raise UnsupportedGameError(f"{name} ends before anyone moves: nothing to solve")
-    imperfect = graph and _merges_hidden_information(infoset_states, iplayer, parent_of,
-                                                     node_info)
+    imperfect = graph and _merges_hidden_information(infoset_states, iplayer, parent_of, node_info)
     return _finish(
-        graph, imperfect, np.frombuffer(kind, dtype=np.int8),
-        np.frombuffer(node_infoset, dtype=np.int32), np.frombuffer(edge_start, dtype=np.int64),
-        np.frombuffer(edge_child, dtype=np.int32), np.frombuffer(edge_prob, dtype=np.float64),
-        np.frombuffer(edge_action, dtype=np.int32), np.frombuffer(utility, dtype=np.float64), np.frombuffer(iplayer, dtype=np.int8),
-        np.frombuffer(ioffset, dtype=np.int64), np.frombuffer(iactions, dtype=np.int32), ikeys,
-        names)
+        graph,
+        imperfect,
+        np.frombuffer(kind, dtype=np.int8),
+        np.frombuffer(node_infoset, dtype=np.int32),
+        np.frombuffer(edge_start, dtype=np.int64),
+        np.frombuffer(edge_child, dtype=np.int32),
+        np.frombuffer(edge_prob, dtype=np.float64),
+        np.frombuffer(edge_action, dtype=np.int32),
+        np.frombuffer(utility, dtype=np.float64),
+        np.frombuffer(iplayer, dtype=np.int8),
+        np.frombuffer(ioffset, dtype=np.int64),
+        np.frombuffer(iactions, dtype=np.int32),
+        ikeys,
+        names,
+    )
 
 
 def _merges_hidden_information(infoset_states, iplayer, parent_of, node_info) -> bool:
@@ -492,26 +536,48 @@ def _merges_hidden_information(infoset_states, iplayer, parent_of, node_info) ->
             return True
         parent = parents.pop()
         info = node_info.get(parent) if parent is not _MULTI else None
-        if info is None or info[0] not in (PLAYER0, PLAYER1) \
-                or info[0] == PLAYER0 + iplayer[iid] or len(infoset_states[info[1]]) != 1:
+        if (
+            info is None
+            or info[0] not in (PLAYER0, PLAYER1)
+            or info[0] == PLAYER0 + iplayer[iid]
+            or len(infoset_states[info[1]]) != 1
+        ):
             return True
     return False
 
 
-def _finish(graph, imperfect, kind, infoset, estart, echild, eprob, eaction, utility, iplayer,
-            ioffset, iactions, ikeys, names):
+def _finish(
+    graph,
+    imperfect,
+    kind,
+    infoset,
+    estart,
+    echild,
+    eprob,
+    eaction,
+    utility,
+    iplayer,
+    ioffset,
+    iactions,
+    ikeys,
+    names,
+):
     """From the walk's children-first arrays to the streaming layout (see ``layout.py``)."""
     internal, terminal = layout.topological_order(kind, estart, echild, kind.shape[0] - 1)
     kind, infoset, estart, echild, eprob, eaction, utility = layout.relabel(
-        kind, infoset, estart, echild, eprob, eaction, utility, internal, terminal)
+        kind, infoset, estart, echild, eprob, eaction, utility, internal, terminal
+    )
     m = iplayer.shape[0]
     new = layout.infoset_first_seen(infoset, m)
     order = np.argsort(new)
     counts = np.diff(ioffset)[order]
     offset = np.zeros(m + 1, dtype=np.int64)
     np.cumsum(counts, out=offset[1:])
-    actions = np.concatenate([iactions[ioffset[i]:ioffset[i + 1]] for i in order]) \
-        if m else iactions.copy()
+    actions = (
+        np.concatenate([iactions[ioffset[i] : ioffset[i + 1]] for i in order])
+        if m
+        else iactions.copy()
+    )
     infoset = new[infoset].astype(np.int32)
     if graph:
         rows = np.full(m, -2, dtype=np.int64)
@@ -521,11 +587,21 @@ def _finish(graph, imperfect, kind, infoset, estart, echild, eprob, eaction, uti
             rows[:] = -2
     index_type = np.int32 if echild.shape[0] < 2**31 - 1 else np.int64
     return dict(
-        imperfect_recall=imperfect, kind=kind, infoset=infoset,
-        edge_start=estart.astype(index_type), edge_child=echild, edge_prob=eprob,
-        edge_action=eaction, utility=utility, infoset_player=iplayer[order].copy(), infoset_offset=offset,
-        infoset_actions=actions.astype(np.int32), infoset_keys=[ikeys[i] for i in order],
-        infoset_parent_row=rows, action_names=names)
+        imperfect_recall=imperfect,
+        kind=kind,
+        infoset=infoset,
+        edge_start=estart.astype(index_type),
+        edge_child=echild,
+        edge_prob=eprob,
+        edge_action=eaction,
+        utility=utility,
+        infoset_player=iplayer[order].copy(),
+        infoset_offset=offset,
+        infoset_actions=actions.astype(np.int32),
+        infoset_keys=[ikeys[i] for i in order],
+        infoset_parent_row=rows,
+        action_names=names,
+    )
 
 
 def names_to_json(names: list[dict[int, str]]) -> str:

@@ -1,4 +1,4 @@
-"""Errors of the solver engine; each is a :class:`games.errors.FarolError` with a one-line message."""
+"""Errors of the solver engine, each a one-line :class:`games.errors.FarolError`."""
 
 from __future__ import annotations
 

@@ -103,7 +103,7 @@ def factor(cg: CompiledGame, max_growth: float = 4.0) -> PublicTree | None:
         if h >= n:
             return None  # the game can end during the deal
         if kind[h] == CHANCE and _all_chance_above(cg, h):
-            frontier.extend(echild[estart[h]:estart[h + 1]].tolist())
+            frontier.extend(echild[estart[h] : estart[h + 1]].tolist())
         else:
             deals.append(h)
     deals.sort()
@@ -136,9 +136,9 @@ def factor(cg: CompiledGame, max_growth: float = 4.0) -> PublicTree | None:
                         order.append(a)
                     groups[a].append((d, int(echild[e])))
         else:
-            acts = cg.edge_action[estart[h0]:estart[h0 + 1]]
+            acts = cg.edge_action[estart[h0] : estart[h0 + 1]]
             for d, h in members:
-                if not np.array_equal(cg.edge_action[estart[h]:estart[h + 1]], acts):
+                if not np.array_equal(cg.edge_action[estart[h] : estart[h + 1]], acts):
                     return None  # legal actions depend on private information
                 for a, e in zip(acts.tolist(), range(estart[h], estart[h + 1]), strict=True):
                     if a not in groups:
@@ -219,9 +219,15 @@ def factor(cg: CompiledGame, max_growth: float = 4.0) -> PublicTree | None:
         for d, c in group:
             payoff[t, states[0][d], states[1][d]] += reach[c] * cg.utility[c - n]
     return PublicTree(
-        kind=np.asarray(p_kind, dtype=np.int8), start=np.asarray(p_start, dtype=np.int64),
-        child=child, base=base, rowmap=np.asarray(rowmap, dtype=np.int64), payoff=payoff,
-        num_states=(k0, k1), num_rows=scratch)
+        kind=np.asarray(p_kind, dtype=np.int8),
+        start=np.asarray(p_start, dtype=np.int64),
+        child=child,
+        base=base,
+        rowmap=np.asarray(rowmap, dtype=np.int64),
+        payoff=payoff,
+        num_states=(k0, k1),
+        num_rows=scratch,
+    )
 
 
 def _all_chance_above(cg: CompiledGame, h: int) -> bool:
@@ -231,8 +237,7 @@ def _all_chance_above(cg: CompiledGame, h: int) -> bool:
 
 
 @njit(cache=True)
-def public_pass(kind, start, child, base, rowmap, payoff, payoff_t, sigma, p, reach, cfv,
-                regret):
+def public_pass(kind, start, child, base, rowmap, payoff, payoff_t, sigma, p, reach, cfv, regret):
     """One player's CFR pass on the public tree: reaches of the opponent's private states
     down, counterfactual values of ``p``'s private states up, regrets added to rows."""
     n = kind.shape[0]
@@ -288,9 +293,33 @@ def public_pass(kind, start, child, base, rowmap, payoff, payoff_t, sigma, p, re
 
 
 @njit(cache=True)
-def run_iterations_public(kind, start, child, base, rowmap, payoff, payoff_t, offset, iplayer,
-                          infos0, infos1, parent_row, row_owner, regret, strat_sum, sigma, reach, cfv, own, t0,
-                          count, plus, alpha, beta, gamma):
+def run_iterations_public(
+    kind,
+    start,
+    child,
+    base,
+    rowmap,
+    payoff,
+    payoff_t,
+    offset,
+    iplayer,
+    infos0,
+    infos1,
+    parent_row,
+    row_owner,
+    regret,
+    strat_sum,
+    sigma,
+    reach,
+    cfv,
+    own,
+    t0,
+    count,
+    plus,
+    alpha,
+    beta,
+    gamma,
+):
     """``count`` iterations of alternating-update CFR on the public tree (see
     :func:`analysis.solve.kernels.run_iterations` for the methods)."""
     regret_matching(regret, offset, iplayer, -1, sigma)
@@ -298,7 +327,19 @@ def run_iterations_public(kind, start, child, base, rowmap, payoff, payoff_t, of
         t = t0 + it + 1
         for p in range(2):
             own_reach_rows(iplayer, parent_row, row_owner, sigma, p, own)
-            public_pass(kind, start, child, base, rowmap, payoff, payoff_t, sigma, p, reach,
-                        cfv, regret)
-            update_player(t, infos0 if p == 0 else infos1, offset, regret, strat_sum, sigma,
-                          own, plus, alpha, beta, gamma)
+            public_pass(
+                kind, start, child, base, rowmap, payoff, payoff_t, sigma, p, reach, cfv, regret
+            )
+            update_player(
+                t,
+                infos0 if p == 0 else infos1,
+                offset,
+                regret,
+                strat_sum,
+                sigma,
+                own,
+                plus,
+                alpha,
+                beta,
+                gamma,
+            )

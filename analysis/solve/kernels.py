@@ -154,8 +154,9 @@ def own_reach_rows(iplayer, parent_row, row_owner, sigma, p, own):
 
 
 @njit(cache=True)
-def cfr_backward(kind, infoset, estart, echild, eprob, utility, offset, sigma, p, sign, value,
-                 reach, regret):
+def cfr_backward(
+    kind, infoset, estart, echild, eprob, utility, offset, sigma, p, sign, value, reach, regret
+):
     """Values for player ``p`` under ``sigma``; adds ``p``'s counterfactual regrets.
 
     Nodes the opponent and chance never reach are skipped: their regrets are weighted by
@@ -223,9 +224,33 @@ def update_player(t, infos, offset, regret, strat_sum, sigma, own, plus, alpha, 
 
 
 @njit(cache=True)
-def run_iterations(kind, infoset, estart, echild, eprob, utility, offset, iplayer, infos0,
-                   infos1, parent_row, row_owner, tree, regret, strat_sum, sigma, reach, value, own, t0, count,
-                   plus, alpha, beta, gamma):
+def run_iterations(
+    kind,
+    infoset,
+    estart,
+    echild,
+    eprob,
+    utility,
+    offset,
+    iplayer,
+    infos0,
+    infos1,
+    parent_row,
+    row_owner,
+    tree,
+    regret,
+    strat_sum,
+    sigma,
+    reach,
+    value,
+    own,
+    t0,
+    count,
+    plus,
+    alpha,
+    beta,
+    gamma,
+):
     """Run ``count`` iterations (numbers ``t0 + 1 ...``) of alternating-update CFR.
 
     ``plus``: CFR+ (regrets floored at zero, average weighted by ``t``). Otherwise
@@ -244,10 +269,34 @@ def run_iterations(kind, infoset, estart, echild, eprob, utility, offset, iplaye
                 own_reach_nodes(kind, infoset, estart, echild, offset, sigma, p, reach, own)
             forward_other(kind, infoset, estart, echild, eprob, offset, sigma, p, tree, reach)
             sign = 1.0 if p == 0 else -1.0
-            cfr_backward(kind, infoset, estart, echild, eprob, utility, offset, sigma, p, sign,
-                         value, reach, regret)
-            update_player(t, infos0 if p == 0 else infos1, offset, regret, strat_sum, sigma,
-                          own, plus, alpha, beta, gamma)
+            cfr_backward(
+                kind,
+                infoset,
+                estart,
+                echild,
+                eprob,
+                utility,
+                offset,
+                sigma,
+                p,
+                sign,
+                value,
+                reach,
+                regret,
+            )
+            update_player(
+                t,
+                infos0 if p == 0 else infos1,
+                offset,
+                regret,
+                strat_sum,
+                sigma,
+                own,
+                plus,
+                alpha,
+                beta,
+                gamma,
+            )
 
 
 @njit(cache=True)
@@ -272,8 +321,24 @@ def expected_value(kind, infoset, estart, echild, eprob, utility, offset, strate
 
 
 @njit(cache=True)
-def best_response(kind, infoset, estart, echild, eprob, utility, offset, iplayer, strategy, p,
-                  tree, reach, value, q, choice, max_passes):
+def best_response(
+    kind,
+    infoset,
+    estart,
+    echild,
+    eprob,
+    utility,
+    offset,
+    iplayer,
+    strategy,
+    p,
+    tree,
+    reach,
+    value,
+    q,
+    choice,
+    max_passes,
+):
     """Value of player ``p``'s best response to the opponent's part of ``strategy``.
 
     The opponent-and-chance reach is fixed by ``strategy``; the best response is found by

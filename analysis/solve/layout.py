@@ -79,8 +79,15 @@ def relabel(kind, infoset, estart, echild, eprob, eaction, utility, internal, te
     out_utility = np.empty(terminal.shape[0], dtype=np.float64)
     for i in range(terminal.shape[0]):
         out_utility[i] = utility[terminal[i]]
-    return (out_kind, out_infoset, out_start, out_child[:e_out], out_prob[:e_out],
-            out_action[:e_out], out_utility)
+    return (
+        out_kind,
+        out_infoset,
+        out_start,
+        out_child[:e_out],
+        out_prob[:e_out],
+        out_action[:e_out],
+        out_utility,
+    )
 
 
 @njit(cache=True)

@@ -32,8 +32,9 @@ def solve_lp(cg: CompiledGame) -> float:
     if cg.mode != "tree":
         raise SolveError("the sequence-form LP needs a tree-mode compiled game")
     if cg.num_nodes > MAX_LP_NODES:
-        raise GameTooLargeError(f"{cg.game} has {cg.num_nodes:,} nodes; the LP takes at most "
-                                f"{MAX_LP_NODES:,}")
+        raise GameTooLargeError(
+            f"{cg.game} has {cg.num_nodes:,} nodes; the LP takes at most {MAX_LP_NODES:,}"
+        )
     n, m = cg.num_internal, cg.num_infosets
     row_player = np.repeat(cg.infoset_player, np.diff(cg.infoset_offset))
     seq_id = np.zeros(cg.num_actions, dtype=np.int64)
@@ -51,7 +52,7 @@ def solve_lp(cg: CompiledGame) -> float:
         k = cg.kind[h]
         lo, hi = cg.edge_start[h], cg.edge_start[h + 1]
         children = cg.edge_child[lo:hi]
-        seq[:, children] = seq[:, h:h + 1]
+        seq[:, children] = seq[:, h : h + 1]
         if k == CHANCE:
             reach[children] = reach[h] * cg.edge_prob[lo:hi]
             continue
@@ -60,10 +61,12 @@ def solve_lp(cg: CompiledGame) -> float:
         if parent_seq[i] == -1:
             parent_seq[i] = seq[p, h]
         elif parent_seq[i] != seq[p, h]:
-            raise SolveError(f"{cg.game} is not of perfect recall at information set "
-                             f"{cg.infoset_keys[i]!r}; the sequence-form LP needs it")
+            raise SolveError(
+                f"{cg.game} is not of perfect recall at information set "
+                f"{cg.infoset_keys[i]!r}; the sequence-form LP needs it"
+            )
         reach[children] = reach[h]
-        seq[p, children] = seq_id[cg.infoset_offset[i]:cg.infoset_offset[i + 1]]
+        seq[p, children] = seq_id[cg.infoset_offset[i] : cg.infoset_offset[i + 1]]
     terminals = np.arange(n, total)
     s0, s1 = seq[0, terminals], seq[1, terminals]
     payoff = reach[terminals] * cg.utility
@@ -76,7 +79,7 @@ def solve_lp(cg: CompiledGame) -> float:
             if parent_seq[i] == -1:  # never reached: no constraint needed
                 continue
             r += 1
-            ids = seq_id[cg.infoset_offset[i]:cg.infoset_offset[i + 1]]
+            ids = seq_id[cg.infoset_offset[i] : cg.infoset_offset[i + 1]]
             rows += [r] * (len(ids) + 1)
             cols += [*ids.tolist(), int(parent_seq[i])]
             vals += [1.0] * len(ids) + [-1.0]
@@ -92,8 +95,15 @@ def solve_lp(cg: CompiledGame) -> float:
     b_eq = np.zeros(e_mat.shape[0])
     b_eq[0] = 1.0
     bounds = [(0, None)] * nx + [(None, None)] * nv
-    res = linprog(cost, A_ub=a_ub, b_ub=np.zeros(a_ub.shape[0]), A_eq=a_eq, b_eq=b_eq,
-                  bounds=bounds, method="highs")
+    res = linprog(
+        cost,
+        A_ub=a_ub,
+        b_ub=np.zeros(a_ub.shape[0]),
+        A_eq=a_eq,
+        b_eq=b_eq,
+        bounds=bounds,
+        method="highs",
+    )
     if res.status != 0:
         raise SolveError(f"the sequence-form LP of {cg.game} failed: {res.message}")
     return float(-res.fun)

@@ -49,6 +49,8 @@ class SolveResult:
         a best response that also forgets), not in the full game.
     compiled_game
         The game actually walked (the turn-based form of a simultaneous game).
+    engine
+        ``"public"`` (public-tree passes vectorised over private states) or ``"history"``.
     """
 
     game: str
@@ -64,14 +66,13 @@ class SolveResult:
     abstraction: bool
     compiled_game: str
     method_parameters: dict[str, float] = field(default_factory=dict)
+    engine: str = "history"
     compile_seconds: float = 0.0
     num_nodes: int = 0
     infoset_keys: list[str] = field(default_factory=list, repr=False)
     infoset_player: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int8), repr=False)
-    infoset_offset: np.ndarray = field(default_factory=lambda: np.zeros(1, np.int64),
-                                       repr=False)
-    infoset_actions: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32),
-                                        repr=False)
+    infoset_offset: np.ndarray = field(default_factory=lambda: np.zeros(1, np.int64), repr=False)
+    infoset_actions: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32), repr=False)
     strategy: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
     action_names: list[dict[int, str]] = field(default_factory=lambda: [{}, {}], repr=False)
 
@@ -84,26 +85,27 @@ class SolveResult:
         keys = np.asarray(self.infoset_keys, dtype=object)
         players = self.infoset_player[infoset_index].astype(int)
         actions = self.infoset_actions.astype(int)
-        names = [self.action_names[p].get(a, str(a)) for p, a in zip(players, actions,
-                                                                      strict=True)]
-        return pd.DataFrame({
-            "player": players,
-            "infoset": keys[infoset_index] if len(keys) else keys,
-            "action": actions,
-            "action_name": names,
-            "probability": self.strategy,
-        })
+        names = [self.action_names[p].get(a, str(a)) for p, a in zip(players, actions, strict=True)]
+        return pd.DataFrame(
+            {
+                "player": players,
+                "infoset": keys[infoset_index] if len(keys) else keys,
+                "action": actions,
+                "action_name": names,
+                "probability": self.strategy,
+            }
+        )
 
     def infoset_strategy(self, key: str) -> dict[int, float]:
         """Action → probability at the information set named ``key``."""
         try:
             i = self.infoset_keys.index(key)
         except ValueError:
-            raise SolveError(f"no information set {key!r} in the solution of {self.game}") \
-                from None
+            raise SolveError(f"no information set {key!r} in the solution of {self.game}") from None
         lo, hi = self.infoset_offset[i], self.infoset_offset[i + 1]
-        return dict(zip(self.infoset_actions[lo:hi].tolist(), self.strategy[lo:hi].tolist(),
-                        strict=True))
+        return dict(
+            zip(self.infoset_actions[lo:hi].tolist(), self.strategy[lo:hi].tolist(), strict=True)
+        )
 
     def to_tabular_policy(self, game: pyspiel.Game | None = None):
         """The average strategy as an OpenSpiel ``TabularPolicy`` over ``compiled_game``.
@@ -124,8 +126,10 @@ class SolveResult:
             else:
                 state = tabular.states[row]
                 if state.is_simultaneous_node():
-                    raise SolveError("a graph-mode solution of a simultaneous game has no "
-                                     "OpenSpiel tabular form; solve it in tree mode")
+                    raise SolveError(
+                        "a graph-mode solution of a simultaneous game has no "
+                        "OpenSpiel tabular form; solve it in tree mode"
+                    )
                 player = state.current_player()
                 key = state.infoset_key(player)
                 i = index.get(key if isinstance(key, str) else repr(key))
@@ -140,13 +144,22 @@ class SolveResult:
     # ------------------------------------------------------------------ files
     def figures(self) -> dict[str, Any]:
         return {
-            "game": self.game, "parameters": self.parameters, "method": self.method,
-            "method_parameters": self.method_parameters, "iterations": self.iterations,
-            "seconds": self.seconds, "exploitability": self.exploitability,
-            "value": self.value, "nash_conv": self.nash_conv,
-            "best_response": list(self.best_response), "mode": self.mode,
-            "abstraction": self.abstraction, "compiled_game": self.compiled_game,
-            "compile_seconds": self.compile_seconds, "num_nodes": self.num_nodes,
+            "game": self.game,
+            "parameters": self.parameters,
+            "method": self.method,
+            "method_parameters": self.method_parameters,
+            "iterations": self.iterations,
+            "seconds": self.seconds,
+            "exploitability": self.exploitability,
+            "value": self.value,
+            "nash_conv": self.nash_conv,
+            "best_response": list(self.best_response),
+            "mode": self.mode,
+            "abstraction": self.abstraction,
+            "compiled_game": self.compiled_game,
+            "engine": self.engine,
+            "compile_seconds": self.compile_seconds,
+            "num_nodes": self.num_nodes,
         }
 
     def save(self, directory: str | os.PathLike) -> Path:
@@ -163,13 +176,18 @@ class SolveResult:
             keys = [k.encode() for k in self.infoset_keys]
             key_offsets = np.zeros(len(keys) + 1, dtype=np.int64)
             np.cumsum([len(k) for k in keys], out=key_offsets[1:])
-            np.savez(tmp / STRATEGY_NPZ, strategy=self.strategy,
-                     infoset_player=self.infoset_player, infoset_offset=self.infoset_offset,
-                     infoset_actions=self.infoset_actions,
-                     key_blob=np.frombuffer(b"".join(keys), dtype=np.uint8),
-                     key_offsets=key_offsets,
-                     action_names=np.frombuffer(names_to_json(self.action_names).encode(),
-                                                dtype=np.uint8))
+            np.savez(
+                tmp / STRATEGY_NPZ,
+                strategy=self.strategy,
+                infoset_player=self.infoset_player,
+                infoset_offset=self.infoset_offset,
+                infoset_actions=self.infoset_actions,
+                key_blob=np.frombuffer(b"".join(keys), dtype=np.uint8),
+                key_offsets=key_offsets,
+                action_names=np.frombuffer(
+                    names_to_json(self.action_names).encode(), dtype=np.uint8
+                ),
+            )
             publish_mode(tmp, directory=True)
             if target.exists():
                 old = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.old"))
@@ -199,12 +217,24 @@ class SolveResult:
                 arrays = {k: data[k] for k in data.files}
             raw = arrays["key_blob"].tobytes()
             offsets = arrays["key_offsets"]
-            keys = [raw[offsets[i]:offsets[i + 1]].decode() for i in range(len(offsets) - 1)]
+            keys = [raw[offsets[i] : offsets[i + 1]].decode() for i in range(len(offsets) - 1)]
             figures["best_response"] = tuple(figures["best_response"])
-            return cls(**figures, infoset_keys=keys, infoset_player=arrays["infoset_player"],
-                       infoset_offset=arrays["infoset_offset"],
-                       infoset_actions=arrays["infoset_actions"], strategy=arrays["strategy"],
-                       action_names=names_from_json(arrays["action_names"].tobytes().decode()))
-        except (OSError, ValueError, KeyError, TypeError, EOFError, UnicodeDecodeError,
-                zipfile.BadZipFile) as exc:
+            return cls(
+                **figures,
+                infoset_keys=keys,
+                infoset_player=arrays["infoset_player"],
+                infoset_offset=arrays["infoset_offset"],
+                infoset_actions=arrays["infoset_actions"],
+                strategy=arrays["strategy"],
+                action_names=names_from_json(arrays["action_names"].tobytes().decode()),
+            )
+        except (
+            OSError,
+            ValueError,
+            KeyError,
+            TypeError,
+            EOFError,
+            UnicodeDecodeError,
+            zipfile.BadZipFile,
+        ) as exc:
             raise CorruptFileError(f"cannot read a solve result from {path}: {exc}") from None
