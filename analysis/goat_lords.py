@@ -44,7 +44,7 @@ from analysis.bots import Bot, BotSpec, make_bot, register_bot, sample_chance
 from games.goat_lords import rules
 from games.goat_lords.cards import DEFAULT_VALUES, GOAT_VALUE_RANGE, IS_WILD, KINDS, NUM_KINDS
 from games.goat_lords.game import VALUE_PARAMS
-from games.goat_lords.table import DUEL, OVER, Table
+from games.goat_lords.table import DUEL, OVER, STARTER, Table
 
 GAME = "python_goat_lords"
 
@@ -190,6 +190,11 @@ class Experiment:
     params: tuple[tuple[str, object], ...] = ()
     rotate: bool = False
     label: str = ""
+    extra_wild: bool = False
+
+    def treated_seat(self, index: int) -> int | None:
+        """With ``extra_wild``, the seat of game ``index`` dealt one more wild (else ``None``)."""
+        return index % self.players if self.extra_wild else None
 
     def game_params(self) -> dict:
         return {"players": self.players, "scoring": "single", **dict(self.params)}
@@ -197,7 +202,7 @@ class Experiment:
     def key(self) -> str:
         """Identifies the games (not how many): a CSV holds rows of one key only."""
         spec = json.dumps([self.players, self.bots, self.seed, sorted(self.game_params().items()),
-                           self.rotate], default=str)
+                           self.rotate] + (["extra_wild"] if self.extra_wild else []), default=str)
         return hashlib.sha1(spec.encode()).hexdigest()[:10]
 
     def seating(self, index: int) -> tuple[str, ...]:
@@ -220,8 +225,12 @@ def play_one(exp: Experiment, index: int) -> dict:
     rng = np.random.default_rng(seed)
     state = game.new_initial_state()
     decisions = 0
+    treated = exp.treated_seat(index)
     while not state.is_terminal():
         if state.is_chance_node():
+            if treated is not None and state.table.phase == STARTER:
+                _swap_in_a_wild(state.table, treated, rng)
+                treated = None
             state.apply_action(sample_chance(state, rng))
         else:
             state.apply_action(int(bots[state.current_player()](state)))
@@ -236,6 +245,27 @@ def play_one(exp: Experiment, index: int) -> dict:
         "attacker_wins": t.stats["attacker_wins"], "defender_wins": t.stats["defender_wins"],
         "reshuffles": t.stats["reshuffles"],
     }
+
+
+def _swap_in_a_wild(table: Table, seat: int, rng: np.random.Generator) -> None:
+    """The experiment's intervention: after the deal, ``seat``'s cheapest goat is swapped for a
+    wild from the draw pile (Goat Lord or Goatini by their counts there).
+
+    Everything before it (the deal) is the same as in the game without it, so
+    comparing the two by game index measures what one more wild is worth.
+    """
+    goats = [k for k in range(NUM_KINDS) if table.hands[seat][k] and not IS_WILD[k]]
+    wilds = [k for k in range(NUM_KINDS) if IS_WILD[k] and table.draw[k]]
+    if not goats or not wilds:
+        return
+    goat = min(goats, key=lambda k: (table.cfg.values[k], k))
+    counts = np.array([table.draw[k] for k in wilds], dtype=float)
+    wild = wilds[int(rng.choice(len(wilds), p=counts / counts.sum()))]
+    table.hands[seat][goat] -= 1
+    table.draw[goat] += 1
+    table.hands[seat][wild] += 1
+    table.draw[wild] -= 1
+    table.stats["wilds_drawn"][seat] += 1
 
 
 def _play_chunk(exp: Experiment, indices: list[int]) -> list[dict]:
@@ -428,6 +458,26 @@ def wild_worth(df: pd.DataFrame) -> dict:
     return out
 
 
+def extra_wild_effect(treated: pd.DataFrame, control: pd.DataFrame, players: int) -> dict:
+    """What one more wild in the opening hand is worth, from paired games.
+
+    Game ``i`` of the treated experiment is game ``i`` of the control with seat
+    ``i % players`` dealt one more wild (in place of its cheapest goat); the deal
+    is the same. Returns the treated seat's mean win share and herd points minus
+    the same seat's in the control game, with 95% intervals over the pairs.
+    """
+    merged = treated.merge(control, on="index", suffixes=("_t", "_c"))
+    wins, points = [], []
+    for row in merged.itertuples():
+        seat = row.index % players
+        w_t, w_c = str(row.winners_t).split(";"), str(row.winners_c).split(";")
+        share_t = 1.0 / len(w_t) if str(seat) in w_t else 0.0
+        share_c = 1.0 / len(w_c) if str(seat) in w_c else 0.0
+        wins.append(share_t - share_c)
+        points.append(int(str(row.points_t).split(";")[seat]) - int(str(row.points_c).split(";")[seat]))
+    return {"pairs": len(merged), "win": mean_ci(wins), "points": mean_ci(points)}
+
+
 def game_length(df: pd.DataFrame) -> dict:
     """Turns per round and decisions per game: mean (95% interval), median and 5–95%."""
     turns = df["turns"].astype(float)
@@ -466,6 +516,7 @@ class Budget:
     head_to_head: int
     search: int
     simulations: int
+    extra_wild: int
     players: tuple[int, ...] = (2, 3, 4, 5, 6)
     sensitivity_players: tuple[int, ...] = (2, 4)
     extra: dict = field(default_factory=dict)
@@ -474,9 +525,9 @@ class Budget:
 def budget(quick: bool) -> Budget:
     if quick:
         return Budget(seats_greedy=40, seats_random=30, sensitivity=30, head_to_head=20,
-                      search=2, simulations=10)
+                      search=2, simulations=10, extra_wild=40)
     return Budget(seats_greedy=3000, seats_random=1500, sensitivity=1000, head_to_head=1000,
-                  search=40, simulations=60)
+                  search=40, simulations=60, extra_wild=2000)
 
 
 def plan(quick: bool) -> dict[str, list[Experiment]]:
@@ -503,7 +554,10 @@ def plan(quick: bool) -> dict[str, list[Experiment]]:
         Experiment(f"{tag}h2h_ismcts_greedy", 2, (f"ismcts:{sims}", "greedy"), b.search, rotate=True,
                    label=f"ISMCTS ({sims} sims) vs greedy"),
     ]
-    return {"seats": seats, "sensitivity": sensitivity, "matchups": matchups}
+    # The same games as the all-greedy seat experiments, one seat dealt an extra wild.
+    extra = [Experiment(f"{tag}extra_wild_{n}p", n, ("greedy",) * n, b.extra_wild, label="greedy",
+                        extra_wild=True) for n in b.players]
+    return {"seats": seats, "sensitivity": sensitivity, "matchups": matchups, "extra_wild": extra}
 
 
 def run_plan(data_dir: Path, quick: bool, workers: int | None = None,
@@ -654,6 +708,23 @@ def _wild_section(ctx) -> str:
         "| tables | games | seats | win rate per extra wild | herd points per extra wild |",
         "|---|---|---|---|---|", *rows,
     ]
+    causal = _extra_wild_rows(res)
+    if causal:
+        lines += [
+            "",
+            "**One more wild, as an experiment.** The all-greedy games above were replayed with one "
+            "change: after the deal, seat *i* mod *n* (so every seat in turn) swaps its cheapest goat "
+            "for a wild from the draw pile. The deal is identical, so each game pairs with its "
+            "original; the table gives the treated seat's win share and herd points minus the same "
+            "seat's in the original game (95% intervals over the pairs). It isolates the card; the "
+            "slope above also carries whatever else comes with drawing many wilds over a round.\n",
+            "| players | pairs | win rate, one more wild | herd points, one more wild |",
+            "|---|---|---|---|",
+        ]
+        for n, e in causal:
+            lines.append(f"| {n} | {e['pairs']} | {100 * e['win'][0]:+.1f} pp [{100 * e['win'][1]:+.1f}, "
+                         f"{100 * e['win'][2]:+.1f}] | {e['points'][0]:+.0f} [{e['points'][1]:+.0f}, "
+                         f"{e['points'][2]:+.0f}] |")
     ax.axhline(1.0, color="grey", lw=0.8, ls="--")
     ax.set_xlabel("wilds received in the round (3 = 3 or more)")
     ax.set_ylabel("win rate ÷ fair share")
@@ -664,6 +735,16 @@ def _wild_section(ctx) -> str:
     plt.close(fig)
     lines.append(f"\nSeed {Experiment('x', 2, (), 1).seed}. ![Wild worth]({path})")
     return "\n".join(lines)
+
+
+def _extra_wild_rows(res) -> list[tuple[int, dict]]:
+    """Paired effect of one more wild per player count (treated vs all-greedy seat games)."""
+    control = {e.players: df for e, df in _all_greedy(res)}
+    rows = []
+    for exp, df in res.get("extra_wild", []):
+        if not df.empty and exp.players in control:
+            rows.append((exp.players, extra_wild_effect(df, control[exp.players], exp.players)))
+    return rows
 
 
 def _duel_section(ctx) -> str:
@@ -788,6 +869,12 @@ def _summary_section(ctx) -> str:
                      f"[{100 * w['win'][1]:+.1f}, {100 * w['win'][2]:+.1f}] and {w['points'][0]:+.0f} herd "
                      f"points [{w['points'][1]:+.0f}, {w['points'][2]:+.0f}] (all-greedy tables, 2–6 "
                      f"players, {len(pooled)} games; observational).")
+        causal = _extra_wild_rows(res)
+        if causal:
+            lines.append("- **One more wild in the opening hand** (paired experiment, all-greedy): "
+                         + "; ".join(f"{n}p {100 * e['win'][0]:+.1f} pp [{100 * e['win'][1]:+.1f}, "
+                                     f"{100 * e['win'][2]:+.1f}]" for n, e in causal)
+                         + f" of win rate ({causal[0][1]['pairs']} pairs each).")
         duels = [(exp.players, duel_success(df)) for exp, df in greedy]
         lo_n, lo_d = min(duels, key=lambda t: t[1]["attacker_rate"])
         hi_n, hi_d = max(duels, key=lambda t: t[1]["attacker_rate"])

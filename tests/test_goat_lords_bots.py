@@ -171,3 +171,34 @@ def test_goat_lords_command(tmp_path, capsys):
     assert "names 2 bots for 3 players" in capsys.readouterr().err
     assert cli.main(["goat-lords", "--bots", "nobody", "--out", str(tmp_path)]) == 2
     assert "no bot 'nobody'" in capsys.readouterr().err
+
+
+def test_extra_wild_experiment_changes_only_the_treated_hand():
+    """The intervention keeps the deal: the treated seat swaps its cheapest goat for a wild."""
+    from games.goat_lords.cards import DECK_COUNTS, IS_WILD
+    from games.goat_lords.table import STARTER, Config, Table
+
+    table = Table(Config(players=3))
+    rng = np.random.default_rng(0)
+    while table.phase != STARTER:
+        kinds, probs = zip(*table.chance_outcomes(), strict=True)
+        table.apply_chance(int(rng.choice(kinds, p=np.array(probs) / sum(probs))))
+    before = [h[:] for h in table.hands]
+    gl._swap_in_a_wild(table, 1, np.random.default_rng(1))
+    assert table.hands[0] == before[0] and table.hands[2] == before[2]
+    wilds = lambda hand: sum(c for c, w in zip(hand, IS_WILD, strict=True) if w)  # noqa: E731
+    assert wilds(table.hands[1]) == wilds(before[1]) + 1 and sum(table.hands[1]) == 5
+    assert [d + sum(h[k] for h in table.hands) for k, d in enumerate(table.draw)] == list(DECK_COUNTS)
+
+
+def test_extra_wild_effect_pairs_games_by_index():
+    control = gl.Experiment("c", 2, ("greedy", "greedy"), 30, seed=4)
+    treated = gl.Experiment("t", 2, ("greedy", "greedy"), 30, seed=4, extra_wild=True)
+    assert control.key() != treated.key() and treated.treated_seat(3) == 1
+    rows_c = pd.DataFrame([gl.play_one(control, i) for i in range(30)])
+    rows_t = pd.DataFrame([gl.play_one(treated, i) for i in range(30)])
+    # Same deal: the treated seat received exactly one more wild at the start.
+    effect = gl.extra_wild_effect(rows_t, rows_c, 2)
+    assert effect["pairs"] == 30
+    assert effect["win"][1] <= effect["win"][0] <= effect["win"][2]
+    assert gl.extra_wild_effect(rows_c, rows_c, 2)["win"][0] == 0.0
