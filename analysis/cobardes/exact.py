@@ -38,8 +38,8 @@ from scipy.optimize import linprog
 from games.cobardes import cards as C
 from games.cobardes import engine as E
 from games.cobardes.battle import state_key
-from games.cobardes.options import BATTLE_DEFAULTS, Payoffs, make_rules
-from games.errors import InvalidParameterError, InvalidPositionError
+from games.cobardes.options import Payoffs, make_rules
+from games.errors import InvalidPositionError
 
 _TOL = 1e-12
 
@@ -398,19 +398,15 @@ def initial_position(params: dict) -> tuple[E.Config, E.Pos, Payoffs]:
     Raises
     ------
     InvalidParameterError, InvalidPositionError, UnknownCardError
-        Bad parameters or position (one line, from the game's own validation), or
-        villains / random deals, which this exact solver does not handle.
+        Bad parameters or position (one line, from the game's own validation), or a
+        random (hidden) deal, which this exact solver does not handle. Villains named
+        for both players are public (both know them) and are solved exactly.
     """
-    full = dict(BATTLE_DEFAULTS)
-    full.update(params)
-    if str(full["kinds"]).strip().lower() not in ("warriors", "warriors+courtiers"):
-        raise InvalidParameterError(
-            "the exact solver handles battles without villains: kinds=warriors or "
-            "warriors+courtiers")
     rules = make_rules(params)
     if rules.initial.pending:
-        raise InvalidPositionError("name both courtiers (or none): the exact solver does not "
-                                   "deal random courtiers")
+        raise InvalidPositionError(
+            "name both courtiers and villains (or none): the exact solver needs public "
+            "information, and a random villain or courtier deal is not")
     return rules.cfg, rules.initial, rules.pay
 
 

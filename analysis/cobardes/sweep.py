@@ -35,9 +35,12 @@ def all_pairings(include_none: bool = True) -> list[tuple[str, str]]:
     return ([(NO_COURTIER, NO_COURTIER)] if include_none else []) + pairs
 
 
-def task_path(directory: Path, pairing: tuple[str, str], warriors: int, combats: int) -> Path:
+def task_path(directory: Path, pairing: tuple[str, str], warriors: int, combats: int,
+              war: bool = True) -> Path:
+    """The cache file of one task (``war=False``: the battle alone)."""
     slug = "__".join(p.replace(" ", "").replace("-", "").lower() for p in pairing)
-    return Path(directory) / f"{slug}__w{warriors}c{combats}.json"
+    kind = "war" if war else "battle"
+    return Path(directory) / kind / f"{slug}__w{warriors}c{combats}.json"
 
 
 def _atomic_write(path: Path, text: str) -> None:
@@ -49,8 +52,10 @@ def _atomic_write(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
-def solve_pairing(pairing: tuple[str, str], warriors: int = 6, combats: int = 7) -> dict:
-    """Solve one pairing: the battle (standard payoffs) and the war; a JSON-ready dict."""
+def solve_pairing(pairing: tuple[str, str], warriors: int = 6, combats: int = 7,
+                  war: bool = True) -> dict:
+    """Solve one pairing: the battle (standard payoffs) and, with ``war``, the war from
+    every score; a JSON-ready dict."""
     from analysis.cobardes.exact import BattleSpec, initial_position
     from analysis.cobardes.graph import OUTCOME_NAMES, BattleGraph, opening_actions
     from analysis.cobardes.war import _mix, solve_war
@@ -60,7 +65,7 @@ def solve_pairing(pairing: tuple[str, str], warriors: int = 6, combats: int = 7)
     cfg, pos, _ = initial_position(BattleSpec(warriors, combats, courtiers).params())
     graph = BattleGraph(cfg, pos)
     battle = graph.solve(STANDARD_PAYOFFS)
-    war = solve_war(courtiers, warriors, combats, graph=graph)
+    war_json = solve_war(courtiers, warriors, combats, graph=graph).to_json() if war else None
     a0, a1 = opening_actions(graph)
     return {
         "version": SWEEP_VERSION, "pairing": list(pairing), "warriors": warriors,
@@ -69,18 +74,20 @@ def solve_pairing(pairing: tuple[str, str], warriors: int = 6, combats: int = 7)
                    "outcome_probs": dict(zip(OUTCOME_NAMES, map(float, battle.outcome_probs),
                                              strict=True)),
                    "opening0": _mix(a0, battle.root_row), "opening1": _mix(a1, battle.root_col)},
-        "war": war.to_json(),
+        "war": war_json,
         "solver": "backward induction over public positions, matrix games by simplex (exact)",
         "positions": graph.num_positions, "matrix_games": graph.num_matrix_games,
         "compile_seconds": graph.compile_seconds, "seconds": time.perf_counter() - start,
     }
 
 
-def run_task(pairing: tuple[str, str], warriors: int, combats: int, directory: str) -> str:
+def run_task(pairing: tuple[str, str], warriors: int, combats: int, directory: str,
+             war: bool = True) -> str:
     """Solve and write one pairing unless already on disk; returns the file path."""
-    path = task_path(Path(directory), pairing, warriors, combats)
+    path = task_path(Path(directory), pairing, warriors, combats, war)
     if load_task(path) is None:
-        _atomic_write(path, json.dumps(solve_pairing(pairing, warriors, combats), indent=1))
+        _atomic_write(path, json.dumps(solve_pairing(pairing, warriors, combats, war),
+                                       indent=1))
     return str(path)
 
 
@@ -95,7 +102,8 @@ def load_task(path: Path) -> dict | None:
 
 def run_sweep(pairings: Iterable[tuple[str, str]] | None = None, warriors: int = 6,
               combats: int = 7, directory: str | Path = DEFAULT_DIR, workers: int = 2,
-              scheduler=None, progress: bool = True) -> dict[tuple[str, str], dict]:
+              scheduler=None, progress: bool = True, war: bool = True
+              ) -> dict[tuple[str, str], dict]:
     """Solve every pairing not yet cached; returns all results (cached and new).
 
     Parameters
@@ -107,25 +115,26 @@ def run_sweep(pairings: Iterable[tuple[str, str]] | None = None, warriors: int =
     pairings = list(all_pairings() if pairings is None else pairings)
     directory = Path(directory)
     todo = [p for p in pairings
-            if load_task(task_path(directory, p, warriors, combats)) is None]
+            if load_task(task_path(directory, p, warriors, combats, war)) is None]
     bar = None
     if progress and todo:
         from tqdm.auto import tqdm
 
-        bar = tqdm(total=len(todo), desc="cobardes pairings", unit=" pairing")
+        bar = tqdm(total=len(todo), desc=f"cobardes {'wars' if war else 'battles'}",
+                   unit=" pairing")
     try:
         if not todo:
             pass
         elif scheduler is not None:
-            _run_dask(todo, warriors, combats, directory, scheduler, bar)
+            _run_dask(todo, warriors, combats, directory, scheduler, bar, war)
         elif workers <= 1:
             for p in todo:
-                run_task(p, warriors, combats, str(directory))
+                run_task(p, warriors, combats, str(directory), war)
                 if bar is not None:
                     bar.update(1)
         else:
             with ProcessPoolExecutor(max_workers=workers) as pool:
-                futures = [pool.submit(run_task, p, warriors, combats, str(directory))
+                futures = [pool.submit(run_task, p, warriors, combats, str(directory), war)
                            for p in todo]
                 for fut in as_completed(futures):
                     fut.result()
@@ -134,17 +143,17 @@ def run_sweep(pairings: Iterable[tuple[str, str]] | None = None, warriors: int =
     finally:
         if bar is not None:
             bar.close()
-    return load_results(pairings, warriors, combats, directory)
+    return load_results(pairings, warriors, combats, directory, war)
 
 
-def _run_dask(todo, warriors, combats, directory, scheduler, bar) -> None:
+def _run_dask(todo, warriors, combats, directory, scheduler, bar, war) -> None:
     from distributed import Client
     from distributed import as_completed as dask_completed
 
     client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
     try:
         futures = client.map(run_task, todo, [warriors] * len(todo), [combats] * len(todo),
-                             [str(directory)] * len(todo), pure=False)
+                             [str(directory)] * len(todo), [war] * len(todo), pure=False)
         for fut in dask_completed(futures):
             fut.result()
             if bar is not None:
@@ -155,13 +164,13 @@ def _run_dask(todo, warriors, combats, directory, scheduler, bar) -> None:
 
 
 def load_results(pairings: Iterable[tuple[str, str]] | None = None, warriors: int = 6,
-                 combats: int = 7, directory: str | Path = DEFAULT_DIR
+                 combats: int = 7, directory: str | Path = DEFAULT_DIR, war: bool = True
                  ) -> dict[tuple[str, str], dict]:
     """The cached pairings present on disk."""
     pairings = list(all_pairings() if pairings is None else pairings)
     out = {}
     for p in pairings:
-        data = load_task(task_path(Path(directory), p, warriors, combats))
+        data = load_task(task_path(Path(directory), p, warriors, combats, war))
         if data is not None:
             out[tuple(p)] = data
     return out

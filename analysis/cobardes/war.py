@@ -117,10 +117,14 @@ def continuation(values: dict[tuple[int, int], float], score: tuple[int, int]
 
 
 def fixed_point(graph: BattleGraph, win: float, loss: float, tol: float = 1e-10,
-                max_solves: int = 60):
-    """Solve ``x = f(x)`` (the battle's value with draw payoff ``x``); returns
-    ``(x, last solution, solves, residual)``."""
-    x = 0.0
+                max_solves: int = 60, guess: float = 0.0):
+    """Solve ``x = f(x)`` (the battle's value with draw payoff ``x``) by Newton steps
+    from ``guess``; returns ``(x, last solution, solves, residual)``.
+
+    From a guess other than 0 the iteration may land on another fixed point only when
+    ``f(x) = x`` on a whole interval (a battle drawn for sure); the caller checks that
+    case from 0 (see :func:`solve_war`)."""
+    x = float(guess)
     sol = None
     for solves in range(1, max_solves + 1):
         sol = graph.solve((win, loss, 1.0, -1.0, x))
@@ -149,9 +153,20 @@ def solve_war(courtiers: tuple[str | None, str | None] = (None, None), warriors:
     out = WarSolution(tuple(courtiers), warriors, combats, positions=graph.num_positions,
                       matrix_games=graph.num_matrix_games)
     values: dict[tuple[int, int], float] = {}
+    probs = None
     for score in score_order():
         win, loss = continuation(values, score)
-        x, sol, solves, residual = fixed_point(graph, win, loss)
+        guess = 0.0
+        if probs is not None and probs[DRAW] < 1.0 - 1e-9:
+            # How the previous score's battle ended, as if it ended the same way here:
+            # a good first guess saves about two battle solves per score.
+            guess = (probs[0] * win + probs[1] * loss + probs[2] - probs[3]) / (1 - probs[DRAW])
+        x, sol, solves, residual = fixed_point(graph, win, loss, guess=guess)
+        if sol.outcome_probs[DRAW] >= 1.0 - 1e-9 and guess != 0.0:
+            # Drawn for sure: every x is a fixed point; take the capped-war limit (from 0).
+            x, sol, more, residual = fixed_point(graph, win, loss)
+            solves += more
+        probs = sol.outcome_probs
         values[score] = x
         a0, a1 = opening_actions(graph)
         out.scores[score] = ScoreSolution(
