@@ -204,7 +204,12 @@ def _hand_text(hand) -> str:
 def _herd_text(herd) -> str:
     if not herd:
         return "(no goats)"
-    return " | ".join(f"{kind_name(kind)} [{len(cards)}]" for kind, cards in herd)
+    def pile(kind, cards):
+        # Wilds inside a pile score as wilds: name them.
+        wilds = [KINDS[c].name for c in cards if KINDS[c].wild and c != kind]
+        return f"{kind_name(kind)} [{len(cards)}" + (f", with {', '.join(wilds)}]" if wilds else "]")
+
+    return " | ".join(pile(kind, cards) for kind, cards in herd)
 
 
 def _observation_string(t: Table, player: int) -> str:
