@@ -12,6 +12,7 @@ import importlib
 
 _GAME_MODULES = (
     "analysis.cobardes.advise",
+    "analysis.coup.advise",
 )
 
 

@@ -1,0 +1,19 @@
+"""Coup solved: 1v1 endgames, larger endgames, the bluffing study, balance and advice.
+
+Modules
+-------
+:mod:`analysis.coup.endgames`
+    One 1v1 endgame (one face-down card each, dealt by chance) solved on the
+    perfect-recall tree with Farol's engine, its equilibrium walked for values,
+    bluff and challenge rates, and checked with OpenSpiel's ``exploitability``.
+:mod:`analysis.coup.sweep`
+    Every coin pair, both decks: parallel, resumable, one JSON file per endgame.
+:mod:`analysis.coup.bluffing`, :mod:`analysis.coup.balance`
+    The questions asked of the sweep: bluff rates, character values, seat balance.
+:mod:`analysis.coup.larger`
+    2v1 and 2v2 endgames: sizes, times, and the state-keyed abstraction's loss.
+:mod:`analysis.coup.advise`
+    ``farol advise coup`` and the ``solved`` bot for ``farol play python_coup``.
+:mod:`analysis.coup.report`
+    The sections of ``reports/coup.md``.
+"""

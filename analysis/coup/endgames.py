@@ -1,0 +1,288 @@
+"""1v1 Coup endgames: one face-down card each, solved on the perfect-recall tree.
+
+An endgame is the position ``?/R0/a;?/R1/b;move:0``: the player to move (seat 0)
+has ``a`` coins and has lost ``R0``, the other has ``b`` coins and has lost ``R1``,
+and both face-down cards are dealt by chance from the court (the deck minus the
+two revealed cards), so each player knows only their own card. "Each player to
+move" needs no second seat: the game with seat 1 to move is the same game with
+the seats renamed (``tests/test_coup_analysis.py`` checks this).
+
+The game is ``python_coup`` with a turn cap: after ``turn_cap`` turns the game
+stops and both players get 0. The solve is exact for that capped game (CFR+ on
+the perfect-recall tree, exploitability measured by exact best response), so the
+*win probability* reported is that of the capped game and the *draw probability*
+says how much of the game the cap cut off. :func:`cap_study` measures how the
+values move as the cap grows.
+
+:func:`analyse` walks the solved tree once under the equilibrium profile and
+collects, by total path probability, what the bluffing study needs: every claim
+and block (made honestly or as a bluff), how often it is challenged, the mover's
+first-action mix per card, and win/draw/loss probabilities per dealt card.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+import pyspiel
+
+from analysis.solve import CFRSolver, SolveResult, compile_cached, make_result
+from games.coup import cards as C
+from games.coup import endgame_game
+from games.coup import engine as E
+from games.errors import InvalidParameterError
+
+DECKS = ("ambassador", "inquisitor")
+# The revealed pair (mover's lost card, other's lost card) of the main sweep, and the
+# other pairs solved for the effect of revealed cards.
+MAIN_REVEALED = ("contessa", "contessa")
+REVEALED_SETS = (("contessa", "contessa"), ("duke", "captain"), ("assassin", "assassin"))
+DEFAULT_CAP = 2
+TARGET_EXPLOITABILITY = 1e-4
+MAX_ITERATIONS = 50_000
+SOLVER = "CFR+ (Farol engine, perfect-recall tree)"
+
+
+@dataclass(frozen=True)
+class Endgame:
+    """A 1v1 endgame: coins of the player to move and of the other, deck, revealed cards."""
+
+    mover_coins: int
+    other_coins: int
+    deck: str = "ambassador"
+    revealed: tuple[str, str] = MAIN_REVEALED
+    turn_cap: int = DEFAULT_CAP
+
+    def __post_init__(self):
+        if self.deck not in DECKS:
+            raise InvalidParameterError(f"deck must be one of {', '.join(DECKS)}, not {self.deck!r}")
+        if self.turn_cap < 1:
+            raise InvalidParameterError(f"turn cap must be at least 1, not {self.turn_cap}")
+
+    def position(self, move: int = 0) -> str:
+        """The position string; ``move=1`` writes the same endgame with the seats swapped."""
+        mover = f"?/{self.revealed[0]}/{self.mover_coins}"
+        other = f"?/{self.revealed[1]}/{self.other_coins}"
+        if move == 0:
+            return f"{mover};{other};move:0"
+        return f"{other};{mover};move:1"
+
+    def params(self) -> dict:
+        return {"deck": self.deck, "turn_cap": self.turn_cap}
+
+    def game(self, move: int = 0) -> pyspiel.Game:
+        return endgame_game(self.position(move), **self.params())
+
+    def slug(self) -> str:
+        r0, r1 = self.revealed
+        return f"{self.deck}_{r0}-{r1}_m{self.mover_coins}_o{self.other_coins}_cap{self.turn_cap}"
+
+
+# --------------------------------------------------------------------------- labels
+def claim_label(kind: int, deck: str) -> str:
+    """The study's name of a turn action that claims a character, e.g. ``"Tax (Duke)"``."""
+    char = C.card_name(C.KIND_CLAIM[kind], deck)
+    return f"{C.KIND_NAMES[kind]} ({char})"
+
+
+def block_label(kind: int, card: int, deck: str) -> str:
+    """The study's name of a block, e.g. ``"Block Assassinate (Contessa)"``."""
+    return f"Block {C.KIND_NAMES[kind]} ({C.card_name(card, deck)})"
+
+
+# --------------------------------------------------------------------------- walking
+@dataclass
+class Walk:
+    """What :func:`analyse` collects (masses are total path probabilities)."""
+
+    outcome: dict = field(default_factory=lambda: {"win": 0.0, "draw": 0.0, "lose": 0.0})
+    by_card: dict = field(default_factory=dict)  # "mover:Duke" -> outcome masses
+    claims: dict = field(default_factory=dict)  # label -> masses
+    first_mix: dict = field(default_factory=dict)  # mover card -> action label -> probability
+    nodes: int = 0
+
+
+def _bump(table: dict, key, name: str, amount: float) -> None:
+    row = table.setdefault(key, {})
+    row[name] = row.get(name, 0.0) + amount
+
+
+def strategy_lookup(result: SolveResult) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Information-state string -> (actions, probabilities) of a tree-mode solution."""
+    out = {}
+    off = result.infoset_offset
+    for i, key in enumerate(result.infoset_keys):
+        lo, hi = off[i], off[i + 1]
+        out[key] = (result.infoset_actions[lo:hi], result.strategy[lo:hi])
+    return out
+
+
+def analyse(game: pyspiel.Game, result: SolveResult) -> Walk:
+    """Walk ``game`` under the solved profile and collect the study's figures."""
+    table = strategy_lookup(result)
+    deck = game.config.deck
+    walk = Walk()
+
+    def policy(state, player):
+        key = state.information_state_string(player)
+        actions, probs = table[key]
+        return actions, probs
+
+    def rec(state, reach, cards, first):
+        walk.nodes += 1
+        if state.is_terminal():
+            r = state.returns()[0]
+            name = "win" if r > 0 else "lose" if r < 0 else "draw"
+            walk.outcome[name] += reach
+            _bump(walk.by_card, f"mover:{cards[0]}", name, reach)
+            _bump(walk.by_card, f"other:{cards[1]}", name, reach)
+            return
+        if state.is_chance_node():
+            for a, p in state.chance_outcomes():
+                rec(state.child(a), reach * p, cards, first)
+            return
+        core = state.core
+        if cards is None:  # the first decision: the deal is complete
+            cards = tuple(C.card_name(core.hands[p][0], deck) for p in range(2))
+        player = state.current_player()
+        actions, probs = policy(state, player)
+        step = core.queue[0]
+        code = step[0]
+        if first:
+            for a, p in zip(actions, probs, strict=True):
+                label = state.action_to_string(player, int(a))
+                label = label.replace(" P1", "").replace(" from", "")
+                _bump(walk.first_mix, cards[0], label, reach * p)
+        hand = core.hands[player]
+        for a, p in zip(actions, probs, strict=True):
+            a = int(a)
+            mass = reach * p
+            if code == E.S_ACTION:
+                kind, _ = C.decode_turn_action(a)
+                claim = C.KIND_CLAIM[kind]
+                if claim is not None:
+                    label = claim_label(kind, deck)
+                    _bump(walk.claims, label, "made", mass)
+                    if claim not in hand:
+                        _bump(walk.claims, label, "bluff", mass)
+            elif code == E.S_BLOCK and a != C.A_NO_BLOCK:
+                card = a - C.A_BLOCK
+                label = block_label(core.kind, card, deck)
+                _bump(walk.claims, label, "made", mass)
+                if card not in hand:
+                    _bump(walk.claims, label, "bluff", mass)
+            elif code == E.S_CHAL:
+                _, claimant, claim, _, is_block = step
+                label = (block_label(core.kind, claim, deck) if is_block
+                         else claim_label(core.kind, deck))
+                honest = claim in core.hands[claimant]
+                tag = "honest" if honest else "bluff"
+                _bump(walk.claims, label, f"asked_{tag}", mass)
+                if a == C.A_CHALLENGE:
+                    _bump(walk.claims, label, f"challenged_{tag}", mass)
+            if mass > 0.0:  # unreached subtrees add nothing to any mass
+                rec(state.child(a), mass, cards, False)
+
+    rec(game.new_initial_state(), 1.0, None, True)
+    for card, mix in walk.first_mix.items():
+        total = sum(mix.values())
+        walk.first_mix[card] = {k: v / total for k, v in mix.items()} if total else mix
+    return walk
+
+
+def summarise_claims(claims: dict) -> dict:
+    """Per claim: how often made, P(bluff | made), P(challenged | made) and per honesty."""
+    out = {}
+    for label, m in sorted(claims.items()):
+        made = m.get("made", 0.0)
+        asked = m.get("asked_honest", 0.0) + m.get("asked_bluff", 0.0)
+        chal = m.get("challenged_honest", 0.0) + m.get("challenged_bluff", 0.0)
+        out[label] = {
+            "frequency": made,
+            "bluff_rate": m.get("bluff", 0.0) / made if made > 1e-12 else None,
+            "challenge_rate": chal / asked if asked > 1e-12 else None,
+            "challenge_rate_honest": (m.get("challenged_honest", 0.0) / m["asked_honest"]
+                                      if m.get("asked_honest", 0.0) > 1e-12 else None),
+            "challenge_rate_bluff": (m.get("challenged_bluff", 0.0) / m["asked_bluff"]
+                                     if m.get("asked_bluff", 0.0) > 1e-12 else None),
+        }
+    return out
+
+
+def card_values(by_card: dict) -> dict:
+    """Per ``"mover:Duke"`` etc.: P(win), P(draw), P(lose) of the mover given that card."""
+    out = {}
+    for key, m in sorted(by_card.items()):
+        total = sum(m.values())
+        out[key] = {k: m.get(k, 0.0) / total for k in ("win", "draw", "lose")}
+        out[key]["mass"] = total
+    return out
+
+
+# --------------------------------------------------------------------------- solving
+def solve_endgame(endgame: Endgame, target: float = TARGET_EXPLOITABILITY,
+                  max_iterations: int = MAX_ITERATIONS, openspiel_check: bool = False,
+                  use_cache: bool = True) -> tuple[dict, SolveResult]:
+    """Solve one endgame; returns a JSON-ready record and the solve result.
+
+    The record holds the value and outcome probabilities of the player to move, the
+    solver, iterations, seconds and exploitability (exact best response on the
+    compiled perfect-recall tree), the tree's size, and the study's walk
+    (:func:`analyse`). With ``openspiel_check`` the exploitability is measured a
+    second time by OpenSpiel's own ``exploitability`` on the OpenSpiel game.
+    """
+    game = endgame.game()
+    start = time.perf_counter()
+    compiled = compile_cached(game, use_cache=use_cache)
+    solver = CFRSolver(compiled, "cfr+")
+    report = solver.run(target_exploitability=target, iterations=max_iterations, progress=False)
+    result = make_result(game, compiled, solver, report)
+    solve_seconds = time.perf_counter() - start
+    tick = time.perf_counter()
+    walk = analyse(game, result)
+    record = {
+        "endgame": asdict(endgame),
+        "position": endgame.position(),
+        "solver": SOLVER,
+        "method": result.method,
+        "iterations": result.iterations,
+        "exploitability": result.exploitability,
+        "value": result.value,
+        "win": walk.outcome["win"],
+        "draw": walk.outcome["draw"],
+        "lose": walk.outcome["lose"],
+        "nodes": compiled.num_nodes,
+        "infosets": compiled.num_infosets,
+        "compile_seconds": compiled.compile_seconds,
+        "solve_seconds": solve_seconds,
+        "walk_seconds": time.perf_counter() - tick,
+        "claims": summarise_claims(walk.claims),
+        "card_values": card_values(walk.by_card),
+        "first_mix": walk.first_mix,
+    }
+    if openspiel_check:
+        record["openspiel_exploitability"] = openspiel_exploitability(game, result)
+    return record, result
+
+
+def openspiel_exploitability(game: pyspiel.Game, result: SolveResult) -> float:
+    """OpenSpiel's (C++) ``exploitability`` of the solved profile on the OpenSpiel game."""
+    from open_spiel.python import policy as policy_lib
+
+    tabular = result.to_tabular_policy(game)
+    return float(pyspiel.exploitability(game, policy_lib.python_policy_to_pyspiel_policy(tabular)))
+
+
+def cap_study(endgame: Endgame, caps: tuple[int, ...] = (1, 2, 3),
+              target: float = TARGET_EXPLOITABILITY) -> list[dict]:
+    """Solve ``endgame`` at each turn cap: value, outcome probabilities, size and time."""
+    rows = []
+    for cap in caps:
+        eg = Endgame(endgame.mover_coins, endgame.other_coins, endgame.deck, endgame.revealed, cap)
+        record, _ = solve_endgame(eg, target=target)
+        rows.append({k: record[k] for k in ("value", "win", "draw", "lose", "nodes", "infosets",
+                                            "iterations", "exploitability", "compile_seconds",
+                                            "solve_seconds")} | {"turn_cap": cap})
+    return rows

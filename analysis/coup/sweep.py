@@ -1,0 +1,130 @@
+"""Sweeps of 1v1 endgames: in parallel, one JSON file per endgame, resumable.
+
+Each task solves one :class:`~analysis.coup.endgames.Endgame` and writes its record
+to ``<directory>/<slug>.json`` (default ``reports/data/coup/endgames``, committed so
+``farol report coup`` reuses it). A sweep skips endgames already on disk, so an
+interrupted sweep resumes where it stopped; records are written atomically.
+
+``python -m analysis.coup.sweep --caps 2 --workers 2`` runs the main sweep (every
+coin pair 0-9, both decks); ``--revealed`` and ``--coins`` change the grid.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import tempfile
+from collections.abc import Iterable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+
+from analysis.coup.endgames import DECKS, DEFAULT_CAP, MAIN_REVEALED, Endgame
+
+SWEEP_VERSION = 1
+DEFAULT_DIR = Path("reports/data/coup/endgames")
+COINS = tuple(range(10))
+# Endgames also checked by OpenSpiel's own exploitability (the rest by the engine's exact
+# best response on the same perfect-recall tree): every third coin pair.
+CHECK_EVERY = 3
+
+
+def grid(coins: Iterable[int] = COINS, decks: Iterable[str] = DECKS,
+         revealed: tuple[str, str] = MAIN_REVEALED, cap: int = DEFAULT_CAP) -> list[Endgame]:
+    """Every (mover coins, other coins) pair for each deck."""
+    coins = tuple(coins)
+    return [Endgame(a, b, deck, revealed, cap) for deck in decks for a in coins for b in coins]
+
+
+def record_path(directory: Path, endgame: Endgame) -> Path:
+    return Path(directory) / f"{endgame.slug()}.json"
+
+
+def load_record(directory: Path, endgame: Endgame) -> dict | None:
+    """The cached record of ``endgame``, or ``None`` (missing, unreadable or stale)."""
+    path = record_path(directory, endgame)
+    try:
+        record = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    return record if record.get("version") == SWEEP_VERSION else None
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+    with os.fdopen(fd, "w") as fh:
+        fh.write(text)
+    os.chmod(tmp, 0o644)
+    os.replace(tmp, path)
+
+
+def run_task(endgame: Endgame, directory: str, check: bool) -> dict:
+    """Solve one endgame and write its record (the worker function)."""
+    from analysis.coup.endgames import solve_endgame
+
+    record, _ = solve_endgame(endgame, openspiel_check=check, use_cache=False)
+    record["version"] = SWEEP_VERSION
+    _atomic_write(record_path(Path(directory), endgame), json.dumps(record, indent=1) + "\n")
+    return record
+
+
+def sweep(endgames: list[Endgame], directory: Path = DEFAULT_DIR, workers: int = 2,
+          progress: bool = True) -> list[dict]:
+    """Solve every endgame not yet on disk; returns all records in ``endgames`` order."""
+    directory = Path(directory)
+    todo = [(i, eg) for i, eg in enumerate(endgames) if load_record(directory, eg) is None]
+    bar = None
+    if progress and todo:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=len(todo), desc="coup endgames", unit=" endgame")
+    if todo:
+        if workers <= 1:
+            for i, eg in todo:
+                run_task(eg, str(directory), i % CHECK_EVERY == 0)
+                if bar is not None:
+                    bar.update(1)
+        else:
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                futures = [pool.submit(run_task, eg, str(directory), i % CHECK_EVERY == 0)
+                           for i, eg in todo]
+                for future in as_completed(futures):
+                    future.result()
+                    if bar is not None:
+                        bar.update(1)
+    if bar is not None:
+        bar.close()
+    return [load_record(directory, eg) for eg in endgames]
+
+
+def cached(endgames: list[Endgame], directory: Path = DEFAULT_DIR) -> list[dict]:
+    """The records already on disk (missing ones left out)."""
+    out = (load_record(Path(directory), eg) for eg in endgames)
+    return [r for r in out if r is not None]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--caps", default=str(DEFAULT_CAP), help="turn caps, comma-separated")
+    parser.add_argument("--coins", default="0-9", help="coin range, e.g. 0-9 or 0,3,6")
+    parser.add_argument("--decks", default=",".join(DECKS))
+    parser.add_argument("--revealed", default="-".join(MAIN_REVEALED),
+                        help="mover's and other's revealed card, e.g. contessa-contessa")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--directory", default=str(DEFAULT_DIR))
+    args = parser.parse_args(argv)
+    if "-" in args.coins and "," not in args.coins:
+        lo, hi = (int(x) for x in args.coins.split("-"))
+        coins = tuple(range(lo, hi + 1))
+    else:
+        coins = tuple(int(x) for x in args.coins.split(","))
+    revealed = tuple(args.revealed.split("-"))
+    endgames = [eg for cap in args.caps.split(",") for eg in
+                grid(coins, args.decks.split(","), revealed, int(cap))]
+    sweep(endgames, Path(args.directory), args.workers)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
