@@ -35,7 +35,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
@@ -47,6 +46,19 @@ from games.goat_lords.game import VALUE_PARAMS
 from games.goat_lords.table import DUEL, OVER, STARTER, Table
 
 GAME = "python_goat_lords"
+
+
+class _LazyPandas:
+    """pandas, imported on first use: ``farol`` imports this module at start-up for its
+    sub-command and bots, and most commands never touch a data frame."""
+
+    def __getattr__(self, name):
+        import pandas
+
+        return getattr(pandas, name)
+
+
+pd = _LazyPandas()
 
 
 # --- bots --------------------------------------------------------------------------
