@@ -142,11 +142,30 @@ def test_symmetric_battles_are_worth_zero_and_mirrors_negate():
     assert ab == pytest.approx(-ba, abs=1e-9)
 
 
-def test_exact_solver_refuses_villains_and_random_courtiers():
-    with pytest.raises(InvalidParameterError):
+def test_exact_solver_refuses_hidden_deals():
+    with pytest.raises(InvalidPositionError, match="random"):
         initial_position({"kinds": "all"})
-    with pytest.raises(InvalidPositionError):
+    with pytest.raises(InvalidPositionError, match="random"):
         initial_position({"kinds": "warriors+courtiers"})
+    with pytest.raises(InvalidParameterError):
+        initial_position({"kinds": "warriors", "warriors": 9})
+
+
+@pytest.mark.parametrize("params", [
+    dict(kinds="warriors+villains", warriors=2, combats=3, villain0="Seductress",
+         villain1="Sheep"),
+    dict(kinds="all", warriors=2, combats=3, villain0="Troubadour", villain1="Thug",
+         courtier0="Procuress", courtier1="Archer"),
+    dict(kinds="warriors+villains", warriors=2, combats=3, villain0="King's Ghost",
+         villain1="Executioner"),
+], ids=["seductress-sheep", "procuress", "ghost-executioner"])
+def test_named_villains_are_public_and_solved_exactly(params):
+    """Villains named in the parameters are "known to both players": the battle stays
+    a game of public information and the exact solution has NashConv 0."""
+    from open_spiel.python.algorithms import exploitability
+
+    game = pyspiel.load_game("python_cobardes_battle", params)
+    assert exploitability.nash_conv(game, ExactPolicy(game)) == pytest.approx(0, abs=1e-9)
 
 
 # ---------------------------------------------------------------- rulebook tips
