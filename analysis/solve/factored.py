@@ -57,22 +57,6 @@ class PublicTree:
         return int(self.child.shape[0] * k + self.payoff.size)
 
 
-class _UnionFind:
-    def __init__(self, n: int):
-        self.parent = list(range(n))
-
-    def find(self, a: int) -> int:
-        while self.parent[a] != a:
-            self.parent[a] = self.parent[self.parent[a]]
-            a = self.parent[a]
-        return a
-
-    def union(self, a: int, b: int) -> None:
-        ra, rb = self.find(a), self.find(b)
-        if ra != rb:
-            self.parent[max(ra, rb)] = min(ra, rb)
-
-
 @njit(cache=True)
 def _chance_reach(kind, estart, echild, eprob, n_total):
     reach = np.zeros(n_total)
@@ -84,156 +68,249 @@ def _chance_reach(kind, estart, echild, eprob, n_total):
     return reach
 
 
+@njit(cache=True)
+def _align(kind, estart, echild, eaction, infoset, num_nodes):
+    """Map every history below the deal onto the public tree (see :func:`factor`).
+
+    Returns ``(ok, deals, deal_of, pub_int, pub_term, pkind, tri_parent, tri_child)``:
+    histories' deal index and public node (internal, or terminal number), the public
+    nodes' kinds, and (parent, child code) pairs in order of first appearance (child
+    codes ``< 0`` are public terminals ``-code - 1``).
+    """
+    n = kind.shape[0]
+    empty = np.zeros(0, dtype=np.int64)
+    empty8 = np.zeros(0, dtype=np.int8)
+    first_decision = 0
+    while first_decision < n and kind[first_decision] == 1:
+        first_decision += 1
+    deal_list = [0 for _ in range(0)]
+    if first_decision == 0:
+        deal_list.append(0)
+    for h in range(first_decision):
+        for e in range(estart[h], estart[h + 1]):
+            c = echild[e]
+            if c >= n:
+                return False, empty, empty, empty, empty, empty8, empty, empty
+            if c >= first_decision:
+                deal_list.append(c)
+    deals = np.array(deal_list, dtype=np.int64)
+    deals.sort()
+    deal_of = np.full(num_nodes, -1, dtype=np.int64)
+    pub_int = np.full(n, -1, dtype=np.int64)
+    pub_term = np.full(num_nodes - n, -1, dtype=np.int64)
+    pkind = np.zeros(n + 1, dtype=np.int8)
+    pcount = np.full(n + 1, -1, dtype=np.int64)
+    pkind[0] = kind[deals[0]]
+    for d in range(deals.shape[0]):
+        h = deals[d]
+        if kind[h] != pkind[0] or kind[h] == 1:
+            return False, empty, empty, empty, empty, empty8, empty, empty
+        pub_int[h] = 0
+        deal_of[h] = d
+    amax = 1
+    for e in range(eaction.shape[0]):
+        if eaction[e] + 1 > amax:
+            amax = eaction[e] + 1
+    child_map = dict()
+    child_map[-1] = 0
+    tri_parent = [0 for _ in range(0)]
+    tri_child = [0 for _ in range(0)]
+    n_pub = 1
+    n_term = 0
+    for h in range(n):
+        s = pub_int[h]
+        if s < 0:
+            continue
+        d = deal_of[h]
+        lo = estart[h]
+        hi = estart[h + 1]
+        if kind[h] != 1:  # decisions: every member has the same legal actions
+            if pcount[s] == -1:
+                pcount[s] = hi - lo
+            elif pcount[s] != hi - lo:
+                return False, empty, empty, empty, empty, empty8, empty, empty
+        for e in range(lo, hi):
+            c = echild[e]
+            key = s * amax + eaction[e]
+            if key in child_map:
+                code = child_map[key]
+            else:
+                if c >= n:
+                    code = -(n_term + 1)
+                    n_term += 1
+                else:
+                    code = n_pub
+                    pkind[n_pub] = kind[c]
+                    n_pub += 1
+                child_map[key] = code
+                tri_parent.append(s)
+                tri_child.append(code)
+            if c >= n:
+                if code >= 0:
+                    return False, empty, empty, empty, empty, empty8, empty, empty
+                pub_term[c - n] = -code - 1
+            else:
+                if code < 0 or kind[c] != pkind[code]:
+                    return False, empty, empty, empty, empty, empty8, empty, empty
+                pub_int[c] = code
+            deal_of[c] = d
+    return (
+        True,
+        deals,
+        deal_of,
+        pub_int,
+        pub_term,
+        pkind[:n_pub].copy(),
+        np.array(tri_parent, dtype=np.int64),
+        np.array(tri_child, dtype=np.int64),
+    )
+
+
+@njit(cache=True)
+def _find(parent, a):
+    while parent[a] != a:
+        parent[a] = parent[parent[a]]
+        a = parent[a]
+    return a
+
+
+@njit(cache=True)
+def _private_states(kind, infoset, pub_int, deal_of, num_deals, num_infosets, p):
+    """Union the deals ``p`` cannot tell apart; returns (roots, ok): ``ok`` is False when an
+    information set spans two public nodes (a hidden action)."""
+    parent = np.arange(num_deals)
+    first = np.full(num_infosets, -1, dtype=np.int64)
+    where = np.full(num_infosets, -1, dtype=np.int64)
+    for h in range(kind.shape[0]):
+        if kind[h] != 2 + p or pub_int[h] < 0:
+            continue
+        i = infoset[h]
+        d = deal_of[h]
+        if first[i] < 0:
+            first[i] = d
+            where[i] = pub_int[h]
+        else:
+            if where[i] != pub_int[h]:
+                return parent, False
+            a = _find(parent, first[i])
+            b = _find(parent, d)
+            if a != b:
+                parent[max(a, b)] = min(a, b)
+    for d in range(num_deals):
+        parent[d] = _find(parent, d)
+    return parent, True
+
+
+@njit(cache=True)
+def _row_slots(
+    kind, infoset, offset, pub_int, deal_of, pkind, pstart, state0, state1, k0, k1, num_actions
+):
+    """``(base, rowmap, num_rows, ok)``: the row of each (public node, private state);
+    ``ok`` is False when a private state does not decide the information set."""
+    npub = pkind.shape[0]
+    base = np.zeros(npub, dtype=np.int64)
+    total = 0
+    for s in range(npub):
+        if pkind[s] >= 2:
+            base[s] = total
+            total += k0 if pkind[s] == 2 else k1
+    rowmap = np.full(total, -1, dtype=np.int64)
+    for h in range(kind.shape[0]):
+        s = pub_int[h]
+        if s < 0 or kind[h] < 2:
+            continue
+        x = state0[deal_of[h]] if kind[h] == 2 else state1[deal_of[h]]
+        row = offset[infoset[h]]
+        j = base[s] + x
+        if rowmap[j] == -1:
+            rowmap[j] = row
+        elif rowmap[j] != row:
+            return base, rowmap, 0, False
+    scratch = num_actions
+    for s in range(npub):
+        if pkind[s] < 2:
+            continue
+        k = k0 if pkind[s] == 2 else k1
+        for x in range(k):
+            if rowmap[base[s] + x] == -1:
+                rowmap[base[s] + x] = scratch
+                scratch += pstart[s + 1] - pstart[s]
+    return base, rowmap, scratch, True
+
+
 def factor(cg: CompiledGame, max_growth: float = 4.0) -> PublicTree | None:
     """The public tree of ``cg``, or ``None`` when the game does not factor.
 
+    The deal is the chance nodes met before any decision (breadth first); each deal's
+    subtree is aligned with the others on its action sequence (one public node per
+    sequence, mid-game chance outcomes included); a player's private state is the class
+    of deals they cannot tell apart at any of their public nodes. The game factors when
+    all deals' subtrees have the same kinds of nodes and legal actions, each information
+    set lies in one public node and is decided by the private state.
     ``max_growth`` bounds the dense payoff matrices against the number of terminal
     histories (card removal leaves some private-state pairs empty).
     """
     if cg.mode != "tree" or not cg.perfect_recall_rows:
         return None
     n = cg.num_internal
-    kind, estart, echild = cg.kind, cg.edge_start, cg.edge_child
-    reach = _chance_reach(kind, estart, echild, cg.edge_prob, cg.num_nodes)
-    # The deal: chance nodes from the root down to the first decisions.
-    deals: list[int] = []
-    frontier = [0]
-    while frontier:
-        h = frontier.pop()
-        if h >= n:
-            return None  # the game can end during the deal
-        if kind[h] == CHANCE and _all_chance_above(cg, h):
-            frontier.extend(echild[estart[h] : estart[h + 1]].tolist())
-        else:
-            deals.append(h)
-    deals.sort()
-    if any(kind[h] == CHANCE for h in deals):
+    ok, deals, deal_of, pub_int, pub_term, pkind, tri_parent, tri_child = _align(
+        cg.kind, cg.edge_start, cg.edge_child, cg.edge_action, cg.infoset, cg.num_nodes
+    )
+    if not ok:
         return None
-    num_deals = len(deals)
-    # Align the deals' subtrees on their action sequences: one public node per sequence.
-    public_members: list[list[tuple[int, int]]] = [[(d, h) for d, h in enumerate(deals)]]
-    p_kind: list[int] = []
-    p_start: list[int] = [0]
-    p_child: list[int] = []
-    terminal_members: list[list[tuple[int, int]]] = []
-    pending_terminal: list[int] = []  # child slots pointing at terminals, fixed up below
-    s = 0
-    while s < len(public_members):
-        members = public_members[s]
-        h0 = members[0][1]
-        k = int(kind[h0])
-        if any(int(kind[h]) != k for _, h in members):
-            return None
-        groups: dict[int, list[tuple[int, int]]] = {}
-        order: list[int] = []
-        terminal_groups: dict[int, bool] = {}
-        if k == CHANCE:
-            for d, h in members:
-                for e in range(estart[h], estart[h + 1]):
-                    a = int(cg.edge_action[e])
-                    if a not in groups:
-                        groups[a] = []
-                        order.append(a)
-                    groups[a].append((d, int(echild[e])))
-        else:
-            acts = cg.edge_action[estart[h0] : estart[h0 + 1]]
-            for d, h in members:
-                if not np.array_equal(cg.edge_action[estart[h] : estart[h + 1]], acts):
-                    return None  # legal actions depend on private information
-                for a, e in zip(acts.tolist(), range(estart[h], estart[h + 1]), strict=True):
-                    if a not in groups:
-                        groups[a] = []
-                        order.append(a)
-                    groups[a].append((d, int(echild[e])))
-        for a in order:
-            group = groups[a]
-            is_terminal = [c >= n for _, c in group]
-            if any(is_terminal) != all(is_terminal):
-                return None
-            terminal_groups[a] = is_terminal[0]
-            if terminal_groups[a]:
-                pending_terminal.append(len(p_child))
-                p_child.append(len(terminal_members))
-                terminal_members.append(group)
-            else:
-                p_child.append(len(public_members))
-                public_members.append(group)
-        p_kind.append(k)
-        p_start.append(len(p_child))
-        s += 1
-    num_internal = len(public_members)
-    child = np.asarray(p_child, dtype=np.int64)
-    child[pending_terminal] += num_internal
-    # Private states: deals a player cannot tell apart at some public node are one state.
-    states: list[np.ndarray] = []
+    states = []
     for p in (0, 1):
-        uf = _UnionFind(num_deals)
-        for s, members in enumerate(public_members):
-            if p_kind[s] != 2 + p:
-                continue
-            first: dict[int, int] = {}
-            for d, h in members:
-                i = int(cg.infoset[h])
-                if i in first:
-                    uf.union(first[i], d)
-                else:
-                    first[i] = d
-        roots = np.array([uf.find(d) for d in range(num_deals)])
-        _, state = np.unique(roots, return_inverse=True)
-        states.append(state.astype(np.int64))
+        roots, ok = _private_states(
+            cg.kind, cg.infoset, pub_int, deal_of, len(deals), cg.num_infosets, p
+        )
+        if not ok:
+            return None
+        states.append(np.unique(roots, return_inverse=True)[1].astype(np.int64))
     k0, k1 = int(states[0].max()) + 1, int(states[1].max()) + 1
-    num_terminals = len(terminal_members)
+    num_terminals = int(pub_term.max()) + 1 if pub_term.size else 0
     if num_terminals * k0 * k1 > max_growth * max(cg.num_terminals, 1):
         return None
-    # Each information set must be one (public node, private state): check, and map rows.
-    infoset_node = np.full(cg.num_infosets, -1, dtype=np.int64)
-    base = np.zeros(num_internal, dtype=np.int64)
-    rowmap: list[int] = []
-    scratch = cg.num_actions
-    for s, members in enumerate(public_members):
-        if p_kind[s] == CHANCE:
-            continue
-        p = p_kind[s] - 2
-        width = p_start[s + 1] - p_start[s]
-        slots = [-1] * (k0 if p == 0 else k1)
-        for d, h in members:
-            i = int(cg.infoset[h])
-            x = int(states[p][d])
-            row = int(cg.infoset_offset[i])
-            if infoset_node[i] == -1:
-                infoset_node[i] = s
-            elif infoset_node[i] != s:
-                return None  # an information set spans public nodes: a hidden action
-            if slots[x] == -1:
-                slots[x] = row
-            elif slots[x] != row:
-                return None  # the private state does not decide the information set
-        for x, row in enumerate(slots):
-            if row == -1:
-                slots[x] = scratch
-                scratch += width
-        base[s] = len(rowmap)
-        rowmap.extend(slots)
+    npub = len(pkind)
+    order = np.argsort(tri_parent, kind="stable")
+    start = np.zeros(npub + 1, dtype=np.int64)
+    np.cumsum(np.bincount(tri_parent, minlength=npub), out=start[1:])
+    child = tri_child[order]
+    child = np.where(child < 0, npub + (-child - 1), child)
+    base, rowmap, num_rows, ok = _row_slots(
+        cg.kind,
+        cg.infoset,
+        cg.infoset_offset,
+        pub_int,
+        deal_of,
+        pkind,
+        start,
+        states[0],
+        states[1],
+        k0,
+        k1,
+        cg.num_actions,
+    )
+    if not ok:
+        return None
+    reach = _chance_reach(cg.kind, cg.edge_start, cg.edge_child, cg.edge_prob, cg.num_nodes)
+    terminals = np.flatnonzero(pub_term >= 0)
+    d = deal_of[n + terminals]
     payoff = np.zeros((num_terminals, k0, k1))
-    for t, group in enumerate(terminal_members):
-        for d, c in group:
-            payoff[t, states[0][d], states[1][d]] += reach[c] * cg.utility[c - n]
+    np.add.at(
+        payoff,
+        (pub_term[terminals], states[0][d], states[1][d]),
+        reach[n + terminals] * cg.utility[terminals],
+    )
     return PublicTree(
-        kind=np.asarray(p_kind, dtype=np.int8),
-        start=np.asarray(p_start, dtype=np.int64),
+        kind=pkind,
+        start=start,
         child=child,
         base=base,
-        rowmap=np.asarray(rowmap, dtype=np.int64),
+        rowmap=rowmap,
         payoff=payoff,
         num_states=(k0, k1),
-        num_rows=scratch,
+        num_rows=int(num_rows),
     )
-
-
-def _all_chance_above(cg: CompiledGame, h: int) -> bool:
-    # Nodes are breadth-first, so the deal is the chance nodes met before any decision;
-    # a chance node below a decision is public chance inside the public tree.
-    return not np.any(cg.kind[:h] != CHANCE)
 
 
 @njit(cache=True)
