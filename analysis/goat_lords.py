@@ -890,12 +890,14 @@ def _summary_section(ctx) -> str:
         duels = [(exp.players, duel_success(df)) for exp, df in greedy]
         lo_n, lo_d = min(duels, key=lambda t: t[1]["attacker_rate"])
         hi_n, hi_d = max(duels, key=lambda t: t[1]["attacker_rate"])
-        lines.append(f"- **Duels** favour the attacker: greedy attackers win "
+        side = ("favour the attacker" if lo_d["lo"] > 0.5 else
+                "favour the defender" if hi_d["hi"] < 0.5 else "are close to even")
+        lines.append(f"- **Duels** {side}: greedy attackers win "
                      f"{_pct(lo_d['attacker_rate'], lo_d['lo'], lo_d['hi'])} of duels with {lo_n} players "
                      f"up to {_pct(hi_d['attacker_rate'], hi_d['lo'], hi_d['hi'])} with {hi_n}.")
         turns = [(exp.players, game_length(df)) for exp, df in greedy]
         lines.append("- **A round lasts** " + ", ".join(f"{g['turns']:.0f} turns ({n}p)" for n, g in turns)
-                     + " on average under greedy play: the deck, not the table, sets the length.")
+                     + " on average under greedy play.")
     sens = [(e, df) for e, df in res["sensitivity"] if not df.empty]
     for n in sorted({e.players for e, _ in sens}):
         at_n = [(e, df) for e, df in sens if e.players == n]
@@ -906,7 +908,8 @@ def _summary_section(ctx) -> str:
         attack = [100 * duel_success(df)["attacker_rate"] for _, df in at_n]
         lines.append(
             f"- **Point values, {n} players** ({len(at_n)} value sets, {len(at_n[0][1])} all-greedy games "
-            f"each): a wild is worth {min(slopes):+.1f} to {max(slopes):+.1f} pp of win rate; seat 0's edge "
+            f"each): a wild received is worth {min(slopes):+.1f} to {max(slopes):+.1f} pp of win rate "
+            "(observational slope); seat 0's edge "
             f"ranges {min(edges):+.1f} to {max(edges):+.1f} pp (the fair share is inside the 95% interval "
             f"for {fair_inside} of {len(at_n)} sets); attackers win {min(attack):.1f}–{max(attack):.1f}% "
             "of duels."
