@@ -1,0 +1,181 @@
+"""Coup endgames solved: values checked by an LP, by hand and by OpenSpiel; advice; the bot."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from analysis.bots import make_bot, sample_chance
+from analysis.cli import main
+from analysis.coup.endgames import Endgame, analyse, cap_study, solve_endgame
+from analysis.solve import compile_game, solve_lp
+
+
+def _solve(eg: Endgame, **kw):
+    return solve_endgame(eg, use_cache=False, **kw)
+
+
+@pytest.mark.parametrize("deck", ["ambassador", "inquisitor"])
+def test_tiny_endgame_value_matches_the_sequence_form_lp(deck):
+    """One turn, the mover holds 3 coins: they may Assassinate (bluffing or not), the other
+    may challenge or claim a Contessa. CFR+'s value agrees with the LP's exact value."""
+    eg = Endgame(3, 0, deck, turn_cap=1)
+    record, result = _solve(eg, target=1e-6)
+    exact = solve_lp(compile_game(eg.game()))
+    assert record["exploitability"] <= 1e-6
+    assert record["value"] == pytest.approx(exact, abs=1e-5)
+    assert 0.0 < exact < 1.0  # the Assassin threat helps the mover, but not surely
+
+
+def test_no_claim_can_decide_a_one_turn_endgame_without_coins():
+    """By hand: with 0 coins and one turn, the mover can neither Coup nor Assassinate. The
+    mover can take Income (nothing to challenge), so the other cannot win; the other can
+    decline every challenge, so the mover cannot win: the value is exactly 0."""
+    record, _ = _solve(Endgame(0, 0, "inquisitor", turn_cap=1), target=1e-6)
+    assert record["value"] == pytest.approx(0.0, abs=1e-5)
+    assert record["win"] == pytest.approx(0.0, abs=1e-4)
+
+
+@pytest.mark.parametrize("mover,other", [(7, 0), (8, 5), (9, 9), (7, 7)])
+def test_seven_coins_against_one_influence_wins_for_sure(mover, other):
+    """«pagas 7 monedas y una persona pierde una carta; no se puede bloquear ni desafiar»:
+    with 7+ coins the player to move launches a Coup against the last card and wins."""
+    for deck in ("ambassador", "inquisitor"):
+        record, _ = _solve(Endgame(mover, other, deck, turn_cap=1), target=1e-6)
+        assert record["win"] == pytest.approx(1.0, abs=1e-5)
+        assert record["value"] == pytest.approx(1.0, abs=1e-5)
+
+
+@pytest.mark.parametrize("mover,other", [(3, 0), (1, 4), (5, 8)])
+def test_swapping_seats_gives_the_same_values(mover, other):
+    """The same endgame written with seat 1 to move has the same value for the mover."""
+    eg = Endgame(mover, other, "inquisitor", ("duke", "captain"), turn_cap=1)
+    as_seat0 = solve_lp(compile_game(eg.game(move=0)))
+    as_seat1 = solve_lp(compile_game(eg.game(move=1)))
+    assert as_seat0 == pytest.approx(-as_seat1, abs=1e-6)
+
+
+def test_symmetric_position_values_by_seat():
+    """Equal coins and equal revealed cards: P0 to move has value v, then P1 to move (same
+    position otherwise) has value -v for P0, i.e. v for the mover."""
+    eg = Endgame(4, 4, "inquisitor", ("captain", "captain"), turn_cap=1)
+    v0 = solve_lp(compile_game(eg.game(move=0)))
+    v1 = solve_lp(compile_game(eg.game(move=1)))
+    assert v0 == pytest.approx(-v1, abs=1e-6)
+
+
+def test_openspiel_exploitability_agrees_with_the_engine():
+    record, _ = _solve(Endgame(5, 2, "inquisitor", turn_cap=2), openspiel_check=True)
+    assert record["exploitability"] <= 1e-3
+    assert record["openspiel_exploitability"] == pytest.approx(record["exploitability"],
+                                                               abs=1e-7)
+
+
+def test_walk_adds_up():
+    """Outcome probabilities sum to 1 and give the solver's value; per-card rows too."""
+    eg = Endgame(3, 2, "inquisitor", turn_cap=2)
+    record, result = _solve(eg)
+    assert record["win"] + record["draw"] + record["lose"] == pytest.approx(1.0)
+    assert record["win"] - record["lose"] == pytest.approx(record["value"], abs=1e-9)
+    movers = {k: v for k, v in record["card_values"].items() if k.startswith("mover:")}
+    assert sum(v["mass"] for v in movers.values()) == pytest.approx(1.0)
+    mixed = sum(v["mass"] * (v["win"] - v["lose"]) for v in movers.values())
+    assert mixed == pytest.approx(record["value"], abs=1e-9)
+    for label, row in record["claims"].items():
+        if row["bluff_rate"] is not None:
+            assert 0.0 <= row["bluff_rate"] <= 1.0, label
+    # An Assassin claimed by a holder of the Assassin is never a bluff; the walk sees both.
+    walk = analyse(eg.game(), result)
+    assert walk.outcome["win"] == pytest.approx(record["win"])
+
+
+def test_turn_cap_study_values_settle_when_the_game_ends_in_time():
+    """With 9 coins the mover wins on turn 1: the value is 1 at every cap, no draws."""
+    rows = cap_study(Endgame(9, 0, "inquisitor"), caps=(1, 2))
+    assert [r["turn_cap"] for r in rows] == [1, 2]
+    assert all(r["value"] == pytest.approx(1.0, abs=1e-4) for r in rows)
+    assert all(r["draw"] == pytest.approx(0.0, abs=1e-4) for r in rows)
+
+
+@pytest.mark.slow
+def test_turn_cap_three_changes_nothing_when_the_other_will_coup():
+    """The other holds 8 coins: whatever the mover does, the game ends by turn 2 (a Coup),
+    so cap 2 and cap 3 give the same value."""
+    rows = cap_study(Endgame(1, 8, "inquisitor"), caps=(2, 3))
+    assert rows[0]["value"] == pytest.approx(rows[1]["value"], abs=2e-3)
+    assert rows[1]["draw"] == pytest.approx(0.0, abs=1e-3)
+
+
+# --------------------------------------------------------------------------- advice
+POSITION = "assassin/contessa/3;?/contessa/0;move:0"
+
+
+def test_advise_prints_the_mix_and_value(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("FAROL_CACHE_DIR", str(tmp_path))
+    assert main(["advise", "coup", POSITION, "--deck", "inquisitor", "--turn-cap", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "You are P0 holding Assassin" in out
+    assert "Assassinate P1 (claims Assassin)" in out and "Value for you" in out
+    assert "exploitability" in out
+
+
+def test_advise_json(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("FAROL_CACHE_DIR", str(tmp_path))
+    assert main(["advise", "coup", POSITION, "--deck", "inquisitor", "--turn-cap", "1",
+                 "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["hand"] == ["Assassin"] and data["player"] == 0
+    assert sum(m["probability"] for m in data["mix"]) == pytest.approx(1.0)
+    assert data["win"] + data["draw"] + data["lose"] == pytest.approx(1.0)
+    assert data["exploitability"] <= 1e-3
+    # A true Assassin with 3 coins and one turn: assassinating is the whole point.
+    best = max(data["mix"], key=lambda m: m["probability"])
+    assert best["action"].startswith("Assassinate")
+    assert data["value"] > 0.0
+
+
+@pytest.mark.parametrize("position,needle", [
+    ("?/contessa/3;?/contessa/0;move:0", "your own face-down cards"),
+    ("duke/contessa/3;captain/contessa/0;move:0", "hidden from you"),
+    ("joker/contessa/3;?/contessa/0;move:0", "unknown card"),
+    ("duke/contessa/3;?/contessa/-1;move:0", "negative coins"),
+    ("duke/contessa/3;?/contessa/0;?/duke/1;move:0", "two-player"),
+    ("duke/duke+duke/3;?/duke/0;move:0", "exactly two in all"),
+])
+def test_advise_bad_positions_give_one_clear_error(capsys, position, needle):
+    assert main(["advise", "coup", position, "--turn-cap", "1"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and needle in err
+
+
+# --------------------------------------------------------------------------- the bot
+def test_solved_bot_plays_an_endgame_to_the_end(tmp_path, monkeypatch):
+    monkeypatch.setenv("FAROL_CACHE_DIR", str(tmp_path))
+    from games.coup import endgame_game
+
+    game = endgame_game("captain/contessa/4;?/contessa/2;move:0", deck="inquisitor",
+                        turn_cap=2)
+    bot = make_bot("solved", game, 1)
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(sample_chance(state, rng))
+            elif state.current_player() == 1:
+                state.apply_action(bot(state))
+            else:
+                legal = state.legal_actions()
+                state.apply_action(int(legal[rng.integers(len(legal))]))
+        assert sum(state.returns()) == pytest.approx(0.0)
+
+
+def test_solved_bot_refuses_a_full_game():
+    import pyspiel
+
+    from games.errors import InvalidParameterError
+
+    with pytest.raises(InvalidParameterError, match="endgames only"):
+        make_bot("solved", pyspiel.load_game("python_coup"), 1)
