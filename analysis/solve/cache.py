@@ -40,7 +40,9 @@ def cache_dir() -> Path:
 
 
 def _code_version() -> str:
+    # The compiled arrays depend on the walk (compile.py) and the layout (layout.py).
     source = Path(compile_module.__file__).read_bytes()
+    source += (Path(compile_module.__file__).parent / "layout.py").read_bytes()
     return f"{COMPILE_VERSION}-{hashlib.sha256(source).hexdigest()[:12]}"
 
 

@@ -613,13 +613,20 @@ def names_from_json(text: str) -> list[dict[int, str]]:
 
 
 def game_code_fingerprint(game: pyspiel.Game) -> str:
-    """What identifies the code behind ``game``: its Python module's file stamp, or OpenSpiel's."""
+    """What identifies the code behind ``game``: the stamps (size, modification time) of
+    every Python file of its package, or OpenSpiel's version for its own games."""
     module = type(game).__module__
     if module and not module.startswith("pyspiel"):
         import sys
 
         path = getattr(sys.modules.get(module), "__file__", None)
         if path and os.path.exists(path):
-            stat = os.stat(path)
-            return f"{module}:{stat.st_size}:{stat.st_mtime_ns}"
+            # The rules live in sibling modules (cards, engine...): stamp them all.
+            folder = os.path.dirname(path)
+            stamps = []
+            for name in sorted(os.listdir(folder)):
+                if name.endswith(".py"):
+                    stat = os.stat(os.path.join(folder, name))
+                    stamps.append(f"{name}:{stat.st_size}:{stat.st_mtime_ns}")
+            return module + "|" + ",".join(stamps)
     return f"pyspiel:{getattr(pyspiel, '__version__', 'unknown')}"
