@@ -1,7 +1,8 @@
 """Sweeps: every courtier pairing's battle and war, in parallel, cached, resumable.
 
-One task solves one courtier pairing (the battle with the standard payoffs and the
-war from every score, :mod:`analysis.cobardes.war`) and writes one JSON file under
+One task solves one courtier pairing (the battle with the standard payoffs and, for
+the ``war`` kind, the war from every score, :mod:`analysis.cobardes.war`) or one pair
+of named villains (``villains`` kind), and writes one JSON file under
 the cache directory (default ``reports/data/cobardes/pairings``, committed so
 ``farol report`` reuses it). A sweep skips the pairings already on disk, so an
 interrupted sweep resumes where it stopped. Tasks run over local processes
@@ -35,12 +36,49 @@ def all_pairings(include_none: bool = True) -> list[tuple[str, str]]:
     return ([(NO_COURTIER, NO_COURTIER)] if include_none else []) + pairs
 
 
+KINDS = ("battle", "war", "villains")
+
+
+def _kind(war: bool | str) -> str:
+    """``True``/``"war"``: the war; ``False``/``"battle"``: the battle alone;
+    ``"villains"``: a pair of named villains (warriors + villains, no courtiers)."""
+    kind = {True: "war", False: "battle"}.get(war, war) if isinstance(war, bool) else war
+    if kind not in KINDS:
+        raise ValueError(f"sweep kind {war!r} is not one of {', '.join(KINDS)}")
+    return kind
+
+
 def task_path(directory: Path, pairing: tuple[str, str], warriors: int, combats: int,
-              war: bool = True) -> Path:
-    """The cache file of one task (``war=False``: the battle alone)."""
-    slug = "__".join(p.replace(" ", "").replace("-", "").lower() for p in pairing)
-    kind = "war" if war else "battle"
-    return Path(directory) / kind / f"{slug}__w{warriors}c{combats}.json"
+              war: bool | str = True) -> Path:
+    """The cache file of one task (see :func:`_kind` for ``war``)."""
+    slug = "__".join(p.replace(" ", "").replace("-", "").replace("'", "").lower()
+                     for p in pairing)
+    return Path(directory) / _kind(war) / f"{slug}__w{warriors}c{combats}.json"
+
+
+def all_villain_pairs() -> list[tuple[str, str]]:
+    """The 9 x 9 villain pairings (a player cannot hold the rival's villain: the
+    diagonal is left out)."""
+    names = [C.CARD_NAMES[v] for v in C.VILLAINS]
+    return [(a, b) for a in names for b in names if a != b]
+
+
+def solve_villain_pair(pair: tuple[str, str], warriors: int = 6, combats: int = 7) -> dict:
+    """The battle with these two villains named (known to both: public information),
+    solved exactly, standard payoffs."""
+    from analysis.cobardes.exact import ExactSolver, initial_position, payoff_values
+
+    start = time.perf_counter()
+    params = {"kinds": "warriors+villains", "warriors": warriors, "combats": combats,
+              "villain0": pair[0], "villain1": pair[1]}
+    cfg, pos, pay = initial_position(params)
+    solver = ExactSolver(cfg, payoff_values(pay), record=False)
+    value = solver.value(pos)
+    return {"version": SWEEP_VERSION, "pairing": list(pair), "warriors": warriors,
+            "combats": combats, "battle": {"payoffs": list(STANDARD_PAYOFFS), "value": value},
+            "solver": "backward induction over public positions, matrix games by simplex (exact)",
+            "positions": len(solver.values), "matrix_games": solver.matrix_games,
+            "seconds": time.perf_counter() - start}
 
 
 def _atomic_write(path: Path, text: str) -> None:
@@ -82,12 +120,15 @@ def solve_pairing(pairing: tuple[str, str], warriors: int = 6, combats: int = 7,
 
 
 def run_task(pairing: tuple[str, str], warriors: int, combats: int, directory: str,
-             war: bool = True) -> str:
+             war: bool | str = True) -> str:
     """Solve and write one pairing unless already on disk; returns the file path."""
     path = task_path(Path(directory), pairing, warriors, combats, war)
     if load_task(path) is None:
-        _atomic_write(path, json.dumps(solve_pairing(pairing, warriors, combats, war),
-                                       indent=1))
+        if _kind(war) == "villains":
+            data = solve_villain_pair(pairing, warriors, combats)
+        else:
+            data = solve_pairing(pairing, warriors, combats, _kind(war) == "war")
+        _atomic_write(path, json.dumps(data, indent=1))
     return str(path)
 
 
@@ -102,7 +143,7 @@ def load_task(path: Path) -> dict | None:
 
 def run_sweep(pairings: Iterable[tuple[str, str]] | None = None, warriors: int = 6,
               combats: int = 7, directory: str | Path = DEFAULT_DIR, workers: int = 2,
-              scheduler=None, progress: bool = True, war: bool = True
+              scheduler=None, progress: bool = True, war: bool | str = True
               ) -> dict[tuple[str, str], dict]:
     """Solve every pairing not yet cached; returns all results (cached and new).
 
@@ -112,7 +153,9 @@ def run_sweep(pairings: Iterable[tuple[str, str]] | None = None, warriors: int =
         ``None`` for local processes (``workers`` of them; 1 runs in this process),
         a Dask scheduler address (``"tcp://host:8786"``) or a ``distributed.Client``.
     """
-    pairings = list(all_pairings() if pairings is None else pairings)
+    if pairings is None:
+        pairings = all_villain_pairs() if _kind(war) == "villains" else all_pairings()
+    pairings = list(pairings)
     directory = Path(directory)
     todo = [p for p in pairings
             if load_task(task_path(directory, p, warriors, combats, war)) is None]
@@ -120,7 +163,7 @@ def run_sweep(pairings: Iterable[tuple[str, str]] | None = None, warriors: int =
     if progress and todo:
         from tqdm.auto import tqdm
 
-        bar = tqdm(total=len(todo), desc=f"cobardes {'wars' if war else 'battles'}",
+        bar = tqdm(total=len(todo), desc=f"cobardes {_kind(war)}",
                    unit=" pairing")
     try:
         if not todo:
@@ -164,10 +207,12 @@ def _run_dask(todo, warriors, combats, directory, scheduler, bar, war) -> None:
 
 
 def load_results(pairings: Iterable[tuple[str, str]] | None = None, warriors: int = 6,
-                 combats: int = 7, directory: str | Path = DEFAULT_DIR, war: bool = True
-                 ) -> dict[tuple[str, str], dict]:
+                 combats: int = 7, directory: str | Path = DEFAULT_DIR,
+                 war: bool | str = True) -> dict[tuple[str, str], dict]:
     """The cached pairings present on disk."""
-    pairings = list(all_pairings() if pairings is None else pairings)
+    if pairings is None:
+        pairings = all_villain_pairs() if _kind(war) == "villains" else all_pairings()
+    pairings = list(pairings)
     out = {}
     for p in pairings:
         data = load_task(task_path(Path(directory), p, warriors, combats, war))

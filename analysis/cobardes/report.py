@@ -1,0 +1,433 @@
+"""Report sections for ¡Cobardes! (family ``cobardes``): solved battles, courtier and
+villain matchups, the war by score, bluffing and mixing, the rulebook's tips, hidden
+villains and the abstraction's measured loss.
+
+Heavy results come from the committed caches (``reports/data/cobardes/``: the pairing
+sweep, the abstraction-loss measurements, the benchmark); the rest is solved here in
+seconds. Every number is given with the solver that produced it, its iterations and
+its exploitability (0 for the exact backward induction, up to LP rounding).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from analysis.cobardes import balance, sweep
+from analysis.cobardes.exact import BattleSpec, ExactSolver, initial_position, payoff_values
+from analysis.cobardes.war import solve_war, value_table
+from analysis.report import ReportContext, register_section
+from games.cobardes import cards as C
+
+DATA = Path("reports/data/cobardes")
+ABSTRACTION_JSON = DATA / "abstraction_loss.json"
+BENCHMARK_JSON = Path("benchmarks/results/cobardes_villains.json")
+EXACT = "exact backward induction (LP per confrontation), exploitability 0"
+
+
+def _spec(ctx: ReportContext) -> BattleSpec:
+    # Quick mode (CI, notebooks): a reduced army so everything solves in seconds.
+    return BattleSpec(warriors=4, combats=5) if ctx.quick else BattleSpec()
+
+
+def _army(spec: BattleSpec) -> str:
+    return f"warriors 0-{spec.warriors}, {spec.combats} combats"
+
+
+def _bars(ax, mix: dict, title: str) -> None:
+    names = list(mix)
+    ax.bar(names, [100 * mix[n] for n in names], color="#4a78a8")
+    ax.set_ylabel("% of the time")
+    ax.set_title(title, fontsize=10)
+    ax.set_ylim(0, 100)
+
+
+def _heatmap(ctx: ReportContext, table: pd.DataFrame, stem: str, title: str, label: str,
+             cmap: str = "RdBu", vmin: float = -1, vmax: float = 1, fmt: str = "{:+.2f}"
+             ) -> str:
+    fig, ax = plt.subplots(figsize=(8.5, 7))
+    data = table.to_numpy(dtype=float)
+    im = ax.imshow(data, cmap=cmap, vmin=vmin, vmax=vmax)
+    ax.set_xticks(range(len(table.columns)), table.columns, rotation=45, ha="right")
+    ax.set_yticks(range(len(table.index)), table.index)
+    ax.set_xlabel("player 1 (columns)")
+    ax.set_ylabel("player 0 (rows)")
+    for i in range(data.shape[0]):
+        for j in range(data.shape[1]):
+            if np.isfinite(data[i, j]):
+                ax.text(j, i, fmt.format(data[i, j]), ha="center", va="center", fontsize=7)
+    fig.colorbar(im, ax=ax, label=label)
+    ax.set_title(title, fontsize=10)
+    path = ctx.save_figure(fig, stem)
+    plt.close(fig)
+    return path
+
+
+# --------------------------------------------------------------------------- sections
+def method_section(ctx: ReportContext) -> str:
+    return """## How the battles are solved
+
+* **Warriors only, and warriors + courtiers** are games of public information: every
+  card is on the table except the one each player is about to reveal. The value of
+  a position depends only on the position, so we solve every battle by **backward
+  induction over positions** (`analysis/cobardes/exact.py`): each face-down
+  confrontation is a small zero-sum matrix game (up to 7 x 7) solved by linear
+  programming (a dense simplex, checked against `scipy.optimize.linprog`); every
+  other decision (vanguard and rearguard courtiers, a card played face up under the
+  Fortune-Teller or the Maiden, an Archer or Sentinel change) is a maximum or minimum;
+  the Inquisitor's draw is an expectation. Positions are the rules engine's own
+  (`games/cobardes/engine.py`, keyed by `state_key()`), so no rule is re-implemented.
+  The result is exact: exploitability 0 up to floating-point rounding.
+* **Checks** (`tests/test_cobardes_analysis.py`): OpenSpiel's own best response
+  against the exact strategies, played in the OpenSpiel game, finds NashConv 0
+  (below 1e-9) on reduced decks, with and without courtiers and with named villains;
+  OpenSpiel's CFR+ on the perfect-recall tree and the solver engine's CFR+ on the
+  state graph land within their exploitability of the exact values; the war
+  composition matches the engine's CFR on `python_cobardes_war` and a hand-worked case.
+* **Villains** named for both players are public too (both know them) and are solved
+  the same way. **Hidden villains** need the state-keyed engine (an imperfect-recall
+  abstraction); its loss is measured below.
+* Payoffs: a battle win is worth 1, the Crown 3, a draw 0, unless said otherwise
+  (the war sections use the war's own values)."""
+
+
+def warriors_section(ctx: ReportContext) -> str:
+    spec = _spec(ctx)
+    cfg, pos, pay = initial_position(spec.params())
+    solver = ExactSolver(cfg, payoff_values(pay))
+    value = solver.value(pos)
+    node = solver.node(pos)
+    mix0 = {C.CARD_NAMES[a]: p for a, p in zip(node.actions, node.strategy, strict=True)}
+    stats = balance.play_stats(spec)
+    fig, axes = plt.subplots(1, 2, figsize=(11, 3.6))
+    _bars(axes[0], mix0, f"First combat, equilibrium mix ({_army(spec)})")
+    im = axes[1].imshow(100 * stats.play, cmap="Blues", vmin=0, vmax=100, aspect="auto")
+    axes[1].set_xticks(range(spec.warriors + 1),
+                       [C.CARD_NAMES[k] for k in range(spec.warriors + 1)])
+    axes[1].set_yticks(range(spec.combats), [f"combat {c + 1}" for c in range(spec.combats)])
+    axes[1].set_title("P(warrior played | combat reached), %", fontsize=10)
+    for c in range(spec.combats):
+        for k in range(spec.warriors + 1):
+            axes[1].text(k, c, f"{100 * stats.play[c, k]:.0f}", ha="center", va="center",
+                         fontsize=7)
+    fig.colorbar(im, ax=axes[1])
+    path = ctx.save_figure(fig, "warriors_mix")
+    plt.close(fig)
+    fig, ax = plt.subplots(figsize=(6.5, 3.8))
+    im = ax.imshow(stats.importance[:-1], cmap="viridis", aspect="auto")
+    ax.set_xticks(range(spec.warriors + 1), [C.CARD_NAMES[k] for k in range(spec.warriors + 1)])
+    ax.set_yticks(range(spec.combats - 1), [f"combat {c + 1}" for c in range(spec.combats - 1)])
+    for c in range(spec.combats - 1):
+        for k in range(spec.warriors + 1):
+            v = stats.importance[c, k]
+            if np.isfinite(v):
+                ax.text(k, c, f"{v:.2f}", ha="center", va="center", fontsize=7, color="w")
+    fig.colorbar(im, ax=ax, label="value lost without the card")
+    ax.set_title("Which warriors matter at which combat", fontsize=10)
+    path2 = ctx.save_figure(fig, "card_importance")
+    plt.close(fig)
+    reach = ", ".join(f"{100 * r:.0f}%" for r in stats.reach)
+    mix_text = ", ".join(f"{k} {100 * v:.1f}%" for k, v in mix0.items() if v > 1e-6)
+    top = [(c, int(np.nanargmax(stats.importance[c]))) for c in range(spec.combats - 1)]
+    top_text = "; ".join(f"combat {c + 1}: the {C.CARD_NAMES[k]}" for c, k in top)
+    prince = float(np.nanmax(stats.importance[:-1, 0]))
+    return f"""## Warriors only: the learning battle
+
+Solved exactly ({_army(spec)}; {len(solver.values):,} positions, {solver.matrix_games:,}
+confrontations as matrix games; {EXACT}). The battle is symmetric, so its value is
+**{value:+.3f}** (a fair game). The first combat is a mixed strategy: **{mix_text}**.
+The battle is still going at each combat with probability {reach} (combats 1 to
+{spec.combats}).
+
+![Opening mix and play by combat]({path})
+
+Which cards matter most: for every confrontation reached in equilibrium, how much
+player 0's value drops if one warrior is taken from the hand (reach-weighted mean).
+The most valuable card by combat — {top_text}. The prince is worth at most
+{prince:+.2f} at any combat (it can never win a combat, only lose the Crown).
+
+![Card importance by combat]({path2})"""
+
+
+def tips_section(ctx: ReportContext) -> str:
+    spec = _spec(ctx)
+    cfg, pos, pay = initial_position(spec.params())
+    solver = ExactSolver(cfg, payoff_values(pay))
+    solver.value(pos)
+    node = solver.node(pos)
+    mix = dict(zip(node.actions, node.strategy, strict=True))
+    grid = np.array(node.child_values).reshape(len(node.actions), len(node.actions1))
+    y = np.array(node.strategy1)
+    against = grid @ y  # each opening card's value against the equilibrium answer
+    # "The 4" is the third-strongest warrior (the 2 in a reduced army of 0-4).
+    four = spec.warriors - 2
+    low = [k for k in range(four) if mix.get(k, 0) > 1e-9]
+    strong = spec.warriors - 1
+    invincible = all(C.combat_winner(s, o) != 1 for s in (strong, strong + 1)
+                     for o in range(spec.warriors + 1))
+    rows = [
+        "| tip (rulebook, \"Tips and Tricks\") | what the solution says | verdict |",
+        "|---|---|---|",
+        f"| \"both the 6 and the 5 are invincible\" | no warrior exceeds the "
+        f"{strong} or the {strong + 1} by 2 (rule fact); in the solution the top two are "
+        f"played {100 * (mix.get(strong, 0) + mix.get(strong + 1, 0)):.0f}% of the time in "
+        f"combat 1 | {'true' if invincible else 'false'} |",
+        f"| \"In the first combat, you can risk the 4, but not a lower one\" | combat-1 "
+        f"mix: {four} {100 * mix.get(four, 0):.1f}%, 0–{four - 1} "
+        f"{100 * sum(mix.get(k, 0) for k in range(four)):.1f}%; the {four} earns "
+        f"{against[four]:+.3f} against the equilibrium answer, the {four - 1} "
+        f"{against[four - 1]:+.3f} | "
+        f"{'true' if mix.get(four, 0) > 0 and not low else 'false'} |",
+        f"| \"Starting with the prince would be a sure defeat\" | the prince opening is "
+        f"worth {against[0]:+.3f} against the equilibrium answer and {grid[0].min():+.0f} "
+        f"against the best answer (the Crown lost at once) | "
+        f"{'true' if grid[0].min() <= -pay.crown + 1e-9 else 'false'} |",
+    ]
+    vil = balance.villain_table()
+    vil_small = balance.villain_table(warriors=4, combats=5)
+    table, army = (vil, "full armies") if vil.notna().to_numpy().sum() else (
+        vil_small, "warriors 0-4, 5 combats")
+    villain_line = ""
+    if table.notna().to_numpy().sum():
+        strength = balance.seat_neutral_strength(table)
+        villain_line = (
+            f"\n\nThe remarks on the **Executioner** and the **Seductress** (\"do not "
+            f"challenge the warrior but the enemy villain\"): with both villains known "
+            f"({army}, exact), the Executioner's mean battle value over opponents is "
+            f"{strength.get('Executioner', float('nan')):+.3f} and the Seductress's "
+            f"{strength.get('Seductress', float('nan')):+.3f}, against "
+            f"{strength.mean():+.3f} for the average villain: their power is aimed at the "
+            "enemy villain, so they pay only when it is played into them (see the villain "
+            "heatmap below).")
+    return (f"## The rulebook's tips, tested\n\nWarriors only, {_army(spec)}, {EXACT}.\n\n"
+            + "\n".join(rows) + villain_line)
+
+
+def courtier_section(ctx: ReportContext) -> str:
+    tables = balance.courtier_tables()
+    battle, war_win = tables["battle"], tables["war_win"]
+    n_battle = int(battle.notna().to_numpy().sum())
+    n_war = int(war_win.notna().to_numpy().sum())
+    if n_battle == 0:
+        return ("## Courtiers\n\nNo pairing sweep is cached yet: run `farol cobardes sweep` "
+                "(it writes `reports/data/cobardes/pairings/`).")
+    parts = ["## Courtiers: matchups and tier list\n",
+             f"Every courtier pairing (10 x 10, mirrors included; player 0 is quicker in "
+             f"odd combats) solved exactly with full armies ({EXACT}; {n_battle} of 100 "
+             f"battles and {n_war} of 100 wars cached in `reports/data/cobardes/pairings`)."]
+    path = _heatmap(ctx, battle, "courtier_battle", "Battle value for player 0 "
+                    "(win 1, crown 3, draw 0)", "battle value", vmin=-1.5, vmax=1.5)
+    parts.append(f"\n![Courtier battle matchups]({path})")
+    source = battle
+    label = "mean battle value over opponents, both seats"
+    if n_war:
+        path = _heatmap(ctx, war_win, "courtier_war", "Player 0's probability of winning "
+                        "the war from 0-0", "P(win war)", cmap="RdBu", vmin=0, vmax=1,
+                        fmt="{:.2f}")
+        parts.append(f"\n![Courtier war matchups]({path})\n")
+        parts.append("War win probabilities compose the exact battles over the score "
+                     "states (next section), with each player keeping the same courtier "
+                     "type for the whole war.")
+        if n_war == 100:
+            source = tables["war"]
+            label = "mean war win probability over opponents, both seats"
+    strength = balance.seat_neutral_strength(source).dropna()
+    tiers = balance.tier_list(strength)
+    shown = (lambda v: f"{(1 + v) / 2:.3f}") if source is tables["war"] else (
+        lambda v: f"{v:+.3f}")
+    parts.append(f"\n**Tier list** ({label}; tiers by rank, two courtiers a tier):\n")
+    parts.append("| tier | courtier | strength | kind |\n|---|---|---|---|")
+    tiers = [t for t in tiers if np.isfinite(t.strength)]
+    for t in tiers:
+        kind = "vanguard" if C.is_vanguard(C.courtier_id(t.name)) else "rearguard"
+        parts.append(f"| {t.tier} | {t.name} | {shown(t.strength)} | {kind} |")
+    none = sweep.load_task(sweep.task_path(sweep.DEFAULT_DIR, ("none", "none"), 6, 7, False))
+    if none is not None:
+        parts.append(f"\nFor reference, warriors only: battle value "
+                     f"{none['battle']['value']:+.3f}.")
+    return "\n".join(parts)
+
+
+def war_section(ctx: ReportContext) -> str:
+    spec = _spec(ctx)
+    war = solve_war(warriors=spec.warriors, combats=spec.combats)
+    table = value_table(war)
+    examples = []
+    for pairing in (("Squire", "Archer"), ("Royal Guard", "Maiden"), ("Wolf", "Inquisitor")):
+        data = sweep.load_task(sweep.task_path(sweep.DEFAULT_DIR, pairing, 6, 7, True))
+        if data is not None:
+            examples.append((pairing, data))
+    fig, axes = plt.subplots(1, 1 + len(examples), figsize=(4 * (1 + len(examples)), 3.6))
+    axes = np.atleast_1d(axes)
+
+    def draw(ax, t, title):
+        ax.imshow((1 + t) / 2, cmap="RdBu", vmin=0, vmax=1)
+        for a in range(3):
+            for b in range(3):
+                ax.text(b, a, f"{(1 + t[a, b]) / 2:.2f}", ha="center", va="center")
+        ax.set_xticks(range(3), [f"P1: {b}" for b in range(3)])
+        ax.set_yticks(range(3), [f"P0: {a}" for a in range(3)])
+        ax.set_title(title, fontsize=9)
+
+    draw(axes[0], table, f"warriors only ({_army(spec)})")
+    for ax, (pairing, data) in zip(axes[1:], examples, strict=True):
+        t = np.zeros((3, 3))
+        for key, s in data["war"]["scores"].items():
+            a, b = (int(x) for x in key.split("-"))
+            t[a, b] = s["value"]
+        draw(ax, t, f"{pairing[0]} vs {pairing[1]}")
+    path = ctx.save_figure(fig, "war_by_score")
+    plt.close(fig)
+    solves = sum(s.solves for s in war.scores.values())
+    lines = ["| score (P0-P1) | war value | P(P0 wins the war) | battle solves |",
+             "|---|---|---|---|"]
+    for (a, b), s in sorted(war.scores.items()):
+        lines.append(f"| {a}-{b} | {s.value:+.4f} | {(1 + s.value) / 2:.3f} | {s.solves} |")
+    return f"""## The war, score by score
+
+A war state is the score (Victory tokens 0–2 each). From each score the battle is
+solved with terminal payoffs equal to the values of the states it leads to (a win
+moves to the next score, or wins the war at 3 tokens; the Crown wins the war; a draw
+repeats the score). A drawn battle repeating the state makes each score a
+one-variable fixed point, solved exactly by Newton steps on the battle value
+(`analysis/cobardes/war.py`; residual below 1e-10). Values are P(win) − P(lose).
+
+Warriors only ({_army(spec)}; {EXACT}; {solves} battle solves in all):
+
+{chr(10).join(lines)}
+
+![War win probability by score]({path})
+
+**What is approximated.** Each player keeps the same courtier type in every battle
+of the war (a used courtier comes back). In the real war used courtiers are replaced
+at random and unused ones may be kept or renewed; with a fixed pairing the
+keep-or-renew decision does not arise, so it is not modelled. Villains are left out
+of the war composition (their battles are solved only in the abstraction)."""
+
+
+def villain_section(ctx: ReportContext) -> str:
+    full = balance.villain_table()
+    small = balance.villain_table(warriors=4, combats=5)
+    table, army = (full, "full armies (warriors 0-6, 7 combats)") \
+        if full.notna().to_numpy().sum() >= 72 else (small, "warriors 0-4, 5 combats")
+    n = int(table.notna().to_numpy().sum())
+    if n == 0:
+        return ("## Villains\n\nNo villain sweep is cached yet: run "
+                "`farol cobardes sweep --kind villains`.")
+    path = _heatmap(ctx, table, "villain_matchups", f"Battle value for player 0, both "
+                    f"villains known ({army})", "battle value", vmin=-2, vmax=2)
+    strength = balance.seat_neutral_strength(table)
+    ranking = ", ".join(f"{name} {v:+.2f}" for name, v in strength.items())
+    return f"""## Villains: the value of holding each one
+
+Each pair of villains (player 0's in rows) in a battle of warriors + villains, both
+villains **named, so known to both players**: a game of public information, solved
+exactly ({army}; {n} of 72 pairs; {EXACT}). The diagonal is empty (each villain
+exists once). Knowing the rival's villain removes the surprise that makes a hidden
+villain dangerous, so these values are the villains' worth *when the rival is ready
+for them*; the hidden case follows.
+
+![Villain matchups]({path})
+
+Mean battle value over opponents, both seats: {ranking}."""
+
+
+def hidden_section(ctx: ReportContext) -> str:
+    rows = []
+    if ABSTRACTION_JSON.exists():
+        for r in json.loads(ABSTRACTION_JSON.read_text()):
+            rows.append(
+                f"| {r['label']} | {r['tree_nodes']:,} / {r['tree_infosets']:,} | "
+                f"{r['graph_nodes']:,} / {r['graph_infosets']:,} | {r['iterations']} | "
+                f"{r['tree_value']:+.4f} ({r['tree_exploitability']:.1e}) | "
+                f"{r['graph_value']:+.4f} | {r['graph_exploitability_in_abstraction']:.1e} | "
+                f"{r['graph_exploitability_true']:.1e} |")
+    bench = ""
+    if BENCHMARK_JSON.exists():
+        b = json.loads(BENCHMARK_JSON.read_text())
+        bench = "\n\n**Benchmark** (`benchmarks/cobardes_villains.py`, committed output in " \
+                "`benchmarks/results/`):\n\n" + "\n".join(f"* {line}" for line in b["lines"])
+    table = ("| reduced deck | tree nodes / infosets | graph nodes / infosets | CFR+ "
+             "iterations | exact tree value (expl.) | graph value | graph expl. in "
+             "abstraction | graph expl. in the true game |\n|---|---|---|---|---|---|---|---|\n"
+             + "\n".join(rows)) if rows else "(no measurement cached: run " \
+        "`farol cobardes abstraction`)"
+    return f"""## Hidden villains: the state-keyed abstraction and its measured loss
+
+With a hidden villain each player has private information. The solver engine keys
+information sets on (own cards, public position) — it forgets the order of past
+events, an imperfect-recall abstraction. On reduced decks whose perfect-recall tree
+fits we solve both with the same CFR+ iterations, then evaluate the abstraction's
+strategy **in the perfect-recall tree** with an exact best response: that true
+exploitability, next to the exploitability measured inside the abstraction, is the
+abstraction's loss.
+
+{table}
+
+On the full game only the exploitability inside the abstraction is measurable; it is
+a **lower bound** on the true exploitability (a best response that also forgets is
+weaker than a true one).{bench}"""
+
+
+def mixing_section(ctx: ReportContext) -> str:
+    spec = _spec(ctx)
+    positions = [
+        ("combat 4: you 0 1 2 3, rival 0 1 2 4", "hand0:0.1.2.3;hand1:0.1.2.4;combat:4"),
+        ("combat 3: you 0 1 2 3 4, rival 0 1 2 3 6", "hand0:0.1.2.3.4;hand1:0.1.2.3.6;combat:3"),
+        ("combat 5: you 0 2 3, rival 0 1 5", "hand0:0.2.3;hand1:0.1.5;combat:5"),
+    ] if not ctx.quick else [
+        ("combat 3: you 0 1 2, rival 0 1 3", "hand0:0.1.2;hand1:0.1.3;combat:3"),
+    ]
+    lines = ["| position (warriors only) | value for you | your mix | rival's mix |",
+             "|---|---|---|---|"]
+    for label, text in positions:
+        params = dict(BattleSpec(spec.warriors, spec.combats).params(), position=text)
+        cfg, pos, pay = initial_position(params)
+        solver = ExactSolver(cfg, payoff_values(pay))
+        node = solver.node(pos)
+        mine = ", ".join(f"{C.CARD_NAMES[a]} {100 * p:.0f}%" for a, p in
+                         zip(node.actions, node.strategy, strict=True) if p > 1e-6)
+        theirs = ", ".join(f"{C.CARD_NAMES[a]} {100 * p:.0f}%" for a, p in
+                           zip(node.actions1, node.strategy1, strict=True) if p > 1e-6)
+        lines.append(f"| {label} | {node.value:+.3f} | {mine} | {theirs} |")
+    cached = sweep.load_results(None, 6, 7, war=False)
+    openings = []
+    for pairing in (("Squire", "Archer"), ("Maiden", "Wolf"), ("Standard-Bearer", "Sentinel"),
+                    ("Royal Guard", "Inquisitor")):
+        data = cached.get(pairing)
+        if data is not None:
+            m0 = ", ".join(f"{k} {100 * v:.0f}%" for k, v in data["battle"]["opening0"].items())
+            m1 = ", ".join(f"{k} {100 * v:.0f}%" for k, v in data["battle"]["opening1"].items())
+            openings.append(f"| {pairing[0]} vs {pairing[1]} | {data['battle']['value']:+.3f} "
+                            f"| {m0} | {m1} |")
+    extra = ""
+    if openings:
+        extra = ("\n\nFirst combat with courtiers (full armies, vanguard courtiers held "
+                 f"back; {EXACT}):\n\n| pairing (P0 vs P1) | battle value | P0's mix | "
+                 "P1's mix |\n|---|---|---|---|\n" + "\n".join(openings))
+    return f"""## Bluffing and mixing
+
+No pure strategy is safe: at almost every confrontation both players mix. How often
+each warrior is risked at each combat is the heatmap of the warriors-only section;
+some typical positions ({_army(spec)}, {EXACT}):
+
+{chr(10).join(lines)}{extra}
+
+Ask for any position with `farol advise cobardes` (e.g. `farol advise cobardes
+--variant warriors --mine 0,1,2,3 --theirs 0,1,2,4 --combat 4`, add `--json`), and
+play against the solved strategy with `farol play python_cobardes_battle
+--param kinds=warriors --opponent solved`."""
+
+
+def _register() -> None:
+    for order, section in enumerate((method_section, warriors_section, tips_section,
+                                     courtier_section, war_section, villain_section,
+                                     hidden_section, mixing_section), start=60):
+        register_section("cobardes", section, order)
+
+
+_register()
