@@ -18,6 +18,7 @@ _COMMAND_MODULES = (
     "analysis.report.command",
     "analysis.goat_lords",
     "analysis.advise",
+    "analysis.cobardes.command",
 )
 
 
