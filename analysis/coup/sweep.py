@@ -128,3 +128,34 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+# --------------------------------------------------------------------------- turn caps
+CAP_STUDY_PATH = Path("reports/data/coup/cap_study.json")
+CAP_STUDY_POSITIONS = ((0, 0), (2, 2), (3, 0), (3, 3), (5, 2), (1, 8), (6, 6), (7, 3))
+CAP_STUDY_CAPS = (1, 2, 3)
+
+
+def cap_study_sweep(positions=CAP_STUDY_POSITIONS, caps=CAP_STUDY_CAPS,
+                    decks=("inquisitor",), path: Path = CAP_STUDY_PATH) -> dict:
+    """Solve each position at each cap (resumable: rows already in ``path`` are kept)."""
+    from analysis.coup.endgames import Endgame, solve_endgame
+
+    path = Path(path)
+    try:
+        rows = json.loads(path.read_text())
+    except (OSError, ValueError):
+        rows = {}
+    for deck in decks:
+        for a, b in positions:
+            for cap in caps:
+                eg = Endgame(a, b, deck, MAIN_REVEALED, cap)
+                if eg.slug() in rows:
+                    continue
+                record, _ = solve_endgame(eg, use_cache=False)
+                rows[eg.slug()] = {k: record[k] for k in (
+                    "value", "win", "draw", "lose", "nodes", "infosets", "iterations",
+                    "exploitability", "compile_seconds", "solve_seconds")} | {
+                    "deck": deck, "mover_coins": a, "other_coins": b, "turn_cap": cap}
+                _atomic_write(path, json.dumps(rows, indent=1, sort_keys=True) + "\n")
+    return rows

@@ -24,6 +24,7 @@ from games.catalog import GameFamily  # noqa: E402
 
 # Analysis modules that add sections to the reports when imported.
 ANALYSIS_MODULES: tuple[str, ...] = (
+    "analysis.coup.report",
     "analysis.goat_lords",
     "analysis.cobardes.report",
 )

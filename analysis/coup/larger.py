@@ -1,0 +1,117 @@
+"""Larger Coup endgames (2v1, 1v2, 2v2 influence): sizes, times, and the abstraction's loss.
+
+For each case the perfect-recall tree's size is estimated (Knuth's probes) at turn
+caps 1-3. Where the tree fits the node budget it is solved exactly (CFR+ on the
+tree); the same capped game is also solved with the state-keyed abstraction (graph
+mode: information sets keyed by ``infoset_key``, which forgets the order of past
+events) and that abstract strategy is then evaluated in the perfect-recall game: its
+exploitability there is the abstraction's loss (as for ¡Cobardes!). Results go to
+``reports/data/coup/larger.json`` (resumable: cases already there are kept).
+
+``python -m analysis.coup.larger`` runs it.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+from analysis.solve import CFRSolver, compile_game, exploitability
+from analysis.solve.compile import estimate_tree_nodes
+from games.coup import endgame_game
+
+PATH = Path("reports/data/coup/larger.json")
+NODE_BUDGET = 1_500_000
+TARGET = 1e-3
+MAX_ITERATIONS = 20_000
+
+# (label, position): 2v1 = the mover has two face-down cards, the other one.
+CASES = (
+    ("2v1", "?+?/-/1;?/contessa/1;move:0"),
+    ("1v2", "?/contessa/1;?+?/-/1;move:0"),
+    ("2v1", "?+?/-/3;?/contessa/3;move:0"),
+    ("1v2", "?/contessa/3;?+?/-/3;move:0"),
+    ("2v2 (1-coin rule)", "?+?/-/1;?+?/-/2;move:0"),
+    ("2v2 (2 coins each)", "?+?/-/2;?+?/-/2;move:0"),
+)
+DECKS = ("inquisitor", "ambassador")
+CAPS = (1, 2, 3)
+
+
+def abstraction_loss(game, graph_result_strategy, graph_compiled, tree_compiled) -> float:
+    """Exploitability, in the perfect-recall game, of a graph-mode (abstract) strategy."""
+    from analysis.solve.result import SolveResult
+
+    stub = SolveResult(game=str(game), parameters={}, method="cfr+", iterations=0, seconds=0.0,
+                       exploitability=0.0, value=0.0, nash_conv=0.0, best_response=(0.0, 0.0),
+                       mode="graph", abstraction=True, compiled_game=str(game),
+                       infoset_keys=list(graph_compiled.infoset_keys),
+                       infoset_player=graph_compiled.infoset_player,
+                       infoset_offset=graph_compiled.infoset_offset,
+                       infoset_actions=graph_compiled.infoset_actions,
+                       strategy=graph_result_strategy)
+    tabular = stub.to_tabular_policy(game)
+    strategy = np.empty(tree_compiled.num_actions)
+    for i, key in enumerate(tree_compiled.infoset_keys):
+        lo, hi = tree_compiled.infoset_offset[i], tree_compiled.infoset_offset[i + 1]
+        row = tabular.action_probability_array[tabular.state_lookup[key]]
+        strategy[lo:hi] = row[tree_compiled.infoset_actions[lo:hi]]
+    return exploitability(tree_compiled, strategy).exploitability
+
+
+def solve_case(label: str, position: str, deck: str, cap: int) -> dict:
+    """Size estimate, exact tree solve and abstraction solve (where they fit) of one case."""
+    game = endgame_game(position, deck=deck, turn_cap=cap)
+    row = {"case": label, "position": position, "deck": deck, "turn_cap": cap,
+           "estimated_tree_nodes": estimate_tree_nodes(game, probes=300)}
+    if row["estimated_tree_nodes"] > NODE_BUDGET:
+        row["status"] = "tree over the node budget"
+        return row
+    tick = time.perf_counter()
+    tree = compile_game(game)
+    row["tree_compile_seconds"] = time.perf_counter() - tick
+    solver = CFRSolver(tree, "cfr+")
+    report = solver.run(target_exploitability=TARGET, iterations=MAX_ITERATIONS, progress=False)
+    row |= {"tree_nodes": tree.num_nodes, "tree_infosets": tree.num_infosets,
+            "tree_iterations": solver.iteration, "tree_solve_seconds": solver.seconds,
+            "tree_exploitability": report.exploitability, "tree_value": report.value}
+    tick = time.perf_counter()
+    graph = compile_game(game, graph=True)
+    row["graph_compile_seconds"] = time.perf_counter() - tick
+    gsolver = CFRSolver(graph, "cfr+")
+    greport = gsolver.run(target_exploitability=TARGET, iterations=MAX_ITERATIONS,
+                          progress=False)
+    row |= {"graph_nodes": graph.num_nodes, "graph_infosets": graph.num_infosets,
+            "graph_iterations": gsolver.iteration, "graph_solve_seconds": gsolver.seconds,
+            "graph_exploitability_in_abstraction": greport.exploitability,
+            "graph_value": greport.value, "imperfect_recall": graph.imperfect_recall}
+    row["abstraction_loss"] = abstraction_loss(game, gsolver.average_strategy(), graph, tree)
+    row["status"] = "solved"
+    return row
+
+
+def run(path: Path = PATH, cases=CASES, decks=DECKS, caps=CAPS) -> dict:
+    path = Path(path)
+    try:
+        rows = json.loads(path.read_text())
+    except (OSError, ValueError):
+        rows = {}
+    for deck in decks:
+        for label, position in cases:
+            for cap in caps:
+                key = f"{deck}|{position}|{cap}"
+                if key in rows:
+                    continue
+                rows[key] = solve_case(label, position, deck, cap)
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(json.dumps(rows, indent=1, sort_keys=True) + "\n")
+                if rows[key]["status"] != "solved":
+                    break  # larger caps are larger still
+    return rows
+
+
+if __name__ == "__main__":
+    run()

@@ -1,0 +1,364 @@
+"""Report sections for Coup (``farol report coup``): solved endgames, bluffing, balance.
+
+The sections read what the sweeps wrote under ``reports/data/coup/`` (committed);
+they never solve, so the report is fast. A section whose data is missing says how to
+produce it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from analysis.coup import balance, bluffing, sweep
+from analysis.coup.endgames import DEFAULT_CAP, MAIN_REVEALED, SOLVER
+from analysis.report import ReportContext, register_section
+
+DATA = Path("reports/data/coup")
+BENCHMARK = Path("benchmarks/results/coup_endgames.txt")
+
+
+def _records(cap: int = DEFAULT_CAP) -> list[dict]:
+    return sweep.cached(sweep.grid(cap=cap))
+
+
+def _solver_note(df) -> str:
+    return (f"{SOLVER}; {int(df['iterations'].min())}-{int(df['iterations'].max())} iterations; "
+            f"exploitability at most {df['exploitability'].max():.1e}")
+
+
+def _fmt(x, spec=".3f") -> str:
+    if x is None or (isinstance(x, float) and np.isnan(x)):
+        return "–"
+    return format(x, spec)
+
+
+def _heatmaps(ctx: ReportContext, df, column: str, title: str, stem: str, cmap: str,
+              vmin: float, vmax: float) -> str:
+    decks = sorted(df["deck"].unique())
+    fig = Figure(figsize=(5.2 * len(decks), 4.4))
+    for i, deck in enumerate(decks):
+        ax = fig.add_subplot(1, len(decks), i + 1)
+        grid = df[df["deck"] == deck].pivot_table(index="mover", columns="other", values=column)
+        im = ax.imshow(grid.values, origin="lower", cmap=cmap, vmin=vmin, vmax=vmax)
+        ax.set_xticks(range(len(grid.columns)), grid.columns)
+        ax.set_yticks(range(len(grid.index)), grid.index)
+        ax.set_xlabel("other player's coins")
+        ax.set_ylabel("coins of the player to move")
+        ax.set_title(f"{title}: {deck}")
+        for (r, c), v in np.ndenumerate(grid.values):
+            if not np.isnan(v):
+                ax.text(c, r, f"{v:.2f}", ha="center", va="center", fontsize=6)
+        fig.colorbar(im, ax=ax, shrink=0.8)
+    return ctx.save_figure(fig, stem)
+
+
+def section_endgames(ctx: ReportContext) -> str:
+    records = _records()
+    expected = len(sweep.grid())
+    lines = ["## Solved 1v1 endgames\n"]
+    if not records:
+        return "\n".join(lines + ["No endgame solved yet: run `python -m analysis.coup.sweep`."])
+    df = bluffing.frame(records)
+    checked = df.dropna(subset=["openspiel_exploitability"])
+    gap = (checked["openspiel_exploitability"] - checked["exploitability"]).abs().max() \
+        if len(checked) else float("nan")
+    r0, r1 = MAIN_REVEALED
+    lines += [
+        f"Every position with one face-down card each: the player to move (seat 0) has lost a "
+        f"{r0.title()}, the other a {r1.title()}; both face-down cards are dealt by chance from "
+        "the rest of the deck, so each player knows only their own. Coins 0-9 each, both "
+        "decks; the other player to move is the same game with the seats swapped (tested). "
+        f"{len(records)} of {expected} endgames are solved.",
+        "",
+        f"**Turn cap {DEFAULT_CAP}**: each player gets one turn, then the game stops and counts "
+        "as a draw (0). This is the largest cap at which every position's perfect-recall tree "
+        "fits this machine in seconds (cap 3 is ~10^6 histories per position, cap 4 ~10^7; "
+        "see *Turn cap* below): the values are *exact equilibria of the capped game*, not of "
+        "unlimited Coup. The *draw* column says how much of the game the cap cuts off: where "
+        "it is ~0 the value is the value of the real endgame (the game is over within the cap "
+        "at equilibrium); where it is large the position is undecided within two turns.",
+        "",
+        f"Solver: {_solver_note(df)} (exact best response on the perfect-recall tree, target "
+        f"1e-4). OpenSpiel's own `exploitability` was run on {len(checked)} of them "
+        f"(every third position): largest difference from the engine's {gap:.1e}.",
+        f"Tree sizes: {int(df['nodes'].min()):,}-{int(df['nodes'].max()):,} nodes, "
+        f"{int(df['infosets'].min()):,}-{int(df['infosets'].max()):,} information sets; "
+        f"{df['seconds'].sum() / 60:.1f} CPU-minutes in all (compile, solve, walk).",
+        "",
+    ]
+    img = _heatmaps(ctx, df, "value", "value of the mover", "endgame_value", "RdBu", -1, 1)
+    lines.append(f"![mover value]({img})\n")
+    img = _heatmaps(ctx, df, "draw", "P(draw at the cap)", "endgame_draw", "Greys", 0, 1)
+    lines.append(f"![draw probability]({img})\n")
+    sure = df[df["mover"] >= 7]
+    if len(sure):
+        lines.append(f"With 7+ coins the mover wins with probability "
+                     f"{sure['win'].min():.4f}-{sure['win'].max():.4f} ({len(sure)} positions): "
+                     "the Coup cannot be blocked or challenged.\n")
+    lines.append("<details><summary>Every endgame: outcome probabilities of the player to "
+                 "move, with solver figures</summary>\n")
+    lines.append("| deck | mover coins | other coins | P(win) | P(draw) | P(lose) | value | "
+                 "iterations | exploitability | OpenSpiel expl. |")
+    lines.append("|---|---|---|---|---|---|---|---|---|---|")
+    for row in df.sort_values(["deck", "mover", "other"]).itertuples():
+        lines.append(f"| {row.deck} | {row.mover} | {row.other} | {row.win:.3f} | "
+                     f"{row.draw:.3f} | {row.lose:.3f} | {row.value:+.3f} | {row.iterations} | "
+                     f"{row.exploitability:.1e} | "
+                     f"{_fmt(row.openspiel_exploitability, '.1e')} |")
+    lines.append("\n(solver: " + SOLVER + ")\n</details>\n")
+    return "\n".join(lines)
+
+
+def section_turn_cap(ctx: ReportContext) -> str:
+    lines = ["## Turn cap\n"]
+    try:
+        rows = json.loads((DATA / "cap_study.json").read_text())
+    except (OSError, ValueError):
+        return "\n".join(lines + ["Not run yet: `analysis.coup.sweep.cap_study_sweep()`."])
+    lines += [
+        "The same positions solved at turn caps 1, 2 and 3 (Inquisitor deck, revealed "
+        "Contessa/Contessa). A value that no longer changes from one cap to the next, with no "
+        "draws left, is the value of the endgame without a cap.",
+        "",
+        "| deck | mover coins | other coins | cap | value | P(win) | P(draw) | nodes | "
+        "iterations | exploitability |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in sorted(rows.values(), key=lambda r: (r["deck"], r["mover_coins"],
+                                                   r["other_coins"], r["turn_cap"])):
+        lines.append(f"| {r['deck']} | {r['mover_coins']} | {r['other_coins']} | "
+                     f"{r['turn_cap']} | {r['value']:+.4f} | {r['win']:.4f} | {r['draw']:.4f} | "
+                     f"{r['nodes']:,} | {r['iterations']} | {r['exploitability']:.1e} |")
+    lines.append(f"\n(solver: {SOLVER})\n")
+    settled = []
+    by_pos: dict = {}
+    for r in rows.values():
+        by_pos.setdefault((r["deck"], r["mover_coins"], r["other_coins"]), {})[r["turn_cap"]] = r
+    for pos, caps in sorted(by_pos.items()):
+        if 2 in caps and 3 in caps:
+            same = abs(caps[2]["value"] - caps[3]["value"]) <= 1e-3 and caps[3]["draw"] <= 1e-3
+            settled.append(f"{pos[1]}/{pos[2]}: {'settled' if same else 'still moving'}")
+    if settled:
+        lines.append("Cap 2 to cap 3: " + "; ".join(settled) + ".")
+    lines.append(
+        "\nPositions where the mover can Coup, or where the other will Coup next turn, are "
+        "settled by cap 2; positions with few coins on both sides are not: their cap-2 value "
+        "is that of two turns of play, and the growth of the tree (x10-20 a turn) keeps the "
+        "exact perfect-recall solve from going much further.")
+    return "\n".join(lines)
+
+
+def section_bluffing(ctx: ReportContext) -> str:
+    records = _records()
+    lines = ["## The bluffing study\n"]
+    if not records:
+        return "\n".join(lines + ["No endgame solved yet."])
+    df = bluffing.frame(records)
+    note = _solver_note(df)
+    summary = bluffing.claim_summary(records)
+    lines += [
+        "At equilibrium of the capped endgames: for each claim, how often it is made (mean "
+        "probability that play reaches it and it is made, over the positions where it is "
+        "made), the probability that it is a bluff given it is made, and the probability "
+        "that it is challenged, each averaged over coin pairs weighted by how often it is "
+        f"made. ({note}.)",
+        "",
+        "Caveat: in a two-turn game some claims change nothing (coins gained on the last "
+        "turn are worthless), so their bluff rates are one equilibrium among many; the "
+        "claims that decide the game within the cap (Assassinate, the Contessa block, "
+        "challenges) are the informative ones.",
+        "",
+        "| deck | claim | positions | frequency | P(bluff) | P(challenged) | max P(bluff) |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in summary.itertuples():
+        lines.append(f"| {r.deck} | {r.claim} | {r.positions} | {r.mean_frequency:.3f} | "
+                     f"{r.bluff_rate:.3f} | {r.challenge_rate:.3f} | {r.max_bluff_rate:.3f} |")
+    lines.append("")
+    if not summary.empty:
+        fig = Figure(figsize=(11, 4.5))
+        for i, deck in enumerate(sorted(summary["deck"].unique())):
+            ax = fig.add_subplot(1, 2, i + 1)
+            s = summary[summary["deck"] == deck]
+            y = np.arange(len(s))
+            ax.barh(y - 0.2, s["bluff_rate"], 0.4, label="P(bluff | made)")
+            ax.barh(y + 0.2, s["challenge_rate"], 0.4, label="P(challenged | made)")
+            ax.set_yticks(y, s["claim"], fontsize=7)
+            ax.set_xlim(0, 1)
+            ax.set_title(deck)
+            ax.legend(fontsize=7)
+        img = ctx.save_figure(fig, "bluff_rates")
+        lines.append(f"![bluff and challenge rates]({img})\n")
+    grids = []
+    for claim in ("Block Assassinate (Contessa)", "Steal (Captain)", "Assassinate (Assassin)"):
+        sub = bluffing.claims_frame(records)
+        sub = sub[(sub["claim"] == claim) & (sub["frequency"] >= 1e-3)]
+        if not sub.empty:
+            grids.append((claim, sub))
+    if grids:
+        fig = Figure(figsize=(5 * len(grids), 4))
+        for i, (claim, sub) in enumerate(grids):
+            ax = fig.add_subplot(1, len(grids), i + 1)
+            for deck, g in sub.groupby("deck"):
+                by_other = g.groupby("other")["bluff_rate"].mean()
+                ax.plot(by_other.index, by_other.values, marker="o", label=deck)
+            ax.set_title(claim, fontsize=9)
+            ax.set_xlabel("coins of the player to move's opponent")
+            ax.set_ylabel("P(bluff | claimed)")
+            ax.set_ylim(0, 1)
+            ax.legend(fontsize=7)
+        img = ctx.save_figure(fig, "bluff_by_coins")
+        lines.append("How the bluff rates move with coins (mean over the mover's coins):\n")
+        lines.append(f"![bluff rates by coins]({img})\n")
+    lines.append("### The fake Contessa\n")
+    for deck in sorted(df["deck"].unique()):
+        fc = bluffing.fake_contessa(records, deck)
+        fc = fc[fc["frequency"] >= 1e-3]
+        if fc.empty:
+            continue
+        lines.append(
+            f"{deck}: when assassinated, the target claims the Contessa in {len(fc)} positions; "
+            f"that block is a bluff {fc['bluff_rate'].mean():.0%} of the time on average "
+            f"(range {fc['bluff_rate'].min():.0%}-{fc['bluff_rate'].max():.0%}) and the "
+            f"assassin challenges it {fc['challenge_rate'].mean():.0%} of the time. With one "
+            "card left a caught fake Contessa loses the game, but so does doing nothing: "
+            "against a real Assassin the bluff is the only chance. "
+            f"({note}.)\n")
+    lines.append("### The value of holding each character\n")
+    cv = bluffing.character_values(records)
+    lines.append("The mover's outcome probabilities given the card they were dealt, averaged "
+                 f"over all coin pairs ({note}):\n")
+    lines.append("| deck | card | P(win) | P(draw) | P(lose) | value |")
+    lines.append("|---|---|---|---|---|---|")
+    for r in cv.itertuples():
+        lines.append(f"| {r.deck} | {r.card} | {r.win:.3f} | {r.draw:.3f} | {r.lose:.3f} | "
+                     f"{r.value:+.3f} |")
+    lines.append("")
+    for deck in sorted(df["deck"].unique()):
+        mix = bluffing.first_mix(records, deck)
+        if mix.empty:
+            continue
+        lines.append(f"First action of the mover by card held ({deck}; mean over coin pairs):\n")
+        lines.append("| card | " + " | ".join(mix.columns) + " |")
+        lines.append("|---|" + "---|" * len(mix.columns))
+        for card, row in mix.iterrows():
+            lines.append(f"| {card} | " + " | ".join(f"{v:.2f}" for v in row.values) + " |")
+        lines.append("")
+    lines.append("### Against honest play\n")
+    hc = bluffing.honest_comparison(records)
+    lines.append(
+        "The issue's anchor: a published simulation of *honest* play (one card each, coins 0-6, "
+        "no Ambassador) has the mover winning with Captain 163/196, Assassin 134/196, Duke "
+        "110/196, Contessa 74/196 of coin pairs. Our equilibrium P(win) of the mover by card "
+        "over the same coins (0-6 each; our decks keep their fifth character, and the game "
+        f"stops after {DEFAULT_CAP} turns, so much of it is drawn):\n")
+    cols = [c for c in hc.columns if c != "card"]
+    lines.append("| card | " + " | ".join(c.replace("_", " ") for c in cols) + " |")
+    lines.append("|---|" + "---|" * len(cols))
+    for _, row in hc.iterrows():
+        lines.append(f"| {row['card']} | " + " | ".join(_fmt(row[c]) for c in cols) + " |")
+    lines.append(
+        "\nHonest play cannot bluff and never challenges wrongly; at equilibrium every card "
+        "can be claimed, so the ordering of the cards is much flatter, and within two turns "
+        "most low-coin positions are drawn rather than won.\n")
+    return "\n".join(lines)
+
+
+def section_balance(ctx: ReportContext) -> str:
+    records = _records()
+    lines = ["## Balance\n"]
+    if not records:
+        return "\n".join(lines + ["No endgame solved yet."])
+    note = _solver_note(bluffing.frame(records))
+    fp = balance.first_player(records)
+    lines.append(f"On the 1v1 endgames ({note}):\n")
+    lines.append("| deck | mover value, equal coins (mean) | P(win) | P(lose) | "
+                 "value 1 coin vs 2 | value 2 vs 2 |")
+    lines.append("|---|---|---|---|---|---|")
+    for r in fp.itertuples():
+        lines.append(f"| {r.deck} | {_fmt(r.mean_mover_value_equal_coins, '+.3f')} | "
+                     f"{_fmt(r.mover_win_equal_coins)} | {_fmt(r.mover_lose_equal_coins)} | "
+                     f"{_fmt(r.value_1_vs_2, '+.3f')} | {_fmt(r.value_2_vs_2, '+.3f')} |")
+    dd = balance.deck_difference(records)
+    if not dd.empty:
+        v = dd["ambassador_minus_inquisitor"]
+        lines.append(
+            f"\nAmbassador minus Inquisitor, mover value per coin pair: mean {v.mean():+.3f}, "
+            f"range {v.min():+.3f} to {v.max():+.3f} over {len(v)} pairs.\n")
+    try:
+        larger = json.loads((DATA / "larger.json").read_text())
+    except (OSError, ValueError):
+        larger = {}
+    op = balance.opening(larger)
+    if not op.empty:
+        lines.append("The full 2-player game's opening (2v2 influence): 1-coin rule "
+                     "(`?+?/-/1;?+?/-/2`) against 2 coins each, as far as the engine reaches:\n")
+        lines.append("| case | deck | cap | status | est. histories | value | iterations | "
+                     "exploitability |")
+        lines.append("|---|---|---|---|---|---|---|---|")
+        for r in op.itertuples():
+            lines.append(f"| {r.case} | {r.deck} | {r.turn_cap} | {r.status} | "
+                         f"{r.estimated_tree_nodes:.3g} | {_fmt(r.tree_value, '+.4f')} | "
+                         f"{_fmt(r.tree_iterations, '')} | {_fmt(r.tree_exploitability, '.1e')} |")
+        lines.append(
+            "\nWith two cards each nobody can be eliminated within the turns that fit, so the "
+            "full game's first-player advantage is not measurable by exact solving here; the "
+            "endgame table above is the measurable part.\n")
+    return "\n".join(lines)
+
+
+def section_larger(ctx: ReportContext) -> str:
+    lines = ["## Larger endgames\n"]
+    try:
+        rows = json.loads((DATA / "larger.json").read_text())
+    except (OSError, ValueError):
+        return "\n".join(lines + ["Not run yet: `python -m analysis.coup.larger`."])
+    lines += [
+        "2v1 (the mover has two face-down cards), 1v2 and 2v2, small coin counts, turn caps "
+        "1-3. Where the perfect-recall tree fits (budget 1.5 million estimated histories) it "
+        "is solved exactly (CFR+, target exploitability 1e-3); the state-keyed abstraction "
+        "(graph mode, `infoset_key`: own cards plus the public position, forgetting the order "
+        "of past events) is solved too, and its strategy's exploitability *in the "
+        "perfect-recall game* is its loss.",
+        "",
+        "| case | position | deck | cap | est. histories | tree nodes | tree s | tree expl. | "
+        "graph nodes | graph s | expl. in abstraction | loss in full game | value |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in sorted(rows.values(), key=lambda r: (r["deck"], r["position"], r["turn_cap"])):
+        solved = r.get("status") == "solved"
+        tree_s = (r.get("tree_compile_seconds", 0) + r.get("tree_solve_seconds", 0)) \
+            if solved else None
+        graph_s = (r.get("graph_compile_seconds", 0) + r.get("graph_solve_seconds", 0)) \
+            if solved else None
+        lines.append(
+            f"| {r['case']} | `{r['position']}` | {r['deck']} | {r['turn_cap']} | "
+            f"{r['estimated_tree_nodes']:.3g} | {_fmt(r.get('tree_nodes'), ',')} | "
+            f"{_fmt(tree_s, '.1f')} | {_fmt(r.get('tree_exploitability'), '.1e')} | "
+            f"{_fmt(r.get('graph_nodes'), ',')} | {_fmt(graph_s, '.1f')} | "
+            f"{_fmt(r.get('graph_exploitability_in_abstraction'), '.1e')} | "
+            f"{_fmt(r.get('abstraction_loss'), '.1e')} | {_fmt(r.get('tree_value'), '+.4f')} |")
+    lines.append("\n(solver: CFR+, Farol engine; status of unsolved rows: over the budget)\n")
+    return "\n".join(lines)
+
+
+def section_benchmark(ctx: ReportContext) -> str:
+    lines = ["## Benchmark\n"]
+    try:
+        text = BENCHMARK.read_text().strip()
+    except OSError:
+        return "\n".join(lines + ["Not run yet: `python benchmarks/coup_endgames.py`."])
+    return "\n".join(lines + ["The largest 1v1 endgame solved (`benchmarks/coup_endgames.py`):",
+                              "", "```", text, "```", ""])
+
+
+register_section("coup", section_endgames, 110)
+register_section("coup", section_turn_cap, 120)
+register_section("coup", section_bluffing, 130)
+register_section("coup", section_balance, 140)
+register_section("coup", section_larger, 150)
+register_section("coup", section_benchmark, 160)
