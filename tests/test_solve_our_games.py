@@ -66,3 +66,18 @@ def test_cobardes_full_warriors_battle_graph_matches_tree():
     g = solved(graph, 4000)
     t = solved(compile_game(game), 1000)
     assert abs(g.value - t.value) <= g.nash_conv + t.nash_conv + 1e-9
+
+
+def test_graph_strategy_measured_by_openspiel_on_the_full_tree():
+    """An exact graph's strategy, played in OpenSpiel's perfect-recall tree, is exactly as
+    exploitable as the engine measures it on the graph."""
+    from open_spiel.python.algorithms import exploitability as openspiel_exploitability
+
+    from analysis.solve import solve
+
+    game = pyspiel.load_game("python_cobardes_battle", WARRIORS_ONLY)
+    result = solve(game, graph=True, iterations=50, use_cache=False)
+    assert not result.abstraction
+    theirs = openspiel_exploitability.exploitability(game, result.to_tabular_policy(game))
+    assert abs(theirs - result.exploitability) < 1e-9
+    assert result.exploitability > 1e-3
