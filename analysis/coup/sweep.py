@@ -20,6 +20,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 from analysis.coup.endgames import DECKS, DEFAULT_CAP, MAIN_REVEALED, Endgame
+from games.coup import cards as C
 
 SWEEP_VERSION = 1
 DEFAULT_DIR = Path("reports/data/coup/endgames")
@@ -31,9 +32,15 @@ CHECK_EVERY = 3
 
 def grid(coins: Iterable[int] = COINS, decks: Iterable[str] = DECKS,
          revealed: tuple[str, str] = MAIN_REVEALED, cap: int = DEFAULT_CAP) -> list[Endgame]:
-    """Every (mover coins, other coins) pair for each deck."""
+    """Every (mover coins, other coins) pair for each deck.
+
+    A mover with 7+ coins wins on the first turn (an unblockable, unchallengeable Coup),
+    so those endgames are solved with cap 1: a larger cap changes nothing (tested in
+    ``tests/test_coup_analysis.py``) and only adds histories nobody reaches.
+    """
     coins = tuple(coins)
-    return [Endgame(a, b, deck, revealed, cap) for deck in decks for a in coins for b in coins]
+    return [Endgame(a, b, deck, revealed, cap if a < C.COUP_COST else 1)
+            for deck in decks for a in coins for b in coins]
 
 
 def record_path(directory: Path, endgame: Endgame) -> Path:
