@@ -29,12 +29,13 @@ class BotSpec:
         return self.games is None or game_name in self.games
 
 
-_BOTS: dict[str, BotSpec] = {}
+# Keyed by (name, games): two rulesets may each offer a bot of the same name ("solved").
+_BOTS: dict[tuple[str, tuple[str, ...] | None], BotSpec] = {}
 
 
 def register_bot(spec: BotSpec) -> None:
     """Make a bot available to ``farol play --opponent NAME``."""
-    _BOTS[spec.name] = spec
+    _BOTS[(spec.name, spec.games)] = spec
 
 
 def bots_for(game_name: str) -> list[BotSpec]:
@@ -45,8 +46,8 @@ def bots_for(game_name: str) -> list[BotSpec]:
 def make_bot(name: str, game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
     """Build the bot called ``name`` for ``seat``; raises ValueError naming the choices."""
     game_name = game.get_type().short_name
-    spec = _BOTS.get(name)
-    if spec is None or not spec.plays(game_name):
+    spec = next((s for s in bots_for(game_name) if s.name == name), None)
+    if spec is None:
         choices = ", ".join(s.name for s in bots_for(game_name))
         raise ValueError(f"no bot {name!r} for {game_name}; choose from: {choices}")
     return spec.factory(game, seat, seed)
