@@ -214,7 +214,7 @@ def test_cli_params_and_methods(tmp_path, monkeypatch):
         ]
     )
     assert status == 0
-    (saved,) = (tmp_path / "results" / "solve").iterdir()
+    (saved,) = (tmp_path / ".farol_cache" / "results").iterdir()
     result = SolveResult.load(saved)
     assert result.parameters["suit_isomorphism"] is True and result.method == "dcfr"
     assert result.iterations == 50
@@ -236,7 +236,7 @@ def test_cli_bad_input_is_one_line(tmp_path, monkeypatch, capsys, argv, message)
     assert cli.main([*argv, "--no-progress"]) == 2
     err = capsys.readouterr().err.strip()
     assert message in err and "\n" not in err and "Traceback" not in err
-    assert not (tmp_path / "results").exists()
+    assert not (tmp_path / ".farol_cache" / "results").exists()
 
 
 # ---------------------------------------------------------------- graph mode

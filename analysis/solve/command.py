@@ -12,10 +12,11 @@ from analysis.solve.compile import parse_memory
 
 
 def default_out_dir(game: str, params: dict, graph: bool) -> Path:
-    """``results/solve/<game>[-k=v...][-graph]``: a readable directory name for a solve."""
+    """``.farol_cache/results/<game>[-k=v...][-graph]``: where a solve is saved by default
+    (inside the cache directory, which version control ignores)."""
     parts = [game] + [f"{k}={v}" for k, v in sorted(params.items())] + (["graph"] if graph else [])
     slug = re.sub(r"[^A-Za-z0-9_.=+-]+", "_", "-".join(parts)).strip("_")
-    return Path("results") / "solve" / slug[:150]
+    return cache.cache_dir() / "results" / slug[:150]
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -48,7 +49,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="state-graph mode: merge transpositions through state_key()",
     )
     parser.add_argument(
-        "--out", metavar="DIR", help="result directory (default results/solve/<game...>)"
+        "--out", metavar="DIR", help="result directory (default .farol_cache/results/<game...>)"
     )
     parser.add_argument(
         "--checkpoint",
