@@ -9,6 +9,7 @@ from pathlib import Path
 from analysis.params import parse_params
 from analysis.solve import METHODS, cache, solve
 from analysis.solve.compile import parse_memory
+from games.errors import InvalidParameterError
 
 
 def default_out_dir(game: str, params: dict, graph: bool) -> Path:
@@ -70,6 +71,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if "(" in args.game and args.param:
+        raise InvalidParameterError(
+            "give parameters inside the game string or with --param, not both"
+        )
     params = parse_params(args.game, args.param) if "(" not in args.game else {}
     out = Path(args.out) if args.out else default_out_dir(args.game, params, args.graph)
     checkpoint = (
