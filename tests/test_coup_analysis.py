@@ -7,6 +7,7 @@ import json
 import numpy as np
 import pytest
 
+import analysis.coup.advise  # noqa: F401  (registers the solved bot)
 from analysis.bots import make_bot, sample_chance
 from analysis.cli import main
 from analysis.coup.endgames import Endgame, analyse, cap_study, solve_endgame
@@ -179,3 +180,23 @@ def test_solved_bot_refuses_a_full_game():
 
     with pytest.raises(InvalidParameterError, match="endgames only"):
         make_bot("solved", pyspiel.load_game("python_coup"), 1)
+
+
+def test_farol_play_seats_the_solved_opponent(monkeypatch, capsys, tmp_path):
+    """``farol play python_coup --opponent solved`` in an endgame position, to the end."""
+    import itertools
+
+    monkeypatch.setenv("FAROL_CACHE_DIR", str(tmp_path))
+    answers = itertools.cycle(["0", "1"])
+    monkeypatch.setattr("builtins.input", lambda _prompt="": next(answers))
+    argv = ["play", "python_coup", "--param", "position=duke/contessa/3;?/contessa/2;move:0",
+            "--param", "turn_cap=2", "--param", "deck=inquisitor", "--opponent", "solved",
+            "--seed", "4"]
+    assert main(argv) == 0
+    assert "Game over. Returns:" in capsys.readouterr().out
+
+
+def test_farol_play_solved_opponent_needs_an_endgame(capsys):
+    assert main(["play", "python_coup", "--opponent", "solved", "--seed", "1"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "endgames only" in err and len(err.splitlines()) == 1
