@@ -200,3 +200,21 @@ def test_farol_play_solved_opponent_needs_an_endgame(capsys):
     assert main(["play", "python_coup", "--opponent", "solved", "--seed", "1"]) == 2
     err = capsys.readouterr().err.strip()
     assert "endgames only" in err and len(err.splitlines()) == 1
+
+
+def test_sweep_resumes_and_redoes_damaged_records(tmp_path):
+    """A second sweep solves nothing already on disk; an unreadable record is solved again."""
+    from analysis.coup import sweep
+
+    endgames = sweep.grid(coins=(0, 7), decks=("inquisitor",), cap=1)
+    assert [eg.turn_cap for eg in endgames] == [1, 1, 1, 1]
+    records = sweep.sweep(endgames, tmp_path, workers=1, progress=False)
+    assert [r["endgame"]["mover_coins"] for r in records] == [0, 0, 7, 7]
+    assert records[2]["win"] == pytest.approx(1.0, abs=1e-4)
+    paths = [sweep.record_path(tmp_path, eg) for eg in endgames]
+    stamps = [p.stat().st_mtime_ns for p in paths]
+    paths[1].write_text("{not json")
+    again = sweep.sweep(endgames, tmp_path, workers=1, progress=False)
+    assert [p.stat().st_mtime_ns for p in paths][::2] == stamps[::2]
+    assert again[1]["value"] == pytest.approx(records[1]["value"], abs=1e-6)
+    assert "openspiel_exploitability" in records[0]  # every third endgame is checked twice
