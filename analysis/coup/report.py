@@ -113,6 +113,46 @@ def section_endgames(ctx: ReportContext) -> str:
     return "\n".join(lines)
 
 
+REVEALED_COINS = (0, 2, 3, 5, 7)
+
+
+def section_revealed(ctx: ReportContext) -> str:
+    """How the revealed cards (which change what can be dealt) move the values."""
+    from analysis.coup.endgames import REVEALED_SETS
+
+    lines = ["## Revealed cards\n"]
+    main = {(r["endgame"]["deck"], r["endgame"]["mover_coins"], r["endgame"]["other_coins"]): r
+            for r in _records()}
+    rows = []
+    for revealed in REVEALED_SETS:
+        records = sweep.cached(sweep.grid(REVEALED_COINS, revealed=revealed))
+        for deck in sorted({r["endgame"]["deck"] for r in records}):
+            sub = [r for r in records if r["endgame"]["deck"] == deck]
+            diffs = [abs(r["value"] - main[(deck, r["endgame"]["mover_coins"],
+                                            r["endgame"]["other_coins"])]["value"])
+                     for r in sub if (deck, r["endgame"]["mover_coins"],
+                                      r["endgame"]["other_coins"]) in main]
+            rows.append((revealed, deck, len(sub), np.mean([r["value"] for r in sub]),
+                         max(diffs) if diffs else float("nan"),
+                         max(r["exploitability"] for r in sub),
+                         min(r["iterations"] for r in sub), max(r["iterations"] for r in sub)))
+    if not rows:
+        return "\n".join(lines + ["Only the main revealed pair is solved so far."])
+    lines += [
+        f"The revealed cards decide what is left to deal. The same endgames (coins "
+        f"{', '.join(map(str, REVEALED_COINS))} each) with other revealed pairs "
+        f"(mover's lost card - other's lost card); {SOLVER}:",
+        "",
+        "| revealed | deck | positions | mean mover value | largest change vs "
+        f"{'-'.join(MAIN_REVEALED)} | exploitability (max) | iterations |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for revealed, deck, n, mean, diff, expl, lo, hi in rows:
+        lines.append(f"| {'-'.join(revealed)} | {deck} | {n} | {mean:+.3f} | {_fmt(diff)} | "
+                     f"{expl:.1e} | {lo}-{hi} |")
+    return "\n".join(lines) + "\n"
+
+
 def section_turn_cap(ctx: ReportContext) -> str:
     lines = ["## Turn cap\n"]
     try:
@@ -357,6 +397,7 @@ def section_benchmark(ctx: ReportContext) -> str:
 
 
 register_section("coup", section_endgames, 110)
+register_section("coup", section_revealed, 115)
 register_section("coup", section_turn_cap, 120)
 register_section("coup", section_bluffing, 130)
 register_section("coup", section_balance, 140)
