@@ -11,7 +11,6 @@ its exploitability (0 for the exact backward induction, up to LP rounding).
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -23,9 +22,9 @@ from analysis.cobardes.war import solve_war, value_table
 from analysis.report import ReportContext, register_section
 from games.cobardes import cards as C
 
-DATA = Path("reports/data/cobardes")
+DATA = sweep.ROOT / "reports" / "data" / "cobardes"
 ABSTRACTION_JSON = DATA / "abstraction_loss.json"
-BENCHMARK_JSON = Path("benchmarks/results/cobardes_villains.json")
+BENCHMARK_JSON = sweep.ROOT / "benchmarks" / "results" / "cobardes_villains.json"
 EXACT = "exact backward induction (LP per confrontation), exploitability 0"
 
 

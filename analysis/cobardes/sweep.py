@@ -24,7 +24,9 @@ from games.cobardes import cards as C
 
 # Bump when the meaning of a cached pairing changes.
 SWEEP_VERSION = 1
-DEFAULT_DIR = Path("reports/data/cobardes/pairings")
+# In the repository (an editable install), so every working directory finds the cache.
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_DIR = ROOT / "reports" / "data" / "cobardes" / "pairings"
 NO_COURTIER = "none"
 STANDARD_PAYOFFS = (1.0, -1.0, 3.0, -3.0, 0.0)
 

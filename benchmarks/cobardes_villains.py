@@ -1,0 +1,106 @@
+"""Benchmark: a ¡Cobardes! battle with hidden villains, solved by the state-keyed engine.
+
+Prints, for one courtier pairing (Squire vs Archer) with both villains dealt at random
+from the full villain deck, the compiled size, the seconds (compile, CFR+) and the
+exploitability measured within the abstraction, on a ladder of armies, then tries the
+full battle (warriors 0-6, 7 combats) within the 5-minute target: the compile is
+stopped at the node count the measured walking rate allows in that time.
+
+Run: ``.venv/bin/python benchmarks/cobardes_villains.py [--budget 300] [--no-full]``;
+writes ``benchmarks/results/cobardes_villains.{txt,json}``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import time
+from pathlib import Path
+
+import pyspiel
+
+import games  # noqa: F401
+from analysis.solve import CFRSolver, GameTooLargeError, compile_game
+from analysis.solve.compile import GRAPH_BYTES_PER_NODE
+
+PAIRING = {"courtier0": "Squire", "courtier1": "Archer"}
+LADDER = ((2, 3), (3, 3), (3, 4))
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def run_one(warriors: int, combats: int, seconds: float) -> dict:
+    params = {"kinds": "all", "warriors": warriors, "combats": combats, **PAIRING}
+    game = pyspiel.load_game("python_cobardes_battle", params)
+    start = time.perf_counter()
+    compiled = compile_game(game, graph=True)
+    compile_s = time.perf_counter() - start
+    solver = CFRSolver(compiled, "cfr+")
+    report = solver.run(seconds=seconds, progress=False)
+    return {"warriors": warriors, "combats": combats, "nodes": compiled.num_nodes,
+            "infosets": compiled.num_infosets, "compile_seconds": compile_s,
+            "cfr_seconds": solver.seconds, "iterations": solver.iteration,
+            "value": report.value, "exploitability_in_abstraction": report.exploitability,
+            "nodes_per_second": compiled.num_nodes / compile_s}
+
+
+def try_full(budget: float, rate: float) -> dict:
+    params = {"kinds": "all", **PAIRING}
+    game = pyspiel.load_game("python_cobardes_battle", params)
+    cap = int(rate * budget)
+    start = time.perf_counter()
+    try:
+        compiled = compile_game(game, graph=True, max_memory=cap * GRAPH_BYTES_PER_NODE)
+    except GameTooLargeError:
+        return {"fits": False, "node_cap": cap, "seconds": time.perf_counter() - start}
+    compile_s = time.perf_counter() - start
+    solver = CFRSolver(compiled, "cfr+")
+    report = solver.run(seconds=max(budget - compile_s, 1.0), progress=False)
+    return {"fits": True, "nodes": compiled.num_nodes, "infosets": compiled.num_infosets,
+            "seconds": compile_s + solver.seconds, "iterations": solver.iteration,
+            "exploitability_in_abstraction": report.exploitability}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--budget", type=float, default=300.0, help="seconds (target 300)")
+    parser.add_argument("--cfr-seconds", type=float, default=30.0)
+    parser.add_argument("--no-full", action="store_true")
+    args = parser.parse_args()
+    lines = [f"machine: {platform.machine()}, {os.cpu_count()} cores (shared), "
+             f"python {platform.python_version()}"]
+    rows = []
+    for w, c in LADDER:
+        r = run_one(w, c, args.cfr_seconds)
+        rows.append(r)
+        lines.append(
+            f"warriors 0-{w}, {c} combats, Squire vs Archer, 9 hidden villains: "
+            f"{r['nodes']:,} graph nodes, {r['infosets']:,} information sets; compile "
+            f"{r['compile_seconds']:.1f} s ({r['nodes_per_second']:,.0f} nodes/s), CFR+ "
+            f"{r['iterations']} iterations in {r['cfr_seconds']:.1f} s, value {r['value']:+.4f}, "
+            f"exploitability within the abstraction {r['exploitability_in_abstraction']:.2e}")
+        print(lines[-1], flush=True)
+    full = None
+    if not args.no_full:
+        rate = max(r["nodes_per_second"] for r in rows)
+        full = try_full(args.budget, rate)
+        if full["fits"]:
+            lines.append(f"full battle (warriors 0-6, 7 combats): {full['nodes']:,} nodes, "
+                         f"{full['seconds']:.0f} s, {full['iterations']} CFR+ iterations, "
+                         f"exploitability within the abstraction "
+                         f"{full['exploitability_in_abstraction']:.2e}")
+        else:
+            lines.append(
+                f"full battle (warriors 0-6, 7 combats): NOT within {args.budget:.0f} s — the "
+                f"state graph has more than {full['node_cap']:,} nodes (the compile was "
+                f"stopped there after {full['seconds']:.0f} s); target missed")
+        print(lines[-1], flush=True)
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / "cobardes_villains.txt").write_text("\n".join(lines) + "\n")
+    (RESULTS / "cobardes_villains.json").write_text(json.dumps(
+        {"lines": lines, "ladder": rows, "full": full}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
