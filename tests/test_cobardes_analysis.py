@@ -328,3 +328,82 @@ def test_exact_module_reports_provenance():
     sol = solve_battle(BattleSpec(warriors=3, combats=3))
     assert "exact" in sol.provenance()
     assert exact.card_label(0) == "Prince"
+
+
+# ---------------------------------------------------------------- hidden villains
+def test_abstraction_loss_is_measured_in_the_perfect_recall_tree():
+    from analysis.cobardes.villains import REDUCED_DECKS, abstraction_loss
+
+    label, params = REDUCED_DECKS[0]
+    loss = abstraction_loss(label, params, iterations=300)
+    assert loss.graph_nodes < loss.tree_nodes
+    # Same game, so the values agree within the solutions' exploitabilities.
+    assert abs(loss.tree_value - loss.graph_value) <= 2 * (
+        loss.tree_exploitability + loss.graph_exploitability_true) + 1e-9
+    # The abstraction's own best response forgets, so it cannot beat the true one.
+    assert loss.graph_exploitability_in_abstraction <= loss.graph_exploitability_true + 1e-9
+    assert loss.graph_exploitability_true < 0.05
+
+
+def test_advise_with_a_hidden_villain(capsys):
+    code = main(["advise", "cobardes", "--warriors", "2", "--combats", "3", "--mine", "0,1,2",
+                 "--theirs", "0,1,2", "--my-villain", "Thug", "--iterations", "100",
+                 "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert data["abstraction"] is True
+    assert "Thug" in data["strategy"]
+    assert sum(data["strategy"].values()) == pytest.approx(1.0)
+    assert data["exploitability"] >= 0
+
+
+# ---------------------------------------------------------------- play and report
+def test_solved_bot_plays_the_exact_equilibrium():
+    from analysis.bots import make_bot
+    from analysis.play import play_game
+
+    game = pyspiel.load_game("python_cobardes_battle",
+                             {"kinds": "warriors", "warriors": 3, "combats": 3})
+    bot = make_bot("solved", game, 1, seed=3)
+    state = game.new_initial_state()
+    state.apply_action(0)  # player 0 prepares the prince face down
+    assert bot(state) in state.legal_actions(1)
+    lines = []
+    answers = iter(["0"] * 10)
+    returns = play_game(game, 0, "solved", seed=5, read=lambda _: next(answers),
+                        write=lines.append)
+    assert returns is not None and len(returns) == 2
+
+
+def test_solved_bot_with_hidden_villains_on_a_reduced_deck():
+    from analysis.bots import make_bot, sample_chance
+
+    game = pyspiel.load_game("python_cobardes_battle", dict(REDUCED_VILLAINS))
+    bots = [make_bot("solved", game, p, seed=p) for p in (0, 1)]
+    rng = np.random.default_rng(0)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+        else:
+            state.apply_action(bots[state.current_player()](state))
+    assert state.is_terminal()
+
+
+REDUCED_VILLAINS = {"kinds": "warriors+villains", "warriors": 2, "combats": 2,
+                    "villain_deck": "Thug/Sheep/Executioner"}
+
+
+def test_report_sections_in_quick_mode(tmp_path):
+    from analysis.cobardes import report
+    from analysis.report import ReportContext
+    from games import catalog
+
+    ctx = ReportContext(catalog.family("cobardes"), tmp_path, quick=True)
+    text = "\n".join(section(ctx) for section in (
+        report.method_section, report.warriors_section, report.tips_section,
+        report.war_section, report.mixing_section, report.hidden_section))
+    assert "exploitability 0" in text
+    assert "Starting with the prince" in text
+    assert (tmp_path / "cobardes_warriors_mix.png").exists()
+    assert (tmp_path / "cobardes_war_by_score.png").exists()
