@@ -47,7 +47,14 @@ def solved_bot(game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
             _, solver = solve_villains(params, iterations=200)
             lookup.update(graph_lookup(solver))
         probs = lookup.get(repr(state.infoset_key(seat)))
-        return _sample(probs or {}, legal, rng)
+        if probs is None:
+            from analysis.cobardes.villains import _flagless_probs
+
+            try:
+                probs = _flagless_probs(lookup, state, seat)
+            except KeyError:
+                probs = {}
+        return _sample(probs, legal, rng)
 
     return act
 

@@ -122,11 +122,35 @@ def tree_strategy_from_graph(game: pyspiel.Game, tree, lookup: dict[str, dict[in
         i = index[state.information_state_string(player)]
         if not done[i]:
             done[i] = True
-            probs = lookup[repr(state.infoset_key(player))]
+            probs = lookup.get(repr(state.infoset_key(player)))
+            if probs is None:
+                probs = _flagless_probs(lookup, state, player)
             lo, hi = tree.infoset_offset[i], tree.infoset_offset[i + 1]
             strategy[lo:hi] = [probs[a] for a in tree.infoset_actions[lo:hi]]
         stack.extend(state.child(a) for a in state.legal_actions())
     return strategy
+
+
+def _flagless_probs(lookup: dict, state, player: int) -> dict[int, float]:
+    """The graph strategy of a position whose key differs only in the Troubadour flags.
+
+    The game's keys drop an irrelevant "prince got out unharmed" flag only when the
+    Troubadour is on the battlefield; when it is in nobody's hand (still in the deck)
+    the flag is kept, so two positions with the same future can get different keys and
+    the graph walk meets only one of them. Those flags cannot matter there (no
+    Troubadour can be played), so any flag value finds the graph's representative.
+    """
+    from games.cobardes import cards as C
+
+    pos = state.position
+    key = list(state.infoset_key(player))
+    if not any(pos.h[p] >> C.TROUBADOUR & 1 for p in (0, 1)):
+        for flags in (0, pos.unh, 1, 2, 3):
+            key[7] = flags  # the Troubadour flags' slot in games.cobardes.battle.infoset_key
+            probs = lookup.get(repr(tuple(key)))
+            if probs is not None:
+                return probs
+    raise KeyError(f"no graph information set for {state.infoset_key(player)!r}")
 
 
 @dataclass(frozen=True)
