@@ -407,3 +407,16 @@ def test_report_sections_in_quick_mode(tmp_path):
     assert "Starting with the prince" in text
     assert (tmp_path / "cobardes_warriors_mix.png").exists()
     assert (tmp_path / "cobardes_war_by_score.png").exists()
+
+
+def test_advise_at_a_war_score_gives_the_war_value(capsys):
+    """At score 1-2 the battle's payoffs are the war values of the next states and a draw
+    repeats the score, so the position's value is the war value V(1-2) itself."""
+    code = main(["advise", "cobardes", "--warriors", "3", "--combats", "3", "--score", "1-2",
+                 "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0
+    expected = war.solve_war(warriors=3, combats=3).scores[(1, 2)].value
+    assert data["value"] == pytest.approx(expected, abs=1e-9)
+    assert data["payoffs"]["draw"] == pytest.approx(expected, abs=1e-9)
+    assert data["payoffs"]["crown"] == 1.0

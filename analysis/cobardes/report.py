@@ -215,9 +215,10 @@ def courtier_section(ctx: ReportContext) -> str:
         return ("## Courtiers\n\nNo pairing sweep is cached yet: run `farol cobardes sweep` "
                 "(it writes `reports/data/cobardes/pairings/`).")
     parts = ["## Courtiers: matchups and tier list\n",
-             f"Every courtier pairing (10 x 10, mirrors included; player 0 is quicker in "
-             f"odd combats) solved exactly with full armies ({EXACT}; {n_battle} of 100 "
-             f"battles and {n_war} of 100 wars cached in `reports/data/cobardes/pairings`)."]
+             f"Every courtier pairing in both seat orders (10 x 10; the diagonal is empty "
+             f"because each courtier exists once; player 0 is quicker in odd combats) "
+             f"solved exactly with full armies ({EXACT}; {n_battle} of 90 battles and "
+             f"{n_war} of 90 wars cached in `reports/data/cobardes/pairings`)."]
     path = _heatmap(ctx, battle, "courtier_battle", "Battle value for player 0 "
                     "(win 1, crown 3, draw 0)", "battle value", vmin=-1.5, vmax=1.5)
     parts.append(f"\n![Courtier battle matchups]({path})")
@@ -231,7 +232,7 @@ def courtier_section(ctx: ReportContext) -> str:
         parts.append("War win probabilities compose the exact battles over the score "
                      "states (next section), with each player keeping the same courtier "
                      "type for the whole war.")
-        if n_war == 100:
+        if n_war == 90:
             source = tables["war"]
             label = "mean war win probability over opponents, both seats"
     strength = balance.seat_neutral_strength(source).dropna()

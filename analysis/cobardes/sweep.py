@@ -32,9 +32,12 @@ STANDARD_PAYOFFS = (1.0, -1.0, 3.0, -3.0, 0.0)
 
 
 def all_pairings(include_none: bool = True) -> list[tuple[str, str]]:
-    """The 10 x 10 courtier pairings (mirrors included), plus warriors-only."""
+    """The courtier pairings in both seat orders (A vs B and B vs A), plus warriors-only.
+
+    Each courtier exists once ("the same courtier cannot be with both players"), so
+    the diagonal of the 10 x 10 table is empty: 90 pairings."""
     names = list(C.COURTIER_NAMES)
-    pairs = [(a, b) for a in names for b in names]
+    pairs = [(a, b) for a in names for b in names if a != b]
     return ([(NO_COURTIER, NO_COURTIER)] if include_none else []) + pairs
 
 
