@@ -102,9 +102,9 @@ def test_turn_cap_study_values_settle_when_the_game_ends_in_time():
 
 @pytest.mark.slow
 def test_turn_cap_three_changes_nothing_when_the_other_will_coup():
-    """The other holds 8 coins: whatever the mover does, the game ends by turn 2 (a Coup),
-    so cap 2 and cap 3 give the same value."""
-    rows = cap_study(Endgame(1, 8, "inquisitor"), caps=(2, 3))
+    """The other holds 9 coins: a Steal leaves them 7, so whatever the mover does the game
+    ends by turn 2 (a Coup, if no challenge ended it before): caps 2 and 3 agree."""
+    rows = cap_study(Endgame(1, 9, "inquisitor"), caps=(2, 3))
     assert rows[0]["value"] == pytest.approx(rows[1]["value"], abs=2e-3)
     assert rows[1]["draw"] == pytest.approx(0.0, abs=1e-3)
 
