@@ -191,7 +191,7 @@ def tips_section(ctx: ReportContext) -> str:
     table, army = (vil, "full armies") if vil.notna().to_numpy().sum() else (
         vil_small, "warriors 0-4, 5 combats")
     villain_line = ""
-    if table.notna().to_numpy().sum():
+    if table.notna().to_numpy().sum() >= 72:
         strength = balance.seat_neutral_strength(table)
         villain_line = (
             f"\n\nThe remarks on the **Executioner** and the **Seductress** (\"do not "
@@ -245,6 +245,9 @@ def courtier_section(ctx: ReportContext) -> str:
     for t in tiers:
         kind = "vanguard" if C.is_vanguard(C.courtier_id(t.name)) else "rearguard"
         parts.append(f"| {t.tier} | {t.name} | {shown(t.strength)} | {kind} |")
+    parts.append("\nWithout villains the Procuress has nothing to do and the Inquisitor can "
+                 "only hunt the 2, so these two are underrated here; their worth with "
+                 "villains needs the hidden-villain solver (below).")
     none = sweep.load_task(sweep.task_path(sweep.DEFAULT_DIR, ("none", "none"), 6, 7, False))
     if none is not None:
         parts.append(f"\nFor reference, warriors only: battle value "
@@ -320,8 +323,9 @@ def villain_section(ctx: ReportContext) -> str:
                 "`farol cobardes sweep --kind villains`.")
     path = _heatmap(ctx, table, "villain_matchups", f"Battle value for player 0, both "
                     f"villains known ({army})", "battle value", vmin=-2, vmax=2)
-    strength = balance.seat_neutral_strength(table)
-    ranking = ", ".join(f"{name} {v:+.2f}" for name, v in strength.items())
+    strength = balance.seat_neutral_strength(table).dropna()
+    ranking = ", ".join(f"{name} {v:+.2f}" for name, v in strength.items()) \
+        if n >= 72 else "(shown when all 72 pairs are solved)"
     return f"""## Villains: the value of holding each one
 
 Each pair of villains (player 0's in rows) in a battle of warriors + villains, both
@@ -376,9 +380,11 @@ weaker than a true one).{bench}"""
 def mixing_section(ctx: ReportContext) -> str:
     spec = _spec(ctx)
     positions = [
+        ("combat 2 after 5 against 5", "hand0:0.1.2.3.4.6;hand1:0.1.2.3.4.6;combat:2"),
+        ("combat 2 after your 6 against their 5",
+         "hand0:0.1.2.3.4.5;hand1:0.1.2.3.4.6;combat:2"),
+        ("combat 3 after both played 5 and 6", "hand0:0.1.2.3.4;hand1:0.1.2.3.4;combat:3"),
         ("combat 4: you 0 1 2 3, rival 0 1 2 4", "hand0:0.1.2.3;hand1:0.1.2.4;combat:4"),
-        ("combat 3: you 0 1 2 3 4, rival 0 1 2 3 6", "hand0:0.1.2.3.4;hand1:0.1.2.3.6;combat:3"),
-        ("combat 5: you 0 2 3, rival 0 1 5", "hand0:0.2.3;hand1:0.1.5;combat:5"),
     ] if not ctx.quick else [
         ("combat 3: you 0 1 2, rival 0 1 3", "hand0:0.1.2;hand1:0.1.3;combat:3"),
     ]
@@ -390,9 +396,9 @@ def mixing_section(ctx: ReportContext) -> str:
         solver = ExactSolver(cfg, payoff_values(pay))
         node = solver.node(pos)
         mine = ", ".join(f"{C.CARD_NAMES[a]} {100 * p:.0f}%" for a, p in
-                         zip(node.actions, node.strategy, strict=True) if p > 1e-6)
+                         zip(node.actions, node.strategy, strict=True) if p >= 0.005)
         theirs = ", ".join(f"{C.CARD_NAMES[a]} {100 * p:.0f}%" for a, p in
-                           zip(node.actions1, node.strategy1, strict=True) if p > 1e-6)
+                           zip(node.actions1, node.strategy1, strict=True) if p >= 0.005)
         lines.append(f"| {label} | {node.value:+.3f} | {mine} | {theirs} |")
     cached = sweep.load_results(None, 6, 7, war=False)
     openings = []

@@ -42,6 +42,11 @@ REDUCED_DECKS = (
     ("warriors 0-3, 3 combats, Assassin/Beggar/Seductress/Troubadour",
      {"kinds": "warriors+villains", "warriors": 3, "combats": 3,
       "villain_deck": "Assassin/Beggar/Seductress/Troubadour"}),
+    # Swaps and exchanges: where forgetting the order of events could cost most.
+    ("warriors 0-2, 3 combats, Procuress vs Fortune-Teller, King's Ghost/Sheep/Seductress/"
+     "Executioner",
+     {"kinds": "all", "warriors": 2, "combats": 3, "courtier0": "Procuress",
+      "courtier1": "Fortune-Teller", "villain_deck": "King's Ghost/Sheep/Seductress/Executioner"}),
 )
 
 
