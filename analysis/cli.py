@@ -19,6 +19,7 @@ _COMMAND_MODULES = (
     "analysis.goat_lords",
     "analysis.advise",
     "analysis.cobardes.command",
+    "analysis.coup.command",
 )
 
 

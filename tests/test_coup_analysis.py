@@ -218,3 +218,12 @@ def test_sweep_resumes_and_redoes_damaged_records(tmp_path):
     assert [p.stat().st_mtime_ns for p in paths][::2] == stamps[::2]
     assert again[1]["value"] == pytest.approx(records[1]["value"], abs=1e-6)
     assert "openspiel_exploitability" in records[0]  # every third endgame is checked twice
+
+
+def test_farol_coup_sweep_command(tmp_path, capsys):
+    argv = ["coup", "sweep", "--coins", "7,8", "--decks", "inquisitor", "--caps", "1",
+            "--directory", str(tmp_path), "--workers", "1"]
+    assert main(argv) == 0
+    assert len(list(tmp_path.glob("*.json"))) == 4
+    assert main(["coup", "sweep", "--coins", "seven"]) == 2
+    assert "--coins" in capsys.readouterr().err

@@ -111,8 +111,8 @@ def cached(endgames: list[Endgame], directory: Path = DEFAULT_DIR) -> list[dict]
     return [r for r in out if r is not None]
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The sweep's options (shared by ``python -m`` and ``farol coup sweep``)."""
     parser.add_argument("--caps", default=str(DEFAULT_CAP), help="turn caps, comma-separated")
     parser.add_argument("--coins", default="0-9", help="coin range, e.g. 0-9 or 0,3,6")
     parser.add_argument("--decks", default=",".join(DECKS))
@@ -120,17 +120,36 @@ def main(argv: list[str] | None = None) -> int:
                         help="mover's and other's revealed card, e.g. contessa-contessa")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--directory", default=str(DEFAULT_DIR))
-    args = parser.parse_args(argv)
-    if "-" in args.coins and "," not in args.coins:
-        lo, hi = (int(x) for x in args.coins.split("-"))
-        coins = tuple(range(lo, hi + 1))
-    else:
-        coins = tuple(int(x) for x in args.coins.split(","))
+
+
+def run_args(args: argparse.Namespace) -> int:
+    """Run the sweep the parsed options describe."""
+    from games.errors import InvalidParameterError
+
+    try:
+        if "-" in args.coins and "," not in args.coins:
+            lo, hi = (int(x) for x in args.coins.split("-"))
+            coins = tuple(range(lo, hi + 1))
+        else:
+            coins = tuple(int(x) for x in args.coins.split(","))
+        caps = [int(c) for c in args.caps.split(",")]
+    except ValueError:
+        raise InvalidParameterError(
+            f"--coins {args.coins!r} / --caps {args.caps!r}: write numbers like 0-9 or 0,3,6"
+        ) from None
     revealed = tuple(args.revealed.split("-"))
-    endgames = [eg for cap in args.caps.split(",") for eg in
-                grid(coins, args.decks.split(","), revealed, int(cap))]
-    sweep(endgames, Path(args.directory), args.workers)
+    if len(revealed) != 2:
+        raise InvalidParameterError(f"--revealed {args.revealed!r}: write two cards, e.g. duke-captain")
+    endgames = [eg for cap in caps for eg in grid(coins, args.decks.split(","), revealed, cap)]
+    records = sweep(endgames, Path(args.directory), args.workers)
+    print(f"{len(records)} endgames in {args.directory}")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_arguments(parser)
+    return run_args(parser.parse_args(argv))
 
 
 if __name__ == "__main__":

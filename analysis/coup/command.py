@@ -1,0 +1,48 @@
+"""``farol coup``: run the Coup sweeps (endgames, turn caps, larger endgames).
+
+``farol coup sweep [--coins 0-9] [--decks ...] [--revealed contessa-contessa] [--caps 2]
+[--workers 2]`` solves every 1v1 endgame not yet on disk (resumable);
+``farol coup cap-study`` and ``farol coup larger`` run the turn-cap and larger-endgame
+studies (also resumable). The results are what ``farol report coup`` reads.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("coup", help="Coup sweeps: 1v1 endgames, turn caps, larger")
+    sub = parser.add_subparsers(dest="coup_command", metavar="WHAT")
+    sub.required = True
+    sweep = sub.add_parser("sweep", help="solve every 1v1 endgame not yet on disk")
+    from analysis.coup.sweep import add_arguments
+
+    add_arguments(sweep)
+    sweep.set_defaults(func=_sweep)
+    cap = sub.add_parser("cap-study", help="the same endgames at turn caps 1-3")
+    cap.set_defaults(func=_cap_study)
+    larger = sub.add_parser("larger", help="2v1, 1v2 and 2v2 endgames as far as they fit")
+    larger.set_defaults(func=_larger)
+
+
+def _sweep(args: argparse.Namespace) -> int:
+    from analysis.coup.sweep import run_args
+
+    return run_args(args)
+
+
+def _cap_study(args: argparse.Namespace) -> int:
+    from analysis.coup.sweep import cap_study_sweep
+
+    rows = cap_study_sweep()
+    print(f"{len(rows)} cap-study rows in reports/data/coup/cap_study.json")
+    return 0
+
+
+def _larger(args: argparse.Namespace) -> int:
+    from analysis.coup.larger import PATH, run
+
+    rows = run()
+    print(f"{len(rows)} larger-endgame rows in {PATH}")
+    return 0
