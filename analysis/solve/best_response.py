@@ -48,18 +48,22 @@ def expected_value(cg: CompiledGame, strategy: np.ndarray) -> float:
 
 
 def best_response(
-    cg: CompiledGame, strategy: np.ndarray, player: int, max_passes: int = 10_000
+    cg: CompiledGame, strategy: np.ndarray, player: int, max_passes: int = 1_000
 ) -> tuple[float, np.ndarray]:
     """Player ``player``'s best-response value to the opponent's part of ``strategy``.
 
     Returns the value (for ``player``) and, per information set, the chosen action slot
     (meaningful for ``player``'s information sets only).
 
+    In an imperfect-recall abstraction the choices may keep changing (an information set
+    below itself); after ``max_passes`` the value of the last pass's choices is returned:
+    a lower bound of the best response within the abstraction.
+
     Raises
     ------
     SolveError
-        If the choices do not settle (an information set below itself: possible only in
-        an imperfect-recall abstraction).
+        If the choices do not settle in a game without abstraction (which cannot happen
+        with perfect recall).
     """
     strategy = check_strategy(cg, strategy)
     n = cg.num_internal
@@ -77,7 +81,7 @@ def best_response(
         choice,
         max_passes,
     )
-    if passes > max_passes:
+    if passes > max_passes and not cg.imperfect_recall:
         raise SolveError(
             f"best response of player {player} in {cg.game} did not settle in {max_passes} passes"
         )
