@@ -180,15 +180,21 @@ def section_turn_cap(ctx: ReportContext) -> str:
         by_pos.setdefault((r["deck"], r["mover_coins"], r["other_coins"]), {})[r["turn_cap"]] = r
     for pos, caps in sorted(by_pos.items()):
         if 2 in caps and 3 in caps:
-            same = abs(caps[2]["value"] - caps[3]["value"]) <= 1e-3 and caps[3]["draw"] <= 1e-3
-            settled.append(f"{pos[1]}/{pos[2]}: {'settled' if same else 'still moving'}")
+            same = abs(caps[2]["value"] - caps[3]["value"]) <= 1e-3
+            word = ("settled" if caps[3]["draw"] <= 1e-3 else "unchanged, draws remain") \
+                if same else "still moving"
+            settled.append(f"{pos[1]}/{pos[2]} coins: {word}")
     if settled:
         lines.append("Cap 2 to cap 3: " + "; ".join(settled) + ".")
-    lines.append(
-        "\nPositions where the mover can Coup, or where the other will Coup next turn, are "
-        "settled by cap 2; positions with few coins on both sides are not: their cap-2 value "
-        "is that of two turns of play, and the growth of the tree (x10-20 a turn) keeps the "
-        "exact perfect-recall solve from going much further.")
+    moves = [abs(c[3]["value"] - c[2]["value"]) for c in by_pos.values() if 2 in c and 3 in c]
+    if moves:
+        lines.append(
+            f"\nFrom cap 2 to cap 3 the values move by up to {max(moves):.3f}. A position is "
+            "*settled* when the value stops moving and no draw is left; the others are not: "
+            "their cap-2 values describe two turns of play, not the whole endgame, and the "
+            "growth of the perfect-recall tree (x10-20 a turn) keeps the exact solve from "
+            "going much further on this machine. Positions where the mover has 7+ coins are "
+            "settled at cap 1 (tested), which is why the sweep solves them at cap 1.")
     return "\n".join(lines)
 
 
