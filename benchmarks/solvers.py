@@ -194,11 +194,25 @@ def run_one(
             cfr.evaluate_and_update_policy()
             return 1
 
+    def report(final: bool) -> None:
+        # Partial rows go out as the run goes, so a run stopped at the time limit still
+        # reports what it measured.
+        row["iterations"] = iterations
+        row["seconds_per_iteration"] = iter_seconds / iterations if iterations else math.nan
+        row["exploitability_10s"] = snapshots.get(marks[0], math.nan)
+        row["exploitability_60s"] = snapshots.get(marks[1], math.nan)
+        row["peak_memory_mb"] = max(_rss_kb("VmHWM") - base_kb, 0) / 1024
+        if solver == "farol":
+            working = 3 * cg.num_internal * 8 + 4 * cfr.regret.nbytes
+            row["bytes_per_node"] = (cg.nbytes() + working) / cg.num_nodes
+        queue.put((final, dict(row)))
+
     last = 0.0
     pending = sorted(marks)
     while pending:
         # Snapshot before an iteration that would end past the mark.
         if clock.now() + last > pending[0] or clock.now() >= pending[0]:
+            report(False)
             with clock.pause():
                 snapshots[pending[0]] = exploitability() if iterations else math.nan
             pending.pop(0)
@@ -209,16 +223,10 @@ def run_one(
         iter_seconds += last
         if solver == "farol":
             last = 0.0  # chunks are small: no need to stop short of the mark
-    row["iterations"] = iterations
-    row["seconds_per_iteration"] = iter_seconds / iterations if iterations else math.nan
-    row["exploitability_10s"] = snapshots[marks[0]]
-    row["exploitability_60s"] = snapshots[marks[1]]
-    row["peak_memory_mb"] = max(_rss_kb("VmHWM") - base_kb, 0) / 1024
-    if solver == "farol":
-        working = 3 * cg.num_internal * 8 + 4 * cfr.regret.nbytes
-        row["bytes_per_node"] = (cg.nbytes() + working) / cg.num_nodes
+        elif iterations == 1:
+            report(False)
+    report(True)
     del np
-    queue.put(row)
 
 
 def measure(label, name, params, solver, marks, timeout) -> dict:
@@ -227,19 +235,19 @@ def measure(label, name, params, solver, marks, timeout) -> dict:
     proc = ctx.Process(target=run_one, args=(label, name, params, solver, marks, queue))
     proc.start()
     deadline = time.time() + timeout
-    row = None
-    while time.time() < deadline:
+    row, final = None, False
+    while time.time() < deadline and not final:
         try:
-            row = queue.get(timeout=1.0)
-            break
+            final, row = queue.get(timeout=1.0)
         except Exception:
             if not proc.is_alive():
                 break
-    if row is None:
+    if not final:
         status = "timeout" if proc.is_alive() else f"failed (exit {proc.exitcode})"
         if proc.is_alive():
             proc.kill()
-        row = {"game": label, "solver": solver, "status": status}
+        row = dict(row or {"game": label, "solver": solver})
+        row["status"] = f"{status} after {timeout:g} s" + (" (partial)" if len(row) > 3 else "")
     proc.join(5)
     return row
 
@@ -292,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", nargs="*", help="labels of the games to run (default all)")
     args = parser.parse_args(argv)
     marks = (1.0, 4.0) if args.quick else (10.0, 60.0)
-    timeout = 90.0 if args.quick else 300.0
+    timeout = 120.0 if args.quick else 600.0
     selected = [g for g in GAMES if not args.games or g[0] in args.games]
     rows: list[dict] = []
     print(
