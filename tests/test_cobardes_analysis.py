@@ -420,3 +420,13 @@ def test_advise_at_a_war_score_gives_the_war_value(capsys):
     assert data["value"] == pytest.approx(expected, abs=1e-9)
     assert data["payoffs"]["draw"] == pytest.approx(expected, abs=1e-9)
     assert data["payoffs"]["crown"] == 1.0
+
+
+def test_hidden_villain_deal_values_average_to_the_game_value():
+    from analysis.cobardes.villains import hidden_villain_values
+
+    h = hidden_villain_values("tiny", dict(REDUCED_VILLAINS), iterations=200)
+    cells = [v for row in h.table.values() for v in row.values()]
+    assert len(cells) == 6  # 3 villains, each deal of two different ones
+    # Deals are uniform, so the mean of the cells is the value of the whole battle.
+    assert np.mean(cells) == pytest.approx(h.solve.value, abs=1e-9)

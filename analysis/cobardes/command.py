@@ -4,7 +4,8 @@
 [--scheduler tcp://host:8786]`` solves every courtier pairing (or villain pair) not yet
 cached under ``reports/data/cobardes/pairings`` (resumable: interrupt and rerun);
 ``farol cobardes abstraction`` measures the state-keyed abstraction's loss on reduced
-decks and writes ``reports/data/cobardes/abstraction_loss.json``.
+decks and the value of each hidden villain deal on a reduced army, and writes
+``reports/data/cobardes/abstraction_loss.json`` and ``hidden_villains.json``.
 """
 
 from __future__ import annotations
@@ -59,4 +60,8 @@ def run_abstraction(args: argparse.Namespace) -> int:
     report.ABSTRACTION_JSON.parent.mkdir(parents=True, exist_ok=True)
     report.ABSTRACTION_JSON.write_text(json.dumps(rows, indent=1))
     print(f"wrote {report.ABSTRACTION_JSON}")
+    label, params = villains.HIDDEN_TABLE_DECK
+    table = villains.hidden_villain_values(label, params, iterations=args.iterations)
+    report.HIDDEN_JSON.write_text(json.dumps(table.to_json(), indent=1))
+    print(f"wrote {report.HIDDEN_JSON} ({table.solve.provenance()})")
     return 0

@@ -24,6 +24,7 @@ from games.cobardes import cards as C
 
 DATA = sweep.ROOT / "reports" / "data" / "cobardes"
 ABSTRACTION_JSON = DATA / "abstraction_loss.json"
+HIDDEN_JSON = DATA / "hidden_villains.json"
 BENCHMARK_JSON = sweep.ROOT / "benchmarks" / "results" / "cobardes_villains.json"
 EXACT = "exact backward induction (LP per confrontation), exploitability 0"
 
@@ -360,6 +361,20 @@ def hidden_section(ctx: ReportContext) -> str:
              "abstraction | graph expl. in the true game |\n|---|---|---|---|---|---|---|---|\n"
              + "\n".join(rows)) if rows else "(no measurement cached: run " \
         "`farol cobardes abstraction`)"
+    hidden = ""
+    if HIDDEN_JSON.exists():
+        h = json.loads(HIDDEN_JSON.read_text())
+        table = pd.DataFrame(h["table"]).T.reindex(index=balance.VILLAINS,
+                                                   columns=balance.VILLAINS)
+        path = _heatmap(ctx, table, "hidden_villains", f"Battle value for player 0 by the "
+                        f"villains dealt, hidden ({h['label']})", "battle value",
+                        vmin=-1.5, vmax=1.5)
+        strength = balance.seat_neutral_strength(table).dropna()
+        ranking = ", ".join(f"{name} {v:+.2f}" for name, v in strength.items())
+        hidden = (f"\n\n**The value of holding each villain, hidden.** One battle with both "
+                  f"villains dealt at random ({h['label']}), solved by {h['provenance']}; "
+                  f"the value of each deal read off the solution:\n\n![Hidden villain "
+                  f"deals]({path})\n\nMean over the rival's villain, both seats: {ranking}.")
     return f"""## Hidden villains: the state-keyed abstraction and its measured loss
 
 With a hidden villain each player has private information. The solver engine keys
@@ -374,7 +389,7 @@ abstraction's loss.
 
 On the full game only the exploitability inside the abstraction is measurable; it is
 a **lower bound** on the true exploitability (a best response that also forgets is
-weaker than a true one).{bench}"""
+weaker than a true one).{hidden}{bench}"""
 
 
 def mixing_section(ctx: ReportContext) -> str:

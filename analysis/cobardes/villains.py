@@ -50,6 +50,11 @@ REDUCED_DECKS = (
 )
 
 
+# The reduced army on which the value of each hidden villain deal is read.
+HIDDEN_TABLE_DECK = ("warriors 0-3, 3 combats, all 9 villains hidden",
+                     {"kinds": "warriors+villains", "warriors": 3, "combats": 3})
+
+
 def villain_params(courtiers=("Squire", "Archer"), warriors: int = 6, combats: int = 7,
                    villain_deck: str = "all", **payoffs) -> dict:
     """Parameters of a battle with both villains dealt at random (hidden)."""
@@ -249,3 +254,58 @@ def advise_villains(params: dict, my_villain: str | None, iterations: int = 300)
         "exploitability": solve.exploitability_in_abstraction,
         "abstraction": True, "solver": solve.provenance(),
     }
+
+
+def node_values(compiled, strategy: np.ndarray) -> np.ndarray:
+    """Player 0's expected value at every node of a compiled game under ``strategy``
+    (one bottom-up pass over the engine's documented arrays: internal nodes are in
+    topological order from the root, terminals follow them)."""
+    from analysis.solve.compile import CHANCE
+
+    n_int = compiled.num_internal
+    value = np.concatenate([np.zeros(n_int), compiled.utility])
+    start, child = compiled.edge_start, compiled.edge_child
+    for n in range(n_int - 1, -1, -1):
+        lo, hi = start[n], start[n + 1]
+        if compiled.kind[n] == CHANCE:
+            weights = compiled.edge_prob[lo:hi]
+        else:
+            row = compiled.infoset_offset[compiled.infoset[n]]
+            weights = strategy[row:row + (hi - lo)]
+        value[n] = weights @ value[child[lo:hi]]
+    return value
+
+
+@dataclass(frozen=True)
+class HiddenVillainTable:
+    """Battle values by the villains dealt (hidden), under a state-keyed solution."""
+
+    label: str
+    table: dict[str, dict[str, float]]   # player 0's villain -> player 1's -> value
+    solve: VillainSolve
+
+    def to_json(self) -> dict:
+        return {"label": self.label, "table": self.table,
+                "provenance": self.solve.provenance(), "value": self.solve.value,
+                "iterations": self.solve.iterations,
+                "exploitability_in_abstraction": self.solve.exploitability_in_abstraction,
+                "nodes": self.solve.nodes}
+
+
+def hidden_villain_values(label: str, params: dict, iterations: int = 2000
+                          ) -> HiddenVillainTable:
+    """Solve a battle with both villains dealt at random, then read the value of each
+    deal (player 0's villain, player 1's) off the solution: what holding a villain is
+    worth when the rival does not know it."""
+    from games.cobardes import cards as C
+
+    solve, solver = solve_villains(params, iterations=iterations, use_cache=False)
+    cg = solver.compiled
+    value = node_values(cg, solver.average_strategy())
+    table: dict[str, dict[str, float]] = {}
+    for e in range(cg.edge_start[0], cg.edge_start[1]):
+        v0, first = int(cg.edge_action[e]), int(cg.edge_child[e])
+        row = table.setdefault(C.CARD_NAMES[v0], {})
+        for f in range(cg.edge_start[first], cg.edge_start[first + 1]):
+            row[C.CARD_NAMES[int(cg.edge_action[f])]] = float(value[cg.edge_child[f]])
+    return HiddenVillainTable(label, table, solve)
