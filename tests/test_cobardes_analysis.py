@@ -430,3 +430,13 @@ def test_hidden_villain_deal_values_average_to_the_game_value():
     assert len(cells) == 6  # 3 villains, each deal of two different ones
     # Deals are uniform, so the mean of the cells is the value of the whole battle.
     assert np.mean(cells) == pytest.approx(h.solve.value, abs=1e-9)
+
+
+@pytest.mark.parametrize("params", [SMALL[0], SMALL[1], SMALL[4]],
+                         ids=["warriors", "maiden", "royal-guard"])
+def test_exact_value_matches_the_sequence_form_lp(params):
+    """The solver engine's sequence-form LP on the perfect-recall tree (HiGHS)."""
+    from analysis.solve import compile_game, solve_lp
+
+    game = pyspiel.load_game("python_cobardes_battle", params)
+    assert solve_lp(compile_game(game)) == pytest.approx(_value(params), abs=1e-7)
