@@ -85,8 +85,9 @@ def method_section(ctx: ReportContext) -> str:
 * **Checks** (`tests/test_cobardes_analysis.py`): OpenSpiel's own best response
   against the exact strategies, played in the OpenSpiel game, finds NashConv 0
   (below 1e-9) on reduced decks, with and without courtiers and with named villains;
-  OpenSpiel's CFR+ on the perfect-recall tree and the solver engine's CFR+ on the
-  state graph land within their exploitability of the exact values; the war
+  the solver engine's sequence-form LP on the perfect-recall tree gives the same values
+  (to 1e-7); OpenSpiel's CFR+ on the tree and the engine's CFR+ on the state graph land
+  within their exploitability of them; the war
   composition matches the engine's CFR on `python_cobardes_war` and a hand-worked case.
 * **Villains** named for both players are public too (both know them) and are solved
   the same way. **Hidden villains** need the state-keyed engine (an imperfect-recall
