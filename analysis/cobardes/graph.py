@@ -139,31 +139,35 @@ class BattleGraph:
         """Backward induction for terminal payoffs ``(win, loss, crown, crown_loss, draw)``
         (player 0's); nodes were numbered children first, so one pass in order suffices."""
         n = len(self.kind)
-        values = np.zeros(n)
+        # Scalars in a Python list (cheap to index one at a time); outcome rows in numpy.
+        values = [0.0] * n
+        values[:5] = [float(p) for p in payoffs]
         outcome = np.zeros((n, 5))
-        values[:5] = payoffs
         outcome[:5] = np.eye(5)
         root_row = root_col = np.zeros(0)
+        kinds, children, probs = self.kind, self.children, self.probs
         for i in range(5, n):
-            k = self.kind[i]
-            kids = self.children[i]
+            k = kinds[i]
+            kids = children[i]
             if k == _MATRIX:
-                sol = solve_matrix(values[kids])
+                grid = np.array([values[c] for c in kids.flat]).reshape(kids.shape)
+                sol = solve_matrix(grid)
                 values[i] = sol.value
                 outcome[i] = np.einsum("i,ijk,j->k", sol.row, outcome[kids], sol.col)
                 if i == self.opening:
                     root_row, root_col = sol.row, sol.col
             elif k == _CHANCE:
-                p = np.asarray(self.probs[i])
-                values[i] = p @ values[kids]
+                p = np.asarray(probs[i])
+                values[i] = float(sum(q * values[c] for q, c in zip(p, kids, strict=True)))
                 outcome[i] = p @ outcome[kids]
             else:
-                vals = values[kids]
-                best = vals.max() if k == _MAX else vals.min()
-                ties = np.abs(vals - best) <= 1e-9
-                w = ties / ties.sum()
+                vals = [values[c] for c in kids]
+                best = max(vals) if k == _MAX else min(vals)
+                ties = [c for c, v in zip(kids, vals, strict=True) if abs(v - best) <= 1e-9]
                 values[i] = best
-                outcome[i] = w @ outcome[kids]
+                # Ties: any mix of optimal actions is optimal; spread evenly.
+                outcome[i] = outcome[ties[0]] if len(ties) == 1 else outcome[ties].mean(axis=0)
+        values = np.asarray(values)
         return GraphSolution(float(values[self.root]), outcome[self.root], root_row, root_col,
                              values)
 
