@@ -380,15 +380,19 @@ def section_larger(ctx: ReportContext) -> str:
         tree_s = (r.get("tree_compile_seconds", 0) + r.get("tree_solve_seconds", 0)) \
             if solved else None
         graph_s = (r.get("graph_compile_seconds", 0) + r.get("graph_solve_seconds", 0)) \
-            if solved else None
+            if "graph_nodes" in r else None
+        value = _fmt(r.get("tree_value"), "+.4f") if solved else (
+            f"{r['graph_value']:+.4f} (abstraction)" if "graph_value" in r else "–")
         lines.append(
             f"| {r['case']} | `{r['position']}` | {r['deck']} | {r['turn_cap']} | "
             f"{r['estimated_tree_nodes']:.3g} | {_fmt(r.get('tree_nodes'), ',')} | "
             f"{_fmt(tree_s, '.1f')} | {_fmt(r.get('tree_exploitability'), '.1e')} | "
             f"{_fmt(r.get('graph_nodes'), ',')} | {_fmt(graph_s, '.1f')} | "
             f"{_fmt(r.get('graph_exploitability_in_abstraction'), '.1e')} | "
-            f"{_fmt(r.get('abstraction_loss'), '.1e')} | {_fmt(r.get('tree_value'), '+.4f')} |")
-    lines.append("\n(solver: CFR+, Farol engine; status of unsolved rows: over the budget)\n")
+            f"{_fmt(r.get('abstraction_loss'), '.1e')} | {value} |")
+    lines.append("\n(solver: CFR+, Farol engine. Rows without a tree solve are over the tree "
+                 "budget; where the abstraction alone fits it is solved for at most "
+                 "120 s and its exploitability is measured within the abstraction only.)\n")
     return "\n".join(lines)
 
 
