@@ -114,6 +114,51 @@ def section_endgames(ctx: ReportContext) -> str:
 
 
 REVEALED_COINS = (0, 2, 3, 5, 7)
+CAP3_COINS = (0, 2, 3, 4, 6)
+
+
+def section_cap3(ctx: ReportContext) -> str:
+    """Three turns (the mover twice): the Inquisitor deck on a coarser coin grid."""
+    lines = ["## Three turns: cap 3 (Inquisitor deck)\n"]
+    records = [r for r in sweep.cached(sweep.grid(CAP3_COINS, decks=("inquisitor",), cap=3))
+               if r["endgame"]["turn_cap"] == 3]
+    if not records:
+        return "\n".join(lines + ["Not solved yet: `farol coup sweep --caps 3 --decks "
+                                  "inquisitor --coins " + ",".join(map(str, CAP3_COINS)) + "`."])
+    df = bluffing.frame(records)
+    lines += [
+        f"{len(records)} endgames (coins {', '.join(map(str, CAP3_COINS))} each) solved with "
+        f"cap 3: the mover gets a second turn. Trees of {int(df['nodes'].min()):,}-"
+        f"{int(df['nodes'].max()):,} nodes; {_solver_note(df)}.",
+        "",
+    ]
+    img = _heatmaps(ctx, df, "value", "mover value, cap 3", "cap3_value", "RdBu", -1, 1)
+    lines.append(f"![cap 3 value]({img})\n")
+    img = _heatmaps(ctx, df, "draw", "P(draw), cap 3", "cap3_draw", "Greys", 0, 1)
+    lines.append(f"![cap 3 draws]({img})\n")
+    summary = bluffing.claim_summary(records)
+    lines += ["Bluff and challenge rates at cap 3 (weighted as above):", "",
+              "| claim | positions | frequency | P(bluff) | P(challenged) |",
+              "|---|---|---|---|---|"]
+    for r in summary.itertuples():
+        lines.append(f"| {r.claim} | {r.positions} | {r.mean_frequency:.3f} | "
+                     f"{r.bluff_rate:.3f} | {r.challenge_rate:.3f} |")
+    cv = bluffing.character_values(records)
+    lines += ["", "Value of the mover's card at cap 3:", "",
+              "| card | P(win) | P(draw) | P(lose) | value |", "|---|---|---|---|---|"]
+    for r in cv.itertuples():
+        lines.append(f"| {r.card} | {r.win:.3f} | {r.draw:.3f} | {r.lose:.3f} | {r.value:+.3f} |")
+    lines.append("")
+    lines.append("<details><summary>Every cap-3 endgame</summary>\n")
+    lines.append("| mover coins | other coins | P(win) | P(draw) | P(lose) | nodes | iterations "
+                 "| exploitability | OpenSpiel expl. |")
+    lines.append("|---|---|---|---|---|---|---|---|---|")
+    for row in df.sort_values(["mover", "other"]).itertuples():
+        lines.append(f"| {row.mover} | {row.other} | {row.win:.3f} | {row.draw:.3f} | "
+                     f"{row.lose:.3f} | {row.nodes:,} | {row.iterations} | "
+                     f"{row.exploitability:.1e} | {_fmt(row.openspiel_exploitability, '.1e')} |")
+    lines.append(f"\n(solver: {SOLVER})\n</details>\n")
+    return "\n".join(lines)
 
 
 def section_revealed(ctx: ReportContext) -> str:
@@ -407,6 +452,7 @@ def section_benchmark(ctx: ReportContext) -> str:
 
 
 register_section("coup", section_endgames, 110)
+register_section("coup", section_cap3, 113)
 register_section("coup", section_revealed, 115)
 register_section("coup", section_turn_cap, 120)
 register_section("coup", section_bluffing, 130)
