@@ -43,6 +43,9 @@ DEFAULT_CAP = 2
 TARGET_EXPLOITABILITY = 1e-4
 MAX_ITERATIONS = 50_000
 SOLVER = "CFR+ (Farol engine, perfect-recall tree)"
+# OpenSpiel's exploitability walks the Python game through C++ callbacks (~1 ms a node):
+# checked only on trees up to this size.
+OPENSPIEL_CHECK_MAX_NODES = 200_000
 
 
 @dataclass(frozen=True)
@@ -230,8 +233,9 @@ def solve_endgame(endgame: Endgame, target: float = TARGET_EXPLOITABILITY,
     The record holds the value and outcome probabilities of the player to move, the
     solver, iterations, seconds and exploitability (exact best response on the
     compiled perfect-recall tree), the tree's size, and the study's walk
-    (:func:`analyse`). With ``openspiel_check`` the exploitability is measured a
-    second time by OpenSpiel's own ``exploitability`` on the OpenSpiel game.
+    (:func:`analyse`). With ``openspiel_check`` (and at most
+    ``OPENSPIEL_CHECK_MAX_NODES`` nodes) the exploitability is measured a second time by
+    OpenSpiel's own ``exploitability`` on the OpenSpiel game.
     ``solve_seconds`` counts the compile and the CFR+ iterations, ``walk_seconds`` the
     walk of :func:`analyse`.
     """
@@ -264,7 +268,7 @@ def solve_endgame(endgame: Endgame, target: float = TARGET_EXPLOITABILITY,
         "card_values": card_values(walk.by_card),
         "first_mix": walk.first_mix,
     }
-    if openspiel_check:
+    if openspiel_check and compiled.num_nodes <= OPENSPIEL_CHECK_MAX_NODES:
         record["openspiel_exploitability"] = openspiel_exploitability(game, result)
     return record, result
 
