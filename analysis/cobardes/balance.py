@@ -177,3 +177,26 @@ def play_stats(spec: BattleSpec | None = None) -> PlayStats:
         play_given = play / np.maximum(reach_c[:, None], 1e-300)
         held_given = held / np.maximum(reach_c[:, None], 1e-300)
     return PlayStats(reach_c, play_given, importance, held_given, value)
+
+
+def keep_or_renew(war_value: pd.DataFrame) -> pd.DataFrame:
+    """Player 0's gain from keeping an unused courtier rather than renewing it, against
+    each rival courtier (rows: player 0's courtier; columns: player 1's), from the war
+    values at 0-0 of the fixed-pairing model.
+
+    One-step approximation: "If you did not play your villain or courtier you may decide
+    not to replace them and keep them for the next battle." Keeping gives the war value
+    of the pairing; renewing draws a courtier uniformly from those neither player holds
+    (the deck order is ignored) and then keeps that pairing. Positive: keep.
+    """
+    names = list(war_value.index)
+    gain = pd.DataFrame(np.nan, index=names, columns=names)
+    for mine in names:
+        for theirs in names:
+            if mine == theirs or not np.isfinite(war_value.loc[mine, theirs]):
+                continue
+            fresh = [war_value.loc[d, theirs] for d in names if d not in (mine, theirs)]
+            fresh = [v for v in fresh if np.isfinite(v)]
+            if fresh:
+                gain.loc[mine, theirs] = war_value.loc[mine, theirs] - float(np.mean(fresh))
+    return gain

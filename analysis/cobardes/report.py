@@ -234,6 +234,19 @@ def courtier_section(ctx: ReportContext) -> str:
         parts.append("War win probabilities compose the exact battles over the score "
                      "states (next section), with each player keeping the same courtier "
                      "type for the whole war.")
+        gain = balance.keep_or_renew(tables["war"])
+        if int(gain.notna().to_numpy().sum()):
+            path = _heatmap(ctx, gain, "keep_or_renew", "Keep (+) or renew (-) an unused "
+                            "courtier: war value gained by keeping it", "war value gain",
+                            vmin=-1, vmax=1)
+            keep = (gain > 0).sum(axis=1)
+            parts.append(
+                f"\n**Keep or renew** (one-step approximation: keeping the pairing against "
+                f"renewing to a random courtier neither player holds, both then kept for the "
+                f"rest of the war; war values at 0-0):\n\n![Keep or renew]({path})\n\n"
+                + ", ".join(f"{name}: keep against {int(keep[name])}"
+                            for name in keep.index if gain.loc[name].notna().any())
+                + " of the rival courtiers solved.")
         if n_war == 90:
             source = tables["war"]
             label = "mean war win probability over opponents, both seats"
@@ -309,9 +322,13 @@ Warriors only ({_army(spec)}; {EXACT}; {solves} battle solves in all):
 
 **What is approximated.** Each player keeps the same courtier type in every battle
 of the war (a used courtier comes back). In the real war used courtiers are replaced
-at random and unused ones may be kept or renewed; with a fixed pairing the
-keep-or-renew decision does not arise, so it is not modelled. Villains are left out
-of the war composition (their battles are solved only in the abstraction)."""
+at random and unused ones may be kept or renewed; inside the fixed-pairing model the
+keep-or-renew decision does not arise. It is answered only by the one-step
+approximation of the courtier section (keep the pairing, or renew to a random courtier
+and keep that one), not by a war model in which courtiers change from battle to battle
+(not done: it multiplies the war states by the 90 pairings and the battles' terminal
+payoffs by which courtiers were used). Villains are left out of the war composition
+(their battles are solved only in the abstraction)."""
 
 
 def villain_section(ctx: ReportContext) -> str:

@@ -24,8 +24,8 @@ probability is ``(1 + V) / 2`` when the war ends surely.
 Approximation (stated in the report): each player keeps the same courtier type in
 every battle of the war (a used courtier comes back for the next battle). In the real
 war used courtiers are replaced by random ones and unused ones may be kept or
-renewed; with a fixed pairing the keep-or-renew decision is moot, so it is not
-modelled. Villains are not in this composition (their battles need the state-keyed
+renewed; with a fixed pairing the keep-or-renew decision is moot inside the model
+(:func:`analysis.cobardes.balance.keep_or_renew` gives a one-step approximation). Villains are not in this composition (their battles need the state-keyed
 abstraction, :mod:`analysis.cobardes.villains`).
 """
 
