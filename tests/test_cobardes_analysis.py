@@ -440,3 +440,16 @@ def test_exact_value_matches_the_sequence_form_lp(params):
 
     game = pyspiel.load_game("python_cobardes_battle", params)
     assert solve_lp(compile_game(game)) == pytest.approx(_value(params), abs=1e-7)
+
+
+def test_mirrored_pairing_equals_the_solved_mirror():
+    """Swapping seats (when at most one courtier is a vanguard one) gives the same war
+    seen from the other side: the derived mirror matches a direct solve."""
+    direct = sweep.solve_pairing(("Maiden", "Squire"), 3, 4)
+    derived = sweep.mirror(sweep.solve_pairing(("Squire", "Maiden"), 3, 4))
+    assert derived["battle"]["value"] == pytest.approx(direct["battle"]["value"], abs=1e-9)
+    for key, s in direct["war"]["scores"].items():
+        assert derived["war"]["scores"][key]["value"] == pytest.approx(s["value"], abs=1e-9)
+    assert not sweep.both_vanguard(("Maiden", "Squire"))
+    assert sweep.both_vanguard(("Maiden", "Inquisitor"))
+    assert len(sweep.canonical_pairings()) == 1 + 35 + 20

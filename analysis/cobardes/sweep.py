@@ -61,6 +61,54 @@ def task_path(directory: Path, pairing: tuple[str, str], warriors: int, combats:
     return Path(directory) / _kind(war) / f"{slug}__w{warriors}c{combats}.json"
 
 
+def both_vanguard(pairing: tuple[str, str]) -> bool:
+    """Both courtiers act before the combat: who is quicker then depends on the seat, so
+    the pairing and its mirror are different battles."""
+    return all(p != NO_COURTIER and C.is_vanguard(C.courtier_id(p)) for p in pairing)
+
+
+def canonical_pairings() -> list[tuple[str, str]]:
+    """The pairings a war sweep solves: one seat order of each pair, both orders when
+    both courtiers are vanguard ones. Swapping seats otherwise gives the same battle
+    seen from the other side (checked on all 90 battles: values negate to 1e-11), so the
+    mirror is derived (:func:`mirror`)."""
+    order = {name: i for i, name in enumerate(C.COURTIER_NAMES)}
+    return [(a, b) for a, b in all_pairings()
+            if a == NO_COURTIER or both_vanguard((a, b)) or order[a] < order[b]]
+
+
+def _swap_outcomes(probs: dict) -> dict:
+    names = {"win": "loss", "loss": "win", "crown": "crown_loss", "crown_loss": "crown",
+             "draw": "draw"}
+    return {names[k]: v for k, v in probs.items()}
+
+
+def mirror(data: dict) -> dict:
+    """A pairing's results seen from the other seat (values negated, scores, outcomes
+    and opening mixes swapped)."""
+    out = json.loads(json.dumps(data))
+    out["pairing"] = data["pairing"][::-1]
+    out["derived_from_mirror"] = True
+    b = out["battle"]
+    b["value"] = -data["battle"]["value"]
+    if "outcome_probs" in b:
+        b["outcome_probs"] = _swap_outcomes(data["battle"]["outcome_probs"])
+    if "opening0" in b:
+        b["opening0"], b["opening1"] = data["battle"]["opening1"], data["battle"]["opening0"]
+    war = data.get("war")
+    if war:
+        scores = {}
+        for key, s in war["scores"].items():
+            a, c = key.split("-")
+            win, loss, crown, crown_loss, draw = s["battle_payoffs"]
+            scores[f"{c}-{a}"] = dict(
+                s, value=-s["value"], battle_payoffs=[-loss, -win, -crown_loss, -crown, -draw],
+                outcome_probs=_swap_outcomes(s["outcome_probs"]), opening0=s["opening1"],
+                opening1=s["opening0"])
+        out["war"] = dict(war, courtiers=war["courtiers"][::-1], scores=scores)
+    return out
+
+
 def all_villain_pairs() -> list[tuple[str, str]]:
     """The 9 x 9 villain pairings (a player cannot hold the rival's villain: the
     diagonal is left out)."""
@@ -221,6 +269,9 @@ def load_results(pairings: Iterable[tuple[str, str]] | None = None, warriors: in
     out = {}
     for p in pairings:
         data = load_task(task_path(Path(directory), p, warriors, combats, war))
+        if data is None and _kind(war) != "villains" and not both_vanguard(p):
+            other = load_task(task_path(Path(directory), p[::-1], warriors, combats, war))
+            data = mirror(other) if other is not None else None
         if data is not None:
             out[tuple(p)] = data
     return out
