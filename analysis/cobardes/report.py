@@ -400,12 +400,12 @@ def hidden_section(ctx: ReportContext) -> str:
     hidden = ""
     if HIDDEN_JSON.exists():
         h = json.loads(HIDDEN_JSON.read_text())
-        table = pd.DataFrame(h["table"]).T.reindex(index=balance.VILLAINS,
+        deals = pd.DataFrame(h["table"]).T.reindex(index=balance.VILLAINS,
                                                    columns=balance.VILLAINS)
-        path = _heatmap(ctx, table, "hidden_villains", f"Battle value for player 0 by the "
+        path = _heatmap(ctx, deals, "hidden_villains", f"Battle value for player 0 by the "
                         f"villains dealt, hidden ({h['label']})", "battle value",
                         vmin=-1.5, vmax=1.5)
-        strength = balance.seat_neutral_strength(table).dropna()
+        strength = balance.seat_neutral_strength(deals).dropna()
         ranking = ", ".join(f"{name} {v:+.2f}" for name, v in strength.items())
         hidden = (f"\n\n**The value of holding each villain, hidden.** One battle with both "
                   f"villains dealt at random ({h['label']}), solved by {h['provenance']}; "
