@@ -193,17 +193,32 @@ def tips_section(ctx: ReportContext) -> str:
     table, army = (vil, "full armies") if vil.notna().to_numpy().sum() else (
         vil_small, "warriors 0-4, 5 combats")
     villain_line = ""
+    rankings = []
+    if HIDDEN_JSON.exists():
+        h = json.loads(HIDDEN_JSON.read_text())
+        deals = pd.DataFrame(h["table"]).T.reindex(index=balance.VILLAINS,
+                                                   columns=balance.VILLAINS)
+        rankings.append((f"hidden villains ({h['label']}; {h['provenance']})",
+                         balance.seat_neutral_strength(deals).dropna()))
     if table.notna().to_numpy().sum() >= 72:
-        strength = balance.seat_neutral_strength(table)
+        rankings.append((f"both villains known ({army}; {EXACT})",
+                         balance.seat_neutral_strength(table).dropna()))
+    if rankings:
+        parts = []
+        for label, strength in rankings:
+            order = list(strength.index)
+            parts.append(
+                f"with {label}: the Executioner ranks {order.index('Executioner') + 1} of 9 "
+                f"({strength['Executioner']:+.2f} mean battle value over the rival's villain, "
+                f"both seats) and the Seductress {order.index('Seductress') + 1} of 9 "
+                f"({strength['Seductress']:+.2f}); the best is the {order[0]}, the worst the "
+                f"{order[-1]}")
         villain_line = (
-            f"\n\nThe remarks on the **Executioner** and the **Seductress** (\"do not "
-            f"challenge the warrior but the enemy villain\"): with both villains known "
-            f"({army}, exact), the Executioner's mean battle value over opponents is "
-            f"{strength.get('Executioner', float('nan')):+.3f} and the Seductress's "
-            f"{strength.get('Seductress', float('nan')):+.3f}, against "
-            f"{strength.mean():+.3f} for the average villain: their power is aimed at the "
-            "enemy villain, so they pay only when it is played into them (see the villain "
-            "heatmap below).")
+            "\n\nThe remark on the **Executioner** and the **Seductress** (\"do not "
+            "challenge the warrior but the enemy villain\"): " + "; ".join(parts) + ". Both "
+            "act only when the rival plays a villain into them, and against a warrior they "
+            "give just the follow-up any villain gives; the villain heatmaps below show "
+            "against which villains they pay.")
     return (f"## The rulebook's tips, tested\n\nWarriors only, {_army(spec)}, {EXACT}.\n\n"
             + "\n".join(rows) + villain_line)
 
