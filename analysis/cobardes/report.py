@@ -68,6 +68,56 @@ def _heatmap(ctx: ReportContext, table: pd.DataFrame, stem: str, title: str, lab
 
 
 # --------------------------------------------------------------------------- sections
+def summary_section(ctx: ReportContext) -> str:
+    """The findings in a few plain sentences (details and provenance follow)."""
+    spec = _spec(ctx)
+    cfg, pos, pay = initial_position(spec.params())
+    solver = ExactSolver(cfg, payoff_values(pay))
+    solver.value(pos)
+    node = solver.node(pos)
+    mix = ", ".join(f"{C.CARD_NAMES[a]} {100 * p:.0f}%" for a, p in
+                    zip(node.actions, node.strategy, strict=True) if p >= 0.005)
+    lines = ["## Findings in brief\n",
+             f"* **Warriors only** ({_army(spec)}), solved exactly: a fair battle "
+             f"({node.value:+.3f}). Open with {mix}. Of the rulebook's three tips for the "
+             f"learning game, {sum(h for _, _, h in tip_rows(spec))} hold."]
+    tables = balance.courtier_tables()
+    wars = tables["war_win"]
+    if wars.notna().to_numpy().sum() >= 90:
+        strength = balance.seat_neutral_strength(2 * wars - 1)
+        best, worst = strength.index[0], strength.index[-1]
+        lines.append(
+            f"* **Courtiers** (all 90 pairings, exact, war composed over the score): the "
+            f"{best} is the strongest (mean war win probability "
+            f"{(1 + strength.iloc[0]) / 2:.2f} over opponents, both seats), the {worst} the "
+            f"weakest ({(1 + strength.iloc[-1]) / 2:.2f}).")
+    elif tables["battle"].notna().to_numpy().sum() >= 90:
+        strength = balance.seat_neutral_strength(tables["battle"])
+        lines.append(
+            f"* **Courtiers** (all 90 pairings, one battle, exact): the {strength.index[0]} "
+            f"is the strongest ({strength.iloc[0]:+.2f} mean battle value), the "
+            f"{strength.index[-1]} the weakest ({strength.iloc[-1]:+.2f}).")
+    if HIDDEN_JSON.exists():
+        h = json.loads(HIDDEN_JSON.read_text())
+        deals = pd.DataFrame(h["table"]).T.reindex(index=balance.VILLAINS,
+                                                   columns=balance.VILLAINS)
+        strength = balance.seat_neutral_strength(deals).dropna()
+        lines.append(
+            f"* **Villains** (hidden, reduced army {h['label']}): the {strength.index[0]} is "
+            f"worth most ({strength.iloc[0]:+.2f} a battle), the {strength.index[-1]} least "
+            f"({strength.iloc[-1]:+.2f}).")
+    if BENCHMARK_JSON.exists():
+        full = json.loads(BENCHMARK_JSON.read_text()).get("full") or {}
+        if full and not full.get("fits"):
+            lines.append(
+                "* **Full battles with hidden villains are not solved**: the state-keyed "
+                f"graph has more than {full['node_cap']:,} nodes and its compile alone "
+                "exceeds the 5-minute target; hidden-villain numbers here come from reduced "
+                "armies, where the abstraction's loss is measured (small, except with the "
+                "Procuress's private swaps).")
+    return "\n".join(lines)
+
+
 def method_section(ctx: ReportContext) -> str:
     return """## How the battles are solved
 
@@ -154,8 +204,8 @@ The most valuable card by combat — {top_text}. The prince is worth at most
 ![Card importance by combat]({path2})"""
 
 
-def tips_section(ctx: ReportContext) -> str:
-    spec = _spec(ctx)
+def tip_rows(spec: BattleSpec) -> list[tuple[str, str, bool]]:
+    """The learning game's tips against the exact solution: (tip, evidence, holds)."""
     cfg, pos, pay = initial_position(spec.params())
     solver = ExactSolver(cfg, payoff_values(pay))
     solver.value(pos)
@@ -170,24 +220,31 @@ def tips_section(ctx: ReportContext) -> str:
     strong = spec.warriors - 1
     invincible = all(C.combat_winner(s, o) != 1 for s in (strong, strong + 1)
                      for o in range(spec.warriors + 1))
-    rows = [
-        "| tip (rulebook, \"Tips and Tricks\") | what the solution says | verdict |",
-        "|---|---|---|",
-        f"| \"both the 6 and the 5 are invincible\" | no warrior exceeds the "
-        f"{strong} or the {strong + 1} by 2 (rule fact); in the solution the top two are "
-        f"played {100 * (mix.get(strong, 0) + mix.get(strong + 1, 0)):.0f}% of the time in "
-        f"combat 1 | {'true' if invincible else 'false'} |",
-        f"| \"In the first combat, you can risk the 4, but not a lower one\" | combat-1 "
-        f"mix: {four} {100 * mix.get(four, 0):.1f}%, 0–{four - 1} "
-        f"{100 * sum(mix.get(k, 0) for k in range(four)):.1f}%; the {four} earns "
-        f"{against[four]:+.3f} against the equilibrium answer, the {four - 1} "
-        f"{against[four - 1]:+.3f} | "
-        f"{'true' if mix.get(four, 0) > 0 and not low else 'false'} |",
-        f"| \"Starting with the prince would be a sure defeat\" | the prince opening is "
-        f"worth {against[0]:+.3f} against the equilibrium answer and {grid[0].min():+.0f} "
-        f"against the best answer (the Crown lost at once) | "
-        f"{'true' if grid[0].min() <= -pay.crown + 1e-9 else 'false'} |",
+    return [
+        ("\"both the 6 and the 5 are invincible\"",
+         f"no warrior exceeds the {strong} or the {strong + 1} by 2 (rule fact); in the "
+         f"solution the top two are played "
+         f"{100 * (mix.get(strong, 0) + mix.get(strong + 1, 0)):.0f}% of the time in combat 1",
+         invincible),
+        ("\"In the first combat, you can risk the 4, but not a lower one\"",
+         f"combat-1 mix: {four} {100 * mix.get(four, 0):.1f}%, 0–{four - 1} "
+         f"{100 * sum(mix.get(k, 0) for k in range(four)):.1f}%; the {four} earns "
+         f"{against[four]:+.3f} against the equilibrium answer, the {four - 1} "
+         f"{against[four - 1]:+.3f}",
+         mix.get(four, 0) > 0 and not low),
+        ("\"Starting with the prince would be a sure defeat\"",
+         f"the prince opening is worth {against[0]:+.3f} against the equilibrium answer and "
+         f"{grid[0].min():+.0f} against the best answer (the Crown lost at once)",
+         bool(grid[0].min() <= -pay.crown + 1e-9)),
     ]
+
+
+def tips_section(ctx: ReportContext) -> str:
+    spec = _spec(ctx)
+    rows = ["| tip (rulebook, \"Tips and Tricks\") | what the solution says | verdict |",
+            "|---|---|---|"]
+    rows += [f"| {tip} | {evidence} | {'true' if holds else 'false'} |"
+             for tip, evidence, holds in tip_rows(spec)]
     vil = balance.villain_table()
     vil_small = balance.villain_table(warriors=4, combats=5)
     table, army = (vil, "full armies") if vil.notna().to_numpy().sum() else (
@@ -496,7 +553,8 @@ play against the solved strategy with `farol play python_cobardes_battle
 
 
 def _register() -> None:
-    for order, section in enumerate((method_section, warriors_section, tips_section,
+    for order, section in enumerate((summary_section, method_section, warriors_section,
+                                     tips_section,
                                      courtier_section, war_section, villain_section,
                                      hidden_section, mixing_section), start=60):
         register_section("cobardes", section, order)
