@@ -18,6 +18,7 @@ from analysis.coup.endgames import DEFAULT_CAP, MAIN_REVEALED, SOLVER
 from analysis.report import ReportContext, register_section
 
 DATA = Path("reports/data/coup")
+HONEST_ORDER = ("Captain", "Assassin", "Duke", "Contessa")
 BENCHMARK = Path("benchmarks/results/coup_endgames.txt")
 
 
@@ -352,10 +353,16 @@ def section_bluffing(ctx: ReportContext) -> str:
     lines.append("|---|" + "---|" * len(cols))
     for _, row in hc.iterrows():
         lines.append(f"| {row['card']} | " + " | ".join(_fmt(row[c]) for c in cols) + " |")
+    honest_order = " > ".join(HONEST_ORDER)
+    for col in [c for c in hc.columns if c.startswith("equilibrium_win_")]:
+        order = " > ".join(hc.sort_values(col, ascending=False)["card"])
+        lines.append(f"\nOrder of the four cards by the mover's P(win), {col.split('_')[-1]} "
+                     f"deck at equilibrium: {order} (honest play: {honest_order}).")
     lines.append(
-        "\nHonest play cannot bluff and never challenges wrongly; at equilibrium every card "
-        "can be claimed, so the ordering of the cards is much flatter, and within two turns "
-        "most low-coin positions are drawn rather than won.\n")
+        "\nHonest play never bluffs, so a claim reveals the card and a challenge is never "
+        "wrong; at equilibrium every card can be claimed and the threat of a bluff is priced "
+        "in. The comparison is of orderings only: the published figures play to the end, ours "
+        "stop after two turns and count the rest as drawn.\n")
     return "\n".join(lines)
 
 
