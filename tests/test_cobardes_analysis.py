@@ -453,3 +453,18 @@ def test_mirrored_pairing_equals_the_solved_mirror():
     assert not sweep.both_vanguard(("Maiden", "Squire"))
     assert sweep.both_vanguard(("Maiden", "Inquisitor"))
     assert len(sweep.canonical_pairings()) == 1 + 35 + 20
+
+
+def test_matrix_game_with_near_ties_is_solved_and_verified():
+    """A war-payoff matrix whose near-equal entries (5e-16 apart) once broke a pivot."""
+    a = np.array([
+        [0.5942871264311846, 0.6782377419748333, 0.6801465631189445, -1.0, -1.0],
+        [0.5942871264311846, 0.6782377419748347, 0.6801465631189445, -1.0, -1.0],
+        [1.0, 0.6762701690741176, 0.5095866980176255, 0.6762727080252047, -1.0],
+        [1.0, 0.6762701690741176, 0.6762701690741176, 0.6766379348069074, 0.6766379348069069],
+        [1.0, 0.6762701690741176, 0.6762701690741176, 0.6766379348069074, 0.6766379348069069],
+    ])
+    sol = solve_matrix(a)
+    assert sol.value == pytest.approx(solve_matrix_lp(a).value, abs=1e-12)
+    assert (sol.row @ a).min() >= sol.value - 1e-9
+    assert (a @ sol.col).max() <= sol.value + 1e-9

@@ -42,6 +42,10 @@ from games.cobardes.options import Payoffs, make_rules
 from games.errors import InvalidPositionError
 
 _TOL = 1e-12
+# Pivoting tolerance: payoffs are O(1) (shifted to >= 1), round-off is ~1e-15 a pivot.
+_PIVOT_TOL = 1e-9
+# An equilibrium is accepted when neither player gains more than this by deviating.
+_CHECK_TOL = 1e-8
 
 
 @dataclass(frozen=True)
@@ -56,7 +60,9 @@ class MatrixSolution:
 def solve_matrix(payoff: np.ndarray) -> MatrixSolution:
     """Solve the zero-sum matrix game ``payoff`` (row player maximises).
 
-    A pure saddle point is returned directly. Otherwise the payoffs are shifted to
+    A pure saddle point is returned directly. The tableau's answer is verified (neither
+    player gains by deviating); if it is not an equilibrium, or round-off broke a pivot,
+    the game is solved again by :func:`solve_matrix_lp`. Otherwise the payoffs are shifted to
     be positive and the column player's LP ``max sum y s.t. A y <= 1, y >= 0`` is
     solved by a dense tableau simplex with Bland's rule (no phase one: the slack
     basis is feasible); the value is ``1 / sum y`` and the row player's mix comes
@@ -91,7 +97,7 @@ def solve_matrix(payoff: np.ndarray) -> MatrixSolution:
     for _ in range(10 * (m + n) + 50):
         entering = -1
         for j in range(n + m):  # Bland: the first improving column
-            if t[m, j] < -_TOL:
+            if t[m, j] < -_PIVOT_TOL:
                 entering = j
                 break
         if entering < 0:
@@ -99,24 +105,31 @@ def solve_matrix(payoff: np.ndarray) -> MatrixSolution:
         col = t[:m, entering]
         best, leave = np.inf, -1
         for i in range(m):
-            if col[i] > _TOL:
+            if col[i] > _PIVOT_TOL:
                 ratio = t[i, -1] / col[i]
                 if ratio < best - _TOL or (abs(ratio - best) <= _TOL and basis[i] < basis[leave]):
                     best, leave = ratio, i
+        if leave < 0:  # only round-off says "improving": optimal
+            break
         t[leave] /= t[leave, entering]
         for i in range(m + 1):
             if i != leave and t[i, entering] != 0.0:
                 t[i] -= t[i, entering] * t[leave]
         basis[leave] = entering
-    else:  # pragma: no cover - Bland's rule terminates
-        raise RuntimeError("simplex did not terminate")
     z = t[m, -1]
     y = np.zeros(n)
     for i, j in enumerate(basis):
         if j < n:
             y[j] = t[i, -1]
     x = np.clip(t[m, n:n + m], 0.0, None)
-    return MatrixSolution(float(1.0 / z - shift), x / x.sum(), np.clip(y, 0.0, None) / y.sum())
+    y = np.clip(y, 0.0, None)
+    if z > 0 and x.sum() > 0 and y.sum() > 0:
+        sol = MatrixSolution(float(1.0 / z - shift), x / x.sum(), y / y.sum())
+        # Accept only a verified equilibrium; near-ties can fool a tableau pivot.
+        if (sol.row @ a).min() >= sol.value - _CHECK_TOL and \
+                (a @ sol.col).max() <= sol.value + _CHECK_TOL:
+            return sol
+    return solve_matrix_lp(a)
 
 
 def solve_matrix_lp(payoff: np.ndarray) -> MatrixSolution:
@@ -132,6 +145,8 @@ def solve_matrix_lp(payoff: np.ndarray) -> MatrixSolution:
     a_eq[0, :m] = 1.0
     res = linprog(cost, A_ub=a_ub, b_ub=np.zeros(n), A_eq=a_eq, b_eq=[1.0],
                   bounds=[(0, None)] * m + [(None, None)], method="highs")
+    if res.status != 0:
+        raise RuntimeError(f"matrix game LP failed: {res.message}")
     x = np.clip(res.x[:m], 0.0, None)
     y = np.clip(-res.ineqlin.marginals, 0.0, None)
     return MatrixSolution(float(-res.fun), x / x.sum(), y / y.sum())
