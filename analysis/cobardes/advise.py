@@ -152,7 +152,7 @@ def war_values(q: Query) -> dict[tuple[int, int], float]:
                                                                       q.their_courtier))
     pairing = tuple(sweep.NO_COURTIER if c == sweep.NO_COURTIER
                     else C.COURTIER_NAMES[C.courtier_id(c)] for c in pairing)
-    data = sweep.load_task(sweep.task_path(sweep.DEFAULT_DIR, pairing, q.warriors, q.combats))
+    data = sweep.load_results([pairing], q.warriors, q.combats).get(pairing)
     if data is None:
         data = sweep.solve_pairing(pairing, q.warriors, q.combats)
     return {tuple(int(t) for t in k.split("-")): s["value"]

@@ -348,7 +348,7 @@ def war_section(ctx: ReportContext) -> str:
     table = value_table(war)
     examples = []
     for pairing in (("Squire", "Archer"), ("Royal Guard", "Maiden"), ("Wolf", "Inquisitor")):
-        data = sweep.load_task(sweep.task_path(sweep.DEFAULT_DIR, pairing, 6, 7, True))
+        data = sweep.load_results([pairing], 6, 7, war=True).get(pairing)
         if data is not None:
             examples.append((pairing, data))
     fig, axes = plt.subplots(1, 1 + len(examples), figsize=(4 * (1 + len(examples)), 3.6))
