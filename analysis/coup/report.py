@@ -60,7 +60,8 @@ def _heatmaps(ctx: ReportContext, df, column: str, title: str, stem: str, cmap: 
 def section_endgames(ctx: ReportContext) -> str:
     records = _records()
     expected = len(sweep.grid())
-    lines = ["## Solved 1v1 endgames\n"]
+    lines = ["## Solved 1v1 endgames\n",
+             "Method, commands and caveats: [docs/coup_analysis.md](../docs/coup_analysis.md).\n"]
     if not records:
         return "\n".join(lines + ["No endgame solved yet: run `python -m analysis.coup.sweep`."])
     df = bluffing.frame(records)
