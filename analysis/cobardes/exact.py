@@ -480,3 +480,31 @@ class ExactPolicy:
                 return self.solver.strategy(state.position)
 
         return _Policy()
+
+
+def position_table(solver: ExactSolver) -> list[dict]:
+    """Every solved face-down confrontation: hands, combat, value and both mixes (rows
+    for a CSV; cards by name, probabilities rounded to 1e-6)."""
+    rows = []
+    for key, node in solver.nodes.items():
+        if node.kind != "matrix":
+            continue
+        hands, court, used = key[0], key[1], key[2]
+        rows.append({
+            "combat": key[4],
+            "hand0": " ".join(C.CARD_NAMES[c] for c in _bits(hands[0])),
+            "hand1": " ".join(C.CARD_NAMES[c] for c in _bits(hands[1])),
+            "courtiers": "/".join("-" if c < 0 else C.COURTIER_NAMES[c] + (
+                "*" if used >> p & 1 else "") for p, c in enumerate(court)),
+            "value": round(node.value, 9),
+            "mix0": " ".join(f"{C.CARD_NAMES[a]}:{p:.6f}" for a, p in
+                             zip(node.actions, node.strategy, strict=True) if p > 1e-9),
+            "mix1": " ".join(f"{C.CARD_NAMES[a]}:{p:.6f}" for a, p in
+                             zip(node.actions1, node.strategy1, strict=True) if p > 1e-9),
+        })
+    rows.sort(key=lambda r: (r["combat"], r["hand0"], r["hand1"], r["courtiers"]))
+    return rows
+
+
+def _bits(mask: int) -> list[int]:
+    return E.bits(mask)

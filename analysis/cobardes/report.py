@@ -181,6 +181,17 @@ def warriors_section(ctx: ReportContext) -> str:
     ax.set_title("Which warriors matter at which combat", fontsize=10)
     path2 = ctx.save_figure(fig, "card_importance")
     plt.close(fig)
+    csv_note = ""
+    if not ctx.quick:
+        # Every position's value and mixes, for readers who want more than the charts.
+        from analysis.cobardes.exact import position_table
+
+        table = pd.DataFrame(position_table(solver))
+        path_csv = DATA / "warriors_only_positions.csv"
+        path_csv.parent.mkdir(parents=True, exist_ok=True)
+        table.to_csv(path_csv, index=False)
+        csv_note = (f"\n\nEvery one of the {len(table):,} confrontations with its value and "
+                    f"both mixes: `reports/data/cobardes/{path_csv.name}`.")
     reach = ", ".join(f"{100 * r:.0f}%" for r in stats.reach)
     mix_text = ", ".join(f"{k} {100 * v:.1f}%" for k, v in mix0.items() if v > 1e-6)
     top = [(c, int(np.nanargmax(stats.importance[c]))) for c in range(spec.combats - 1)]
@@ -192,7 +203,7 @@ Solved exactly ({_army(spec)}; {len(solver.values):,} positions, {solver.matrix_
 confrontations as matrix games; {EXACT}). The battle is symmetric, so its value is
 **{value:+.3f}** (a fair game). The first combat is a mixed strategy: **{mix_text}**.
 The battle is still going at each combat with probability {reach} (combats 1 to
-{spec.combats}).
+{spec.combats}).{csv_note}
 
 ![Opening mix and play by combat]({path})
 
