@@ -382,6 +382,21 @@ def section_balance(ctx: ReportContext) -> str:
         lines.append(f"| {r.deck} | {_fmt(r.mean_mover_value_equal_coins, '+.3f')} | "
                      f"{_fmt(r.mover_win_equal_coins)} | {_fmt(r.mover_lose_equal_coins)} | "
                      f"{_fmt(r.value_1_vs_2, '+.3f')} | {_fmt(r.value_2_vs_2, '+.3f')} |")
+    try:
+        caps = json.loads((DATA / "cap_study.json").read_text())
+    except (OSError, ValueError):
+        caps = {}
+    for cap in (2, 3):
+        one = caps.get(f"inquisitor_contessa-contessa_m1_o2_cap{cap}")
+        two = caps.get(f"inquisitor_contessa-contessa_m2_o2_cap{cap}")
+        if one and two:
+            lines.append(
+                f"\nCap {cap}, Inquisitor: mover with 1 coin against 2: value "
+                f"{one['value']:+.4f} (win {one['win']:.3f}, draw {one['draw']:.3f}; "
+                f"{one['iterations']} iterations, exploitability {one['exploitability']:.1e}); "
+                f"with 2 against 2: {two['value']:+.4f} (win {two['win']:.3f}, draw "
+                f"{two['draw']:.3f}; {two['iterations']} iterations, exploitability "
+                f"{two['exploitability']:.1e}).")
     dd = balance.deck_difference(records)
     if not dd.empty:
         v = dd["ambassador_minus_inquisitor"]

@@ -158,7 +158,7 @@ if __name__ == "__main__":
 
 # --------------------------------------------------------------------------- turn caps
 CAP_STUDY_PATH = Path("reports/data/coup/cap_study.json")
-CAP_STUDY_POSITIONS = ((0, 0), (2, 2), (3, 0), (5, 2), (1, 9), (3, 3))
+CAP_STUDY_POSITIONS = ((0, 0), (2, 2), (3, 0), (5, 2), (1, 9), (3, 3), (1, 2))
 CAP_STUDY_CAPS = (1, 2, 3)
 
 
