@@ -222,7 +222,7 @@ def estimate_tree_nodes(
 def _format_bytes(n: float) -> str:
     for unit in ("B", "KB", "MB", "GB", "TB", "PB"):
         if n < 1000 or unit == "PB":
-            return f"{n:,.1f} {unit}"
+            return f"{n:,.1f} {unit}" if n < 10_000 else f"{n:.3g} {unit}"
         n /= 1000
     return f"{n:.1f} PB"
 
