@@ -327,9 +327,10 @@ def courtier_section(ctx: ReportContext) -> str:
                 f"\n**Keep or renew** (one-step approximation: keeping the pairing against "
                 f"renewing to a random courtier neither player holds, both then kept for the "
                 f"rest of the war; war values at 0-0):\n\n![Keep or renew]({path})\n\n"
-                + ", ".join(f"{name}: keep against {int(keep[name])}"
-                            for name in keep.index if gain.loc[name].notna().any())
-                + " of the rival courtiers solved.")
+                "Against how many of the 9 rival courtiers keeping an unused courtier beats "
+                "renewing it: "
+                + ", ".join(f"{name} {int(keep[name])}"
+                            for name in keep.index if gain.loc[name].notna().any()) + ".")
         if n_war == 90:
             source = tables["war"]
             label = "mean war win probability over opponents, both seats"
