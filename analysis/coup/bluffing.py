@@ -112,11 +112,15 @@ def honest_comparison(records: list[dict]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def first_mix(records: list[dict], deck: str) -> pd.DataFrame:
-    """The mover's first action per card held, averaged over coin pairs (rows: cards)."""
+def first_mix(records: list[dict], deck: str, max_mover_coins: int = 6) -> pd.DataFrame:
+    """The mover's first action per card held, averaged over coin pairs (rows: cards).
+
+    Positions where the mover has more than ``max_mover_coins`` coins are left out: from
+    7 coins the Coup wins outright and the card held does not matter.
+    """
     rows = []
     for r in records:
-        if r["endgame"]["deck"] != deck:
+        if r["endgame"]["deck"] != deck or r["endgame"]["mover_coins"] > max_mover_coins:
             continue
         for card, mix in r["first_mix"].items():
             rows.append({"card": card, **mix})

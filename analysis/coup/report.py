@@ -324,7 +324,8 @@ def section_bluffing(ctx: ReportContext) -> str:
     lines.append("### The value of holding each character\n")
     cv = bluffing.character_values(records)
     lines.append("The mover's outcome probabilities given the card they were dealt, averaged "
-                 f"over all coin pairs ({note}):\n")
+                 "over all coin pairs (the 30 per deck where the mover has 7+ coins are won "
+                 f"whatever the card) ({note}):\n")
     lines.append("| deck | card | P(win) | P(draw) | P(lose) | value |")
     lines.append("|---|---|---|---|---|---|")
     for r in cv.itertuples():
@@ -335,7 +336,8 @@ def section_bluffing(ctx: ReportContext) -> str:
         mix = bluffing.first_mix(records, deck)
         if mix.empty:
             continue
-        lines.append(f"First action of the mover by card held ({deck}; mean over coin pairs):\n")
+        lines.append(f"First action of the mover by card held ({deck}; mean over the coin "
+                     "pairs where the mover has 0-6 coins):\n")
         lines.append("| card | " + " | ".join(mix.columns) + " |")
         lines.append("|---|" + "---|" * len(mix.columns))
         for card, row in mix.iterrows():
