@@ -227,3 +227,18 @@ def test_farol_coup_sweep_command(tmp_path, capsys):
     assert len(list(tmp_path.glob("*.json"))) == 4
     assert main(["coup", "sweep", "--coins", "seven"]) == 2
     assert "--coins" in capsys.readouterr().err
+
+
+def test_report_sections_render_from_the_committed_data(tmp_path):
+    """Every Coup section writes Markdown (and its figures) from reports/data/coup alone."""
+    from analysis.coup import report
+    from analysis.report import ReportContext
+    from games import catalog
+
+    ctx = ReportContext(catalog.family("coup"), tmp_path, quick=True)
+    for section in (report.section_endgames, report.section_cap3, report.section_revealed,
+                    report.section_turn_cap, report.section_bluffing, report.section_balance,
+                    report.section_larger, report.section_benchmark):
+        text = section(ctx)
+        assert text.startswith("## "), section.__name__
+    assert all((tmp_path / name).exists() for name in ctx.figures)
