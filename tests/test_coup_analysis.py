@@ -236,7 +236,7 @@ def test_report_sections_render_from_the_committed_data(tmp_path):
     from games import catalog
 
     ctx = ReportContext(catalog.family("coup"), tmp_path, quick=True)
-    for section in (report.section_endgames, report.section_cap3, report.section_revealed,
+    for section in (report.section_findings, report.section_endgames, report.section_cap3, report.section_revealed,
                     report.section_turn_cap, report.section_bluffing, report.section_balance,
                     report.section_larger, report.section_benchmark):
         text = section(ctx)

@@ -57,6 +57,45 @@ def _heatmaps(ctx: ReportContext, df, column: str, title: str, stem: str, cmap: 
     return ctx.save_figure(fig, stem)
 
 
+def section_findings(ctx: ReportContext) -> str:
+    """The headline numbers, each with where it comes from."""
+    records = _records()
+    if not records:
+        return "## Coup solved: findings in brief\n\nNo endgame solved yet."
+    df = bluffing.frame(records)
+    note = _solver_note(df)
+    lines = ["## Coup solved: findings in brief\n",
+             f"From the {len(records)} solved 1v1 endgames at turn cap {DEFAULT_CAP} ({note}); "
+             "details and caveats in the sections below.\n"]
+    cv = bluffing.character_values(records)
+    for deck in sorted(cv["deck"].unique()):
+        sub = cv[cv["deck"] == deck]
+        order = ", ".join(f"{r.card} {r.value:+.2f}" for r in sub.itertuples())
+        lines.append(f"- **Card values** ({deck}; mover's value by card held, mean over coin "
+                     f"pairs): {order}.")
+    summary = bluffing.claim_summary(records)
+    for deck in sorted(summary["deck"].unique()):
+        sub = summary[summary["deck"] == deck].sort_values("bluff_rate", ascending=False)
+        top = ", ".join(f"{r.claim} {r.bluff_rate:.0%}" for r in sub.head(3).itertuples())
+        chal = sub.sort_values("challenge_rate", ascending=False).head(2)
+        most = ", ".join(f"{r.claim} {r.challenge_rate:.0%}" for r in chal.itertuples())
+        lines.append(f"- **Most bluffed claims** ({deck}): {top}; **most challenged**: {most}.")
+    fp = balance.first_player(records)
+    for r in fp.itertuples():
+        lines.append(f"- **Moving first at equal coins** ({r.deck}): mover value "
+                     f"{r.mean_mover_value_equal_coins:+.3f} (win {r.mover_win_equal_coins:.2f}, "
+                     f"lose {r.mover_lose_equal_coins:.2f}).")
+    dd = balance.deck_difference(records)
+    if not dd.empty:
+        v = dd["ambassador_minus_inquisitor"]
+        lines.append(f"- **Ambassador vs Inquisitor**: the mover's value differs by {v.mean():+.3f} "
+                     f"on average (largest {v.abs().max():.3f}).")
+    lines.append("- **Largest exact solve**: see *Benchmark*; cap 3 (three turns) changes "
+                 "many low-coin values a lot (see *Turn cap*): the cap-2 numbers describe the "
+                 "next two turns of play, not whole endgames.")
+    return "\n".join(lines) + "\n"
+
+
 def section_endgames(ctx: ReportContext) -> str:
     records = _records()
     expected = len(sweep.grid())
@@ -476,6 +515,7 @@ def section_benchmark(ctx: ReportContext) -> str:
                               "", "```", text, "```", ""])
 
 
+register_section("coup", section_findings, 105)
 register_section("coup", section_endgames, 110)
 register_section("coup", section_cap3, 113)
 register_section("coup", section_revealed, 115)
