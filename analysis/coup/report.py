@@ -458,11 +458,12 @@ def section_balance(ctx: ReportContext) -> str:
         for r in op.itertuples():
             lines.append(f"| {r.case} | {r.deck} | {r.turn_cap} | {r.status} | "
                          f"{r.estimated_tree_nodes:.3g} | {_fmt(r.tree_value, '+.4f')} | "
-                         f"{_fmt(r.tree_iterations, '')} | {_fmt(r.tree_exploitability, '.1e')} |")
+                         f"{_fmt(r.tree_iterations, '.0f')} | {_fmt(r.tree_exploitability, '.1e')} |")
         lines.append(
-            "\nWith two cards each nobody can be eliminated within the turns that fit, so the "
-            "full game's first-player advantage is not measurable by exact solving here; the "
-            "endgame table above is the measurable part.\n")
+            "\nWith two cards each almost nothing is decided within the one or two turns that "
+            "fit (the values are ~0), so the full game's first-player advantage is not "
+            "measurable by exact solving here; the endgame figures above are the measurable "
+            "part.\n")
     return "\n".join(lines)
 
 
@@ -478,7 +479,9 @@ def section_larger(ctx: ReportContext) -> str:
         "is solved exactly (CFR+, target exploitability 1e-3); the state-keyed abstraction "
         "(graph mode, `infoset_key`: own cards plus the public position, forgetting the order "
         "of past events) is solved too, and its strategy's exploitability *in the "
-        "perfect-recall game* is its loss.",
+        "perfect-recall game* is its loss. Where the two are close the abstraction loses "
+        "little; where the loss is far above the exploitability within the abstraction "
+        "(e.g. 1v2 with 3 coins each at cap 2), forgetting past claims costs real value.",
         "",
         "| case | position | deck | cap | est. histories | tree nodes | tree s | tree expl. | "
         "graph nodes | graph s | expl. in abstraction | loss in full game | value |",
