@@ -468,3 +468,23 @@ def test_matrix_game_with_near_ties_is_solved_and_verified():
     assert sol.value == pytest.approx(solve_matrix_lp(a).value, abs=1e-12)
     assert (sol.row @ a).min() >= sol.value - 1e-9
     assert (a @ sol.col).max() <= sol.value + 1e-9
+
+
+@pytest.mark.slow
+def test_full_warriors_only_battle_has_zero_nash_conv_by_openspiel():
+    """The whole learning battle (warriors 0-6, 7 combats): OpenSpiel's best response on
+    the full perfect-recall tree finds nothing to gain against the exact strategy."""
+    from open_spiel.python.algorithms import exploitability
+
+    game = pyspiel.load_game("python_cobardes_battle", {"kinds": "warriors"})
+    assert exploitability.nash_conv(game, ExactPolicy(game)) == pytest.approx(0, abs=1e-9)
+
+
+@pytest.mark.slow
+def test_named_villains_on_a_larger_army_have_zero_nash_conv():
+    from open_spiel.python.algorithms import exploitability
+
+    game = pyspiel.load_game("python_cobardes_battle", dict(
+        kinds="warriors+villains", warriors=4, combats=5, villain0="Seductress",
+        villain1="Executioner"))
+    assert exploitability.nash_conv(game, ExactPolicy(game)) == pytest.approx(0, abs=1e-9)

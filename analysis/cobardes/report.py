@@ -134,7 +134,8 @@ def method_section(ctx: ReportContext) -> str:
   The result is exact: exploitability 0 up to floating-point rounding.
 * **Checks** (`tests/test_cobardes_analysis.py`): OpenSpiel's own best response
   against the exact strategies, played in the OpenSpiel game, finds NashConv 0
-  (below 1e-9) on reduced decks, with and without courtiers and with named villains;
+  (below 1e-9) on reduced decks, with and without courtiers and with named villains,
+  and on the whole warriors-only battle (a slow test);
   the solver engine's sequence-form LP on the perfect-recall tree gives the same values
   (to 1e-7); OpenSpiel's CFR+ on the tree and the engine's CFR+ on the state graph land
   within their exploitability of them; the war
