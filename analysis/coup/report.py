@@ -155,7 +155,7 @@ def section_endgames(ctx: ReportContext) -> str:
 
 
 REVEALED_COINS = (0, 2, 3, 5, 7)
-CAP3_COINS = (0, 2, 3, 4, 6)
+CAP3_COINS = (0, 1, 2, 3, 4, 5, 6)
 
 
 def section_cap3(ctx: ReportContext) -> str:
