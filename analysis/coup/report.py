@@ -161,15 +161,17 @@ CAP3_COINS = (0, 1, 2, 3, 4, 5, 6)
 def section_cap3(ctx: ReportContext) -> str:
     """Three turns (the mover twice): the Inquisitor deck on a coarser coin grid."""
     lines = ["## Three turns: cap 3 (Inquisitor deck)\n"]
-    records = [r for r in sweep.cached(sweep.grid(CAP3_COINS, decks=("inquisitor",), cap=3))
-               if r["endgame"]["turn_cap"] == 3]
+    expected = [eg for eg in sweep.grid(CAP3_COINS, decks=("inquisitor",), cap=3)
+                if eg.turn_cap == 3]
+    records = sweep.cached(expected)
     if not records:
         return "\n".join(lines + ["Not solved yet: `farol coup sweep --caps 3 --decks "
                                   "inquisitor --coins " + ",".join(map(str, CAP3_COINS)) + "`."])
     df = bluffing.frame(records)
     lines += [
-        f"{len(records)} endgames (coins {', '.join(map(str, CAP3_COINS))} each) solved with "
-        f"cap 3: the mover gets a second turn. Trees of {int(df['nodes'].min()):,}-"
+        f"{len(records)} of the {len(expected)} endgames with coins "
+        f"{', '.join(map(str, CAP3_COINS))} each are solved with cap 3 (the rest did not fit "
+        "the time available): the mover gets a second turn. Trees of {int(df['nodes'].min()):,}-"
         f"{int(df['nodes'].max()):,} nodes; {_solver_note(df)}.",
         "",
     ]
