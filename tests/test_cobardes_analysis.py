@@ -316,9 +316,13 @@ def test_sweep_on_a_local_dask_cluster(tmp_path):
 
     pairs = [("Squire", "Archer"), ("Archer", "Squire"), ("Wolf", "Maiden")]
     with LocalCluster(n_workers=2, processes=False, threads_per_worker=1,
-                      dashboard_address=None) as cluster, Client(cluster) as client:
+                      dashboard_address=None) as cluster:
+        with Client(cluster) as client:
+            results = sweep.run_sweep(pairs[:2], warriors=3, combats=3, directory=tmp_path,
+                                      scheduler=client, progress=False)
+        # As `farol cobardes sweep --scheduler ADDRESS` does: connect by address.
         results = sweep.run_sweep(pairs, warriors=3, combats=3, directory=tmp_path,
-                                  scheduler=client, progress=False)
+                                  scheduler=cluster.scheduler_address, progress=False)
     assert set(results) == set(pairs)
     local = sweep.solve_pairing(("Wolf", "Maiden"), 3, 3)
     assert results[("Wolf", "Maiden")]["war"]["scores"] == local["war"]["scores"]
