@@ -171,7 +171,7 @@ def section_cap3(ctx: ReportContext) -> str:
     lines += [
         f"{len(records)} of the {len(expected)} endgames with coins "
         f"{', '.join(map(str, CAP3_COINS))} each are solved with cap 3 (the rest did not fit "
-        "the time available): the mover gets a second turn. Trees of {int(df['nodes'].min()):,}-"
+        f"the time available): the mover gets a second turn. Trees of {int(df['nodes'].min()):,}-"
         f"{int(df['nodes'].max()):,} nodes; {_solver_note(df)}.",
         "",
     ]
