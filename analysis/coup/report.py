@@ -90,6 +90,18 @@ def section_findings(ctx: ReportContext) -> str:
         v = dd["ambassador_minus_inquisitor"]
         lines.append(f"- **Ambassador vs Inquisitor**: the mover's value differs by {v.mean():+.3f} "
                      f"on average (largest {v.abs().max():.3f}).")
+    cap3 = [eg for eg in sweep.grid(CAP3_COINS, decks=("inquisitor",), cap=3) if eg.turn_cap == 3]
+    cap3_records = sweep.cached(cap3)
+    if cap3_records:
+        cv3 = bluffing.character_values(cap3_records)
+        order = ", ".join(f"{r.card} {r.value:+.2f}" for r in cv3.itertuples())
+        fc = bluffing.claim_summary(cap3_records)
+        fake = fc[fc["claim"] == "Block Assassinate (Contessa)"]
+        lines.append(f"- **Three turns** (cap 3, Inquisitor, {len(cap3_records)} positions with "
+                     f"0-6 coins): card values {order}"
+                     + (f"; a Contessa block is a bluff {fake['bluff_rate'].iloc[0]:.0%} of the "
+                        f"time and challenged {fake['challenge_rate'].iloc[0]:.0%}"
+                        if len(fake) else "") + ".")
     lines.append("- **Largest exact solve**: see *Benchmark*; cap 3 (three turns) changes "
                  "many low-coin values a lot (see *Turn cap*): the cap-2 numbers describe the "
                  "next two turns of play, not whole endgames.")
@@ -172,7 +184,8 @@ def section_cap3(ctx: ReportContext) -> str:
         f"{len(records)} of the {len(expected)} endgames with coins "
         f"{', '.join(map(str, CAP3_COINS))} each are solved with cap 3 (the rest did not fit "
         f"the time available): the mover gets a second turn. Trees of {int(df['nodes'].min()):,}-"
-        f"{int(df['nodes'].max()):,} nodes; {_solver_note(df)}.",
+        f"{int(df['nodes'].max()):,} nodes; {_solver_note(df)} (exact best response; "
+        "OpenSpiel's check is too slow on trees this size and was run on the cap-2 sweep).",
         "",
     ]
     img = _heatmaps(ctx, df, "value", "mover value, cap 3", "cap3_value", "RdBu", -1, 1)
