@@ -182,8 +182,9 @@ def section_cap3(ctx: ReportContext) -> str:
     df = bluffing.frame(records)
     lines += [
         f"{len(records)} of the {len(expected)} endgames with coins "
-        f"{', '.join(map(str, CAP3_COINS))} each are solved with cap 3 (the rest did not fit "
-        f"the time available): the mover gets a second turn. Trees of {int(df['nodes'].min()):,}-"
+        f"{', '.join(map(str, CAP3_COINS))} each are solved with cap 3"
+        + (" (the rest did not fit the time available)" if len(records) < len(expected) else "")
+        + f": the mover gets a second turn. Trees of {int(df['nodes'].min()):,}-"
         f"{int(df['nodes'].max()):,} nodes; {_solver_note(df)} (exact best response; "
         "OpenSpiel's check is too slow on trees this size and was run on the cap-2 sweep).",
         "",
