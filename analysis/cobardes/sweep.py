@@ -13,13 +13,12 @@ interrupted sweep resumes where it stopped. Tasks run over local processes
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import time
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
+from analysis.solve.cache import atomic_write_text
 from games.cobardes import cards as C
 
 # Bump when the meaning of a cached pairing changes.
@@ -134,15 +133,6 @@ def solve_villain_pair(pair: tuple[str, str], warriors: int = 6, combats: int = 
             "seconds": time.perf_counter() - start}
 
 
-def _atomic_write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
-    with os.fdopen(fd, "w") as fh:
-        fh.write(text)
-    os.chmod(tmp, 0o644)
-    os.replace(tmp, path)
-
-
 def solve_pairing(pairing: tuple[str, str], warriors: int = 6, combats: int = 7,
                   war: bool = True) -> dict:
     """Solve one pairing: the battle (standard payoffs) and, with ``war``, the war from
@@ -181,7 +171,7 @@ def run_task(pairing: tuple[str, str], warriors: int, combats: int, directory: s
             data = solve_villain_pair(pairing, warriors, combats)
         else:
             data = solve_pairing(pairing, warriors, combats, _kind(war) == "war")
-        _atomic_write(path, json.dumps(data, indent=1))
+        atomic_write_text(path, json.dumps(data, indent=1))
     return str(path)
 
 

@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import tempfile
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 from analysis.coup.endgames import DECKS, DEFAULT_CAP, MAIN_REVEALED, Endgame
+from analysis.solve.cache import atomic_write_text
 from games.coup import cards as C
 
 SWEEP_VERSION = 1
@@ -57,22 +56,13 @@ def load_record(directory: Path, endgame: Endgame) -> dict | None:
     return record if record.get("version") == SWEEP_VERSION else None
 
 
-def _atomic_write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
-    with os.fdopen(fd, "w") as fh:
-        fh.write(text)
-    os.chmod(tmp, 0o644)
-    os.replace(tmp, path)
-
-
 def run_task(endgame: Endgame, directory: str, check: bool) -> dict:
     """Solve one endgame and write its record (the worker function)."""
     from analysis.coup.endgames import solve_endgame
 
     record, _ = solve_endgame(endgame, openspiel_check=check, use_cache=False)
     record["version"] = SWEEP_VERSION
-    _atomic_write(record_path(Path(directory), endgame), json.dumps(record, indent=1) + "\n")
+    atomic_write_text(record_path(Path(directory), endgame), json.dumps(record, indent=1) + "\n")
     return record
 
 
@@ -183,5 +173,5 @@ def cap_study_sweep(positions=CAP_STUDY_POSITIONS, caps=CAP_STUDY_CAPS,
                     "value", "win", "draw", "lose", "nodes", "infosets", "iterations",
                     "exploitability", "compile_seconds", "solve_seconds")} | {
                     "deck": deck, "mover_coins": a, "other_coins": b, "turn_cap": cap}
-                _atomic_write(path, json.dumps(rows, indent=1, sort_keys=True) + "\n")
+                atomic_write_text(path, json.dumps(rows, indent=1, sort_keys=True) + "\n")
     return rows
