@@ -12,7 +12,7 @@ from coup_helpers import chance_probability, names, play, position_state
 
 from games.coup import cards as C
 from games.coup import rules as R
-from games.errors import IllegalActionError
+from games.errors import IllegalActionError, InvalidParameterError
 
 TWO = "captain+contessa/-/2;duke+assassin/-/2;move:0"
 
@@ -465,6 +465,25 @@ def test_turn_cap_is_a_draw():
     s = position_state(TWO, turn_cap=2)
     play(s, "Income", "Income")
     assert s.is_terminal() and s.returns() == [0.0, 0.0]
+
+
+@pytest.mark.parametrize("cap_payoff", [-1.0, 0.25, 1.0])
+def test_cap_payoff_is_what_player_0_gets_at_the_cap(cap_payoff):
+    """A tool, not a rule (ruling 19): at the turn cap player 0 gets ``cap_payoff`` and
+    the other player its opposite; a win still pays +1/−1."""
+    s = position_state(TWO, turn_cap=2, cap_payoff=cap_payoff)
+    play(s, "Income", "Income")
+    assert s.is_terminal() and s.returns() == [cap_payoff, -cap_payoff]
+    assert R.terminal_returns(-1, 3, cap_payoff) == [cap_payoff, -cap_payoff / 2, -cap_payoff / 2]
+    s = position_state("contessa/duke/7;duke/assassin/0;move:0", turn_cap=2, cap_payoff=cap_payoff)
+    play(s, "Coup P1")
+    assert s.is_terminal() and s.returns() == [1.0, -1.0]
+
+
+@pytest.mark.parametrize("bad", [-1.5, 2.0])
+def test_cap_payoff_outside_minus_one_to_one_is_refused(bad):
+    with pytest.raises(InvalidParameterError, match="cap_payoff"):
+        position_state(TWO, cap_payoff=bad)
 
 
 def test_readable_names_and_render():

@@ -59,6 +59,7 @@ class Config:
     turn_cap: int
     total_coins: int
     position: Position | None
+    cap_payoff: float = 0.0  # player 0's payoff when the turn cap stops the game
 
     @property
     def copies(self) -> int:

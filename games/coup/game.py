@@ -27,6 +27,7 @@ _DEFAULTS = {
     "refund_challenged_assassination": True,
     "refund_blocked_assassination": False,
     "turn_cap": 200,
+    "cap_payoff": 0.0,
     "total_coins": 50,
     "position": "",
 }
@@ -77,6 +78,9 @@ def make_config(params: dict) -> E.Config:
     turn_cap = int(p["turn_cap"])
     if turn_cap < 1:
         raise InvalidParameterError(f"parameter 'turn_cap' must be at least 1, not {turn_cap}")
+    cap_payoff = float(p["cap_payoff"])
+    if not -1.0 <= cap_payoff <= 1.0:
+        raise InvalidParameterError(f"parameter 'cap_payoff' must be between -1 and 1, not {cap_payoff:g}")
     total = int(p["total_coins"])
     position = None
     if p["position"]:
@@ -101,7 +105,7 @@ def make_config(params: dict) -> E.Config:
         challenge_chance=challenge == "chance", block_chance=block == "chance",
         refund=bool(p["refund_challenged_assassination"]),
         refund_blocked=bool(p["refund_blocked_assassination"]), turn_cap=turn_cap,
-        total_coins=total, position=position,
+        total_coins=total, position=position, cap_payoff=cap_payoff,
     )
 
 
@@ -114,7 +118,13 @@ def _max_game_length(cfg: E.Config) -> int:
 
 
 class CoupGame(pyspiel.Game):
-    """Coup, with the parameters of :data:`_DEFAULTS` (see ``docs/rules/coup.md``)."""
+    """Coup, with the parameters of :data:`_DEFAULTS` (see ``docs/rules/coup.md``).
+
+    ``turn_cap`` stops the game after that many turns; ``cap_payoff`` (default 0,
+    in [-1, 1]) is then player 0's payoff, every other player getting
+    −cap_payoff/(n−1). Solving a capped endgame with ``cap_payoff`` −1 and +1
+    brackets the value of the uncapped game (``docs/coup_analysis.md``).
+    """
 
     def __init__(self, params=None):
         params = dict(params or {})
@@ -194,7 +204,7 @@ class CoupState(pyspiel.State):
         c = self._c
         if not c.over:
             return [0.0] * c.cfg.num_players
-        return R.terminal_returns(c.winner, c.cfg.num_players)
+        return R.terminal_returns(c.winner, c.cfg.num_players, c.cfg.cap_payoff)
 
     def _action_to_string(self, player, action):
         return action_name(self._c, player, action)

@@ -179,4 +179,6 @@ def endgame_game(position: str | Position, **params) -> pyspiel.Game:
     else:
         text = format_position(parse_position(position, deck, params.get("total_coins", 50)), deck)
     n = len([e for e in text.split(";") if not e.startswith("move:")])
+    if "cap_payoff" in params:  # OpenSpiel refuses an int for a float parameter
+        params["cap_payoff"] = float(params["cap_payoff"])
     return pyspiel.load_game("python_coup", {**params, "players": n, "position": text})

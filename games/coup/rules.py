@@ -182,10 +182,15 @@ def draw_pair_probabilities(court: tuple[int, ...]) -> tuple[tuple[tuple[int, in
     return tuple(out)
 
 
-def terminal_returns(winner: int, num_players: int) -> list[float]:
-    """Winner +1, every other player −1/(n−1) (zero-sum); ``winner=-1`` (turn cap): all 0."""
+def terminal_returns(winner: int, num_players: int, cap_payoff: float = 0.0) -> list[float]:
+    """Winner +1, every other player −1/(n−1) (zero-sum).
+
+    ``winner=-1`` is the turn cap: player 0 gets ``cap_payoff`` and every other
+    player −cap_payoff/(n−1) (all 0 by default).
+    """
     if winner < 0:
-        return [0.0] * num_players
+        other = -cap_payoff / (num_players - 1)
+        return [float(cap_payoff)] + [other] * (num_players - 1)
     loss = -1.0 / (num_players - 1)
     return [1.0 if p == winner else loss for p in range(num_players)]
 
