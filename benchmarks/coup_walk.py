@@ -1,4 +1,8 @@
-"""Nodes per second of an exhaustive ``child()`` walk of 1v1 Coup endgames.
+"""Nodes per second of an exhaustive walk of 1v1 Coup endgames: OpenSpiel ``child()``
+and Coup's solver walker (``game.solver_walker``, ``games/coup/walker.py``).
+
+The walker walk also asks each decision node's new observations of the player to
+move, as the compiler's tree mode does.
 
 Run: ``.venv/bin/python benchmarks/coup_walk.py``. OpenSpiel's Python Kuhn poker
 ``child()`` is timed alongside as a baseline for the machine's current speed
@@ -40,6 +44,27 @@ def walk(game: pyspiel.Game) -> tuple[int, float]:
     return nodes, time.perf_counter() - start
 
 
+def walk_walker(game: pyspiel.Game) -> tuple[int, float]:
+    """Visit every node once through ``game.solver_walker()``; returns (nodes, seconds)."""
+    w = game.solver_walker(history=True)
+    start = time.perf_counter()
+    nodes = 0
+    stack = [w.root()]
+    while stack:
+        pos = stack.pop()
+        nodes += 1
+        player = w.actor(pos)
+        if player == -4:
+            continue
+        actions = [a for a, _ in w.chance_outcomes(pos)] if player == -1 else w.legal_actions(pos)
+        for a in actions:
+            child = w.child(pos, a)
+            for p in (0, 1):
+                w.new_observations(pos, child, p)
+            stack.append(child)
+    return nodes, time.perf_counter() - start
+
+
 def kuhn_child_microseconds(repeats: int = 20_000) -> float:
     state = pyspiel.load_game("python_kuhn_poker").new_initial_state().child(0).child(1)
     start = time.perf_counter()
@@ -52,8 +77,12 @@ def main() -> None:
     print(f"baseline: python_kuhn_poker child() {kuhn_child_microseconds():.1f} us")
     for position, cap in POSITIONS:
         for deck in ("ambassador", "inquisitor"):
-            nodes, seconds = walk(endgame_game(position, turn_cap=cap, deck=deck))
-            print(f"{position:45s} cap {cap} {deck:10s} {nodes:8,d} nodes {nodes / seconds:9,.0f} nodes/s")
+            game = endgame_game(position, turn_cap=cap, deck=deck)
+            nodes, seconds = walk(game)
+            wnodes, wseconds = walk_walker(game)
+            assert wnodes == nodes
+            print(f"{position:45s} cap {cap} {deck:10s} {nodes:8,d} nodes: child() "
+                  f"{nodes / seconds:9,.0f} nodes/s, walker {wnodes / wseconds:9,.0f} nodes/s")
 
 
 if __name__ == "__main__":

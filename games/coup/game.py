@@ -144,6 +144,13 @@ class CoupGame(pyspiel.Game):
     def new_initial_state(self):
         return CoupState(self)
 
+    def solver_walker(self, history: bool = True):
+        """The rule functions over bare positions, for the compiler's fast walk
+        (:class:`games.coup.walker.CoupWalker`, protocol :class:`games.keys.Walker`)."""
+        from games.coup.walker import CoupWalker
+
+        return CoupWalker(self.config, history)
+
     def make_py_observer(self, iig_obs_type=None, params=None):
         return CoupObserver(
             self.config,
@@ -201,10 +208,7 @@ class CoupState(pyspiel.State):
         return self._c.over
 
     def returns(self):
-        c = self._c
-        if not c.over:
-            return [0.0] * c.cfg.num_players
-        return R.terminal_returns(c.winner, c.cfg.num_players, c.cfg.cap_payoff)
+        return returns(self._c)
 
     def _action_to_string(self, player, action):
         return action_name(self._c, player, action)
@@ -226,17 +230,32 @@ class CoupState(pyspiel.State):
     # ---- keys for the solvers (games.keys) ---------------------------------
     def state_key(self):
         """The whole position up to the order of past events (see :mod:`games.keys`)."""
-        c = self._c
-        return (c.turn, c.actor, c.kind, c.target, c.hands, c.revealed, c.coins, c.court,
-                c.unused, c.drawn, c.queue, c.over, c.winner)
+        return state_key(self._c)
 
     def infoset_key(self, player):
         """``player``'s own cards plus the public position (imperfect recall)."""
-        c = self._c
-        drawn = c.drawn if player == c.actor else len(c.drawn)
-        queue = tuple(_public_step(step, player, c.actor) for step in c.queue)
-        return (player, c.hands[player], c.turn, c.actor, c.kind, c.target,
-                tuple(len(h) for h in c.hands), c.revealed, c.coins, drawn, queue, c.over)
+        return infoset_key(self._c, player)
+
+
+def state_key(c: E.Core) -> tuple:
+    """The whole position of ``c`` up to the order of past events (see :mod:`games.keys`)."""
+    return (c.turn, c.actor, c.kind, c.target, c.hands, c.revealed, c.coins, c.court,
+            c.unused, c.drawn, c.queue, c.over, c.winner)
+
+
+def infoset_key(c: E.Core, player: int) -> tuple:
+    """``player``'s own cards plus the public position of ``c`` (imperfect recall)."""
+    drawn = c.drawn if player == c.actor else len(c.drawn)
+    queue = tuple(_public_step(step, player, c.actor) for step in c.queue)
+    return (player, c.hands[player], c.turn, c.actor, c.kind, c.target,
+            tuple(len(h) for h in c.hands), c.revealed, c.coins, drawn, queue, c.over)
+
+
+def returns(c: E.Core) -> list[float]:
+    """Every player's return at ``c`` (0 for all before the end)."""
+    if not c.over:
+        return [0.0] * c.cfg.num_players
+    return R.terminal_returns(c.winner, c.cfg.num_players, c.cfg.cap_payoff)
 
 
 def _public_step(step: tuple, viewer: int, actor: int) -> tuple:
@@ -392,6 +411,11 @@ def public_log(core: E.Core, viewer: int) -> list[str]:
     return [line for line in lines if line is not None]
 
 
+def information_state_text(core: E.Core, player: int) -> str:
+    """``player``'s perfect-recall information state: every log line they saw, in order."""
+    return f"P{player}\n" + "\n".join(public_log(core, player))
+
+
 def step_text(core: E.Core, viewer: int) -> str:
     """What the game waits for, as ``viewer`` may see it."""
     if core.over:
@@ -505,6 +529,8 @@ class CoupObserver:
         core = state.core
         viewer = player if self.private else -1
         if self.perfect_recall:
+            if self.public and viewer == player:
+                return information_state_text(core, player)
             lines = public_log(core, viewer) if self.public else [
                 event_text(ev, viewer, self.cfg.deck) for ev in events(core)
                 if ev[0] != E.PUBLIC and viewer >= 0 and ev[0] & (1 << viewer)
