@@ -2,7 +2,8 @@
 
 ``farol coup sweep [--coins 0-9] [--decks ...] [--revealed contessa-contessa] [--caps 2]
 [--workers 2]`` solves every 1v1 endgame not yet on disk (resumable);
-``farol coup cap-study`` and ``farol coup larger`` run the turn-cap and larger-endgame
+``farol coup brackets [--caps 1,2,3] [--limit N]`` bounds the uncapped values
+(widest brackets first); ``farol coup cap-study`` and ``farol coup larger`` run the turn-cap and larger-endgame
 studies (also resumable). The results are what ``farol report coup`` reads.
 """
 
@@ -20,6 +21,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     add_arguments(sweep)
     sweep.set_defaults(func=_sweep)
+    brackets = sub.add_parser("brackets", help="bounds on the uncapped values (cap payoff -1 and +1)")
+    from analysis.coup.sweep import add_bracket_arguments
+
+    add_bracket_arguments(brackets)
+    brackets.set_defaults(func=_brackets)
     cap = sub.add_parser("cap-study", help="the same endgames at turn caps 1-3")
     cap.set_defaults(func=_cap_study)
     larger = sub.add_parser("larger", help="2v1, 1v2 and 2v2 endgames as far as they fit")
@@ -30,6 +36,12 @@ def _sweep(args: argparse.Namespace) -> int:
     from analysis.coup.sweep import run_args
 
     return run_args(args)
+
+
+def _brackets(args: argparse.Namespace) -> int:
+    from analysis.coup.sweep import run_bracket_args
+
+    return run_bracket_args(args)
 
 
 def _cap_study(args: argparse.Namespace) -> int:

@@ -175,3 +175,130 @@ def cap_study_sweep(positions=CAP_STUDY_POSITIONS, caps=CAP_STUDY_CAPS,
                     "deck": deck, "mover_coins": a, "other_coins": b, "turn_cap": cap}
                 atomic_write_text(path, json.dumps(rows, indent=1, sort_keys=True) + "\n")
     return rows
+
+
+# --------------------------------------------------------------------------- brackets
+BRACKET_DIR = Path("reports/data/coup/brackets")
+
+
+def bracket_path(directory: Path, endgame: Endgame) -> Path:
+    return Path(directory) / f"{endgame.slug()}.json"
+
+
+def load_bracket(directory: Path, endgame: Endgame) -> dict | None:
+    """The cached bracket record of ``endgame``, or ``None`` (missing, unreadable or stale)."""
+    try:
+        record = json.loads(bracket_path(directory, endgame).read_text())
+    except (OSError, ValueError):
+        return None
+    return record if record.get("version") == SWEEP_VERSION else None
+
+
+def run_bracket_task(endgame: Endgame, directory: str) -> dict:
+    """Bound one endgame's uncapped value and write its record (the worker function)."""
+    from analysis.coup.brackets import solve_bracket
+
+    record = solve_bracket(endgame)
+    record["version"] = SWEEP_VERSION
+    atomic_write_text(bracket_path(Path(directory), endgame), json.dumps(record, indent=1) + "\n")
+    return record
+
+
+def bracket_sweep(endgames: list[Endgame], directory: Path = BRACKET_DIR, workers: int = 2,
+                  progress: bool = True) -> list[dict]:
+    """Bracket every endgame not yet on disk (resumable, in parallel); all records in order.
+
+    The endgames run in the order given, so a sweep cut short has done the first ones
+    (callers put the widest brackets first).
+    """
+    directory = Path(directory)
+    todo = [eg for eg in endgames if load_bracket(directory, eg) is None]
+    bar = None
+    if progress and todo:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=len(todo), desc="coup brackets", unit=" endgame")
+    if workers <= 1:
+        for eg in todo:
+            run_bracket_task(eg, str(directory))
+            if bar is not None:
+                bar.update(1)
+    elif todo:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = [pool.submit(run_bracket_task, eg, str(directory)) for eg in todo]
+            for future in as_completed(futures):
+                future.result()
+                if bar is not None:
+                    bar.update(1)
+    if bar is not None:
+        bar.close()
+    return [load_bracket(directory, eg) for eg in endgames]
+
+
+def widest_first(endgames: list[Endgame], directory: Path = BRACKET_DIR) -> list[Endgame]:
+    """``endgames`` ordered by the width of their bracket one cap lower (widest first;
+    those without a lower-cap record last), so a sweep cut short has narrowed the worst."""
+    def width(eg: Endgame) -> float:
+        if eg.turn_cap <= 1:
+            return -1.0
+        below = Endgame(eg.mover_coins, eg.other_coins, eg.deck, eg.revealed, eg.turn_cap - 1)
+        record = load_bracket(directory, below)
+        return record["width"] if record else -1.0
+
+    return sorted(endgames, key=width, reverse=True)
+
+
+def bracket_grid(coins: Iterable[int] = COINS, decks: Iterable[str] = DECKS,
+                 revealed: tuple[str, str] = MAIN_REVEALED, cap: int = DEFAULT_CAP) -> list[Endgame]:
+    """:func:`grid` without the movers of 7+ coins at caps above 1: they Coup at once, so
+    their cap-1 bracket is already closed (width 0)."""
+    return [eg for eg in grid(coins, decks, revealed, cap)
+            if eg.mover_coins < C.COUP_COST or cap == 1]
+
+
+def add_bracket_arguments(parser: argparse.ArgumentParser) -> None:
+    """The bracket sweep's options (``farol coup brackets``)."""
+    parser.add_argument("--caps", default="1,2,3", help="turn caps, comma-separated")
+    parser.add_argument("--coins", default="0-9", help="coin range, e.g. 0-9 or 0,3,6")
+    parser.add_argument("--decks", default=",".join(DECKS))
+    parser.add_argument("--revealed", default="-".join(MAIN_REVEALED))
+    parser.add_argument("--limit", type=int, default=0,
+                        help="solve at most this many endgames per cap (the widest first)")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--directory", default=str(BRACKET_DIR))
+
+
+def parse_coins(text: str) -> tuple[int, ...]:
+    """``"0-9"`` or ``"0,3,6"`` as a tuple of coin counts (one-line error otherwise)."""
+    from games.errors import InvalidParameterError
+
+    try:
+        if "-" in text and "," not in text:
+            lo, hi = (int(x) for x in text.split("-"))
+            return tuple(range(lo, hi + 1))
+        return tuple(int(x) for x in text.split(","))
+    except ValueError:
+        raise InvalidParameterError(f"--coins {text!r}: write numbers like 0-9 or 0,3,6") from None
+
+
+def run_bracket_args(args: argparse.Namespace) -> int:
+    """Run the bracket sweep the parsed options describe, cap by cap."""
+    from games.errors import InvalidParameterError
+
+    coins = parse_coins(args.coins)
+    try:
+        caps = sorted(int(c) for c in args.caps.split(","))
+    except ValueError:
+        raise InvalidParameterError(f"--caps {args.caps!r}: write numbers like 1,2,3") from None
+    revealed = tuple(args.revealed.split("-"))
+    if len(revealed) != 2:
+        raise InvalidParameterError(f"--revealed {args.revealed!r}: write two cards, e.g. duke-captain")
+    directory = Path(args.directory)
+    total = 0
+    for cap in caps:
+        endgames = widest_first(bracket_grid(coins, args.decks.split(","), revealed, cap), directory)
+        if args.limit:
+            endgames = endgames[:args.limit]
+        total += len(bracket_sweep(endgames, directory, args.workers))
+    print(f"{total} brackets in {directory}")
+    return 0

@@ -1,0 +1,112 @@
+"""Rigorous bounds on the value of uncapped 1v1 Coup endgames from capped solves.
+
+``python_coup`` stops after ``turn_cap`` turns and pays player 0 ``cap_payoff`` there
+(``docs/rules/coup.md``, ruling 19). Let ``V_c(x)`` be the value of the endgame capped
+at ``c`` turns with cap payoff ``x``, and ``V`` the value of the game without a cap
+(play that never ends scores 0). Then
+
+    V_c(-1) <= V <= V_c(+1)
+
+Player 0 can guarantee ``V_c(-1)`` without a cap by playing the cap-``c`` equilibrium
+of the ``-1`` game for ``c`` turns (and anything after): every play that ends within
+``c`` turns pays the same, and every other play pays at least -1, which is what the
+capped game counted. Symmetrically player 1 holds player 0 to ``V_c(+1)``. The same
+argument shows the bracket narrows as ``c`` grows (``V_c(-1)`` never decreases,
+``V_c(+1)`` never increases) and contains every capped value ``V_c'(x)`` for
+``c' >= c``; ``tests/test_coup_brackets.py`` checks both on a small endgame.
+
+The bounds reported are not the solver's estimate of ``V_c(+-1)`` but the guarantees
+of its strategies, measured by exact best response: the lower bound is what player 0's
+average strategy earns against a best response in the ``-1`` game, the upper bound
+what player 1's concedes to a best response in the ``+1`` game. They hold whatever the
+solver's exploitability; a solver that stops early only widens the bracket.
+
+As win probabilities (a never-ending game counted as half a win), the bracket is
+``[(1 + lower) / 2, (1 + upper) / 2]``: the lower end is player 0's probability of
+winning within ``c`` turns when the cap counts as a loss, the upper end one minus
+their probability of losing within ``c`` turns when the cap counts as a win.
+
+One compile serves both solves: in a 1v1 endgame every finished game pays +-1, so the
+terminals paying 0 in the ``cap_payoff=0`` tree are exactly the cap's, and their
+utility is replaced (tested against compiling with ``cap_payoff`` +-1).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+
+import numpy as np
+
+from analysis.coup.endgames import Endgame
+from analysis.solve import CFRSolver, CompiledGame, compile_game, exploitability
+
+TARGET_EXPLOITABILITY = 1e-4
+MAX_ITERATIONS = 50_000
+CONVERGED_WIDTH = 1e-3
+SOLVER = "CFR+ (Farol engine, perfect-recall tree)"
+
+
+def with_cap_payoff(compiled: CompiledGame, cap_payoff: float) -> CompiledGame:
+    """The compiled ``cap_payoff=0`` endgame with the cap's terminals paying ``cap_payoff``.
+
+    Raises
+    ------
+    ValueError
+        If a terminal pays something other than -1, 0 or +1 (not a 1v1 capped endgame
+        compiled with ``cap_payoff=0``).
+    """
+    u = compiled.utility
+    if not np.all(np.isin(u, (-1.0, 0.0, 1.0))):
+        raise ValueError(f"{compiled.game}: terminal payoffs other than -1, 0, +1; not a cap-0 endgame")
+    utility = np.where(u == 0.0, float(cap_payoff), u)
+    return dataclasses.replace(compiled, utility=utility,
+                               game=f"{compiled.game} [cap_payoff={cap_payoff:g}]")
+
+
+def compile_endgame(endgame: Endgame, **kwargs) -> CompiledGame:
+    """The perfect-recall tree of ``endgame`` (its cap paying 0)."""
+    return compile_game(endgame.game(), **kwargs)
+
+
+def solve_bracket(endgame: Endgame, target: float = TARGET_EXPLOITABILITY,
+                  max_iterations: int = MAX_ITERATIONS,
+                  compiled: CompiledGame | None = None) -> dict:
+    """Bounds on the uncapped value of ``endgame`` from its cap (``endgame.turn_cap``).
+
+    Returns a JSON-ready record: ``lower``/``upper`` (player 0's value bounds),
+    ``lower_win``/``upper_win`` (as win probabilities), ``width`` (in win probability),
+    ``converged`` (width at most :data:`CONVERGED_WIDTH`), and per cap payoff the
+    solver's iterations, exploitability and estimated value, with the tree's size and
+    the seconds spent compiling and solving.
+    """
+    tick = time.perf_counter()
+    if compiled is None:
+        compiled = compile_endgame(endgame)
+    compile_seconds = time.perf_counter() - tick
+    record = {
+        "endgame": dataclasses.asdict(endgame),
+        "position": endgame.position(),
+        "solver": SOLVER,
+        "nodes": compiled.num_nodes,
+        "infosets": compiled.num_infosets,
+        "cap_terminals": int(np.count_nonzero(compiled.utility == 0.0)),
+        "compile_seconds": compile_seconds,
+    }
+    for name, payoff in (("low", -1.0), ("high", 1.0)):
+        game = with_cap_payoff(compiled, payoff)
+        solver = CFRSolver(game, "cfr+")
+        tick = time.perf_counter()
+        report = solver.run(target_exploitability=target, iterations=max_iterations,
+                            progress=False)
+        # The guarantee of the side the bound rests on, by exact best response.
+        check = exploitability(game, solver.average_strategy())
+        bound = -check.best_response[1] if payoff < 0 else check.best_response[0]
+        record[name] = {"cap_payoff": payoff, "iterations": solver.iteration,
+                        "exploitability": report.exploitability, "value": report.value,
+                        "bound": bound, "seconds": time.perf_counter() - tick}
+    lower, upper = record["low"]["bound"], record["high"]["bound"]
+    record |= {"lower": lower, "upper": upper, "lower_win": (1 + lower) / 2,
+               "upper_win": (1 + upper) / 2, "width": (upper - lower) / 2}
+    record["converged"] = record["width"] <= CONVERGED_WIDTH
+    return record

@@ -1,0 +1,72 @@
+"""Bounds on uncapped Coup endgame values from capped solves (``analysis/coup/brackets.py``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from analysis.coup.brackets import compile_endgame, solve_bracket, with_cap_payoff
+from analysis.coup.endgames import Endgame
+from analysis.solve import CFRSolver, compile_game
+from games.coup import endgame_game
+
+SMALL = Endgame(3, 3, "inquisitor", turn_cap=1)
+
+
+@pytest.mark.parametrize("payoff", [-1.0, 1.0])
+def test_one_compile_serves_both_cap_payoffs(payoff):
+    """Replacing the cap's 0 by ``payoff`` gives exactly the tree compiled with that payoff."""
+    swapped = with_cap_payoff(compile_endgame(SMALL), payoff)
+    game = endgame_game(SMALL.position(), deck=SMALL.deck, turn_cap=SMALL.turn_cap,
+                        cap_payoff=payoff)
+    direct = compile_game(game)
+    for name in ("kind", "infoset", "edge_start", "edge_child", "edge_prob", "edge_action",
+                 "utility", "infoset_player", "infoset_offset", "infoset_actions"):
+        assert np.array_equal(getattr(swapped, name), getattr(direct, name)), name
+    assert swapped.infoset_keys == direct.infoset_keys
+    assert np.count_nonzero(direct.utility == payoff) > np.count_nonzero(swapped.utility == 0)
+
+
+def test_with_cap_payoff_refuses_a_tree_with_other_payoffs():
+    game = endgame_game(SMALL.position(), deck=SMALL.deck, turn_cap=1, cap_payoff=0.5)
+    with pytest.raises(ValueError, match="not a cap-0 endgame"):
+        with_cap_payoff(compile_game(game), 1.0)
+
+
+def _capped_value(endgame: Endgame, payoff: float) -> tuple[float, float]:
+    game = endgame_game(endgame.position(), deck=endgame.deck, turn_cap=endgame.turn_cap,
+                        cap_payoff=payoff)
+    solver = CFRSolver(compile_game(game), "cfr+")
+    report = solver.run(target_exploitability=1e-5, iterations=20_000, progress=False)
+    return report.value, report.exploitability
+
+
+def test_brackets_narrow_and_contain_the_values_of_larger_caps():
+    """V_c(-1) <= V_c'(x) <= V_c(+1) for c' >= c and any cap payoff x; the bracket never
+    widens as the cap grows (``docs/coup_analysis.md``)."""
+    one = solve_bracket(SMALL)
+    two = solve_bracket(Endgame(3, 3, "inquisitor", turn_cap=2))
+    assert one["lower"] <= two["lower"] + 1e-9 and two["upper"] <= one["upper"] + 1e-9
+    assert two["width"] < one["width"] - 0.1  # the second turn really narrows it here
+    for payoff in (-1.0, -0.5, 0.0, 0.5, 1.0):
+        value, err = _capped_value(Endgame(3, 3, "inquisitor", turn_cap=2), payoff)
+        # The capped value is known to within twice the exploitability of its solve.
+        for bracket in (one, two):
+            assert bracket["lower"] - 2 * err <= value <= bracket["upper"] + 2 * err
+    # The bounds are guarantees of the solved strategies, so they sit outside the
+    # solver's estimates of V_c(-1) and V_c(+1), within the exploitability.
+    for rec in (one, two):
+        assert rec["lower"] <= rec["low"]["value"] + 1e-12
+        assert rec["upper"] >= rec["high"]["value"] - 1e-12
+        assert rec["low"]["value"] - rec["lower"] <= 2 * rec["low"]["exploitability"] + 1e-12
+        assert abs(rec["lower_win"] - (1 + rec["lower"]) / 2) < 1e-12
+
+
+def test_a_mover_with_seven_coins_has_a_closed_bracket_at_cap_one():
+    """«Si empiezas tu turno con 7 monedas o más puedes dar un golpe de estado»: the Coup
+    cannot be blocked or challenged, so the mover wins at once and the cap never binds."""
+    rec = solve_bracket(Endgame(7, 2, "ambassador", turn_cap=1))
+    # CFR+ stops at exploitability 1e-4: its average strategy keeps a trace of other moves.
+    assert rec["lower_win"] == pytest.approx(1.0, abs=2e-4)
+    assert rec["upper_win"] == pytest.approx(1.0, abs=2e-4)
+    assert rec["converged"]
