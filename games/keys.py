@@ -32,6 +32,7 @@ class KeyedState(Protocol):
     def infoset_key(self, player: int) -> Hashable: ...
 
 
+@runtime_checkable
 class Walker(Protocol):
     """A game's pure rule functions, offered to the compiler for a fast walk.
 

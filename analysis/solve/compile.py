@@ -254,7 +254,11 @@ def _key_text(key: object) -> str:
 
 
 def compile_game(
-    game: pyspiel.Game, graph: bool = False, max_memory: int | None = None, progress: bool = False
+    game: pyspiel.Game,
+    graph: bool = False,
+    max_memory: int | None = None,
+    progress: bool = False,
+    use_walker: bool = True,
 ) -> CompiledGame:
     """Walk ``game`` once into a :class:`CompiledGame`.
 
@@ -271,6 +275,11 @@ def compile_game(
         it does not fit; in both modes the walk stops at the budget's node count.
     progress
         Show a tqdm bar of nodes walked.
+    use_walker
+        Walk the game's pure positions when it offers them
+        (``game.solver_walker``, :class:`games.keys.Walker`): several times faster
+        than OpenSpiel States and compiled to the same arrays. ``False`` forces the
+        State walk (the tests compare the two).
 
     Raises
     ------
@@ -309,7 +318,17 @@ def compile_game(
             )
     max_nodes = max(1, budget // per_node)
     start = time.perf_counter()
-    arrays = _walk(walked, graph, simultaneous, max_nodes, progress, str(game), budget, per_node)
+    walker = None
+    if use_walker and not simultaneous and hasattr(walked, "solver_walker"):
+        walker = walked.solver_walker(history=not graph)
+    if walker is not None:
+        arrays = _walk_positions(
+            walker, graph, max_nodes, progress, str(game), budget, per_node
+        )
+    else:
+        arrays = _walk(
+            walked, graph, simultaneous, max_nodes, progress, str(game), budget, per_node
+        )
     return CompiledGame(
         game=str(walked) if not graph else str(game),
         mode="graph" if graph else "tree",
@@ -318,60 +337,148 @@ def compile_game(
     )
 
 
-def _walk(game, graph, simultaneous, max_nodes, progress, name, budget, per_node):
-    kind = array("b")
-    node_infoset = array("i")
-    edge_start = array("q")
-    edge_child = array("i")
-    edge_prob = array("d")
-    edge_action = array("i")
-    utility = array("d")
-    iplayer = array("b")
-    ioffset = array("q", [0])
-    iactions = array("i")
-    ikeys: list[str] = []
-    infoset_index: dict = {}
-    # Graph mode: the positions of each information set, each position's parent (or
-    # _MULTI) and each node's (kind, infoset), to tell exact merging from an abstraction.
-    infoset_states: list[set] = []
-    parent_of: dict = {}
-    node_info: dict = {}
-    names: list[dict[int, str]] = [{}, {}]
-    memo: dict = {}
-    on_stack: set = set()
+class _Builder:
+    """The growable arrays of a walk, shared by the State walk and the walker walk.
 
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
+    Nodes are numbered as they close (children first); :func:`_finish` relabels them.
+    """
 
-        bar = tqdm(desc="compiling", unit=" nodes", unit_scale=True, mininterval=0.5)
+    def __init__(self, graph, max_nodes, progress, name, budget, per_node):
+        self.graph = graph
+        self.max_nodes = max_nodes
+        self.name = name
+        self.budget = budget
+        self.per_node = per_node
+        self.kind = array("b")
+        self.node_infoset = array("i")
+        self.edge_start = array("q")
+        self.edge_child = array("i")
+        self.edge_prob = array("d")
+        self.edge_action = array("i")
+        self.utility = array("d")
+        self.iplayer = array("b")
+        self.ioffset = array("q", [0])
+        self.iactions = array("i")
+        self.ikeys: list[str] = []
+        self.infoset_index: dict = {}
+        # Graph mode: the positions of each information set, each position's parent (or
+        # _MULTI) and each node's (kind, infoset), to tell exact merging from an abstraction.
+        self.infoset_states: list[set] = []
+        self.parent_of: dict = {}
+        self.node_info: dict = {}
+        self.names: list[dict[int, str]] = [{}, {}]
+        self.bar = None
+        if progress:
+            from tqdm.auto import tqdm
 
-    def infoset_id(player, key, actions, state_key, state):
+            self.bar = tqdm(desc="compiling", unit=" nodes", unit_scale=True, mininterval=0.5)
+
+    def infoset_id(self, player, key, actions, state_key, action_name, text=None):
+        """The id of ``player``'s information set ``key`` (a new one if unseen).
+
+        ``action_name(action)`` names actions the first time they appear; ``text()``
+        gives the set's printable key when ``key`` itself is not (hashed histories).
+        """
         full = (player, key)
-        iid = infoset_index.get(full)
+        iid = self.infoset_index.get(full)
         if iid is None:
-            iid = len(iplayer)
-            infoset_index[full] = iid
-            iplayer.append(player)
-            iactions.extend(actions)
-            ioffset.append(len(iactions))
-            ikeys.append(_key_text(key))
-            if graph:
-                infoset_states.append({state_key})
-            known = names[player]
+            iid = len(self.iplayer)
+            self.infoset_index[full] = iid
+            self.iplayer.append(player)
+            self.iactions.extend(actions)
+            self.ioffset.append(len(self.iactions))
+            self.ikeys.append(text() if text is not None else _key_text(key))
+            if self.graph:
+                self.infoset_states.append({state_key})
+            known = self.names[player]
             for a in actions:
                 if a not in known:
-                    known[a] = state.action_to_string(player, a)
+                    known[a] = action_name(a)
             return iid
-        lo, hi = ioffset[iid], ioffset[iid + 1]
-        if hi - lo != len(actions) or list(iactions[lo:hi]) != list(actions):
+        lo, hi = self.ioffset[iid], self.ioffset[iid + 1]
+        if hi - lo != len(actions) or list(self.iactions[lo:hi]) != list(actions):
             raise UnsupportedGameError(
-                f"{name}: information set {_key_text(key)!r} of player {player} has different "
-                "legal actions at different nodes"
+                f"{self.name}: information set {self.ikeys[iid]!r} of player {player} has "
+                "different legal actions at different nodes"
             )
-        if graph:
-            infoset_states[iid].add(state_key)
+        if self.graph:
+            self.infoset_states[iid].add(state_key)
         return iid
+
+    def close_node(self, node_kind, iid, children, probs, value, actions=()):
+        node = len(self.kind)
+        if node >= self.max_nodes:
+            raise GameTooLargeError(
+                f"{self.name} has more than {self.max_nodes:,} nodes in "
+                f"{'graph' if self.graph else 'tree'} mode "
+                f"(~{_format_bytes(self.max_nodes * self.per_node)} compiled), over the "
+                f"memory budget of {_format_bytes(self.budget)}"
+            )
+        self.kind.append(node_kind)
+        self.node_infoset.append(iid)
+        self.edge_start.append(len(self.edge_child))
+        self.utility.append(value)
+        if children:
+            self.edge_child.extend(children)
+            self.edge_action.extend(actions)
+            if probs is None:
+                self.edge_prob.extend([0.0] * len(children))
+            else:
+                self.edge_prob.extend(probs)
+        if self.bar is not None and node % 20000 == 0:
+            self.bar.update(20000 if node else 0)
+        return node
+
+    def terminal(self, returns):
+        if abs(returns[0] + returns[1]) > 1e-9:
+            raise UnsupportedGameError(
+                f"{self.name} is not zero-sum: a terminal pays {returns[0]:g} and {returns[1]:g}"
+            )
+        return self.close_node(TERMINAL, -1, None, None, float(returns[0]))
+
+    def cycle(self, key):
+        return UnsupportedGameError(
+            f"{self.name}: the state graph has a cycle at {_key_text(key)!r}; "
+            "the game needs a move cap in its state key"
+        )
+
+    def link(self, child_key, parent_key):
+        """Record ``parent_key`` as a parent of ``child_key`` (graph mode)."""
+        if self.parent_of.setdefault(child_key, parent_key) != parent_key:
+            self.parent_of[child_key] = _MULTI
+
+    def finish(self):
+        if self.bar is not None:
+            self.bar.close()
+        self.edge_start.append(len(self.edge_child))
+        if self.kind[-1] == TERMINAL:
+            raise UnsupportedGameError(f"{self.name} ends before anyone moves: nothing to solve")
+        imperfect = self.graph and _merges_hidden_information(
+            self.infoset_states, self.iplayer, self.parent_of, self.node_info
+        )
+        return _finish(
+            self.graph,
+            imperfect,
+            np.frombuffer(self.kind, dtype=np.int8),
+            np.frombuffer(self.node_infoset, dtype=np.int32),
+            np.frombuffer(self.edge_start, dtype=np.int64),
+            np.frombuffer(self.edge_child, dtype=np.int32),
+            np.frombuffer(self.edge_prob, dtype=np.float64),
+            np.frombuffer(self.edge_action, dtype=np.int32),
+            np.frombuffer(self.utility, dtype=np.float64),
+            np.frombuffer(self.iplayer, dtype=np.int8),
+            np.frombuffer(self.ioffset, dtype=np.int64),
+            np.frombuffer(self.iactions, dtype=np.int32),
+            self.ikeys,
+            self.names,
+        )
+
+
+def _walk(game, graph, simultaneous, max_nodes, progress, name, budget, per_node):
+    """Walk OpenSpiel states (any game; simultaneous nodes made turn-based in graph mode)."""
+    b = _Builder(graph, max_nodes, progress, name, budget, per_node)
+    memo: dict = {}
+    on_stack: set = set()
 
     # A frame: [state, kind, infoset, actions, probs, next index, child ids, key, a0]
     def open_frame(state, key, player, pending_a0=None):
@@ -379,13 +486,16 @@ def _walk(game, graph, simultaneous, max_nodes, progress, name, budget, per_node
         # crosses the C++ bridge.
         if pending_a0 is not None:  # graph mode, simultaneous node: player 1's turn
             actions = state.legal_actions(1)
-            iid = infoset_id(1, ("sim", state.infoset_key(1)), actions, key, state)
-            node_info[(key, pending_a0)] = (PLAYER1, iid)
+            iid = b.infoset_id(
+                1, ("sim", state.infoset_key(1)), actions, key,
+                lambda a: state.action_to_string(1, a),
+            )
+            b.node_info[(key, pending_a0)] = (PLAYER1, iid)
             return [state, PLAYER1, iid, actions, None, 0, [], (key, pending_a0), pending_a0]
         if player == _CHANCE_ID:
             outcomes = [(a, p) for a, p in state.chance_outcomes() if p > 0]
             if graph:
-                node_info[key] = (CHANCE, -1)
+                b.node_info[key] = (CHANCE, -1)
             return [
                 state,
                 CHANCE,
@@ -399,123 +509,170 @@ def _walk(game, graph, simultaneous, max_nodes, progress, name, budget, per_node
             ]
         if player == _SIMULTANEOUS_ID:
             actions = state.legal_actions(0)
-            iid = infoset_id(0, ("sim", state.infoset_key(0)), actions, key, state)
-            node_info[key] = (PLAYER0, iid)
+            iid = b.infoset_id(
+                0, ("sim", state.infoset_key(0)), actions, key,
+                lambda a: state.action_to_string(0, a),
+            )
+            b.node_info[key] = (PLAYER0, iid)
             return [state, PLAYER0, iid, actions, None, 0, [], key, "sim"]
         actions = state.legal_actions()
+        name_of = lambda a: state.action_to_string(player, a)  # noqa: E731
         if graph:
-            iid = infoset_id(player, state.infoset_key(player), actions, key, state)
-            node_info[key] = (PLAYER0 + player, iid)
+            iid = b.infoset_id(player, state.infoset_key(player), actions, key, name_of)
+            b.node_info[key] = (PLAYER0 + player, iid)
         else:
-            iid = infoset_id(player, state.information_state_string(player), actions, None, state)
+            iid = b.infoset_id(
+                player, state.information_state_string(player), actions, None, name_of
+            )
         return [state, PLAYER0 + player, iid, actions, None, 0, [], key, None]
-
-    def close_node(node_kind, iid, children, probs, value, actions=()):
-        node = len(kind)
-        if node >= max_nodes:
-            raise GameTooLargeError(
-                f"{name} has more than {max_nodes:,} nodes in {'graph' if graph else 'tree'} "
-                f"mode (~{_format_bytes(max_nodes * per_node)} compiled), over the memory "
-                f"budget of {_format_bytes(budget)}"
-            )
-        kind.append(node_kind)
-        node_infoset.append(iid)
-        edge_start.append(len(edge_child))
-        utility.append(value)
-        if children:
-            edge_child.extend(children)
-            edge_action.extend(actions)
-            if probs is None:
-                edge_prob.extend([0.0] * len(children))
-            else:
-                edge_prob.extend(probs)
-        if bar is not None and node % 20000 == 0:
-            bar.update(20000 if node else 0)
-        return node
-
-    def terminal(state):
-        returns = state.returns()
-        if abs(returns[0] + returns[1]) > 1e-9:
-            raise UnsupportedGameError(
-                f"{name} is not zero-sum: a terminal pays {returns[0]:g} and {returns[1]:g}"
-            )
-        return close_node(TERMINAL, -1, None, None, float(returns[0]))
 
     root_state = game.new_initial_state()
     root_player = root_state.current_player()
     if root_player == _TERMINAL_ID:
-        terminal(root_state)
-    else:
-        root_key = root_state.state_key() if graph else None
-        stack = [open_frame(root_state, root_key, root_player)]
-        if graph:
-            on_stack.add(root_key)
-        while stack:
-            frame = stack[-1]
-            state, node_kind, _, actions, probs, i, children, key, extra = frame
-            if i < len(actions):
-                frame[5] = i + 1
-                action = actions[i]
-                if extra == "sim":  # player 0 chose at a simultaneous node
-                    stack.append(open_frame(state, key, None, pending_a0=action))
-                    continue
-                if extra is not None:  # player 1 answers: apply the joint action
-                    child = state.clone()
-                    child.apply_actions([extra, action])
-                else:
-                    child = state.child(action)
-                child_player = child.current_player()
-                if child_player == _TERMINAL_ID:
-                    children.append(terminal(child))
-                    continue
-                if graph:
-                    child_key = child.state_key()
-                    parent_key = key if extra is None else (key, extra)
-                    if parent_of.setdefault(child_key, parent_key) != parent_key:
-                        parent_of[child_key] = _MULTI
-                    known = memo.get(child_key)
-                    if known is not None:
-                        children.append(known)
-                        continue
-                    if child_key in on_stack:
-                        raise UnsupportedGameError(
-                            f"{name}: the state graph has a cycle at {_key_text(child_key)!r}; "
-                            "the game needs a move cap in its state key"
-                        )
-                    on_stack.add(child_key)
-                    stack.append(open_frame(child, child_key, child_player))
-                else:
-                    stack.append(open_frame(child, None, child_player))
+        b.terminal(root_state.returns())
+        return b.finish()
+    root_key = root_state.state_key() if graph else None
+    stack = [open_frame(root_state, root_key, root_player)]
+    if graph:
+        on_stack.add(root_key)
+    while stack:
+        frame = stack[-1]
+        state, node_kind, _, actions, probs, i, children, key, extra = frame
+        if i < len(actions):
+            frame[5] = i + 1
+            action = actions[i]
+            if extra == "sim":  # player 0 chose at a simultaneous node
+                stack.append(open_frame(state, key, None, pending_a0=action))
                 continue
-            stack.pop()
-            node = close_node(node_kind, frame[2], children, probs, 0.0, actions)
-            if graph and (extra is None or extra == "sim"):
-                memo[key] = node
-                on_stack.discard(key)
-            if stack:
-                stack[-1][6].append(node)
-    if bar is not None:
-        bar.close()
-    edge_start.append(len(edge_child))
-    if kind[-1] == TERMINAL:
-        raise UnsupportedGameError(f"{name} ends before anyone moves: nothing to solve")
-    imperfect = graph and _merges_hidden_information(infoset_states, iplayer, parent_of, node_info)
-    return _finish(
-        graph,
-        imperfect,
-        np.frombuffer(kind, dtype=np.int8),
-        np.frombuffer(node_infoset, dtype=np.int32),
-        np.frombuffer(edge_start, dtype=np.int64),
-        np.frombuffer(edge_child, dtype=np.int32),
-        np.frombuffer(edge_prob, dtype=np.float64),
-        np.frombuffer(edge_action, dtype=np.int32),
-        np.frombuffer(utility, dtype=np.float64),
-        np.frombuffer(iplayer, dtype=np.int8),
-        np.frombuffer(ioffset, dtype=np.int64),
-        np.frombuffer(iactions, dtype=np.int32),
-        ikeys,
-        names,
-    )
+            if extra is not None:  # player 1 answers: apply the joint action
+                child = state.clone()
+                child.apply_actions([extra, action])
+            else:
+                child = state.child(action)
+            child_player = child.current_player()
+            if child_player == _TERMINAL_ID:
+                children.append(b.terminal(child.returns()))
+                continue
+            if graph:
+                child_key = child.state_key()
+                b.link(child_key, key if extra is None else (key, extra))
+                known = memo.get(child_key)
+                if known is not None:
+                    children.append(known)
+                    continue
+                if child_key in on_stack:
+                    raise b.cycle(child_key)
+                on_stack.add(child_key)
+                stack.append(open_frame(child, child_key, child_player))
+            else:
+                stack.append(open_frame(child, None, child_player))
+            continue
+        stack.pop()
+        node = b.close_node(node_kind, frame[2], children, probs, 0.0, actions)
+        if graph and (extra is None or extra == "sim"):
+            memo[key] = node
+            on_stack.discard(key)
+        if stack:
+            stack[-1][6].append(node)
+    return b.finish()
+
+
+# Chained history hashes (tree mode through a walker): two independent 64-bit hashes of
+# the observation sequence, so a merge of distinct information sets would need both to
+# collide (~n^2 / 2^128 for n histories). They keep the walk's memory per node constant.
+_SALT = 0x9E3779B97F4A7C15
+
+
+def _walk_positions(walker, graph, max_nodes, progress, name, budget, per_node):
+    """Walk a game's pure positions through its :class:`games.keys.Walker`.
+
+    Same nodes, information sets and order as :func:`_walk` on the game's States
+    (tested), without a State object, a C++ round trip or a deep copy per node. In
+    tree mode a player's information set is the pair of chained hashes of the
+    observations they made (``walker.new_observations``); its printable key, the
+    information-state string, is asked for once per information set.
+    """
+    b = _Builder(graph, max_nodes, progress, name, budget, per_node)
+    memo: dict = {}
+    on_stack: set = set()
+    actor = walker.actor
+    legal_actions = walker.legal_actions
+    chance_outcomes = walker.chance_outcomes
+    child_of = walker.child
+    returns = walker.returns
+    state_key = walker.state_key
+    infoset_key = walker.infoset_key
+    observe = walker.new_observations
+
+    def open_frame(pos, key, player, hist):
+        if player == _CHANCE_ID:
+            outcomes = [(a, p) for a, p in chance_outcomes(pos) if p > 0]
+            if graph:
+                b.node_info[key] = (CHANCE, -1)
+            return [pos, CHANCE, -1, [a for a, _ in outcomes], [p for _, p in outcomes], 0, [],
+                    key, hist]
+        actions = legal_actions(pos)
+        name_of = lambda a: walker.action_to_string(pos, player, a)  # noqa: E731
+        if graph:
+            iid = b.infoset_id(player, infoset_key(pos, player), actions, key, name_of)
+            b.node_info[key] = (PLAYER0 + player, iid)
+        else:
+            iid = b.infoset_id(
+                player, hist[player], actions, None, name_of,
+                text=lambda: walker.information_state_string(pos, player),
+            )
+        return [pos, PLAYER0 + player, iid, actions, None, 0, [], key, hist]
+
+    def advance(hist, parent, child):
+        out = []
+        for player in (0, 1):
+            h1, h2 = hist[player]
+            for item in observe(parent, child, player):
+                h1, h2 = hash((h1, item)), hash((item, h2, _SALT))
+            out.append((h1, h2))
+        return out
+
+    root = walker.root()
+    root_player = actor(root)
+    if root_player == _TERMINAL_ID:
+        b.terminal(returns(root))
+        return b.finish()
+    root_key = state_key(root) if graph else None
+    stack = [open_frame(root, root_key, root_player, None if graph else [(0, 0), (0, 0)])]
+    if graph:
+        on_stack.add(root_key)
+    while stack:
+        frame = stack[-1]
+        pos, node_kind, _, actions, probs, i, children, key, hist = frame
+        if i < len(actions):
+            frame[5] = i + 1
+            child = child_of(pos, actions[i])
+            child_player = actor(child)
+            if child_player == _TERMINAL_ID:
+                children.append(b.terminal(returns(child)))
+                continue
+            if graph:
+                child_key = state_key(child)
+                b.link(child_key, key)
+                known = memo.get(child_key)
+                if known is not None:
+                    children.append(known)
+                    continue
+                if child_key in on_stack:
+                    raise b.cycle(child_key)
+                on_stack.add(child_key)
+                stack.append(open_frame(child, child_key, child_player, None))
+            else:
+                stack.append(open_frame(child, None, child_player, advance(hist, pos, child)))
+            continue
+        stack.pop()
+        node = b.close_node(node_kind, frame[2], children, probs, 0.0, actions)
+        if graph:
+            memo[key] = node
+            on_stack.discard(key)
+        if stack:
+            stack[-1][6].append(node)
+    return b.finish()
 
 
 def _merges_hidden_information(infoset_states, iplayer, parent_of, node_info) -> bool:
