@@ -92,6 +92,12 @@ class CobardesBattleGame(pyspiel.Game):
     def new_initial_state(self):
         return CobardesBattleState(self)
 
+    def solver_walker(self, history: bool = True):
+        """The battle's pure rule functions for the compiler (:class:`games.keys.Walker`)."""
+        from games.cobardes.walker import BattleWalker
+
+        return BattleWalker(self.rules, history)
+
     def make_py_observer(self, iig_obs_type=None, params=None):
         iig_obs_type = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
         steps = max_length(self.rules) if iig_obs_type.perfect_recall else 0
@@ -140,15 +146,7 @@ class CobardesBattleState(pyspiel.State):
         self._s = E.apply(cfg, s, action)
 
     def _action_to_string(self, player, action):
-        s = self._s
-        if player == E.CHANCE:
-            if s.phase == E.DEAL and s.pending and s.pending[0][0] == "court":
-                return f"deal {C.COURTIER_NAMES[action]}"
-            if s.phase == E.QUICK:
-                return f"P{action} is quicker"
-            return f"draw {C.CARD_NAMES[action]}"
-        court = s.court[player] if 0 <= player < 2 else -1
-        return E.action_name(action, court)
+        return action_string(self._s, player, action)
 
     def is_terminal(self):
         return self._s.outcome is not None
@@ -181,6 +179,18 @@ class CobardesBattleState(pyspiel.State):
     def outcome(self):
         """``None`` while playing, else ``(kind, winner)``."""
         return self._s.outcome
+
+
+def action_string(s: E.Pos, player: int, action: int) -> str:
+    """The name of ``player``'s (or chance's) ``action`` at position ``s``."""
+    if player == E.CHANCE:
+        if s.phase == E.DEAL and s.pending and s.pending[0][0] == "court":
+            return f"deal {C.COURTIER_NAMES[action]}"
+        if s.phase == E.QUICK:
+            return f"P{action} is quicker"
+        return f"draw {C.CARD_NAMES[action]}"
+    court = s.court[player] if 0 <= player < 2 else -1
+    return E.action_name(action, court)
 
 
 def _unharmed(s: E.Pos) -> int:

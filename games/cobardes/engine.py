@@ -162,7 +162,9 @@ def begin(cfg: Config, pos: Pos) -> Pos:
 # --------------------------------------------------------------------------- helpers
 
 def _say(pos: Pos, mask: int, text: str) -> None:
-    pos.ev = pos.ev + ((mask, text),)
+    # ``ev is None``: a position walked without its log (the compiler's graph walk).
+    if pos.ev is not None:
+        pos.ev = pos.ev + ((mask, text),)
 
 
 def _set(t: tuple, i: int, v) -> tuple:
@@ -484,7 +486,9 @@ def apply(cfg: Config, pos: Pos, action: int) -> Pos:
     p = pos.actor
     # Who sees this move (bit per player), for the information-state tensor: the
     # first card prepared face down and a villain dealt are private.
-    if (phase == COMMIT and p == pos.first and not pos.open) or (
+    if pos.seen is None:
+        pass
+    elif (phase == COMMIT and p == pos.first and not pos.open) or (
             phase == DEAL and pos.pending[0][0] == "villain"):
         pos.seen = pos.seen + (1 << (p if phase == COMMIT else pos.pending[0][1]),)
     else:

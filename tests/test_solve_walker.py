@@ -1,0 +1,110 @@
+"""The compiler's fast walk through a game's pure positions (``games.keys.Walker``).
+
+A walker must compile to exactly what the OpenSpiel State walk gives: same nodes in the
+same order, same information sets and keys, same action names, same abstraction flag.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+import pytest
+
+import games  # noqa: F401
+from analysis.solve import compile_game, exploitability
+from games.keys import Walker
+
+ARRAYS = (
+    "kind", "infoset", "edge_start", "edge_child", "edge_prob", "edge_action", "utility",
+    "infoset_player", "infoset_offset", "infoset_actions", "infoset_parent_row",
+)
+
+CASES = [
+    ("python_cobardes_battle", {"kinds": "warriors", "warriors": 3, "combats": 4}, False),
+    ("python_cobardes_battle", {"kinds": "warriors", "warriors": 4}, True),
+    (
+        "python_cobardes_battle",
+        {"warriors": 2, "combats": 3, "kinds": "warriors+villains",
+         "villain_deck": "Thug/Sheep/Executioner"},
+        False,
+    ),
+    (
+        "python_cobardes_battle",
+        {"warriors": 2, "combats": 3, "kinds": "warriors+villains",
+         "villain_deck": "Thug/Sheep/Executioner"},
+        True,
+    ),
+    (
+        "python_cobardes_battle",
+        {"kinds": "all", "warriors": 2, "combats": 2, "courtier0": "Procuress",
+         "courtier1": "Inquisitor", "villain_deck": "Thug/Sheep/Executioner"},
+        False,
+    ),
+    (
+        "python_cobardes_battle",
+        {"kinds": "all", "warriors": 2, "combats": 3, "courtier0": "random",
+         "courtier1": "Archer", "court_deck": "Squire/Wolf/Archer", "quicker": "random"},
+        True,
+    ),
+]
+
+
+def _ids(case):
+    name, params, graph = case
+    return f"{name}-{'graph' if graph else 'tree'}-" + ",".join(f"{k}={v}" for k, v in params.items())
+
+
+@pytest.mark.parametrize("case", CASES, ids=[_ids(c) for c in CASES])
+def test_walker_compiles_to_the_state_walk(case):
+    name, params, graph = case
+    game = pyspiel.load_game(name, params)
+    assert isinstance(game.solver_walker(history=not graph), Walker)
+    slow = compile_game(game, graph=graph, use_walker=False)
+    fast = compile_game(game, graph=graph)
+    for field in ARRAYS:
+        assert np.array_equal(getattr(slow, field), getattr(fast, field)), field
+    assert slow.infoset_keys == fast.infoset_keys
+    assert slow.action_names == fast.action_names
+    assert slow.imperfect_recall == fast.imperfect_recall
+
+
+def test_walker_positions_are_not_mutated():
+    """The walker's ``child`` returns a new position and leaves its parent as it was."""
+    game = pyspiel.load_game("python_cobardes_battle", {"kinds": "warriors", "warriors": 2})
+    walker = game.solver_walker(history=True)
+    root = walker.root()
+    before = dict(root.__dict__)
+    for action in walker.chance_outcomes(root) or walker.legal_actions(root):
+        action = action[0] if isinstance(action, tuple) else action
+        walker.child(root, action)
+    assert root.__dict__ == before
+
+
+def test_graph_walk_drops_the_log():
+    """Without history the positions carry no event log (the cheap graph walk)."""
+    game = pyspiel.load_game("python_cobardes_battle", {"kinds": "warriors", "warriors": 2})
+    walker = game.solver_walker(history=False)
+    pos = walker.root()
+    while walker.actor(pos) != pyspiel.PlayerId.TERMINAL:
+        pos = walker.child(pos, walker.legal_actions(pos)[0])
+    assert pos.ev is None and pos.seen is None
+    # ...and the State of the same game still has its log (the walker copied the root).
+    assert game.new_initial_state().position.ev is not None
+
+
+def test_solution_through_the_walker_is_exact():
+    """A tree compiled through the walker is solved to the same exploitability scale."""
+    game = pyspiel.load_game(
+        "python_cobardes_battle",
+        {"warriors": 2, "combats": 3, "kinds": "warriors+villains",
+         "villain_deck": "Thug/Sheep/Executioner"},
+    )
+    from analysis.solve import CFRSolver
+
+    compiled = compile_game(game)
+    solver = CFRSolver(compiled, "cfr+")
+    report = solver.run(iterations=300, progress=False)
+    assert report.exploitability < 1e-2
+    assert exploitability(compiled, solver.average_strategy()).exploitability == pytest.approx(
+        report.exploitability, abs=1e-12
+    )
