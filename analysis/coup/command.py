@@ -3,7 +3,8 @@
 ``farol coup sweep [--coins 0-9] [--decks ...] [--revealed contessa-contessa] [--caps 2]
 [--workers 2]`` solves every 1v1 endgame not yet on disk (resumable);
 ``farol coup brackets [--caps 1,2,3] [--limit N]`` bounds the uncapped values
-(widest brackets first); ``farol coup cap-study`` and ``farol coup larger`` run the turn-cap and larger-endgame
+(widest brackets first); ``farol coup full-game`` bounds the 2-player game from the
+deal as far as it fits; ``farol coup cap-study`` and ``farol coup larger`` run the turn-cap and larger-endgame
 studies (also resumable). The results are what ``farol report coup`` reads.
 """
 
@@ -26,6 +27,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     add_bracket_arguments(brackets)
     brackets.set_defaults(func=_brackets)
+    full = sub.add_parser("full-game", help="the 2-player game from the deal: sizes and bounds")
+    full.add_argument("--budget", type=float, default=1e7, help="most histories to compile")
+    full.set_defaults(func=_full_game)
     cap = sub.add_parser("cap-study", help="the same endgames at turn caps 1-3")
     cap.set_defaults(func=_cap_study)
     larger = sub.add_parser("larger", help="2v1, 1v2 and 2v2 endgames as far as they fit")
@@ -42,6 +46,14 @@ def _brackets(args: argparse.Namespace) -> int:
     from analysis.coup.sweep import run_bracket_args
 
     return run_bracket_args(args)
+
+
+def _full_game(args: argparse.Namespace) -> int:
+    from analysis.coup.full_game import PATH, run
+
+    rows = run(budget=int(args.budget))
+    print(f"{len(rows)} full-game rows in {PATH}")
+    return 0
 
 
 def _cap_study(args: argparse.Namespace) -> int:
