@@ -363,6 +363,10 @@ class _Builder:
         self.infoset_index: dict = {}
         # Graph mode: the positions of each information set, each position's parent (or
         # _MULTI) and each node's (kind, infoset), to tell exact merging from an abstraction.
+        # Tracking stops (and its memory is freed) as soon as a periodic check finds
+        # hidden information merged: that finding cannot be undone by more nodes.
+        self.tracking = graph
+        self.imperfect = False
         self.infoset_states: list[set] = []
         self.parent_of: dict = {}
         self.node_info: dict = {}
@@ -388,7 +392,7 @@ class _Builder:
             self.iactions.extend(actions)
             self.ioffset.append(len(self.iactions))
             self.ikeys.append(text() if text is not None else _key_text(key))
-            if self.graph:
+            if self.tracking:
                 self.infoset_states.append({state_key})
             known = self.names[player]
             for a in actions:
@@ -401,7 +405,7 @@ class _Builder:
                 f"{self.name}: information set {self.ikeys[iid]!r} of player {player} has "
                 "different legal actions at different nodes"
             )
-        if self.graph:
+        if self.tracking:
             self.infoset_states[iid].add(state_key)
         return iid
 
@@ -427,7 +431,19 @@ class _Builder:
                 self.edge_prob.extend(probs)
         if self.bar is not None and node % 20000 == 0:
             self.bar.update(20000 if node else 0)
+        if self.tracking and node & 0xFFFFF == 0xFFFFF:
+            self.check_recall()
         return node
+
+    def check_recall(self):
+        """Stop tracking positions once an information set is known to merge hidden
+        information (monotone: more nodes only add positions and parents)."""
+        if _merges_hidden_information(
+            self.infoset_states, self.iplayer, self.parent_of, self.node_info
+        ):
+            self.imperfect = True
+            self.tracking = False
+            self.infoset_states, self.parent_of, self.node_info = [], {}, {}
 
     def terminal(self, returns):
         if abs(returns[0] + returns[1]) > 1e-9:
@@ -444,7 +460,7 @@ class _Builder:
 
     def link(self, child_key, parent_key):
         """Record ``parent_key`` as a parent of ``child_key`` (graph mode)."""
-        if self.parent_of.setdefault(child_key, parent_key) != parent_key:
+        if self.tracking and self.parent_of.setdefault(child_key, parent_key) != parent_key:
             self.parent_of[child_key] = _MULTI
 
     def finish(self):
@@ -453,9 +469,9 @@ class _Builder:
         self.edge_start.append(len(self.edge_child))
         if self.kind[-1] == TERMINAL:
             raise UnsupportedGameError(f"{self.name} ends before anyone moves: nothing to solve")
-        imperfect = self.graph and _merges_hidden_information(
-            self.infoset_states, self.iplayer, self.parent_of, self.node_info
-        )
+        if self.tracking:
+            self.check_recall()
+        imperfect = self.imperfect
         return _finish(
             self.graph,
             imperfect,
@@ -490,11 +506,12 @@ def _walk(game, graph, simultaneous, max_nodes, progress, name, budget, per_node
                 1, ("sim", state.infoset_key(1)), actions, key,
                 lambda a: state.action_to_string(1, a),
             )
-            b.node_info[(key, pending_a0)] = (PLAYER1, iid)
+            if b.tracking:
+                b.node_info[(key, pending_a0)] = (PLAYER1, iid)
             return [state, PLAYER1, iid, actions, None, 0, [], (key, pending_a0), pending_a0]
         if player == _CHANCE_ID:
             outcomes = [(a, p) for a, p in state.chance_outcomes() if p > 0]
-            if graph:
+            if b.tracking:
                 b.node_info[key] = (CHANCE, -1)
             return [
                 state,
@@ -513,13 +530,15 @@ def _walk(game, graph, simultaneous, max_nodes, progress, name, budget, per_node
                 0, ("sim", state.infoset_key(0)), actions, key,
                 lambda a: state.action_to_string(0, a),
             )
-            b.node_info[key] = (PLAYER0, iid)
+            if b.tracking:
+                b.node_info[key] = (PLAYER0, iid)
             return [state, PLAYER0, iid, actions, None, 0, [], key, "sim"]
         actions = state.legal_actions()
         name_of = lambda a: state.action_to_string(player, a)  # noqa: E731
         if graph:
             iid = b.infoset_id(player, state.infoset_key(player), actions, key, name_of)
-            b.node_info[key] = (PLAYER0 + player, iid)
+            if b.tracking:
+                b.node_info[key] = (PLAYER0 + player, iid)
         else:
             iid = b.infoset_id(
                 player, state.information_state_string(player), actions, None, name_of
@@ -607,7 +626,7 @@ def _walk_positions(walker, graph, max_nodes, progress, name, budget, per_node):
     def open_frame(pos, key, player, hist):
         if player == _CHANCE_ID:
             outcomes = [(a, p) for a, p in chance_outcomes(pos) if p > 0]
-            if graph:
+            if b.tracking:
                 b.node_info[key] = (CHANCE, -1)
             return [pos, CHANCE, -1, [a for a, _ in outcomes], [p for _, p in outcomes], 0, [],
                     key, hist]
@@ -615,7 +634,8 @@ def _walk_positions(walker, graph, max_nodes, progress, name, budget, per_node):
         name_of = lambda a: walker.action_to_string(pos, player, a)  # noqa: E731
         if graph:
             iid = b.infoset_id(player, infoset_key(pos, player), actions, key, name_of)
-            b.node_info[key] = (PLAYER0 + player, iid)
+            if b.tracking:
+                b.node_info[key] = (PLAYER0 + player, iid)
         else:
             iid = b.infoset_id(
                 player, hist[player], actions, None, name_of,
