@@ -70,3 +70,14 @@ def test_a_mover_with_seven_coins_has_a_closed_bracket_at_cap_one():
     assert rec["lower_win"] == pytest.approx(1.0, abs=2e-4)
     assert rec["upper_win"] == pytest.approx(1.0, abs=2e-4)
     assert rec["converged"]
+
+
+def test_a_passive_opponent_keeps_the_bracket_fully_open_at_cap_two():
+    """With one card each, a game ends only by a Coup (7 coins), an unblocked
+    assassination (3 coins) or a lost challenge. A player who only takes Income and never
+    challenges or blocks cannot be beaten within the cap by an opponent who cannot afford
+    either in time: with 1 coin each the mover (turns 1 and 3 would be needed) cannot win
+    in 2 turns, nor can the other in its single turn, so the bracket is exactly [0, 1]."""
+    rec = solve_bracket(Endgame(1, 1, "inquisitor", turn_cap=2))
+    assert rec["lower_win"] == pytest.approx(0.0, abs=1e-12)
+    assert rec["upper_win"] == pytest.approx(1.0, abs=1e-12)

@@ -300,6 +300,218 @@ def section_turn_cap(ctx: ReportContext) -> str:
     return "\n".join(lines)
 
 
+def _brackets() -> dict[int, list[dict]]:
+    """Bracket records on disk by turn cap (the main revealed pair, both decks)."""
+    out: dict[int, list[dict]] = {}
+    for cap in range(1, 8):
+        recs = sweep.cached_brackets(sweep.bracket_grid(cap=cap))
+        if recs:
+            out[cap] = recs
+    return out
+
+
+def _bracket_frame(records: list[dict]):
+    import pandas as pd
+
+    return pd.DataFrame([{
+        "deck": r["endgame"]["deck"], "mover": r["endgame"]["mover_coins"],
+        "other": r["endgame"]["other_coins"], "cap": r["endgame"]["turn_cap"],
+        "lower_win": r["lower_win"], "upper_win": r["upper_win"], "width": r["width"],
+        "nodes": r["nodes"], "seconds": r["compile_seconds"] + r["low"]["seconds"]
+        + r["high"]["seconds"],
+        "iterations": max(r["low"]["iterations"], r["high"]["iterations"]),
+        "exploitability": max(r["low"]["exploitability"], r["high"]["exploitability"]),
+    } for r in records])
+
+
+def _with_closed(df, by_cap: dict, cap: int):
+    """The cap-``cap`` grid with the movers of 7+ coins filled in from cap 1 (they Coup
+    at once: their bracket is closed at cap 1 and never widens)."""
+    import pandas as pd
+
+    if cap == 1 or 1 not in by_cap:
+        return df
+    one = _bracket_frame(by_cap[1])
+    return pd.concat([df, one[one["mover"] >= 7]], ignore_index=True)
+
+
+def section_brackets(ctx: ReportContext) -> str:
+    """Rigorous bounds on the uncapped values, how they narrow with the cap, convergence."""
+    lines = ["## Without a cap: rigorous brackets\n"]
+    by_cap = _brackets()
+    if not by_cap:
+        return "\n".join(lines + ["Not run yet: `farol coup brackets`."])
+    lines += [
+        "A capped solve says nothing certain about the real game, where nobody stops after "
+        "a few turns. Solving the capped endgame twice, once with the cap counted as a loss "
+        "for the player to move (cap payoff -1) and once as a win (+1), brackets the value "
+        "of the game **without a cap**: the player to move can guarantee the first by "
+        "playing that equilibrium for the capped turns, and the other player can hold them "
+        "to the second ([docs/coup_analysis.md](../docs/coup_analysis.md)). The bounds are "
+        "the guarantees of the solved strategies measured by exact best response, so they "
+        "hold whatever the solver's residual error. As win probabilities (a game that "
+        "never ends counted as half a win): the lower end is the probability of winning "
+        "within the cap when the cap counts as a loss, the upper end one minus the "
+        "probability of losing within the cap when it counts as a win. *Converged* means "
+        "the bracket is at most 0.001 wide.\n",
+        "| cap | deck | endgames | converged (width <= 0.001) | mean width | largest width | "
+        "histories (max) | iterations | exploitability (max) |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    frames = {cap: _bracket_frame(recs) for cap, recs in by_cap.items()}
+    for cap, df in sorted(frames.items()):
+        full = _with_closed(df, by_cap, cap)
+        for deck, g in full.groupby("deck"):
+            own = df[df["deck"] == deck]
+            if not len(own):
+                continue
+            lines.append(
+                f"| {cap} | {deck} | {len(g)} | {int((g['width'] <= 1e-3).sum())} | "
+                f"{g['width'].mean():.3f} | {g['width'].max():.3f} | {own['nodes'].max():,} | "
+                f"{int(own['iterations'].min())}-{int(own['iterations'].max())} | "
+                f"{own['exploitability'].max():.1e} |")
+    lines.append(f"\n(solver: {SOLVER.replace('CFR+', 'CFR+ to exploitability 1e-4')}, each "
+                 "endgame solved twice; at caps above 1 the movers with 7+ coins are counted "
+                 "with their cap-1 bracket, which is already closed.)\n")
+    # The largest cap bracketed for every endgame of both decks.
+    complete = [cap for cap, df in frames.items()
+                if len(_with_closed(df, by_cap, cap)) >= 2 * len(sweep.COINS) ** 2]
+    cap = max(complete) if complete else max(frames)
+    df = _with_closed(frames[cap], by_cap, cap)
+    lines.append(f"Bracket width over coins at cap {cap} (0: the value is known; 1: nothing is):\n")
+    lines.append(_heatmaps(ctx, df, "width", f"bracket width, cap {cap}", "coup_bracket_width",
+                           "viridis", 0.0, 1.0))
+    conv = df[df["width"] <= 1e-3]
+    lines.append(
+        f"\n**Convergence, cap {cap}.** {len(conv)} of {len(df)} endgames have converged "
+        "(width <= 0.001): " + _converged_words(conv) + ". Everywhere else the value of "
+        f"the uncapped game is not pinned down by {cap} turns; the brackets below say how "
+        "much is known.\n")
+    for deck in sorted(df["deck"].unique()):
+        g = df[df["deck"] == deck]
+        lines.append(f"Cap {cap}, {deck}: the mover's win probability lies in [lower, upper] "
+                     "(rows: mover's coins, columns: the other's):\n")
+        lines.append("| mover / other | " + " | ".join(str(b) for b in sweep.COINS) + " |")
+        lines.append("|---" * (len(sweep.COINS) + 1) + "|")
+        cell = {(r.mover, r.other): r for r in g.itertuples()}
+        for a in sweep.COINS:
+            row = [f"{cell[(a, b)].lower_win:.2f}-{cell[(a, b)].upper_win:.2f}"
+                   if (a, b) in cell else "–" for b in sweep.COINS]
+            lines.append(f"| {a} | " + " | ".join(row) + " |")
+        lines.append("")
+    # Narrowing with the cap, over the caps bracketed for every endgame.
+    shown = sorted(complete) or sorted(frames)
+    lines.append("How the brackets narrow as the cap grows (mean width, movers with 0-6 "
+                 "coins):\n")
+    lines.append("| deck | endgames | " + " | ".join(f"cap {c}" for c in shown) + " |")
+    lines.append("|---" * (len(shown) + 2) + "|")
+    for deck in sorted(df["deck"].unique()):
+        cells, counts = [], set()
+        for c in shown:
+            g = frames[c][(frames[c]["deck"] == deck) & (frames[c]["mover"] < 7)]
+            counts.add(len(g))
+            cells.append(f"{g['width'].mean():.3f}" if len(g) else "–")
+        lines.append(f"| {deck} | {'/'.join(str(n) for n in sorted(counts))} | "
+                     + " | ".join(cells) + " |")
+    deeper = {c: f for c, f in frames.items() if c > cap}
+    if deeper:
+        lines.append("\nLarger caps, where they fit (the widest brackets first):\n")
+        lines.append("| deck | mover | other | cap | bracket (win prob.) | width | width one cap "
+                     "lower | histories | seconds | iterations | exploitability |")
+        lines.append("|---|---|---|---|---|---|---|---|---|---|---|")
+        for c, f in sorted(deeper.items()):
+            below = frames.get(c - 1)
+            for r in f.sort_values(["deck", "mover", "other"]).itertuples():
+                prev = None
+                if below is not None:
+                    m = below[(below["deck"] == r.deck) & (below["mover"] == r.mover)
+                              & (below["other"] == r.other)]
+                    prev = float(m["width"].iloc[0]) if len(m) else None
+                lines.append(
+                    f"| {r.deck} | {r.mover} | {r.other} | {c} | {r.lower_win:.4f}-"
+                    f"{r.upper_win:.4f} | {r.width:.4f} | {_fmt(prev, '.4f')} | {r.nodes:,} | "
+                    f"{r.seconds:.0f} | {r.iterations} | {r.exploitability:.1e} |")
+    lines.append(
+        "\nWhy the brackets stay wide at low coins: with one card each a game ends only by a "
+        "Coup (7 coins), an assassination (3 coins) that is not blocked, or a lost "
+        "challenge. From few coins the player who fears the cap's verdict can avoid all of "
+        "these for several turns (take Income, never challenge), so the capped games with "
+        "payoff -1 and +1 differ by almost everything that happens after the cap. Each "
+        "extra turn multiplies the tree by ~10-20 (cap 5 would be ~10^8 histories, ~10-20 GB "
+        "compiled): the uncapped values of low-coin endgames are out of exact reach on "
+        "this machine, and the capped values elsewhere in this report must be read as "
+        "\"the next few turns\", not the whole endgame.\n")
+    return "\n".join(lines)
+
+
+def _converged_words(conv) -> str:
+    if not len(conv):
+        return "none"
+    parts = []
+    for deck, g in conv.groupby("deck"):
+        movers = sorted(set(g["mover"]))
+        hi = g[g["mover"] < 7]
+        text = f"{deck}: every mover with {movers[0] if min(movers) >= 7 else 7}+ coins" \
+            if set(range(7, 10)) <= set(movers) else f"{deck}: movers with {movers} coins"
+        if len(hi):
+            pairs = ", ".join(f"{m}/{o}" for m, o in sorted(zip(hi["mover"], hi["other"],
+                                                                strict=True)))
+            text += f", and mover/other coins {pairs}"
+        parts.append(text)
+    return "; ".join(parts)
+
+
+def section_full_game(ctx: ReportContext) -> str:
+    """The full 2-player game's first-player advantage: what is reachable and why not more."""
+    lines = ["## The full 2-player game: first-player advantage\n"]
+    try:
+        rows = json.loads((DATA / "full_game.json").read_text())
+    except (OSError, ValueError):
+        return "\n".join(lines + ["Not run yet: `farol coup full-game`."])
+    lines += [
+        "The first player's value in the 2-player game from the deal (two cards each, seat 0 "
+        "starts), with the 1-coin rule (`two_player_setup=basic`) or both starting with 2 "
+        "coins (`standard`), bracketed as above where the perfect-recall tree fits:\n",
+        "| setup | deck | cap | est. histories | status | histories | compile s (nodes/s) | "
+        "bracket, first player's win prob. | iterations | exploitability |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in sorted(rows.values(), key=lambda r: (r["setup"], r["deck"], r["turn_cap"])):
+        done = r["status"] == "bracketed"
+        lines.append(
+            f"| {r['setup']} | {r['deck']} | {r['turn_cap']} | {r['estimated_tree_nodes']:.2g} | "
+            f"{r['status']} | {_fmt(r.get('nodes'), ',')} | "
+            + (f"{r['compile_seconds']:.0f} ({r['nodes_per_second']:,.0f}) | "
+               f"{r['lower_win']:.3f}-{r['upper_win']:.3f} | "
+               f"{max(r['low']['iterations'], r['high']['iterations'])} | "
+               f"{max(r['low']['exploitability'], r['high']['exploitability']):.1e} |"
+               if done else "– | – | – | – |"))
+    est = {(r["deck"], r["turn_cap"]): r["estimated_tree_nodes"] for r in rows.values()}
+    rates = [r["nodes_per_second"] for r in rows.values() if r["status"] == "bracketed"]
+    rate = max(rates) if rates else None
+    lines.append(
+        f"\n(solver: {SOLVER}; the estimates are Knuth's random probes, 400 a case.)\n")
+    if rate:
+        parts = []
+        for (deck, cap), n in sorted(est.items()):
+            if n > 1e7:
+                parts.append(f"{deck} cap {cap}: ~{n:.1g} histories, ~{n * 140 / 1e9:,.0f} GB "
+                             f"and ~{n / rate / 3600:,.1f} h of compiling")
+        lines.append(
+            "**Not reachable, and why.** One turn decides nothing (two cards each: no "
+            "player can lose both in one turn), so the cap-1 bracket is the whole range. "
+            f"The walk compiles at ~{rate:,.0f} histories a second here and a compiled "
+            "history costs ~140 bytes; "
+            + "; ".join(parts) + ". A decided game needs a player to lose two cards, which "
+            "takes several turns of each player, far beyond the sizes above; the state-keyed "
+            "abstraction fits larger caps but is an imperfect-recall approximation whose "
+            "loss could only be measured against this same tree (see *Larger endgames*). "
+            "So the full game's first-player advantage, under either setup and deck, is not "
+            "measured here; what is measured is the endgame part in *Balance* (capped "
+            "values) and the brackets above.\n")
+    return "\n".join(lines)
+
+
 def section_bluffing(ctx: ReportContext) -> str:
     records = _records()
     lines = ["## The bluffing study\n"]
@@ -539,7 +751,9 @@ register_section("coup", section_endgames, 110)
 register_section("coup", section_cap3, 113)
 register_section("coup", section_revealed, 115)
 register_section("coup", section_turn_cap, 120)
+register_section("coup", section_brackets, 125)
 register_section("coup", section_bluffing, 130)
 register_section("coup", section_balance, 140)
+register_section("coup", section_full_game, 145)
 register_section("coup", section_larger, 150)
 register_section("coup", section_benchmark, 160)

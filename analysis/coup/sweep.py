@@ -235,6 +235,12 @@ def bracket_sweep(endgames: list[Endgame], directory: Path = BRACKET_DIR, worker
     return [load_bracket(directory, eg) for eg in endgames]
 
 
+def cached_brackets(endgames: list[Endgame], directory: Path = BRACKET_DIR) -> list[dict]:
+    """The bracket records already on disk (missing ones left out)."""
+    out = (load_bracket(Path(directory), eg) for eg in endgames)
+    return [r for r in out if r is not None]
+
+
 def widest_first(endgames: list[Endgame], directory: Path = BRACKET_DIR) -> list[Endgame]:
     """``endgames`` ordered by the width of their bracket one cap lower (widest first;
     those without a lower-cap record last), so a sweep cut short has narrowed the worst."""
