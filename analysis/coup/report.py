@@ -494,21 +494,29 @@ def section_full_game(ctx: ReportContext) -> str:
     if rate:
         parts = []
         for (deck, cap), n in sorted(est.items()):
-            if n > 1e7:
-                parts.append(f"{deck} cap {cap}: ~{n:.1g} histories, ~{n * 140 / 1e9:,.0f} GB "
-                             f"and ~{n / rate / 3600:,.1f} h of compiling")
+            if cap in (2, 7):
+                hours = n / rate / 3600
+                time_text = f"{hours:.1f} h" if hours < 1e3 else f"{hours / 8766:.1g} years"
+                parts.append(f"{deck} cap {cap}: ~{n:.1g} histories, ~{n * 140 / 1e9:.1g} GB "
+                             f"and ~{time_text} of compiling")
         lines.append(
-            "**Not reachable, and why.** One turn decides nothing (two cards each: no "
-            "player can lose both in one turn), so the cap-1 bracket is the whole range. "
+            "**Not reachable, and why.** With two cards each, a player who only takes Income "
+            "and never challenges or blocks loses cards only to an Assassinate (3 coins) or a "
+            "Coup (7 coins). Beating them takes two of these, 6 coins spent from at most 2, "
+            "gaining at most 3 a turn: four turns of one's own. So the first player cannot win "
+            "before the 7th turn against that passive play, nor the second player before the "
+            "8th, and the bracket is exactly [0, 1] (as win probabilities) for every cap up to "
+            "6, whatever is solved: the cap-1 solve above confirms it. A bracket that says "
+            "anything needs a cap of 7 at the very least. "
             f"The walk compiles at ~{rate:,.0f} histories a second here and a compiled "
-            "history costs ~140 bytes; "
-            + "; ".join(parts) + ". A decided game needs a player to lose two cards, which "
-            "takes several turns of each player, far beyond the sizes above; the state-keyed "
-            "abstraction fits larger caps but is an imperfect-recall approximation whose "
-            "loss could only be measured against this same tree (see *Larger endgames*). "
-            "So the full game's first-player advantage, under either setup and deck, is not "
-            "measured here; what is measured is the endgame part in *Balance* (capped "
-            "values) and the brackets above.\n")
+            "history costs ~140 bytes: "
+            + "; ".join(parts) + ". The state-keyed abstraction fits larger caps but is an "
+            "imperfect-recall approximation whose loss could only be measured against this "
+            "same tree (see *Larger endgames*). So the full game's first-player advantage, "
+            "under either setup and deck, is out of exact reach: the smallest cap-7 tree is "
+            f"~10^{np.log10(min(n for (d, c), n in est.items() if c == 7) / 1e7):.0f} times "
+            "the 10^7 histories this machine can compile; what is measured is the endgame part in *Balance* (capped values) "
+            "and the brackets above.\n")
     return "\n".join(lines)
 
 
