@@ -48,7 +48,7 @@ def test_brackets_narrow_and_contain_the_values_of_larger_caps():
     two = solve_bracket(Endgame(3, 3, "inquisitor", turn_cap=2))
     assert one["lower"] <= two["lower"] + 1e-9 and two["upper"] <= one["upper"] + 1e-9
     assert two["width"] < one["width"] - 0.1  # the second turn really narrows it here
-    for payoff in (-1.0, -0.5, 0.0, 0.5, 1.0):
+    for payoff in (-1.0, 0.5, 1.0):
         value, err = _capped_value(Endgame(3, 3, "inquisitor", turn_cap=2), payoff)
         # The capped value is known to within twice the exploitability of its solve.
         for bracket in (one, two):
