@@ -102,6 +102,20 @@ def section_findings(ctx: ReportContext) -> str:
                      + (f"; a Contessa block is a bluff {fake['bluff_rate'].iloc[0]:.0%} of the "
                         f"time and challenged {fake['challenge_rate'].iloc[0]:.0%}"
                         if len(fake) else "") + ".")
+    by_cap = _brackets()
+    if by_cap:
+        frames = {c: _with_closed(_bracket_frame(r), by_cap, c) for c, r in by_cap.items()}
+        full = [c for c, f in frames.items() if len(f) >= 2 * len(sweep.COINS) ** 2]
+        c = max(full) if full else max(frames)
+        f = frames[c]
+        sure = f[(f["lower_win"] > 0.5) | (f["upper_win"] < 0.5)]
+        lines.append(
+            f"- **Without a cap** (rigorous brackets at cap {c}, both decks): {int((f['width'] <= 1e-3).sum())} "
+            f"of {len(f)} endgames converged (width <= 0.001), mean width {f['width'].mean():.2f}; "
+            f"in {len(sure)} the bracket at least says who is favoured. Low-coin endgames stay "
+            "open: see *Without a cap*.")
+        lines.append("- **The full game's first-player advantage** is out of exact reach: its "
+                     "bracket is [0, 1] for every cap up to 6 (see *The full 2-player game*).")
     lines.append("- **Largest exact solve**: see *Benchmark*; cap 3 (three turns) changes "
                  "many low-coin values a lot (see *Turn cap*): the cap-2 numbers describe the "
                  "next two turns of play, not whole endgames.")
@@ -379,8 +393,9 @@ def section_brackets(ctx: ReportContext) -> str:
     cap = max(complete) if complete else max(frames)
     df = _with_closed(frames[cap], by_cap, cap)
     lines.append(f"Bracket width over coins at cap {cap} (0: the value is known; 1: nothing is):\n")
-    lines.append(_heatmaps(ctx, df, "width", f"bracket width, cap {cap}", "coup_bracket_width",
-                           "viridis", 0.0, 1.0))
+    img = _heatmaps(ctx, df, "width", f"bracket width, cap {cap}", "bracket_width",
+                    "viridis", 0.0, 1.0)
+    lines.append(f"![bracket width over coins, cap {cap}]({img})")
     conv = df[df["width"] <= 1e-3]
     lines.append(
         f"\n**Convergence, cap {cap}.** {len(conv)} of {len(df)} endgames have converged "
