@@ -15,6 +15,10 @@ Battle parameters (``python_cobardes_battle``; the war takes the same rules ones
 ``villain0``, ``villain1``
     ``random`` (dealt from the villain deck, hidden from the rival), ``none``, or a
     villain name (then known to both players).
+``allow_mirror``
+    ``false`` (default) or ``true``: allow both players the same named courtier, a
+    hypothetical battle for analysis (each courtier card exists once, so a real deal
+    never gives one). Random deals still draw distinct courtiers.
 ``court_deck``, ``villain_deck``
     ``all`` or the cards random deals draw from, separated by ``/``
     (e.g. ``Thug/Beggar/Sheep``).
@@ -72,6 +76,7 @@ BATTLE_DEFAULTS = {
     "courtier1": "random",
     "villain0": "random",
     "villain1": "random",
+    "allow_mirror": False,
     "court_deck": "all",
     "villain_deck": "all",
     "quicker": "alternate",
@@ -130,6 +135,16 @@ def _choice(params, key, allowed):
     if value not in allowed:
         raise InvalidParameterError(f"parameter {key!r} takes one of {', '.join(allowed)}, not {params[key]!r}")
     return value
+
+
+def _flag(params, key) -> bool:
+    value = params[key]
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text not in ("true", "false", "1", "0"):
+        raise InvalidParameterError(f"parameter {key!r} takes true or false, not {value!r}")
+    return text in ("true", "1")
 
 
 def _deck(text: str, kind: str) -> int:
@@ -256,8 +271,10 @@ def parse_position(text: str, params, k: int, courtiers: bool, villains: bool, c
         else:
             courts[p] = ident
         used |= was_used << p
-    if courts[0] >= 0 and courts[0] == courts[1]:
-        raise InvalidPositionError(f"the {C.COURTIER_NAMES[courts[0]]} cannot be with both players")
+    if courts[0] >= 0 and courts[0] == courts[1] and not _flag(params, "allow_mirror"):
+        raise InvalidPositionError(
+            f"the {C.COURTIER_NAMES[courts[0]]} cannot be with both players "
+            "(allow_mirror=true for a hypothetical mirror battle)")
     if pending and len(E.bits(cfg.court_deck & ~sum(1 << c for c in courts if c >= 0))) < len(pending):
         raise InvalidParameterError("the court deck has too few courtiers for the random deals")
     for p in (0, 1):
