@@ -15,10 +15,10 @@ So ``V(a, b) = f(V(a, b))`` where ``f(x)`` is the battle's value with draw payof
 (from 2-2 down to 0-0). ``f`` is monotone and 1-Lipschitz, and piecewise linear with
 slope the draw probability under the equilibrium, so a Newton step
 ``x <- (f(x) - d x) / (1 - d)`` from ``x = 0`` converges in a few solves, and is exact
-(residual below 1e-10). When the battle is drawn for sure at equilibrium every ``x``
-is a fixed point; we take the limit of the war with a cap on battles (worth 0 at the
-cap, as ``python_cobardes_war``'s ``max_battles``), which is the fixed point reached
-from 0. Values are player 0's war value ``P(win) - P(lose)``; the war-win
+(residual below 1e-10). When the battle is drawn for sure at equilibrium, ``f(x) = x`` on a whole
+interval; we take the limit of the war with a cap on battles (worth 0 at the cap, as
+``python_cobardes_war``'s ``max_battles``), which is the fixed point nearest to 0
+(:func:`capped_limit` checks every Newton solution for this). Values are player 0's war value ``P(win) - P(lose)``; the war-win
 probability is ``(1 + V) / 2`` when the war ends surely.
 
 Approximation (stated in the report): each player keeps the same courtier type in
@@ -136,6 +136,41 @@ def fixed_point(graph: BattleGraph, win: float, loss: float, tol: float = 1e-10,
     return x, sol, max_solves, abs(sol.value - x)
 
 
+def capped_limit(graph: BattleGraph, win: float, loss: float, x: float, sol,
+                 residual: float, tol: float = 1e-10):
+    """The fixed point the capped war tends to, given a fixed point ``x`` of ``f``.
+
+    ``g(y) = f(y) - y`` is non-increasing (``f`` is 1-Lipschitz), so the fixed points
+    form an interval; value iteration from 0 (the war capped at more and more battles,
+    worth 0 at the cap) tends to the point of that interval nearest to 0. It is an
+    interval of more than one point only when the battle is drawn for sure there (slope
+    1). A probe just beside ``x`` on the side of 0 tells whether ``x`` is isolated
+    there; if not, bisection between 0 and ``x`` finds the interval's end (to 1e-11).
+    Returns ``(x, solution at x, battle solves used, residual)``."""
+    if abs(x) <= tol:
+        return x, sol, 0, residual
+    step = 1e-6 * max(abs(x), 1e-3)
+    probe = x - np.sign(x) * min(step, abs(x))
+    near = graph.solve((win, loss, 1.0, -1.0, probe))
+    solves = 1
+    if abs(near.value - probe) > 10 * tol:
+        return x, sol, solves, residual     # isolated on 0's side
+    zero = graph.solve((win, loss, 1.0, -1.0, 0.0))
+    solves += 1
+    if abs(zero.value) <= tol:
+        return 0.0, zero, solves, abs(zero.value)
+    outside, inside, best = 0.0, probe, near
+    while abs(inside - outside) > 1e-11:
+        mid = (inside + outside) / 2
+        trial = graph.solve((win, loss, 1.0, -1.0, mid))
+        solves += 1
+        if abs(trial.value - mid) <= tol:
+            inside, best = mid, trial
+        else:
+            outside = mid
+    return inside, best, solves, abs(best.value - inside)
+
+
 def _mix(actions, probs) -> dict[str, float]:
     from games.cobardes import cards as C
 
@@ -162,10 +197,8 @@ def solve_war(courtiers: tuple[str | None, str | None] = (None, None), warriors:
             # a good first guess saves about two battle solves per score.
             guess = (probs[0] * win + probs[1] * loss + probs[2] - probs[3]) / (1 - probs[DRAW])
         x, sol, solves, residual = fixed_point(graph, win, loss, guess=guess)
-        if sol.outcome_probs[DRAW] >= 1.0 - 1e-9 and guess != 0.0:
-            # Drawn for sure: every x is a fixed point; take the capped-war limit (from 0).
-            x, sol, more, residual = fixed_point(graph, win, loss)
-            solves += more
+        x, sol, more, residual = capped_limit(graph, win, loss, x, sol, residual)
+        solves += more
         probs = sol.outcome_probs
         values[score] = x
         a0, a1 = opening_actions(graph)
