@@ -492,3 +492,81 @@ def test_named_villains_on_a_larger_army_have_zero_nash_conv():
         kinds="warriors+villains", warriors=4, combats=5, villain0="Seductress",
         villain1="Executioner"))
     assert exploitability.nash_conv(game, ExactPolicy(game)) == pytest.approx(0, abs=1e-9)
+
+
+# ---------------------------------------------------------------- mirror matchups
+def _mirror_graph(courtier, quicker="alternate", warriors=4, combats=5):
+    params = sweep.battle_params((courtier, courtier), warriors, combats, quicker)
+    cfg, pos, _ = initial_position(params)
+    return BattleGraph(cfg, pos)
+
+
+def test_a_mirror_battle_needs_the_explicit_opt_in():
+    """The court deck has one card of each courtier ("Separate and shuffle ... the
+    Courtier cards"), so both players with the same courtier is refused unless the
+    hypothetical battle is asked for with allow_mirror."""
+    from games.cobardes.options import make_rules
+
+    base = dict(kinds="warriors+courtiers", courtier0="Archer", courtier1="Archer")
+    with pytest.raises(InvalidPositionError, match="allow_mirror"):
+        make_rules(base)
+    for flag in (True, "true", "1"):
+        assert make_rules(dict(base, allow_mirror=flag)).initial.court == (
+            C.ARCHER, C.ARCHER)
+    with pytest.raises(InvalidParameterError, match="allow_mirror"):
+        make_rules(dict(base, allow_mirror="maybe"))
+    game = pyspiel.load_game("python_cobardes_battle", dict(base, allow_mirror=True))
+    assert game.new_initial_state().position.court == (C.ARCHER, C.ARCHER)
+
+
+@pytest.mark.parametrize("courtier", ["Archer", "Royal Guard", "Wolf"])
+def test_rearguard_mirrors_are_fair_at_every_score(courtier):
+    """Who is quicker only matters for vanguard courtiers, so a rearguard mirror is the
+    same battle from both seats: the battle is worth 0 and the war negates under seat
+    swap, V(a, b) = -V(b, a) (so V(a, a) = 0)."""
+    graph = _mirror_graph(courtier)
+    assert graph.solve(sweep.STANDARD_PAYOFFS).value == pytest.approx(0.0, abs=1e-9)
+    sol = war.solve_war((courtier, courtier), 4, 5, graph=graph)
+    for (a, b), s in sol.scores.items():
+        assert s.value == pytest.approx(-sol.scores[(b, a)].value, abs=1e-9)
+    assert sol.scores[(2, 0)].value > 0.0
+
+
+@pytest.mark.parametrize("courtier,quicker_matters", [
+    ("Inquisitor", True), ("Maiden", False), ("Standard-Bearer", False)])
+def test_vanguard_mirrors_negate_when_the_quicker_player_swaps(courtier, quicker_matters):
+    """Swapping seats in a vanguard mirror turns "player 0 is quicker" into "player 1
+    is quicker": V_p0 = -V_p1 for the battle and V_p0(a, b) = -V_p1(b, a) for the war;
+    with a fair coin for who is quicker (quicker=random) the battle is worth 0.
+    (Warriors 0-3, 4 combats: being quicker is worth 1/16 with the Inquisitor.)"""
+    g0, g1 = _mirror_graph(courtier, "p0", 3, 4), _mirror_graph(courtier, "p1", 3, 4)
+    v0 = g0.solve(sweep.STANDARD_PAYOFFS).value
+    assert v0 == pytest.approx(-g1.solve(sweep.STANDARD_PAYOFFS).value, abs=1e-9)
+    assert (abs(v0) > 0.01) == quicker_matters
+    random = _mirror_graph(courtier, "random", 3, 4).solve(sweep.STANDARD_PAYOFFS).value
+    assert random == pytest.approx(0.0, abs=1e-9)
+    w0 = war.solve_war((courtier, courtier), 3, 4, graph=g0)
+    w1 = war.solve_war((courtier, courtier), 3, 4, graph=g1)
+    for (a, b), s in w0.scores.items():
+        assert s.value == pytest.approx(-w1.scores[(b, a)].value, abs=1e-9)
+
+
+def test_fortune_teller_mirror_is_the_documented_exception():
+    """Ruling 22: when both players advance a Fortune-Teller, the engine's
+    Fortune-Teller-against-Maiden rule makes player 1 play first (there is no Maiden),
+    so this mirror is not seat-symmetric: player 0 gains whoever is quicker."""
+    v0 = _mirror_graph("Fortune-Teller", "p0", 3, 4).solve(sweep.STANDARD_PAYOFFS).value
+    v1 = _mirror_graph("Fortune-Teller", "p1", 3, 4).solve(sweep.STANDARD_PAYOFFS).value
+    assert v0 + v1 > 0.1
+
+
+def test_sweep_solves_mirrors_as_hypothetical(tmp_path):
+    results = sweep.run_sweep([("Wolf", "Wolf")], 3, 3, tmp_path, workers=1,
+                              progress=False, war=True)
+    data = results[("Wolf", "Wolf")]
+    assert data["hypothetical"] is True
+    assert set(data["seat_check"]) == {"p0", "p1", "random"}
+    assert data["battle"]["value"] == pytest.approx(0.0, abs=1e-9)
+    assert data["war"]["scores"]["1-1"]["value"] == pytest.approx(0.0, abs=1e-9)
+    assert sweep.is_mirror(("Wolf", "Wolf")) and not sweep.is_mirror(("none", "none"))
+    assert len(sweep.mirror_pairings()) == 10

@@ -35,11 +35,18 @@ def matchup_matrix(results: dict, names: list[str], value) -> pd.DataFrame:
 
 
 def courtier_tables(directory: str | Path = sweep.DEFAULT_DIR, warriors: int = 6,
-                    combats: int = 7) -> dict[str, pd.DataFrame]:
+                    combats: int = 7, mirrors: bool = False) -> dict[str, pd.DataFrame]:
     """``battle`` (value with win 1, crown 3), ``war`` (war value from 0-0) and
-    ``war_win`` (player 0's probability of winning the war) for every cached pairing."""
+    ``war_win`` (player 0's probability of winning the war) for every cached pairing.
+
+    With ``mirrors`` the diagonal holds the hypothetical mirror battles
+    (:func:`analysis.cobardes.sweep.mirror_pairings`) when cached; leave them out of
+    strengths and tier lists (no real deal gives them)."""
     battles = sweep.load_results(None, warriors, combats, directory, war=False)
     wars = sweep.load_results(None, warriors, combats, directory, war=True)
+    if mirrors:
+        wars.update(sweep.load_results(sweep.mirror_pairings(), warriors, combats,
+                                       directory, war=True))
     battles.update({k: v for k, v in wars.items() if k not in battles})
     war_value = matchup_matrix(wars, COURTIERS, lambda d: d["war"]["scores"]["0-0"]["value"])
     return {
@@ -47,6 +54,35 @@ def courtier_tables(directory: str | Path = sweep.DEFAULT_DIR, warriors: int = 6
         "war": war_value,
         "war_win": (1.0 + war_value) / 2.0,
     }
+
+
+def mirror_table(directory: str | Path = sweep.DEFAULT_DIR, warriors: int = 6,
+                 combats: int = 7) -> pd.DataFrame:
+    """The hypothetical mirror matchups (both players with the same courtier type), one
+    row per cached courtier: battle value (``quicker=alternate``, player 0 quicker in odd
+    combats), war value and win probability from 0-0, and the battle value with
+    player 0 always quicker (``p0``), player 1 always (``p1``) and a coin (``random``).
+    Seat symmetry says ``p0 = -p1`` and ``random = 0`` (rearguards: every value 0)."""
+    results = sweep.load_results(sweep.mirror_pairings(), warriors, combats, directory,
+                                 war=True)
+    rows = {}
+    for (name, _), data in results.items():
+        war = data["war"]["scores"]["0-0"]["value"] if data.get("war") else np.nan
+        check = data.get("seat_check", {})
+        rows[name] = {"battle": data["battle"]["value"], "war": war,
+                      "war_win": (1 + war) / 2, "p0": check.get("p0", np.nan),
+                      "p1": check.get("p1", np.nan), "random": check.get("random", np.nan),
+                      "kind": "vanguard" if C.is_vanguard(C.courtier_id(name)) else
+                      "rearguard"}
+    return pd.DataFrame.from_dict(rows, orient="index")
+
+
+def without_diagonal(table: pd.DataFrame) -> pd.DataFrame:
+    """The table with its diagonal (mirror matchups) blanked."""
+    out = table.copy()
+    for name in out.index.intersection(out.columns):
+        out.loc[name, name] = np.nan
+    return out
 
 
 def seat_neutral_strength(table: pd.DataFrame) -> pd.Series:
@@ -184,7 +220,9 @@ def keep_or_renew(war_value: pd.DataFrame) -> pd.DataFrame:
     each rival courtier (rows: player 0's courtier; columns: player 1's), from the war
     values at 0-0 of the fixed-pairing model.
 
-    One-step approximation: "If you did not play your villain or courtier you may decide
+    Superseded by the renewal war (:mod:`analysis.cobardes.renewal`, which solves the
+    keep-or-renew decisions inside the war); kept as the quick estimate when that has
+    not been solved. One-step approximation: "If you did not play your villain or courtier you may decide
     not to replace them and keep them for the next battle." Keeping gives the war value
     of the pairing; renewing draws a courtier uniformly from those neither player holds
     (the deck order is ignored) and then keeps that pairing. Positive: keep.

@@ -40,6 +40,29 @@ def all_pairings(include_none: bool = True) -> list[tuple[str, str]]:
     return ([(NO_COURTIER, NO_COURTIER)] if include_none else []) + pairs
 
 
+def mirror_pairings() -> list[tuple[str, str]]:
+    """The 10 mirror pairings (both players with the same courtier type): hypothetical
+    battles, as each courtier card exists once; solved with ``allow_mirror=true``."""
+    return [(c, c) for c in C.COURTIER_NAMES]
+
+
+def is_mirror(pairing: tuple[str, str]) -> bool:
+    return pairing[0] == pairing[1] and pairing[0] != NO_COURTIER
+
+
+def battle_params(pairing: tuple[str, str], warriors: int = 6, combats: int = 7,
+                  quicker: str = "alternate") -> dict:
+    """The ``python_cobardes_battle`` parameters of a pairing's battle (standard payoffs;
+    a mirror pairing opts in with ``allow_mirror``)."""
+    from analysis.cobardes.exact import BattleSpec
+
+    courtiers = tuple(None if c == NO_COURTIER else c for c in pairing)
+    params = BattleSpec(warriors, combats, courtiers, quicker=quicker).params()
+    if is_mirror(pairing):
+        params["allow_mirror"] = True
+    return params
+
+
 KINDS = ("battle", "war", "villains")
 
 
@@ -136,19 +159,31 @@ def solve_villain_pair(pair: tuple[str, str], warriors: int = 6, combats: int = 
 def solve_pairing(pairing: tuple[str, str], warriors: int = 6, combats: int = 7,
                   war: bool = True) -> dict:
     """Solve one pairing: the battle (standard payoffs) and, with ``war``, the war from
-    every score; a JSON-ready dict."""
-    from analysis.cobardes.exact import BattleSpec, initial_position
+    every score; a JSON-ready dict.
+
+    A mirror pairing (:func:`mirror_pairings`) is marked ``hypothetical`` and also gets
+    its battle value with each fixed ``quicker`` rule (``seat_check``): swapping seats
+    turns ``p0`` into ``p1``, so those values should be opposite, and ``random`` 0."""
+    from analysis.cobardes.exact import initial_position
     from analysis.cobardes.graph import OUTCOME_NAMES, BattleGraph, opening_actions
     from analysis.cobardes.war import _mix, solve_war
 
     courtiers = tuple(None if c == NO_COURTIER else c for c in pairing)
     start = time.perf_counter()
-    cfg, pos, _ = initial_position(BattleSpec(warriors, combats, courtiers).params())
+    cfg, pos, _ = initial_position(battle_params(pairing, warriors, combats))
     graph = BattleGraph(cfg, pos)
     battle = graph.solve(STANDARD_PAYOFFS)
     war_json = solve_war(courtiers, warriors, combats, graph=graph).to_json() if war else None
     a0, a1 = opening_actions(graph)
-    return {
+    extra = {}
+    if is_mirror(pairing):
+        checks = {}
+        for quicker in ("p0", "p1", "random"):
+            cfg_q, pos_q, _ = initial_position(battle_params(pairing, warriors, combats,
+                                                             quicker))
+            checks[quicker] = BattleGraph(cfg_q, pos_q).solve(STANDARD_PAYOFFS).value
+        extra = {"hypothetical": True, "seat_check": checks}
+    return {**extra,
         "version": SWEEP_VERSION, "pairing": list(pairing), "warriors": warriors,
         "combats": combats,
         "battle": {"payoffs": list(STANDARD_PAYOFFS), "value": battle.value,
