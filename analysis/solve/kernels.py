@@ -49,6 +49,21 @@ def _set_row(regret, sigma, lo, hi, total):
             sigma[j] = uniform
 
 
+@njit(cache=True, inline="always")
+def _child_value(value, utility, c, n, sign):
+    # Child ids >= n are terminals; ``sign`` turns player 0's utility into the mover's.
+    return value[c] if c < n else sign * utility[c - n]
+
+
+@njit(cache=True, inline="always")
+def _mixed_value(weights, row, lo, hi, echild, value, utility, n, sign):
+    """Sum over edges ``lo:hi`` of ``weights[row + e]`` times the child's value."""
+    v = 0.0
+    for e in range(lo, hi):
+        v += weights[row + e] * _child_value(value, utility, echild[e], n, sign)
+    return v
+
+
 @njit(cache=True)
 def normalize_rows(weights, offset, out):
     """Rows of ``weights`` divided by their sums (uniform for empty rows): the average strategy."""
@@ -69,6 +84,8 @@ def normalize_rows(weights, offset, out):
 @njit(cache=True)
 def forward_other(kind, infoset, estart, echild, eprob, offset, sigma, p, tree, reach):
     """Reach of player ``p``'s opponent times chance (``p``'s own moves count as 1)."""
+    # The tree (assign) and graph (sum) loops are written out on purpose: one shared loop
+    # with the choice inside measured 1.7x slower per CFR iteration on a Coup endgame.
     n = kind.shape[0]
     if not tree:
         reach[:] = 0.0
@@ -171,20 +188,15 @@ def cfr_backward(
         lo = estart[h]
         hi = estart[h + 1]
         k = kind[h]
-        v = 0.0
         if k == 1:
-            for e in range(lo, hi):
-                c = echild[e]
-                v += eprob[e] * (value[c] if c < n else sign * utility[c - n])
+            v = _mixed_value(eprob, 0, lo, hi, echild, value, utility, n, sign)
         else:
             row = offset[infoset[h]] - lo
-            for e in range(lo, hi):
-                c = echild[e]
-                v += sigma[row + e] * (value[c] if c < n else sign * utility[c - n])
+            v = _mixed_value(sigma, row, lo, hi, echild, value, utility, n, sign)
             if k - 2 == p:
                 for e in range(lo, hi):
                     c = echild[e]
-                    regret[row + e] += ro * ((value[c] if c < n else sign * utility[c - n]) - v)
+                    regret[row + e] += ro * (_child_value(value, utility, c, n, sign) - v)
         value[h] = v
 
 
@@ -306,17 +318,11 @@ def expected_value(kind, infoset, estart, echild, eprob, utility, offset, strate
     for h in range(n - 1, -1, -1):
         lo = estart[h]
         hi = estart[h + 1]
-        v = 0.0
         if kind[h] == 1:
-            for e in range(lo, hi):
-                c = echild[e]
-                v += eprob[e] * (value[c] if c < n else utility[c - n])
+            value[h] = _mixed_value(eprob, 0, lo, hi, echild, value, utility, n, 1.0)
         else:
             row = offset[infoset[h]] - lo
-            for e in range(lo, hi):
-                c = echild[e]
-                v += strategy[row + e] * (value[c] if c < n else utility[c - n])
-        value[h] = v
+            value[h] = _mixed_value(strategy, row, lo, hi, echild, value, utility, n, 1.0)
     return value[0]
 
 
@@ -368,24 +374,17 @@ def best_response(
             lo = estart[h]
             hi = estart[h + 1]
             k = kind[h]
-            v = 0.0
             if k == 1:
-                for e in range(lo, hi):
-                    c = echild[e]
-                    v += eprob[e] * (value[c] if c < n else sign * utility[c - n])
+                v = _mixed_value(eprob, 0, lo, hi, echild, value, utility, n, sign)
             elif k - 2 == p:
                 i = infoset[h]
                 row = offset[i] - lo
                 for e in range(lo, hi):
-                    c = echild[e]
-                    q[row + e] += ro * (value[c] if c < n else sign * utility[c - n])
-                c = echild[lo + choice[i]]
-                v = value[c] if c < n else sign * utility[c - n]
+                    q[row + e] += ro * _child_value(value, utility, echild[e], n, sign)
+                v = _child_value(value, utility, echild[lo + choice[i]], n, sign)
             else:
                 row = offset[infoset[h]] - lo
-                for e in range(lo, hi):
-                    c = echild[e]
-                    v += strategy[row + e] * (value[c] if c < n else sign * utility[c - n])
+                v = _mixed_value(strategy, row, lo, hi, echild, value, utility, n, sign)
             value[h] = v
         changed = False
         for i in range(iplayer.shape[0]):
