@@ -62,6 +62,36 @@ GAMES = [
     ),
 ]
 SOLVERS = ("farol", "openspiel_cpp", "openspiel_python")
+# Compile rate on our Python games: (label, game, params, graph mode).
+COMPILE_GAMES = [
+    (
+        "cobardes_villains_tree",
+        "python_cobardes_battle",
+        {"warriors": 3, "combats": 3, "kinds": "warriors+villains",
+         "villain_deck": "Thug/Sheep/Executioner"},
+        False,
+    ),
+    (
+        "cobardes_courtiers_graph",
+        "python_cobardes_battle",
+        {"kinds": "warriors+courtiers", "courtier0": "Squire", "courtier1": "Archer"},
+        True,
+    ),
+    (
+        "cobardes_all_graph",
+        "python_cobardes_battle",
+        {"kinds": "all", "warriors": 3, "combats": 3, "courtier0": "Squire",
+         "courtier1": "Archer"},
+        True,
+    ),
+    (
+        "coup_1v1_endgame_cap2",
+        "python_coup",
+        {"position": "?/assassin/3;?/contessa/3;move:0", "turn_cap": 2},
+        False,
+    ),
+]
+COMPILE_TARGET = 50_000
 # OpenSpiel's Python solver keeps a Python object per state: beyond this many nodes it
 # would need minutes and gigabytes just to start on a shared machine.
 PYTHON_SOLVER_MAX_NODES = 400_000
@@ -294,6 +324,39 @@ def chart(rows: list[dict], path: Path) -> None:
     plt.close(fig)
 
 
+def compile_rates(quick: bool) -> list[dict]:
+    """Nodes compiled per CPU second on our Python games, through OpenSpiel States and
+    through the game's walker (``games.keys.Walker``), in this process one after the
+    other. CPU time, not wall time: the machine is shared, and the walk is one core."""
+    from analysis.solve import compile_game
+
+    rows = []
+    for label, name, params, graph in COMPILE_GAMES:
+        if quick and label != "cobardes_courtiers_graph":
+            continue
+        game = load(name, params)
+        row = {"game": label, "mode": "graph" if graph else "tree"}
+        for path, use_walker in (("states", False), ("walker", True)):
+            if use_walker and not hasattr(game, "solver_walker"):
+                row[path] = None
+                continue
+            cpu, wall = time.process_time(), time.perf_counter()
+            compiled = compile_game(game, graph=graph, use_walker=use_walker)
+            cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+            row["nodes"] = compiled.num_nodes
+            row[path] = compiled.num_nodes / cpu
+            row[path + "_wall"] = compiled.num_nodes / wall
+        rows.append(row)
+        walker = f"{row['walker']:>9,.0f}" if row.get("walker") else "      n/a"
+        print(
+            f"compile {label:26s} {row['mode']:5s} {row['nodes']:>10,} nodes: "
+            f"states {row['states']:>9,.0f} nodes/s, walker {walker} nodes/s (CPU time; "
+            f"wall {row.get('walker_wall') or row['states_wall']:,.0f})",
+            flush=True,
+        )
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="1 s / 4 s marks")
@@ -356,6 +419,19 @@ def main(argv: list[str] | None = None) -> int:
             ratio = theirs[0]["seconds_per_iteration"] / ours[0]["seconds_per_iteration"]
             ratios.append(ratio)
             print(f"speedup per iteration on {label}: {ratio:.1f}x")
+    compiled = compile_rates(args.quick)
+    with open(RESULTS / f"{stem}_compile.csv", "w", newline="") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(["game", "mode", "nodes", "states_nodes_per_s", "walker_nodes_per_s"])
+        for row in compiled:
+            writer.writerow([row["game"], row["mode"], row["nodes"], fmt(row["states"]),
+                             fmt(row.get("walker"))])
+    best = [row.get("walker") or row["states"] for row in compiled]
+    if best:
+        print(
+            f"min compile rate on our Python games: {min(best):,.0f} nodes/s "
+            f"(target {COMPILE_TARGET:,}: {'met' if min(best) >= COMPILE_TARGET else 'not met'})"
+        )
     print(f"wrote {RESULTS / (stem + '.csv')} and {RESULTS / (stem + '.png')}")
     print(
         f"min speedup vs OpenSpiel C++ CFR+: {min(ratios):.1f}x"
