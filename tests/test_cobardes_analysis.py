@@ -570,3 +570,18 @@ def test_sweep_solves_mirrors_as_hypothetical(tmp_path):
     assert data["war"]["scores"]["1-1"]["value"] == pytest.approx(0.0, abs=1e-9)
     assert sweep.is_mirror(("Wolf", "Wolf")) and not sweep.is_mirror(("none", "none"))
     assert len(sweep.mirror_pairings()) == 10
+
+
+@pytest.mark.slow
+def test_war_takes_the_capped_limit_when_a_battle_is_drawn_for_sure():
+    """Standard-Bearer mirror, player 1 always quicker, warriors 0-3, 4 combats: at some
+    scores the battle can be drawn for sure, so f(x) = x on an interval; the war's value
+    is the limit of the capped war (0 at the cap), the fixed point nearest 0. (The
+    fast guard is the Standard-Bearer case of the vanguard-mirror seat test, which
+    failed before this was handled.)"""
+    graph = _mirror_graph("Standard-Bearer", "p1", 3, 4)
+    sol = war.solve_war(("Standard-Bearer",) * 2, 3, 4, graph=graph)
+    assert any(s.outcome_probs["draw"] > 1 - 1e-9 for s in sol.scores.values())
+    capped = war.capped_war_value(graph, 80, None)
+    for score, s in sol.scores.items():
+        assert s.value == pytest.approx(capped[score], abs=1e-7)

@@ -211,11 +211,12 @@ def solve_war(courtiers: tuple[str | None, str | None] = (None, None), warriors:
     return out
 
 
-def capped_war_value(graph: BattleGraph, max_battles: int, tokens: tuple[int, int] = (0, 0)
-                     ) -> float:
+def capped_war_value(graph: BattleGraph, max_battles: int,
+                     tokens: tuple[int, int] | None = (0, 0)):
     """The value of the war limited to ``max_battles`` battles (0 at the cap), by
     backward induction over (battles left, score): the model of
-    ``python_cobardes_war`` with ``max_battles``, for checking the composition."""
+    ``python_cobardes_war`` with ``max_battles``, for checking the composition.
+    ``tokens=None`` returns every score's value (a dict)."""
     prev = {s: 0.0 for s in SCORES}
     for _ in range(max_battles):
         cur = {}
@@ -223,7 +224,7 @@ def capped_war_value(graph: BattleGraph, max_battles: int, tokens: tuple[int, in
             win, loss = continuation(prev, score)
             cur[score] = graph.solve((win, loss, 1.0, -1.0, prev[score])).value
         prev = cur
-    return prev[tokens]
+    return prev if tokens is None else prev[tokens]
 
 
 def value_table(war: WarSolution) -> np.ndarray:
