@@ -320,3 +320,20 @@ def test_workers_give_the_same_solution():
     one = R.solve_renewal(model)
     two = R.solve_renewal(model, workers=2)
     assert np.allclose(one.values, two.values, atol=1e-12)
+
+
+def test_report_section_reads_a_renewal_solution(tmp_path, monkeypatch, small):
+    """The report's renewal section from a solved (small) model: provenance, residual,
+    the keep table and its charts."""
+    from analysis.cobardes import report
+    from analysis.report import ReportContext
+    from games import catalog
+
+    monkeypatch.setattr(report, "load_renewal", lambda: small)
+    ctx = ReportContext(catalog.family("cobardes"), tmp_path, quick=True)
+    text = report.renewal_section(ctx)
+    assert f"{small.residual:.1e}" in text and "spectral radius" in text
+    assert "memoryless" in text and "No villains" in text
+    assert "| Squire | 54 of 54 |" in text
+    for stem in ("renewal_war", "renewal_vs_fixed", "keep_or_renew"):
+        assert (tmp_path / f"cobardes_{stem}.png").exists()

@@ -47,11 +47,19 @@ def _bars(ax, mix: dict, title: str) -> None:
 
 
 def _heatmap(ctx: ReportContext, table: pd.DataFrame, stem: str, title: str, label: str,
-             cmap: str = "RdBu", vmin: float = -1, vmax: float = 1, fmt: str = "{:+.2f}"
-             ) -> str:
+             cmap: str = "RdBu", vmin: float = -1, vmax: float = 1, fmt: str = "{:+.2f}",
+             hypothetical_diagonal: bool = False) -> str:
     fig, ax = plt.subplots(figsize=(8.5, 7))
     data = table.to_numpy(dtype=float)
     im = ax.imshow(data, cmap=cmap, vmin=vmin, vmax=vmax)
+    if hypothetical_diagonal:
+        # Mirror matchups cannot be dealt (one card per courtier): hatched, labelled.
+        for i in range(min(data.shape)):
+            if np.isfinite(data[i, i]):
+                ax.add_patch(plt.Rectangle((i - 0.5, i - 0.5), 1, 1, fill=False,
+                                           hatch="///", edgecolor="0.35", lw=0.0))
+                ax.text(i, i + 0.32, "hyp.", ha="center", va="center", fontsize=6)
+        title += "\n(hatched diagonal: hypothetical mirror battles, never dealt)"
     ax.set_xticks(range(len(table.columns)), table.columns, rotation=45, ha="right")
     ax.set_yticks(range(len(table.index)), table.index)
     ax.set_xlabel("player 1 (columns)")
@@ -293,33 +301,42 @@ def tips_section(ctx: ReportContext) -> str:
 
 
 def courtier_section(ctx: ReportContext) -> str:
-    tables = balance.courtier_tables()
+    shown_tables = balance.courtier_tables(mirrors=True)
+    tables = {k: balance.without_diagonal(t) for k, t in shown_tables.items()}
     battle, war_win = tables["battle"], tables["war_win"]
     n_battle = int(battle.notna().to_numpy().sum())
     n_war = int(war_win.notna().to_numpy().sum())
+    n_mirror = int(np.isfinite(np.diag(shown_tables["war_win"].to_numpy(dtype=float))).sum())
     if n_battle == 0:
         return ("## Courtiers\n\nNo pairing sweep is cached yet: run `farol cobardes sweep` "
                 "(it writes `reports/data/cobardes/pairings/`).")
     parts = ["## Courtiers: matchups and tier list\n",
-             f"Every courtier pairing in both seat orders (10 x 10; the diagonal is empty "
-             f"because each courtier exists once; player 0 is quicker in odd combats) "
-             f"solved exactly with full armies ({EXACT}; {n_battle} of 90 battles and "
-             f"{n_war} of 90 wars cached in `reports/data/cobardes/pairings`)."]
-    path = _heatmap(ctx, battle, "courtier_battle", "Battle value for player 0 "
-                    "(win 1, crown 3, draw 0)", "battle value", vmin=-1.5, vmax=1.5)
+             f"Every courtier pairing in both seat orders (10 x 10; player 0 is quicker in "
+             f"odd combats) solved exactly with full armies ({EXACT}; {n_battle} of 90 "
+             f"battles and {n_war} of 90 wars cached in `reports/data/cobardes/pairings`). "
+             f"Each courtier card exists once, so the diagonal (both players with the same "
+             f"courtier) is never dealt; it shows **hypothetical** mirror battles "
+             f"({n_mirror} of 10 solved with `allow_mirror=true`, hatched), left out of "
+             f"every strength and tier below."]
+    path = _heatmap(ctx, shown_tables["battle"], "courtier_battle", "Battle value for "
+                    "player 0 (win 1, crown 3, draw 0)", "battle value", vmin=-1.5,
+                    vmax=1.5, hypothetical_diagonal=True)
     parts.append(f"\n![Courtier battle matchups]({path})")
     source = battle
     label = "mean battle value over opponents, both seats"
     if n_war:
-        path = _heatmap(ctx, war_win, "courtier_war", "Player 0's probability of winning "
-                        "the war from 0-0", "P(win war)", cmap="RdBu", vmin=0, vmax=1,
-                        fmt="{:.2f}")
+        path = _heatmap(ctx, shown_tables["war_win"], "courtier_war", "Player 0's "
+                        "probability of winning the war from 0-0", "P(win war)",
+                        cmap="RdBu", vmin=0, vmax=1, fmt="{:.2f}",
+                        hypothetical_diagonal=True)
         parts.append(f"\n![Courtier war matchups]({path})\n")
         parts.append("War win probabilities compose the exact battles over the score "
                      "states (next section), with each player keeping the same courtier "
-                     "type for the whole war.")
+                     "type for the whole war (the fixed-pairing model; the war with "
+                     "courtiers renewed between battles is solved further below).")
+        parts.append(mirror_paragraph())
         gain = balance.keep_or_renew(tables["war"])
-        if int(gain.notna().to_numpy().sum()):
+        if int(gain.notna().to_numpy().sum()) and load_renewal() is None:
             path = _heatmap(ctx, gain, "keep_or_renew", "Keep (+) or renew (-) an unused "
                             "courtier: war value gained by keeping it", "war value gain",
                             vmin=-1, vmax=1)
@@ -353,6 +370,45 @@ def courtier_section(ctx: ReportContext) -> str:
         parts.append(f"\nFor reference, warriors only: battle value "
                      f"{none['battle']['value']:+.3f}.")
     return "\n".join(parts)
+
+
+def mirror_paragraph() -> str:
+    """The hypothetical mirror matchups: a table and what their symmetry shows."""
+    table = balance.mirror_table()
+    if table.empty:
+        return ("\nMirror matchups: not solved yet (`sweep.run_sweep(sweep.mirror_pairings"
+                "())`).")
+    rows = ["| courtier (both players) | kind | battle value | war value 0-0 | P(P0 wins "
+            "war) | battle, P0 always quicker | P1 always quicker | quicker by coin |",
+            "|---|---|---|---|---|---|---|---|"]
+    def num(v):
+        return f"{0.0 if abs(v) < 5e-5 else v:+.4f}"   # no "-0.0000" from rounding
+
+    for name, r in table.iterrows():
+        rows.append(f"| {name} | {r['kind']} | {num(r['battle'])} | {num(r['war'])} | "
+                    f"{r['war_win']:.3f} | {num(r['p0'])} | {num(r['p1'])} | "
+                    f"{num(r['random'])} |")
+    rear = table[table["kind"] == "rearguard"]
+    broken = [n for n, r in table.iterrows() if abs(r["p0"] + r["p1"]) > 1e-6]
+    text = [f"\n**Mirror matchups (hypothetical: never dealt).** {len(table)} mirror "
+            f"battles and wars, full armies, {EXACT}:\n", *rows, ""]
+    text.append(
+        "Swapping seats in a mirror turns \"player 0 is quicker\" into \"player 1 is "
+        "quicker\", so seat symmetry predicts: rearguard mirrors worth exactly 0 (who is "
+        "quicker never matters; here the largest is "
+        f"{rear[['battle', 'war']].abs().to_numpy().max() if len(rear) else float('nan'):.1e}"
+        "); for vanguard mirrors the *P0 always quicker* and *P1 always quicker* values "
+        "opposite and the coin 0. With the default alternation (player 0 quicker in odd "
+        "combats) a vanguard mirror need not be 0: the difference is the value of being "
+        "quicker in combats 1, 3, 5, 7.")
+    if broken:
+        text[-1] += (
+            " The exception is the " + ", ".join(broken) + ": when both players advance "
+            "a Fortune-Teller the engine applies its Fortune-Teller-against-Maiden ruling "
+            "literally and player 1 plays first (ruling 22 in `docs/rules/cobardes.md`), "
+            "which favours player 0 whoever is quicker — an artefact of a case the real "
+            "game cannot produce.")
+    return "\n".join(text)
 
 
 def war_section(ctx: ReportContext) -> str:
@@ -405,15 +461,157 @@ Warriors only ({_army(spec)}; {EXACT}; {solves} battle solves in all):
 
 ![War win probability by score]({path})
 
-**What is approximated.** Each player keeps the same courtier type in every battle
-of the war (a used courtier comes back). In the real war used courtiers are replaced
-at random and unused ones may be kept or renewed; inside the fixed-pairing model the
-keep-or-renew decision does not arise. It is answered only by the one-step
-approximation of the courtier section (keep the pairing, or renew to a random courtier
-and keep that one), not by a war model in which courtiers change from battle to battle
-(not done: it multiplies the war states by the 90 pairings and the battles' terminal
-payoffs by which courtiers were used). Villains are left out of the war composition
-(their battles are solved only in the abstraction)."""
+**What is approximated here.** Each player keeps the same courtier type in every
+battle of the war (a used courtier comes back). The next section lifts this: courtiers
+are renewed between battles and the keep-or-renew decisions are solved inside the war.
+Villains are left out of both war models (their battles are solved only in the
+abstraction)."""
+
+
+def load_renewal():
+    """The committed renewal-war solution (:mod:`analysis.cobardes.renewal`), or None."""
+    from analysis.cobardes import renewal
+
+    cached = renewal.load_renewal(renewal.cache_path(renewal.RenewalModel()))
+    if cached is None or cached[1] != "done":
+        return None
+    return cached[0]
+
+
+def _fixed_table(model) -> pd.DataFrame:
+    """Fixed-pairing war values from 0-0 for the renewal model's armies: the pairing
+    sweep's cache for full armies, solved here for a smaller model."""
+    names = list(model.courtiers)
+    if (model.warriors, model.combats) == (6, 7):
+        return balance.without_diagonal(balance.courtier_tables()["war"]).reindex(
+            index=names, columns=names)
+    table = pd.DataFrame(np.nan, index=names, columns=names)
+    for a, b in model.pairings:
+        table.loc[a, b] = solve_war((a, b), model.warriors, model.combats).value
+    return table
+
+
+def renewal_section(ctx: ReportContext) -> str:
+    from analysis.cobardes import renewal
+
+    sol = load_renewal()
+    head = "## The war with courtiers renewed between battles\n"
+    if sol is None:
+        return (head + "\nNot solved yet: `python -m analysis.cobardes.renewal` writes "
+                "`reports/data/cobardes/renewal/` (resumable).")
+    model = sol.model
+    names = list(model.courtiers)
+    fixed = _fixed_table(model)
+    table = pd.DataFrame(np.nan, index=names, columns=names)
+    for pairing in model.pairings:
+        table.loc[pairing[0], pairing[1]] = sol.value(pairing)
+    diff = table - fixed.reindex(index=names, columns=names)
+    path_win = _heatmap(ctx, (1 + table) / 2, "renewal_war", "Player 0's probability of "
+                        "winning the war from 0-0, courtiers renewed between battles",
+                        "P(win war)", vmin=0, vmax=1, fmt="{:.2f}")
+    path_diff = _heatmap(ctx, diff, "renewal_vs_fixed", "War value from 0-0: renewal "
+                         "model minus fixed-pairing model", "difference in war value",
+                         vmin=-0.6, vmax=0.6)
+    gain = pd.DataFrame(np.nan, index=names, columns=names)
+    for (mine, theirs), g in renewal.keep_gain(sol, (0, 0), rival_used=True).items():
+        gain.loc[mine, theirs] = g
+    path_keep = _heatmap(ctx, gain, "keep_or_renew", "Keep (+) or renew (-) an unused "
+                         "courtier after a drawn battle at 0-0 (rival's courtier played)",
+                         "war value gained by keeping", vmin=-0.5, vmax=0.5)
+    counts = renewal.keep_counts(sol)
+    keep_rows = ["| courtier | kept by player 0 (of its choices) | kept by player 1 |",
+                 "|---|---|---|"]
+    order = sorted(names, key=lambda c: -(counts[c]["p0_keep"] + counts[c]["p1_keep"]))
+    for c in order:
+        k = counts[c]
+        keep_rows.append(f"| {c} | {k['p0_keep']} of {k['p0_total']} | {k['p1_keep']} of "
+                         f"{k['p1_total']} |")
+    strength = balance.seat_neutral_strength(table).dropna()
+    fixed_strength = balance.seat_neutral_strength(fixed).dropna()
+    tiers = balance.tier_list(strength)
+    tier_rows = ["| tier | courtier | P(win war), renewal | fixed-pairing |",
+                 "|---|---|---|---|"]
+    for t in tiers:
+        tier_rows.append(f"| {t.tier} | {t.name} | {(1 + t.strength) / 2:.3f} | "
+                         f"{(1 + fixed_strength.get(t.name, np.nan)) / 2:.3f} |")
+    deal_renew = float(np.mean([sol.value(p) for p in model.pairings]))
+    fixed_values = [fixed.loc[a, b] for a, b in model.pairings
+                    if np.isfinite(fixed.loc[a, b])]
+    deal_fixed = float(np.mean(fixed_values)) if fixed_values else float("nan")
+    iters = len(sol.history)
+    seconds = sum(h["seconds"] for h in sol.history)
+    by_score = {}
+    for h in sol.history:
+        by_score[h["score"]] = by_score.get(h["score"], 0) + 1
+    spread = float(np.nanmax(np.abs(diff.to_numpy(dtype=float))))
+    mean_shift = float(np.nanmean(np.abs(diff.to_numpy(dtype=float))))
+    sd_renew = float(np.nanstd(table.to_numpy(dtype=float)))
+    sd_fixed = float(np.nanstd(fixed.reindex(index=names, columns=names).to_numpy(dtype=float)))
+    took = f"{seconds / 60:.0f} min" if seconds >= 90 else f"{seconds:.0f} s"
+    return f"""{head}
+"When a battle ends, prepare the next one: ... Discard the villain and courtier cards
+that are on the battlefield, placing them under the corresponding deck, and renew them
+with others of the same type. If you did not play your villain or courtier you may
+decide not to replace them and keep them for the next battle."
+
+**The model** (`analysis/cobardes/renewal.py`). A war state is the score and both
+courtiers: {model.size} states (9 scores x {len(model.pairings)} pairings; warriors
+0-{model.warriors}, {model.combats} combats). Each
+state's battle is solved exactly ({EXACT}) with 20 kinds of ending: the outcome (won,
+lost, Crown taken or lost, drawn) and whether each courtier was played (the final
+position's `used` bits). A played courtier is replaced by a random one; an unplayed
+one may be kept or replaced, player 0 deciding first and player 1 knowing that
+decision (both public), so each renewal is a max over player 0's choices of a min over
+player 1's. A battle's terminal payoffs are the values of the states it leads to (±1
+when the war ends; a drawn battle repeats the score, with the renewed courtiers).
+
+**What is approximated.** (1) The court deck is memoryless: a new courtier is drawn
+uniformly from the {len(names) - 2} courtiers not in the finished battle (without
+replacement when both draw). The real deck puts discarded courtiers under a shuffled
+pile, so older discards only return once the pile is used up; tracking that order
+would multiply the states by the deck's arrangements. With at most two battles (one
+renewal) the model is exact, and it matches the solver engine's CFR on
+`python_cobardes_war` there (a slow test, reduced armies). (2) No villains (as in the
+fixed-pairing war). (3) Player 0 is quicker in the first combat of every battle.
+
+**How it was solved.** The scores are solved in turn, later scores first; at each
+score the {len(model.pairings)} states are coupled only through drawn battles, and Newton steps solve
+them: with the battles' strategies and the keep/renew choices fixed, one battle
+round is an affine map whose fixed point is a linear solve; the exact battles are
+then solved again at that point. {iters} rounds of {len(model.pairings)} exact battle
+solves ({iters * len(model.pairings):,} solves, {took} of computing;
+rounds per score: {", ".join(f"{k} {v}" for k, v in by_score.items())}). Residual
+max |F(V) − V| = {sol.residual:.1e} over all {model.size} states; spectral radius of
+the linearised war at the solution {sol.spectral_radius:.3f} (below 1: the war ends
+with probability 1 and its fixed point is unique for these strategies).
+
+**War values.** Averaged over a random first deal, player 0's war value is
+{deal_renew:+.4f} with renewal against {deal_fixed:+.4f} with fixed courtiers.
+Renewal moves the value of a pairing from 0-0 by {mean_shift:.3f} on average and by
+up to {spread:.2f}; the spread of the pairings' values (standard deviation) goes from
+{sd_fixed:.3f} with fixed courtiers to {sd_renew:.3f} with renewal, as a courtier
+played in a battle is replaced at random for the next.
+
+![War win probability with renewal]({path_win})
+
+![Renewal minus fixed pairing]({path_diff})
+
+**Tier list with renewal** (mean war win probability from 0-0 over opponents, both
+seats; the fixed-pairing column for comparison):
+
+{chr(10).join(tier_rows)}
+
+**Keep or renew.** Who keeps an unplayed courtier, over all renewal situations (9
+scores after the battle x {len(names) - 1} rival courtiers x rival's courtier played or
+not; player 1's column is its reply to player 0's actual choice):
+
+{chr(10).join(keep_rows)}
+
+![Keep or renew]({path_keep})
+
+The heatmap reads one situation: a battle at 0-0 was drawn, player 0's courtier (row)
+was not played and player 1's (column) was; positive means keeping beats renewing, by
+that much war value (player 1's best reply included)."""
 
 
 def villain_section(ctx: ReportContext) -> str:
@@ -568,7 +766,8 @@ play against the solved strategy with `farol play python_cobardes_battle
 def _register() -> None:
     for order, section in enumerate((summary_section, method_section, warriors_section,
                                      tips_section,
-                                     courtier_section, war_section, villain_section,
+                                     courtier_section, war_section, renewal_section,
+                                     villain_section,
                                      hidden_section, mixing_section), start=60):
         register_section("cobardes", section, order)
 
