@@ -4,14 +4,16 @@ and Coup's solver walker (``game.solver_walker``, ``games/coup/walker.py``).
 The walker walk also asks each decision node's new observations of the player to
 move, as the compiler's tree mode does.
 
-Run: ``.venv/bin/python benchmarks/coup_walk.py``. OpenSpiel's Python Kuhn poker
+Run: ``.venv/bin/python benchmarks/coup_walk.py`` (writes ``results/coup_walk.txt``). OpenSpiel's Python Kuhn poker
 ``child()`` is timed alongside as a baseline for the machine's current speed
 (the machine is shared, so absolute rates vary with its load).
 """
 
 from __future__ import annotations
 
+import platform
 import time
+from pathlib import Path
 
 import pyspiel
 from open_spiel.python.games import kuhn_poker  # noqa: F401  (registers python_kuhn_poker)
@@ -73,16 +75,44 @@ def kuhn_child_microseconds(repeats: int = 20_000) -> float:
     return (time.perf_counter() - start) / repeats * 1e6
 
 
+def compile_rates(position: str, deck: str, cap: int) -> str:
+    """Tree and graph compile of one endgame, State walk against the walker (nodes/s)."""
+    from analysis.solve import compile_game
+
+    game = endgame_game(position, turn_cap=cap, deck=deck)
+    parts = []
+    for graph in (False, True):
+        rates = []
+        for use_walker in (False, True):
+            compiled = compile_game(game, graph=graph, use_walker=use_walker)
+            rates.append(compiled.num_nodes / compiled.compile_seconds)
+        parts.append(f"{'graph' if graph else 'tree'} {compiled.num_nodes:,} nodes: State walk "
+                     f"{rates[0]:,.0f} nodes/s, walker {rates[1]:,.0f} nodes/s "
+                     f"(x{rates[1] / rates[0]:.1f})")
+    return f"compile {position} cap {cap} {deck}: " + "; ".join(parts)
+
+
+RESULTS = Path(__file__).resolve().parent / "results" / "coup_walk.txt"
+
+
 def main() -> None:
-    print(f"baseline: python_kuhn_poker child() {kuhn_child_microseconds():.1f} us")
+    lines = [f"baseline: python_kuhn_poker child() {kuhn_child_microseconds():.1f} us "
+             f"[{platform.node()}, {time.strftime('%Y-%m-%d %H:%M')}]"]
+    print(lines[0])
+    for deck in ("ambassador", "inquisitor"):
+        lines.append(compile_rates("?/contessa/2;?/contessa/2;move:0", deck, 2))
+        print(lines[-1])
     for position, cap in POSITIONS:
         for deck in ("ambassador", "inquisitor"):
             game = endgame_game(position, turn_cap=cap, deck=deck)
             nodes, seconds = walk(game)
             wnodes, wseconds = walk_walker(game)
             assert wnodes == nodes
-            print(f"{position:45s} cap {cap} {deck:10s} {nodes:8,d} nodes: child() "
-                  f"{nodes / seconds:9,.0f} nodes/s, walker {wnodes / wseconds:9,.0f} nodes/s")
+            lines.append(f"{position:45s} cap {cap} {deck:10s} {nodes:8,d} nodes: child() "
+                         f"{nodes / seconds:9,.0f} nodes/s, walker {wnodes / wseconds:9,.0f} nodes/s")
+            print(lines[-1])
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text("\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":
