@@ -476,6 +476,37 @@ def _converged_words(conv) -> str:
     return "; ".join(parts)
 
 
+def _endgame_first_mover() -> list[str]:
+    """What the brackets say for sure about moving first in the 1v1 endgames."""
+    by_cap = _brackets()
+    if not by_cap:
+        return []
+    out = ["\nIn the 1v1 endgames the brackets give the first-mover question answers that hold "
+           "without a cap. At equal coins, and for the 1-coin rule's analogue (1 coin "
+           "against 2, beside 2 against 2), the mover's win probability lies in:\n",
+           "| deck | cap | " + " | ".join(f"{a}/{a}" for a in range(7)) + " | 1/2 | 2/2 |",
+           "|---" * 11 + "|"]
+    for deck in DECKS_ORDER:
+        # The largest cap bracketed for every mover with 0-6 coins of this deck.
+        caps = [c for c, recs in by_cap.items()
+                if sum(1 for r in recs if r["endgame"]["deck"] == deck
+                       and r["endgame"]["mover_coins"] < 7) >= 7 * len(sweep.COINS)]
+        if not caps:
+            continue
+        cap = max(caps)
+        cell = {(r["endgame"]["mover_coins"], r["endgame"]["other_coins"]): r
+                for r in by_cap[cap] if r["endgame"]["deck"] == deck}
+        pairs = [(a, a) for a in range(7)] + [(1, 2), (2, 2)]
+        out.append(f"| {deck} | {cap} | " + " | ".join(
+            f"{cell[p]['lower_win']:.2f}-{cell[p]['upper_win']:.2f}" for p in pairs) + " |")
+    out.append("\nA lower end above 0.5 means the player to move is favoured for sure; "
+               "where the bracket straddles 0.5 the question stays open at that cap.\n")
+    return out
+
+
+DECKS_ORDER = ("ambassador", "inquisitor")
+
+
 def section_full_game(ctx: ReportContext) -> str:
     """The full 2-player game's first-player advantage: what is reachable and why not more."""
     lines = ["## The full 2-player game: first-player advantage\n"]
@@ -501,6 +532,7 @@ def section_full_game(ctx: ReportContext) -> str:
                f"{max(r['low']['iterations'], r['high']['iterations'])} | "
                f"{max(r['low']['exploitability'], r['high']['exploitability']):.1e} |"
                if done else "– | – | – | – |"))
+    lines += _endgame_first_mover()
     est = {(r["deck"], r["turn_cap"]): r["estimated_tree_nodes"] for r in rows.values()}
     rates = [r["nodes_per_second"] for r in rows.values() if r["status"] == "bracketed"]
     rate = max(rates) if rates else None
