@@ -387,25 +387,33 @@ def section_brackets(ctx: ReportContext) -> str:
     lines.append(f"\n(solver: {SOLVER.replace('CFR+', 'CFR+ to exploitability 1e-4')}, each "
                  "endgame solved twice; at caps above 1 the movers with 7+ coins are counted "
                  "with their cap-1 bracket, which is already closed.)\n")
-    # The largest cap bracketed for every endgame of both decks.
-    complete = [cap for cap, df in frames.items()
-                if len(_with_closed(df, by_cap, cap)) >= 2 * len(sweep.COINS) ** 2]
-    cap = max(complete) if complete else max(frames)
-    df = _with_closed(frames[cap], by_cap, cap)
-    lines.append(f"Bracket width over coins at cap {cap} (0: the value is known; 1: nothing is):\n")
-    img = _heatmaps(ctx, df, "width", f"bracket width, cap {cap}", "bracket_width",
-                    "viridis", 0.0, 1.0)
-    lines.append(f"![bracket width over coins, cap {cap}]({img})")
-    conv = df[df["width"] <= 1e-3]
-    lines.append(
-        f"\n**Convergence, cap {cap}.** {len(conv)} of {len(df)} endgames have converged "
-        "(width <= 0.001): " + _converged_words(conv) + ". Everywhere else the value of "
-        f"the uncapped game is not pinned down by {cap} turns; the brackets below say how "
-        "much is known.\n")
-    for deck in sorted(df["deck"].unique()):
+    # Per deck, the largest cap bracketed for every endgame (movers of 7+ from cap 1).
+    import pandas as pd
+
+    best = {}
+    for deck in DECKS_ORDER:
+        caps = [c for c, f in frames.items()
+                if len(_with_closed(f[f["deck"] == deck], by_cap, c)) >= len(sweep.COINS) ** 2]
+        if caps:
+            best[deck] = max(caps)
+    if not best:
+        return "\n".join(lines)
+    df = pd.concat([_with_closed(frames[c][frames[c]["deck"] == d], by_cap, c)
+                    .query("deck == @d") for d, c in best.items()], ignore_index=True)
+    where = ", ".join(f"{d} at cap {c}" for d, c in best.items())
+    lines.append(f"Bracket width over coins, {where}, the largest caps bracketed for every "
+                 "endgame (0: the value is known; 1: nothing is):\n")
+    img = _heatmaps(ctx, df, "width", "bracket width", "bracket_width", "viridis", 0.0, 1.0)
+    lines.append(f"![bracket width over coins]({img})")
+    for deck, cap in best.items():
         g = df[df["deck"] == deck]
-        lines.append(f"Cap {cap}, {deck}: the mover's win probability lies in [lower, upper] "
-                     "(rows: mover's coins, columns: the other's):\n")
+        conv = g[g["width"] <= 1e-3]
+        lines.append(
+            f"\n**Convergence, {deck}, cap {cap}.** {len(conv)} of {len(g)} endgames have "
+            "converged (width <= 0.001): " + _converged_words(conv) + ". Everywhere else "
+            f"the value of the uncapped game is not pinned down by {cap} turns; the table "
+            "says how much is known. The mover's win probability lies in [lower, upper] "
+            "(rows: mover's coins, columns: the other's):\n")
         lines.append("| mover / other | " + " | ".join(str(b) for b in sweep.COINS) + " |")
         lines.append("|---" * (len(sweep.COINS) + 1) + "|")
         cell = {(r.mover, r.other): r for r in g.itertuples()}
@@ -413,47 +421,45 @@ def section_brackets(ctx: ReportContext) -> str:
             row = [f"{cell[(a, b)].lower_win:.2f}-{cell[(a, b)].upper_win:.2f}"
                    if (a, b) in cell else "–" for b in sweep.COINS]
             lines.append(f"| {a} | " + " | ".join(row) + " |")
-        lines.append("")
-    # Narrowing with the cap, over the caps bracketed for every endgame.
-    shown = sorted(complete) or sorted(frames)
-    lines.append("How the brackets narrow as the cap grows (mean width, movers with 0-6 "
-                 "coins):\n")
-    lines.append("| deck | endgames | " + " | ".join(f"cap {c}" for c in shown) + " |")
-    lines.append("|---" * (len(shown) + 2) + "|")
-    for deck in sorted(df["deck"].unique()):
-        cells, counts = [], set()
+    # Narrowing with the cap, over the caps bracketed for every endgame of the deck.
+    shown = sorted({c for c in frames if any(c <= b for b in best.values())})
+    lines.append("\nHow the brackets narrow as the cap grows (mean width over the movers "
+                 "with 0-6 coins, 70 endgames a deck):\n")
+    lines.append("| deck | " + " | ".join(f"cap {c}" for c in shown) + " |")
+    lines.append("|---" * (len(shown) + 1) + "|")
+    for deck, cap in best.items():
+        cells = []
         for c in shown:
             g = frames[c][(frames[c]["deck"] == deck) & (frames[c]["mover"] < 7)]
-            counts.add(len(g))
-            cells.append(f"{g['width'].mean():.3f}" if len(g) else "–")
-        lines.append(f"| {deck} | {'/'.join(str(n) for n in sorted(counts))} | "
-                     + " | ".join(cells) + " |")
-    deeper = {c: f for c, f in frames.items() if c > cap}
-    if deeper:
-        lines.append("\nLarger caps, where they fit (the widest brackets first):\n")
+            cells.append(f"{g['width'].mean():.3f}" if c <= cap and len(g) else "–")
+        lines.append(f"| {deck} | " + " | ".join(cells) + " |")
+    extra = pd.concat([f[(f["deck"] == d) & (c > best.get(d, 0))].assign(cap=c)
+                       for c, f in frames.items() for d in DECKS_ORDER], ignore_index=True)
+    if len(extra):
+        lines.append("\nLarger caps, as far as time allowed (the widest brackets first):\n")
         lines.append("| deck | mover | other | cap | bracket (win prob.) | width | width one cap "
                      "lower | histories | seconds | iterations | exploitability |")
         lines.append("|---|---|---|---|---|---|---|---|---|---|---|")
-        for c, f in sorted(deeper.items()):
-            below = frames.get(c - 1)
-            for r in f.sort_values(["deck", "mover", "other"]).itertuples():
-                prev = None
-                if below is not None:
-                    m = below[(below["deck"] == r.deck) & (below["mover"] == r.mover)
-                              & (below["other"] == r.other)]
-                    prev = float(m["width"].iloc[0]) if len(m) else None
-                lines.append(
-                    f"| {r.deck} | {r.mover} | {r.other} | {c} | {r.lower_win:.4f}-"
-                    f"{r.upper_win:.4f} | {r.width:.4f} | {_fmt(prev, '.4f')} | {r.nodes:,} | "
-                    f"{r.seconds:.0f} | {r.iterations} | {r.exploitability:.1e} |")
+        for r in extra.sort_values(["deck", "cap", "mover", "other"]).itertuples():
+            below = frames.get(r.cap - 1)
+            prev = None
+            if below is not None:
+                m = below[(below["deck"] == r.deck) & (below["mover"] == r.mover)
+                          & (below["other"] == r.other)]
+                prev = float(m["width"].iloc[0]) if len(m) else None
+            lines.append(
+                f"| {r.deck} | {r.mover} | {r.other} | {r.cap} | {r.lower_win:.4f}-"
+                f"{r.upper_win:.4f} | {r.width:.4f} | {_fmt(prev, '.4f')} | {r.nodes:,} | "
+                f"{r.seconds:.0f} | {r.iterations} | {r.exploitability:.1e} |")
     lines.append(
         "\nWhy the brackets stay wide at low coins: with one card each a game ends only by a "
         "Coup (7 coins), an assassination (3 coins) that is not blocked, or a lost "
         "challenge. From few coins the player who fears the cap's verdict can avoid all of "
         "these for several turns (take Income, never challenge), so the capped games with "
         "payoff -1 and +1 differ by almost everything that happens after the cap. Each "
-        "extra turn multiplies the tree by ~10-20 (cap 5 would be ~10^8 histories, ~10-20 GB "
-        "compiled): the uncapped values of low-coin endgames are out of exact reach on "
+        "extra turn multiplies the tree by ~10-20 (at cap 5 Knuth's estimates give ~10^8 "
+        "histories with the Inquisitor and ~10^9 with the Ambassador, 10-200 GB compiled, "
+        "against the ~8 GB this job may use): the uncapped values of low-coin endgames are out of exact reach on "
         "this machine, and the capped values elsewhere in this report must be read as "
         "\"the next few turns\", not the whole endgame.\n")
     return "\n".join(lines)
