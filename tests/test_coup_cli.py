@@ -35,3 +35,27 @@ def test_farol_play_bad_position_is_one_line(capsys):
     assert cli.main(argv) == 2
     err = capsys.readouterr().err.strip()
     assert "4 Duke cards" in err and len(err.splitlines()) == 1
+
+
+def test_farol_coup_brackets_writes_resumable_records(tmp_path, capsys):
+    """``farol coup brackets`` bounds each endgame once and skips what is on disk."""
+    import json
+
+    argv = ["coup", "brackets", "--caps", "1,2", "--coins", "1,7", "--decks", "inquisitor",
+            "--workers", "1", "--directory", str(tmp_path)]
+    assert cli.main(argv) == 0
+    names = sorted(p.name for p in tmp_path.glob("*.json"))
+    # cap 1: all four coin pairs; cap 2: only the mover with 1 coin (7+ is closed at cap 1)
+    assert len(names) == 6 and sum("cap2" in n for n in names) == 2
+    seven = json.loads((tmp_path / "inquisitor_contessa-contessa_m7_o1_cap1.json").read_text())
+    assert seven["converged"] and seven["lower_win"] > 0.999
+    stamp = {p.name: p.stat().st_mtime_ns for p in tmp_path.glob("*.json")}
+    assert cli.main(argv) == 0
+    assert stamp == {p.name: p.stat().st_mtime_ns for p in tmp_path.glob("*.json")}
+    assert "brackets in" in capsys.readouterr().out
+
+
+def test_farol_coup_brackets_bad_coins_is_one_line(capsys):
+    assert cli.main(["coup", "brackets", "--coins", "a-b"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "--coins" in err and len(err.splitlines()) == 1
