@@ -105,6 +105,27 @@ def summary_section(ctx: ReportContext) -> str:
             f"* **Courtiers** (all 90 pairings, one battle, exact): the {strength.index[0]} "
             f"is the strongest ({strength.iloc[0]:+.2f} mean battle value), the "
             f"{strength.index[-1]} the weakest ({strength.iloc[-1]:+.2f}).")
+    sol = load_renewal()
+    if sol is not None:
+        names = list(sol.model.courtiers)
+        table = pd.DataFrame(np.nan, index=names, columns=names)
+        for a, b in sol.model.pairings:
+            table.loc[a, b] = sol.value((a, b))
+        strength = balance.seat_neutral_strength(table).dropna()
+        from analysis.cobardes import renewal
+
+        counts = renewal.keep_counts(sol)
+        rate = {c: (k["p0_keep"] + k["p1_keep"]) / max(1, k["p0_total"] + k["p1_total"])
+                for c, k in counts.items()}
+        always = [c for c, r in rate.items() if r >= 0.999]
+        never = [c for c, r in rate.items() if r <= 0.001]
+        lines.append(
+            f"* **The war with courtiers renewed between battles** (keep-or-renew solved "
+            f"inside the war; memoryless court deck, no villains; residual "
+            f"{sol.residual:.0e}): the {strength.index[0]} is the strongest (mean war win "
+            f"probability {(1 + strength.iloc[0]) / 2:.2f}), the {strength.index[-1]} the "
+            f"weakest ({(1 + strength.iloc[-1]) / 2:.2f}). An unplayed courtier is always "
+            f"kept: {', '.join(always) or 'none'}; never kept: {', '.join(never) or 'none'}.")
     if HIDDEN_JSON.exists():
         h = json.loads(HIDDEN_JSON.read_text())
         deals = pd.DataFrame(h["table"]).T.reindex(index=balance.VILLAINS,
@@ -509,9 +530,10 @@ def renewal_section(ctx: ReportContext) -> str:
     path_win = _heatmap(ctx, (1 + table) / 2, "renewal_war", "Player 0's probability of "
                         "winning the war from 0-0, courtiers renewed between battles",
                         "P(win war)", vmin=0, vmax=1, fmt="{:.2f}")
+    lim = max(0.1, float(np.ceil(10 * np.nanmax(np.abs(diff.to_numpy(dtype=float)))) / 10))
     path_diff = _heatmap(ctx, diff, "renewal_vs_fixed", "War value from 0-0: renewal "
                          "model minus fixed-pairing model", "difference in war value",
-                         vmin=-0.6, vmax=0.6)
+                         vmin=-lim, vmax=lim)
     gain = pd.DataFrame(np.nan, index=names, columns=names)
     for (mine, theirs), g in renewal.keep_gain(sol, (0, 0), rival_used=True).items():
         gain.loc[mine, theirs] = g
