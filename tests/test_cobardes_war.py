@@ -152,3 +152,29 @@ def test_two_unplayed_villains_at_renewal_keep_at_most_one():
     assert after.held[1] == 1 << C.SHEEP
     assert after.vdeck[1] == (C.THUG, C.BEGGAR)
     assert after.vknown == (3, 0b10), "only P1 knows which villain went under"
+
+
+def test_farol_cobardes_renewal_solves_and_resumes(tmp_path, capsys):
+    """``farol cobardes renewal`` solves a small renewal war, and a rerun reads the cache."""
+    from analysis import cli
+
+    argv = ["cobardes", "renewal", "--warriors", "3", "--combats", "4", "--courtiers",
+            "Squire/Archer/Wolf/Sentinel", "--workers", "1", "--dir", str(tmp_path)]
+    assert cli.main(argv) == 0
+    first = capsys.readouterr().out.strip().splitlines()[-1]
+    assert first.startswith("108 states, residual")
+    residual = float(first.split("residual ")[1].split(",")[0])
+    assert residual < 1e-8
+    assert any(tmp_path.iterdir())
+    assert cli.main(argv) == 0
+    assert capsys.readouterr().out.strip().splitlines()[-1] == first
+
+
+def test_farol_cobardes_renewal_names_an_unknown_courtier(tmp_path, capsys):
+    from analysis import cli
+
+    code = cli.main(["cobardes", "renewal", "--courtiers", "Squire/Bogus/Archer/Wolf",
+                     "--dir", str(tmp_path)])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "unknown ¡Cobardes! courtier 'Bogus'" in err and "Traceback" not in err

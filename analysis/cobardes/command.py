@@ -3,6 +3,8 @@
 ``farol cobardes sweep [--kind battle|war|villains|all] [--workers N]
 [--scheduler tcp://host:8786]`` solves every courtier pairing (or villain pair) not yet
 cached under ``reports/data/cobardes/pairings`` (resumable: interrupt and rerun);
+``farol cobardes renewal`` solves the war with courtier renewal (keep-or-renew
+decisions between battles, :mod:`analysis.cobardes.renewal`; cached, resumable);
 ``farol cobardes abstraction`` measures the state-keyed abstraction's loss on reduced
 decks and the value of each hidden villain deal on a reduced army, and writes
 ``reports/data/cobardes/abstraction_loss.json`` and ``hidden_villains.json``.
@@ -30,6 +32,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sw.add_argument("--dir", default=None, help="cache folder "
                     "(default reports/data/cobardes/pairings)")
     sw.set_defaults(func=run_sweep)
+    rn = sub.add_parser("renewal", help="the war with courtier renewal between battles "
+                        "(keep-or-renew; cached, resumable)")
+    from analysis.cobardes import renewal
+
+    renewal.add_arguments(rn)
+    rn.set_defaults(func=run_renewal)
     ab = sub.add_parser("abstraction", help="measure the state-keyed abstraction's loss")
     ab.add_argument("--iterations", type=int, default=2000)
     ab.set_defaults(func=run_abstraction)
@@ -45,6 +53,12 @@ def run_sweep(args: argparse.Namespace) -> int:
                                   args.scheduler, progress=True, war=kind)
         print(f"{kind}: {len(results)} solved in {directory}")
     return 0
+
+
+def run_renewal(args: argparse.Namespace) -> int:
+    from analysis.cobardes import renewal
+
+    return renewal.run(args)
 
 
 def run_abstraction(args: argparse.Namespace) -> int:
