@@ -533,7 +533,8 @@ def test_rearguard_mirrors_are_fair_at_every_score(courtier):
 
 
 @pytest.mark.parametrize("courtier,quicker_matters", [
-    ("Inquisitor", True), ("Maiden", False), ("Standard-Bearer", False)])
+    ("Inquisitor", True), ("Maiden", False), ("Standard-Bearer", False),
+    ("Fortune-Teller", False)])
 def test_vanguard_mirrors_negate_when_the_quicker_player_swaps(courtier, quicker_matters):
     """Swapping seats in a vanguard mirror turns "player 0 is quicker" into "player 1
     is quicker": V_p0 = -V_p1 for the battle and V_p0(a, b) = -V_p1(b, a) for the war;
@@ -549,15 +550,6 @@ def test_vanguard_mirrors_negate_when_the_quicker_player_swaps(courtier, quicker
     w1 = war.solve_war((courtier, courtier), 3, 4, graph=g1)
     for (a, b), s in w0.scores.items():
         assert s.value == pytest.approx(-w1.scores[(b, a)].value, abs=1e-9)
-
-
-def test_fortune_teller_mirror_is_the_documented_exception():
-    """Ruling 22: when both players advance a Fortune-Teller, the engine's
-    Fortune-Teller-against-Maiden rule makes player 1 play first (there is no Maiden),
-    so this mirror is not seat-symmetric: player 0 gains whoever is quicker."""
-    v0 = _mirror_graph("Fortune-Teller", "p0", 3, 4).solve(sweep.STANDARD_PAYOFFS).value
-    v1 = _mirror_graph("Fortune-Teller", "p1", 3, 4).solve(sweep.STANDARD_PAYOFFS).value
-    assert v0 + v1 > 0.1
 
 
 def test_sweep_solves_mirrors_as_hypothetical(tmp_path):

@@ -210,6 +210,19 @@ def test_fortune_teller_against_maiden():
     assert outcome(s) == (E.VICTORY, 0)
 
 
+def test_two_fortune_tellers_cancel():
+    """Ruling 22 (hypothetical mirror): Fortune-Teller: "your rival must play a card from
+    their hand before you". When both advance one, each demand cancels the other: the
+    combat is revealed as usual, player 0 preparing a card face down first."""
+    s = battle(c0="Fortune-Teller", c1="Fortune-Teller", allow_mirror=True)
+    s.apply_action(ADVANCE)
+    s.apply_action(ADVANCE)
+    pos = s.position
+    assert pos.phase == E.COMMIT and pos.first == 0 and not pos.open
+    s.apply_action(3)
+    assert "3" not in s.information_state_string(1).split("|")[-1]
+
+
 def test_maiden_binds_the_repeated_confrontation():
     """Ruling 10: vanguard effects last the whole combat."""
     s = battle(v0="Thug", v1="Beggar", c1="Maiden", position="hand0:Thug")

@@ -240,6 +240,10 @@ def _enter_confront(cfg: Config, pos: Pos) -> None:
     priv = pos.priv
     if priv == 0:
         pos.first, pos.open = 0, False
+    elif priv == 3 and C.MAIDEN not in pos.court:
+        # Two Fortune-Tellers (a hypothetical mirror, ruling 22): each demands that the
+        # other play first, so the demands cancel and the reveal is the usual one.
+        pos.first, pos.open = 0, False
     elif priv == 3:
         # Fortune-Teller against Maiden: the Fortune-Teller's rival (the Maiden's
         # owner) plays first; the Fortune-Teller's owner then plays the forced card.
