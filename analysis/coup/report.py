@@ -20,6 +20,8 @@ from analysis.report import ReportContext, register_section
 DATA = Path("reports/data/coup")
 HONEST_ORDER = ("Captain", "Assassin", "Duke", "Contessa")
 BENCHMARK = Path("benchmarks/results/coup_endgames.txt")
+BRACKET_BENCHMARK = Path("benchmarks/results/coup_endgames_brackets.txt")
+WALK_BENCHMARK = Path("benchmarks/results/coup_walk.txt")
 
 
 def _records(cap: int = DEFAULT_CAP) -> list[dict]:
@@ -803,8 +805,26 @@ def section_benchmark(ctx: ReportContext) -> str:
         text = BENCHMARK.read_text().strip()
     except OSError:
         return "\n".join(lines + ["Not run yet: `python benchmarks/coup_endgames.py`."])
-    return "\n".join(lines + ["The largest 1v1 endgame solved (`benchmarks/coup_endgames.py`):",
-                              "", "```", text, "```", ""])
+    lines += ["The largest 1v1 endgame solved at cap 0 payoff (`benchmarks/coup_endgames.py`, "
+              "compiled through OpenSpiel states before the walker existed):", "", "```", text,
+              "```", ""]
+    try:
+        brackets = BRACKET_BENCHMARK.read_text().strip()
+    except OSError:
+        brackets = ""
+    if brackets:
+        lines += ["The largest endgame bracketed (`benchmarks/coup_endgames.py --bracket`: one "
+                  "compile through Coup's walker, two CFR+ solves with the cap paying -1 and "
+                  "+1, exact best response for the bounds):", "", "```", brackets, "```", ""]
+    try:
+        walk = WALK_BENCHMARK.read_text().strip()
+    except OSError:
+        walk = ""
+    if walk:
+        lines += ["Compile rates, OpenSpiel State walk against Coup's walker "
+                  "(`benchmarks/coup_walk.py`; the machine is shared, the Kuhn line is its "
+                  "speed at the time):", "", "```", walk, "```", ""]
+    return "\n".join(lines)
 
 
 register_section("coup", section_findings, 105)
