@@ -805,7 +805,7 @@ def section_benchmark(ctx: ReportContext) -> str:
         text = BENCHMARK.read_text().strip()
     except OSError:
         return "\n".join(lines + ["Not run yet: `python benchmarks/coup_endgames.py`."])
-    lines += ["The largest 1v1 endgame solved at cap 0 payoff (`benchmarks/coup_endgames.py`, "
+    lines += ["The largest 1v1 endgame solved with the cap scoring 0 (`benchmarks/coup_endgames.py`, "
               "compiled through OpenSpiel states before the walker existed):", "", "```", text,
               "```", ""]
     try:
