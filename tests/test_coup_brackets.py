@@ -48,6 +48,11 @@ def test_brackets_narrow_and_contain_the_values_of_larger_caps():
     two = solve_bracket(Endgame(3, 3, "inquisitor", turn_cap=2))
     assert one["lower"] <= two["lower"] + 1e-9 and two["upper"] <= one["upper"] + 1e-9
     assert two["width"] < one["width"] - 0.1  # the second turn really narrows it here
+    # The second turn is the other player's: content with the cap counted as the mover's
+    # loss, they take Income (which nobody can challenge or block), so the mover's lower
+    # end cannot move; only the upper end does (to within the solves' exploitability).
+    assert abs(two["lower"] - one["lower"]) <= 2 * (one["low"]["exploitability"]
+                                                    + two["low"]["exploitability"])
     for payoff in (-1.0, 0.5, 1.0):
         value, err = _capped_value(Endgame(3, 3, "inquisitor", turn_cap=2), payoff)
         # The capped value is known to within twice the exploitability of its solve.

@@ -454,6 +454,14 @@ def section_brackets(ctx: ReportContext) -> str:
                 f"{r.upper_win:.4f} | {r.width:.4f} | {_fmt(prev, '.4f')} | {r.nodes:,} | "
                 f"{r.seconds:.0f} | {r.iterations} | {r.exploitability:.1e} |")
     lines.append(
+        "\nEach turn of cap moves one end only. The lower end is what the player to move "
+        "can force when the cap counts as their loss; on the other player's turns that "
+        "player can always take Income, which nobody can challenge or block, so a turn of "
+        "theirs adds nothing to the lower end, and a turn of the mover's adds nothing to "
+        "the upper end for the same reason. Odd caps (1, 3, 5) add the mover's turns and "
+        "lift lower ends; even caps (2, 4) add the other's and lower upper ends (above: "
+        "from cap 3 to cap 4 the lower ends stay put).\n")
+    lines.append(
         "\nWhy the brackets stay wide at low coins: with one card each a game ends only by a "
         "Coup (7 coins), an assassination (3 coins) that is not blocked, or a lost "
         "challenge. From few coins the player who fears the cap's verdict can avoid all of "
