@@ -136,14 +136,24 @@ def summary_section(ctx: ReportContext) -> str:
             f"worth most ({strength.iloc[0]:+.2f} a battle), the {strength.index[-1]} least "
             f"({strength.iloc[-1]:+.2f}).")
     if BENCHMARK_JSON.exists():
-        full = json.loads(BENCHMARK_JSON.read_text()).get("full") or {}
+        bench = json.loads(BENCHMARK_JSON.read_text())
+        full = bench.get("full") or {}
+        reduced = bench.get("reduced_deck")
         if full and not full.get("fits"):
+            within = ""
+            if reduced:
+                within = (
+                    f" Full armies with a 3-villain deck ({reduced['deck']}) do fit: "
+                    f"{reduced['nodes']:,} nodes, compiled and solved in "
+                    f"{reduced['seconds']:.0f} s (CFR+, {reduced['iterations']} iterations, "
+                    f"exploitability within the abstraction "
+                    f"{reduced['exploitability_in_abstraction']:.1e}).")
             lines.append(
                 "* **Full battles with hidden villains are not solved**: the state-keyed "
                 f"graph has more than {full['node_cap']:,} nodes and its compile alone "
                 "exceeds the 5-minute target; hidden-villain numbers here come from reduced "
                 "armies, where the abstraction's loss is measured (small, except with the "
-                "Procuress's private swaps).")
+                "Procuress's private swaps)." + within)
     return "\n".join(lines)
 
 
