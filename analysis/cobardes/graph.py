@@ -149,27 +149,35 @@ class BattleGraph:
         for i in range(5, n):
             k = kinds[i]
             kids = children[i]
+            values[i], how = solve_node(k, kids, probs[i], values)
             if k == _MATRIX:
-                grid = np.array([values[c] for c in kids.flat]).reshape(kids.shape)
-                sol = solve_matrix(grid)
-                values[i] = sol.value
-                outcome[i] = np.einsum("i,ijk,j->k", sol.row, outcome[kids], sol.col)
+                row, col = how
+                outcome[i] = np.einsum("i,ijk,j->k", row, outcome[kids], col)
                 if i == self.opening:
-                    root_row, root_col = sol.row, sol.col
+                    root_row, root_col = row, col
             elif k == _CHANCE:
-                p = np.asarray(probs[i])
-                values[i] = float(sum(q * values[c] for q, c in zip(p, kids, strict=True)))
-                outcome[i] = p @ outcome[kids]
+                outcome[i] = np.asarray(probs[i]) @ outcome[kids]
             else:
-                vals = [values[c] for c in kids]
-                best = max(vals) if k == _MAX else min(vals)
-                ties = [c for c, v in zip(kids, vals, strict=True) if abs(v - best) <= 1e-9]
-                values[i] = best
                 # Ties: any mix of optimal actions is optimal; spread evenly.
-                outcome[i] = outcome[ties[0]] if len(ties) == 1 else outcome[ties].mean(axis=0)
+                outcome[i] = outcome[how[0]] if len(how) == 1 else outcome[how].mean(axis=0)
         values = np.asarray(values)
         return GraphSolution(float(values[self.root]), outcome[self.root], root_row, root_col,
                              values)
+
+
+def solve_node(kind: int, kids, probs, values) -> tuple[float, object]:
+    """One node's value from its children's ``values``, and how it is played: the
+    ``(row, col)`` mixes of a simultaneous (matrix) node, ``None`` at chance, the optimal
+    children (ties within 1e-9) of a single mover."""
+    if kind == _MATRIX:
+        grid = np.array([values[c] for c in kids.flat]).reshape(kids.shape)
+        sol = solve_matrix(grid)
+        return sol.value, (sol.row, sol.col)
+    if kind == _CHANCE:
+        return float(sum(q * values[c] for q, c in zip(probs, kids, strict=True))), None
+    vals = [values[c] for c in kids]
+    best = max(vals) if kind == _MAX else min(vals)
+    return best, [c for c, v in zip(kids, vals, strict=True) if abs(v - best) <= 1e-9]
 
 
 def opening_actions(graph: BattleGraph) -> tuple[tuple[int, ...], tuple[int, ...]]:

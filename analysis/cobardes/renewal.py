@@ -69,11 +69,10 @@ from pathlib import Path
 
 import numpy as np
 
-from analysis.cobardes.exact import BattleSpec, initial_position, solve_matrix
+from analysis.cobardes.exact import BattleSpec, initial_position
 from analysis.cobardes.graph import (
     _CHANCE,
     _MATRIX,
-    _MAX,
     CROWN,
     CROWN_LOSS,
     DRAW,
@@ -82,6 +81,7 @@ from analysis.cobardes.graph import (
     WIN,
     BattleGraph,
     outcome_kind,
+    solve_node,
 )
 from analysis.cobardes.war import SCORES, TOKENS_TO_WIN, score_order
 from analysis.solve.cache import atomic_write_text
@@ -146,21 +146,7 @@ class RenewalGraph(BattleGraph):
         kinds, children, probs = self.kind, self.children, self.probs
         plan: list = [None] * n   # the solved strategy of each node, for the forward pass
         for i in range(5, n):
-            k = kinds[i]
-            kids = children[i]
-            if k == _MATRIX:
-                grid = np.array([values[c] for c in kids.flat]).reshape(kids.shape)
-                sol = solve_matrix(grid)
-                values[i] = sol.value
-                plan[i] = (sol.row, sol.col)
-            elif k == _CHANCE:
-                values[i] = float(sum(q * values[c] for q, c in zip(probs[i], kids,
-                                                                      strict=True)))
-            else:
-                vals = [values[c] for c in kids]
-                best = max(vals) if k == _MAX else min(vals)
-                values[i] = best
-                plan[i] = [c for c, v in zip(kids, vals, strict=True) if abs(v - best) <= 1e-9]
+            values[i], plan[i] = solve_node(kinds[i], children[i], probs[i], values)
         reach = np.zeros(n + TERMINALS)
         reach[self.root] = 1.0
         for i in range(n - 1, 4, -1):   # parents have larger ids than their children
