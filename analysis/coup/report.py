@@ -499,9 +499,9 @@ def _endgame_first_mover() -> list[str]:
         return []
     out = ["\nIn the 1v1 endgames the brackets give the first-mover question answers that hold "
            "without a cap. At equal coins, and for the 1-coin rule's analogue (1 coin "
-           "against 2, beside 2 against 2), the mover's win probability lies in:\n",
-           "| deck | cap | " + " | ".join(f"{a}/{a}" for a in range(7)) + " | 1/2 | 2/2 |",
-           "|---" * 11 + "|"]
+           "against 2, to set beside 2/2), the mover's win probability lies in:\n",
+           "| deck | cap | " + " | ".join(f"{a}/{a}" for a in range(7)) + " | 1/2 |",
+           "|---" * 10 + "|"]
     for deck in DECKS_ORDER:
         # The largest cap bracketed for every mover with 0-6 coins of this deck.
         caps = [c for c, recs in by_cap.items()
@@ -512,7 +512,7 @@ def _endgame_first_mover() -> list[str]:
         cap = max(caps)
         cell = {(r["endgame"]["mover_coins"], r["endgame"]["other_coins"]): r
                 for r in by_cap[cap] if r["endgame"]["deck"] == deck}
-        pairs = [(a, a) for a in range(7)] + [(1, 2), (2, 2)]
+        pairs = [(a, a) for a in range(7)] + [(1, 2)]
         out.append(f"| {deck} | {cap} | " + " | ".join(
             f"{cell[p]['lower_win']:.2f}-{cell[p]['upper_win']:.2f}" for p in pairs) + " |")
     out.append("\nA lower end above 0.5 means the player to move is favoured for sure; "
@@ -521,6 +521,8 @@ def _endgame_first_mover() -> list[str]:
 
 
 DECKS_ORDER = ("ambassador", "inquisitor")
+# With two cards each, a passive player cannot be beaten within this many turns.
+PASSIVE_OPEN_CAP = 6
 
 
 def section_full_game(ctx: ReportContext) -> str:
@@ -540,15 +542,17 @@ def section_full_game(ctx: ReportContext) -> str:
     ]
     for r in sorted(rows.values(), key=lambda r: (r["setup"], r["deck"], r["turn_cap"])):
         done = r["status"] == "bracketed"
+        # Up to cap 6 the bracket is [0, 1] by the passive-player argument below.
+        status = r["status"] if done else "not compiled"
+        known = "0-1 (argument below)" if r["turn_cap"] <= PASSIVE_OPEN_CAP else "–"
         lines.append(
             f"| {r['setup']} | {r['deck']} | {r['turn_cap']} | {r['estimated_tree_nodes']:.2g} | "
-            f"{r['status']} | {_fmt(r.get('nodes'), ',')} | "
+            f"{status} | {_fmt(r.get('nodes'), ',')} | "
             + (f"{r['compile_seconds']:.0f} ({r['nodes_per_second']:,.0f}) | "
                f"{r['lower_win']:.3f}-{r['upper_win']:.3f} | "
                f"{max(r['low']['iterations'], r['high']['iterations'])} | "
                f"{max(r['low']['exploitability'], r['high']['exploitability']):.1e} |"
-               if done else "– | – | – | – |"))
-    lines += _endgame_first_mover()
+               if done else f"– | {known} | – | – |"))
     est = {(r["deck"], r["turn_cap"]): r["estimated_tree_nodes"] for r in rows.values()}
     rates = [r["nodes_per_second"] for r in rows.values() if r["status"] == "bracketed"]
     rate = max(rates) if rates else None
@@ -580,6 +584,7 @@ def section_full_game(ctx: ReportContext) -> str:
             f"~10^{np.log10(min(n for (d, c), n in est.items() if c == 7) / 1e7):.0f} times "
             "the 10^7 histories this machine can compile; what is measured is the endgame part in *Balance* (capped values) "
             "and the brackets above.\n")
+    lines += _endgame_first_mover()
     return "\n".join(lines)
 
 
