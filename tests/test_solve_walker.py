@@ -108,3 +108,44 @@ def test_solution_through_the_walker_is_exact():
     assert exploitability(compiled, solver.average_strategy()).exploitability == pytest.approx(
         report.exploitability, abs=1e-12
     )
+
+
+class _LoopWalker:
+    """A toy walker whose positions loop: 0 (player 0: back to 1 or stop) and 1
+    (player 1: back to 0). Its state keys repeat along one path: a cycle."""
+
+    def root(self):
+        return 0
+
+    def actor(self, s):
+        return -4 if s == 2 else s
+
+    def legal_actions(self, s):
+        return [0, 1] if s == 0 else [0]
+
+    def chance_outcomes(self, s):
+        return []
+
+    def child(self, s, action):
+        return 2 if (s == 0 and action == 1) else 1 - s
+
+    def returns(self, s):
+        return 1.0, -1.0
+
+    def state_key(self, s):
+        return ("position", s)
+
+    def infoset_key(self, s, player):
+        return ("position", s)
+
+    def action_to_string(self, s, player, action):
+        return f"a{action}"
+
+
+def test_a_cycle_in_the_walkers_state_graph_is_one_clear_error():
+    from analysis.solve import UnsupportedGameError
+
+    game = pyspiel.load_game("python_cobardes_battle", {"kinds": "warriors", "warriors": 1})
+    game.solver_walker = lambda history: _LoopWalker()
+    with pytest.raises(UnsupportedGameError, match="cycle at .*position"):
+        compile_game(game, graph=True)

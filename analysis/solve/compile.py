@@ -372,6 +372,9 @@ class _Builder:
         self.parent_of: dict = {}
         self.node_info: dict = {}
         self.names: list[dict[int, str]] = [{}, {}]
+        # Graph mode: the node of each walked position, and the positions on the path.
+        self.memo: dict = {}
+        self.on_stack: set = set()
         self.bar = None
         if progress:
             from tqdm.auto import tqdm
@@ -453,11 +456,25 @@ class _Builder:
             )
         return self.close_node(TERMINAL, -1, None, None, float(returns[0]))
 
-    def cycle(self, key):
-        return UnsupportedGameError(
-            f"{self.name}: the state graph has a cycle at {_key_text(key)!r}; "
-            "the game needs a move cap in its state key"
-        )
+    def visit(self, child_key, parent_key):
+        """Graph mode: the node of an already walked position, or ``None`` after putting
+        it on the walk's path (a position met again on its own path is a cycle)."""
+        self.link(child_key, parent_key)
+        known = self.memo.get(child_key)
+        if known is not None:
+            return known
+        if child_key in self.on_stack:
+            raise UnsupportedGameError(
+                f"{self.name}: the state graph has a cycle at {_key_text(child_key)!r}; "
+                "the game needs a move cap in its state key"
+            )
+        self.on_stack.add(child_key)
+        return None
+
+    def walked(self, key, node):
+        """Graph mode: the position ``key`` is node ``node``, off the walk's path."""
+        self.memo[key] = node
+        self.on_stack.discard(key)
 
     def link(self, child_key, parent_key):
         """Record ``parent_key`` as a parent of ``child_key`` (graph mode)."""
@@ -494,8 +511,6 @@ class _Builder:
 def _walk(game, graph, simultaneous, max_nodes, progress, name, budget, per_node):
     """Walk OpenSpiel states (any game; simultaneous nodes made turn-based in graph mode)."""
     b = _Builder(graph, max_nodes, progress, name, budget, per_node)
-    memo: dict = {}
-    on_stack: set = set()
 
     # A frame: [state, kind, infoset, actions, probs, next index, child ids, key, a0]
     def open_frame(state, key, player, pending_a0=None):
@@ -554,7 +569,7 @@ def _walk(game, graph, simultaneous, max_nodes, progress, name, budget, per_node
     root_key = root_state.state_key() if graph else None
     stack = [open_frame(root_state, root_key, root_player)]
     if graph:
-        on_stack.add(root_key)
+        b.on_stack.add(root_key)
     while stack:
         frame = stack[-1]
         state, node_kind, _, actions, probs, i, children, key, extra = frame
@@ -575,14 +590,10 @@ def _walk(game, graph, simultaneous, max_nodes, progress, name, budget, per_node
                 continue
             if graph:
                 child_key = child.state_key()
-                b.link(child_key, key if extra is None else (key, extra))
-                known = memo.get(child_key)
+                known = b.visit(child_key, key if extra is None else (key, extra))
                 if known is not None:
                     children.append(known)
                     continue
-                if child_key in on_stack:
-                    raise b.cycle(child_key)
-                on_stack.add(child_key)
                 stack.append(open_frame(child, child_key, child_player))
             else:
                 stack.append(open_frame(child, None, child_player))
@@ -590,8 +601,7 @@ def _walk(game, graph, simultaneous, max_nodes, progress, name, budget, per_node
         stack.pop()
         node = b.close_node(node_kind, frame[2], children, probs, 0.0, actions)
         if graph and (extra is None or extra == "sim"):
-            memo[key] = node
-            on_stack.discard(key)
+            b.walked(key, node)
         if stack:
             stack[-1][6].append(node)
     return b.finish()
@@ -613,8 +623,6 @@ def _walk_positions(walker, graph, max_nodes, progress, name, budget, per_node):
     information-state string, is asked for once per information set.
     """
     b = _Builder(graph, max_nodes, progress, name, budget, per_node)
-    memo: dict = {}
-    on_stack: set = set()
     actor = walker.actor
     legal_actions = walker.legal_actions
     chance_outcomes = walker.chance_outcomes
@@ -622,7 +630,7 @@ def _walk_positions(walker, graph, max_nodes, progress, name, budget, per_node):
     returns = walker.returns
     state_key = walker.state_key
     infoset_key = walker.infoset_key
-    observe = walker.new_observations
+    observe = None if graph else walker.new_observations  # graph walks keep no history
 
     def open_frame(pos, key, player, hist):
         if player == _CHANCE_ID:
@@ -661,7 +669,7 @@ def _walk_positions(walker, graph, max_nodes, progress, name, budget, per_node):
     root_key = state_key(root) if graph else None
     stack = [open_frame(root, root_key, root_player, None if graph else [(0, 0), (0, 0)])]
     if graph:
-        on_stack.add(root_key)
+        b.on_stack.add(root_key)
     while stack:
         frame = stack[-1]
         pos, node_kind, _, actions, probs, i, children, key, hist = frame
@@ -674,14 +682,10 @@ def _walk_positions(walker, graph, max_nodes, progress, name, budget, per_node):
                 continue
             if graph:
                 child_key = state_key(child)
-                b.link(child_key, key)
-                known = memo.get(child_key)
+                known = b.visit(child_key, key)
                 if known is not None:
                     children.append(known)
                     continue
-                if child_key in on_stack:
-                    raise b.cycle(child_key)
-                on_stack.add(child_key)
                 stack.append(open_frame(child, child_key, child_player, None))
             else:
                 stack.append(open_frame(child, None, child_player, advance(hist, pos, child)))
@@ -689,8 +693,7 @@ def _walk_positions(walker, graph, max_nodes, progress, name, budget, per_node):
         stack.pop()
         node = b.close_node(node_kind, frame[2], children, probs, 0.0, actions)
         if graph:
-            memo[key] = node
-            on_stack.discard(key)
+            b.walked(key, node)
         if stack:
             stack[-1][6].append(node)
     return b.finish()
