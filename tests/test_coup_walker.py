@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
+from walker_check import assert_walker_compiles_like_states
 
-from analysis.solve import compile_game
 from games.coup import endgame_game
 from games.coup.walker import CoupWalker
 
@@ -89,10 +88,6 @@ def test_walker_without_history_keeps_the_keys_and_drops_the_log():
         bare.new_observations(b, b, 0)
 
 
-ARRAYS = (
-    "kind", "infoset", "edge_start", "edge_child", "edge_prob", "edge_action", "utility",
-    "infoset_player", "infoset_offset", "infoset_actions", "infoset_parent_row",
-)
 COMPILE_CASES = (
     ("?/contessa/1;?/contessa/1;move:0", "inquisitor", 2, 0.0),
     ("?/contessa/3;?/contessa/2;move:0", "ambassador", 1, -1.0),
@@ -105,15 +100,6 @@ COMPILE_CASES = (
 def test_compiling_through_the_walker_gives_the_state_walks_arrays(position, deck, cap,
                                                                    cap_payoff, graph):
     """The compiler's fast path (``use_walker``) and the State walk agree exactly."""
-    from games.keys import Walker
-
     game = endgame_game(position, deck=deck, turn_cap=cap, cap_payoff=cap_payoff)
-    assert isinstance(game.solver_walker(history=not graph), Walker)
-    slow = compile_game(game, graph=graph, use_walker=False)
-    fast = compile_game(game, graph=graph)
-    for name in ARRAYS:
-        assert np.array_equal(getattr(slow, name), getattr(fast, name)), name
-    assert slow.infoset_keys == fast.infoset_keys
-    assert slow.action_names == fast.action_names
-    assert slow.imperfect_recall == fast.imperfect_recall
+    fast = assert_walker_compiles_like_states(game, graph)
     assert fast.num_infosets > 10

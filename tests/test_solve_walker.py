@@ -6,18 +6,12 @@ same order, same information sets and keys, same action names, same abstraction 
 
 from __future__ import annotations
 
-import numpy as np
 import pyspiel
 import pytest
+from walker_check import assert_walker_compiles_like_states
 
 import games  # noqa: F401
 from analysis.solve import compile_game, exploitability
-from games.keys import Walker
-
-ARRAYS = (
-    "kind", "infoset", "edge_start", "edge_child", "edge_prob", "edge_action", "utility",
-    "infoset_player", "infoset_offset", "infoset_actions", "infoset_parent_row",
-)
 
 CASES = [
     ("python_cobardes_battle", {"kinds": "warriors", "warriors": 3, "combats": 4}, False),
@@ -57,15 +51,7 @@ def _ids(case):
 @pytest.mark.parametrize("case", CASES, ids=[_ids(c) for c in CASES])
 def test_walker_compiles_to_the_state_walk(case):
     name, params, graph = case
-    game = pyspiel.load_game(name, params)
-    assert isinstance(game.solver_walker(history=not graph), Walker)
-    slow = compile_game(game, graph=graph, use_walker=False)
-    fast = compile_game(game, graph=graph)
-    for field in ARRAYS:
-        assert np.array_equal(getattr(slow, field), getattr(fast, field)), field
-    assert slow.infoset_keys == fast.infoset_keys
-    assert slow.action_names == fast.action_names
-    assert slow.imperfect_recall == fast.imperfect_recall
+    assert_walker_compiles_like_states(pyspiel.load_game(name, params), graph)
 
 
 def test_walker_positions_are_not_mutated():
