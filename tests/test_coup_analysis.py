@@ -242,3 +242,15 @@ def test_report_sections_render_from_the_committed_data(tmp_path):
         text = section(ctx)
         assert text.startswith("## "), section.__name__
     assert all((tmp_path / name).exists() for name in ctx.figures)
+
+
+def test_sweeps_in_worker_processes_match_the_serial_sweep(tmp_path):
+    """The endgame and bracket sweeps give the same records in 2 processes as in one."""
+    from analysis.coup import sweep
+
+    endgames = sweep.grid(coins=(0, 7), decks=("inquisitor",), cap=1)
+    serial = sweep.sweep(endgames, tmp_path / "a", workers=1, progress=False)
+    pooled = sweep.sweep(endgames, tmp_path / "b", workers=2, progress=False)
+    assert [r["value"] for r in pooled] == pytest.approx([r["value"] for r in serial], abs=1e-9)
+    brackets = sweep.bracket_sweep(endgames, tmp_path / "c", workers=2, progress=False)
+    assert len(brackets) == len(endgames) and all(b is not None for b in brackets)

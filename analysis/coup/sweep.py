@@ -66,32 +66,37 @@ def run_task(endgame: Endgame, directory: str, check: bool) -> dict:
     return record
 
 
+def _run_all(task, jobs: list[tuple], workers: int, progress: bool, desc: str) -> None:
+    """``task(*job)`` for every job, in this process (``workers <= 1``) or in a pool of
+    ``workers`` processes, with a progress bar; a job's error stops the sweep."""
+    bar = None
+    if progress and jobs:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=len(jobs), desc=desc, unit=" endgame")
+    if workers <= 1:
+        for job in jobs:
+            task(*job)
+            if bar is not None:
+                bar.update(1)
+    elif jobs:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = [pool.submit(task, *job) for job in jobs]
+            for future in as_completed(futures):
+                future.result()
+                if bar is not None:
+                    bar.update(1)
+    if bar is not None:
+        bar.close()
+
+
 def sweep(endgames: list[Endgame], directory: Path = DEFAULT_DIR, workers: int = 2,
           progress: bool = True) -> list[dict]:
     """Solve every endgame not yet on disk; returns all records in ``endgames`` order."""
     directory = Path(directory)
-    todo = [(i, eg) for i, eg in enumerate(endgames) if load_record(directory, eg) is None]
-    bar = None
-    if progress and todo:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=len(todo), desc="coup endgames", unit=" endgame")
-    if todo:
-        if workers <= 1:
-            for i, eg in todo:
-                run_task(eg, str(directory), i % CHECK_EVERY == 0)
-                if bar is not None:
-                    bar.update(1)
-        else:
-            with ProcessPoolExecutor(max_workers=workers) as pool:
-                futures = [pool.submit(run_task, eg, str(directory), i % CHECK_EVERY == 0)
-                           for i, eg in todo]
-                for future in as_completed(futures):
-                    future.result()
-                    if bar is not None:
-                        bar.update(1)
-    if bar is not None:
-        bar.close()
+    todo = [(eg, str(directory), i % CHECK_EVERY == 0)
+            for i, eg in enumerate(endgames) if load_record(directory, eg) is None]
+    _run_all(run_task, todo, workers, progress, "coup endgames")
     return [load_record(directory, eg) for eg in endgames]
 
 
@@ -212,26 +217,8 @@ def bracket_sweep(endgames: list[Endgame], directory: Path = BRACKET_DIR, worker
     (callers put the widest brackets first).
     """
     directory = Path(directory)
-    todo = [eg for eg in endgames if load_bracket(directory, eg) is None]
-    bar = None
-    if progress and todo:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=len(todo), desc="coup brackets", unit=" endgame")
-    if workers <= 1:
-        for eg in todo:
-            run_bracket_task(eg, str(directory))
-            if bar is not None:
-                bar.update(1)
-    elif todo:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(run_bracket_task, eg, str(directory)) for eg in todo]
-            for future in as_completed(futures):
-                future.result()
-                if bar is not None:
-                    bar.update(1)
-    if bar is not None:
-        bar.close()
+    todo = [(eg, str(directory)) for eg in endgames if load_bracket(directory, eg) is None]
+    _run_all(run_bracket_task, todo, workers, progress, "coup brackets")
     return [load_bracket(directory, eg) for eg in endgames]
 
 
