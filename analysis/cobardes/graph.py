@@ -43,7 +43,7 @@ class GraphSolution:
     """Values and outcome probabilities of every node for one payoff vector."""
 
     value: float
-    outcome_probs: np.ndarray          # at the root, indexed by WIN..DRAW
+    outcome_probs: np.ndarray          # at the root, per terminal class (WIN..DRAW here)
     root_row: np.ndarray               # player 0's opening mix (first confrontation)
     root_col: np.ndarray               # player 1's (both empty if it is no matrix game)
     values: np.ndarray                 # every node's value
@@ -56,7 +56,17 @@ class BattleGraph:
     ----------
     cfg, root
         The engine configuration and the starting position (dealt, no villains).
+
+    Finished battles merge into ``TERMINALS`` shared terminal nodes, ids ``0 ..
+    TERMINALS - 1``, one per :meth:`terminal` class (here the outcome kind, WIN..DRAW);
+    a subclass can classify them more finely.
     """
+
+    TERMINALS = len(OUTCOME_NAMES)
+
+    def terminal(self, pos: E.Pos) -> int:
+        """The terminal class of a finished battle: its outcome kind."""
+        return outcome_kind(pos)
 
     def __init__(self, cfg: E.Config, root: E.Pos):
         start = time.perf_counter()
@@ -65,9 +75,7 @@ class BattleGraph:
         self.children: list = []   # list of ints, or an (m, n) int array for matrices
         self.probs: list = []      # chance probabilities
         self.actions: list = []    # (actions0, actions1) for matrices
-        self._terminal_ids: dict[int, int] = {}
-        # Five shared terminal nodes, one per outcome kind.
-        for k in range(5):
+        for k in range(self.TERMINALS):
             self.kind.append(-1 - k)
             self.children.append(())
             self.probs.append(())
@@ -87,7 +95,7 @@ class BattleGraph:
 
     @property
     def num_positions(self) -> int:
-        return len(self.kind) - 5
+        return len(self.kind) - self.TERMINALS
 
     @property
     def num_matrix_games(self) -> int:
@@ -95,7 +103,7 @@ class BattleGraph:
 
     def _id(self, pos: E.Pos) -> int:
         if pos.outcome is not None:
-            return outcome_kind(pos)
+            return self.terminal(pos)
         key = canonical_key(pos)
         node = self._memo.get(key)
         return node if node is not None else self._build(pos, key)
@@ -109,7 +117,7 @@ class BattleGraph:
 
     def _build(self, pos: E.Pos, key: tuple | None = None) -> int:
         if pos.outcome is not None:
-            return outcome_kind(pos)
+            return self.terminal(pos)
         key = canonical_key(pos) if key is None else key
         cfg = self.cfg
         actor = pos.actor
@@ -136,17 +144,21 @@ class BattleGraph:
         return node
 
     def solve(self, payoffs) -> GraphSolution:
-        """Backward induction for terminal payoffs ``(win, loss, crown, crown_loss, draw)``
-        (player 0's); nodes were numbered children first, so one pass in order suffices."""
+        """Backward induction for terminal payoffs, one per terminal class (player 0's;
+        here ``(win, loss, crown, crown_loss, draw)``); nodes were numbered children first, so one pass in order suffices."""
         n = len(self.kind)
         # Scalars in a Python list (cheap to index one at a time); outcome rows in numpy.
+        t = self.TERMINALS
+        pay = np.asarray(payoffs, dtype=float)
+        if pay.shape != (t,):
+            raise ValueError(f"this battle graph takes {t} terminal payoffs, not {pay.shape}")
         values = [0.0] * n
-        values[:5] = [float(p) for p in payoffs]
-        outcome = np.zeros((n, 5))
-        outcome[:5] = np.eye(5)
+        values[:t] = [float(p) for p in pay]
+        outcome = np.zeros((n, t))
+        outcome[:t] = np.eye(t)
         root_row = root_col = np.zeros(0)
         kinds, children, probs = self.kind, self.children, self.probs
-        for i in range(5, n):
+        for i in range(t, n):
             k = kinds[i]
             kids = children[i]
             values[i], how = solve_node(k, kids, probs[i], values)
@@ -183,6 +195,6 @@ def solve_node(kind: int, kids, probs, values) -> tuple[float, object]:
 def opening_actions(graph: BattleGraph) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The cards of each player at the opening confrontation (empty if none)."""
     node = graph.opening
-    if node < 5 or graph.kind[node] != _MATRIX:
+    if node < graph.TERMINALS or graph.kind[node] != _MATRIX:
         return (), ()
     return graph.actions[node]

@@ -71,8 +71,6 @@ import numpy as np
 
 from analysis.cobardes.exact import BattleSpec, initial_position
 from analysis.cobardes.graph import (
-    _CHANCE,
-    _MATRIX,
     CROWN,
     CROWN_LOSS,
     DRAW,
@@ -81,7 +79,6 @@ from analysis.cobardes.graph import (
     WIN,
     BattleGraph,
     outcome_kind,
-    solve_node,
 )
 from analysis.cobardes.war import SCORES, TOKENS_TO_WIN, score_order
 from analysis.solve.cache import atomic_write_text
@@ -116,10 +113,9 @@ class RenewalGraph(BattleGraph):
     """A pairing's battle compiled with one terminal per (outcome, used bits).
 
     :class:`analysis.cobardes.graph.BattleGraph` merges every finished battle into five
-    outcome nodes; here a finished battle also says which courtiers were played. Terminal
-    ``t`` (:func:`terminal_index`) gets the id ``-1 - t``, so with the node values kept
-    in one list of ``n + 20`` entries, Python's negative indexing reads terminal ``t``
-    from slot ``n + 19 - t``.
+    outcome nodes; here a finished battle also says which courtiers were played:
+    terminal class :func:`terminal_index`, so :meth:`solve` takes 20 payoffs and gives
+    the 20 terminals' probabilities under the solved strategies (ties spread evenly).
 
     The used bits of a terminal are those of the first position compiled into each node:
     positions share a node when their keys agree (:func:`analysis.cobardes.exact.canonical_key`
@@ -127,44 +123,14 @@ class RenewalGraph(BattleGraph):
     forgotten exactly when it was used, so every position of a node has the same bits.
     """
 
-    def _id(self, pos: E.Pos) -> int:
-        if pos.outcome is not None:
-            return -1 - terminal_index(outcome_kind(pos), pos.used)
-        return super()._id(pos)
+    TERMINALS = TERMINALS
+
+    def terminal(self, pos: E.Pos) -> int:
+        return terminal_index(outcome_kind(pos), pos.used)
 
     def solve(self, payoffs) -> RenewalBattle:
-        """Backward induction for the 20 terminal payoffs (player 0's; see
-        :func:`terminal_index`), then a forward pass for the terminals' reach
-        probabilities under the solved strategies (ties spread evenly)."""
-        pay = np.asarray(payoffs, dtype=float)
-        if pay.shape != (TERMINALS,):
-            raise ValueError(f"a renewal battle takes {TERMINALS} terminal payoffs, "
-                             f"not {pay.shape}")
-        n = len(self.kind)
-        values = [0.0] * (n + TERMINALS)
-        values[n:] = [float(v) for v in pay[::-1]]
-        kinds, children, probs = self.kind, self.children, self.probs
-        plan: list = [None] * n   # the solved strategy of each node, for the forward pass
-        for i in range(5, n):
-            values[i], plan[i] = solve_node(kinds[i], children[i], probs[i], values)
-        reach = np.zeros(n + TERMINALS)
-        reach[self.root] = 1.0
-        for i in range(n - 1, 4, -1):   # parents have larger ids than their children
-            r = reach[i]
-            if r <= 0.0:
-                continue
-            k = kinds[i]
-            if k == _MATRIX:
-                row, col = plan[i]
-                np.add.at(reach, children[i].ravel(), r * np.outer(row, col).ravel())
-            elif k == _CHANCE:
-                for q, c in zip(probs[i], children[i], strict=True):
-                    reach[c] += r * q
-            else:
-                ties = plan[i]
-                for c in ties:
-                    reach[c] += r / len(ties)
-        return RenewalBattle(float(values[self.root]), reach[n:][::-1].copy())
+        sol = super().solve(payoffs)
+        return RenewalBattle(sol.value, sol.outcome_probs)
 
 
 def compile_pairing(pairing: tuple[str, str], warriors: int = 6, combats: int = 7
