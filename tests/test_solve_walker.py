@@ -135,3 +135,60 @@ def test_a_cycle_in_the_walkers_state_graph_is_one_clear_error():
     game.solver_walker = lambda history: _LoopWalker()
     with pytest.raises(UnsupportedGameError, match="cycle at .*position"):
         compile_game(game, graph=True)
+
+
+def test_graph_nodes_are_the_distinct_state_keys():
+    """Graph mode keys its tables by digests of the keys: it must still make exactly one
+    node per distinct non-terminal ``state_key`` and one information set per distinct
+    ``(player, infoset_key)``, counted here with the key tuples themselves."""
+    game = pyspiel.load_game("python_cobardes_battle", {
+        "kinds": "all", "warriors": 2, "combats": 2, "courtier0": "Procuress",
+        "courtier1": "Fortune-Teller", "villain_deck": "King's Ghost/Sheep/Seductress"})
+    walker = game.solver_walker(history=False)
+    states, infosets = set(), set()
+    stack = [walker.root()]
+    while stack:
+        pos = stack.pop()
+        player = walker.actor(pos)
+        if player == pyspiel.PlayerId.TERMINAL:
+            continue
+        key = walker.state_key(pos)
+        if key in states:
+            continue
+        states.add(key)
+        if player == pyspiel.PlayerId.CHANCE:
+            moves = [a for a, p in walker.chance_outcomes(pos) if p > 0]
+        else:
+            infosets.add((player, walker.infoset_key(pos, player)))
+            moves = walker.legal_actions(pos)
+        stack.extend(walker.child(pos, a) for a in moves)
+    compiled = compile_game(game, graph=True)
+    assert compiled.num_internal == len(states)
+    assert compiled.num_infosets == len(infosets)
+
+
+def test_key_digest_depends_on_the_value_only():
+    """Equal keys digest alike whether or not they share objects; different keys differ."""
+    from analysis.solve.compile import key_digest
+
+    inner = (300, "x", (1, 2))
+    shared = (inner, inner, None)
+    copied = ((300, "x", (1, 2)), (300, "x", (1, 2)), None)
+    assert key_digest(shared) == key_digest(copied)
+    assert key_digest(shared) != key_digest((inner, (300, "x", (1, 3)), None))
+    assert len(key_digest(shared)) == 16
+
+
+def test_compiling_without_key_names_keeps_the_arrays():
+    """``key_names=False`` saves the printable keys' memory and nothing else."""
+    import numpy as np
+
+    game = pyspiel.load_game("python_cobardes_battle", {
+        "warriors": 2, "combats": 3, "kinds": "warriors+villains",
+        "villain_deck": "Thug/Sheep/Executioner"})
+    named = compile_game(game, graph=True)
+    bare = compile_game(game, graph=True, key_names=False)
+    assert bare.infoset_keys == [] and len(named.infoset_keys) == named.num_infosets
+    for field in ("kind", "infoset", "edge_start", "edge_child", "edge_prob", "edge_action",
+                  "utility", "infoset_player", "infoset_offset", "infoset_actions"):
+        assert np.array_equal(getattr(bare, field), getattr(named, field)), field

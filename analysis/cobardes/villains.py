@@ -257,23 +257,15 @@ def advise_villains(params: dict, my_villain: str | None, iterations: int = 300)
 
 
 def node_values(compiled, strategy: np.ndarray) -> np.ndarray:
-    """Player 0's expected value at every node of a compiled game under ``strategy``
-    (one bottom-up pass over the engine's documented arrays: internal nodes are in
-    topological order from the root, terminals follow them)."""
-    from analysis.solve.compile import CHANCE
+    """Player 0's expected value at every node of a compiled game under ``strategy``:
+    internal nodes (the engine's bottom-up pass), then terminals (their utility)."""
+    from analysis.solve.kernels import expected_value
 
-    n_int = compiled.num_internal
-    value = np.concatenate([np.zeros(n_int), compiled.utility])
-    start, child = compiled.edge_start, compiled.edge_child
-    for n in range(n_int - 1, -1, -1):
-        lo, hi = start[n], start[n + 1]
-        if compiled.kind[n] == CHANCE:
-            weights = compiled.edge_prob[lo:hi]
-        else:
-            row = compiled.infoset_offset[compiled.infoset[n]]
-            weights = strategy[row:row + (hi - lo)]
-        value[n] = weights @ value[child[lo:hi]]
-    return value
+    value = np.empty(compiled.num_internal)
+    expected_value(compiled.kind, compiled.infoset, compiled.edge_start, compiled.edge_child,
+                   compiled.edge_prob, compiled.utility, compiled.infoset_offset,
+                   np.ascontiguousarray(strategy, dtype=np.float64), value)
+    return np.concatenate([value, compiled.utility])
 
 
 @dataclass(frozen=True)

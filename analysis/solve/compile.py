@@ -36,11 +36,13 @@ game's own state keys stay available.
 from __future__ import annotations
 
 import json
+import marshal
 import os
 import random
 import time
 from array import array
 from dataclasses import dataclass, field
+from hashlib import blake2b
 
 import numpy as np
 import pyspiel
@@ -59,10 +61,12 @@ _SIMULTANEOUS_ID = int(pyspiel.PlayerId.SIMULTANEOUS)
 _MULTI = object()  # a position with several parents
 
 # Bytes a node costs at its peak: the walk's growable arrays, their numpy copies and the
-# solver's working arrays (reaches, values); ~1 edge a node. Graph mode adds the key table
-# (measured: 555 bytes a node at the peak of a 2.8 million-node ¡Cobardes! villain graph).
+# solver's working arrays (reaches, values); ~1 edge a node. Graph mode adds the key tables,
+# 16-byte digests (measured: 252 bytes a node at the peak of a 12.2 million-node ¡Cobardes!
+# villain graph, 308 on a 0.5 million-node one that tracks positions throughout; 555 when
+# the tables held the key tuples themselves).
 TREE_BYTES_PER_NODE = 140
-GRAPH_BYTES_PER_NODE = 560
+GRAPH_BYTES_PER_NODE = 300
 
 
 @dataclass(frozen=True, eq=False)
@@ -82,7 +86,7 @@ class CompiledGame:
     infoset_player: np.ndarray
     infoset_offset: np.ndarray
     infoset_actions: np.ndarray
-    infoset_keys: list[str]
+    infoset_keys: list[str]  # empty when compiled with ``key_names=False``
     infoset_parent_row: np.ndarray
     action_names: list[dict[int, str]] = field(default_factory=lambda: [{}, {}])
     compile_seconds: float = 0.0
@@ -254,12 +258,30 @@ def _key_text(key: object) -> str:
     return key if isinstance(key, str) else repr(key)
 
 
+def key_digest(key: object) -> bytes:
+    """A 16-byte digest of a state or information-set key (graph mode's tables).
+
+    Graph walks keep one table entry per position and per information set; a digest
+    (49 bytes as a Python object) instead of the key tuple itself (~400 bytes with its
+    nested tuples) is what lets a ¡Cobardes! villain graph of tens of millions of nodes
+    fit in memory. Equal keys give equal digests: marshal format 2 writes no
+    back-references, so the bytes depend on the key's value, not on which objects it
+    shares. Two distinct keys collide with probability ~n^2 / 2^129 for n keys.
+    """
+    try:
+        data = marshal.dumps(key, 2)
+    except ValueError:  # not a plain int/str/tuple key: its repr identifies it
+        data = repr(key).encode()
+    return blake2b(data, digest_size=16).digest()
+
+
 def compile_game(
     game: pyspiel.Game,
     graph: bool = False,
     max_memory: int | None = None,
     progress: bool = False,
     use_walker: bool = True,
+    key_names: bool = True,
 ) -> CompiledGame:
     """Walk ``game`` once into a :class:`CompiledGame`.
 
@@ -281,6 +303,11 @@ def compile_game(
         (``game.solver_walker``, :class:`games.keys.Walker`): several times faster
         than OpenSpiel States and compiled to the same arrays. ``False`` forces the
         State walk (the tests compare the two).
+    key_names
+        Keep each information set's printable key (``infoset_keys``, what strategy
+        tables and saved results are read by). ``False`` leaves ``infoset_keys`` empty
+        and saves about a fifth of a large graph's memory: for measurements that need
+        only the arrays (values, exploitability).
 
     Raises
     ------
@@ -330,11 +357,12 @@ def compile_game(
         walker = walked.solver_walker(history=not graph)
     if walker is not None:
         arrays = _walk_positions(
-            walker, graph, max_nodes, progress, str(game), budget, per_node
+            walker, graph, max_nodes, progress, str(game), budget, per_node, key_names
         )
     else:
         arrays = _walk(
-            walked, graph, simultaneous, max_nodes, progress, str(game), budget, per_node
+            walked, graph, simultaneous, max_nodes, progress, str(game), budget, per_node,
+            key_names,
         )
     return CompiledGame(
         game=str(walked) if not graph else str(game),
@@ -350,8 +378,9 @@ class _Builder:
     Nodes are numbered as they close (children first); :func:`_finish` relabels them.
     """
 
-    def __init__(self, graph, max_nodes, progress, name, budget, per_node):
+    def __init__(self, graph, max_nodes, progress, name, budget, per_node, key_names=True):
         self.graph = graph
+        self.key_names = key_names
         self.max_nodes = max_nodes
         self.name = name
         self.budget = budget
@@ -393,7 +422,7 @@ class _Builder:
         ``action_name(action)`` names actions the first time they appear; ``text()``
         gives the set's printable key when ``key`` itself is not (hashed histories).
         """
-        full = (player, key)
+        full = key_digest((player, key)) if self.graph else (player, key)
         iid = self.infoset_index.get(full)
         if iid is None:
             iid = len(self.iplayer)
@@ -401,7 +430,8 @@ class _Builder:
             self.iplayer.append(player)
             self.iactions.extend(actions)
             self.ioffset.append(len(self.iactions))
-            self.ikeys.append(text() if text is not None else _key_text(key))
+            if self.key_names:
+                self.ikeys.append(text() if text is not None else _key_text(key))
             if self.tracking:
                 self.infoset_states.append({state_key})
             known = self.names[player]
@@ -412,7 +442,8 @@ class _Builder:
         lo, hi = self.ioffset[iid], self.ioffset[iid + 1]
         if hi - lo != len(actions) or list(self.iactions[lo:hi]) != list(actions):
             raise UnsupportedGameError(
-                f"{self.name}: information set {self.ikeys[iid]!r} of player {player} has "
+                f"{self.name}: information set "
+                f"{self.ikeys[iid] if self.key_names else iid!r} of player {player} has "
                 "different legal actions at different nodes"
             )
         if self.tracking:
@@ -462,16 +493,20 @@ class _Builder:
             )
         return self.close_node(TERMINAL, -1, None, None, float(returns[0]))
 
-    def visit(self, child_key, parent_key):
+    def visit(self, child_key, parent_key, raw_key):
         """Graph mode: the node of an already walked position, or ``None`` after putting
-        it on the walk's path (a position met again on its own path is a cycle)."""
+        it on the walk's path (a position met again on its own path is a cycle).
+
+        ``child_key``/``parent_key`` are :func:`key_digest` digests; ``raw_key`` is the
+        child's state key itself, for the error message.
+        """
         self.link(child_key, parent_key)
         known = self.memo.get(child_key)
         if known is not None:
             return known
         if child_key in self.on_stack:
             raise UnsupportedGameError(
-                f"{self.name}: the state graph has a cycle at {_key_text(child_key)!r}; "
+                f"{self.name}: the state graph has a cycle at {_key_text(raw_key)!r}; "
                 "the game needs a move cap in its state key"
             )
         self.on_stack.add(child_key)
@@ -496,6 +531,10 @@ class _Builder:
         if self.tracking:
             self.check_recall()
         imperfect = self.imperfect
+        # The key tables are done with: free them before the relabelling copies the arrays
+        # (on a large graph they are a third of the walk's memory).
+        self.memo, self.infoset_index, self.on_stack = {}, {}, set()
+        self.infoset_states, self.parent_of, self.node_info = [], {}, {}
         return _finish(
             self.graph,
             imperfect,
@@ -514,9 +553,10 @@ class _Builder:
         )
 
 
-def _walk(game, graph, simultaneous, max_nodes, progress, name, budget, per_node):
+def _walk(game, graph, simultaneous, max_nodes, progress, name, budget, per_node,
+          key_names=True):
     """Walk OpenSpiel states (any game; simultaneous nodes made turn-based in graph mode)."""
-    b = _Builder(graph, max_nodes, progress, name, budget, per_node)
+    b = _Builder(graph, max_nodes, progress, name, budget, per_node, key_names)
 
     # A frame: [state, kind, infoset, actions, probs, next index, child ids, key, a0]
     def open_frame(state, key, player, pending_a0=None):
@@ -572,7 +612,7 @@ def _walk(game, graph, simultaneous, max_nodes, progress, name, budget, per_node
     if root_player == _TERMINAL_ID:
         b.terminal(root_state.returns())
         return b.finish()
-    root_key = root_state.state_key() if graph else None
+    root_key = key_digest(root_state.state_key()) if graph else None
     stack = [open_frame(root_state, root_key, root_player)]
     if graph:
         b.on_stack.add(root_key)
@@ -595,8 +635,9 @@ def _walk(game, graph, simultaneous, max_nodes, progress, name, budget, per_node
                 children.append(b.terminal(child.returns()))
                 continue
             if graph:
-                child_key = child.state_key()
-                known = b.visit(child_key, key if extra is None else (key, extra))
+                raw_key = child.state_key()
+                child_key = key_digest(raw_key)
+                known = b.visit(child_key, key if extra is None else (key, extra), raw_key)
                 if known is not None:
                     children.append(known)
                     continue
@@ -619,7 +660,8 @@ def _walk(game, graph, simultaneous, max_nodes, progress, name, budget, per_node
 _SALT = 0x9E3779B97F4A7C15
 
 
-def _walk_positions(walker, graph, max_nodes, progress, name, budget, per_node):
+def _walk_positions(walker, graph, max_nodes, progress, name, budget, per_node,
+                    key_names=True):
     """Walk a game's pure positions through its :class:`games.keys.Walker`.
 
     Same nodes, information sets and order as :func:`_walk` on the game's States
@@ -628,7 +670,7 @@ def _walk_positions(walker, graph, max_nodes, progress, name, budget, per_node):
     observations they made (``walker.new_observations``); its printable key, the
     information-state string, is asked for once per information set.
     """
-    b = _Builder(graph, max_nodes, progress, name, budget, per_node)
+    b = _Builder(graph, max_nodes, progress, name, budget, per_node, key_names)
     actor = walker.actor
     legal_actions = walker.legal_actions
     chance_outcomes = walker.chance_outcomes
@@ -672,7 +714,7 @@ def _walk_positions(walker, graph, max_nodes, progress, name, budget, per_node):
     if root_player == _TERMINAL_ID:
         b.terminal(returns(root))
         return b.finish()
-    root_key = state_key(root) if graph else None
+    root_key = key_digest(state_key(root)) if graph else None
     stack = [open_frame(root, root_key, root_player, None if graph else [(0, 0), (0, 0)])]
     if graph:
         b.on_stack.add(root_key)
@@ -687,8 +729,9 @@ def _walk_positions(walker, graph, max_nodes, progress, name, budget, per_node):
                 children.append(b.terminal(returns(child)))
                 continue
             if graph:
-                child_key = state_key(child)
-                known = b.visit(child_key, key)
+                raw_key = state_key(child)
+                child_key = key_digest(raw_key)
+                known = b.visit(child_key, key, raw_key)
                 if known is not None:
                     children.append(known)
                     continue
@@ -760,11 +803,10 @@ def _finish(
     counts = np.diff(ioffset)[order]
     offset = np.zeros(m + 1, dtype=np.int64)
     np.cumsum(counts, out=offset[1:])
-    actions = (
-        np.concatenate([iactions[ioffset[i] : ioffset[i + 1]] for i in order])
-        if m
-        else iactions.copy()
-    )
+    # Gather each set's actions in the new order without a Python list of slices (tens
+    # of millions of information sets in a villain graph).
+    gather = np.repeat(ioffset[:-1][order] - offset[:-1], counts) + np.arange(offset[-1])
+    actions = iactions[gather]
     infoset = new[infoset].astype(np.int32)
     if graph:
         rows = np.full(m, -2, dtype=np.int64)
@@ -785,7 +827,7 @@ def _finish(
         infoset_player=iplayer[order].copy(),
         infoset_offset=offset,
         infoset_actions=actions.astype(np.int32),
-        infoset_keys=[ikeys[i] for i in order],
+        infoset_keys=[ikeys[i] for i in order] if ikeys else [],
         infoset_parent_row=rows,
         action_names=names,
     )
