@@ -577,3 +577,29 @@ def test_war_takes_the_capped_limit_when_a_battle_is_drawn_for_sure():
     capped = war.capped_war_value(graph, 80, None)
     for score, s in sol.scores.items():
         assert s.value == pytest.approx(capped[score], abs=1e-7)
+
+
+def test_first_combat_mix_reads_each_villains_opening_information_set():
+    """Player 0 opens face down holding their villain; player 1 answers without seeing
+    it: one mix per villain held, each a probability distribution over the hand (the
+    villain included), equal to the solver's strategy at that information set."""
+    from analysis.cobardes.villains import deal_values, first_combat_mix, solve_villains
+
+    _, solver = solve_villains(dict(REDUCED_VILLAINS), iterations=100, use_cache=False)
+    cg, strategy = solver.compiled, solver.average_strategy()
+    mix = first_combat_mix(cg, strategy)
+    assert set(mix) == {"P0", "P1"}
+    for player in ("P0", "P1"):
+        assert set(mix[player]) == {"Thug", "Sheep", "Executioner"}
+        for villain, row in mix[player].items():
+            assert set(row) == {"Prince", "1", "2", villain}
+            assert sum(row.values()) == pytest.approx(1.0)
+    # Player 0's opening mix is the average strategy of that information set.
+    player0 = [i for i in range(cg.num_infosets) if cg.infoset_player[i] == 0]
+    row = mix["P0"]["Sheep"]
+    rows = [strategy[cg.infoset_offset[i]:cg.infoset_offset[i + 1]] for i in player0]
+    matches = [r for r in rows if len(r) == len(row) and np.allclose(r, list(row.values()))]
+    assert matches
+    values = deal_values(cg, strategy)
+    assert np.mean([v for r in values.values() for v in r.values()]) == pytest.approx(
+        solver.exploitability().value, abs=1e-9)

@@ -284,20 +284,64 @@ class HiddenVillainTable:
                 "nodes": self.solve.nodes}
 
 
+def deal_nodes(compiled) -> dict[tuple[int, int], int]:
+    """The node after each villain deal ``(player 0's villain, player 1's)`` of a battle
+    whose root deals player 0's villain and whose next chance node deals player 1's."""
+    start, child, action = compiled.edge_start, compiled.edge_child, compiled.edge_action
+    out = {}
+    for e in range(start[0], start[1]):
+        first = int(child[e])
+        for f in range(start[first], start[first + 1]):
+            out[(int(action[e]), int(action[f]))] = int(child[f])
+    return out
+
+
+def first_combat_mix(compiled, strategy: np.ndarray) -> dict[str, dict[str, dict[str, float]]]:
+    """Each player's mix at the first confrontation by the villain they hold:
+    ``{"P0": {villain: {card: probability}}, "P1": ...}``.
+
+    Player 0 commits first (face down) at the node right after the deal; player 1
+    answers at any child of it (one information set: the card is hidden). Empty when
+    the battle starts otherwise (a vanguard courtier's decision first)."""
+    from analysis.solve.compile import PLAYER0, PLAYER1
+    from games.cobardes import cards as C
+
+    cg = compiled
+
+    def mix_at(node: int) -> dict[str, float]:
+        i = int(cg.infoset[node])
+        lo, hi = cg.infoset_offset[i], cg.infoset_offset[i + 1]
+        return {C.CARD_NAMES[int(a)]: float(p)
+                for a, p in zip(cg.infoset_actions[lo:hi], strategy[lo:hi], strict=True)}
+
+    mix: dict[str, dict[str, dict[str, float]]] = {"P0": {}, "P1": {}}
+    for (v0, v1), node in sorted(deal_nodes(cg).items()):
+        if cg.kind[node] != PLAYER0:
+            return {}
+        mix["P0"].setdefault(C.CARD_NAMES[v0], mix_at(node))
+        answer = int(cg.edge_child[cg.edge_start[node]])
+        if answer < cg.num_internal and cg.kind[answer] == PLAYER1:
+            mix["P1"].setdefault(C.CARD_NAMES[v1], mix_at(answer))
+    return mix
+
+
+def deal_values(compiled, strategy: np.ndarray) -> dict[str, dict[str, float]]:
+    """Player 0's value after each villain deal under ``strategy``: player 0's villain
+    -> player 1's -> value."""
+    from games.cobardes import cards as C
+
+    value = node_values(compiled, strategy)
+    table: dict[str, dict[str, float]] = {}
+    for (v0, v1), node in sorted(deal_nodes(compiled).items()):
+        table.setdefault(C.CARD_NAMES[v0], {})[C.CARD_NAMES[v1]] = float(value[node])
+    return table
+
+
 def hidden_villain_values(label: str, params: dict, iterations: int = 2000
                           ) -> HiddenVillainTable:
     """Solve a battle with both villains dealt at random, then read the value of each
     deal (player 0's villain, player 1's) off the solution: what holding a villain is
     worth when the rival does not know it."""
-    from games.cobardes import cards as C
-
     solve, solver = solve_villains(params, iterations=iterations, use_cache=False)
-    cg = solver.compiled
-    value = node_values(cg, solver.average_strategy())
-    table: dict[str, dict[str, float]] = {}
-    for e in range(cg.edge_start[0], cg.edge_start[1]):
-        v0, first = int(cg.edge_action[e]), int(cg.edge_child[e])
-        row = table.setdefault(C.CARD_NAMES[v0], {})
-        for f in range(cg.edge_start[first], cg.edge_start[first + 1]):
-            row[C.CARD_NAMES[int(cg.edge_action[f])]] = float(value[cg.edge_child[f]])
-    return HiddenVillainTable(label, table, solve)
+    return HiddenVillainTable(label, deal_values(solver.compiled, solver.average_strategy()),
+                              solve)
