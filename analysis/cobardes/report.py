@@ -807,8 +807,8 @@ state graph of {f['nodes']:,} nodes ({f['internal_nodes']:,} decisions and chanc
 nodes) and {f['infosets']:,} information sets, compiled in {f['compile_seconds'] / 60:.0f}
 minutes (peak memory {f['compile_peak_rss_gb']:.1f} GB), then CFR+ for
 {last['cfr_seconds'] / 60:.0f} minutes; {f['total_seconds'] / 60:.0f} minutes in all
-(peak memory {f['peak_rss_gb']:.1f} GB): {_target(f)}. CFR+ progress ({progress}): the last figure, the exploitability measured
-within the abstraction, is a **lower bound** on the true exploitability of the solution
+(peak memory {f['peak_rss_gb']:.1f} GB): {_target(f)}. CFR+ progress
+({progress}): the last figure, the exploitability measured within the abstraction, is a **lower bound** on the true exploitability of the solution
 (best responses that also forget are strategies of the true game); the true figure
 needs the perfect-recall tree, which no machine holds.
 
