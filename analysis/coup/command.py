@@ -5,7 +5,10 @@
 ``farol coup brackets [--caps 1,2,3] [--limit N]`` bounds the uncapped values
 (widest brackets first); ``farol coup full-game`` bounds the 2-player game from the
 deal as far as it fits; ``farol coup cap-study`` and ``farol coup larger`` run the turn-cap and larger-endgame
-studies (also resumable). The results are what ``farol report coup`` reads.
+studies (also resumable); ``farol coup abstraction [--deck ...] [--caps 4,8,16,32]
+[--pairs 0/0,1/2] [--jobs N]`` estimates the uncapped values of the endgames whose brackets
+are still wide with the state-keyed abstraction at growing caps. The results are what
+``farol report coup`` reads.
 """
 
 from __future__ import annotations
@@ -34,6 +37,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     cap.set_defaults(func=_cap_study)
     larger = sub.add_parser("larger", help="2v1, 1v2 and 2v2 endgames as far as they fit")
     larger.set_defaults(func=_larger)
+    abstraction = sub.add_parser(
+        "abstraction", help="state-keyed estimates of uncapped values where brackets are wide")
+    from analysis.coup.abstraction import add_arguments as add_abstraction_arguments
+
+    add_abstraction_arguments(abstraction)
+    abstraction.set_defaults(func=_abstraction)
 
 
 def _sweep(args: argparse.Namespace) -> int:
@@ -70,3 +79,9 @@ def _larger(args: argparse.Namespace) -> int:
     rows = run()
     print(f"{len(rows)} larger-endgame rows in {PATH}")
     return 0
+
+
+def _abstraction(args: argparse.Namespace) -> int:
+    from analysis.coup.abstraction import run_args
+
+    return run_args(args)

@@ -1,0 +1,429 @@
+"""Beyond the cap: the state-keyed estimate of uncapped 1v1 Coup endgames.
+
+Where the rigorous brackets (:mod:`analysis.coup.brackets`) are still wide, the best
+available answer is the value of the *state-keyed abstraction*: the engine's graph mode,
+whose information sets are keyed by ``infoset_key`` (a player's own card plus the public
+position, turn number included), forgetting the order of past claims. Its size grows
+about linearly with the turn cap (the perfect-recall tree's x10-20 a turn), so caps of
+16 or 32 turns fit where the tree stops at 3-4.
+
+For one endgame, :func:`estimate` solves the abstraction with the cap paying 0 (a game
+that never ends scores 0, as in the uncapped definition) at growing caps until the
+value moves by less than :data:`VALUE_TOLERANCE` between consecutive caps (or a node or
+time limit stops it), CFR+ to a target exploitability *within the abstraction* with an
+iteration and time cap per solve. It then measures what the abstraction costs where the
+perfect-recall tree fits (:func:`loss_at_cap`, cap 3): the abstract strategy's
+exploitability in the perfect-recall tree, next to the tree's exact value. Finally it
+sets the estimate beside the rigorous bracket of the same endgame (:func:`compare`).
+
+What the estimate is not: an equilibrium value of Coup. The abstraction forgets what the
+players saw, CFR+ carries no convergence guarantee under imperfect recall (a max-min
+and a min-max in behaviour strategies may differ), and the engine's best response in an
+abstraction is a lower bound (its "exploitability within the abstraction" can be
+negative). Only the bracket is rigorous; the loss at cap 3 says how far the abstraction's
+play is from an equilibrium's where that can be measured.
+
+``farol coup abstraction`` runs the sweep (:func:`sweep`, resumable, one JSON file per
+endgame under ``reports/data/coup/abstraction``).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import numpy as np
+
+from analysis.coup.endgames import DECKS, MAIN_REVEALED, Endgame
+from analysis.solve import CFRSolver, CompiledGame, compile_game, exploitability
+from analysis.solve.cache import atomic_write_text
+from games.errors import InvalidParameterError
+
+VERSION = 1
+DIRECTORY = Path("reports/data/coup/abstraction")
+CAPS = (4, 8, 16, 32)
+VALUE_TOLERANCE = 1e-3
+TARGET = 1e-4
+MAX_ITERATIONS = 2_000
+SECONDS_PER_SOLVE = 15.0
+# Largest graph compiled (nodes): ~300 bytes a node at the compile's peak, under 1 GB.
+MAX_GRAPH_NODES = 3_000_000
+# No further cap is started once an endgame's cap loop has spent this long.
+SECONDS_PER_ENDGAME = 150.0
+LOSS_CAP = 3
+# The perfect-recall cap-3 trees have 0.5-2.6 million histories; budget for compiling one.
+TREE_MEMORY = 1_500_000_000
+CONVERGED_WIDTH = 1e-3
+SOLVER = "CFR+ (Farol engine, state-keyed graph abstraction)"
+TREE_SOLVER = "CFR+ (Farol engine, perfect-recall tree)"
+# The stated scope: equal coins 0-6 (the first-mover question) and the 1-coin rule's
+# analogue 1/2; the whole set of wide brackets (118 endgames) would take ~6 core-hours.
+SCOPE_PAIRS = tuple((a, a) for a in range(7)) + ((1, 2),)
+
+
+def _endgame(mover: int, other: int, deck: str, cap: int,
+             revealed: tuple[str, str] = MAIN_REVEALED) -> Endgame:
+    return Endgame(mover, other, deck, revealed, cap)
+
+
+# --------------------------------------------------------------------------- one cap
+def graph_solve(endgame: Endgame, cap: int, target: float = TARGET,
+                max_iterations: int = MAX_ITERATIONS, seconds: float | None = SECONDS_PER_SOLVE,
+                max_nodes: int = MAX_GRAPH_NODES) -> tuple[dict, CompiledGame | None, CFRSolver | None]:
+    """Solve the state-keyed abstraction of ``endgame`` at turn cap ``cap`` (cap paying 0).
+
+    Returns the row (cap, nodes, infosets, iterations, seconds, value, win probability,
+    best responses and exploitability within the abstraction), the compiled graph and
+    the solver; over ``max_nodes`` the row says so and the other two are ``None``.
+    """
+    from analysis.solve.compile import GRAPH_BYTES_PER_NODE
+    from analysis.solve.errors import GameTooLargeError
+
+    game = _endgame(endgame.mover_coins, endgame.other_coins, endgame.deck, cap,
+                    endgame.revealed).game()
+    tick = time.perf_counter()
+    try:
+        graph = compile_game(game, graph=True, max_memory=max_nodes * GRAPH_BYTES_PER_NODE)
+    except GameTooLargeError:
+        return {"cap": cap, "status": "over the node limit",
+                "seconds": time.perf_counter() - tick}, None, None
+    compile_seconds = time.perf_counter() - tick
+    solver = CFRSolver(graph, "cfr+")
+    report = solver.run(target_exploitability=target, iterations=max_iterations,
+                        seconds=seconds, progress=False)
+    row = {"cap": cap, "status": "solved", "nodes": graph.num_nodes,
+           "infosets": graph.num_infosets, "imperfect_recall": bool(graph.imperfect_recall),
+           "iterations": solver.iteration, "compile_seconds": compile_seconds,
+           "solve_seconds": solver.seconds, "seconds": time.perf_counter() - tick,
+           "value": report.value, "win": (1 + report.value) / 2,
+           "best_response": list(report.best_response),
+           "exploitability": report.exploitability}
+    return row, graph, solver
+
+
+def cap_loop(solve_at: Callable[[int], dict], caps: Iterable[int] = CAPS,
+             tolerance: float = VALUE_TOLERANCE,
+             seconds: float | None = SECONDS_PER_ENDGAME) -> dict:
+    """Solve at each cap in turn until the value converges or a limit stops the loop.
+
+    ``solve_at(cap)`` returns a row with ``status`` (``"solved"`` or a reason it was
+    not), ``value`` and ``seconds``. Returns the rows, ``converged`` (the last two
+    solved values differ by less than ``tolerance``), the cap of the estimate
+    (``estimate_cap``, the last solved) and why the loop stopped (``stopped``).
+    """
+    rows: list[dict] = []
+    spent = 0.0
+    stopped = "caps exhausted"
+    converged = False
+    for cap in caps:
+        if seconds is not None and spent >= seconds:
+            stopped = "time limit"
+            break
+        row = solve_at(cap)
+        rows.append(row)
+        spent += row.get("seconds", 0.0)
+        if row["status"] != "solved":
+            stopped = row["status"]
+            break
+        solved = [r for r in rows if r["status"] == "solved"]
+        if len(solved) >= 2 and abs(solved[-1]["value"] - solved[-2]["value"]) < tolerance:
+            converged, stopped = True, "value converged"
+            break
+    solved = [r for r in rows if r["status"] == "solved"]
+    last = solved[-1] if solved else None
+    return {"caps": rows, "converged": converged, "stopped": stopped,
+            "estimate_cap": last["cap"] if last else None,
+            "value": last["value"] if last else None,
+            "win": (1 + last["value"]) / 2 if last else None,
+            "change": abs(solved[-1]["value"] - solved[-2]["value"]) / 2 if len(solved) >= 2
+            else None}
+
+
+# --------------------------------------------------------------------------- the loss
+class _KeyRecorder:
+    """A Coup walker that also records, for every perfect-recall information state the
+    tree compile names, the state-keyed abstraction's key of the same information set
+    (the compile asks each set's name once, with one of its positions at hand)."""
+
+    def __init__(self, walker):
+        self._walker = walker
+        self.abstract: dict[str, str] = {}
+
+    def __getattr__(self, name):
+        return getattr(self._walker, name)
+
+    def information_state_string(self, pos, player: int) -> str:
+        text = self._walker.information_state_string(pos, player)
+        # The graph compile names a set by the repr of its key (``compile._key_text``).
+        self.abstract[text] = repr(self._walker.infoset_key(pos, player))
+        return text
+
+
+def compile_tree_with_keys(game, max_memory: int = TREE_MEMORY) -> tuple[CompiledGame, dict]:
+    """The perfect-recall tree of a Coup ``game`` and, per information-state string, the
+    key of the state-keyed information set holding it (one walk for both)."""
+    recorders = []
+    original = game.solver_walker
+
+    def solver_walker(history: bool = True):
+        recorders.append(_KeyRecorder(original(history)))
+        return recorders[-1]
+
+    game.solver_walker = solver_walker
+    try:
+        tree = compile_game(game, max_memory=max_memory)
+    finally:
+        del game.solver_walker
+    return tree, recorders[-1].abstract
+
+
+def abstract_strategy_in_tree(graph: CompiledGame, graph_strategy: np.ndarray,
+                              tree: CompiledGame, abstract: dict[str, str]) -> np.ndarray:
+    """The graph's (abstract) strategy as a strategy of the perfect-recall ``tree``: every
+    tree information set plays what its state-keyed set plays.
+
+    Raises
+    ------
+    ValueError
+        If a tree information set has no state-keyed set in ``graph`` (not the same game).
+    """
+    index = {key: i for i, key in enumerate(graph.infoset_keys)}
+    strategy = np.empty(tree.num_actions)
+    for i, key in enumerate(tree.infoset_keys):
+        j = index.get(abstract.get(key))
+        if j is None:
+            raise ValueError(f"{tree.game}: information set {key!r} has no abstract counterpart")
+        lo, hi = tree.infoset_offset[i], tree.infoset_offset[i + 1]
+        glo, ghi = graph.infoset_offset[j], graph.infoset_offset[j + 1]
+        row = dict(zip(graph.infoset_actions[glo:ghi].tolist(),
+                       graph_strategy[glo:ghi].tolist(), strict=True))
+        strategy[lo:hi] = [row[a] for a in tree.infoset_actions[lo:hi].tolist()]
+    return strategy
+
+
+def loss_at_cap(endgame: Endgame, cap: int = LOSS_CAP, target: float = TARGET,
+                max_iterations: int = MAX_ITERATIONS, tree_target: float = TARGET,
+                tree_iterations: int = 50_000) -> dict:
+    """The abstraction's loss at ``cap``, where the perfect-recall tree fits.
+
+    The cap-``cap`` abstraction is solved (CFR+ to ``target``, no time cap) and its
+    strategy played in the perfect-recall tree of the same capped game: its
+    exploitability there (exact best response) is the loss, its value there
+    ``abstract_value_in_tree``. The tree is also solved exactly (``exact_value``, with
+    its own iterations and exploitability). By zero-sum algebra the abstract
+    strategy's value lies within twice the loss of the exact value (plus the exact
+    solve's own error).
+    """
+    eg = _endgame(endgame.mover_coins, endgame.other_coins, endgame.deck, cap, endgame.revealed)
+    tick = time.perf_counter()
+    tree, abstract = compile_tree_with_keys(eg.game())
+    tree_compile = time.perf_counter() - tick
+    exact = CFRSolver(tree, "cfr+")
+    exact_report = exact.run(target_exploitability=tree_target, iterations=tree_iterations,
+                             progress=False)
+    row, graph, solver = graph_solve(eg, cap, target, max_iterations, seconds=None)
+    strategy = abstract_strategy_in_tree(graph, solver.average_strategy(), tree, abstract)
+    played = exploitability(tree, strategy)
+    return {"cap": cap, "tree_nodes": tree.num_nodes, "tree_infosets": tree.num_infosets,
+            "tree_compile_seconds": tree_compile, "tree_iterations": exact.iteration,
+            "tree_solve_seconds": exact.seconds, "tree_exploitability": exact_report.exploitability,
+            "exact_value": exact_report.value, "exact_win": (1 + exact_report.value) / 2,
+            "abstraction": row, "loss": played.exploitability,
+            "abstract_value_in_tree": played.value,
+            "abstract_best_response_in_tree": list(played.best_response),
+            "seconds": time.perf_counter() - tick}
+
+
+# --------------------------------------------------------------------------- brackets
+def bracket_of(endgame: Endgame, directory: Path | None = None) -> dict | None:
+    """The tightest rigorous bracket on disk for ``endgame``'s uncapped value.
+
+    Every cap's bracket holds the uncapped value, so their intersection does too:
+    ``lower_win`` is the largest lower end, ``upper_win`` the smallest upper end, with the
+    caps they come from. ``None`` when no bracket is on disk.
+    """
+    from analysis.coup import sweep
+
+    directory = sweep.BRACKET_DIR if directory is None else Path(directory)
+    records = []
+    for cap in range(1, 10):
+        rec = sweep.load_bracket(directory, _endgame(endgame.mover_coins, endgame.other_coins,
+                                                     endgame.deck, cap, endgame.revealed))
+        if rec is not None:
+            records.append(rec)
+    if not records:
+        return None
+    low = max(records, key=lambda r: r["lower_win"])
+    high = min(records, key=lambda r: r["upper_win"])
+    worst = max(max(r["low"]["exploitability"], r["high"]["exploitability"]) for r in records)
+    return {"lower_win": low["lower_win"], "upper_win": high["upper_win"],
+            "width": high["upper_win"] - low["lower_win"],
+            "lower_cap": low["endgame"]["turn_cap"], "upper_cap": high["endgame"]["turn_cap"],
+            "caps": sorted(r["endgame"]["turn_cap"] for r in records),
+            "max_exploitability": worst}
+
+
+def compare(win: float, bracket: dict) -> dict:
+    """Whether the win probability ``win`` lies in ``bracket`` (``lower_win``,
+    ``upper_win``), and by how much it misses (0 when inside)."""
+    below = bracket["lower_win"] - win
+    above = win - bracket["upper_win"]
+    return {"inside": bool(below <= 0 and above <= 0), "outside_by": max(below, above, 0.0)}
+
+
+# --------------------------------------------------------------------------- endgames
+def slug(endgame: Endgame) -> str:
+    """The endgame's file name stem without its cap (the estimate spans caps)."""
+    return endgame.slug().rsplit("_cap", 1)[0]
+
+
+def estimate(endgame: Endgame, caps: Iterable[int] = CAPS, loss_cap: int | None = LOSS_CAP,
+             bracket_dir: Path | None = None) -> dict:
+    """The whole record of one endgame: the cap loop, the loss at ``loss_cap`` and the
+    comparison with the rigorous bracket."""
+    tick = time.perf_counter()
+    record = {"endgame": {"mover_coins": endgame.mover_coins,
+                          "other_coins": endgame.other_coins, "deck": endgame.deck,
+                          "revealed": list(endgame.revealed)},
+              "position": endgame.position(), "solver": SOLVER,
+              "parameters": {"caps": list(caps), "target": TARGET,
+                             "max_iterations": MAX_ITERATIONS,
+                             "seconds_per_solve": SECONDS_PER_SOLVE,
+                             "max_graph_nodes": MAX_GRAPH_NODES,
+                             "seconds_per_endgame": SECONDS_PER_ENDGAME,
+                             "value_tolerance": VALUE_TOLERANCE, "cap_payoff": 0.0}}
+    record |= cap_loop(lambda cap: graph_solve(endgame, cap)[0], caps)
+    if loss_cap is not None:
+        record["loss"] = loss_at_cap(endgame, loss_cap)
+    bracket = bracket_of(endgame, bracket_dir)
+    record["bracket"] = bracket
+    if bracket is not None and record["win"] is not None:
+        record |= compare(record["win"], bracket)
+    record["seconds"] = time.perf_counter() - tick
+    record["version"] = VERSION
+    return record
+
+
+def load(directory: Path, endgame: Endgame) -> dict | None:
+    """The record of ``endgame`` on disk, or ``None`` (missing, unreadable or stale)."""
+    try:
+        record = json.loads((Path(directory) / f"{slug(endgame)}.json").read_text())
+    except (OSError, ValueError):
+        return None
+    return record if record.get("version") == VERSION else None
+
+
+def run_task(endgame: Endgame, directory: str, caps: tuple[int, ...],
+             loss_cap: int | None = LOSS_CAP) -> dict:
+    """Estimate one endgame and write its record (the sweep's worker function)."""
+    record = estimate(endgame, caps, loss_cap)
+    atomic_write_text(Path(directory) / f"{slug(endgame)}.json",
+                      json.dumps(record, indent=1) + "\n")
+    return record
+
+
+def scope(decks: Iterable[str] = DECKS, pairs: Iterable[tuple[int, int]] = SCOPE_PAIRS,
+          bracket_dir: Path | None = None) -> list[Endgame]:
+    """The endgames of ``pairs`` (mover, other coins) whose rigorous bracket is wider than
+    :data:`CONVERGED_WIDTH` (or missing), for each deck."""
+    out = []
+    for deck in decks:
+        for a, b in pairs:
+            eg = _endgame(a, b, deck, LOSS_CAP)
+            bracket = bracket_of(eg, bracket_dir)
+            if bracket is None or bracket["width"] > CONVERGED_WIDTH:
+                out.append(eg)
+    return out
+
+
+def sweep(endgames: list[Endgame], directory: Path = DIRECTORY, caps: Iterable[int] = CAPS,
+          workers: int = 1, progress: bool | None = None,
+          loss_cap: int | None = LOSS_CAP) -> list[dict]:
+    """Estimate every endgame not yet on disk (resumable; through the shared runner).
+
+    The progress bar shows when stderr is a terminal (``progress=None``).
+    """
+    import sys
+
+    from analysis.coup.sweep import _run_all
+
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    caps = tuple(caps)
+    if progress is None:
+        progress = sys.stderr.isatty()
+    todo = [(eg, str(directory), caps, loss_cap) for eg in endgames
+            if load(directory, eg) is None]
+    _run_all(run_task, todo, workers, progress, "coup abstraction")
+    return [load(directory, eg) for eg in endgames]
+
+
+def cached(directory: Path = DIRECTORY) -> list[dict]:
+    """Every current record in ``directory`` (sorted by deck and coins)."""
+    out = []
+    for path in sorted(Path(directory).glob("*.json")):
+        try:
+            record = json.loads(path.read_text())
+        except (OSError, ValueError):
+            continue
+        if record.get("version") == VERSION:
+            out.append(record)
+    return sorted(out, key=lambda r: (r["endgame"]["deck"], r["endgame"]["mover_coins"],
+                                      r["endgame"]["other_coins"]))
+
+
+# --------------------------------------------------------------------------- command line
+def parse_caps(text: str) -> tuple[int, ...]:
+    """``"4,8,16,32"`` as increasing turn caps of at least 1 (one-line error otherwise)."""
+    try:
+        caps = tuple(int(c) for c in text.split(","))
+    except ValueError:
+        raise InvalidParameterError(f"--caps {text!r}: write turn caps like 4,8,16,32") from None
+    if any(c < 1 for c in caps) or list(caps) != sorted(set(caps)):
+        raise InvalidParameterError(f"--caps {text!r}: caps must be increasing numbers >= 1")
+    return caps
+
+
+def parse_decks(text: str) -> tuple[str, ...]:
+    decks = tuple(d.strip() for d in text.split(","))
+    for d in decks:
+        if d not in DECKS:
+            raise InvalidParameterError(f"--deck {d!r}: choose from {', '.join(DECKS)}")
+    return decks
+
+
+def parse_pairs(text: str) -> tuple[tuple[int, int], ...]:
+    """``"0/0,1/2"`` as (mover, other) coin pairs, each 0-9."""
+    try:
+        pairs = tuple(tuple(int(x) for x in p.split("/")) for p in text.split(","))
+    except ValueError:
+        pairs = ((),)
+    if any(len(p) != 2 or not all(0 <= x <= 9 for x in p) for p in pairs):
+        raise InvalidParameterError(f"--pairs {text!r}: write mover/other coins like 0/0,1/2")
+    return pairs
+
+
+def add_arguments(parser) -> None:
+    """The options of ``farol coup abstraction``."""
+    parser.add_argument("--deck", default=",".join(DECKS), help="decks, comma-separated")
+    parser.add_argument("--caps", default=",".join(map(str, CAPS)),
+                        help="turn caps to try in order, e.g. 4,8,16,32")
+    parser.add_argument("--pairs", default=",".join(f"{a}/{b}" for a, b in SCOPE_PAIRS),
+                        help="mover/other coin pairs (those with a converged bracket are skipped)")
+    parser.add_argument("--jobs", type=int, default=1, help="processes in parallel")
+    parser.add_argument("--directory", default=str(DIRECTORY))
+
+
+def run_args(args) -> int:
+    """Run the sweep the parsed options describe."""
+    decks = parse_decks(args.deck)
+    caps = parse_caps(args.caps)
+    pairs = parse_pairs(args.pairs)
+    if args.jobs < 1:
+        raise InvalidParameterError(f"--jobs {args.jobs}: at least 1")
+    endgames = scope(decks, pairs)
+    records = sweep(endgames, Path(args.directory), caps, args.jobs)
+    print(f"{len(records)} state-keyed estimates in {args.directory}")
+    return 0
