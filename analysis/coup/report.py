@@ -116,6 +116,7 @@ def section_findings(ctx: ReportContext) -> str:
             f"of {len(f)} endgames converged (width <= 0.001), mean width {f['width'].mean():.2f}; "
             f"in {len(sure)} the bracket at least says who is favoured. Low-coin endgames stay "
             "open: see *Without a cap*.")
+        lines += _abstraction_bullet()
         lines.append("- **The full game's first-player advantage** is out of exact reach: its "
                      "bracket is [0, 1] for every cap up to 6 (see *The full 2-player game*).")
     lines.append("- **Largest exact solve**: see *Benchmark*; cap 3 (three turns) changes "
@@ -473,6 +474,211 @@ def section_brackets(ctx: ReportContext) -> str:
         "this machine, and the capped values elsewhere in this report must be read as "
         "\"the next few turns\", not the whole endgame.\n")
     return "\n".join(lines)
+
+
+def _abstraction_frame(records: list[dict]):
+    import pandas as pd
+
+    rows = []
+    for r in records:
+        solved = [c for c in r["caps"] if c["status"] == "solved"]
+        last = solved[-1] if solved else {}
+        loss = r.get("loss") or {}
+        b = r.get("bracket") or {}
+        rows.append({
+            "deck": r["endgame"]["deck"], "mover": r["endgame"]["mover_coins"],
+            "other": r["endgame"]["other_coins"], "win": r["win"], "cap": r["estimate_cap"],
+            "converged": r["converged"], "stopped": r["stopped"], "change": r["change"],
+            "caps": solved, "nodes": last.get("nodes"), "iterations": last.get("iterations"),
+            "exploitability": last.get("exploitability"),
+            "lower_win": b.get("lower_win"), "upper_win": b.get("upper_win"),
+            "bracket_caps": f"{b['lower_cap']}/{b['upper_cap']}" if b else None,
+            "inside": r.get("inside"), "outside_by": r.get("outside_by"),
+            "loss": loss.get("loss"), "exact_win": loss.get("exact_win"),
+            "abstract_win_in_tree": (1 + loss["abstract_value_in_tree"]) / 2 if loss else None,
+            "tree_iterations": loss.get("tree_iterations"),
+            "tree_exploitability": loss.get("tree_exploitability"),
+            "loss_iterations": (loss.get("abstraction") or {}).get("iterations"),
+            "loss_exploitability": (loss.get("abstraction") or {}).get("exploitability"),
+            "seconds": r["seconds"],
+        })
+    return pd.DataFrame(rows)
+
+
+def _abstraction_bullet() -> list[str]:
+    """The findings' line on the state-keyed estimate (empty without data)."""
+    from analysis.coup import abstraction as A
+
+    records = A.cached(DATA / "abstraction")
+    if not records:
+        return []
+    df = _abstraction_frame(records)
+    inside = df.dropna(subset=["inside"])
+    zero, sides = [], set()
+    for r in df[(df["mover"] == 0) & (df["other"] == 0)].sort_values("deck").itertuples():
+        margin = max(r.change or 0.0, r.loss or 0.0)
+        zero.append(f"{r.deck} {r.win:.2f} ± {margin:.2f}")
+        sides.add("none" if abs(r.win - 0.5) <= margin else "mover" if r.win > 0.5 else "other")
+    verdict = {"mover": "the player to move is favoured beyond that uncertainty",
+               "other": "the other player is favoured beyond that uncertainty",
+               "none": "no side is clearly favoured at that accuracy"}
+    call = verdict[sides.pop()] if len(sides) == 1 else "the decks disagree"
+    return [
+        f"- **Beyond the cap (an estimate, not exact)**: the state-keyed abstraction solved "
+        f"at caps up to {int(df['cap'].max())} for {len(df)} wide-bracket endgames (equal "
+        f"coins 0-6 and 1/2): {int(inside['inside'].astype(bool).sum())} of {len(inside)} "
+        f"estimates lie inside their rigorous brackets, {int(df['converged'].sum())} converged "
+        f"in the cap, and the abstraction's loss at cap 3 is {df['loss'].median():.2f} "
+        "(median exploitability in the exact tree). The mover's estimated P(win) at 0/0: "
+        + "; ".join(zero) + f": {call} (see *Beyond the cap*)."]
+
+
+_STOP_WORDS = {"caps exhausted": "largest cap tried", "time limit": "endgame's time limit",
+               "over the node limit": "node limit"}
+
+
+def section_abstraction(ctx: ReportContext) -> str:
+    """Beyond the cap: the state-keyed abstraction's estimate where the brackets are wide."""
+    from analysis.coup import abstraction as A
+
+    lines = ["## Beyond the cap: the state-keyed estimate\n"]
+    records = A.cached(DATA / "abstraction")
+    if not records:
+        return "\n".join(lines + ["Not run yet: `farol coup abstraction`."])
+    df = _abstraction_frame(records)
+    pairs = ", ".join(f"{a}/{b}" for a, b in A.SCOPE_PAIRS)
+    params = records[0]["parameters"]
+    lines += [
+        "Where the rigorous brackets above are still wide, this is the best available "
+        "answer, **an estimate, not an exact value**. The endgame is solved in the *state-keyed "
+        "abstraction* (the engine's graph mode: a player's information is their own card plus "
+        "the public position, turn number included, so the order of past claims is "
+        "forgotten), whose size grows about linearly with the turn cap, so caps of 16-32 "
+        "turns fit where the perfect-recall tree stops at 3-4. The cap pays 0, as a game "
+        "that never ends does in the uncapped definition. The caps "
+        f"{', '.join(map(str, params['caps']))} are tried in turn until the value moves by "
+        f"less than {params['value_tolerance']:g} (in value, ±1) between consecutive caps, "
+        f"or the graph passes {params['max_graph_nodes']:,} nodes, or the endgame has spent "
+        f"{params['seconds_per_endgame']:.0f} s; each cap is solved with CFR+ to "
+        f"exploitability {params['target']:g} within the abstraction or "
+        f"{params['max_iterations']:,} iterations or {params['seconds_per_solve']:.0f} s.",
+        "",
+        "What it is not: an equilibrium of Coup. Forgetting past claims changes the game; "
+        "under imperfect recall CFR+ has no convergence guarantee (a max-min and a min-max "
+        "in behaviour strategies may differ), and the engine's best response in the "
+        "abstraction is only a lower bound, so the *exploitability within the abstraction* "
+        "below is a lower bound too (it can even be negative). Two checks say how much to "
+        "trust it: **the loss at cap 3**, where the perfect-recall tree still fits (the "
+        "cap-3 abstract strategy played in the exact cap-3 tree: its exploitability there, "
+        "by exact best response, beside the tree's exact value), and **the rigorous "
+        "bracket** (the intersection of the brackets of every cap on disk): an estimate "
+        "outside it is wrong by at least the distance shown.",
+        "",
+        f"Scope: the endgames with equal coins 0-6 (the first-mover question) and 1/2 (the "
+        f"1-coin rule's analogue), both decks, whose bracket is wider than 0.001 "
+        f"({len(df)} endgames; pairs {pairs}). All 118 wide endgames would take ~6 "
+        f"core-hours at this budget, against the ~40 core-minutes given to this sweep; "
+        f"this one took {df['seconds'].sum() / 60:.0f} CPU-minutes.",
+        "",
+    ]
+    conv = int(df["converged"].sum())
+    inside = df.dropna(subset=["inside"])
+    n_in = int(inside["inside"].astype(bool).sum())
+    loss = df.dropna(subset=["loss"])
+    reasons = df.loc[~df["converged"].astype(bool), "stopped"].value_counts()
+    why = ", ".join(f"{n} at the {_STOP_WORDS.get(k, k)}" for k, n in reasons.items())
+    lines.append(
+        f"**In numbers.** {conv} of {len(df)} estimates converged in the cap (value moved "
+        f"< {params['value_tolerance']:g} between the last two caps)"
+        + (f"; the others stopped ({why}), and their last change is shown" if why else "")
+        + ". "
+        f"{n_in} of {len(inside)} estimates lie inside their rigorous bracket"
+        + (f" (the others miss by up to {inside['outside_by'].max():.3f} in win probability)"
+           if n_in < len(inside) else "") + ". "
+        + (f"The loss at cap 3 is {loss['loss'].median():.3f} (median; range "
+           f"{loss['loss'].min():.3f}-{loss['loss'].max():.3f}) as an exploitability in value "
+           "(±1) units: the abstract strategies can be beaten by that much, and a profile "
+           "exploitable by e has a value within 2e of the game's, i.e. within e in win "
+           "probability. The exploitability "
+           "within the abstraction at the last cap is "
+           f"{df['exploitability'].min():.1e} to {df['exploitability'].max():.1e}: the "
+           "estimate's error is of the order of these, not of the solver's target."
+           if len(loss) else ""))
+    if len(loss):
+        gap = (loss["abstract_win_in_tree"] - loss["exact_win"]).abs()
+        lines.append(
+            "\nThe value itself fares better than the strategies: at cap 3 the abstract "
+            "profile's value in the exact tree is within "
+            f"{gap.max():.1e} of the exact cap-3 P(win) (median {gap.median():.1e}), where "
+            "the loss alone would allow up to the loss itself. Caveat on *converged*: at "
+            "the largest caps CFR+ ran "
+            f"{int(df['iterations'].min())}-{int(df['iterations'].max())} iterations within "
+            "its time cap, so two caps agreeing to 0.001 can be the solver's noise agreeing; "
+            "the change between caps is a floor on the uncertainty, not a bound.")
+    sizes = []
+    for row in df[df["mover"] == df["other"]].itertuples():
+        if row.mover in (0, 3):
+            caps = ", ".join(f"cap {c['cap']}: {c['nodes']:,}" for c in row.caps)
+            sizes.append(f"{row.deck} {row.mover}/{row.other}: {caps}")
+    if sizes:
+        lines.append("\nGraph sizes (nodes) by cap: " + "; ".join(sizes) + ".")
+    img = _heatmaps(ctx, df, "win", "estimated P(mover wins)", "abstraction_win", "RdBu",
+                    0.0, 1.0)
+    lines.append(f"\n![state-keyed estimate over coins]({img})\n")
+    lines += [
+        "Per endgame: the estimate (mover's win probability, a never-ending game counted "
+        "as half) at its last cap, the values at each cap solved, the rigorous bracket "
+        "(caps of its lower/upper end), the loss at cap 3 with the exact cap-3 value and "
+        "the abstract strategy's value in the cap-3 tree, and the solver figures of the "
+        "last cap (iterations, exploitability within the abstraction).\n",
+        "| deck | mover | other | estimate | cap (stop) | P(win) by cap | last change of P(win) | "
+        "bracket (caps) | inside? | loss at cap 3 | exact cap-3 P(win) | abstract in cap-3 "
+        "tree | iterations | expl. in abstraction |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in df.sort_values(["deck", "mover", "other"]).itertuples():
+        by_cap = ", ".join(f"{(1 + c['value']) / 2:.3f}" for c in r.caps)
+        stop = "converged" if r.converged else _STOP_WORDS.get(r.stopped, r.stopped)
+        where = ("inside" if r.inside else f"outside by {r.outside_by:.3f}") \
+            if r.inside is not None else "–"
+        lines.append(
+            f"| {r.deck} | {r.mover} | {r.other} | {_fmt(r.win)} | {r.cap} ({stop}) | "
+            f"{by_cap} | {_fmt(r.change, '.4f')} | {_fmt(r.lower_win)}-{_fmt(r.upper_win)} "
+            f"({r.bracket_caps}) | {where} | {_fmt(r.loss, '.3f')} | {_fmt(r.exact_win)} | "
+            f"{_fmt(r.abstract_win_in_tree)} | {r.iterations} | {r.exploitability:.1e} |")
+    lines.append(
+        f"\n(solver: {A.SOLVER}, cap payoff 0; the loss and the exact cap-3 value: "
+        f"{A.TREE_SOLVER}, "
+        + (f"{int(loss['tree_iterations'].min())}-{int(loss['tree_iterations'].max())} "
+           f"iterations, exploitability at most {loss['tree_exploitability'].max():.1e}; "
+           f"the cap-3 abstraction {int(loss['loss_iterations'].min())}-"
+           f"{int(loss['loss_iterations'].max())} iterations"
+           if len(loss) else "not measured") + ". Win probabilities are (1 + value) / 2; "
+        "the loss is an exploitability, in value units.)\n")
+    for words in _favoured(df):
+        lines.append(words)
+    return "\n".join(lines) + "\n"
+
+
+def _favoured(df) -> list[str]:
+    """Who the estimate favours at equal coins, per deck, against its own uncertainty:
+    the larger of the last change between caps (in win probability) and the loss at cap 3
+    (a profile with exploitability e has a value within 2e of the game's, i.e. within e
+    in win probability)."""
+    out = []
+    for deck, g in df[df["mover"] == df["other"]].groupby("deck"):
+        groups: dict[str, list[str]] = {"the player to move": [], "the other player": [],
+                                         "neither, within the uncertainty": []}
+        for r in g.sort_values("mover").itertuples():
+            margin = max(r.change or 0.0, r.loss or 0.0)
+            side = ("neither, within the uncertainty" if abs(r.win - 0.5) <= margin
+                    else "the player to move" if r.win > 0.5 else "the other player")
+            groups[side].append(f"{r.mover}/{r.other} {r.win:.3f} ±{margin:.3f}")
+        parts = [f"{side}: {', '.join(cells)}" for side, cells in groups.items() if cells]
+        out.append(f"Equal coins, {deck}, the estimate favours " + "; ".join(parts)
+                   + " (the mover's P(win) ± the larger of the last change between caps and "
+                   "the loss at cap 3).")
+    return out
 
 
 def _converged_words(conv) -> str:
@@ -846,6 +1052,7 @@ register_section("coup", section_cap3, 113)
 register_section("coup", section_revealed, 115)
 register_section("coup", section_turn_cap, 120)
 register_section("coup", section_brackets, 125)
+register_section("coup", section_abstraction, 127)
 register_section("coup", section_bluffing, 130)
 register_section("coup", section_balance, 140)
 register_section("coup", section_full_game, 145)
