@@ -141,3 +141,23 @@ def test_bad_command_line_input_gives_one_clear_error(capsys, argv, needle):
     assert main(["coup", "abstraction", *argv]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and needle in err
+
+
+def test_the_report_section_renders_from_the_committed_data(tmp_path, monkeypatch):
+    """One table row per committed estimate, the heatmap saved; without data, how to run."""
+    from analysis.coup import report
+    from analysis.report import ReportContext, catalog
+
+    ctx = ReportContext(catalog.family("coup"), tmp_path)
+    records = A.cached(report.DATA / "abstraction")
+    text = report.section_abstraction(ctx)
+    assert text.startswith("## Beyond the cap")
+    if records:
+        rows = [line for line in text.splitlines()
+                if line.startswith(("| ambassador |", "| inquisitor |"))]
+        assert len(rows) == len(records)
+        assert (tmp_path / "coup_abstraction_win.png").exists()
+        assert "not an exact value" in text
+    monkeypatch.setattr(report, "DATA", tmp_path / "nothing")
+    assert "farol coup abstraction" in report.section_abstraction(ctx)
+    assert report._abstraction_bullet() == []
