@@ -59,7 +59,7 @@ CONVERGED_WIDTH = 1e-3
 SOLVER = "CFR+ (Farol engine, state-keyed graph abstraction)"
 TREE_SOLVER = "CFR+ (Farol engine, perfect-recall tree)"
 # The stated scope: equal coins 0-6 (the first-mover question) and the 1-coin rule's
-# analogue 1/2; the whole set of wide brackets (118 endgames) would take ~6 core-hours.
+# analogue 1/2; the whole set of wide brackets (118 endgames) would take ~5 core-hours.
 SCOPE_PAIRS = tuple((a, a) for a in range(7)) + ((1, 2),)
 
 

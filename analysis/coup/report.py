@@ -547,6 +547,7 @@ def section_abstraction(ctx: ReportContext) -> str:
         return "\n".join(lines + ["Not run yet: `farol coup abstraction`."])
     df = _abstraction_frame(records)
     pairs = ", ".join(f"{a}/{b}" for a, b in A.SCOPE_PAIRS)
+    wide = A.scope(pairs=[(a, b) for a in sweep.COINS for b in sweep.COINS])
     params = records[0]["parameters"]
     lines += [
         "Where the rigorous brackets above are still wide, this is the best available "
@@ -576,9 +577,11 @@ def section_abstraction(ctx: ReportContext) -> str:
         "",
         f"Scope: the endgames with equal coins 0-6 (the first-mover question) and 1/2 (the "
         f"1-coin rule's analogue), both decks, whose bracket is wider than 0.001 "
-        f"({len(df)} endgames; pairs {pairs}). All 118 wide endgames would take ~6 "
-        f"core-hours at this budget, against the ~40 core-minutes given to this sweep; "
-        f"this one took {df['seconds'].sum() / 60:.0f} CPU-minutes.",
+        f"({len(df)} endgames; pairs {pairs}). All {len(wide)} endgames with a bracket "
+        f"wider than 0.001 would take ~{len(wide) * df['seconds'].mean() / 3600:.0f} "
+        "core-hours at this budget, against the ~40 core-minutes given to this sweep; "
+        f"this one took {df['seconds'].sum() / 60:.0f} CPU-minutes "
+        f"({df['seconds'].mean():.0f} s an endgame, one process).",
         "",
     ]
     conv = int(df["converged"].sum())
@@ -655,8 +658,7 @@ def section_abstraction(ctx: ReportContext) -> str:
            f"{int(loss['loss_iterations'].max())} iterations"
            if len(loss) else "not measured") + ". Win probabilities are (1 + value) / 2; "
         "the loss is an exploitability, in value units.)\n")
-    for words in _favoured(df):
-        lines.append(words)
+    lines.append("\n\n".join(_favoured(df)))
     return "\n".join(lines) + "\n"
 
 
