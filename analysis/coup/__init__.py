@@ -10,6 +10,10 @@ Modules
     Every coin pair, both decks: parallel, resumable, one JSON file per endgame.
 :mod:`analysis.coup.bluffing`, :mod:`analysis.coup.balance`
     The questions asked of the sweep: bluff rates, character values, seat balance.
+:mod:`analysis.coup.brackets`, :mod:`analysis.coup.full_game`
+    Rigorous bounds on the uncapped values (endgames, the full 2-player game).
+:mod:`analysis.coup.abstraction`
+    The state-keyed estimate beyond the cap, with its loss measured at cap 3.
 :mod:`analysis.coup.larger`
     2v1 and 2v2 endgames: sizes, times, and the state-keyed abstraction's loss.
 :mod:`analysis.coup.advise`
