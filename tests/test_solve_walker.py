@@ -192,3 +192,42 @@ def test_compiling_without_key_names_keeps_the_arrays():
     for field in ("kind", "infoset", "edge_start", "edge_child", "edge_prob", "edge_action",
                   "utility", "infoset_player", "infoset_offset", "infoset_actions"):
         assert np.array_equal(getattr(bare, field), getattr(named, field)), field
+
+
+def test_abstract_keys_map_every_tree_information_set_into_the_graph():
+    """``abstract_keys=True`` records each perfect-recall information set's state-keyed
+    key, the same through the walker and through OpenSpiel States; every one is an
+    information set of the graph compile, and a graph strategy mapped onto the tree
+    gives the same expected value there as in the graph when the abstraction is exact
+    (public information: warriors-only battles)."""
+    import numpy as np
+
+    from analysis.solve import CFRSolver, UnsupportedGameError
+    from analysis.solve.abstraction import graph_strategy_on_tree
+    from analysis.solve.errors import SolveError
+
+    villains = pyspiel.load_game("python_cobardes_battle", {
+        "warriors": 2, "combats": 3, "kinds": "warriors+villains",
+        "villain_deck": "Thug/Sheep/Executioner"})
+    fast = compile_game(villains, abstract_keys=True)
+    slow = compile_game(villains, abstract_keys=True, use_walker=False)
+    assert fast.infoset_abstract_keys == slow.infoset_abstract_keys
+    assert len(fast.infoset_abstract_keys) == fast.num_infosets
+    graph = compile_game(villains, graph=True)
+    assert set(fast.infoset_abstract_keys) <= set(graph.infoset_keys)
+    assert len(set(fast.infoset_abstract_keys)) < fast.num_infosets  # it does merge
+
+    public = pyspiel.load_game("python_cobardes_battle", {"kinds": "warriors", "warriors": 3})
+    tree = compile_game(public, abstract_keys=True)
+    pgraph = compile_game(public, graph=True)
+    solver = CFRSolver(pgraph, "cfr+")
+    solver.run(iterations=50, progress=False)
+    mapped = graph_strategy_on_tree(pgraph, solver.average_strategy(), tree)
+    assert exploitability(tree, mapped).value == pytest.approx(
+        exploitability(pgraph, solver.average_strategy()).value, abs=1e-12)
+    assert np.all(mapped >= 0)
+
+    with pytest.raises(SolveError, match="abstract_keys=True"):
+        graph_strategy_on_tree(pgraph, solver.average_strategy(), compile_game(public))
+    with pytest.raises(UnsupportedGameError, match="tree mode"):
+        compile_game(public, graph=True, abstract_keys=True)

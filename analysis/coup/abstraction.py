@@ -34,10 +34,9 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-import numpy as np
-
 from analysis.coup.endgames import DECKS, MAIN_REVEALED, Endgame
 from analysis.solve import CFRSolver, CompiledGame, compile_game, exploitability
+from analysis.solve.abstraction import graph_strategy_on_tree
 from analysis.solve.cache import atomic_write_text
 from games.errors import InvalidParameterError
 
@@ -142,67 +141,6 @@ def cap_loop(solve_at: Callable[[int], dict], caps: Iterable[int] = CAPS,
 
 
 # --------------------------------------------------------------------------- the loss
-class _KeyRecorder:
-    """A Coup walker that also records, for every perfect-recall information state the
-    tree compile names, the state-keyed abstraction's key of the same information set
-    (the compile asks each set's name once, with one of its positions at hand)."""
-
-    def __init__(self, walker):
-        self._walker = walker
-        self.abstract: dict[str, str] = {}
-
-    def __getattr__(self, name):
-        return getattr(self._walker, name)
-
-    def information_state_string(self, pos, player: int) -> str:
-        text = self._walker.information_state_string(pos, player)
-        # The graph compile names a set by the repr of its key (``compile._key_text``).
-        self.abstract[text] = repr(self._walker.infoset_key(pos, player))
-        return text
-
-
-def compile_tree_with_keys(game, max_memory: int = TREE_MEMORY) -> tuple[CompiledGame, dict]:
-    """The perfect-recall tree of a Coup ``game`` and, per information-state string, the
-    key of the state-keyed information set holding it (one walk for both)."""
-    recorders = []
-    original = game.solver_walker
-
-    def solver_walker(history: bool = True):
-        recorders.append(_KeyRecorder(original(history)))
-        return recorders[-1]
-
-    game.solver_walker = solver_walker
-    try:
-        tree = compile_game(game, max_memory=max_memory)
-    finally:
-        del game.solver_walker
-    return tree, recorders[-1].abstract
-
-
-def abstract_strategy_in_tree(graph: CompiledGame, graph_strategy: np.ndarray,
-                              tree: CompiledGame, abstract: dict[str, str]) -> np.ndarray:
-    """The graph's (abstract) strategy as a strategy of the perfect-recall ``tree``: every
-    tree information set plays what its state-keyed set plays.
-
-    Raises
-    ------
-    ValueError
-        If a tree information set has no state-keyed set in ``graph`` (not the same game).
-    """
-    index = {key: i for i, key in enumerate(graph.infoset_keys)}
-    strategy = np.empty(tree.num_actions)
-    for i, key in enumerate(tree.infoset_keys):
-        j = index.get(abstract.get(key))
-        if j is None:
-            raise ValueError(f"{tree.game}: information set {key!r} has no abstract counterpart")
-        lo, hi = tree.infoset_offset[i], tree.infoset_offset[i + 1]
-        glo, ghi = graph.infoset_offset[j], graph.infoset_offset[j + 1]
-        row = dict(zip(graph.infoset_actions[glo:ghi].tolist(),
-                       graph_strategy[glo:ghi].tolist(), strict=True))
-        strategy[lo:hi] = [row[a] for a in tree.infoset_actions[lo:hi].tolist()]
-    return strategy
-
-
 def loss_at_cap(endgame: Endgame, cap: int = LOSS_CAP, target: float = TARGET,
                 max_iterations: int = MAX_ITERATIONS, tree_target: float = TARGET,
                 tree_iterations: int = 50_000) -> dict:
@@ -218,13 +156,13 @@ def loss_at_cap(endgame: Endgame, cap: int = LOSS_CAP, target: float = TARGET,
     """
     eg = _endgame(endgame.mover_coins, endgame.other_coins, endgame.deck, cap, endgame.revealed)
     tick = time.perf_counter()
-    tree, abstract = compile_tree_with_keys(eg.game())
+    tree = compile_game(eg.game(), max_memory=TREE_MEMORY, abstract_keys=True)
     tree_compile = time.perf_counter() - tick
     exact = CFRSolver(tree, "cfr+")
     exact_report = exact.run(target_exploitability=tree_target, iterations=tree_iterations,
                              progress=False)
     row, graph, solver = graph_solve(eg, cap, target, max_iterations, seconds=None)
-    strategy = abstract_strategy_in_tree(graph, solver.average_strategy(), tree, abstract)
+    strategy = graph_strategy_on_tree(graph, solver.average_strategy(), tree)
     played = exploitability(tree, strategy)
     return {"cap": cap, "tree_nodes": tree.num_nodes, "tree_infosets": tree.num_infosets,
             "tree_compile_seconds": tree_compile, "tree_iterations": exact.iteration,

@@ -90,6 +90,9 @@ class CompiledGame:
     infoset_parent_row: np.ndarray
     action_names: list[dict[int, str]] = field(default_factory=lambda: [{}, {}])
     compile_seconds: float = 0.0
+    # Tree mode with ``abstract_keys=True``: each information set's state-keyed
+    # counterpart (the graph mode's printable key of the same positions).
+    infoset_abstract_keys: list[str] = field(default_factory=list)
 
     @property
     def num_internal(self) -> int:
@@ -282,6 +285,7 @@ def compile_game(
     progress: bool = False,
     use_walker: bool = True,
     key_names: bool = True,
+    abstract_keys: bool = False,
 ) -> CompiledGame:
     """Walk ``game`` once into a :class:`CompiledGame`.
 
@@ -308,6 +312,12 @@ def compile_game(
         tables and saved results are read by). ``False`` leaves ``infoset_keys`` empty
         and saves about a fifth of a large graph's memory: for measurements that need
         only the arrays (values, exploitability).
+    abstract_keys
+        Tree mode: also record, for each perfect-recall information set, the printable
+        ``infoset_key`` its positions have (``infoset_abstract_keys``), i.e. the
+        information set of the state-keyed abstraction (graph mode) that holds it. It
+        lets :func:`analysis.solve.abstraction.graph_strategy_on_tree` play an
+        abstraction's strategy in the exact game and measure its loss.
 
     Raises
     ------
@@ -318,6 +328,11 @@ def compile_game(
         The compiled game would exceed ``max_memory``.
     """
     check_supported(game)
+    if abstract_keys and graph:
+        raise UnsupportedGameError("abstract_keys maps a perfect-recall tree's information "
+                                   "sets to the graph's: compile in tree mode")
+    if abstract_keys and not hasattr(game.new_initial_state(), "infoset_key"):
+        raise UnsupportedGameError(f"{game} offers no infoset_key(): no abstraction to map to")
     budget = max_memory if max_memory is not None else default_memory_budget()
     dynamics = game.get_type().dynamics
     simultaneous = dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
@@ -357,12 +372,13 @@ def compile_game(
         walker = walked.solver_walker(history=not graph)
     if walker is not None:
         arrays = _walk_positions(
-            walker, graph, max_nodes, progress, str(game), budget, per_node, key_names
+            walker, graph, max_nodes, progress, str(game), budget, per_node, key_names,
+            abstract_keys,
         )
     else:
         arrays = _walk(
             walked, graph, simultaneous, max_nodes, progress, str(game), budget, per_node,
-            key_names,
+            key_names, abstract_keys,
         )
     return CompiledGame(
         game=str(walked) if not graph else str(game),
@@ -378,9 +394,11 @@ class _Builder:
     Nodes are numbered as they close (children first); :func:`_finish` relabels them.
     """
 
-    def __init__(self, graph, max_nodes, progress, name, budget, per_node, key_names=True):
+    def __init__(self, graph, max_nodes, progress, name, budget, per_node, key_names=True,
+                 abstract_keys=False):
         self.graph = graph
         self.key_names = key_names
+        self.akeys: list[str] | None = [] if abstract_keys else None
         self.max_nodes = max_nodes
         self.name = name
         self.budget = budget
@@ -416,11 +434,13 @@ class _Builder:
 
             self.bar = tqdm(desc="compiling", unit=" nodes", unit_scale=True, mininterval=0.5)
 
-    def infoset_id(self, player, key, actions, state_key, action_name, text=None):
+    def infoset_id(self, player, key, actions, state_key, action_name, text=None,
+                   abstract=None):
         """The id of ``player``'s information set ``key`` (a new one if unseen).
 
         ``action_name(action)`` names actions the first time they appear; ``text()``
-        gives the set's printable key when ``key`` itself is not (hashed histories).
+        gives the set's printable key when ``key`` itself is not (hashed histories);
+        ``abstract()`` its state-keyed counterpart (``abstract_keys``).
         """
         full = key_digest((player, key)) if self.graph else (player, key)
         iid = self.infoset_index.get(full)
@@ -432,6 +452,8 @@ class _Builder:
             self.ioffset.append(len(self.iactions))
             if self.key_names:
                 self.ikeys.append(text() if text is not None else _key_text(key))
+            if self.akeys is not None:
+                self.akeys.append(abstract())
             if self.tracking:
                 self.infoset_states.append({state_key})
             known = self.names[player]
@@ -550,13 +572,14 @@ class _Builder:
             np.frombuffer(self.iactions, dtype=np.int32),
             self.ikeys,
             self.names,
+            self.akeys,
         )
 
 
 def _walk(game, graph, simultaneous, max_nodes, progress, name, budget, per_node,
-          key_names=True):
+          key_names=True, abstract_keys=False):
     """Walk OpenSpiel states (any game; simultaneous nodes made turn-based in graph mode)."""
-    b = _Builder(graph, max_nodes, progress, name, budget, per_node, key_names)
+    b = _Builder(graph, max_nodes, progress, name, budget, per_node, key_names, abstract_keys)
 
     # A frame: [state, kind, infoset, actions, probs, next index, child ids, key, a0]
     def open_frame(state, key, player, pending_a0=None):
@@ -603,7 +626,8 @@ def _walk(game, graph, simultaneous, max_nodes, progress, name, budget, per_node
                 b.node_info[key] = (PLAYER0 + player, iid)
         else:
             iid = b.infoset_id(
-                player, state.information_state_string(player), actions, None, name_of
+                player, state.information_state_string(player), actions, None, name_of,
+                abstract=lambda: _key_text(state.infoset_key(player)),
             )
         return [state, PLAYER0 + player, iid, actions, None, 0, [], key, None]
 
@@ -661,7 +685,7 @@ _SALT = 0x9E3779B97F4A7C15
 
 
 def _walk_positions(walker, graph, max_nodes, progress, name, budget, per_node,
-                    key_names=True):
+                    key_names=True, abstract_keys=False):
     """Walk a game's pure positions through its :class:`games.keys.Walker`.
 
     Same nodes, information sets and order as :func:`_walk` on the game's States
@@ -670,7 +694,7 @@ def _walk_positions(walker, graph, max_nodes, progress, name, budget, per_node,
     observations they made (``walker.new_observations``); its printable key, the
     information-state string, is asked for once per information set.
     """
-    b = _Builder(graph, max_nodes, progress, name, budget, per_node, key_names)
+    b = _Builder(graph, max_nodes, progress, name, budget, per_node, key_names, abstract_keys)
     actor = walker.actor
     legal_actions = walker.legal_actions
     chance_outcomes = walker.chance_outcomes
@@ -697,6 +721,7 @@ def _walk_positions(walker, graph, max_nodes, progress, name, budget, per_node,
             iid = b.infoset_id(
                 player, hist[player], actions, None, name_of,
                 text=lambda: walker.information_state_string(pos, player),
+                abstract=lambda: _key_text(infoset_key(pos, player)),
             )
         return [pos, PLAYER0 + player, iid, actions, None, 0, [], key, hist]
 
@@ -791,6 +816,7 @@ def _finish(
     iactions,
     ikeys,
     names,
+    akeys=None,
 ):
     """From the walk's children-first arrays to the streaming layout (see ``layout.py``)."""
     internal, terminal = layout.topological_order(kind, estart, echild, kind.shape[0] - 1)
@@ -830,6 +856,7 @@ def _finish(
         infoset_keys=[ikeys[i] for i in order] if ikeys else [],
         infoset_parent_row=rows,
         action_names=names,
+        infoset_abstract_keys=[akeys[i] for i in order] if akeys else [],
     )
 
 
