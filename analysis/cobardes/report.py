@@ -782,6 +782,11 @@ def full_battle_text(ctx: ReportContext) -> str:
     progress = "; ".join(
         f"{r['iterations']} iterations: value {r['value']:+.4f}, "
         f"{r['exploitability_in_abstraction']:.1e}" for r in f["slices"])
+    slices = [r["exploitability_in_abstraction"] for r in f["slices"]]
+    stalled = ""
+    if len(slices) >= 2 and slices[-1] >= 0.9 * slices[-2]:
+        stalled = (" The figure stopped falling over the last slice: with imperfect recall "
+                   "CFR+ has no convergence guarantee.")
     mix_rows = []
     for player, mixes in f.get("first_combat_mix", {}).items():
         for villain in balance.VILLAINS:
@@ -805,12 +810,12 @@ from all nine (72 deals), solved by the state-keyed engine in one run
 (`benchmarks/cobardes_full_battle.py`, output committed in `benchmarks/results/`): a
 state graph of {f['nodes']:,} nodes ({f['internal_nodes']:,} decisions and chance
 nodes) and {f['infosets']:,} information sets, compiled in {f['compile_seconds'] / 60:.0f}
-minutes (peak memory {f['compile_peak_rss_gb']:.1f} GB), then CFR+ for
+minutes, then CFR+ for
 {last['cfr_seconds'] / 60:.0f} minutes; {f['total_seconds'] / 60:.0f} minutes in all
-(peak memory {f['peak_rss_gb']:.1f} GB): {_target(f)}. CFR+ progress
+({_target(f)}), at a peak memory of {f['peak_rss_gb']:.1f} GB. CFR+ progress
 ({progress}): the last figure, the exploitability measured within the abstraction, is a **lower bound** on the true exploitability of the solution
 (best responses that also forget are strategies of the true game); the true figure
-needs the perfect-recall tree, which no machine holds.
+needs the perfect-recall tree, which no machine holds.{stalled}
 
 ![Full battle, hidden villain deals]({path})
 
