@@ -29,12 +29,13 @@ endgame under ``reports/data/coup/abstraction``).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from analysis.coup.endgames import DECKS, MAIN_REVEALED, Endgame
+from analysis.coup.endgames import DECKS, Endgame
 from analysis.solve import CFRSolver, CompiledGame, compile_game, exploitability
 from analysis.solve.abstraction import graph_strategy_on_tree
 from analysis.solve.cache import atomic_write_text
@@ -64,11 +65,6 @@ SCOPE_PAIRS = tuple((a, a) for a in range(7)) + tuple(
     (a, b) for a in range(7) for b in range(7) if abs(a - b) == 1)
 
 
-def _endgame(mover: int, other: int, deck: str, cap: int,
-             revealed: tuple[str, str] = MAIN_REVEALED) -> Endgame:
-    return Endgame(mover, other, deck, revealed, cap)
-
-
 # --------------------------------------------------------------------------- one cap
 def graph_solve(endgame: Endgame, cap: int, target: float = TARGET,
                 max_iterations: int = MAX_ITERATIONS, seconds: float | None = SECONDS_PER_SOLVE,
@@ -82,8 +78,7 @@ def graph_solve(endgame: Endgame, cap: int, target: float = TARGET,
     from analysis.solve.compile import GRAPH_BYTES_PER_NODE
     from analysis.solve.errors import GameTooLargeError
 
-    game = _endgame(endgame.mover_coins, endgame.other_coins, endgame.deck, cap,
-                    endgame.revealed).game()
+    game = dataclasses.replace(endgame, turn_cap=cap).game()
     tick = time.perf_counter()
     try:
         graph = compile_game(game, graph=True, max_memory=max_nodes * GRAPH_BYTES_PER_NODE)
@@ -115,6 +110,7 @@ def cap_loop(solve_at: Callable[[int], dict], caps: Iterable[int] = CAPS,
     (``estimate_cap``, the last solved) and why the loop stopped (``stopped``).
     """
     rows: list[dict] = []
+    solved: list[dict] = []
     spent = 0.0
     stopped = "caps exhausted"
     converged = False
@@ -128,11 +124,10 @@ def cap_loop(solve_at: Callable[[int], dict], caps: Iterable[int] = CAPS,
         if row["status"] != "solved":
             stopped = row["status"]
             break
-        solved = [r for r in rows if r["status"] == "solved"]
+        solved.append(row)
         if len(solved) >= 2 and abs(solved[-1]["value"] - solved[-2]["value"]) < tolerance:
             converged, stopped = True, "value converged"
             break
-    solved = [r for r in rows if r["status"] == "solved"]
     last = solved[-1] if solved else None
     return {"caps": rows, "converged": converged, "stopped": stopped,
             "estimate_cap": last["cap"] if last else None,
@@ -156,7 +151,7 @@ def loss_at_cap(endgame: Endgame, cap: int = LOSS_CAP, target: float = TARGET,
     strategy's value lies within twice the loss of the exact value (plus the exact
     solve's own error).
     """
-    eg = _endgame(endgame.mover_coins, endgame.other_coins, endgame.deck, cap, endgame.revealed)
+    eg = dataclasses.replace(endgame, turn_cap=cap)
     tick = time.perf_counter()
     tree = compile_game(eg.game(), max_memory=TREE_MEMORY, abstract_keys=True)
     tree_compile = time.perf_counter() - tick
@@ -189,8 +184,7 @@ def bracket_of(endgame: Endgame, directory: Path | None = None) -> dict | None:
     directory = sweep.BRACKET_DIR if directory is None else Path(directory)
     records = []
     for cap in range(1, 10):
-        rec = sweep.load_bracket(directory, _endgame(endgame.mover_coins, endgame.other_coins,
-                                                     endgame.deck, cap, endgame.revealed))
+        rec = sweep.load_bracket(directory, dataclasses.replace(endgame, turn_cap=cap))
         if rec is not None:
             records.append(rec)
     if not records:
@@ -271,7 +265,7 @@ def scope(decks: Iterable[str] = DECKS, pairs: Iterable[tuple[int, int]] = SCOPE
     out = []
     for deck in decks:
         for a, b in pairs:
-            eg = _endgame(a, b, deck, LOSS_CAP)
+            eg = Endgame(a, b, deck, turn_cap=LOSS_CAP)
             bracket = bracket_of(eg, bracket_dir)
             if bracket is None or bracket["width"] > CONVERGED_WIDTH:
                 out.append(eg)
