@@ -516,9 +516,9 @@ def _abstraction_bullet() -> list[str]:
     inside = df.dropna(subset=["inside"])
     zero, sides = [], set()
     for r in df[(df["mover"] == 0) & (df["other"] == 0)].sort_values("deck").itertuples():
-        margin = max(r.change or 0.0, r.loss or 0.0)
+        side, margin = _favoured_side(r)
         zero.append(f"{r.deck} {r.win:.2f} ± {margin:.2f}")
-        sides.add("none" if abs(r.win - 0.5) <= margin else "mover" if r.win > 0.5 else "other")
+        sides.add(side)
     verdict = {"mover": "the player to move is favoured beyond that uncertainty",
                "other": "the other player is favoured beyond that uncertainty",
                "none": "no side is clearly favoured at that accuracy"}
@@ -663,20 +663,26 @@ def section_abstraction(ctx: ReportContext) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _favoured_side(r) -> tuple[str, float]:
+    """Whom one estimate favours (``"mover"``, ``"other"`` or ``"none"``) against its own
+    uncertainty, and that uncertainty: the larger of the last change between caps (in win
+    probability) and the loss at cap 3 (a profile with exploitability e has a value within
+    2e of the game's, i.e. within e in win probability)."""
+    margin = max(r.change or 0.0, r.loss or 0.0)
+    side = "none" if abs(r.win - 0.5) <= margin else "mover" if r.win > 0.5 else "other"
+    return side, margin
+
+
 def _favoured(df) -> list[str]:
-    """Who the estimate favours at equal coins, per deck, against its own uncertainty:
-    the larger of the last change between caps (in win probability) and the loss at cap 3
-    (a profile with exploitability e has a value within 2e of the game's, i.e. within e
-    in win probability)."""
+    """Who the estimate favours at equal coins, per deck (:func:`_favoured_side`)."""
+    words = {"mover": "the player to move", "other": "the other player",
+             "none": "neither, within the uncertainty"}
     out = []
     for deck, g in df[df["mover"] == df["other"]].groupby("deck"):
-        groups: dict[str, list[str]] = {"the player to move": [], "the other player": [],
-                                         "neither, within the uncertainty": []}
+        groups: dict[str, list[str]] = {words[k]: [] for k in ("mover", "other", "none")}
         for r in g.sort_values("mover").itertuples():
-            margin = max(r.change or 0.0, r.loss or 0.0)
-            side = ("neither, within the uncertainty" if abs(r.win - 0.5) <= margin
-                    else "the player to move" if r.win > 0.5 else "the other player")
-            groups[side].append(f"{r.mover}/{r.other} {r.win:.3f} ±{margin:.3f}")
+            side, margin = _favoured_side(r)
+            groups[words[side]].append(f"{r.mover}/{r.other} {r.win:.3f} ±{margin:.3f}")
         parts = [f"{side}: {', '.join(cells)}" for side, cells in groups.items() if cells]
         out.append(f"Equal coins, {deck}, the estimate favours " + "; ".join(parts)
                    + " (the mover's P(win) ± the larger of the last change between caps and "
@@ -1021,27 +1027,28 @@ def section_larger(ctx: ReportContext) -> str:
     return "\n".join(lines)
 
 
+def _read_benchmark(path: Path) -> str | None:
+    """A committed benchmark output, stripped, or ``None`` when it has not been run."""
+    try:
+        return path.read_text().strip()
+    except OSError:
+        return None
+
+
 def section_benchmark(ctx: ReportContext) -> str:
     lines = ["## Benchmark\n"]
-    try:
-        text = BENCHMARK.read_text().strip()
-    except OSError:
+    text = _read_benchmark(BENCHMARK)
+    if text is None:
         return "\n".join(lines + ["Not run yet: `python benchmarks/coup_endgames.py`."])
     lines += ["The largest 1v1 endgame solved with the cap scoring 0 (`benchmarks/coup_endgames.py`, "
               "compiled through OpenSpiel states before the walker existed):", "", "```", text,
               "```", ""]
-    try:
-        brackets = BRACKET_BENCHMARK.read_text().strip()
-    except OSError:
-        brackets = ""
+    brackets = _read_benchmark(BRACKET_BENCHMARK)
     if brackets:
         lines += ["The largest endgame bracketed (`benchmarks/coup_endgames.py --bracket`: one "
                   "compile through Coup's walker, two CFR+ solves with the cap paying -1 and "
                   "+1, exact best response for the bounds):", "", "```", brackets, "```", ""]
-    try:
-        walk = WALK_BENCHMARK.read_text().strip()
-    except OSError:
-        walk = ""
+    walk = _read_benchmark(WALK_BENCHMARK)
     if walk:
         lines += ["Compile rates, OpenSpiel State walk against Coup's walker "
                   "(`benchmarks/coup_walk.py`; the machine is shared, the Kuhn line is its "
