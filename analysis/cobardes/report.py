@@ -129,8 +129,7 @@ def summary_section(ctx: ReportContext) -> str:
             f"kept: {', '.join(always) or 'none'}; never kept: {', '.join(never) or 'none'}.")
     if HIDDEN_JSON.exists():
         h = json.loads(HIDDEN_JSON.read_text())
-        deals = pd.DataFrame(h["table"]).T.reindex(index=balance.VILLAINS,
-                                                   columns=balance.VILLAINS)
+        deals = _villain_frame(h["table"])
         strength = balance.seat_neutral_strength(deals).dropna()
         lines.append(
             f"* **Villains** (hidden, reduced army {h['label']}): the {strength.index[0]} is "
@@ -139,7 +138,7 @@ def summary_section(ctx: ReportContext) -> str:
     if FULL_BATTLE_JSON.exists():
         f = json.loads(FULL_BATTLE_JSON.read_text())
         last = f["slices"][-1]
-        deals = _full_deals(f)
+        deals = _villain_frame(f["deal_values"])
         strength = balance.seat_neutral_strength(deals).dropna()
         lines.append(
             f"* **The full battle with hidden villains** ({_pairing(f)}, all 9 villains, "
@@ -150,14 +149,6 @@ def summary_section(ctx: ReportContext) -> str:
             f"true one). Holding the {strength.index[0]} is worth most "
             f"({strength.iloc[0]:+.2f} a battle), the {strength.index[-1]} least "
             f"({strength.iloc[-1]:+.2f}).")
-    elif BENCHMARK_JSON.exists():
-        bench = json.loads(BENCHMARK_JSON.read_text())
-        full = bench.get("full") or {}
-        if full and not full.get("fits"):
-            lines.append(
-                "* **Full battles with hidden villains are not solved**: the state-keyed "
-                f"graph has more than {full['node_cap']:,} nodes; hidden-villain numbers here "
-                "come from reduced armies, where the abstraction's loss is measured.")
     return "\n".join(lines)
 
 
@@ -308,8 +299,7 @@ def tips_section(ctx: ReportContext) -> str:
     rankings = []
     if HIDDEN_JSON.exists():
         h = json.loads(HIDDEN_JSON.read_text())
-        deals = pd.DataFrame(h["table"]).T.reindex(index=balance.VILLAINS,
-                                                   columns=balance.VILLAINS)
+        deals = _villain_frame(h["table"])
         rankings.append((f"hidden villains ({h['label']}; {h['provenance']})",
                          balance.seat_neutral_strength(deals).dropna()))
     if table.notna().to_numpy().sum() >= 72:
@@ -719,8 +709,7 @@ def hidden_section(ctx: ReportContext) -> str:
     hidden = ""
     if HIDDEN_JSON.exists():
         h = json.loads(HIDDEN_JSON.read_text())
-        deals = pd.DataFrame(h["table"]).T.reindex(index=balance.VILLAINS,
-                                                   columns=balance.VILLAINS)
+        deals = _villain_frame(h["table"])
         path = _heatmap(ctx, deals, "hidden_villains", f"Battle value for player 0 by the "
                         f"villains dealt, hidden ({h['label']})", "battle value",
                         vmin=-1.5, vmax=1.5)
@@ -762,9 +751,9 @@ def _target(full: dict) -> str:
     return f"{full['total_seconds'] / 300:.0f} times the issue's 5-minute target"
 
 
-def _full_deals(full: dict) -> pd.DataFrame:
-    return pd.DataFrame(full["deal_values"]).T.reindex(index=balance.VILLAINS,
-                                                      columns=balance.VILLAINS)
+def _villain_frame(table: dict) -> pd.DataFrame:
+    """Player 0's villain -> player 1's -> value as a 9 x 9 frame in the villains' order."""
+    return pd.DataFrame(table).T.reindex(index=balance.VILLAINS, columns=balance.VILLAINS)
 
 
 def full_battle_text(ctx: ReportContext) -> str:
@@ -773,7 +762,7 @@ def full_battle_text(ctx: ReportContext) -> str:
         return ""
     f = json.loads(FULL_BATTLE_JSON.read_text())
     last = f["slices"][-1]
-    deals = _full_deals(f)
+    deals = _villain_frame(f["deal_values"])
     path = _heatmap(ctx, deals, "full_battle_villains",
                     f"Full battle ({_pairing(f)}): value for player 0 by the villains dealt, "
                     f"hidden", "battle value", vmin=-1.5, vmax=1.5)
