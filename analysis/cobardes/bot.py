@@ -46,15 +46,8 @@ def solved_bot(game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
             params = {k: v for k, v in game.get_parameters().items()}
             _, solver = solve_villains(params, iterations=200)
             lookup.update(graph_lookup(solver))
-        probs = lookup.get(repr(state.infoset_key(seat)))
-        if probs is None:
-            from analysis.cobardes.villains import _flagless_probs
-
-            try:
-                probs = _flagless_probs(lookup, state, seat)
-            except KeyError:
-                probs = {}
-        return _sample(probs, legal, rng)
+        # Every reachable key is in the graph (the keys are closed under moves).
+        return _sample(lookup[repr(state.infoset_key(seat))], legal, rng)
 
     return act
 

@@ -26,7 +26,8 @@ import numpy as np
 import pyspiel
 
 import games  # noqa: F401  (registers the games)
-from analysis.solve import CFRSolver, compile_cached, exploitability
+from analysis.solve import CFRSolver, compile_cached, compile_game, exploitability
+from analysis.solve.abstraction import graph_strategy_on_tree
 from games.errors import InvalidPositionError
 
 GAME = "python_cobardes_battle"
@@ -113,56 +114,6 @@ def graph_lookup(solver: CFRSolver) -> dict[str, dict[int, float]]:
     return out
 
 
-def tree_strategy_from_graph(game: pyspiel.Game, tree, lookup: dict[str, dict[int, float]]
-                             ) -> np.ndarray:
-    """The graph strategy written onto the perfect-recall tree's rows: every history is
-    walked once and its tree information set takes the strategy of its state key."""
-    index = {key: i for i, key in enumerate(tree.infoset_keys)}
-    strategy = np.zeros(tree.num_actions)
-    done = np.zeros(tree.num_infosets, dtype=bool)
-    stack = [game.new_initial_state()]
-    while stack:
-        state = stack.pop()
-        if state.is_terminal():
-            continue
-        if state.is_chance_node():
-            stack.extend(state.child(a) for a, p in state.chance_outcomes() if p > 0)
-            continue
-        player = state.current_player()
-        i = index[state.information_state_string(player)]
-        if not done[i]:
-            done[i] = True
-            probs = lookup.get(repr(state.infoset_key(player)))
-            if probs is None:
-                probs = _flagless_probs(lookup, state, player)
-            lo, hi = tree.infoset_offset[i], tree.infoset_offset[i + 1]
-            strategy[lo:hi] = [probs[a] for a in tree.infoset_actions[lo:hi]]
-        stack.extend(state.child(a) for a in state.legal_actions())
-    return strategy
-
-
-def _flagless_probs(lookup: dict, state, player: int) -> dict[int, float]:
-    """The graph strategy of a position whose key differs only in the Troubadour flags.
-
-    The game's keys drop an irrelevant "prince got out unharmed" flag only when the
-    Troubadour is on the battlefield; when it is in nobody's hand (still in the deck)
-    the flag is kept, so two positions with the same future can get different keys and
-    the graph walk meets only one of them. Those flags cannot matter there (no
-    Troubadour can be played), so any flag value finds the graph's representative.
-    """
-    from games.cobardes import cards as C
-
-    pos = state.position
-    key = list(state.infoset_key(player))
-    if not any(pos.h[p] >> C.TROUBADOUR & 1 for p in (0, 1)):
-        for flags in (0, pos.unh, 1, 2, 3):
-            key[7] = flags  # the Troubadour flags' slot in games.cobardes.battle.infoset_key
-            probs = lookup.get(repr(tuple(key)))
-            if probs is not None:
-                return probs
-    raise KeyError(f"no graph information set for {state.infoset_key(player)!r}")
-
-
 @dataclass(frozen=True)
 class AbstractionLoss:
     """Exact tree solution against the state-keyed one, on one reduced deck."""
@@ -190,7 +141,7 @@ def abstraction_loss(label: str, params: dict, iterations: int = 2000) -> Abstra
     same number of CFR+ iterations; measure the graph strategy's true exploitability."""
     game = pyspiel.load_game(GAME, params)
     start = time.perf_counter()
-    tree = compile_cached(game, use_cache=False)
+    tree = compile_game(game, abstract_keys=True)
     tree_solver = CFRSolver(tree, "cfr+")
     tree_report = tree_solver.run(iterations=iterations, progress=False)
     tree_seconds = time.perf_counter() - start
@@ -199,7 +150,7 @@ def abstraction_loss(label: str, params: dict, iterations: int = 2000) -> Abstra
     graph_solver = CFRSolver(graph, "cfr+")
     graph_report = graph_solver.run(iterations=iterations, progress=False)
     graph_seconds = time.perf_counter() - start
-    mapped = tree_strategy_from_graph(game, tree, graph_lookup(graph_solver))
+    mapped = graph_strategy_on_tree(graph, graph_solver.average_strategy(), tree)
     true = exploitability(tree, mapped)
     return AbstractionLoss(label, tree.num_nodes, tree.num_infosets, graph.num_nodes,
                            graph.num_infosets, iterations, tree_report.value,

@@ -194,16 +194,18 @@ def action_string(s: E.Pos, player: int, action: int) -> str:
 
 
 def _unharmed(s: E.Pos) -> int:
-    """The Troubadour flags, or 0 when it is public that no Troubadour can be played.
+    """The Troubadour flags, or 0 when no villain is left in a hand or to be dealt.
 
-    Dropping an irrelevant flag merges transpositions (warriors-only battles) and
-    depends only on public facts, so the state and information-set keys agree.
+    Dropping the flags when no Troubadour can be played merges transpositions
+    (warriors-only battles). The rule reads only fields of the key itself (hands,
+    pending deals), never the battlefield: so positions with equal keys have children
+    with equal keys (the graph a walk builds does not depend on which of them it
+    walked first), and the rule does not depend on which hidden villain is where (the
+    deal-lifted compile, :mod:`games.cobardes.hidden`, relies on both).
     """
     if not s.unh:
         return 0
-    villains_left = (s.h[0] | s.h[1]) & C.VILLAIN_MASK or s.pending
-    troubadour_gone = any(c == C.TROUBADOUR for _, c in s.field) or C.TROUBADOUR in s.out
-    return s.unh if villains_left and not troubadour_gone else 0
+    return s.unh if (s.h[0] | s.h[1]) & C.VILLAIN_MASK or s.pending else 0
 
 
 def state_key(s: E.Pos) -> tuple:
