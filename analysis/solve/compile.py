@@ -93,6 +93,9 @@ class CompiledGame:
     # Tree mode with ``abstract_keys=True``: each information set's state-keyed
     # counterpart (the graph mode's printable key of the same positions).
     infoset_abstract_keys: list[str] = field(default_factory=list)
+    # Positions the compile's walk visited (a deal-lifted walk visits fewer than the
+    # graph's internal nodes); 0 when unknown (loaded from the disk cache).
+    walked: int = 0
 
     @property
     def num_internal(self) -> int:
@@ -286,6 +289,7 @@ def compile_game(
     use_walker: bool = True,
     key_names: bool = True,
     abstract_keys: bool = False,
+    lifted: bool = True,
 ) -> CompiledGame:
     """Walk ``game`` once into a :class:`CompiledGame`.
 
@@ -318,6 +322,11 @@ def compile_game(
         information set of the state-keyed abstraction (graph mode) that holds it. It
         lets :func:`analysis.solve.abstraction.graph_strategy_on_tree` play an
         abstraction's strategy in the exact game and measure its loss.
+    lifted
+        Graph mode, with the walker: when the game offers a deal-lifted walker that
+        applies (``game.lifted_walker().lifts()``: hidden cards dealt), walk each
+        position once for all deals of the hidden cards and expand the graph in numpy
+        (:mod:`analysis.solve.lifted`; the same arrays, tested). ``False`` walks every deal.
 
     Raises
     ------
@@ -365,6 +374,11 @@ def compile_game(
                 f"{_format_bytes(estimate * per_node)} compiled), over the memory budget of "
                 f"{_format_bytes(budget)}; use graph mode or a smaller variant"
             )
+    if graph and use_walker and lifted and hasattr(game, "lifted_walker") \
+            and game.lifted_walker().lifts():
+        from analysis.solve.lifted import compile_lifted
+
+        return compile_lifted(game, max_memory=budget, progress=progress, key_names=key_names)
     max_nodes = max(1, budget // per_node)
     start = time.perf_counter()
     walker = None
@@ -384,6 +398,7 @@ def compile_game(
         game=str(walked) if not graph else str(game),
         mode="graph" if graph else "tree",
         compile_seconds=time.perf_counter() - start,
+        walked=int(arrays["kind"].shape[0]),
         **arrays,
     )
 
@@ -817,9 +832,15 @@ def _finish(
     ikeys,
     names,
     akeys=None,
+    root=None,
 ):
-    """From the walk's children-first arrays to the streaming layout (see ``layout.py``)."""
-    internal, terminal = layout.topological_order(kind, estart, echild, kind.shape[0] - 1)
+    """From the walk's children-first arrays to the streaming layout (see ``layout.py``).
+
+    ``root`` is the root's index in the walk's numbering (default: the last node, as a
+    children-first walk closes it).
+    """
+    root = kind.shape[0] - 1 if root is None else root
+    internal, terminal = layout.topological_order(kind, estart, echild, root)
     kind, infoset, estart, echild, eprob, eaction, utility = layout.relabel(
         kind, infoset, estart, echild, eprob, eaction, utility, internal, terminal
     )
@@ -833,7 +854,8 @@ def _finish(
     # of millions of information sets in a villain graph).
     gather = np.repeat(ioffset[:-1][order] - offset[:-1], counts) + np.arange(offset[-1])
     actions = iactions[gather]
-    infoset = new[infoset].astype(np.int32)
+    # Only decision nodes have an information set (-1 elsewhere, whatever the walk held).
+    infoset = np.where(kind >= PLAYER0, new[infoset], -1).astype(np.int32)
     if graph:
         rows = np.full(m, -2, dtype=np.int64)
     else:

@@ -98,6 +98,12 @@ class CobardesBattleGame(pyspiel.Game):
 
         return BattleWalker(self.rules, history)
 
+    def lifted_walker(self):
+        """The walker of the deal-lifted compile (:mod:`games.cobardes.hidden`)."""
+        from games.cobardes.hidden import LiftedBattleWalker
+
+        return LiftedBattleWalker(self.rules)
+
     def make_py_observer(self, iig_obs_type=None, params=None):
         iig_obs_type = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
         steps = max_length(self.rules) if iig_obs_type.perfect_recall else 0

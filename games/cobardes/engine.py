@@ -636,6 +636,33 @@ def apply(cfg: Config, pos: Pos, action: int) -> Pos:
     return pos
 
 
+def transpose(pos: Pos, a: int, b: int) -> Pos:
+    """The same position with villains ``a`` and ``b`` swapped wherever they appear.
+
+    Not a move: a relabelling of two cards, used by the solver's deal-lifted compile to
+    move a position to another deal of hidden villains. Only villain ids change (every
+    field that can hold a card holds it as an id or a bit mask; player indices and
+    warriors are below the villain ids).
+    """
+    if a == b:
+        return pos
+    swap = {a: b, b: a}
+    bit_a, bit_b = 1 << a, 1 << b
+
+    def mask(m: int) -> int:
+        return (m & ~(bit_a | bit_b)) | (bit_b if m & bit_a else 0) | (bit_a if m & bit_b else 0)
+
+    out = pos.copy()
+    out.h = (mask(pos.h[0]), mask(pos.h[1]))
+    out.kv = (mask(pos.kv[0]), mask(pos.kv[1]))
+    out.cards = tuple(swap.get(c, c) for c in pos.cards)
+    out.fw = tuple(swap.get(c, c) for c in pos.fw)
+    out.field = tuple((q, swap.get(c, c)) for q, c in pos.field)
+    out.out = tuple(swap.get(c, c) for c in pos.out)
+    out.aux = swap.get(pos.aux, pos.aux)  # a card id in some phases, a player in others
+    return out
+
+
 def action_name(action: int, court: int = -1) -> str:
     """Readable name of a player action."""
     if action < C.NUM_CARDS:

@@ -1,0 +1,174 @@
+"""The battle's hidden villains, as the solver's deal-lifted compile needs them.
+
+A battle with villains dealt at random has one state-graph copy of every position for
+each deal the public cannot tell apart (72 deals of two villains from nine), and a walk
+through the positions visits every copy. :class:`LiftedBattleWalker` lets
+:func:`analysis.solve.lifted.compile_lifted` walk each position once for all deals: a
+position stands for every deal that differs from it only in the villains still hidden,
+and the compiler expands the walk to the full graph in numpy.
+
+Nothing here is a rule. The walker calls the same engine functions as
+:class:`games.cobardes.walker.BattleWalker`; what this module adds is information
+structure: which villain ids are still hidden (:func:`still_hidden`), the keys with those
+ids masked, and :func:`games.cobardes.engine.transpose` to move a position to another
+deal. The compile checks, position by position, that moving to another deal leaves the
+masked key unchanged, and the tests check that the expanded graph equals the direct
+walk's, array for array.
+
+A villain is hidden from the deal until it is shown to both players: played (a
+confrontation reveals both cards; a Fortune-Teller or Maiden makes the first card face
+up) or drawn by an Inquisitor in front of both. The Procuress shows the rival's villain
+to one player only, which this lifted walk cannot express:
+:class:`UnsupportedGameError`-style errors are raised by the compiler when a walk meets
+it with a hidden villain on the table.
+"""
+
+from __future__ import annotations
+
+from games.cobardes import battle as B
+from games.cobardes import cards as C
+from games.cobardes import engine as E
+from games.cobardes.walker import BattleWalker
+
+# Masked ids: bits of the hand mask no card uses, and card values no card has.
+_HAND_MASK_BIT = (1 << C.NUM_CARDS, 1 << (C.NUM_CARDS + 1))
+_CARD_MASK_ID = (-10, -11)
+
+
+def still_hidden(pos: E.Pos, player: int, card: int) -> bool:
+    """Whether ``player``'s villain ``card``, hidden before the last move, still is."""
+    if not pos.h[player] >> card & 1:
+        return False  # played (or swapped away)
+    if pos.kv[1 - player] >> card & 1:
+        return False  # drawn by an Inquisitor in front of both players
+    return not (pos.cards[player] == card and pos.open)  # played face up
+
+
+def _masked(pos: E.Pos, hidden: tuple[int, int]) -> E.Pos:
+    if hidden[0] < 0 and hidden[1] < 0:
+        return pos
+    out = pos.copy()
+    h = list(pos.h)
+    cards = list(pos.cards)
+    for p in (0, 1):
+        x = hidden[p]
+        if x >= 0:
+            h[p] = (h[p] & ~(1 << x)) | _HAND_MASK_BIT[p]
+            if cards[p] == x:
+                cards[p] = _CARD_MASK_ID[p]
+    out.h, out.cards = tuple(h), tuple(cards)
+    return out
+
+
+def masked_state_key(pos: E.Pos, hidden: tuple[int, int]) -> tuple:
+    """The state key with the hidden villains' ids replaced by one mark per player.
+
+    The Troubadour flags are read before masking: whether villains are left in hand
+    is public, which villain is not.
+    """
+    key = B.state_key(pos)
+    if hidden[0] < 0 and hidden[1] < 0:
+        return key
+    masked = _masked(pos, hidden)
+    return (masked.h,) + key[1:13] + (masked.cards,) + key[14:]
+
+
+def masked_infoset_key(pos: E.Pos, player: int, hidden: tuple[int, int]) -> tuple:
+    """``player``'s information-set key with their own hidden villain's id masked (the
+    rival's hidden villain is never in it: the key counts the rival's villains)."""
+    key = B.infoset_key(pos, player)
+    x = hidden[player]
+    if x < 0:
+        return key
+    own = (pos.h[player] & ~(1 << x)) | _HAND_MASK_BIT[player]
+    cards = list(key[17])
+    if cards[player] == x:
+        cards[player] = _CARD_MASK_ID[player]
+    return key[:1] + (own,) + key[2:17] + (tuple(cards),) + key[18:]
+
+
+def infoset_key_aliases(key: tuple, player: int) -> list[tuple[int, tuple]]:
+    """The masked keys ``key`` equals once a villain is put back: ``(card, masked)`` for
+    each villain in ``player``'s own hand.
+
+    The information-set key says which villains a player holds, not whether the rival
+    knows them: a villain received in an exchange (public) and a dealt one (hidden)
+    give equal keys, one information set of the abstraction.
+    """
+    out = []
+    for card in E.bits(key[1] & C.VILLAIN_MASK):
+        own = (key[1] & ~(1 << card)) | _HAND_MASK_BIT[player]
+        cards = list(key[17])
+        if cards[player] == card:
+            cards[player] = _CARD_MASK_ID[player]
+        out.append((card, key[:1] + (own,) + key[2:17] + (tuple(cards),) + key[18:]))
+    return out
+
+
+def unmask_infoset_key(key: tuple, player: int, card: int) -> tuple:
+    """The information-set key :func:`masked_infoset_key` masked, with ``player``'s own
+    hidden villain ``card`` put back (``card < 0``: nothing was masked)."""
+    if card < 0:
+        return key
+    own = (key[1] & ~_HAND_MASK_BIT[player]) | (1 << card)
+    cards = list(key[17])
+    if cards[player] == _CARD_MASK_ID[player]:
+        cards[player] = card
+    return key[:1] + (own,) + key[2:17] + (tuple(cards),) + key[18:]
+
+
+class LiftedBattleWalker(BattleWalker):
+    """:class:`BattleWalker` plus what the deal-lifted compile needs (graph walks only).
+
+    ``private_cards`` are the villain ids a player can be dealt; ``hidden`` pairs hold
+    each player's hidden villain id in the walked position (``-1``: none hidden).
+    """
+
+    def __init__(self, rules):
+        super().__init__(rules, history=False)
+        self.private_cards = tuple(E.bits(rules.cfg.villain_deck))
+
+    def lifts(self) -> bool:
+        """Whether the lifted walk applies and pays: villains are dealt hidden, and no
+        Procuress can show one to a single player."""
+        pos = self._root
+        if not any(kind == "villain" for kind, _ in pos.pending):
+            return False
+        courts_dealt = any(kind == "court" for kind, _ in pos.pending)
+        procuress = any(c == C.PROCURESS and not pos.used >> p & 1 for p, c in enumerate(pos.court))
+        return not procuress and not (courts_dealt and self._cfg.court_deck >> C.PROCURESS & 1)
+
+    def conceals(self, s: E.Pos) -> int:
+        """The player a chance node deals a hidden villain to, else -1."""
+        if s.phase == E.DEAL and s.pending and s.pending[0][0] == "villain":
+            return s.pending[0][1]
+        return -1
+
+    def deal_pool(self, s: E.Pos) -> int:
+        """The bit mask of villains the dealing chance node ``s`` can give."""
+        return E.deal_pool(self._cfg, s, "villain")
+
+    def still_hidden(self, s: E.Pos, player: int, card: int) -> bool:
+        return still_hidden(s, player, card)
+
+    def hidden_state_key(self, s: E.Pos, hidden: tuple[int, int]):
+        return masked_state_key(s, hidden)
+
+    def hidden_infoset_key(self, s: E.Pos, player: int, hidden: tuple[int, int]):
+        return masked_infoset_key(s, player, hidden)
+
+    def infoset_key_aliases(self, key: tuple, player: int) -> list[tuple[int, tuple]]:
+        return infoset_key_aliases(key, player)
+
+    def unmask_infoset_key(self, key: tuple, player: int, card: int) -> tuple:
+        return unmask_infoset_key(key, player, card)
+
+    def transpose(self, s: E.Pos, a: int, b: int) -> E.Pos:
+        return E.transpose(s, a, b)
+
+    def shows_privately(self, s: E.Pos, action: int, hidden: tuple[int, int]) -> bool:
+        """Whether ``action`` shows a hidden villain to one player only (the Procuress)."""
+        if s.phase != E.VANGUARD or action != E.ADVANCE:
+            return False
+        p = s.actor
+        return s.court[p] == C.PROCURESS and hidden[1 - p] >= 0
