@@ -137,3 +137,11 @@ def test_the_masked_key_forgets_only_the_hidden_villains():
     assert masked_state_key(E.transpose(pos, thug, friar), (friar, sheep)) == key
     assert masked_state_key(pos, (thug, -1)) != key  # player 1's villain now shows
     assert masked_state_key(pos, (-1, -1)) == walker.state_key(pos)
+
+
+def test_a_walk_over_the_memory_budget_is_refused_with_its_size():
+    from analysis.solve import GameTooLargeError
+
+    game = pyspiel.load_game("python_cobardes_battle", CASES[0])
+    with pytest.raises(GameTooLargeError, match="positions to walk"):
+        compile_lifted(game, max_memory=100 * 400)

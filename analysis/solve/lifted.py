@@ -62,6 +62,8 @@ _CHANCE_ID = int(pyspiel.PlayerId.CHANCE)
 # Bytes an expanded node costs at the expansion's peak (slot marks and ranks, the
 # children-first arrays and their relabelled copies).
 LIFTED_BYTES_PER_NODE = 150
+# Bytes a walked position costs during the walk (its digest in the memo, its edges).
+LIFTED_WALK_BYTES = 400
 
 
 def compile_lifted(game: pyspiel.Game, max_memory: int | None = None, progress: bool = False,
@@ -94,7 +96,7 @@ def compile_lifted(game: pyspiel.Game, max_memory: int | None = None, progress: 
     budget = max_memory if max_memory is not None else default_memory_budget()
     start = time.perf_counter()
     walk = _LiftedWalk(game.lifted_walker(), str(game), key_names, progress)
-    walk.run()
+    walk.run(max_positions=max(1, budget // LIFTED_WALK_BYTES))
     walked = len(walk.kind)
     arrays = walk.expand(budget, progress)
     return CompiledGame(game=str(game), mode="graph", compile_seconds=time.perf_counter() - start,
@@ -143,7 +145,7 @@ class _LiftedWalk:
         self.names: list[dict[int, str]] = [{}, {}]
 
     # ------------------------------------------------------------------ the walk
-    def run(self):
+    def run(self, max_positions: int = 2**62):
         w = self.w
         root = w.root()
         if w.actor(root) == _TERMINAL_ID:
@@ -178,6 +180,11 @@ class _LiftedWalk:
                         raise UnsupportedGameError(f"{self.name}: the state graph has a cycle")
                     results.append(known)
                     continue
+                if len(self.kind) >= max_positions:
+                    raise GameTooLargeError(
+                        f"{self.name}: more than {max_positions:,} positions to walk (~"
+                        f"{_format_bytes(max_positions * LIFTED_WALK_BYTES)}), over the memory "
+                        "budget")
                 self.memo[ckey] = len(self.kind)
                 self.on_stack.add(ckey)
                 results.append(len(self.kind))
