@@ -5,7 +5,8 @@ nodes in the same order, same information sets and keys, same action names. The 
 cover what the lifted walk has to get right: villains played face down and face up
 (Maiden, Fortune-Teller), two villains meeting (exchanges, the Seductress, the
 Executioner), an Inquisitor drawing the hidden villain, the Troubadour's flags, courtiers
-dealt at random, and one information set holding a dealt villain and a received one.
+dealt at random, a position given mid-battle, and one information set holding a dealt
+villain and a received one.
 """
 
 from __future__ import annotations
@@ -36,6 +37,9 @@ CASES = [
     {"kinds": "all", "warriors": 2, "combats": 2, "courtier0": "random", "courtier1": "Wolf",
      "court_deck": "Sentinel/Royal Guard/Wolf", "quicker": "random",
      "villain_deck": "Assassin/Thug/Sheep/Executioner"},
+    # A position from the middle of a battle, villains still to be dealt at random.
+    {"kinds": "all", "courtier0": "Squire", "courtier1": "Inquisitor",
+     "position": "hand0:1.2.4.?;hand1:0.2.5.?;court0:Squire;court1:Inquisitor;combat:5"},
 ]
 
 
