@@ -26,9 +26,10 @@ reachable from the root, and lays the result out exactly as ``compile_game`` doe
 the tests compare the two compiles array for array on small battles.
 
 The game offers ``game.lifted_walker()``: a :class:`games.keys.Walker` in graph mode
-plus ``private_cards``, ``conceals``, ``deal_pool``, ``still_hidden``,
-``hidden_state_key``, ``hidden_infoset_key``, ``unmask_infoset_key``, ``transpose`` and
-``shows_privately`` (see :class:`games.cobardes.hidden.LiftedBattleWalker`).
+plus ``lifts`` (whether this walk applies), ``private_cards``, ``conceals``,
+``deal_pool``, ``still_hidden``, ``hidden_state_key``, ``hidden_infoset_key``,
+``unmask_infoset_key``, ``infoset_key_aliases``, ``transpose`` and ``shows_privately``
+(see :class:`games.cobardes.hidden.LiftedBattleWalker`).
 """
 
 from __future__ import annotations
