@@ -776,6 +776,10 @@ def full_battle_text(ctx: ReportContext) -> str:
     if len(slices) >= 2 and slices[-1] >= 0.9 * slices[-2]:
         stalled = (" The figure stopped falling over the last slice: with imperfect recall "
                    "CFR+ has no convergence guarantee.")
+    walked = ""
+    if f.get("walked_positions"):
+        walked = (f" (a deal-lifted walk: {f['walked_positions']:,} positions walked once for "
+                  "all the deals that differ only in the villains still hidden)")
     mix_rows = []
     for player, mixes in f.get("first_combat_mix", {}).items():
         for villain in balance.VILLAINS:
@@ -799,7 +803,7 @@ from all nine (72 deals), solved by the state-keyed engine in one run
 (`benchmarks/cobardes_full_battle.py`, output committed in `benchmarks/results/`): a
 state graph of {f['nodes']:,} nodes ({f['internal_nodes']:,} decisions and chance
 nodes) and {f['infosets']:,} information sets, compiled in {f['compile_seconds'] / 60:.0f}
-minutes, then CFR+ for
+minutes{walked}, then CFR+ for
 {last['cfr_seconds'] / 60:.0f} minutes; {f['total_seconds'] / 60:.0f} minutes in all
 ({_target(f)}), at a peak memory of {f['peak_rss_gb']:.1f} GB. CFR+ progress
 ({progress}): the last figure, the exploitability measured within the abstraction, is a **lower bound** on the true exploitability of the solution
