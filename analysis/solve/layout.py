@@ -17,13 +17,15 @@ from numba import njit
 def topological_order(kind, estart, echild, root):
     """Internal nodes in breadth-first topological order (Kahn), then terminals."""
     n = kind.shape[0]
-    indegree = np.zeros(n, dtype=np.int64)
+    # Node ids fit int32 (edge children are int32): half the memory of int64 on the
+    # largest graphs, where this runs at the compile's peak.
+    indegree = np.zeros(n, dtype=np.int32)
     for h in range(n):
         if kind[h] != 0:
             for e in range(estart[h], estart[h + 1]):
                 indegree[echild[e]] += 1
-    internal = np.empty(n, dtype=np.int64)
-    terminal = np.empty(n, dtype=np.int64)
+    internal = np.empty(n, dtype=np.int32)
+    terminal = np.empty(n, dtype=np.int32)
     n_int = 0
     n_term = 0
     if kind[root] == 0:
@@ -53,7 +55,7 @@ def relabel(kind, infoset, estart, echild, eprob, eaction, utility, internal, te
     """Arrays in the new order: (kind, infoset, estart, echild, eprob, eaction, utility)."""
     n = kind.shape[0]
     n_int = internal.shape[0]
-    new_id = np.empty(n, dtype=np.int64)
+    new_id = np.empty(n, dtype=np.int32)
     for i in range(n_int):
         new_id[internal[i]] = i
     for i in range(terminal.shape[0]):
