@@ -473,6 +473,19 @@ def _slot(hm, i0, i1, nv):
     return i0 * nv + i1
 
 
+@njit(cache=True, inline="always")
+def _deal_of(hm, s, nv):
+    """The card indices ``(i0, i1)`` of slot ``s`` (``-1``: that player hides none);
+    the inverse of :func:`_slot`."""
+    if hm == 1:
+        return s, -1
+    if hm == 2:
+        return -1, s
+    if hm == 3:
+        return s // nv, s % nv
+    return -1, -1
+
+
 @njit(cache=True)
 def _children(L, e, i0, i1, hmask, base, etype, echild, eprob, eaction, earg, epool, table,
               cards, out_code, out_global, out_prob, out_action):
@@ -591,15 +604,7 @@ def _reach(kind, hmask, base, elo, ehi, etype, echild, eprob, eaction, earg, epo
             if reached[base[L] + s] == 0:
                 continue
             n_int += 1
-            i0 = -1
-            i1 = -1
-            if hm == 1:
-                i0 = s
-            elif hm == 2:
-                i1 = s
-            elif hm == 3:
-                i0 = s // nv
-                i1 = s % nv
+            i0, i1 = _deal_of(hm, s, nv)
             for e in range(elo[L], ehi[L]):
                 n = _children(L, e, i0, i1, hmask, base, etype, echild, eprob, eaction, earg,
                               epool, table, cards, out_code, out_global, out_prob, out_action)
@@ -641,15 +646,7 @@ def _fill(kind, hmask, base, elo, ehi, etype, echild, eprob, eaction, earg, epoo
             if reached[g] == 0:
                 continue
             node = rank[g]
-            i0 = -1
-            i1 = -1
-            if hm == 1:
-                i0 = s
-            elif hm == 2:
-                i1 = s
-            elif hm == 3:
-                i0 = s // nv
-                i1 = s % nv
+            i0, i1 = _deal_of(hm, s, nv)
             out_kind[node] = kind[L]
             j = liid[L]
             if j >= 0:
