@@ -541,21 +541,33 @@ def _children(L, e, i0, i1, hmask, base, etype, echild, eprob, eaction, earg, ep
     return 1
 
 
+@njit(cache=True, inline="always")
+def _lifted_children(e, etype, echild, earg, table, nv, out):
+    """The internal lifted children of edge ``e`` into ``out``; returns their number."""
+    n = 0
+    if etype[e] == 1:
+        width = nv * nv if earg[e] == 3 else nv
+        for k in range(width):
+            c = table[echild[e] + k]
+            if c >= 0:
+                out[n] = c
+                n += 1
+    elif echild[e] >= 0:
+        out[0] = echild[e]
+        n = 1
+    return n
+
+
 @njit(cache=True)
 def _lifted_order(kind, elo, ehi, etype, echild, earg, table, nv):
     """Lifted internal nodes in a topological order (Kahn), parents before children."""
     n = kind.shape[0]
+    buf = np.empty(nv * nv, dtype=np.int64)
     indegree = np.zeros(n, dtype=np.int32)
     for L in range(n):
         for e in range(elo[L], ehi[L]):
-            if etype[e] == 1:
-                width = nv * nv if earg[e] == 3 else nv
-                for k in range(width):
-                    c = table[echild[e] + k]
-                    if c >= 0:
-                        indegree[c] += 1
-            elif echild[e] >= 0:
-                indegree[echild[e]] += 1
+            for k in range(_lifted_children(e, etype, echild, earg, table, nv, buf)):
+                indegree[buf[k]] += 1
     order = np.empty(n, dtype=np.int32)
     order[0] = 0
     head, tail = 0, 1
@@ -563,22 +575,12 @@ def _lifted_order(kind, elo, ehi, etype, echild, earg, table, nv):
         L = order[head]
         head += 1
         for e in range(elo[L], ehi[L]):
-            if etype[e] == 1:
-                width = nv * nv if earg[e] == 3 else nv
-                for k in range(width):
-                    c = table[echild[e] + k]
-                    if c >= 0:
-                        indegree[c] -= 1
-                        if indegree[c] == 0:
-                            order[tail] = c
-                            tail += 1
-            else:
-                c = echild[e]
-                if c >= 0:
-                    indegree[c] -= 1
-                    if indegree[c] == 0:
-                        order[tail] = c
-                        tail += 1
+            for k in range(_lifted_children(e, etype, echild, earg, table, nv, buf)):
+                c = buf[k]
+                indegree[c] -= 1
+                if indegree[c] == 0:
+                    order[tail] = c
+                    tail += 1
     return order[:tail]
 
 
