@@ -18,9 +18,9 @@ walk's, array for array.
 A villain is hidden from the deal until it is shown to both players: played (a
 confrontation reveals both cards; a Fortune-Teller or Maiden makes the first card face
 up) or drawn by an Inquisitor in front of both. The Procuress shows the rival's villain
-to one player only, which this lifted walk cannot express:
-:class:`UnsupportedGameError`-style errors are raised by the compiler when a walk meets
-it with a hidden villain on the table.
+to one player only, which this lifted walk cannot express: ``lifts()`` then says no
+(graph mode walks every deal), and a lifted compile forced on such a battle stops with
+``UnsupportedGameError`` when it meets the Procuress advancing against a hidden villain.
 """
 
 from __future__ import annotations
