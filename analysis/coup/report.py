@@ -526,7 +526,7 @@ def _abstraction_bullet() -> list[str]:
     return [
         f"- **Beyond the cap (an estimate, not exact)**: the state-keyed abstraction solved "
         f"at caps up to {int(df['cap'].max())} for {len(df)} wide-bracket endgames (equal "
-        f"coins 0-6 and one to three coins apart): {int(inside['inside'].astype(bool).sum())} of {len(inside)} "
+        f"coins 0-6 and one to four coins apart): {int(inside['inside'].astype(bool).sum())} of {len(inside)} "
         f"estimates lie inside their rigorous brackets, {int(df['converged'].sum())} converged "
         f"in the cap, and the abstraction's loss at cap 3 is {df['loss'].median():.2f} "
         "(median exploitability in the exact tree). The mover's estimated P(win) at 0/0: "
@@ -576,7 +576,7 @@ def section_abstraction(ctx: ReportContext) -> str:
         "outside it is wrong by at least the distance shown.",
         "",
         f"Scope: the endgames with equal coins 0-6 (the first-mover question) and those one "
-        f"to three coins apart (1/2 is the 1-coin rule's analogue), both decks, whose bracket "
+        f"to four coins apart (1/2 is the 1-coin rule's analogue), both decks, whose bracket "
         f"is wider than 0.001 "
         f"({len(df)} endgames; pairs {pairs}). All {len(wide)} endgames with a bracket "
         f"wider than 0.001 would take ~{len(wide) * df['seconds'].mean() / 3600:.0f} "
