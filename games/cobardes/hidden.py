@@ -44,20 +44,18 @@ def still_hidden(pos: E.Pos, player: int, card: int) -> bool:
     return not (pos.cards[player] == card and pos.open)  # played face up
 
 
-def _masked(pos: E.Pos, hidden: tuple[int, int]) -> E.Pos:
-    if hidden[0] < 0 and hidden[1] < 0:
-        return pos
-    out = pos.copy()
-    h = list(pos.h)
-    cards = list(pos.cards)
-    for p in (0, 1):
-        x = hidden[p]
-        if x >= 0:
-            h[p] = (h[p] & ~(1 << x)) | _HAND_MASK_BIT[p]
-            if cards[p] == x:
-                cards[p] = _CARD_MASK_ID[p]
-    out.h, out.cards = tuple(h), tuple(cards)
-    return out
+def _replace_card(hand: int, cards: tuple, player: int, old: tuple[int, int],
+                  new: tuple[int, int]) -> tuple[int, tuple]:
+    """``player``'s hand mask and the prepared cards with one card replaced: ``old`` and
+    ``new`` are (hand bit, card id) pairs (a villain's, or the mask's marks)."""
+    hand = (hand & ~old[0]) | new[0]
+    if cards[player] == old[1]:
+        cards = (new[1], cards[1]) if player == 0 else (cards[0], new[1])
+    return hand, cards
+
+
+def _mark(player: int) -> tuple[int, int]:
+    return _HAND_MASK_BIT[player], _CARD_MASK_ID[player]
 
 
 def masked_state_key(pos: E.Pos, hidden: tuple[int, int]) -> tuple:
@@ -69,8 +67,17 @@ def masked_state_key(pos: E.Pos, hidden: tuple[int, int]) -> tuple:
     key = B.state_key(pos)
     if hidden[0] < 0 and hidden[1] < 0:
         return key
-    masked = _masked(pos, hidden)
-    return (masked.h,) + key[1:13] + (masked.cards,) + key[14:]
+    hands, cards = list(pos.h), pos.cards
+    for p, x in enumerate(hidden):
+        if x >= 0:
+            hands[p], cards = _replace_card(hands[p], cards, p, (1 << x, x), _mark(p))
+    return (tuple(hands),) + key[1:13] + (cards,) + key[14:]
+
+
+def _replace_in_infoset_key(key: tuple, player: int, old: tuple[int, int],
+                            new: tuple[int, int]) -> tuple:
+    own, cards = _replace_card(key[1], key[17], player, old, new)
+    return key[:1] + (own,) + key[2:17] + (cards,) + key[18:]
 
 
 def masked_infoset_key(pos: E.Pos, player: int, hidden: tuple[int, int]) -> tuple:
@@ -80,11 +87,7 @@ def masked_infoset_key(pos: E.Pos, player: int, hidden: tuple[int, int]) -> tupl
     x = hidden[player]
     if x < 0:
         return key
-    own = (pos.h[player] & ~(1 << x)) | _HAND_MASK_BIT[player]
-    cards = list(key[17])
-    if cards[player] == x:
-        cards[player] = _CARD_MASK_ID[player]
-    return key[:1] + (own,) + key[2:17] + (tuple(cards),) + key[18:]
+    return _replace_in_infoset_key(key, player, (1 << x, x), _mark(player))
 
 
 def infoset_key_aliases(key: tuple, player: int) -> list[tuple[int, tuple]]:
@@ -95,14 +98,8 @@ def infoset_key_aliases(key: tuple, player: int) -> list[tuple[int, tuple]]:
     knows them: a villain received in an exchange (public) and a dealt one (hidden)
     give equal keys, one information set of the abstraction.
     """
-    out = []
-    for card in E.bits(key[1] & C.VILLAIN_MASK):
-        own = (key[1] & ~(1 << card)) | _HAND_MASK_BIT[player]
-        cards = list(key[17])
-        if cards[player] == card:
-            cards[player] = _CARD_MASK_ID[player]
-        out.append((card, key[:1] + (own,) + key[2:17] + (tuple(cards),) + key[18:]))
-    return out
+    return [(card, _replace_in_infoset_key(key, player, (1 << card, card), _mark(player)))
+            for card in E.bits(key[1] & C.VILLAIN_MASK)]
 
 
 def unmask_infoset_key(key: tuple, player: int, card: int) -> tuple:
@@ -110,11 +107,7 @@ def unmask_infoset_key(key: tuple, player: int, card: int) -> tuple:
     hidden villain ``card`` put back (``card < 0``: nothing was masked)."""
     if card < 0:
         return key
-    own = (key[1] & ~_HAND_MASK_BIT[player]) | (1 << card)
-    cards = list(key[17])
-    if cards[player] == _CARD_MASK_ID[player]:
-        cards[player] = card
-    return key[:1] + (own,) + key[2:17] + (tuple(cards),) + key[18:]
+    return _replace_in_infoset_key(key, player, _mark(player), (1 << card, card))
 
 
 class LiftedBattleWalker(BattleWalker):
