@@ -98,7 +98,7 @@ def compile_lifted(game: pyspiel.Game, max_memory: int | None = None, progress: 
     start = time.perf_counter()
     walk = _LiftedWalk(game.lifted_walker(), str(game), key_names, progress)
     walk.run(max_positions=max(1, budget // LIFTED_WALK_BYTES))
-    walked = len(walk.kind)
+    walked = walk.walked  # before the expansion frees the walk's arrays
     arrays = walk.expand(budget, progress)
     return CompiledGame(game=str(game), mode="graph", compile_seconds=time.perf_counter() - start,
                         walked=walked, **arrays)
@@ -280,7 +280,7 @@ class _LiftedWalk:
                 code = -2 - q
         child = w.child(pos, a)
         after = self._after(child, hidden)
-        revealed = sum(1 << q for q in (0, 1) if hidden[q] >= 0 and after[q] < 0)
+        revealed = _revealed(hidden, after)
         if not revealed:
             templates.append((PLAIN, 0, prob, code, 0, 1))
             jobs.append((child, after))
@@ -288,13 +288,14 @@ class _LiftedWalk:
         players = [q for q in (0, 1) if revealed >> q & 1]
         count = 0
         nv = self.nv
+        here = w.hidden_state_key(pos, hidden)
         for beta in range(nv ** len(players)):
             targets = {}
             rest = beta
             for q in reversed(players):
                 targets[q] = self.cards[rest % nv]
                 rest //= nv
-            moved = self._move(pos, hidden, targets)
+            moved = self._move(pos, hidden, here, targets)
             if moved is None:
                 jobs.append(None)
                 count += 1
@@ -303,8 +304,7 @@ class _LiftedWalk:
             ma = mhidden[-2 - code] if code < -1 else a
             mchild = w.child(mpos, ma)
             mafter = self._after(mchild, mhidden)
-            mrevealed = sum(1 << q for q in (0, 1) if mhidden[q] >= 0 and mafter[q] < 0)
-            if mrevealed != revealed:
+            if _revealed(mhidden, mafter) != revealed:
                 raise UnsupportedGameError(
                     f"{self.name}: what a move reveals depends on the hidden cards")
             jobs.append((mchild, mafter))
@@ -316,9 +316,10 @@ class _LiftedWalk:
         return tuple(x if x >= 0 and w.still_hidden(child, q, x) else -1
                      for q, x in enumerate(hidden))
 
-    def _move(self, pos, hidden, targets):
-        """``pos`` moved to the deal giving player ``q`` card ``targets[q]`` (the other
-        hidden cards kept where possible), or ``None`` if no such deal is at ``pos``."""
+    def _move(self, pos, hidden, here, targets):
+        """``pos`` (masked key ``here``) moved to the deal giving player ``q`` card
+        ``targets[q]`` (the other hidden cards kept where possible), or ``None`` if no such
+        deal is at ``pos``."""
         w = self.w
         if len(targets) == 2 and targets[0] == targets[1]:
             return None
@@ -333,7 +334,7 @@ class _LiftedWalk:
                     now[r] = x
             now[q] = v
         now = tuple(now)
-        if now != hidden and w.hidden_state_key(cur, now) != w.hidden_state_key(pos, hidden):
+        if now != hidden and w.hidden_state_key(cur, now) != here:
             return None
         return cur, now
 
@@ -460,6 +461,11 @@ class _LiftedWalk:
                      for j, c in zip(owner.tolist(), card_index.tolist(), strict=True)]
         return _finish(True, True, kind, ninfo, estart, echild, eprob, eaction, utility,
                        players, offset, actions, ikeys, names, root=0)
+
+
+def _revealed(hidden, after) -> int:
+    """Bit mask of the players whose hidden card (``hidden``) a move showed (``after``)."""
+    return sum(1 << q for q in (0, 1) if hidden[q] >= 0 and after[q] < 0)
 
 
 @njit(cache=True, inline="always")
