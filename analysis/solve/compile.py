@@ -847,12 +847,7 @@ def _finish(
     m = iplayer.shape[0]
     new = layout.infoset_first_seen(infoset, m)
     order = np.argsort(new)
-    counts = np.diff(ioffset)[order]
-    offset = np.zeros(m + 1, dtype=np.int64)
-    np.cumsum(counts, out=offset[1:])
-    # Gather each set's actions in the new order without a Python list of slices (tens
-    # of millions of information sets in a villain graph).
-    gather = np.repeat(ioffset[:-1][order] - offset[:-1], counts) + np.arange(offset[-1])
+    offset, gather = layout.gather_rows(ioffset, order)
     actions = iactions[gather]
     # Only decision nodes have an information set (-1 elsewhere, whatever the walk held).
     infoset = np.where(kind >= PLAYER0, new[infoset], -1).astype(np.int32)

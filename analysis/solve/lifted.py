@@ -41,6 +41,7 @@ import numpy as np
 import pyspiel
 from numba import njit
 
+from analysis.solve import layout
 from analysis.solve.compile import (
     CHANCE,
     PLAYER0,
@@ -409,7 +410,7 @@ class _LiftedWalk:
         ibase = np.zeros(islots.shape[0] + 1, dtype=np.int64)
         np.cumsum(islots, out=ibase[1:])
         rank = np.cumsum(reached, dtype=np.int32) - 1
-        kind, ninfo, estart, echild, eprob, eaction, utility, iused = _fill(
+        kind, ninfo, estart, echild, eprob, eaction, utility = _fill(
             *lifted, reached, rank, n_int, n_edges, n_term,
             np.frombuffer(self.util, dtype=np.float64), liid, iplayer, iown, ibase)
         del reached, rank, lifted, liid
@@ -440,11 +441,9 @@ class _LiftedWalk:
         ninfo = np.where(ninfo >= 0, compact[np.maximum(ninfo, 0)], -1).astype(np.int32)
         owner = np.searchsorted(ibase, used, side="right") - 1  # lifted infoset of each
         card_index = used - ibase[owner]
-        counts = np.diff(ioffset)[owner]
-        offset = np.zeros(used.shape[0] + 1, dtype=np.int64)
-        np.cumsum(counts, out=offset[1:])
-        gather = np.repeat(ioffset[:-1][owner] - offset[:-1], counts) + np.arange(offset[-1])
-        codes = np.frombuffer(self.iactions, dtype=np.int32)[gather].astype(np.int64)
+        offset, gather = layout.gather_rows(ioffset, owner)
+        counts = np.diff(offset)
+        codes = icodes[gather].astype(np.int64)
         row_card = cards[np.repeat(card_index, counts)]
         actions = np.where(codes < -1, row_card, codes).astype(np.int32)
         players = iplayer[owner].copy()
@@ -640,7 +639,6 @@ def _fill(kind, hmask, base, elo, ehi, etype, echild, eprob, eaction, earg, epoo
     out_prob = np.empty(n_edges, dtype=np.float64)
     out_action = np.empty(n_edges, dtype=np.int32)
     out_util = np.zeros(n, dtype=np.float64)
-    iused = np.zeros(ibase[-1], dtype=np.uint8)
     c_code = np.empty(nv, dtype=np.int64)
     c_global = np.empty(nv, dtype=np.int64)
     c_prob = np.empty(nv, dtype=np.float64)
@@ -660,9 +658,7 @@ def _fill(kind, hmask, base, elo, ehi, etype, echild, eprob, eaction, earg, epoo
             if j >= 0:
                 p = iplayer[j]
                 own = i0 if p == 0 else i1
-                slot = ibase[j] + (own if iown[j] == 1 else 0)
-                out_info[node] = slot
-                iused[slot] = 1
+                out_info[node] = ibase[j] + (own if iown[j] == 1 else 0)
             out_start[node] = ed
             for e in range(elo[L], ehi[L]):
                 m = _children(L, e, i0, i1, hmask, base, etype, echild, eprob, eaction, earg,
@@ -681,4 +677,4 @@ def _fill(kind, hmask, base, elo, ehi, etype, echild, eprob, eaction, earg, epoo
     # in node order, which slot order is (ranks increase with slots).
     for t in range(n_int, n + 1):
         out_start[t] = ed
-    return out_kind, out_info, out_start, out_child, out_prob, out_action, out_util, iused
+    return out_kind, out_info, out_start, out_child, out_prob, out_action, out_util
