@@ -43,6 +43,7 @@ import time
 from array import array
 from dataclasses import dataclass, field
 from hashlib import blake2b
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -290,6 +291,7 @@ def compile_game(
     key_names: bool = True,
     abstract_keys: bool = False,
     lifted: bool = True,
+    walker: Any = None,
 ) -> CompiledGame:
     """Walk ``game`` once into a :class:`CompiledGame`.
 
@@ -327,6 +329,12 @@ def compile_game(
         applies (``game.lifted_walker().lifts()``: hidden cards dealt), walk each
         position once for all deals of the hidden cards and expand the graph in numpy
         (:mod:`analysis.solve.lifted`; the same arrays, tested). ``False`` walks every deal.
+    walker
+        A :class:`games.keys.Walker` to compile instead of the game's own, e.g. one that
+        ends the game early at positions valued otherwise
+        (:class:`analysis.cobardes.subgames.PublicCut`). It must walk ``game``'s
+        positions (with information-state strings in tree mode); when it offers
+        ``lifts()`` and that says yes, graph mode takes the deal-lifted compile with it.
 
     Raises
     ------
@@ -374,15 +382,19 @@ def compile_game(
                 f"{_format_bytes(estimate * per_node)} compiled), over the memory budget of "
                 f"{_format_bytes(budget)}; use graph mode or a smaller variant"
             )
-    if graph and use_walker and lifted and hasattr(game, "lifted_walker") \
-            and game.lifted_walker().lifts():
+    if walker is not None:
+        lifts = graph and lifted and hasattr(walker, "lifts") and walker.lifts()
+    else:
+        lifts = (graph and use_walker and lifted and hasattr(game, "lifted_walker")
+                 and game.lifted_walker().lifts())
+    if lifts:
         from analysis.solve.lifted import compile_lifted
 
-        return compile_lifted(game, max_memory=budget, progress=progress, key_names=key_names)
+        return compile_lifted(game, max_memory=budget, progress=progress, key_names=key_names,
+                              walker=walker)
     max_nodes = max(1, budget // per_node)
     start = time.perf_counter()
-    walker = None
-    if use_walker and not simultaneous and hasattr(walked, "solver_walker"):
+    if walker is None and use_walker and not simultaneous and hasattr(walked, "solver_walker"):
         walker = walked.solver_walker(history=not graph)
     if walker is not None:
         arrays = _walk_positions(

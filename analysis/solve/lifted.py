@@ -69,7 +69,7 @@ LIFTED_WALK_BYTES = 400
 
 
 def compile_lifted(game: pyspiel.Game, max_memory: int | None = None, progress: bool = False,
-                   key_names: bool = True) -> CompiledGame:
+                   key_names: bool = True, walker=None) -> CompiledGame:
     """Compile ``game``'s state graph (as ``compile_game(game, graph=True)``) through a
     walk that visits each position once for all deals of the hidden cards.
 
@@ -83,6 +83,9 @@ def compile_lifted(game: pyspiel.Game, max_memory: int | None = None, progress: 
         tqdm bars for the walk and the expansion.
     key_names
         Keep printable information-set keys (as ``compile_game``).
+    walker
+        The lifted walker to use instead of ``game.lifted_walker()`` (one that wraps it,
+        e.g. to end the game early).
 
     Raises
     ------
@@ -93,11 +96,13 @@ def compile_lifted(game: pyspiel.Game, max_memory: int | None = None, progress: 
         The expanded graph would exceed ``max_memory``.
     """
     check_supported(game)
-    if not hasattr(game, "lifted_walker"):
+    if walker is None and not hasattr(game, "lifted_walker"):
         raise UnsupportedGameError(f"{game} offers no lifted walker; use compile_game(graph=True)")
     budget = max_memory if max_memory is not None else default_memory_budget()
     start = time.perf_counter()
-    walk = _LiftedWalk(game.lifted_walker(), str(game), key_names, progress)
+    if walker is None:
+        walker = game.lifted_walker()
+    walk = _LiftedWalk(walker, str(game), key_names, progress)
     walk.run(max_positions=max(1, budget // LIFTED_WALK_BYTES))
     walked = walk.walked  # before the expansion frees the walk's arrays
     arrays = walk.expand(budget, progress)

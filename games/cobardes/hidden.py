@@ -165,3 +165,24 @@ class LiftedBattleWalker(BattleWalker):
             return False
         p = s.actor
         return s.court[p] == C.PROCURESS and hidden[1 - p] >= 0
+
+
+def is_public(pos: E.Pos) -> bool:
+    """Whether nothing about ``pos`` is private: the game from here is a public subgame.
+
+    True when no deal is pending, every villain in a hand is known to the rival
+    (``kv``: shown by an exchange, an Inquisitor or named in the position), no card is
+    prepared face down and no Procuress swap is under way. Every past move is then
+    known to both players too (cards played are revealed, villains shown), so the
+    position roots a proper subgame: its value does not depend on beliefs, and
+    backward induction (:class:`analysis.cobardes.exact.ExactSolver`) solves it exactly.
+    """
+    if pos.outcome is not None or pos.pending or pos.phase in _PRIVATE_PHASES:
+        return False
+    if pos.phase == E.COMMIT and not pos.open and pos.cards[pos.first] >= 0:
+        return False  # the first card is prepared face down
+    h, kv = pos.h, pos.kv
+    return not (h[0] & C.VILLAIN_MASK & ~kv[1] or h[1] & C.VILLAIN_MASK & ~kv[0])
+
+
+_PRIVATE_PHASES = (E.DEAL, E.PROC_TAKE, E.PROC_GIVE)
