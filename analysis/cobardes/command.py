@@ -6,8 +6,10 @@ cached under ``reports/data/cobardes/pairings`` (resumable: interrupt and rerun)
 ``farol cobardes renewal`` solves the war with courtier renewal (keep-or-renew
 decisions between battles, :mod:`analysis.cobardes.renewal`; cached, resumable);
 ``farol cobardes abstraction`` measures the state-keyed abstraction's loss on reduced
-decks and the value of each hidden villain deal on a reduced army, and writes
-``reports/data/cobardes/abstraction_loss.json`` and ``hidden_villains.json``.
+decks, for the whole graph and for the trunk left once the public subgames are solved
+exactly (:mod:`analysis.cobardes.subgames`), and solves the value of each hidden villain
+deal on a reduced army exactly; it writes ``reports/data/cobardes/abstraction_loss.json``,
+``cut_loss.json`` and ``hidden_villains.json``.
 """
 
 from __future__ import annotations
@@ -62,7 +64,7 @@ def run_renewal(args: argparse.Namespace) -> int:
 
 
 def run_abstraction(args: argparse.Namespace) -> int:
-    from analysis.cobardes import report, villains
+    from analysis.cobardes import report, subgames, villains
 
     rows = []
     for label, params in villains.REDUCED_DECKS:
@@ -74,8 +76,18 @@ def run_abstraction(args: argparse.Namespace) -> int:
     report.ABSTRACTION_JSON.parent.mkdir(parents=True, exist_ok=True)
     report.ABSTRACTION_JSON.write_text(json.dumps(rows, indent=1))
     print(f"wrote {report.ABSTRACTION_JSON}")
+    rows = []
+    for label, params in villains.REDUCED_DECKS + subgames.LARGER_DECKS:
+        loss = subgames.cut_loss(label, params, iterations=args.iterations)
+        rows.append(loss.to_json())
+        print(f"{label}, public subgames exact: true exploitability "
+              f"{loss.graph_exploitability_true:.2e} (in abstraction "
+              f"{loss.graph_exploitability_in_abstraction:.2e}, exact tree "
+              f"{loss.tree_exploitability:.2e})", flush=True)
+    report.CUT_JSON.write_text(json.dumps(rows, indent=1))
+    print(f"wrote {report.CUT_JSON}")
     label, params = villains.HIDDEN_TABLE_DECK
-    table = villains.hidden_villain_values(label, params, iterations=args.iterations)
-    report.HIDDEN_JSON.write_text(json.dumps(table.to_json(), indent=1))
-    print(f"wrote {report.HIDDEN_JSON} ({table.solve.provenance()})")
+    table = subgames.hidden_villain_values_exact(label, params, iterations=args.iterations)
+    report.HIDDEN_JSON.write_text(json.dumps(table, indent=1))
+    print(f"wrote {report.HIDDEN_JSON} ({table['provenance']})")
     return 0

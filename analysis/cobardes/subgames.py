@@ -33,14 +33,14 @@ different values; both are measured.
 from __future__ import annotations
 
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import pyspiel
 
 import games  # noqa: F401  (registers the games)
 from analysis.cobardes.exact import ExactSolver, payoff_values
-from analysis.solve import CFRSolver, compile_game, exploitability
-from analysis.solve.abstraction import graph_strategy_on_tree
+from analysis.cobardes.villains import AbstractionLoss, deal_values, measure_loss
+from analysis.solve import CFRSolver, compile_game
 from analysis.solve.compile import CompiledGame
 from games.cobardes import engine as E
 from games.cobardes.hidden import is_public
@@ -155,92 +155,15 @@ def compile_cut(game: pyspiel.Game, graph: bool = True, max_memory: int | None =
                       time.perf_counter() - tick)
 
 
-@dataclass(frozen=True)
-class CutSolve:
-    """One solve of a battle's trunk by state-keyed CFR+, public subgames exact."""
-
-    params: dict
-    nodes: int
-    internal_nodes: int
-    infosets: int
-    exact_positions: int
-    compile_seconds: float
-    exact_seconds: float
-    solve_seconds: float
-    iterations: int
-    value: float
-    exploitability_in_abstraction: float
-
-    def provenance(self) -> str:
-        return (f"state-keyed CFR+ on the trunk ({self.nodes:,} nodes, {self.infosets:,} "
-                f"information sets), {self.iterations} iterations, public subgames solved "
-                f"exactly ({self.exact_positions:,} positions); exploitability within the "
-                f"abstraction {self.exploitability_in_abstraction:.2g} (a lower bound on the "
-                "true exploitability)")
-
-    def to_json(self) -> dict:
-        return asdict(self)
-
-
-def solve_cut(params: dict, iterations: int = 200, seconds: float | None = None,
-              progress: bool = False) -> tuple[CutSolve, CFRSolver]:
-    """Solve the battle ``params`` with hidden villains: exact public subgames, CFR+ on
-    the trunk's state graph."""
-    game = pyspiel.load_game(GAME, params)
-    cut = compile_cut(game, graph=True, progress=progress)
-    solver = CFRSolver(cut.compiled, "cfr+")
-    report = solver.run(iterations=iterations, seconds=seconds, progress=progress)
-    cg = cut.compiled
-    return CutSolve(dict(params), cg.num_nodes, cg.num_internal, cg.num_infosets,
-                    cut.exact_positions, cut.seconds, cut.exact_seconds, solver.seconds,
-                    solver.iteration, report.value, report.exploitability), solver
-
-
-@dataclass(frozen=True)
-class CutLoss:
-    """On one reduced deck: the trunk's perfect-recall tree against its state graph."""
-
-    label: str
-    tree_nodes: int
-    tree_infosets: int
-    graph_nodes: int
-    graph_infosets: int
-    iterations: int
-    tree_value: float
-    tree_exploitability: float
-    graph_value: float
-    graph_exploitability_in_abstraction: float
-    graph_exploitability_true: float
-    tree_seconds: float
-    graph_seconds: float
-
-    def to_json(self) -> dict:
-        return asdict(self)
-
-
-def cut_loss(label: str, params: dict, iterations: int = 2000) -> CutLoss:
+def cut_loss(label: str, params: dict, iterations: int = 2000) -> AbstractionLoss:
     """Solve the trunk of ``params`` on its perfect-recall tree and on its state graph
     (public subgames exact in both, CFR+ with the same iterations) and measure the graph
     strategy's true exploitability in the tree: the loss of the state-keyed trunk."""
     game = pyspiel.load_game(GAME, params)
     exact = ExactSolver(game.rules.cfg, payoff_values(game.rules.pay), record=False)
-    tick = time.perf_counter()
-    tree = compile_cut(game, graph=False, abstract_keys=True, exact=exact).compiled
-    tree_solver = CFRSolver(tree, "cfr+")
-    tree_report = tree_solver.run(iterations=iterations, progress=False)
-    tree_seconds = time.perf_counter() - tick
-    tick = time.perf_counter()
-    graph = compile_cut(game, graph=True, exact=exact).compiled
-    graph_solver = CFRSolver(graph, "cfr+")
-    graph_report = graph_solver.run(iterations=iterations, progress=False)
-    graph_seconds = time.perf_counter() - tick
-    mapped = graph_strategy_on_tree(graph, graph_solver.average_strategy(), tree)
-    true = exploitability(tree, mapped)
-    return CutLoss(label, tree.num_nodes, tree.num_infosets, graph.num_nodes,
-                   graph.num_infosets, iterations, tree_report.value,
-                   tree_report.exploitability, graph_report.value,
-                   graph_report.exploitability, true.exploitability, tree_seconds,
-                   graph_seconds)
+    return measure_loss(
+        label, lambda: compile_cut(game, graph=False, abstract_keys=True, exact=exact).compiled,
+        lambda: compile_cut(game, graph=True, exact=exact).compiled, iterations)
 
 
 def hidden_villain_values_exact(label: str, params: dict, iterations: int = 2000,
@@ -252,8 +175,6 @@ def hidden_villain_values_exact(label: str, params: dict, iterations: int = 2000
     record the report reads: ``label``, ``table`` (player 0's villain -> player 1's ->
     value), ``provenance``, ``value``, ``iterations``, ``exploitability``, ``nodes``.
     """
-    from analysis.cobardes.villains import deal_values
-
     game = pyspiel.load_game(GAME, params)
     cut = compile_cut(game, graph=False, progress=progress)
     solver = CFRSolver(cut.compiled, "cfr+")

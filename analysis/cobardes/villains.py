@@ -140,13 +140,21 @@ def abstraction_loss(label: str, params: dict, iterations: int = 2000) -> Abstra
     """Solve ``params`` on the perfect-recall tree and on the state-keyed graph with the
     same number of CFR+ iterations; measure the graph strategy's true exploitability."""
     game = pyspiel.load_game(GAME, params)
+    return measure_loss(label, lambda: compile_game(game, abstract_keys=True),
+                        lambda: compile_cached(game, graph=True, use_cache=False), iterations)
+
+
+def measure_loss(label: str, compile_tree, compile_graph, iterations: int) -> AbstractionLoss:
+    """Solve a perfect-recall tree (``compile_tree()``, compiled with ``abstract_keys``)
+    and its state-keyed graph (``compile_graph()``) with the same CFR+ iterations, then
+    play the graph's strategy in the tree: its exploitability there is the loss."""
     start = time.perf_counter()
-    tree = compile_game(game, abstract_keys=True)
+    tree = compile_tree()
     tree_solver = CFRSolver(tree, "cfr+")
     tree_report = tree_solver.run(iterations=iterations, progress=False)
     tree_seconds = time.perf_counter() - start
     start = time.perf_counter()
-    graph = compile_cached(game, graph=True, use_cache=False)
+    graph = compile_graph()
     graph_solver = CFRSolver(graph, "cfr+")
     graph_report = graph_solver.run(iterations=iterations, progress=False)
     graph_seconds = time.perf_counter() - start
