@@ -172,3 +172,18 @@ def test_exact_hidden_villain_table_averages_to_the_lp_value():
     lp = solve_lp(compile_game(pyspiel.load_game(GAME, params)))
     assert abs(h["value"] - lp) <= h["exploitability"] + 1e-9
     assert "perfect-recall tree of the trunk" in h["provenance"]
+
+
+def test_the_walker_estimate_probes_the_tree_the_walker_describes():
+    """Knuth's probes through the battle's own walker make the same random choices as
+    through OpenSpiel states (same estimate, same seed); through the cut walker they see
+    the smaller trunk."""
+    from analysis.solve.compile import estimate_tree_nodes, estimate_walker_nodes
+
+    game = pyspiel.load_game(GAME, CASES[0])
+    whole = estimate_walker_nodes(game.solver_walker(history=True), probes=200, seed=3)
+    assert whole == pytest.approx(estimate_tree_nodes(game, probes=200, seed=3), rel=1e-12)
+    rules = game.rules
+    cut = PublicCut(game.solver_walker(history=True),
+                    ExactSolver(rules.cfg, payoff_values(rules.pay), record=False))
+    assert estimate_walker_nodes(cut, probes=200, seed=3) < whole / 1.5

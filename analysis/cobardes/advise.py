@@ -3,10 +3,12 @@
 The position is given from the point of view of the player asking ("you", seat 0
 of the solved battle): your warriors and theirs, courtiers (``*`` when used), the
 combat about to start, and optionally villains and the war score. Battles without
-villains are solved exactly (:mod:`analysis.cobardes.exact`, exploitability 0); with
-villains the battle is solved by the state-keyed engine
-(:mod:`analysis.cobardes.villains`) and the exploitability printed is the one
-measured within that abstraction.
+villains (or with both villains known) are solved exactly
+(:mod:`analysis.cobardes.exact`, exploitability 0). With a hidden villain the public
+subgames are solved exactly and the trunk left by CFR+
+(:func:`analysis.cobardes.villains.advise_villains`): on its perfect-recall tree when it
+fits in 2 GB (the exploitability printed is the true one), else on its state-keyed graph
+(the exploitability is measured within that abstraction, a lower bound).
 
 Payoffs: ``--win-value`` for winning the battle, ``--crown-value`` for the Crown,
 ``--draw-value`` for a draw (losses are the negatives); with ``--score A-B`` the

@@ -25,8 +25,10 @@ from games.cobardes import cards as C
 DATA = sweep.ROOT / "reports" / "data" / "cobardes"
 ABSTRACTION_JSON = DATA / "abstraction_loss.json"
 HIDDEN_JSON = DATA / "hidden_villains.json"
+CUT_JSON = DATA / "cut_loss.json"
 BENCHMARK_JSON = sweep.ROOT / "benchmarks" / "results" / "cobardes_villains.json"
 FULL_BATTLE_JSON = sweep.ROOT / "benchmarks" / "results" / "cobardes_full_battle.json"
+FULL_GRAPH_JSON = sweep.ROOT / "benchmarks" / "results" / "cobardes_full_battle_graph.json"
 EXACT = "exact backward induction (LP per confrontation), exploitability 0"
 
 
@@ -142,7 +144,9 @@ def summary_section(ctx: ReportContext) -> str:
         strength = balance.seat_neutral_strength(deals).dropna()
         lines.append(
             f"* **The full battle with hidden villains** ({_pairing(f)}, all 9 villains, "
-            f"{_full_army(f)}) is solved by the state-keyed engine: {f['nodes']:,} graph "
+            f"{_full_army(f)}) is solved by the state-keyed engine"
+            f"{' with its public subgames solved exactly' if f.get('method') == 'cut' else ''}"
+            f": {f['nodes']:,} {'trunk' if f.get('method') == 'cut' else 'graph'} "
             f"nodes, {f['total_seconds'] / 60:.0f} minutes on this machine ({_target(f)}), "
             f"CFR+ {last['iterations']} iterations, exploitability within the "
             f"abstraction {last['exploitability_in_abstraction']:.1e} (a lower bound on the "
@@ -707,6 +711,7 @@ def hidden_section(ctx: ReportContext) -> str:
              + "\n".join(rows)) if rows else "(no measurement cached: run " \
         "`farol cobardes abstraction`)"
     hidden = ""
+    cut = _cut_text()
     if HIDDEN_JSON.exists():
         h = json.loads(HIDDEN_JSON.read_text())
         deals = _villain_frame(h["table"])
@@ -733,7 +738,43 @@ abstraction's loss.
 
 On the full game only the exploitability inside the abstraction is measurable; it is
 a **lower bound** on the true exploitability (a best response that also forgets is
-weaker than a true one).{verdict}{hidden}{full_battle_text(ctx)}{bench}"""
+weaker than a true one).{verdict}{cut}{hidden}{full_battle_text(ctx)}{bench}"""
+
+
+def _cut_text() -> str:
+    """The trunk's loss, public subgames exact (``farol cobardes abstraction``)."""
+    if not CUT_JSON.exists():
+        return ""
+    measured = json.loads(CUT_JSON.read_text())
+    rows = [f"| {r['label']} | {r['tree_nodes']:,} / {r['tree_infosets']:,} | "
+            f"{r['graph_nodes']:,} / {r['graph_infosets']:,} | {r['iterations']} | "
+            f"{r['tree_value']:+.4f} ({r['tree_exploitability']:.1e}) | "
+            f"{r['graph_value']:+.4f} | {r['graph_exploitability_in_abstraction']:.1e} | "
+            f"{r['graph_exploitability_true']:.1e} |" for r in measured]
+    worst = max(measured, key=lambda r: r["graph_exploitability_true"])
+    return f"""
+
+**Public subgames solved exactly.** A battle with hidden villains stops being a game of
+hidden information once every villain left in a hand is known to both players (played,
+exchanged, drawn by an Inquisitor) or none is left: every past move is then known to
+both, and the rest of the battle is a public subgame that backward induction solves
+exactly (`analysis/cobardes/subgames.py`). Cutting those subgames off leaves the
+*trunk*, where a villain is still hidden. The cut is exact: on small battles the
+sequence-form LP of the trunk (exact values at its leaves) equals the LP of the whole
+battle (`tests/test_cobardes_subgames.py`). The trunk's perfect-recall tree is several
+times smaller than the battle's, so the state-keyed abstraction's loss can now be
+measured with all nine villains. Both the exact tree and the state-keyed trunk are
+solved by CFR+ with the same iterations, and the state-keyed strategy is then played in
+the tree:
+
+| deck | trunk tree nodes / infosets | trunk graph nodes / infosets | CFR+ iterations | exact value (expl.) | graph value | graph expl. in abstraction | graph expl. in the true game |
+|---|---|---|---|---|---|---|---|
+{chr(10).join(rows)}
+
+The largest true exploitability of a state-keyed trunk solution is
+{worst['graph_exploitability_true']:.1e}, on *{worst['label']}*. (The trunk's abstraction
+refines the whole graph's, since public positions are no longer merged with hidden ones,
+so its values can differ slightly from the table above.)"""
 
 
 def _pairing(full: dict) -> str:
@@ -780,6 +821,20 @@ def full_battle_text(ctx: ReportContext) -> str:
     if f.get("walked_positions"):
         walked = (f" (a deal-lifted walk: {f['walked_positions']:,} positions walked once for "
                   "all the deals that differ only in the villains still hidden)")
+    method = "state graph of"
+    if f.get("method") == "cut":
+        method = (f"compile that solves the public subgames exactly by backward induction "
+                  f"as it reaches them ({f['exact_positions']:,} positions, "
+                  f"{f['exact_seconds'] / 60:.0f} minutes of the compile) and leaves CFR+ "
+                  "the trunk, where a villain is still hidden: a state graph of")
+    if f.get("method") == "cut" and FULL_GRAPH_JSON.exists():
+        g = json.loads(FULL_GRAPH_JSON.read_text())
+        g_last = g["slices"][-1]
+        stalled += (f" For comparison, CFR+ on the whole state graph ({g['nodes']:,} nodes, "
+                    f"same battle, `cobardes_full_battle_graph.txt`) took "
+                    f"{g['total_seconds'] / 60:.0f} minutes in all for value "
+                    f"{g_last['value']:+.4f} and {g_last['exploitability_in_abstraction']:.1e} "
+                    f"within its abstraction after {g_last['iterations']} iterations.")
     mix_rows = []
     for player, mixes in f.get("first_combat_mix", {}).items():
         for villain in balance.VILLAINS:
@@ -801,7 +856,7 @@ def full_battle_text(ctx: ReportContext) -> str:
 {_full_army(f).capitalize()}, {_pairing(f)}, both villains dealt at random
 from all nine (72 deals), solved by the state-keyed engine in one run
 (`benchmarks/cobardes_full_battle.py`, output committed in `benchmarks/results/`): a
-state graph of {f['nodes']:,} nodes ({f['internal_nodes']:,} decisions and chance
+{method} {f['nodes']:,} nodes ({f['internal_nodes']:,} decisions and chance
 nodes) and {f['infosets']:,} information sets, compiled in {f['compile_seconds'] / 60:.0f}
 minutes{walked}, then CFR+ for
 {last['cfr_seconds'] / 60:.0f} minutes; {f['total_seconds'] / 60:.0f} minutes in all

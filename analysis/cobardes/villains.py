@@ -104,8 +104,12 @@ def solve_villains(params: dict, iterations: int = 200, seconds: float | None = 
 
 def graph_lookup(solver: CFRSolver) -> dict[str, dict[int, float]]:
     """The solver's average strategy by information-set key text."""
-    cg = solver.compiled
-    strategy = solver.average_strategy()
+    return strategy_lookup(solver.compiled, solver.average_strategy())
+
+
+def strategy_lookup(cg, strategy: np.ndarray) -> dict[str, dict[int, float]]:
+    """``strategy`` of compiled game ``cg`` by information-set key text:
+    ``{key: {action: probability}}``."""
     out = {}
     for i, key in enumerate(cg.infoset_keys):
         lo, hi = cg.infoset_offset[i], cg.infoset_offset[i + 1]
@@ -167,19 +171,37 @@ def measure_loss(label: str, compile_tree, compile_graph, iterations: int) -> Ab
                            graph_seconds)
 
 
-def advise_villains(params: dict, my_villain: str | None, iterations: int = 300) -> dict:
+# Advice solves the trunk's perfect-recall tree (exact) when it compiles within this.
+ADVICE_TREE_MEMORY = 2 * 2**30
+
+
+def advise_villains(params: dict, my_villain: str | None, iterations: int = 300,
+                    tree_memory: int = ADVICE_TREE_MEMORY) -> dict:
     """Advice for a position with hidden villains (you are player 0).
 
-    Your villain is dealt at random in the solved game (so that the rival does not know
-    it) and your strategy is read at your information set holding ``my_villain``; the
-    value is the position's value before the villains are dealt.
+    The public subgames are solved exactly and cut off
+    (:mod:`analysis.cobardes.subgames`); the trunk left, where a villain is still
+    hidden, is solved by CFR+ on its **perfect-recall tree** when it compiles within
+    ``tree_memory`` (the exploitability reported is then the true one), else on its
+    state-keyed graph (an abstraction: the exploitability is measured within it, a lower
+    bound). Your villain is dealt at random in the solved game (so that the rival does
+    not know it) and your strategy is read at your information set holding
+    ``my_villain``; the value is the position's value before the villains are dealt.
     """
+    from analysis.cobardes.subgames import compile_cut
+    from analysis.solve.errors import GameTooLargeError
     from games.cobardes import cards as C
     from games.cobardes import engine as E
 
-    solve, solver = solve_villains(params, iterations=iterations)
-    lookup = graph_lookup(solver)
     game = pyspiel.load_game(GAME, params)
+    try:
+        cut = compile_cut(game, graph=False, max_memory=tree_memory)
+    except GameTooLargeError:
+        cut = compile_cut(game, graph=True)
+    compiled = cut.compiled
+    tree = compiled.mode == "tree"
+    solver = CFRSolver(compiled, "cfr+")
+    report = solver.run(iterations=iterations, progress=False)
     state = game.new_initial_state()
     mine = C.villain_id(my_villain) if my_villain else None
     while state.is_chance_node():
@@ -198,7 +220,8 @@ def advise_villains(params: dict, my_villain: str | None, iterations: int = 300)
     if state.is_terminal() or state.is_chance_node():
         raise InvalidPositionError("you have no decision in this position")
     pos = state.position
-    probs = lookup[repr(state.infoset_key(0))]
+    key = state.information_state_string(0) if tree else repr(state.infoset_key(0))
+    probs = strategy_lookup(compiled, solver.average_strategy())[key]
     court = pos.court[0]
 
     def label(a):
@@ -206,12 +229,19 @@ def advise_villains(params: dict, my_villain: str | None, iterations: int = 300)
             return C.CARD_NAMES[a]
         return {E.PASS: "pass", E.ADVANCE: "advance"}.get(a, E.action_name(a, court))
 
+    kind = "perfect-recall tree" if tree else "state graph"
+    measured = ("true exploitability" if tree else
+                "exploitability within the abstraction (a lower bound on the true one)")
     return {
-        "value": solve.value, "value_given": "before the villains are dealt",
+        "value": report.value, "value_given": "before the villains are dealt",
         "player": "you", "decision": E.PHASE_NAMES[pos.phase],
         "strategy": {label(a): p for a, p in probs.items()},
-        "exploitability": solve.exploitability_in_abstraction,
-        "abstraction": True, "solver": solve.provenance(),
+        "exploitability": report.exploitability,
+        "abstraction": not tree,
+        "solver": (f"CFR+ on the {kind} of the trunk ({compiled.num_nodes:,} nodes, "
+                   f"{compiled.num_infosets:,} information sets), {solver.iteration} "
+                   f"iterations, public subgames solved exactly ({cut.exact_positions:,} "
+                   f"positions); {measured} {report.exploitability:.2g}"),
     }
 
 

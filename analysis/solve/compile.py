@@ -231,6 +231,30 @@ def estimate_tree_nodes(
     return total / probes
 
 
+def estimate_walker_nodes(walker: Any, probes: int = 64, seed: int = 0,
+                          max_depth: int = 10_000) -> float:
+    """:func:`estimate_tree_nodes` through a :class:`games.keys.Walker` (sequential moves):
+    the size of the tree the walker describes, e.g. one that ends the game early."""
+    rng = random.Random(seed)
+    total = 0.0
+    for _ in range(probes):
+        s = walker.root()
+        weight, estimate = 1.0, 1.0
+        for _depth in range(max_depth):
+            player = walker.actor(s)
+            if player == _TERMINAL_ID:
+                break
+            if player == _CHANCE_ID:
+                actions = [a for a, p in walker.chance_outcomes(s) if p > 0]
+            else:
+                actions = walker.legal_actions(s)
+            weight *= len(actions)
+            s = walker.child(s, rng.choice(actions))
+            estimate += weight
+        total += estimate
+    return total / probes
+
+
 def _format_bytes(n: float) -> str:
     for unit in ("B", "KB", "MB", "GB", "TB", "PB"):
         if n < 1000 or unit == "PB":
@@ -335,6 +359,7 @@ def compile_game(
         (:class:`analysis.cobardes.subgames.PublicCut`). It must walk ``game``'s
         positions (with information-state strings in tree mode); when it offers
         ``lifts()`` and that says yes, graph mode takes the deal-lifted compile with it.
+        Tree mode estimates the size of the tree it walks (:func:`estimate_walker_nodes`).
 
     Raises
     ------
@@ -369,13 +394,19 @@ def compile_game(
                 f"{game} provides no information-state strings; tree mode needs them"
             )
         per_node = TREE_BYTES_PER_NODE
-        estimate = estimate_tree_nodes(walked)
+        # A walker of one's own may end the game early: probe the tree it describes.
+        def probe(probes=64, seed=0):
+            if walker is None:
+                return estimate_tree_nodes(walked, probes, seed)
+            return estimate_walker_nodes(walker, probes, seed)
+
+        estimate = probe()
         if estimate * per_node > budget / 100:
             # Knuth's estimate is unbiased but heavy-tailed (rare probes into the big
             # subtrees carry it): 64 probes put a Coup endgame at 4.5 of its 11.5 million
             # histories, 4096 probes within ~20%. Near the budget, take the larger of
             # the two; the walk itself still stops at the budget's node count.
-            estimate = max(estimate, estimate_tree_nodes(walked, probes=4096, seed=1))
+            estimate = max(estimate, probe(probes=4096, seed=1))
         if estimate * per_node > budget:
             raise GameTooLargeError(
                 f"{game} has an estimated {estimate:,.3g} histories (~"
