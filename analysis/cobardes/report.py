@@ -752,6 +752,14 @@ def _cut_text() -> str:
             f"{r['graph_value']:+.4f} | {r['graph_exploitability_in_abstraction']:.1e} | "
             f"{r['graph_exploitability_true']:.1e} |" for r in measured]
     worst = max(measured, key=lambda r: r["graph_exploitability_true"])
+    understated = ""
+    if worst["graph_exploitability_true"] > 2 * worst["graph_exploitability_in_abstraction"]:
+        understated = (
+            f" There the exploitability measured inside the abstraction "
+            f"({worst['graph_exploitability_in_abstraction']:.1e}) understates the true one "
+            f"{worst['graph_exploitability_true'] / worst['graph_exploitability_in_abstraction']:.0f}"
+            "-fold, and the loss grows with the number of combats: the full battle's figure "
+            "below is a lower bound, and its true exploitability is likely larger.")
     return f"""
 
 **Public subgames solved exactly.** A battle with hidden villains stops being a game of
@@ -772,9 +780,9 @@ the tree:
 {chr(10).join(rows)}
 
 The largest true exploitability of a state-keyed trunk solution is
-{worst['graph_exploitability_true']:.1e}, on *{worst['label']}*. (The trunk's abstraction
-refines the whole graph's, since public positions are no longer merged with hidden ones,
-so its values can differ slightly from the table above.)"""
+{worst['graph_exploitability_true']:.1e}, on *{worst['label']}*.{understated} (The trunk's
+abstraction refines the whole graph's, since public positions are no longer merged with
+hidden ones, so its values can differ slightly from the table above.)"""
 
 
 def _pairing(full: dict) -> str:
@@ -827,6 +835,13 @@ def full_battle_text(ctx: ReportContext) -> str:
                   f"as it reaches them ({f['exact_positions']:,} positions, "
                   f"{f['exact_seconds'] / 60:.0f} minutes of the compile) and leaves CFR+ "
                   "the trunk, where a villain is still hidden: a state graph of")
+    best = min(f["slices"], key=lambda r: r["exploitability_in_abstraction"])
+    if best is not last:
+        stalled += (f" The lowest figure, {best['exploitability_in_abstraction']:.1e}, came "
+                    f"after {best['iterations']} iterations ({best['cfr_seconds'] / 60:.0f} "
+                    f"minutes of CFR+), "
+                    f"{(f['compile_seconds'] + best['cfr_seconds']) / 60:.1f} minutes from the "
+                    "start.")
     if f.get("method") == "cut" and FULL_GRAPH_JSON.exists():
         g = json.loads(FULL_GRAPH_JSON.read_text())
         g_last = g["slices"][-1]
