@@ -3,9 +3,10 @@
 ``farol play python_cobardes_battle --opponent solved`` seats it. Without hidden
 villains (warriors only, courtiers, named villains) it plays the exact solution of
 the position in front of it (:class:`analysis.cobardes.exact.ExactSolver`, solved on
-demand and remembered); with hidden villains it plays the state-keyed engine's CFR+
-strategy (:mod:`analysis.cobardes.villains`), solved once when the game starts (for
-full armies that takes minutes: prefer reduced decks).
+demand and remembered); while a villain is hidden it plays the CFR+ strategy of the
+battle's trunk (:func:`analysis.cobardes.subgames.solve_trunk`: public subgames exact,
+the trunk on its perfect-recall tree when it fits, else on its state graph), solved once
+when the game starts (for full armies that takes minutes: prefer reduced decks).
 """
 
 from __future__ import annotations
@@ -41,13 +42,17 @@ def solved_bot(game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
         if not rules.villains or not _any_hidden(pos):
             return _sample(exact.strategy(pos), legal, rng)
         if not lookup:
-            from analysis.cobardes.villains import graph_lookup, solve_villains
+            from analysis.cobardes.subgames import solve_trunk
+            from analysis.cobardes.villains import strategy_lookup
 
-            params = {k: v for k, v in game.get_parameters().items()}
-            _, solver = solve_villains(params, iterations=200)
-            lookup.update(graph_lookup(solver))
-        # Every reachable key is in the graph (the keys are closed under moves).
-        return _sample(lookup[repr(state.infoset_key(seat))], legal, rng)
+            cut, solver, _ = solve_trunk(game, iterations=200)
+            lookup["compiled"] = cut.compiled
+            lookup["strategy"] = strategy_lookup(cut.compiled, solver.average_strategy())
+        # Every reachable key of the trunk is in its tree or graph.
+        from analysis.cobardes.subgames import trunk_key
+
+        key = trunk_key(lookup["compiled"], state, seat)
+        return _sample(lookup["strategy"][key], legal, rng)
 
     return act
 

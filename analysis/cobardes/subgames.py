@@ -155,6 +155,34 @@ def compile_cut(game: pyspiel.Game, graph: bool = True, max_memory: int | None =
                       time.perf_counter() - tick)
 
 
+# A trunk is solved on its perfect-recall tree (exact) when it compiles within this.
+TREE_MEMORY = 2 * 2**30
+
+
+def solve_trunk(game: pyspiel.Game, iterations: int, tree_memory: int = TREE_MEMORY,
+                progress: bool = False):
+    """Solve ``game``'s trunk by CFR+: on its perfect-recall tree when that compiles within
+    ``tree_memory`` (exact; the exploitability is the true one), else on its state-keyed
+    graph (an abstraction). Returns the :class:`CutCompile`, the solver and its report."""
+    from analysis.solve.errors import GameTooLargeError
+
+    try:
+        cut = compile_cut(game, graph=False, max_memory=tree_memory, progress=progress)
+    except GameTooLargeError:
+        cut = compile_cut(game, graph=True, progress=progress)
+    solver = CFRSolver(cut.compiled, "cfr+")
+    report = solver.run(iterations=iterations, progress=progress)
+    return cut, solver, report
+
+
+def trunk_key(compiled: CompiledGame, state, player: int) -> str:
+    """The key of ``player``'s information set at ``state`` in a compiled trunk: the
+    information-state string in a tree, the state-keyed key in a graph."""
+    if compiled.mode == "tree":
+        return state.information_state_string(player)
+    return repr(state.infoset_key(player))
+
+
 def cut_loss(label: str, params: dict, iterations: int = 2000) -> AbstractionLoss:
     """Solve the trunk of ``params`` on its perfect-recall tree and on its state graph
     (public subgames exact in both, CFR+ with the same iterations) and measure the graph

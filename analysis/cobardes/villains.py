@@ -171,12 +171,8 @@ def measure_loss(label: str, compile_tree, compile_graph, iterations: int) -> Ab
                            graph_seconds)
 
 
-# Advice solves the trunk's perfect-recall tree (exact) when it compiles within this.
-ADVICE_TREE_MEMORY = 2 * 2**30
-
-
 def advise_villains(params: dict, my_villain: str | None, iterations: int = 300,
-                    tree_memory: int = ADVICE_TREE_MEMORY) -> dict:
+                    tree_memory: int | None = None) -> dict:
     """Advice for a position with hidden villains (you are player 0).
 
     The public subgames are solved exactly and cut off
@@ -188,20 +184,14 @@ def advise_villains(params: dict, my_villain: str | None, iterations: int = 300,
     not know it) and your strategy is read at your information set holding
     ``my_villain``; the value is the position's value before the villains are dealt.
     """
-    from analysis.cobardes.subgames import compile_cut
-    from analysis.solve.errors import GameTooLargeError
+    from analysis.cobardes.subgames import TREE_MEMORY, solve_trunk, trunk_key
     from games.cobardes import cards as C
     from games.cobardes import engine as E
 
     game = pyspiel.load_game(GAME, params)
-    try:
-        cut = compile_cut(game, graph=False, max_memory=tree_memory)
-    except GameTooLargeError:
-        cut = compile_cut(game, graph=True)
+    cut, solver, report = solve_trunk(game, iterations, tree_memory or TREE_MEMORY)
     compiled = cut.compiled
     tree = compiled.mode == "tree"
-    solver = CFRSolver(compiled, "cfr+")
-    report = solver.run(iterations=iterations, progress=False)
     state = game.new_initial_state()
     mine = C.villain_id(my_villain) if my_villain else None
     while state.is_chance_node():
@@ -220,8 +210,7 @@ def advise_villains(params: dict, my_villain: str | None, iterations: int = 300,
     if state.is_terminal() or state.is_chance_node():
         raise InvalidPositionError("you have no decision in this position")
     pos = state.position
-    key = state.information_state_string(0) if tree else repr(state.infoset_key(0))
-    probs = strategy_lookup(compiled, solver.average_strategy())[key]
+    probs = strategy_lookup(compiled, solver.average_strategy())[trunk_key(compiled, state, 0)]
     court = pos.court[0]
 
     def label(a):
