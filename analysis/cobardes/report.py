@@ -711,7 +711,7 @@ def hidden_section(ctx: ReportContext) -> str:
              + "\n".join(rows)) if rows else "(no measurement cached: run " \
         "`farol cobardes abstraction`)"
     hidden = ""
-    cut = _cut_text()
+    cut = _cut_text(ctx)
     if HIDDEN_JSON.exists():
         h = json.loads(HIDDEN_JSON.read_text())
         deals = _villain_frame(h["table"])
@@ -741,11 +741,36 @@ a **lower bound** on the true exploitability (a best response that also forgets 
 weaker than a true one).{verdict}{cut}{hidden}{full_battle_text(ctx)}{bench}"""
 
 
-def _cut_text() -> str:
+def loss_chart(ctx: ReportContext, measured: list[dict], stem: str, title: str) -> str:
+    """Bars per deck: the exact tree's exploitability, the state-keyed solution's within
+    its abstraction and in the true game (log scale)."""
+    fig, ax = plt.subplots(figsize=(9, 0.55 * len(measured) + 1.6))
+    y = np.arange(len(measured))
+    series = (("tree_exploitability", "exact tree (CFR+)", "0.6"),
+              ("graph_exploitability_in_abstraction", "state-keyed, within the abstraction",
+               "tab:blue"),
+              ("graph_exploitability_true", "state-keyed, in the true game", "tab:red"))
+    for k, (field, label, color) in enumerate(series):
+        ax.barh(y + (k - 1) * 0.27, [max(r[field], 1e-8) for r in measured], height=0.27,
+                color=color, label=label)
+    ax.set_xscale("log")
+    ax.set_yticks(y, [r["label"].replace(", ", ",\n", 1) for r in measured], fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlabel(f"exploitability after {measured[0]['iterations']} CFR+ iterations (value units)")
+    ax.legend(fontsize=7, loc="upper right")
+    ax.set_title(title, fontsize=10)
+    path = ctx.save_figure(fig, stem)
+    plt.close(fig)
+    return path
+
+
+def _cut_text(ctx: ReportContext) -> str:
     """The trunk's loss, public subgames exact (``farol cobardes abstraction``)."""
     if not CUT_JSON.exists():
         return ""
     measured = json.loads(CUT_JSON.read_text())
+    chart = loss_chart(ctx, measured, "trunk_loss",
+                       "Public subgames exact: the state-keyed trunk's loss")
     rows = [f"| {r['label']} | {r['tree_nodes']:,} / {r['tree_infosets']:,} | "
             f"{r['graph_nodes']:,} / {r['graph_infosets']:,} | {r['iterations']} | "
             f"{r['tree_value']:+.4f} ({r['tree_exploitability']:.1e}) | "
@@ -778,6 +803,8 @@ the tree:
 | deck | trunk tree nodes / infosets | trunk graph nodes / infosets | CFR+ iterations | exact value (expl.) | graph value | graph expl. in abstraction | graph expl. in the true game |
 |---|---|---|---|---|---|---|---|
 {chr(10).join(rows)}
+
+![The state-keyed trunk's loss]({chart})
 
 The largest true exploitability of a state-keyed trunk solution is
 {worst['graph_exploitability_true']:.1e}, on *{worst['label']}*.{understated} (The trunk's
