@@ -187,3 +187,24 @@ def test_the_walker_estimate_probes_the_tree_the_walker_describes():
     cut = PublicCut(game.solver_walker(history=True),
                     ExactSolver(rules.cfg, payoff_values(rules.pay), record=False))
     assert estimate_walker_nodes(cut, probes=200, seed=3) < whole / 1.5
+
+
+def test_combat_memo_gives_the_same_values_with_a_smaller_memo():
+    """Remembering only the positions before each reveal changes no value: the battle's
+    value and every public leaf of a trunk agree with the full-memo solver."""
+    params = {"kinds": "all", "warriors": 3, "combats": 4, "courtier0": "Squire",
+              "courtier1": "Archer", "position": "hand0:0.1.2.3.Thug;hand1:0.1.2.3.Sheep"}
+    game = pyspiel.load_game(GAME, params)
+    rules = game.rules
+    full = ExactSolver(rules.cfg, payoff_values(rules.pay), record=False)
+    lean = ExactSolver(rules.cfg, payoff_values(rules.pay), record=False, combat_memo=True)
+    assert lean.value(rules.initial) == full.value(rules.initial)
+    assert len(lean.values) < len(full.values) / 2
+    assert lean.solved >= len(full.values)
+    trunk_game = pyspiel.load_game(GAME, CASES[0])
+    exact = ExactSolver(trunk_game.rules.cfg, payoff_values(trunk_game.rules.pay), record=False)
+    lean_trunk = compile_cut(trunk_game, graph=True).compiled  # combat_memo by default
+    full_trunk = compile_cut(trunk_game, graph=True, exact=exact).compiled
+    assert np.array_equal(lean_trunk.utility, full_trunk.utility)
+    with pytest.raises(ValueError, match="values only"):
+        ExactSolver(rules.cfg, payoff_values(rules.pay), record=True, combat_memo=True)

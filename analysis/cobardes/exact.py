@@ -201,6 +201,10 @@ def canonical_key(pos: E.Pos) -> tuple:
     return state_key(pos)
 
 
+# Phases after a confrontation's reveal (see ``combat_memo``).
+_AFTER_REVEAL = frozenset((E.GHOST, E.FOLLOW, E.REAR, E.ARCHER, E.SENTINEL))
+
+
 class ExactSolver:
     """Backward induction over the public positions of villain-free battles.
 
@@ -213,17 +217,27 @@ class ExactSolver:
     record
         Keep a :class:`Node` (strategies included) for every position; without it
         only values are kept (less memory for sweeps).
+    combat_memo
+        Values only (``record`` and ``track_draws`` off): remember the positions before
+        each confrontation's reveal, not those after it (follow-up, King's Ghost,
+        rearguard and Archer/Sentinel changes). Those are reached from one reveal only
+        (the revealed cards are part of the position), so remembering them saves
+        nothing; skipping them saves their keys and most of the memo's memory.
 
     The memo is shared by every position solved with the same solver, so solving
     many starting positions (courtier pairings, advice queries) reuses work.
     """
 
     def __init__(self, cfg: E.Config, terminal: TerminalValue, record: bool = True,
-                 track_draws: bool = False):
+                 track_draws: bool = False, combat_memo: bool = False):
+        if combat_memo and (record or track_draws):
+            raise ValueError("combat_memo keeps values only: record and track_draws must be off")
         self.cfg = cfg
         self.terminal = terminal
         self.record = record
         self.track_draws = track_draws
+        self.combat_memo = combat_memo
+        self.solved = 0  # positions solved (memoized or not)
         self.values: dict[tuple, float] = {}
         self.draws: dict[tuple, float] = {}
         self.nodes: dict[tuple, Node] = {}
@@ -244,6 +258,19 @@ class ExactSolver:
             sys.setrecursionlimit(5000)
         return self._solve(pos, key)
 
+    def _child(self, pos: E.Pos) -> float:
+        """The value of a position reached while solving another: with ``combat_memo``,
+        positions after a reveal are solved without memo or numpy."""
+        if not self.combat_memo or pos.outcome is not None or pos.phase not in _AFTER_REVEAL:
+            return self.value(pos)
+        self.solved += 1
+        cfg = self.cfg
+        if pos.actor == E.CHANCE:
+            return sum(p * self._child(E.apply(cfg, pos, a))
+                       for a, p in E.chance_outcomes(cfg, pos))
+        vals = [self._child(E.apply(cfg, pos, a)) for a in E.legal_actions(cfg, pos)]
+        return max(vals) if pos.actor == 0 else min(vals)
+
     def _draw(self, pos: E.Pos) -> float:
         if pos.outcome is not None:
             return 1.0 if pos.outcome[0] in (E.DRAW, E.PEACE, E.NO_CARDS) else 0.0
@@ -252,12 +279,13 @@ class ExactSolver:
     def _solve(self, pos: E.Pos, key: tuple) -> float:
         if pos.phase == E.DEAL or pos.pending:
             raise InvalidPositionError("the exact solver needs dealt courtiers (no random deal)")
+        self.solved += 1
         cfg = self.cfg
         actor = pos.actor
         if actor == E.CHANCE:
             outcomes = E.chance_outcomes(cfg, pos)
             children = [E.apply(cfg, pos, a) for a, _ in outcomes]
-            vals = [self.value(c) for c in children]
+            vals = [self._child(c) for c in children]
             v = float(sum(p * x for (_, p), x in zip(outcomes, vals, strict=True)))
             if self.track_draws:
                 self.draws[key] = float(sum(p * self._draw(c)
@@ -271,7 +299,12 @@ class ExactSolver:
         if pos.phase == E.COMMIT and not pos.open and actor == pos.first and pos.cards[actor] < 0:
             return self._matrix(pos, key, legal)
         children = [E.apply(cfg, pos, a) for a in legal]
-        vals = np.array([self.value(c) for c in children])
+        if not (self.record or self.track_draws):  # the value alone: no numpy for a max
+            values = [self._child(c) for c in children]
+            v = max(values) if actor == 0 else min(values)
+            self.values[key] = v
+            return v
+        vals = np.array([self._child(c) for c in children])
         best = int(np.argmax(vals) if actor == 0 else np.argmin(vals))
         v = float(vals[best])
         # Ties: spread the advice over every optimal action (any mix of them is optimal).
@@ -292,7 +325,7 @@ class ExactSolver:
         middles = [E.apply(cfg, pos, a) for a in legal]
         answers = E.legal_actions(cfg, middles[0])
         grid = [[E.apply(cfg, mid, b) for b in answers] for mid in middles]
-        payoff = np.array([[self.value(c) for c in row] for row in grid])
+        payoff = np.array([[self._child(c) for c in row] for row in grid])
         # Rows are the first player's cards; orient so player 0 maximises over rows.
         a0 = payoff if first == 0 else payoff.T
         sol = solve_matrix(a0)

@@ -140,7 +140,8 @@ def compile_cut(game: pyspiel.Game, graph: bool = True, max_memory: int | None =
         raise InvalidParameterError(
             "this battle has no hidden villain: solve it exactly (farol cobardes exact)")
     if exact is None:
-        exact = ExactSolver(rules.cfg, payoff_values(rules.pay), record=False)
+        exact = ExactSolver(rules.cfg, payoff_values(rules.pay), record=False,
+                            combat_memo=True)
     if graph:
         base = game.lifted_walker()
         if not base.lifts():
@@ -151,7 +152,7 @@ def compile_cut(game: pyspiel.Game, graph: bool = True, max_memory: int | None =
     tick = time.perf_counter()
     compiled = compile_game(game, graph=graph, max_memory=max_memory, progress=progress,
                             key_names=key_names, abstract_keys=abstract_keys, walker=walker)
-    return CutCompile(compiled, walker.cuts, len(exact.values), walker.exact_seconds,
+    return CutCompile(compiled, walker.cuts, exact.solved, walker.exact_seconds,
                       time.perf_counter() - tick)
 
 
@@ -188,7 +189,8 @@ def cut_loss(label: str, params: dict, iterations: int = 2000) -> AbstractionLos
     (public subgames exact in both, CFR+ with the same iterations) and measure the graph
     strategy's true exploitability in the tree: the loss of the state-keyed trunk."""
     game = pyspiel.load_game(GAME, params)
-    exact = ExactSolver(game.rules.cfg, payoff_values(game.rules.pay), record=False)
+    exact = ExactSolver(game.rules.cfg, payoff_values(game.rules.pay), record=False,
+                        combat_memo=True)
     return measure_loss(
         label, lambda: compile_cut(game, graph=False, abstract_keys=True, exact=exact).compiled,
         lambda: compile_cut(game, graph=True, exact=exact).compiled, iterations)
