@@ -824,7 +824,7 @@ def _full_army(full: dict) -> str:
 def _target(full: dict) -> str:
     if full["total_seconds"] <= 300:
         return "within the issue's 5-minute target"
-    return f"{full['total_seconds'] / 300:.0f} times the issue's 5-minute target"
+    return f"{full['total_seconds'] / 300:.1f} times the issue's 5-minute target"
 
 
 def _villain_frame(table: dict) -> pd.DataFrame:
