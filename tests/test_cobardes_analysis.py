@@ -427,6 +427,10 @@ def test_report_sections_in_quick_mode(tmp_path):
     assert "Starting with the prince" in text
     assert (tmp_path / "cobardes_warriors_mix.png").exists()
     assert (tmp_path / "cobardes_war_by_score.png").exists()
+    # The committed trunk-loss measurements: their table and chart.
+    assert "Public subgames solved exactly" in text
+    assert "graph expl. in the true game" in text
+    assert (tmp_path / "cobardes_trunk_loss.png").exists()
 
 
 def test_advise_at_a_war_score_gives_the_war_value(capsys):
