@@ -15,6 +15,7 @@ import numpy as np
 import pyspiel
 
 from analysis.bots import Bot, BotSpec, register_bot
+from games.cobardes.hidden import any_villain_unknown
 
 GAME = "python_cobardes_battle"
 
@@ -39,7 +40,7 @@ def solved_bot(game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
     def act(state: pyspiel.State) -> int:
         legal = state.legal_actions(seat)
         pos = state.position
-        if not rules.villains or not _any_hidden(pos):
+        if not rules.villains or not any_villain_unknown(pos):
             return _sample(exact.strategy(pos), legal, rng)
         if not lookup:
             from analysis.cobardes.subgames import solve_trunk
@@ -55,13 +56,6 @@ def solved_bot(game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
         return _sample(lookup["strategy"][key], legal, rng)
 
     return act
-
-
-def _any_hidden(pos) -> bool:
-    """Whether either player holds a villain the other does not know."""
-    from games.cobardes import cards as C
-
-    return any(pos.h[p] & C.VILLAIN_MASK & ~pos.kv[1 - p] for p in (0, 1))
 
 
 register_bot(BotSpec("solved", "the equilibrium strategy (exact without hidden villains, "

@@ -181,8 +181,13 @@ def is_public(pos: E.Pos) -> bool:
         return False
     if pos.phase == E.COMMIT and not pos.open and pos.cards[pos.first] >= 0:
         return False  # the first card is prepared face down
+    return not any_villain_unknown(pos)
+
+
+def any_villain_unknown(pos: E.Pos) -> bool:
+    """Whether either player holds a villain the other does not know (``kv``)."""
     h, kv = pos.h, pos.kv
-    return not (h[0] & C.VILLAIN_MASK & ~kv[1] or h[1] & C.VILLAIN_MASK & ~kv[0])
+    return bool(h[0] & C.VILLAIN_MASK & ~kv[1] or h[1] & C.VILLAIN_MASK & ~kv[0])
 
 
 _PRIVATE_PHASES = (E.DEAL, E.PROC_TAKE, E.PROC_GIVE)
