@@ -693,13 +693,7 @@ def hidden_section(ctx: ReportContext) -> str:
                         "forgetting the order of events costs nothing measurable: the "
                         "Procuress's private swaps are where remembering who saw what "
                         "matters, so abstraction numbers with her are approximate.")
-        for r in measured:
-            rows.append(
-                f"| {r['label']} | {r['tree_nodes']:,} / {r['tree_infosets']:,} | "
-                f"{r['graph_nodes']:,} / {r['graph_infosets']:,} | {r['iterations']} | "
-                f"{r['tree_value']:+.4f} ({r['tree_exploitability']:.1e}) | "
-                f"{r['graph_value']:+.4f} | {r['graph_exploitability_in_abstraction']:.1e} | "
-                f"{r['graph_exploitability_true']:.1e} |")
+        rows = _loss_rows(measured)
     bench = ""
     if BENCHMARK_JSON.exists():
         b = json.loads(BENCHMARK_JSON.read_text())
@@ -741,6 +735,15 @@ a **lower bound** on the true exploitability (a best response that also forgets 
 weaker than a true one).{verdict}{cut}{hidden}{full_battle_text(ctx)}{bench}"""
 
 
+def _loss_rows(measured: list[dict]) -> list[str]:
+    """Table rows of abstraction-loss measurements (tree against state-keyed graph)."""
+    return [f"| {r['label']} | {r['tree_nodes']:,} / {r['tree_infosets']:,} | "
+            f"{r['graph_nodes']:,} / {r['graph_infosets']:,} | {r['iterations']} | "
+            f"{r['tree_value']:+.4f} ({r['tree_exploitability']:.1e}) | "
+            f"{r['graph_value']:+.4f} | {r['graph_exploitability_in_abstraction']:.1e} | "
+            f"{r['graph_exploitability_true']:.1e} |" for r in measured]
+
+
 def loss_chart(ctx: ReportContext, measured: list[dict], stem: str, title: str) -> str:
     """Bars per deck: the exact tree's exploitability, the state-keyed solution's within
     its abstraction and in the true game (log scale)."""
@@ -771,11 +774,7 @@ def _cut_text(ctx: ReportContext) -> str:
     measured = json.loads(CUT_JSON.read_text())
     chart = loss_chart(ctx, measured, "trunk_loss",
                        "Public subgames exact: the state-keyed trunk's loss")
-    rows = [f"| {r['label']} | {r['tree_nodes']:,} / {r['tree_infosets']:,} | "
-            f"{r['graph_nodes']:,} / {r['graph_infosets']:,} | {r['iterations']} | "
-            f"{r['tree_value']:+.4f} ({r['tree_exploitability']:.1e}) | "
-            f"{r['graph_value']:+.4f} | {r['graph_exploitability_in_abstraction']:.1e} | "
-            f"{r['graph_exploitability_true']:.1e} |" for r in measured]
+    rows = _loss_rows(measured)
     worst = max(measured, key=lambda r: r["graph_exploitability_true"])
     understated = ""
     if worst["graph_exploitability_true"] > 2 * worst["graph_exploitability_in_abstraction"]:
