@@ -447,13 +447,13 @@ def test_advise_at_a_war_score_gives_the_war_value(capsys):
 
 
 def test_hidden_villain_deal_values_average_to_the_game_value():
-    from analysis.cobardes.villains import hidden_villain_values
+    from analysis.cobardes.subgames import hidden_villain_values_exact
 
-    h = hidden_villain_values("tiny", dict(REDUCED_VILLAINS), iterations=200)
-    cells = [v for row in h.table.values() for v in row.values()]
+    h = hidden_villain_values_exact("tiny", dict(REDUCED_VILLAINS), iterations=200)
+    cells = [v for row in h["table"].values() for v in row.values()]
     assert len(cells) == 6  # 3 villains, each deal of two different ones
     # Deals are uniform, so the mean of the cells is the value of the whole battle.
-    assert np.mean(cells) == pytest.approx(h.solve.value, abs=1e-9)
+    assert np.mean(cells) == pytest.approx(h["value"], abs=1e-9)
 
 
 @pytest.mark.parametrize("params", [SMALL[0], SMALL[1], SMALL[4]],

@@ -102,11 +102,6 @@ def solve_villains(params: dict, iterations: int = 200, seconds: float | None = 
                         report.exploitability), solver
 
 
-def graph_lookup(solver: CFRSolver) -> dict[str, dict[int, float]]:
-    """The solver's average strategy by information-set key text."""
-    return strategy_lookup(solver.compiled, solver.average_strategy())
-
-
 def strategy_lookup(cg, strategy: np.ndarray) -> dict[str, dict[int, float]]:
     """``strategy`` of compiled game ``cg`` by information-set key text:
     ``{key: {action: probability}}``."""
@@ -246,22 +241,6 @@ def node_values(compiled, strategy: np.ndarray) -> np.ndarray:
     return np.concatenate([value, compiled.utility])
 
 
-@dataclass(frozen=True)
-class HiddenVillainTable:
-    """Battle values by the villains dealt (hidden), under a state-keyed solution."""
-
-    label: str
-    table: dict[str, dict[str, float]]   # player 0's villain -> player 1's -> value
-    solve: VillainSolve
-
-    def to_json(self) -> dict:
-        return {"label": self.label, "table": self.table,
-                "provenance": self.solve.provenance(), "value": self.solve.value,
-                "iterations": self.solve.iterations,
-                "exploitability_in_abstraction": self.solve.exploitability_in_abstraction,
-                "nodes": self.solve.nodes}
-
-
 def deal_nodes(compiled) -> dict[tuple[int, int], int]:
     """The node after each villain deal ``(player 0's villain, player 1's)`` of a battle
     whose root deals player 0's villain and whose next chance node deals player 1's."""
@@ -313,13 +292,3 @@ def deal_values(compiled, strategy: np.ndarray) -> dict[str, dict[str, float]]:
     for (v0, v1), node in sorted(deal_nodes(compiled).items()):
         table.setdefault(C.CARD_NAMES[v0], {})[C.CARD_NAMES[v1]] = float(value[node])
     return table
-
-
-def hidden_villain_values(label: str, params: dict, iterations: int = 2000
-                          ) -> HiddenVillainTable:
-    """Solve a battle with both villains dealt at random, then read the value of each
-    deal (player 0's villain, player 1's) off the solution: what holding a villain is
-    worth when the rival does not know it."""
-    solve, solver = solve_villains(params, iterations=iterations, use_cache=False)
-    return HiddenVillainTable(label, deal_values(solver.compiled, solver.average_strategy()),
-                              solve)
