@@ -163,6 +163,8 @@ def begin(cfg: Config, pos: Pos) -> Pos:
 
 def _say(pos: Pos, mask: int, text: str) -> None:
     # ``ev is None``: a position walked without its log (the compiler's graph walk).
+    # Callers test it before formatting the text: building the f-strings was a tenth of
+    # a walk's time.
     if pos.ev is not None:
         pos.ev = pos.ev + ((mask, text),)
 
@@ -175,7 +177,8 @@ def _end(pos: Pos, kind: str, winner: int, why: str) -> None:
     pos.outcome = (kind, winner)
     pos.phase = END
     pos.actor = TERMINAL
-    _say(pos, 3, why)
+    if pos.ev is not None:
+        _say(pos, 3, why)
 
 
 def _can_advance(pos: Pos, p: int) -> bool:
@@ -192,7 +195,7 @@ def _start_combat(cfg: Config, pos: Pos, announce: bool = True) -> None:
     pos.fw = (-1, -1)
     pos.mods = (0, 0)
     pos.vil = pos.aux = -1
-    if announce:
+    if announce and pos.ev is not None:
         _say(pos, 3, f"combat {pos.combat}")
     if not pos.h[0] or not pos.h[1]:
         # Ruling: a combat needs a card from each player.
@@ -298,17 +301,20 @@ def _resolve(cfg: Config, pos: Pos) -> None:
             pos.field = pos.field + ((who, C.SEDUCTRESS),)
             _add(pos, who, victim_card)
             pos.kv = _set(pos.kv, 1 - who, pos.kv[1 - who] | (1 << victim_card))
-            _say(pos, 3, f"P{who}'s Seductress takes the {C.CARD_NAMES[victim_card]} to P{who}'s hand; "
-                         "the confrontation is repeated")
+            if pos.ev is not None:
+                _say(pos, 3, f"P{who}'s Seductress takes the {C.CARD_NAMES[victim_card]} to P{who}'s hand; "
+                             "the confrontation is repeated")
         elif kind == C.EXCHANGE:
             _add(pos, 0, a1)
             _add(pos, 1, a0)
             pos.kv = (pos.kv[0] | (1 << a0), pos.kv[1] | (1 << a1))
             pos.exch += 1
-            _say(pos, 3, "the villains are exchanged; the confrontation is repeated")
+            if pos.ev is not None:
+                _say(pos, 3, "the villains are exchanged; the confrontation is repeated")
         else:
             pos.out = pos.out + (a0, a1)
-            _say(pos, 3, "villains exchanged again: both are withdrawn under the Villain deck")
+            if pos.ev is not None:
+                _say(pos, 3, "villains exchanged again: both are withdrawn under the Villain deck")
         _enter_confront(cfg, pos)
         return
     p = 0 if v0 else 1
@@ -325,7 +331,8 @@ def _resolve(cfg: Config, pos: Pos) -> None:
         _end(pos, PEACE, -1, f"P{p}'s {name} stops the battle: nobody wins")
     elif effect == C.FIGHT:
         pos.fw = _set(_set(pos.fw, p, villain), q, warrior)
-        _say(pos, 3, f"P{p}'s {name} fights as a warrior of strength 1")
+        if pos.ev is not None:
+            _say(pos, 3, f"P{p}'s {name} fights as a warrior of strength 1")
         _enter_fight(cfg, pos)
     elif effect == C.GHOST:
         _unfield(pos, q, warrior)
@@ -336,13 +343,15 @@ def _resolve(cfg: Config, pos: Pos) -> None:
             pos.vil = p
             pos.phase = GHOST
             pos.actor = q
-            _say(pos, 3, f"P{p}'s King's Ghost frightens P{q}'s warrior {warrior} back to hand")
+            if pos.ev is not None:
+                _say(pos, 3, f"P{p}'s King's Ghost frightens P{q}'s warrior {warrior} back to hand")
         else:
             # Ruling: with no other warrior to send, the frightened one stays.
             _remove(pos, q, warrior)
             pos.field = pos.field + ((q, warrior),)
             pos.fw = _set(pos.fw, q, warrior)
-            _say(pos, 3, f"P{q} has no other warrior: warrior {warrior} stays")
+            if pos.ev is not None:
+                _say(pos, 3, f"P{q} has no other warrior: warrior {warrior} stays")
             _begin_follow(cfg, pos, p)
     else:
         pos.fw = _set(pos.fw, q, warrior)
@@ -355,7 +364,8 @@ def _begin_follow(cfg: Config, pos: Pos, p: int) -> None:
         pos.phase = FOLLOW
         pos.actor = p
     else:
-        _say(pos, 3, f"P{p} has no warrior to follow up with: the combat has no winner")
+        if pos.ev is not None:
+            _say(pos, 3, f"P{p} has no warrior to follow up with: the combat has no winner")
         _end_combat(cfg, pos)
 
 
@@ -382,7 +392,8 @@ def _enter_fight(cfg: Config, pos: Pos) -> None:
 def _finish_fight(cfg: Config, pos: Pos, winner: int) -> None:
     s0, s1 = _value(pos, 0), _value(pos, 1)
     if winner < 0:
-        _say(pos, 3, f"combat {pos.combat}: {s0} against {s1}, nobody wins")
+        if pos.ev is not None:
+            _say(pos, 3, f"combat {pos.combat}: {s0} against {s1}, nobody wins")
         _end_combat(cfg, pos)
         return
     loser = 1 - winner
@@ -410,9 +421,12 @@ def _swap_villains(cfg: Config, pos: Pos, p: int, take: int, give: int) -> None:
     _remove(pos, p, give)
     _add(pos, p, take)
     pos.kv = _set(_set(pos.kv, p, pos.kv[p] | (1 << give)), r, pos.kv[r] | (1 << take))
-    _say(pos, 1 << p, f"you swap your {C.CARD_NAMES[give]} for their {C.CARD_NAMES[take]}")
-    _say(pos, 1 << r, f"P{p} takes your {C.CARD_NAMES[take]} and gives you the {C.CARD_NAMES[give]}")
-    _say(pos, 3, f"P{p} swaps villains")
+    if pos.ev is not None:
+        _say(pos, 1 << p, f"you swap your {C.CARD_NAMES[give]} for their {C.CARD_NAMES[take]}")
+    if pos.ev is not None:
+        _say(pos, 1 << r, f"P{p} takes your {C.CARD_NAMES[take]} and gives you the {C.CARD_NAMES[give]}")
+    if pos.ev is not None:
+        _say(pos, 3, f"P{p} swaps villains")
     _next_vanguard(cfg, pos)
 
 
@@ -501,25 +515,31 @@ def apply(cfg: Config, pos: Pos, action: int) -> Pos:
         pos.cards = _set(pos.cards, p, action)
         if p == pos.first:
             if pos.open:
-                _say(pos, 3, f"P{p} plays {_name(action)} first")
+                if pos.ev is not None:
+                    _say(pos, 3, f"P{p} plays {_name(action)} first")
             else:
-                _say(pos, 1 << p, f"you prepare {_name(action)}")
-                _say(pos, 3, f"P{p} prepares a card")
+                if pos.ev is not None:
+                    _say(pos, 1 << p, f"you prepare {_name(action)}")
+                if pos.ev is not None:
+                    _say(pos, 3, f"P{p} prepares a card")
             pos.actor = 1 - p
             return pos
         a0, a1 = pos.cards
-        _say(pos, 3, f"reveal: P0 {_name(a0)}, P1 {_name(a1)}")
+        if pos.ev is not None:
+            _say(pos, 3, f"reveal: P0 {_name(a0)}, P1 {_name(a1)}")
         _resolve(cfg, pos)
     elif phase == VANGUARD:
         pos.queue = pos.queue[1:]
         c = pos.court[p]
         if action == PASS:
-            _say(pos, 3, f"P{p} holds the {C.COURTIER_NAMES[c]} back")
+            if pos.ev is not None:
+                _say(pos, 3, f"P{p} holds the {C.COURTIER_NAMES[c]} back")
             _next_vanguard(cfg, pos)
             return pos
         pos.used |= 1 << p
         r = 1 - p
-        _say(pos, 3, f"P{p} advances the {C.COURTIER_NAMES[c]}")
+        if pos.ev is not None:
+            _say(pos, 3, f"P{p} advances the {C.COURTIER_NAMES[c]}")
         if c in C.VANGUARD_EFFECTS:
             effect = C.VANGUARD_EFFECTS[c]()
             if effect["bonus"]:
@@ -532,8 +552,10 @@ def apply(cfg: Config, pos: Pos, action: int) -> Pos:
         elif c == C.PROCURESS:
             theirs = pos.h[r] & C.VILLAIN_MASK
             shown = ", ".join(C.CARD_NAMES[v] for v in bits(theirs)) or "no villain"
-            _say(pos, 1 << p, f"P{r} shows you: {shown}")
-            _say(pos, 3, f"P{r} shows their villain to P{p}")
+            if pos.ev is not None:
+                _say(pos, 1 << p, f"P{r} shows you: {shown}")
+            if pos.ev is not None:
+                _say(pos, 3, f"P{r} shows their villain to P{p}")
             pos.kv = _set(pos.kv, p, pos.kv[p] | theirs)
             if theirs and pos.h[p] & C.VILLAIN_MASK:
                 pos.phase = PROC_TAKE
@@ -546,33 +568,39 @@ def apply(cfg: Config, pos: Pos, action: int) -> Pos:
             pos.actor = CHANCE
     elif phase == FOLLOW:
         if action == PASS:
-            _say(pos, 3, f"P{p} plays no warrior after the villain: the combat has no winner")
+            if pos.ev is not None:
+                _say(pos, 3, f"P{p} plays no warrior after the villain: the combat has no winner")
             _end_combat(cfg, pos)
             return pos
         _remove(pos, p, action)
         pos.field = pos.field + ((p, action),)
         pos.fw = _set(pos.fw, p, action)
-        _say(pos, 3, f"P{p} follows up with warrior {action}")
+        if pos.ev is not None:
+            _say(pos, 3, f"P{p} follows up with warrior {action}")
         _enter_fight(cfg, pos)
     elif phase == GHOST:
         _remove(pos, p, action)
         pos.field = pos.field + ((p, action),)
         pos.fw = _set(pos.fw, p, action)
-        _say(pos, 3, f"P{p} replaces it with warrior {action}")
+        if pos.ev is not None:
+            _say(pos, 3, f"P{p} replaces it with warrior {action}")
         _begin_follow(cfg, pos, 1 - p)
     elif phase == REAR:
         if action == PASS:
-            _say(pos, 3, f"P{p} keeps the {C.COURTIER_NAMES[pos.court[p]]} back")
+            if pos.ev is not None:
+                _say(pos, 3, f"P{p} keeps the {C.COURTIER_NAMES[pos.court[p]]} back")
             _finish_fight(cfg, pos, 1 - p)
             return pos
         kind, amount = _rear_effect(pos, p)
         pos.used |= 1 << p
-        _say(pos, 3, f"P{p} sends the {C.COURTIER_NAMES[pos.court[p]]}")
+        if pos.ev is not None:
+            _say(pos, 3, f"P{p} sends the {C.COURTIER_NAMES[pos.court[p]]}")
         if kind == C.ADD:
             pos.mods = _set(pos.mods, p, pos.mods[p] + amount)
             _enter_fight(cfg, pos)
         elif kind == C.NO_WINNER:
-            _say(pos, 3, f"combat {pos.combat} ends with no winner")
+            if pos.ev is not None:
+                _say(pos, 3, f"combat {pos.combat} ends with no winner")
             _end_combat(cfg, pos)
         else:
             changer = 1 - p if kind == C.RIVAL_CHANGES else p
@@ -582,18 +610,21 @@ def apply(cfg: Config, pos: Pos, action: int) -> Pos:
             pos.aux = fled
             pos.phase = ARCHER if kind == C.RIVAL_CHANGES else SENTINEL
             pos.actor = changer
-            _say(pos, 3, f"P{changer}'s {_name(fled)} returns to hand")
+            if pos.ev is not None:
+                _say(pos, 3, f"P{changer}'s {_name(fled)} returns to hand")
     elif phase in (ARCHER, SENTINEL):
         _remove(pos, p, action)
         pos.field = pos.field + ((p, action),)
         pos.fw = _set(pos.fw, p, action)
         pos.mods = _set(pos.mods, p, 0)
         pos.aux = -1
-        _say(pos, 3, f"P{p} changes it for warrior {action}")
+        if pos.ev is not None:
+            _say(pos, 3, f"P{p} changes it for warrior {action}")
         _enter_fight(cfg, pos)
     elif phase == PROC_TAKE:
         if action == PASS:
-            _say(pos, 3, f"P{p} does not swap villains")
+            if pos.ev is not None:
+                _say(pos, 3, f"P{p} does not swap villains")
             _next_vanguard(cfg, pos)
             return pos
         take = action - TAKE0 + 7
@@ -608,7 +639,8 @@ def apply(cfg: Config, pos: Pos, action: int) -> Pos:
     elif phase == INQUISITOR:
         owner = pos.aux
         pos.aux = -1
-        _say(pos, 3, f"P{owner}'s Inquisitor draws {_name(action)} from P{1 - owner}'s hand")
+        if pos.ev is not None:
+            _say(pos, 3, f"P{owner}'s Inquisitor draws {_name(action)} from P{1 - owner}'s hand")
         if C.inquisitor(action):
             _end(pos, VICTORY, owner, f"the Inquisitor surprises warrior 2: P{owner} wins the battle")
             return pos
@@ -617,18 +649,22 @@ def apply(cfg: Config, pos: Pos, action: int) -> Pos:
         _next_vanguard(cfg, pos)
     elif phase == QUICK:
         pos.quick = action
-        _say(pos, 3, f"P{action} is quicker")
+        if pos.ev is not None:
+            _say(pos, 3, f"P{action} is quicker")
         _open_vanguard(cfg, pos)
     elif phase == DEAL:
         kind, who = pos.pending[0]
         pos.pending = pos.pending[1:]
         if kind == "court":
             pos.court = _set(pos.court, who, action)
-            _say(pos, 3, f"P{who}'s courtier: {C.COURTIER_NAMES[action]}")
+            if pos.ev is not None:
+                _say(pos, 3, f"P{who}'s courtier: {C.COURTIER_NAMES[action]}")
         else:
             _add(pos, who, action)
-            _say(pos, 1 << who, f"you receive the {C.CARD_NAMES[action]}")
-            _say(pos, 3, f"P{who} receives a villain")
+            if pos.ev is not None:
+                _say(pos, 1 << who, f"you receive the {C.CARD_NAMES[action]}")
+            if pos.ev is not None:
+                _say(pos, 3, f"P{who} receives a villain")
         if not pos.pending:
             _start_combat(cfg, pos)
     else:
