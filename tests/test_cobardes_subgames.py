@@ -191,7 +191,8 @@ def test_the_walker_estimate_probes_the_tree_the_walker_describes():
 
 def test_combat_memo_gives_the_same_values_with_a_smaller_memo():
     """Remembering only the positions before each reveal changes no value: the battle's
-    value and every public leaf of a trunk agree with the full-memo solver."""
+    value and every public leaf of a trunk (valued by the compiled solver, which keeps
+    the same memo) agree with the full-memo solver."""
     params = {"kinds": "all", "warriors": 3, "combats": 4, "courtier0": "Squire",
               "courtier1": "Archer", "position": "hand0:0.1.2.3.Thug;hand1:0.1.2.3.Sheep"}
     game = pyspiel.load_game(GAME, params)
@@ -203,7 +204,7 @@ def test_combat_memo_gives_the_same_values_with_a_smaller_memo():
     assert lean.solved >= len(full.values)
     trunk_game = pyspiel.load_game(GAME, CASES[0])
     exact = ExactSolver(trunk_game.rules.cfg, payoff_values(trunk_game.rules.pay), record=False)
-    lean_trunk = compile_cut(trunk_game, graph=True).compiled  # combat_memo by default
+    lean_trunk = compile_cut(trunk_game, graph=True).compiled  # compiled solver, lean memo
     full_trunk = compile_cut(trunk_game, graph=True, exact=exact).compiled
     assert np.array_equal(lean_trunk.utility, full_trunk.utility)
     with pytest.raises(ValueError, match="values only"):

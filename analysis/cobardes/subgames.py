@@ -5,8 +5,10 @@ every villain left in a hand is known to both players (played, exchanged, drawn 
 Inquisitor) — or none is left. From such a position
 (:func:`games.cobardes.hidden.is_public`) the rest of the battle is a *public
 subgame*: every past move is known to both, so its value does not depend on beliefs
-and backward induction over positions (:class:`analysis.cobardes.exact.ExactSolver`,
-matrix games at the face-down confrontations) solves it exactly.
+and backward induction over positions (matrix games at the face-down confrontations)
+solves it exactly: :class:`analysis.cobardes.fast_exact.FastExactSolver`, the
+numba-compiled twin of :class:`analysis.cobardes.exact.ExactSolver` (the Python one can be
+passed instead; both give the same values, position by position).
 
 :class:`PublicCut` wraps the battle's walker so that the compiler
 (:func:`analysis.solve.compile_game`) sees those positions as terminals paying their
@@ -38,7 +40,8 @@ from dataclasses import dataclass
 import pyspiel
 
 import games  # noqa: F401  (registers the games)
-from analysis.cobardes.exact import ExactSolver, payoff_values
+from analysis.cobardes.exact import ExactSolver
+from analysis.cobardes.fast_exact import FastExactSolver
 from analysis.cobardes.villains import AbstractionLoss, deal_values, measure_loss
 from analysis.solve import CFRSolver, compile_game
 from analysis.solve.compile import CompiledGame
@@ -79,7 +82,7 @@ class PublicCut:
         sub-battle reached from several trunk leaves is solved once.
     """
 
-    def __init__(self, base, exact: ExactSolver):
+    def __init__(self, base, exact: ExactSolver | FastExactSolver):
         self._base = base
         self._root = base.root()
         self.exact = exact
@@ -117,14 +120,14 @@ class CutCompile:
 
 def compile_cut(game: pyspiel.Game, graph: bool = True, max_memory: int | None = None,
                 progress: bool = False, key_names: bool = True,
-                abstract_keys: bool = False, exact: ExactSolver | None = None
-                ) -> CutCompile:
+                abstract_keys: bool = False,
+                exact: ExactSolver | FastExactSolver | None = None) -> CutCompile:
     """Compile ``game``'s trunk: the battle with its public subgames as exact terminals.
 
     ``graph=True`` gives the state-keyed graph (deal-lifted when the battle's villains
     are dealt hidden), ``graph=False`` the perfect-recall tree (``abstract_keys`` as in
-    :func:`analysis.solve.compile_game`). The exact solver's memo is dropped afterwards
-    unless one is passed in.
+    :func:`analysis.solve.compile_game`). The public subgames are solved by a new
+    :class:`FastExactSolver` (its memo dropped afterwards) unless a solver is passed in.
 
     Raises
     ------
@@ -140,8 +143,7 @@ def compile_cut(game: pyspiel.Game, graph: bool = True, max_memory: int | None =
         raise InvalidParameterError(
             "this battle has no hidden villain: solve it exactly (farol cobardes exact)")
     if exact is None:
-        exact = ExactSolver(rules.cfg, payoff_values(rules.pay), record=False,
-                            combat_memo=True)
+        exact = FastExactSolver(rules.cfg, rules.pay)
     if graph:
         base = game.lifted_walker()
         if not base.lifts():
@@ -189,8 +191,7 @@ def cut_loss(label: str, params: dict, iterations: int = 2000) -> AbstractionLos
     (public subgames exact in both, CFR+ with the same iterations) and measure the graph
     strategy's true exploitability in the tree: the loss of the state-keyed trunk."""
     game = pyspiel.load_game(GAME, params)
-    exact = ExactSolver(game.rules.cfg, payoff_values(game.rules.pay), record=False,
-                        combat_memo=True)
+    exact = FastExactSolver(game.rules.cfg, game.rules.pay)
     return measure_loss(
         label, lambda: compile_cut(game, graph=False, abstract_keys=True, exact=exact).compiled,
         lambda: compile_cut(game, graph=True, exact=exact).compiled, iterations)
