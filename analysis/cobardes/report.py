@@ -147,7 +147,7 @@ def summary_section(ctx: ReportContext) -> str:
             f"{_full_army(f)}) is solved by the state-keyed engine"
             f"{' with its public subgames solved exactly' if f.get('method') == 'cut' else ''}"
             f": {f['nodes']:,} {'trunk' if f.get('method') == 'cut' else 'graph'} "
-            f"nodes, {f['total_seconds'] / 60:.0f} minutes on this machine ({_target(f)}), "
+            f"nodes, {_duration(f['total_seconds'])} on this machine ({_target(f)}), "
             f"CFR+ {last['iterations']} iterations, exploitability within the "
             f"abstraction {last['exploitability_in_abstraction']:.1e} (a lower bound on the "
             f"true one). Holding the {strength.index[0]} is worth most "
@@ -577,7 +577,7 @@ def renewal_section(ctx: ReportContext) -> str:
     mean_shift = float(np.nanmean(np.abs(diff.to_numpy(dtype=float))))
     sd_renew = float(np.nanstd(table.to_numpy(dtype=float)))
     sd_fixed = float(np.nanstd(fixed.reindex(index=names, columns=names).to_numpy(dtype=float)))
-    took = f"{seconds / 60:.0f} min" if seconds >= 90 else f"{seconds:.0f} s"
+    took = _duration(seconds)
     return f"""{head}
 "When a battle ends, prepare the next one: ... Discard the villain and courtier cards
 that are on the battlefield, placing them under the corresponding deck, and renew them
@@ -820,6 +820,11 @@ def _full_army(full: dict) -> str:
     return f"warriors 0-{p.get('warriors', 6)}, {p.get('combats', 7)} combats"
 
 
+def _duration(seconds: float) -> str:
+    """``"27 s"`` under a minute and a half, else ``"4.3 min"``."""
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.1f} min"
+
+
 def _target(full: dict) -> str:
     if full["total_seconds"] <= 300:
         return "within the issue's 5-minute target"
@@ -859,21 +864,21 @@ def full_battle_text(ctx: ReportContext) -> str:
     if f.get("method") == "cut":
         method = (f"compile that solves the public subgames exactly by backward induction "
                   f"as it reaches them ({f['exact_positions']:,} positions, "
-                  f"{f['exact_seconds'] / 60:.0f} minutes of the compile) and leaves CFR+ "
+                  f"{_duration(f['exact_seconds'])} of the compile, in the numba-compiled "
+                  "solver of `analysis/cobardes/fast_exact.py`) and leaves CFR+ "
                   "the trunk, where a villain is still hidden: a state graph of")
     best = min(f["slices"], key=lambda r: r["exploitability_in_abstraction"])
     if best is not last:
         stalled += (f" The lowest figure, {best['exploitability_in_abstraction']:.1e}, came "
-                    f"after {best['iterations']} iterations ({best['cfr_seconds'] / 60:.0f} "
-                    f"minutes of CFR+), "
-                    f"{(f['compile_seconds'] + best['cfr_seconds']) / 60:.1f} minutes from the "
-                    "start.")
+                    f"after {best['iterations']} iterations ({_duration(best['cfr_seconds'])} "
+                    f"of CFR+), {_duration(f['compile_seconds'] + best['cfr_seconds'])} from "
+                    "the start.")
     if f.get("method") == "cut" and FULL_GRAPH_JSON.exists():
         g = json.loads(FULL_GRAPH_JSON.read_text())
         g_last = g["slices"][-1]
         stalled += (f" For comparison, CFR+ on the whole state graph ({g['nodes']:,} nodes, "
                     f"same battle, `cobardes_full_battle_graph.txt`) took "
-                    f"{g['total_seconds'] / 60:.0f} minutes in all for value "
+                    f"{_duration(g['total_seconds'])} in all for value "
                     f"{g_last['value']:+.4f} and {g_last['exploitability_in_abstraction']:.1e} "
                     f"within its abstraction after {g_last['iterations']} iterations.")
     mix_rows = []
@@ -898,9 +903,9 @@ def full_battle_text(ctx: ReportContext) -> str:
 from all nine (72 deals), solved by the state-keyed engine in one run
 (`benchmarks/cobardes_full_battle.py`, output committed in `benchmarks/results/`): a
 {method} {f['nodes']:,} nodes ({f['internal_nodes']:,} decisions and chance
-nodes) and {f['infosets']:,} information sets, compiled in {f['compile_seconds'] / 60:.0f}
-minutes{walked}, then CFR+ for
-{last['cfr_seconds'] / 60:.0f} minutes; {f['total_seconds'] / 60:.0f} minutes in all
+nodes) and {f['infosets']:,} information sets, compiled in
+{_duration(f['compile_seconds'])}{walked}, then CFR+ for
+{_duration(last['cfr_seconds'])}; {_duration(f['total_seconds'])} in all
 ({_target(f)}), at a peak memory of {f['peak_rss_gb']:.1f} GB. CFR+ progress
 ({progress}): the last figure, the exploitability measured within the abstraction, is a **lower bound** on the true exploitability of the solution
 (best responses that also forget are strategies of the true game); the true figure
