@@ -151,3 +151,35 @@ def test_matrix_games_match_the_lp():
             answered += 1
             assert got == pytest.approx(solve_matrix_lp(a).value, abs=1e-9)
     assert answered > 290
+
+
+@pytest.mark.parametrize("params", [
+    {"kinds": "all", "warriors": 4, "combats": 4, "courtier0": "Fortune-Teller",
+     "courtier1": "Maiden", "villain0": "Seductress", "villain1": "Beggar"},
+    {"kinds": "all", "warriors": 4, "combats": 4, "courtier0": "Procuress",
+     "courtier1": "Sentinel", "villain0": "Executioner", "villain1": "Sheep"},
+    {"kinds": "warriors", "warriors": 5, "combats": 5},
+])
+def test_strategies_are_the_python_solvers(params):
+    """At every decision of 30 random games, including answers to a card prepared face
+    down, the compiled solver advises the Python solver's mix."""
+    rules = make_rules(params)
+    slow = ExactSolver(rules.cfg, payoff_values(rules.pay))
+    fast = FastExactSolver(rules.cfg, rules.pay)
+    cfg = rules.cfg
+    rng = random.Random(11)
+    answers = 0
+    for _ in range(30):
+        pos = rules.initial
+        while pos.outcome is None:
+            if pos.actor == E.CHANCE:
+                pos = E.apply(cfg, pos, rng.choice(E.chance_outcomes(cfg, pos))[0])
+                continue
+            want, got = slow.strategy(pos), fast.strategy(pos)
+            assert got.keys() == want.keys()
+            assert list(got.values()) == pytest.approx(list(want.values()), abs=1e-9)
+            answers += pos.phase == E.COMMIT and pos.cards[1 - pos.actor] >= 0
+            pos = E.apply(cfg, pos, rng.choice(E.legal_actions(cfg, pos)))
+        with pytest.raises(InvalidPositionError, match="nobody decides"):
+            fast.strategy(pos)
+    assert answers > 0

@@ -296,7 +296,7 @@ class ExactSolver:
             self.values[key] = v
             return v
         legal = E.legal_actions(cfg, pos)
-        if pos.phase == E.COMMIT and not pos.open and actor == pos.first and pos.cards[actor] < 0:
+        if is_matrix_node(pos):
             return self._matrix(pos, key, legal)
         children = [E.apply(cfg, pos, a) for a in legal]
         if not (self.record or self.track_draws):  # the value alone: no numpy for a max
@@ -305,11 +305,7 @@ class ExactSolver:
             self.values[key] = v
             return v
         vals = np.array([self._child(c) for c in children])
-        best = int(np.argmax(vals) if actor == 0 else np.argmin(vals))
-        v = float(vals[best])
-        # Ties: spread the advice over every optimal action (any mix of them is optimal).
-        ties = np.abs(vals - v) <= 1e-9
-        strategy = ties / ties.sum()
+        v, strategy = best_actions(vals, actor)
         if self.track_draws:
             self.draws[key] = float(sum(s * self._draw(c)
                                         for s, c in zip(strategy, children, strict=True)))
@@ -320,20 +316,13 @@ class ExactSolver:
         return v
 
     def _matrix(self, pos: E.Pos, key: tuple, legal: list[int]) -> float:
-        cfg = self.cfg
         first = pos.actor
-        middles = [E.apply(cfg, pos, a) for a in legal]
-        answers = E.legal_actions(cfg, middles[0])
-        grid = [[E.apply(cfg, mid, b) for b in answers] for mid in middles]
-        payoff = np.array([[self._child(c) for c in row] for row in grid])
-        # Rows are the first player's cards; orient so player 0 maximises over rows.
-        a0 = payoff if first == 0 else payoff.T
+        grid, acts0, acts1 = confrontation_grid(self.cfg, pos, legal)
+        a0 = np.array([[self._child(c) for c in row] for row in grid])
         sol = solve_matrix(a0)
         self.matrix_games += 1
-        acts0, acts1 = (legal, answers) if first == 0 else (answers, legal)
         if self.track_draws:
-            d = np.array([[self._draw(c) for c in row] for row in grid])
-            d0 = d if first == 0 else d.T
+            d0 = np.array([[self._draw(c) for c in row] for row in grid])
             self.draws[key] = float(sol.row @ d0 @ sol.col)
         if self.record:
             self.nodes[key] = Node("matrix", sol.value, first, tuple(acts0),
@@ -367,17 +356,8 @@ class ExactSolver:
         one of the matrix game of the position before that card (the answer must
         not depend on the hidden card).
         """
-        if pos.outcome is not None or pos.actor < 0:
-            raise InvalidPositionError("nobody decides at this position")
         actor = pos.actor
-        if (pos.phase == E.COMMIT and not pos.open and pos.cards[1 - actor] >= 0
-                and pos.first != actor):
-            parent = pos.copy()
-            parent.cards = (-1, -1)
-            parent.actor = pos.first
-            node = self.node(parent)
-        else:
-            node = self.node(pos)
+        node = self.node(matrix_root(pos))
         if node.kind == "matrix":
             acts, probs = (node.actions, node.strategy) if actor == 0 else (node.actions1,
                                                                             node.strategy1)
@@ -389,11 +369,73 @@ class ExactSolver:
     def confrontation(self, pos: E.Pos) -> E.Pos:
         """The first position of the confrontation of ``pos``'s combat, assuming every
         vanguard courtier is held back (the position itself if it is one)."""
-        while pos.outcome is None and pos.phase != E.COMMIT:
-            if pos.phase != E.VANGUARD:
-                return pos
-            pos = E.apply(self.cfg, pos, E.PASS)
-        return pos
+        return confrontation(self.cfg, pos)
+
+
+def confrontation(cfg: E.Config, pos: E.Pos) -> E.Pos:
+    """The first position of the confrontation of ``pos``'s combat, assuming every
+    vanguard courtier is held back (the position itself if it is one)."""
+    while pos.outcome is None and pos.phase != E.COMMIT:
+        if pos.phase != E.VANGUARD:
+            return pos
+        pos = E.apply(cfg, pos, E.PASS)
+    return pos
+
+
+def matrix_root(pos: E.Pos) -> E.Pos:
+    """The position whose solution holds the mix of the player to act at ``pos``.
+
+    When the second player answers a card prepared face down, that is the position
+    before the card (the answer must not depend on the hidden card, so it is the
+    matrix game's column mix); otherwise ``pos`` itself.
+
+    Raises
+    ------
+    InvalidPositionError
+        Nobody decides at ``pos`` (the battle is over, or chance acts).
+    """
+    if pos.outcome is not None or pos.actor < 0:
+        raise InvalidPositionError("nobody decides at this position")
+    actor = pos.actor
+    if (pos.phase == E.COMMIT and not pos.open and pos.cards[1 - actor] >= 0
+            and pos.first != actor):
+        parent = pos.copy()
+        parent.cards = (-1, -1)
+        parent.actor = pos.first
+        return parent
+    return pos
+
+
+def is_matrix_node(pos: E.Pos) -> bool:
+    """Whether ``pos`` is a face-down confrontation about to be prepared (a matrix game:
+    rows the first player's cards, columns the answer)."""
+    return (pos.phase == E.COMMIT and not pos.open and pos.actor == pos.first
+            and pos.cards[pos.actor] < 0)
+
+
+def confrontation_grid(cfg: E.Config, pos: E.Pos, legal: list[int] | None = None
+                       ) -> tuple[list[list[E.Pos]], list[int], list[int]]:
+    """The matrix game of a face-down confrontation (:func:`is_matrix_node`): the
+    positions after each pair of cards, with player 0's cards as rows (so player 0
+    maximises over rows), and both players' card lists ``(grid, actions0, actions1)``."""
+    if legal is None:
+        legal = E.legal_actions(cfg, pos)
+    middles = [E.apply(cfg, pos, a) for a in legal]
+    answers = E.legal_actions(cfg, middles[0])
+    grid = [[E.apply(cfg, mid, b) for b in answers] for mid in middles]
+    if pos.actor == 0:
+        return grid, legal, answers
+    return [list(col) for col in zip(*grid, strict=True)], answers, legal
+
+
+def best_actions(vals: np.ndarray, actor: int) -> tuple[float, np.ndarray]:
+    """The value of a decision with these child values (player 0 maximises, player 1
+    minimises) and the advice: ties spread over every optimal action (any mix of them is
+    optimal)."""
+    best = int(np.argmax(vals) if actor == 0 else np.argmin(vals))
+    v = float(vals[best])
+    ties = np.abs(vals - v) <= 1e-9
+    return v, ties / ties.sum()
 
 
 # --------------------------------------------------------------------------- battles

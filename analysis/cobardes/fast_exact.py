@@ -24,6 +24,7 @@ import numpy as np
 from numba import njit, objmode, types
 from numba.typed import Dict
 
+from analysis.cobardes import exact as X
 from games.cobardes import cards as C
 from games.cobardes import engine as E
 from games.cobardes.options import Payoffs
@@ -684,9 +685,7 @@ def _tableau_value(a):
 
 
 def _lp_value(a: np.ndarray) -> float:
-    from analysis.cobardes.exact import solve_matrix_lp
-
-    return solve_matrix_lp(a).value
+    return X.solve_matrix_lp(a).value
 
 
 @njit(cache=True)
@@ -808,3 +807,24 @@ class FastExactSolver:
             return self.pay.value(pos.outcome)
         return float(solve_packed(pack(pos), self._cfgv, self._tables, self._terminal,
                                   self._memo, self._counts))
+
+    def strategy(self, pos: E.Pos) -> dict[int, float]:
+        """The acting player's equilibrium mix at ``pos``: ``{action: probability}``, the
+        one :meth:`ExactSolver.strategy <analysis.cobardes.exact.ExactSolver.strategy>`
+        gives (the same local game solved the same way over the same child values)."""
+        root = X.matrix_root(pos)
+        cfg = self.cfg
+        actor = pos.actor
+        if X.is_matrix_node(root):
+            grid, acts0, acts1 = X.confrontation_grid(cfg, root)
+            sol = X.solve_matrix(np.array([[self.value(c) for c in row] for row in grid]))
+            acts, probs = (acts0, sol.row) if actor == 0 else (acts1, sol.col)
+        else:
+            acts = E.legal_actions(cfg, root)
+            vals = np.array([self.value(E.apply(cfg, root, a)) for a in acts])
+            probs = X.best_actions(vals, actor)[1]
+        return {int(a): float(p) for a, p in zip(acts, probs, strict=True)}
+
+    def confrontation(self, pos: E.Pos) -> E.Pos:
+        """The first position of ``pos``'s confrontation, vanguard courtiers held back."""
+        return X.confrontation(self.cfg, pos)
