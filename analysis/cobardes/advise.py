@@ -28,6 +28,7 @@ import json
 from dataclasses import dataclass
 
 from analysis.cobardes import exact
+from analysis.cobardes.fast_exact import FastExactSolver
 from games.cobardes import cards as C
 from games.cobardes import engine as E
 from games.errors import InvalidParameterError, InvalidPositionError
@@ -181,7 +182,7 @@ def advise(q: Query) -> dict:
         out = advise_villains(params, q.my_villain, iterations=q.iterations)
     else:
         cfg, pos, game_pay = exact.initial_position(params)
-        solver = exact.ExactSolver(cfg, exact.payoff_values(game_pay))
+        solver = FastExactSolver(cfg, game_pay)
         value = solver.value(pos)
         if pos.outcome is not None:
             raise InvalidPositionError("the battle is already over in this position")
@@ -194,7 +195,7 @@ def advise(q: Query) -> dict:
             "decision": E.PHASE_NAMES[pos.phase],
             "strategy": {_label(a, court): p for a, p in strategy.items()},
             "exploitability": 0.0,
-            "solver": (f"exact backward induction over {len(solver.values):,} public "
+            "solver": (f"exact backward induction over {solver.solved:,} public "
                        f"positions ({solver.matrix_games:,} matrix games by simplex)"),
         }
         if confront is not pos and confront.outcome is None and confront.actor >= 0:

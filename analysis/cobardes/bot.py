@@ -30,11 +30,11 @@ def _sample(probs: dict[int, float], legal: list[int], rng: np.random.Generator)
 
 def solved_bot(game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
     """A bot for ``seat`` playing the solved strategy of ``game``."""
-    from analysis.cobardes.exact import ExactSolver, payoff_values
+    from analysis.cobardes.fast_exact import FastExactSolver
 
     rng = np.random.default_rng(seed)
     rules = game.rules
-    exact = ExactSolver(rules.cfg, payoff_values(rules.pay))
+    exact = FastExactSolver(rules.cfg, rules.pay)
     lookup: dict = {}
 
     def act(state: pyspiel.State) -> int:
