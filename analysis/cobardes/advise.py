@@ -3,8 +3,9 @@
 The position is given from the point of view of the player asking ("you", seat 0
 of the solved battle): your warriors and theirs, courtiers (``*`` when used), the
 combat about to start, and optionally villains and the war score. Battles without
-villains (or with both villains known) are solved exactly
-(:mod:`analysis.cobardes.exact`, exploitability 0). With a hidden villain the public
+villains (or with both villains known) are solved exactly by backward induction
+(:mod:`analysis.cobardes.fast_exact`, the compiled twin of :mod:`analysis.cobardes.exact`;
+exploitability 0). With a hidden villain the public
 subgames are solved exactly and the trunk left by CFR+
 (:func:`analysis.cobardes.villains.advise_villains`): on its perfect-recall tree when it
 fits in 2 GB (the exploitability printed is the true one), else on its state-keyed graph
