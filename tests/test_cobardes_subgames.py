@@ -209,3 +209,17 @@ def test_combat_memo_gives_the_same_values_with_a_smaller_memo():
     assert np.array_equal(lean_trunk.utility, full_trunk.utility)
     with pytest.raises(ValueError, match="values only"):
         ExactSolver(rules.cfg, payoff_values(rules.pay), record=True, combat_memo=True)
+
+
+def test_compiled_and_python_solvers_value_the_same_tree_leaves():
+    """The perfect-recall trunk reaches the same public position through many histories:
+    both solvers remember every leaf they are asked for, so they solve the same positions
+    and give every leaf the same value."""
+    game = pyspiel.load_game(GAME, CASES[2])
+    rules = game.rules
+    python = ExactSolver(rules.cfg, payoff_values(rules.pay), record=False, combat_memo=True)
+    slow = compile_cut(game, graph=False, exact=python)
+    fast = compile_cut(game, graph=False)
+    assert fast.exact_positions == slow.exact_positions > 0
+    assert fast.cuts == slow.cuts > fast.exact_positions / 10
+    assert np.allclose(fast.compiled.utility, slow.compiled.utility, atol=1e-12)

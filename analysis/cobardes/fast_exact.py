@@ -699,19 +699,20 @@ def _matrix_value(a, counts):
 
 
 @njit(cache=True)
-def solve_packed(s, cfgv, tables, terminal, memo, counts):
+def solve_packed(s, cfgv, tables, terminal, memo, counts, root=True):
     """Player 0's exact value of packed position ``s``.
 
-    ``memo`` maps the keys of solved positions before a reveal to their values (the
-    positions after one are reached from that reveal only and are not kept);
-    ``counts`` accumulates positions solved, matrix games and LP fallbacks.
+    ``memo`` maps the keys of solved positions to their values: every position asked
+    for (``root``) and, below it, the positions before a reveal (those after one are
+    reached from that reveal only and are not kept). ``counts`` accumulates positions
+    solved, matrix games and LP fallbacks.
     """
     if s[OKIND] != 0:
         return terminal[s[OKIND], s[OWIN] + 1]
     phase = s[PHASE]
-    after = phase in (_GHOST, _FOLLOW, _REAR, _ARCHER, _SENTINEL)
+    keep = root or phase not in (_GHOST, _FOLLOW, _REAR, _ARCHER, _SENTINEL)
     key = (0, 0)
-    if not after:
+    if keep:
         key = _key(s)
         if key in memo:
             return memo[key]
@@ -722,7 +723,7 @@ def solve_packed(s, cfgv, tables, terminal, memo, counts):
         if phase == _QUICK:
             for q in range(2):
                 v += 0.5 * solve_packed(apply_packed(cfgv, s, q, tables), cfgv, tables,
-                                        terminal, memo, counts)
+                                        terminal, memo, counts, False)
         else:
             hand = s[H1 - s[AUX]]
             cards = np.empty(16, np.int64)
@@ -730,7 +731,7 @@ def solve_packed(s, cfgv, tables, terminal, memo, counts):
             prob = 1.0 / n
             for i in range(n):
                 v += prob * solve_packed(apply_packed(cfgv, s, cards[i], tables), cfgv, tables,
-                                         terminal, memo, counts)
+                                         terminal, memo, counts, False)
     elif phase == _COMMIT and s[OPEN] == 0 and actor == s[FIRST] and s[CA0 + actor] < 0:
         rows = legal_packed(cfgv, s)
         mid0 = apply_packed(cfgv, s, rows[0], tables)
@@ -743,7 +744,7 @@ def solve_packed(s, cfgv, tables, terminal, memo, counts):
             mid = mid0 if i == 0 else apply_packed(cfgv, s, rows[i], tables)
             for j in range(n):
                 x = solve_packed(apply_packed(cfgv, mid, cols[j], tables), cfgv, tables,
-                                 terminal, memo, counts)
+                                 terminal, memo, counts, False)
                 if actor == 0:
                     a[i, j] = x
                 else:
@@ -755,10 +756,10 @@ def solve_packed(s, cfgv, tables, terminal, memo, counts):
         v = np.inf if actor == 1 else -np.inf
         for i in range(acts.shape[0]):
             x = solve_packed(apply_packed(cfgv, s, acts[i], tables), cfgv, tables, terminal,
-                             memo, counts)
+                             memo, counts, False)
             if (actor == 0 and x > v) or (actor == 1 and x < v):
                 v = x
-    if not after:
+    if keep:
         memo[key] = v
     return v
 
