@@ -699,18 +699,32 @@ def _matrix_value(a, counts):
 
 
 @njit(cache=True)
-def solve_packed(s, cfgv, tables, terminal, memo, counts, root=True):
+def solve_packed(s, cfgv, tables, terminal, memo, counts):
     """Player 0's exact value of packed position ``s``.
 
     ``memo`` maps the keys of solved positions to their values: every position asked
-    for (``root``) and, below it, the positions before a reveal (those after one are
-    reached from that reveal only and are not kept). ``counts`` accumulates positions
-    solved, matrix games and LP fallbacks.
+    for and, below it, the positions before a reveal (those after one are reached from
+    that reveal only and are not kept). ``counts`` accumulates positions solved, matrix
+    games and LP fallbacks.
     """
     if s[OKIND] != 0:
         return terminal[s[OKIND], s[OWIN] + 1]
+    key = _key(s)
+    if key in memo:
+        return memo[key]
+    v = _solve(s, cfgv, tables, terminal, memo, counts)
+    memo[key] = v
+    return v
+
+
+# Recursive, so every call has the same argument types: numba's cache of a recursive
+# function called with other types crashes when loaded (numba issues 6061, 6713).
+@njit(cache=True)
+def _solve(s, cfgv, tables, terminal, memo, counts):
+    if s[OKIND] != 0:
+        return terminal[s[OKIND], s[OWIN] + 1]
     phase = s[PHASE]
-    keep = root or phase not in (_GHOST, _FOLLOW, _REAR, _ARCHER, _SENTINEL)
+    keep = phase not in (_GHOST, _FOLLOW, _REAR, _ARCHER, _SENTINEL)
     key = (0, 0)
     if keep:
         key = _key(s)
@@ -722,16 +736,16 @@ def solve_packed(s, cfgv, tables, terminal, memo, counts, root=True):
         v = 0.0
         if phase == _QUICK:
             for q in range(2):
-                v += 0.5 * solve_packed(apply_packed(cfgv, s, q, tables), cfgv, tables,
-                                        terminal, memo, counts, False)
+                v += 0.5 * _solve(apply_packed(cfgv, s, q, tables), cfgv, tables, terminal,
+                                  memo, counts)
         else:
             hand = s[H1 - s[AUX]]
             cards = np.empty(16, np.int64)
             n = _bits_into(hand, cards, 0)
             prob = 1.0 / n
             for i in range(n):
-                v += prob * solve_packed(apply_packed(cfgv, s, cards[i], tables), cfgv, tables,
-                                         terminal, memo, counts, False)
+                v += prob * _solve(apply_packed(cfgv, s, cards[i], tables), cfgv, tables,
+                                   terminal, memo, counts)
     elif phase == _COMMIT and s[OPEN] == 0 and actor == s[FIRST] and s[CA0 + actor] < 0:
         rows = legal_packed(cfgv, s)
         mid0 = apply_packed(cfgv, s, rows[0], tables)
@@ -743,8 +757,8 @@ def solve_packed(s, cfgv, tables, terminal, memo, counts, root=True):
         for i in range(m):
             mid = mid0 if i == 0 else apply_packed(cfgv, s, rows[i], tables)
             for j in range(n):
-                x = solve_packed(apply_packed(cfgv, mid, cols[j], tables), cfgv, tables,
-                                 terminal, memo, counts, False)
+                x = _solve(apply_packed(cfgv, mid, cols[j], tables), cfgv, tables, terminal,
+                           memo, counts)
                 if actor == 0:
                     a[i, j] = x
                 else:
@@ -755,8 +769,8 @@ def solve_packed(s, cfgv, tables, terminal, memo, counts, root=True):
         acts = legal_packed(cfgv, s)
         v = np.inf if actor == 1 else -np.inf
         for i in range(acts.shape[0]):
-            x = solve_packed(apply_packed(cfgv, s, acts[i], tables), cfgv, tables, terminal,
-                             memo, counts, False)
+            x = _solve(apply_packed(cfgv, s, acts[i], tables), cfgv, tables, terminal,
+                       memo, counts)
             if (actor == 0 and x > v) or (actor == 1 and x < v):
                 v = x
     if keep:
