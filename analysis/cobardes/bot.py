@@ -11,6 +11,8 @@ when the game starts (for full armies that takes minutes: prefer reduced decks).
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pyspiel
 
@@ -46,7 +48,8 @@ def solved_bot(game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
             from analysis.cobardes.subgames import solve_trunk
             from analysis.cobardes.villains import strategy_lookup
 
-            cut, solver, _ = solve_trunk(game, iterations=200)
+            # Full armies take minutes: show the compile's and CFR+'s progress on a terminal.
+            cut, solver, _ = solve_trunk(game, iterations=200, progress=sys.stderr.isatty())
             lookup["compiled"] = cut.compiled
             lookup["strategy"] = strategy_lookup(cut.compiled, solver.average_strategy())
         # Every reachable key of the trunk is in its tree or graph.

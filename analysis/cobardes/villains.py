@@ -19,6 +19,7 @@ How much that loses is measured, not assumed:
 
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import asdict, dataclass
 
@@ -167,7 +168,7 @@ def measure_loss(label: str, compile_tree, compile_graph, iterations: int) -> Ab
 
 
 def advise_villains(params: dict, my_villain: str | None, iterations: int = 300,
-                    tree_memory: int | None = None) -> dict:
+                    tree_memory: int | None = None, progress: bool | None = None) -> dict:
     """Advice for a position with hidden villains (you are player 0).
 
     The public subgames are solved exactly and cut off
@@ -178,13 +179,18 @@ def advise_villains(params: dict, my_villain: str | None, iterations: int = 300,
     bound). Your villain is dealt at random in the solved game (so that the rival does
     not know it) and your strategy is read at your information set holding
     ``my_villain``; the value is the position's value before the villains are dealt.
+    Full armies take minutes: ``progress`` (default: when stderr is a terminal) shows the
+    compile's and CFR+'s progress bars.
     """
     from analysis.cobardes.subgames import TREE_MEMORY, solve_trunk, trunk_key
     from games.cobardes import cards as C
     from games.cobardes import engine as E
 
     game = pyspiel.load_game(GAME, params)
-    cut, solver, report = solve_trunk(game, iterations, tree_memory or TREE_MEMORY)
+    if progress is None:
+        progress = sys.stderr.isatty()
+    cut, solver, report = solve_trunk(game, iterations, tree_memory or TREE_MEMORY,
+                                      progress=progress)
     compiled = cut.compiled
     tree = compiled.mode == "tree"
     state = game.new_initial_state()
