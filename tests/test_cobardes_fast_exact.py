@@ -183,3 +183,19 @@ def test_strategies_are_the_python_solvers(params):
         with pytest.raises(InvalidPositionError, match="nobody decides"):
             fast.strategy(pos)
     assert answers > 0
+
+
+def test_full_armies_reproduce_the_committed_villain_sweep():
+    """Full armies (warriors 0-6, 7 combats) with both villains named: the compiled solver
+    gives the values the Python solver wrote in the committed 9 x 9 sweep
+    (``reports/data/cobardes/pairings/villains``)."""
+    import json
+
+    from analysis.cobardes.sweep import DEFAULT_DIR
+
+    for v0, v1 in (("Thug", "Sheep"), ("Executioner", "Seductress"), ("Assassin", "Friar")):
+        path = DEFAULT_DIR / "villains" / f"{v0.lower()}__{v1.lower()}__w6c7.json"
+        want = json.loads(path.read_text())["battle"]["value"]
+        rules = make_rules({"kinds": "warriors+villains", "villain0": v0, "villain1": v1})
+        got = FastExactSolver(rules.cfg, rules.pay).value(rules.initial)
+        assert got == pytest.approx(want, abs=1e-12), (v0, v1)
