@@ -199,3 +199,15 @@ def test_full_armies_reproduce_the_committed_villain_sweep():
         rules = make_rules({"kinds": "warriors+villains", "villain0": v0, "villain1": v1})
         got = FastExactSolver(rules.cfg, rules.pay).value(rules.initial)
         assert got == pytest.approx(want, abs=1e-12), (v0, v1)
+
+
+def test_a_villain_sweep_record_is_the_python_solvers_value():
+    """``farol cobardes sweep`` over villain pairs solves each with the compiled solver:
+    the record holds the Python solver's value and the positions it solved."""
+    from analysis.cobardes.sweep import solve_villain_pair
+
+    record = solve_villain_pair(("Seductress", "Sheep"), warriors=3, combats=3)
+    rules, slow, _ = _both({"kinds": "warriors+villains", "villain0": "Seductress",
+                            "villain1": "Sheep", **SMALL})
+    assert record["battle"]["value"] == pytest.approx(slow.value(rules.initial), abs=1e-12)
+    assert record["positions"] == slow.solved and record["matrix_games"] > 0

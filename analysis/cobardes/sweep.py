@@ -141,18 +141,19 @@ def all_villain_pairs() -> list[tuple[str, str]]:
 def solve_villain_pair(pair: tuple[str, str], warriors: int = 6, combats: int = 7) -> dict:
     """The battle with these two villains named (known to both: public information),
     solved exactly, standard payoffs."""
-    from analysis.cobardes.exact import ExactSolver, initial_position, payoff_values
+    from analysis.cobardes.exact import initial_position
+    from analysis.cobardes.fast_exact import FastExactSolver
 
     start = time.perf_counter()
     params = {"kinds": "warriors+villains", "warriors": warriors, "combats": combats,
               "villain0": pair[0], "villain1": pair[1]}
     cfg, pos, pay = initial_position(params)
-    solver = ExactSolver(cfg, payoff_values(pay), record=False)
+    solver = FastExactSolver(cfg, pay)
     value = solver.value(pos)
     return {"version": SWEEP_VERSION, "pairing": list(pair), "warriors": warriors,
             "combats": combats, "battle": {"payoffs": list(STANDARD_PAYOFFS), "value": value},
             "solver": "backward induction over public positions, matrix games by simplex (exact)",
-            "positions": len(solver.values), "matrix_games": solver.matrix_games,
+            "positions": solver.solved, "matrix_games": solver.matrix_games,
             "seconds": time.perf_counter() - start}
 
 
