@@ -88,6 +88,13 @@ class PublicCut:
         self.exact = exact
         self.cuts = 0  # trunk leaves valued by the exact solver (walk edges, not positions)
         self.exact_seconds = 0.0
+        # The compile looks the wrapped walker's methods up millions of times: bind them
+        # once rather than through __getattr__ at every call.
+        for name in dir(base):
+            if not name.startswith("_") and name not in vars(PublicCut):
+                method = getattr(base, name)
+                if callable(method):
+                    setattr(self, name, method)
 
     def __getattr__(self, name):
         return getattr(self._base, name)
