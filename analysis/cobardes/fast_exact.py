@@ -12,9 +12,13 @@ the equilibrium mix at a position from the solved values (advice, the solved bot
 The cards' effects are not re-implemented: they are tabulated here from the pure
 functions of :mod:`games.cobardes.cards` (villainy, villains meeting, vanguard and
 rearguard courtiers, the Inquisitor's draw). What is transcribed is the engine's
-sequence of phases; the tests run both engines over whole battles (every courtier, every
-villain, each rules option) and require the same value at every position and the same
-number of positions solved.
+sequence of phases, with three one-line rules it applies on the way: the Sheep fights
+with strength 1 (:func:`~games.cobardes.cards.strength`), a combat is won by
+``cards.MARGIN`` points (:func:`~games.cobardes.cards.combat_winner`) and the Maiden
+forces the strongest warrior (:func:`~games.cobardes.cards.strongest_warrior`); as
+tables passed down the recursion they made the solver about 10% slower. The tests run
+both engines over whole battles (every courtier, every villain, each rules option) and
+require the same value at every position and the same number of positions solved.
 
 Positions with a random deal still to come are not public and are refused.
 """
@@ -62,6 +66,7 @@ _MAIDEN = C.MAIDEN
 _PROCURESS = C.PROCURESS
 _INQUISITOR = C.INQUISITOR
 _MARGIN = C.MARGIN
+_FIRST_REARGUARD = min(C.REARGUARD)  # courtier ids: vanguard below, rearguard from here
 _CHANCE, _TERMINAL = E.CHANCE, E.TERMINAL
 _COMMIT, _VANGUARD, _FOLLOW, _GHOST, _REAR, _ARCHER, _SENTINEL = (
     E.COMMIT, E.VANGUARD, E.FOLLOW, E.GHOST, E.REAR, E.ARCHER, E.SENTINEL)
@@ -69,9 +74,9 @@ _PROC_TAKE, _PROC_GIVE, _INQ, _QUICK, _END = E.PROC_TAKE, E.PROC_GIVE, E.INQUISI
 _PASS, _ADVANCE, _SEND, _TAKE0, _GIVE0 = E.PASS, E.ADVANCE, E.SEND, E.TAKE0, E.GIVE0
 
 # Matrix-game tolerances: those of :func:`analysis.cobardes.exact.solve_matrix`.
-_TOL = 1e-12
-_PIVOT_TOL = 1e-9
-_CHECK_TOL = 1e-8
+_TOL, _PIVOT_TOL, _CHECK_TOL = X._TOL, X._PIVOT_TOL, X._CHECK_TOL
+# Positions after a reveal, not remembered below a root (``ExactSolver``'s combat_memo).
+_AFTER_REVEAL = tuple(sorted(X._AFTER_REVEAL))
 
 
 # --------------------------------------------------------------------------- tables
@@ -177,7 +182,7 @@ def _end(s, kind, winner):
 @njit(cache=True)
 def _can_advance(s, p):
     c = s[CT0 + p]
-    if c < 0 or c >= 5 or (s[USED] >> p) & 1:
+    if c < 0 or c >= _FIRST_REARGUARD or (s[USED] >> p) & 1:
         return False
     return c != _INQUISITOR or s[H1 - p] != 0
 
@@ -297,7 +302,7 @@ def _winner(s):
 def _rear(s, p, rear_t):
     """The rearguard effect code and amount player ``p`` could send now (code 0: none)."""
     c = s[CT0 + p]
-    if c < 5 or (s[USED] >> p) & 1:
+    if c < _FIRST_REARGUARD or (s[USED] >> p) & 1:
         return 0, 0
     own = 1 if s[H0 + p] & _WMASK else 0
     rival = 1 if s[H1 - p] & _WMASK else 0
@@ -725,7 +730,7 @@ def _solve(s, cfgv, tables, terminal, memo, counts):
     if s[OKIND] != 0:
         return terminal[s[OKIND], s[OWIN] + 1]
     phase = s[PHASE]
-    keep = phase not in (_GHOST, _FOLLOW, _REAR, _ARCHER, _SENTINEL)
+    keep = phase not in _AFTER_REVEAL
     key = (0, 0)
     if keep:
         key = _key(s)
