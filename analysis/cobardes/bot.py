@@ -2,8 +2,8 @@
 
 ``farol play python_cobardes_battle --opponent solved`` seats it. Without hidden
 villains (warriors only, courtiers, named villains) it plays the exact solution of
-the position in front of it (:class:`analysis.cobardes.exact.ExactSolver`, solved on
-demand and remembered); while a villain is hidden it plays the CFR+ strategy of the
+the position in front of it (:class:`analysis.cobardes.fast_exact.FastExactSolver`,
+solved on demand and remembered); while a villain is hidden it plays the CFR+ strategy of the
 battle's trunk (:func:`analysis.cobardes.subgames.solve_trunk`: public subgames exact,
 the trunk on its perfect-recall tree when it fits, else on its state graph), solved once
 when the game starts (for full armies that takes minutes: prefer reduced decks).

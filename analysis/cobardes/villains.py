@@ -106,12 +106,18 @@ def solve_villains(params: dict, iterations: int = 200, seconds: float | None = 
 def strategy_lookup(cg, strategy: np.ndarray) -> dict[str, dict[int, float]]:
     """``strategy`` of compiled game ``cg`` by information-set key text:
     ``{key: {action: probability}}``."""
-    out = {}
-    for i, key in enumerate(cg.infoset_keys):
-        lo, hi = cg.infoset_offset[i], cg.infoset_offset[i + 1]
-        out[key] = dict(zip(cg.infoset_actions[lo:hi].tolist(), strategy[lo:hi].tolist(),
-                            strict=True))
-    return out
+    return {key: _infoset_mix(cg, strategy, i) for i, key in enumerate(cg.infoset_keys)}
+
+
+def strategy_at(cg, strategy: np.ndarray, key: str) -> dict[int, float]:
+    """``strategy`` at the one information set of ``cg`` keyed ``key`` (one query: no
+    table of every information set)."""
+    return _infoset_mix(cg, strategy, cg.infoset_keys.index(key))
+
+
+def _infoset_mix(cg, strategy: np.ndarray, i: int) -> dict[int, float]:
+    lo, hi = cg.infoset_offset[i], cg.infoset_offset[i + 1]
+    return dict(zip(cg.infoset_actions[lo:hi].tolist(), strategy[lo:hi].tolist(), strict=True))
 
 
 @dataclass(frozen=True)
@@ -211,7 +217,7 @@ def advise_villains(params: dict, my_villain: str | None, iterations: int = 300,
     if state.is_terminal() or state.is_chance_node():
         raise InvalidPositionError("you have no decision in this position")
     pos = state.position
-    probs = strategy_lookup(compiled, solver.average_strategy())[trunk_key(compiled, state, 0)]
+    probs = strategy_at(compiled, solver.average_strategy(), trunk_key(compiled, state, 0))
     court = pos.court[0]
 
     def label(a):
