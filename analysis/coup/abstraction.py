@@ -23,8 +23,15 @@ abstraction is a lower bound (its "exploitability within the abstraction" can be
 negative). Only the bracket is rigorous; the loss at cap 3 says how far the abstraction's
 play is from an equilibrium's where that can be measured.
 
+Two key schemes (``keys``): ``"plain"`` (``infoset_key``, above) and ``"memory"``
+(:class:`games.coup.walker.MemoryWalker`: the plain key plus the characters each player
+has claimed since their hand last changed and the cards shown by an examination). The
+memory keys lose far less in the perfect-recall game at cap 3 but their graph grows
+about x3 a turn, so they reach caps of 5-6 where the plain keys reach 32
+(:data:`MEMORY_CAPS`, records under ``reports/data/coup/abstraction_memory``).
+
 ``farol coup abstraction`` runs the sweep (:func:`sweep`, resumable, one JSON file per
-endgame under ``reports/data/coup/abstraction``).
+endgame under ``reports/data/coup/abstraction``; ``--keys memory`` for the other scheme).
 """
 
 from __future__ import annotations
@@ -44,6 +51,10 @@ from games.errors import InvalidParameterError
 VERSION = 1
 DIRECTORY = Path("reports/data/coup/abstraction")
 CAPS = (4, 8, 16, 32)
+KEYS = ("plain", "memory")
+MEMORY_DIRECTORY = Path("reports/data/coup/abstraction_memory")
+# Each turn multiplies the memory-keyed graph by about 3: cap 6 is 1-3 million nodes.
+MEMORY_CAPS = (4, 5, 6)
 VALUE_TOLERANCE = 1e-3
 TARGET = 1e-4
 MAX_ITERATIONS = 2_000
@@ -57,6 +68,7 @@ LOSS_CAP = 3
 TREE_MEMORY = 1_500_000_000
 CONVERGED_WIDTH = 1e-3
 SOLVER = "CFR+ (Farol engine, state-keyed graph abstraction)"
+MEMORY_SOLVER = "CFR+ (Farol engine, state-keyed graph abstraction with claim memory)"
 TREE_SOLVER = "CFR+ (Farol engine, perfect-recall tree)"
 # The scope: every mover/other coin pair; :func:`scope` keeps those whose rigorous bracket
 # is still wide (118 endgames over both decks: the others need no estimate).
@@ -64,14 +76,31 @@ SCOPE_PAIRS = tuple((a, b) for a in range(10) for b in range(10))
 
 
 # --------------------------------------------------------------------------- one cap
+def check_keys(keys: str) -> str:
+    if keys not in KEYS:
+        raise InvalidParameterError(f"keys {keys!r}: choose from {', '.join(KEYS)}")
+    return keys
+
+
+def walker_for(game, keys: str, history: bool):
+    """The walker whose keys define the abstraction (``None``: the game's own, plain)."""
+    if check_keys(keys) == "plain":
+        return None
+    from games.coup.walker import MemoryWalker
+
+    return MemoryWalker(game.config, history)
+
+
 def graph_solve(endgame: Endgame, cap: int, target: float = TARGET,
                 max_iterations: int = MAX_ITERATIONS, seconds: float | None = SECONDS_PER_SOLVE,
-                max_nodes: int = MAX_GRAPH_NODES) -> tuple[dict, CompiledGame | None, CFRSolver | None]:
+                max_nodes: int = MAX_GRAPH_NODES, keys: str = "plain",
+                ) -> tuple[dict, CompiledGame | None, CFRSolver | None]:
     """Solve the state-keyed abstraction of ``endgame`` at turn cap ``cap`` (cap paying 0).
 
     Returns the row (cap, nodes, infosets, iterations, seconds, value, win probability,
     best responses and exploitability within the abstraction), the compiled graph and
     the solver; over ``max_nodes`` the row says so and the other two are ``None``.
+    ``keys`` chooses the abstraction (:data:`KEYS`).
     """
     from analysis.solve.compile import GRAPH_BYTES_PER_NODE
     from analysis.solve.errors import GameTooLargeError
@@ -79,7 +108,8 @@ def graph_solve(endgame: Endgame, cap: int, target: float = TARGET,
     game = dataclasses.replace(endgame, turn_cap=cap).game()
     tick = time.perf_counter()
     try:
-        graph = compile_game(game, graph=True, max_memory=max_nodes * GRAPH_BYTES_PER_NODE)
+        graph = compile_game(game, graph=True, max_memory=max_nodes * GRAPH_BYTES_PER_NODE,
+                             walker=walker_for(game, keys, history=False))
     except GameTooLargeError:
         return {"cap": cap, "status": "over the node limit",
                 "seconds": time.perf_counter() - tick}, None, None
@@ -138,7 +168,7 @@ def cap_loop(solve_at: Callable[[int], dict], caps: Iterable[int] = CAPS,
 # --------------------------------------------------------------------------- the loss
 def loss_at_cap(endgame: Endgame, cap: int = LOSS_CAP, target: float = TARGET,
                 max_iterations: int = MAX_ITERATIONS, tree_target: float = TARGET,
-                tree_iterations: int = 50_000) -> dict:
+                tree_iterations: int = 50_000, keys: str = "plain") -> dict:
     """The abstraction's loss at ``cap``, where the perfect-recall tree fits.
 
     The cap-``cap`` abstraction is solved (CFR+ to ``target``, no time cap) and its
@@ -147,16 +177,18 @@ def loss_at_cap(endgame: Endgame, cap: int = LOSS_CAP, target: float = TARGET,
     ``abstract_value_in_tree``. The tree is also solved exactly (``exact_value``, with
     its own iterations and exploitability). By zero-sum algebra the abstract
     strategy's value lies within twice the loss of the exact value (plus the exact
-    solve's own error).
+    solve's own error). ``keys`` chooses the abstraction (:data:`KEYS`).
     """
     eg = dataclasses.replace(endgame, turn_cap=cap)
     tick = time.perf_counter()
-    tree = compile_game(eg.game(), max_memory=TREE_MEMORY, abstract_keys=True)
+    game = eg.game()
+    tree = compile_game(game, max_memory=TREE_MEMORY, abstract_keys=True,
+                        walker=walker_for(game, keys, history=True))
     tree_compile = time.perf_counter() - tick
     exact = CFRSolver(tree, "cfr+")
     exact_report = exact.run(target_exploitability=tree_target, iterations=tree_iterations,
                              progress=False)
-    row, graph, solver = graph_solve(eg, cap, target, max_iterations, seconds=None)
+    row, graph, solver = graph_solve(eg, cap, target, max_iterations, seconds=None, keys=keys)
     strategy = graph_strategy_on_tree(graph, solver.average_strategy(), tree)
     played = exploitability(tree, strategy)
     return {"cap": cap, "tree_nodes": tree.num_nodes, "tree_infosets": tree.num_infosets,
@@ -212,23 +244,25 @@ def slug(endgame: Endgame) -> str:
 
 
 def estimate(endgame: Endgame, caps: Iterable[int] = CAPS, loss_cap: int | None = LOSS_CAP,
-             bracket_dir: Path | None = None) -> dict:
+             bracket_dir: Path | None = None, keys: str = "plain") -> dict:
     """The whole record of one endgame: the cap loop, the loss at ``loss_cap`` and the
-    comparison with the rigorous bracket."""
+    comparison with the rigorous bracket, in the abstraction ``keys`` chooses."""
+    check_keys(keys)
     tick = time.perf_counter()
     record = {"endgame": {"mover_coins": endgame.mover_coins,
                           "other_coins": endgame.other_coins, "deck": endgame.deck,
                           "revealed": list(endgame.revealed)},
-              "position": endgame.position(), "solver": SOLVER,
+              "position": endgame.position(), "keys": keys,
+              "solver": SOLVER if keys == "plain" else MEMORY_SOLVER,
               "parameters": {"caps": list(caps), "target": TARGET,
                              "max_iterations": MAX_ITERATIONS,
                              "seconds_per_solve": SECONDS_PER_SOLVE,
                              "max_graph_nodes": MAX_GRAPH_NODES,
                              "seconds_per_endgame": SECONDS_PER_ENDGAME,
                              "value_tolerance": VALUE_TOLERANCE, "cap_payoff": 0.0}}
-    record |= cap_loop(lambda cap: graph_solve(endgame, cap)[0], caps)
+    record |= cap_loop(lambda cap: graph_solve(endgame, cap, keys=keys)[0], caps)
     if loss_cap is not None:
-        record["loss"] = loss_at_cap(endgame, loss_cap)
+        record["loss"] = loss_at_cap(endgame, loss_cap, keys=keys)
     bracket = bracket_of(endgame, bracket_dir)
     record["bracket"] = bracket
     if bracket is not None and record["win"] is not None:
@@ -248,9 +282,9 @@ def load(directory: Path, endgame: Endgame) -> dict | None:
 
 
 def run_task(endgame: Endgame, directory: str, caps: tuple[int, ...],
-             loss_cap: int | None = LOSS_CAP) -> dict:
+             loss_cap: int | None = LOSS_CAP, keys: str = "plain") -> dict:
     """Estimate one endgame and write its record (the sweep's worker function)."""
-    record = estimate(endgame, caps, loss_cap)
+    record = estimate(endgame, caps, loss_cap, keys=keys)
     atomic_write_text(Path(directory) / f"{slug(endgame)}.json",
                       json.dumps(record, indent=1) + "\n")
     return record
@@ -272,7 +306,7 @@ def scope(decks: Iterable[str] = DECKS, pairs: Iterable[tuple[int, int]] = SCOPE
 
 def sweep(endgames: list[Endgame], directory: Path = DIRECTORY, caps: Iterable[int] = CAPS,
           workers: int = 1, progress: bool | None = None,
-          loss_cap: int | None = LOSS_CAP) -> list[dict]:
+          loss_cap: int | None = LOSS_CAP, keys: str = "plain") -> list[dict]:
     """Estimate every endgame not yet on disk (resumable; through the shared runner).
 
     The progress bar shows when stderr is a terminal (``progress=None``).
@@ -286,7 +320,8 @@ def sweep(endgames: list[Endgame], directory: Path = DIRECTORY, caps: Iterable[i
     caps = tuple(caps)
     if progress is None:
         progress = sys.stderr.isatty()
-    todo = [(eg, str(directory), caps, loss_cap) for eg in endgames
+    check_keys(keys)
+    todo = [(eg, str(directory), caps, loss_cap, keys) for eg in endgames
             if load(directory, eg) is None]
     _run_all(run_task, todo, workers, progress, "coup abstraction")
     return [load(directory, eg) for eg in endgames]
@@ -340,22 +375,32 @@ def parse_pairs(text: str) -> tuple[tuple[int, int], ...]:
 def add_arguments(parser) -> None:
     """The options of ``farol coup abstraction``."""
     parser.add_argument("--deck", default=",".join(DECKS), help="decks, comma-separated")
-    parser.add_argument("--caps", default=",".join(map(str, CAPS)),
-                        help="turn caps to try in order, e.g. 4,8,16,32")
+    parser.add_argument("--keys", default="plain",
+                        help="the abstraction: plain (state keys) or memory (with claim memory; "
+                             f"default caps {','.join(map(str, MEMORY_CAPS))}, written to "
+                             f"{MEMORY_DIRECTORY})")
+    parser.add_argument("--caps", default=None,
+                        help="turn caps to try in order (default 4,8,16,32; memory keys 4,5,6)")
     parser.add_argument("--pairs", default=",".join(f"{a}/{b}" for a, b in SCOPE_PAIRS),
                         help="mover/other coin pairs (those with a converged bracket are skipped)")
     parser.add_argument("--jobs", type=int, default=1, help="processes in parallel")
-    parser.add_argument("--directory", default=str(DIRECTORY))
+    parser.add_argument("--directory", default=None,
+                        help=f"where the records go (default {DIRECTORY}, memory keys "
+                             f"{MEMORY_DIRECTORY})")
 
 
 def run_args(args) -> int:
     """Run the sweep the parsed options describe."""
     decks = parse_decks(args.deck)
-    caps = parse_caps(args.caps)
+    if args.keys not in KEYS:
+        raise InvalidParameterError(f"--keys {args.keys!r}: choose from {', '.join(KEYS)}")
+    memory = args.keys == "memory"
+    caps = parse_caps(args.caps) if args.caps else (MEMORY_CAPS if memory else CAPS)
+    directory = args.directory or str(MEMORY_DIRECTORY if memory else DIRECTORY)
     pairs = parse_pairs(args.pairs)
     if args.jobs < 1:
         raise InvalidParameterError(f"--jobs {args.jobs}: at least 1")
     endgames = scope(decks, pairs)
-    records = sweep(endgames, Path(args.directory), caps, args.jobs)
-    print(f"{len(records)} state-keyed estimates in {args.directory}")
+    records = sweep(endgames, Path(directory), caps, args.jobs, keys=args.keys)
+    print(f"{len(records)} state-keyed estimates ({args.keys} keys) in {directory}")
     return 0
