@@ -131,3 +131,22 @@ def test_unknown_keys_are_refused_by_name(capsys):
     assert main(["coup", "abstraction", "--keys", "perfect"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "--keys 'perfect'" in err
+
+
+def test_the_report_section_renders_from_the_committed_data(tmp_path, monkeypatch):
+    """One row per committed memory-keyed record, beside the plain loss; without data, how
+    to run it."""
+    from analysis.coup import report
+    from analysis.report import ReportContext, catalog
+
+    ctx = ReportContext(catalog.family("coup"), tmp_path)
+    records = A.cached(report.DATA / "abstraction_memory")
+    text = report.section_memory_keys(ctx)
+    assert text.startswith("### Remembering claims and sightings")
+    rows = [line for line in text.splitlines()
+            if line.startswith(("| ambassador |", "| inquisitor |"))]
+    assert len(rows) == len(records)
+    if records:
+        assert "In numbers" in text and A.MEMORY_SOLVER in text
+    monkeypatch.setattr(report, "DATA", tmp_path / "nothing")
+    assert "--keys memory" in report.section_memory_keys(ctx)
