@@ -27,7 +27,7 @@ Two key schemes (``keys``): ``"plain"`` (``infoset_key``, above) and ``"memory"`
 (:class:`games.coup.walker.MemoryWalker`: the plain key plus the characters each player
 has claimed since their hand last changed and the cards shown by an examination). The
 memory keys lose far less in the perfect-recall game at cap 3 but their graph grows
-about x3 a turn, so they reach caps of 5-6 where the plain keys reach 32
+about x3-4 a turn, so they reach caps of 5-6 where the plain keys reach 32
 (:data:`MEMORY_CAPS`, records under ``reports/data/coup/abstraction_memory``).
 
 ``farol coup abstraction`` runs the sweep (:func:`sweep`, resumable, one JSON file per
@@ -53,7 +53,7 @@ DIRECTORY = Path("reports/data/coup/abstraction")
 CAPS = (4, 8, 16, 32)
 KEYS = ("plain", "memory")
 MEMORY_DIRECTORY = Path("reports/data/coup/abstraction_memory")
-# Each turn multiplies the memory-keyed graph by about 3: cap 6 is 1-3 million nodes.
+# Each turn multiplies the memory-keyed graph by about 3-4: cap 6 is 1.5-3.5 million nodes.
 MEMORY_CAPS = (4, 5, 6)
 VALUE_TOLERANCE = 1e-3
 TARGET = 1e-4

@@ -533,6 +533,29 @@ def _abstraction_bullet() -> list[str]:
         + "; ".join(zero) + f": {call} (see *Beyond the cap*)."] + _memory_bullet(df)
 
 
+def _nodes_at(caps: list[dict], cap: int) -> int | None:
+    return next((c["nodes"] for c in caps if c["cap"] == cap), None)
+
+
+def _growth_words(df) -> str:
+    """How fast the memory-keyed and plain graphs grow, from the records' node counts
+    (``caps``: memory keys, ``caps_plain``: plain keys, merged per endgame)."""
+    memory, plain = [], []
+    for r in df.itertuples():
+        m4, m5 = _nodes_at(r.caps, 4), _nodes_at(r.caps, 5)
+        if m4 and m5:
+            memory.append(m5 / m4)
+        caps_plain = r.caps_plain if isinstance(r.caps_plain, list) else []
+        p4, p8 = _nodes_at(caps_plain, 4), _nodes_at(caps_plain, 8)
+        if p4 and p8:
+            plain.append((p8 / p4) ** 0.25)
+    if not memory or not plain:
+        return "the memory-keyed graph grows much faster with the cap"
+    return (f"from cap 4 to 5 the memory-keyed graph grows x{np.median(memory):.1f} "
+            f"(median), where the plain graph grows x{np.median(plain):.1f} a turn from cap 4 "
+            "to 8 and more slowly after")
+
+
 def _memory_bullet(plain) -> list[str]:
     """The findings' line on the memory keys (empty without data)."""
     from analysis.coup import abstraction as A
@@ -549,7 +572,7 @@ def _memory_bullet(plain) -> list[str]:
         "- **Most of that loss is forgetting**: keys that also remember each player's "
         "claims since their hand last changed and the cards an examination showed cut the "
         f"loss at cap 3 from {df['loss_plain'].median():.3f} to {df['loss'].median():.3f} "
-        f"(median over {len(df)} wide endgames), but their graph grows about x3 a turn, "
+        f"(median over {len(df)} wide endgames), but their graph grows about x3-4 a turn, "
         "so they reach caps of 5-6 only (see *Remembering claims and sightings*)."]
 
 
@@ -701,8 +724,7 @@ def section_memory_keys(ctx: ReportContext) -> str:
         "since their hand last changed in public view (a lost card, a proven claim, an "
         "exchange, a forced swap), and the card an Inquisitor's examination showed, "
         "known to the examiner and the examined until that hand changes. The price is "
-        "size: the graph grows about x3 a turn instead of x2 (0/0, Inquisitor: cap 6 is "
-        "3.3 million nodes against 148 thousand), so the memory keys are solved at caps "
+        f"size: {_growth_words(df)}, so the memory keys are solved at caps "
         f"{', '.join(map(str, params['caps']))} only (same limits and solver settings as "
         "above), far from where the low-coin values settle. What they show is how good a "
         "strategy a state-keyed abstraction can give: **the loss at cap 3**, measured "

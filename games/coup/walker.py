@@ -170,7 +170,7 @@ class MemoryWalker(CoupWalker):
     The claims are public, so both players' keys carry them; a sighting goes into the
     keys of the two players who saw it. Positions with equal keys have the same legal
     actions, so the keys are an abstraction of the same game. The price is size: the
-    graph grows about x3 a turn (the plain keys' about x2), so it reaches caps of 5-6
+    graph grows about x3-4 a turn (the plain keys' under x2), so it reaches caps of 5-6
     turns where the plain keys reach 32, but its strategies lose far less in the
     perfect-recall game (measured by :func:`analysis.coup.abstraction.loss_at_cap`).
 
