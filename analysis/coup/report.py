@@ -14,7 +14,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from analysis.coup import balance, bluffing, sweep
-from analysis.coup.endgames import DEFAULT_CAP, MAIN_REVEALED, SOLVER
+from analysis.coup.endgames import DEFAULT_CAP, MAIN_REVEALED, SOLVER, Endgame
 from analysis.report import ReportContext, register_section
 
 DATA = Path("reports/data/coup")
@@ -477,14 +477,23 @@ def section_brackets(ctx: ReportContext) -> str:
 
 
 def _abstraction_frame(records: list[dict]):
+    """One row per estimate record. The rigorous bracket is read from the bracket records
+    on disk now (brackets solved after the estimate narrow it); the record's own copy is
+    the fallback."""
     import pandas as pd
+
+    from analysis.coup import abstraction as A
 
     rows = []
     for r in records:
         solved = [c for c in r["caps"] if c["status"] == "solved"]
         last = solved[-1] if solved else {}
         loss = r.get("loss") or {}
-        b = r.get("bracket") or {}
+        eg = r["endgame"]
+        endgame = Endgame(eg["mover_coins"], eg["other_coins"], eg["deck"],
+                          tuple(eg["revealed"]))
+        b = A.bracket_of(endgame, DATA / "brackets") or r.get("bracket") or {}
+        where = A.compare(r["win"], b) if b and r["win"] is not None else {}
         rows.append({
             "deck": r["endgame"]["deck"], "mover": r["endgame"]["mover_coins"],
             "other": r["endgame"]["other_coins"], "win": r["win"], "cap": r["estimate_cap"],
@@ -493,7 +502,7 @@ def _abstraction_frame(records: list[dict]):
             "exploitability": last.get("exploitability"),
             "lower_win": b.get("lower_win"), "upper_win": b.get("upper_win"),
             "bracket_caps": f"{b['lower_cap']}/{b['upper_cap']}" if b else None,
-            "inside": r.get("inside"), "outside_by": r.get("outside_by"),
+            "inside": where.get("inside"), "outside_by": where.get("outside_by"),
             "loss": loss.get("loss"), "exact_win": loss.get("exact_win"),
             "abstract_win_in_tree": (1 + loss["abstract_value_in_tree"]) / 2 if loss else None,
             "tree_iterations": loss.get("tree_iterations"),
