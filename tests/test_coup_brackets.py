@@ -86,3 +86,36 @@ def test_a_passive_opponent_keeps_the_bracket_fully_open_at_cap_two():
     rec = solve_bracket(Endgame(1, 1, "inquisitor", turn_cap=2))
     assert rec["lower_win"] == pytest.approx(0.0, abs=1e-12)
     assert rec["upper_win"] == pytest.approx(1.0, abs=1e-12)
+
+
+def _fake_bracket(directory, eg: Endgame, width: float) -> None:
+    import json
+
+    from analysis.coup.sweep import SWEEP_VERSION, bracket_path
+
+    path = bracket_path(directory, eg)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"width": width, "lower_win": 0.5 - width / 2,
+                                "upper_win": 0.5 + width / 2, "version": SWEEP_VERSION}))
+
+
+def test_the_sweep_orders_by_the_bracket_one_cap_lower(tmp_path):
+    """Widest first narrows the worst brackets first; narrowest-open first runs only the
+    brackets still open, the likeliest to close first, and leaves out the converged."""
+    from analysis.coup.sweep import narrowest_open_first, widest_first
+
+    widths = {(0, 0): 0.7, (6, 3): 0.03, (1, 7): 0.02, (5, 9): 0.0}
+    for (a, b), w in widths.items():
+        _fake_bracket(tmp_path, Endgame(a, b, "inquisitor", turn_cap=3), w)
+    cap4 = [Endgame(a, b, "inquisitor", turn_cap=4) for a, b in [*widths, (2, 2)]]
+    coins = lambda egs: [(e.mover_coins, e.other_coins) for e in egs]  # noqa: E731
+    assert coins(widest_first(cap4, tmp_path)) == [(0, 0), (6, 3), (1, 7), (5, 9), (2, 2)]
+    assert coins(narrowest_open_first(cap4, tmp_path)) == [(1, 7), (6, 3), (0, 0)]
+
+
+def test_an_unknown_order_is_refused_by_name(capsys):
+    from analysis.cli import main
+
+    assert main(["coup", "brackets", "--order", "random"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "--order 'random'" in err

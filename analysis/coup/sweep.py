@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
+from analysis.coup.brackets import CONVERGED_WIDTH
 from analysis.coup.endgames import DECKS, DEFAULT_CAP, MAIN_REVEALED, Endgame
 from analysis.solve.cache import atomic_write_text
 from games.coup import cards as C
@@ -228,17 +229,29 @@ def cached_brackets(endgames: list[Endgame], directory: Path = BRACKET_DIR) -> l
     return [r for r in out if r is not None]
 
 
+def _width_below(eg: Endgame, directory: Path) -> float:
+    # The width of the endgame's bracket one cap lower (-1 without a record).
+    if eg.turn_cap <= 1:
+        return -1.0
+    below = Endgame(eg.mover_coins, eg.other_coins, eg.deck, eg.revealed, eg.turn_cap - 1)
+    record = load_bracket(directory, below)
+    return record["width"] if record else -1.0
+
+
 def widest_first(endgames: list[Endgame], directory: Path = BRACKET_DIR) -> list[Endgame]:
     """``endgames`` ordered by the width of their bracket one cap lower (widest first;
     those without a lower-cap record last), so a sweep cut short has narrowed the worst."""
-    def width(eg: Endgame) -> float:
-        if eg.turn_cap <= 1:
-            return -1.0
-        below = Endgame(eg.mover_coins, eg.other_coins, eg.deck, eg.revealed, eg.turn_cap - 1)
-        record = load_bracket(directory, below)
-        return record["width"] if record else -1.0
+    return sorted(endgames, key=lambda eg: _width_below(eg, directory), reverse=True)
 
-    return sorted(endgames, key=width, reverse=True)
+
+def narrowest_open_first(endgames: list[Endgame],
+                         directory: Path = BRACKET_DIR) -> list[Endgame]:
+    """The endgames whose bracket one cap lower is still open (wider than
+    :data:`CONVERGED_WIDTH`), narrowest first: those a larger cap is likeliest to close.
+    Converged ones are left out (a larger cap cannot change them), and so are those
+    without a lower-cap record."""
+    widths = {eg: _width_below(eg, directory) for eg in endgames}
+    return sorted((eg for eg in endgames if widths[eg] > CONVERGED_WIDTH), key=widths.get)
 
 
 def bracket_grid(coins: Iterable[int] = COINS, decks: Iterable[str] = DECKS,
@@ -256,7 +269,11 @@ def add_bracket_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--decks", default=",".join(DECKS))
     parser.add_argument("--revealed", default="-".join(MAIN_REVEALED))
     parser.add_argument("--limit", type=int, default=0,
-                        help="solve at most this many endgames per cap (the widest first)")
+                        help="solve at most this many endgames per cap (in --order)")
+    parser.add_argument("--order", default="widest",
+                        help="widest: the widest brackets one cap lower first (default); "
+                             "narrowest: only the still open ones, narrowest first (the "
+                             "likeliest to close)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--directory", default=str(BRACKET_DIR))
 
@@ -286,10 +303,14 @@ def run_bracket_args(args: argparse.Namespace) -> int:
     revealed = tuple(args.revealed.split("-"))
     if len(revealed) != 2:
         raise InvalidParameterError(f"--revealed {args.revealed!r}: write two cards, e.g. duke-captain")
+    orders = {"widest": widest_first, "narrowest": narrowest_open_first}
+    if args.order not in orders:
+        raise InvalidParameterError(f"--order {args.order!r}: choose widest or narrowest")
     directory = Path(args.directory)
     total = 0
     for cap in caps:
-        endgames = widest_first(bracket_grid(coins, args.decks.split(","), revealed, cap), directory)
+        endgames = orders[args.order](bracket_grid(coins, args.decks.split(","), revealed, cap),
+                                      directory)
         if args.limit:
             endgames = endgames[:args.limit]
         total += len(bracket_sweep(endgames, directory, args.workers))
