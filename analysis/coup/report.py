@@ -352,6 +352,19 @@ def _with_closed(df, by_cap: dict, cap: int):
     return pd.concat([df, one[one["mover"] >= 7]], ignore_index=True)
 
 
+def _unmoved(extra, frames) -> int:
+    """How many larger-cap brackets have the same width (to 1e-4) as one cap lower."""
+    count = 0
+    for r in extra.itertuples():
+        below = frames.get(r.cap - 1)
+        if below is None:
+            continue
+        m = below[(below["deck"] == r.deck) & (below["mover"] == r.mover)
+                  & (below["other"] == r.other)]
+        count += bool(len(m) and abs(float(m["width"].iloc[0]) - r.width) < 1e-4)
+    return count
+
+
 def section_brackets(ctx: ReportContext) -> str:
     """Rigorous bounds on the uncapped values, how they narrow with the cap, convergence."""
     lines = ["## Without a cap: rigorous brackets\n"]
@@ -439,7 +452,9 @@ def section_brackets(ctx: ReportContext) -> str:
     extra = pd.concat([f[(f["deck"] == d) & (c > best.get(d, 0))].assign(cap=c)
                        for c, f in frames.items() for d in DECKS_ORDER], ignore_index=True)
     if len(extra):
-        lines.append("\nLarger caps, as far as time allowed (the widest brackets first):\n")
+        lines.append("\nLarger caps, as far as time allowed: the widest brackets first, and some "
+                     "of the narrowest still open, which one more turn might close "
+                     "(`farol coup brackets --order narrowest`):\n")
         lines.append("| deck | mover | other | cap | bracket (win prob.) | width | width one cap "
                      "lower | histories | seconds | iterations | exploitability |")
         lines.append("|---|---|---|---|---|---|---|---|---|---|---|")
@@ -454,6 +469,13 @@ def section_brackets(ctx: ReportContext) -> str:
                 f"| {r.deck} | {r.mover} | {r.other} | {r.cap} | {r.lower_win:.4f}-"
                 f"{r.upper_win:.4f} | {r.width:.4f} | {_fmt(prev, '.4f')} | {r.nodes:,} | "
                 f"{r.seconds:.0f} | {r.iterations} | {r.exploitability:.1e} |")
+        closed = extra[extra["width"] <= 1e-3]
+        lines.append(
+            f"\nOf these {len(extra)}, {len(closed)} converged at the larger cap"
+            + (": " + _converged_words(closed) if len(closed) else "")
+            + f"; {_unmoved(extra, frames)} did not move at all (one more turn of the "
+            "other player's changes nothing there; their lower end needs a turn of the "
+            "mover's, an odd cap, to rise).")
     lines.append(
         "\nEach turn of cap moves one end only. The lower end is what the player to move "
         "can force when the cap counts as their loss; on the other player's turns that "
