@@ -26,6 +26,12 @@ As win probabilities (a never-ending game counted as half a win), the bracket is
 winning within ``c`` turns when the cap counts as a loss, the upper end one minus
 their probability of losing within ``c`` turns when the cap counts as a win.
 
+Winning Coups (``decisive``): a player with 7+ coins whose only opponent has one card
+left wins by couping; :class:`games.coup.walker.DecisiveCoupWalker` makes that their
+only action. The guarantees are unchanged: the player can earn no more than +1, and an
+opponent's best response against them loses nothing by couping there, so the reduced
+tree's best responses are the full tree's (tested: equal brackets).
+
 One compile serves both solves: in a 1v1 endgame every finished game pays +-1, so the
 terminals paying 0 in the ``cap_payoff=0`` tree are exactly the cap's, and their
 utility is replaced (tested against compiling with ``cap_payoff`` +-1).
@@ -64,9 +70,20 @@ def with_cap_payoff(compiled: CompiledGame, cap_payoff: float) -> CompiledGame:
                                game=f"{compiled.game} [cap_payoff={cap_payoff:g}]")
 
 
-def compile_endgame(endgame: Endgame, **kwargs) -> CompiledGame:
-    """The perfect-recall tree of ``endgame`` (its cap paying 0)."""
-    return compile_game(endgame.game(), **kwargs)
+def compile_endgame(endgame: Endgame, decisive: bool = False, **kwargs) -> CompiledGame:
+    """The perfect-recall tree of ``endgame`` (its cap paying 0).
+
+    ``decisive``: a player who can win at once by a Coup does
+    (:class:`games.coup.walker.DecisiveCoupWalker`, an exact reduction: same value,
+    same guarantees), which makes the trees of endgames with a 7+ coin player far
+    smaller.
+    """
+    game = endgame.game()
+    if decisive:
+        from games.coup.walker import DecisiveCoupWalker
+
+        kwargs["walker"] = DecisiveCoupWalker(game.config, history=True)
+    return compile_game(game, **kwargs)
 
 
 def bracket_of(compiled: CompiledGame, target: float = TARGET_EXPLOITABILITY,
@@ -102,15 +119,17 @@ def bracket_of(compiled: CompiledGame, target: float = TARGET_EXPLOITABILITY,
 
 def solve_bracket(endgame: Endgame, target: float = TARGET_EXPLOITABILITY,
                   max_iterations: int = MAX_ITERATIONS,
-                  compiled: CompiledGame | None = None) -> dict:
+                  compiled: CompiledGame | None = None, decisive: bool = False) -> dict:
     """Bounds on the uncapped value of ``endgame`` from its cap (``endgame.turn_cap``).
 
     The record of :func:`bracket_of` with the endgame, its position, the solver's name
-    and the compile's seconds.
+    and the compile's seconds. ``decisive`` compiles with winning Coups played
+    (:func:`compile_endgame`; the record says so).
     """
     tick = time.perf_counter()
     if compiled is None:
-        compiled = compile_endgame(endgame)
+        compiled = compile_endgame(endgame, decisive=decisive)
     record = {"endgame": dataclasses.asdict(endgame), "position": endgame.position(),
-              "solver": SOLVER, "compile_seconds": time.perf_counter() - tick}
+              "solver": SOLVER, "decisive_coup": decisive,
+              "compile_seconds": time.perf_counter() - tick}
     return record | bracket_of(compiled, target, max_iterations)

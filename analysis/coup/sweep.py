@@ -12,6 +12,7 @@ coin pair 0-9, both decks); ``--revealed`` and ``--coins`` change the grid.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -111,6 +112,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The sweep's options (shared by ``python -m`` and ``farol coup sweep``)."""
     parser.add_argument("--caps", default=str(DEFAULT_CAP), help="turn caps, comma-separated")
     parser.add_argument("--coins", default="0-9", help="coin range, e.g. 0-9 or 0,3,6")
+    parser.add_argument("--pairs", default=None,
+                        help="only these mover/other coin pairs, e.g. 1/7,2/7 (instead of "
+                             "--coins)")
     parser.add_argument("--decks", default=",".join(DECKS))
     parser.add_argument("--revealed", default="-".join(MAIN_REVEALED),
                         help="mover's and other's revealed card, e.g. contessa-contessa")
@@ -200,25 +204,27 @@ def load_bracket(directory: Path, endgame: Endgame) -> dict | None:
     return record if record.get("version") == SWEEP_VERSION else None
 
 
-def run_bracket_task(endgame: Endgame, directory: str) -> dict:
+def run_bracket_task(endgame: Endgame, directory: str, decisive: bool = False) -> dict:
     """Bound one endgame's uncapped value and write its record (the worker function)."""
     from analysis.coup.brackets import solve_bracket
 
-    record = solve_bracket(endgame)
+    record = solve_bracket(endgame, decisive=decisive)
     record["version"] = SWEEP_VERSION
     atomic_write_text(bracket_path(Path(directory), endgame), json.dumps(record, indent=1) + "\n")
     return record
 
 
 def bracket_sweep(endgames: list[Endgame], directory: Path = BRACKET_DIR, workers: int = 2,
-                  progress: bool = True) -> list[dict]:
+                  progress: bool = True, decisive: bool = False) -> list[dict]:
     """Bracket every endgame not yet on disk (resumable, in parallel); all records in order.
 
     The endgames run in the order given, so a sweep cut short has done the first ones
-    (callers put the widest brackets first).
+    (callers put the widest brackets first). ``decisive``: compile with winning Coups
+    played (an exact reduction, :func:`analysis.coup.brackets.compile_endgame`).
     """
     directory = Path(directory)
-    todo = [(eg, str(directory)) for eg in endgames if load_bracket(directory, eg) is None]
+    todo = [(eg, str(directory), decisive) for eg in endgames
+            if load_bracket(directory, eg) is None]
     _run_all(run_bracket_task, todo, workers, progress, "coup brackets")
     return [load_bracket(directory, eg) for eg in endgames]
 
@@ -230,23 +236,27 @@ def cached_brackets(endgames: list[Endgame], directory: Path = BRACKET_DIR) -> l
 
 
 def _width_below(eg: Endgame, directory: Path) -> float:
-    # The width of the endgame's bracket one cap lower (-1 without a record).
-    if eg.turn_cap <= 1:
-        return -1.0
-    below = Endgame(eg.mover_coins, eg.other_coins, eg.deck, eg.revealed, eg.turn_cap - 1)
-    record = load_bracket(directory, below)
-    return record["width"] if record else -1.0
+    # The width of the endgame's tightest bracket at a lower cap: the intersection of
+    # the brackets on disk (-1 without a record).
+    lower, upper = -1.0, 2.0
+    for cap in range(1, eg.turn_cap):
+        record = load_bracket(directory, dataclasses.replace(eg, turn_cap=cap))
+        if record is not None:
+            lower = max(lower, record["lower_win"])
+            upper = min(upper, record["upper_win"])
+    return upper - lower if lower >= 0 else -1.0
 
 
 def widest_first(endgames: list[Endgame], directory: Path = BRACKET_DIR) -> list[Endgame]:
-    """``endgames`` ordered by the width of their bracket one cap lower (widest first;
-    those without a lower-cap record last), so a sweep cut short has narrowed the worst."""
+    """``endgames`` ordered by the width of their tightest bracket at lower caps (widest
+    first; those without a lower-cap record last), so a sweep cut short has narrowed the
+    worst."""
     return sorted(endgames, key=lambda eg: _width_below(eg, directory), reverse=True)
 
 
 def narrowest_open_first(endgames: list[Endgame],
                          directory: Path = BRACKET_DIR) -> list[Endgame]:
-    """The endgames whose bracket one cap lower is still open (wider than
+    """The endgames whose tightest bracket at lower caps is still open (wider than
     :data:`CONVERGED_WIDTH`), narrowest first: those a larger cap is likeliest to close.
     Converged ones are left out (a larger cap cannot change them), and so are those
     without a lower-cap record."""
@@ -266,6 +276,9 @@ def add_bracket_arguments(parser: argparse.ArgumentParser) -> None:
     """The bracket sweep's options (``farol coup brackets``)."""
     parser.add_argument("--caps", default="1,2,3", help="turn caps, comma-separated")
     parser.add_argument("--coins", default="0-9", help="coin range, e.g. 0-9 or 0,3,6")
+    parser.add_argument("--pairs", default=None,
+                        help="only these mover/other coin pairs, e.g. 1/7,2/7 (instead of "
+                             "--coins)")
     parser.add_argument("--decks", default=",".join(DECKS))
     parser.add_argument("--revealed", default="-".join(MAIN_REVEALED))
     parser.add_argument("--limit", type=int, default=0,
@@ -274,6 +287,9 @@ def add_bracket_arguments(parser: argparse.ArgumentParser) -> None:
                         help="widest: the widest brackets one cap lower first (default); "
                              "narrowest: only the still open ones, narrowest first (the "
                              "likeliest to close)")
+    parser.add_argument("--decisive-coup", action="store_true",
+                        help="compile with winning Coups played (exact; far smaller trees "
+                             "where a player has 7+ coins)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--directory", default=str(BRACKET_DIR))
 
@@ -308,11 +324,20 @@ def run_bracket_args(args: argparse.Namespace) -> int:
         raise InvalidParameterError(f"--order {args.order!r}: choose widest or narrowest")
     directory = Path(args.directory)
     total = 0
+    pairs = None
+    if args.pairs:
+        from analysis.coup.abstraction import parse_pairs
+
+        pairs = set(parse_pairs(args.pairs))
     for cap in caps:
-        endgames = orders[args.order](bracket_grid(coins, args.decks.split(","), revealed, cap),
-                                      directory)
+        grid_ = bracket_grid(sorted({c for p in pairs for c in p}) if pairs else coins,
+                             args.decks.split(","), revealed, cap)
+        if pairs:
+            grid_ = [eg for eg in grid_ if (eg.mover_coins, eg.other_coins) in pairs]
+        endgames = orders[args.order](grid_, directory)
         if args.limit:
             endgames = endgames[:args.limit]
-        total += len(bracket_sweep(endgames, directory, args.workers))
+        total += len(bracket_sweep(endgames, directory, args.workers,
+                                   decisive=args.decisive_coup))
     print(f"{total} brackets in {directory}")
     return 0
