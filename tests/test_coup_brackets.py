@@ -119,3 +119,20 @@ def test_an_unknown_order_is_refused_by_name(capsys):
     assert main(["coup", "brackets", "--order", "random"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "--order 'random'" in err
+
+
+def test_the_tightest_bracket_intersects_every_cap():
+    """The report's per-endgame bracket: the largest lower end and the smallest upper end
+    over the caps on disk, with the caps they come from."""
+    from analysis.coup.report import _tightest
+
+    def rec(cap, lower, upper):
+        return {"endgame": {"deck": "inquisitor", "mover_coins": 1, "other_coins": 7,
+                            "turn_cap": cap}, "lower_win": lower, "upper_win": upper}
+
+    by_cap = {3: [rec(3, 0.0769, 0.0962)], 4: [rec(4, 0.0769, 0.0962)],
+              5: [rec(5, 0.0960, 0.0965)]}
+    (row,) = _tightest(by_cap).itertuples()
+    assert (row.lower_win, row.upper_win) == (0.0960, 0.0962)
+    assert (row.lower_cap, row.upper_cap) == (5, 3)
+    assert row.width == pytest.approx(0.0002)

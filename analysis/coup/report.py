@@ -59,6 +59,16 @@ def _heatmaps(ctx: ReportContext, df, column: str, title: str, stem: str, cmap: 
     return ctx.save_figure(fig, stem)
 
 
+def _with_larger_caps(by_cap: dict, cap: int, converged: int) -> str:
+    """", N with the larger caps too" when brackets above ``cap`` close more endgames."""
+    if max(by_cap) <= cap:
+        return ""
+    t = _tightest(by_cap)
+    n = int((t["width"] <= 1e-3).sum())
+    return (f"; with the larger caps solved for some endgames (up to {max(by_cap)}), {n} "
+            "have converged" if n != converged else "")
+
+
 def section_findings(ctx: ReportContext) -> str:
     """The headline numbers, each with where it comes from."""
     records = _records()
@@ -114,8 +124,9 @@ def section_findings(ctx: ReportContext) -> str:
         lines.append(
             f"- **Without a cap** (rigorous brackets at cap {c}, both decks): {int((f['width'] <= 1e-3).sum())} "
             f"of {len(f)} endgames converged (width <= 0.001), mean width {f['width'].mean():.2f}; "
-            f"in {len(sure)} the bracket at least says who is favoured. Low-coin endgames stay "
-            "open: see *Without a cap*.")
+            f"in {len(sure)} the bracket at least says who is favoured"
+            + _with_larger_caps(by_cap, c, int((f["width"] <= 1e-3).sum()))
+            + ". Low-coin endgames stay open: see *Without a cap*.")
         lines += _abstraction_bullet()
         lines.append("- **The full game's first-player advantage** is out of exact reach: its "
                      "bracket is [0, 1] for every cap up to 6 (see *The full 2-player game*).")
@@ -327,6 +338,29 @@ def _brackets() -> dict[int, list[dict]]:
     return out
 
 
+def _tightest(by_cap: dict[int, list[dict]]):
+    """Per endgame, the intersection of its brackets over every cap on disk (largest lower
+    end, smallest upper end; movers of 7+ coins from cap 1), as a frame like
+    :func:`_bracket_frame`'s with the caps of the two ends."""
+    import pandas as pd
+
+    best: dict[tuple, dict] = {}
+    for cap, records in sorted(by_cap.items()):
+        for r in records:
+            eg = r["endgame"]
+            key = (eg["deck"], eg["mover_coins"], eg["other_coins"])
+            b = best.setdefault(key, {"deck": key[0], "mover": key[1], "other": key[2],
+                                      "lower_win": -1.0, "upper_win": 2.0})
+            if r["lower_win"] > b["lower_win"]:
+                b["lower_win"], b["lower_cap"] = r["lower_win"], cap
+            if r["upper_win"] < b["upper_win"]:
+                b["upper_win"], b["upper_cap"] = r["upper_win"], cap
+    df = pd.DataFrame(list(best.values()))
+    if len(df):
+        df["width"] = df["upper_win"] - df["lower_win"]
+    return df
+
+
 def _bracket_frame(records: list[dict]):
     import pandas as pd
 
@@ -476,6 +510,10 @@ def section_brackets(ctx: ReportContext) -> str:
             + f"; {_unmoved(extra, frames)} did not move at all (one more turn of the "
             "other player's changes nothing there; their lower end needs a turn of the "
             "mover's, an odd cap, to rise).")
+        tight = _tightest(by_cap)
+        lines.append(
+            f"Counting every cap on disk (each endgame's tightest bracket), "
+            f"{int((tight['width'] <= 1e-3).sum())} of {len(tight)} endgames have converged.")
     lines.append(
         "\nEach turn of cap moves one end only. The lower end is what the player to move "
         "can force when the cap counts as their loss; on the other player's turns that "
