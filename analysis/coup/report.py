@@ -372,6 +372,7 @@ def _bracket_frame(records: list[dict]):
         + r["high"]["seconds"],
         "iterations": max(r["low"]["iterations"], r["high"]["iterations"]),
         "exploitability": max(r["low"]["exploitability"], r["high"]["exploitability"]),
+        "decisive": bool(r.get("decisive_coup", False)),
     } for r in records])
 
 
@@ -386,16 +387,17 @@ def _with_closed(df, by_cap: dict, cap: int):
     return pd.concat([df, one[one["mover"] >= 7]], ignore_index=True)
 
 
-def _unmoved(extra, frames) -> int:
-    """How many larger-cap brackets have the same width (to 1e-4) as one cap lower."""
+def _unmoved(extra, by_cap: dict) -> int:
+    """How many larger-cap brackets are no narrower (to 1e-4) than the tightest bracket
+    of the smaller caps on disk."""
     count = 0
     for r in extra.itertuples():
-        below = frames.get(r.cap - 1)
-        if below is None:
+        below = _tightest({c: recs for c, recs in by_cap.items() if c < r.cap})
+        if not len(below):
             continue
         m = below[(below["deck"] == r.deck) & (below["mover"] == r.mover)
                   & (below["other"] == r.other)]
-        count += bool(len(m) and abs(float(m["width"].iloc[0]) - r.width) < 1e-4)
+        count += bool(len(m) and float(m["width"].iloc[0]) - r.width < 1e-4)
     return count
 
 
@@ -489,27 +491,34 @@ def section_brackets(ctx: ReportContext) -> str:
         lines.append("\nLarger caps, as far as time allowed: the widest brackets first, and some "
                      "of the narrowest still open, which one more turn might close "
                      "(`farol coup brackets --order narrowest`):\n")
-        lines.append("| deck | mover | other | cap | bracket (win prob.) | width | width one cap "
-                     "lower | histories | seconds | iterations | exploitability |")
+        lines.append("| deck | mover | other | cap | bracket (win prob.) | width | width at "
+                     "lower caps | histories | seconds | iterations | exploitability |")
         lines.append("|---|---|---|---|---|---|---|---|---|---|---|")
         for r in extra.sort_values(["deck", "cap", "mover", "other"]).itertuples():
-            below = frames.get(r.cap - 1)
-            prev = None
-            if below is not None:
-                m = below[(below["deck"] == r.deck) & (below["mover"] == r.mover)
-                          & (below["other"] == r.other)]
-                prev = float(m["width"].iloc[0]) if len(m) else None
+            below = _tightest({c: recs for c, recs in by_cap.items() if c < r.cap})
+            m = below[(below["deck"] == r.deck) & (below["mover"] == r.mover)
+                      & (below["other"] == r.other)] if len(below) else below
+            prev = float(m["width"].iloc[0]) if len(m) else None
+            reduced = " (reduced)" if r.decisive else ""
             lines.append(
                 f"| {r.deck} | {r.mover} | {r.other} | {r.cap} | {r.lower_win:.4f}-"
-                f"{r.upper_win:.4f} | {r.width:.4f} | {_fmt(prev, '.4f')} | {r.nodes:,} | "
-                f"{r.seconds:.0f} | {r.iterations} | {r.exploitability:.1e} |")
+                f"{r.upper_win:.4f} | {r.width:.4f} | {_fmt(prev, '.4f')} | {r.nodes:,}"
+                f"{reduced} | {r.seconds:.0f} | {r.iterations} | {r.exploitability:.1e} |")
+        if extra["decisive"].any():
+            lines.append(
+                "\n*(reduced)*: compiled with winning Coups played (`--decisive-coup`: a "
+                "player with 7+ coins whose only opponent has one card coups; an exact "
+                "reduction, same bounds, [docs/coup_analysis.md](../docs/coup_analysis.md)). "
+                "It brings cap 5 within reach where the other player has 7+ coins. *Width "
+                "at lower caps*: the tightest bracket of the smaller caps on disk.")
         closed = extra[extra["width"] <= 1e-3]
         lines.append(
             f"\nOf these {len(extra)}, {len(closed)} converged at the larger cap"
             + (": " + _converged_words(closed) if len(closed) else "")
-            + f"; {_unmoved(extra, frames)} did not move at all (one more turn of the "
-            "other player's changes nothing there; their lower end needs a turn of the "
-            "mover's, an odd cap, to rise).")
+            + f"; {_unmoved(extra, by_cap)} did not narrow at all (the turns added did "
+            "not help the side whose end is open: an even cap adds a turn of the other "
+            "player's and can only lower the upper end, an odd cap one of the mover's and "
+            "can only lift the lower end).")
         tight = _tightest(by_cap)
         lines.append(
             f"Counting every cap on disk (each endgame's tightest bracket), "
@@ -874,15 +883,15 @@ def _converged_words(conv) -> str:
         return "none"
     parts = []
     for deck, g in conv.groupby("deck"):
-        movers = sorted(set(g["mover"]))
-        hi = g[g["mover"] < 7]
-        text = f"{deck}: every mover with {movers[0] if min(movers) >= 7 else 7}+ coins" \
-            if set(range(7, 10)) <= set(movers) else f"{deck}: movers with {movers} coins"
-        if len(hi):
-            pairs = ", ".join(f"{m}/{o}" for m, o in sorted(zip(hi["mover"], hi["other"],
+        # Movers of 7+ coins Coup at once: named as a group when all three are there.
+        every_rich = set(range(7, 10)) <= set(g["mover"])
+        rest = g[g["mover"] < 7] if every_rich else g
+        words = ["every mover with 7+ coins"] if every_rich else []
+        if len(rest):
+            pairs = ", ".join(f"{m}/{o}" for m, o in sorted(zip(rest["mover"], rest["other"],
                                                                 strict=True)))
-            text += f", and mover/other coins {pairs}"
-        parts.append(text)
+            words.append(f"mover/other coins {pairs}")
+        parts.append(f"{deck}: " + ", and ".join(words))
     return "; ".join(parts)
 
 
