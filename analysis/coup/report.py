@@ -601,10 +601,17 @@ def _abstraction_bullet() -> list[str]:
                "other": "the other player is favoured beyond that uncertainty",
                "none": "no side is clearly favoured at that accuracy"}
     call = verdict[sides.pop()] if len(sides) == 1 else "the decks disagree"
+    closed = df[(df["upper_win"] - df["lower_win"]) <= A.CONVERGED_WIDTH]
+    since = ""
+    if len(closed):
+        gap = (closed["win"] - (closed["lower_win"] + closed["upper_win"]) / 2).abs().max()
+        since = (f"; {len(closed)} of them have closed since, and there the estimate is within "
+                 f"{gap:.1e} of the value in win probability")
     return [
         f"- **Beyond the cap (an estimate, not exact)**: the state-keyed abstraction solved "
         f"at caps up to {int(df['cap'].max())} for {len(df)} wide-bracket endgames (every "
-        f"endgame whose bracket is wider than 0.001): {int(inside['inside'].astype(bool).sum())} of {len(inside)} "
+        f"endgame whose bracket was wider than 0.001{since}): "
+        f"{int(inside['inside'].astype(bool).sum())} of {len(inside)} "
         f"estimates lie inside their rigorous brackets, {int(df['converged'].sum())} converged "
         f"in the cap, and the abstraction's loss at cap 3 is {df['loss'].median():.2f} "
         "(median exploitability in the exact tree). The mover's estimated P(win) at 0/0: "
@@ -670,6 +677,8 @@ def section_abstraction(ctx: ReportContext) -> str:
     pairs = ", ".join(f"{a}/{b}" for a, b in sorted(set(zip(df["mover"], df["other"],
                                                              strict=True))))
     wide = A.scope(pairs=[(a, b) for a in sweep.COINS for b in sweep.COINS])
+    # Estimates made while a bracket was open, for endgames whose bracket has closed since.
+    closed = df[(df["upper_win"] - df["lower_win"]) <= A.CONVERGED_WIDTH]
     params = records[0]["parameters"]
     lines += [
         "Where the rigorous brackets above are still wide, this is the best available "
@@ -698,9 +707,10 @@ def section_abstraction(ctx: ReportContext) -> str:
         "outside it is wrong by at least the distance shown.",
         "",
         f"Scope: every endgame, both decks, whose rigorous bracket is wider than 0.001: "
-        f"{len(df)} of the {len(wide)} such endgames are estimated (mover/other coin "
-        f"pairs {pairs}). They took {df['seconds'].sum() / 60:.0f} CPU-minutes "
-        f"({df['seconds'].mean():.0f} s an endgame).",
+        f"{len(df) - len(closed)} of the {len(wide)} such endgames are estimated (mover/other "
+        f"coin pairs {pairs})" + _closed_since_words(closed) + ". They took "
+        f"{df['seconds'].sum() / 60:.0f} CPU-minutes ({df['seconds'].mean():.0f} s an "
+        "endgame).",
         "",
     ]
     conv = int(df["converged"].sum())
@@ -849,6 +859,20 @@ def section_memory_keys(ctx: ReportContext) -> str:
         f"{df['seconds'].sum() / 60:.0f} CPU-minutes in all.)\n"
         if len(memory_loss) else "\n")
     return "\n".join(lines) + "\n"
+
+
+def _closed_since_words(closed) -> str:
+    """The estimates whose endgame's bracket has closed since, set beside the value now
+    known (the bracket's midpoint): a check of the estimate where the truth is known."""
+    if not len(closed):
+        return ""
+    items = [f"{r.deck} {r.mover}/{r.other}: estimate {r.win:.3f}, value "
+             f"{(r.lower_win + r.upper_win) / 2:.3f}"
+             for r in closed.sort_values(["deck", "mover", "other"]).itertuples()]
+    gap = (closed["win"] - (closed["lower_win"] + closed["upper_win"]) / 2).abs()
+    return (f"; {len(closed)} more were estimated while their bracket was open and it has "
+            "closed since (a larger cap), which checks the estimate where the value is now "
+            f"known: {'; '.join(items)} (largest miss {gap.max():.1e} in win probability)")
 
 
 def _favoured_side(r) -> tuple[str, float]:
