@@ -284,7 +284,7 @@ def add_bracket_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=int, default=0,
                         help="solve at most this many endgames per cap (in --order)")
     parser.add_argument("--order", default="widest",
-                        help="widest: the widest brackets one cap lower first (default); "
+                        help="widest: the widest brackets at lower caps first (default); "
                              "narrowest: only the still open ones, narrowest first (the "
                              "likeliest to close)")
     parser.add_argument("--decisive-coup", action="store_true",
