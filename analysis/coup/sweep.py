@@ -279,8 +279,9 @@ def add_bracket_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pairs", default=None,
                         help="only these mover/other coin pairs, e.g. 1/7,2/7 (instead of "
                              "--coins)")
-    parser.add_argument("--decks", default=",".join(DECKS))
-    parser.add_argument("--revealed", default="-".join(MAIN_REVEALED))
+    parser.add_argument("--decks", default=",".join(DECKS), help="decks, comma-separated")
+    parser.add_argument("--revealed", default="-".join(MAIN_REVEALED),
+                        help="the two revealed cards, e.g. contessa-contessa")
     parser.add_argument("--limit", type=int, default=0,
                         help="solve at most this many endgames per cap (in --order)")
     parser.add_argument("--order", default="widest",
@@ -290,8 +291,9 @@ def add_bracket_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--decisive-coup", action="store_true",
                         help="compile with winning Coups played (exact; far smaller trees "
                              "where a player has 7+ coins)")
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--directory", default=str(BRACKET_DIR))
+    parser.add_argument("--workers", type=int, default=2, help="processes in parallel")
+    parser.add_argument("--directory", default=str(BRACKET_DIR),
+                        help="where the records go (one JSON file per endgame and cap)")
 
 
 def parse_coins(text: str) -> tuple[int, ...]:
