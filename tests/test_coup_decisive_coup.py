@@ -102,3 +102,12 @@ def test_the_command_line_brackets_chosen_pairs_with_the_reduction(tmp_path, cap
         assert rec["lower_win"] == pytest.approx(1.0, abs=1e-9)
     assert main(["coup", "brackets", "--pairs", "7-2"]) == 2
     assert "--pairs '7-2'" in capsys.readouterr().err
+
+
+def test_only_the_bracket_command_takes_pairs(capsys):
+    """``--pairs`` belongs to ``farol coup brackets``; the endgame sweep refuses it."""
+    from analysis.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["coup", "sweep", "--pairs", "1/7"])
+    assert "--pairs" in capsys.readouterr().err

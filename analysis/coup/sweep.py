@@ -112,14 +112,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The sweep's options (shared by ``python -m`` and ``farol coup sweep``)."""
     parser.add_argument("--caps", default=str(DEFAULT_CAP), help="turn caps, comma-separated")
     parser.add_argument("--coins", default="0-9", help="coin range, e.g. 0-9 or 0,3,6")
-    parser.add_argument("--pairs", default=None,
-                        help="only these mover/other coin pairs, e.g. 1/7,2/7 (instead of "
-                             "--coins)")
-    parser.add_argument("--decks", default=",".join(DECKS))
+    parser.add_argument("--decks", default=",".join(DECKS), help="decks, comma-separated")
     parser.add_argument("--revealed", default="-".join(MAIN_REVEALED),
                         help="mover's and other's revealed card, e.g. contessa-contessa")
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--directory", default=str(DEFAULT_DIR))
+    parser.add_argument("--workers", type=int, default=2, help="processes in parallel")
+    parser.add_argument("--directory", default=str(DEFAULT_DIR),
+                        help="where the records go (one JSON file per endgame)")
 
 
 def run_args(args: argparse.Namespace) -> int:
