@@ -387,18 +387,21 @@ def _with_closed(df, by_cap: dict, cap: int):
     return pd.concat([df, one[one["mover"] >= 7]], ignore_index=True)
 
 
+def _width_below(r, by_cap: dict) -> float | None:
+    """The width of the tightest bracket of row ``r``'s endgame at caps below ``r.cap``."""
+    below = _tightest({c: recs for c, recs in by_cap.items() if c < r.cap})
+    if not len(below):
+        return None
+    m = below[(below["deck"] == r.deck) & (below["mover"] == r.mover)
+              & (below["other"] == r.other)]
+    return float(m["width"].iloc[0]) if len(m) else None
+
+
 def _unmoved(extra, by_cap: dict) -> int:
     """How many larger-cap brackets are no narrower (to 1e-4) than the tightest bracket
     of the smaller caps on disk."""
-    count = 0
-    for r in extra.itertuples():
-        below = _tightest({c: recs for c, recs in by_cap.items() if c < r.cap})
-        if not len(below):
-            continue
-        m = below[(below["deck"] == r.deck) & (below["mover"] == r.mover)
-                  & (below["other"] == r.other)]
-        count += bool(len(m) and float(m["width"].iloc[0]) - r.width < 1e-4)
-    return count
+    widths = ((_width_below(r, by_cap), r.width) for r in extra.itertuples())
+    return sum(1 for before, now in widths if before is not None and before - now < 1e-4)
 
 
 def section_brackets(ctx: ReportContext) -> str:
@@ -495,10 +498,7 @@ def section_brackets(ctx: ReportContext) -> str:
                      "lower caps | histories | seconds | iterations | exploitability |")
         lines.append("|---|---|---|---|---|---|---|---|---|---|---|")
         for r in extra.sort_values(["deck", "cap", "mover", "other"]).itertuples():
-            below = _tightest({c: recs for c, recs in by_cap.items() if c < r.cap})
-            m = below[(below["deck"] == r.deck) & (below["mover"] == r.mover)
-                      & (below["other"] == r.other)] if len(below) else below
-            prev = float(m["width"].iloc[0]) if len(m) else None
+            prev = _width_below(r, by_cap)
             reduced = " (reduced)" if r.decisive else ""
             lines.append(
                 f"| {r.deck} | {r.mover} | {r.other} | {r.cap} | {r.lower_win:.4f}-"
