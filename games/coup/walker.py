@@ -31,6 +31,22 @@ def _text(event: tuple, viewer: int, deck: str) -> str | None:
     return G.event_text(event, viewer, deck)
 
 
+def _events(log, stop) -> list[tuple]:
+    """The events of the log ``log`` newer than ``stop``, oldest first.
+
+    ``stop`` is an older node of the same linked list, or ``None`` for the whole of a
+    log that starts at this move (graph mode drops the log between moves).
+    """
+    out = []
+    while log is not stop:
+        if log is None:
+            raise ValueError("child is not a descendant of parent")
+        log, event = log
+        out.append(event)
+    out.reverse()
+    return out
+
+
 class CoupWalker:
     """The pure rule functions of one ``python_coup`` game, over :class:`Core` positions.
 
@@ -87,16 +103,8 @@ class CoupWalker:
     def new_observations(self, parent: E.Core, child: E.Core, player: int) -> tuple:
         """The log lines ``player`` sees among the events added from ``parent`` to ``child``."""
         self._require_history("new_observations")
-        stop = parent.log
-        added = []
-        node = child.log
-        while node is not stop:
-            if node is None:
-                raise ValueError("child is not a descendant of parent")
-            node, event = node
-            added.append(event)
         deck = self._deck
-        texts = (_text(event, player, deck) for event in reversed(added))
+        texts = (_text(event, player, deck) for event in _events(child.log, parent.log))
         return tuple(t for t in texts if t is not None)
 
     def root_observations(self, s: E.Core, player: int) -> tuple:
@@ -206,14 +214,6 @@ class MemoryWalker(CoupWalker):
         return (G.infoset_key(s, player), s.memory[0], seen[player], about_me)
 
 
-def _events(log, stop) -> list[tuple]:
-    # The events of ``log`` newer than ``stop`` (an older node of the same list), oldest first.
-    out = []
-    while log is not stop and log is not None:
-        log, event = log
-        out.append(event)
-    out.reverse()
-    return out
 
 
 def decisive_coup(s: E.Core) -> int | None:
