@@ -76,9 +76,11 @@ SCOPE_PAIRS = tuple((a, b) for a in range(10) for b in range(10))
 
 
 # --------------------------------------------------------------------------- one cap
-def check_keys(keys: str) -> str:
+def check_keys(keys: str, name: str = "keys") -> str:
+    """``keys`` if it names an abstraction (:data:`KEYS`); a one-line error naming
+    ``name`` (the option, on the command line) otherwise."""
     if keys not in KEYS:
-        raise InvalidParameterError(f"keys {keys!r}: choose from {', '.join(KEYS)}")
+        raise InvalidParameterError(f"{name} {keys!r}: choose from {', '.join(KEYS)}")
     return keys
 
 
@@ -212,21 +214,13 @@ def bracket_of(endgame: Endgame, directory: Path | None = None) -> dict | None:
     from analysis.coup import sweep
 
     directory = sweep.BRACKET_DIR if directory is None else Path(directory)
-    records = []
-    for cap in range(1, 10):
-        rec = sweep.load_bracket(directory, dataclasses.replace(endgame, turn_cap=cap))
-        if rec is not None:
-            records.append(rec)
-    if not records:
+    by_cap = sweep.brackets_by_cap(directory, endgame)
+    bracket = sweep.intersect_brackets(by_cap)
+    if bracket is None:
         return None
-    low = max(records, key=lambda r: r["lower_win"])
-    high = min(records, key=lambda r: r["upper_win"])
-    worst = max(max(r["low"]["exploitability"], r["high"]["exploitability"]) for r in records)
-    return {"lower_win": low["lower_win"], "upper_win": high["upper_win"],
-            "width": high["upper_win"] - low["lower_win"],
-            "lower_cap": low["endgame"]["turn_cap"], "upper_cap": high["endgame"]["turn_cap"],
-            "caps": sorted(r["endgame"]["turn_cap"] for r in records),
-            "max_exploitability": worst}
+    bracket["max_exploitability"] = max(
+        max(r["low"]["exploitability"], r["high"]["exploitability"]) for r in by_cap.values())
+    return bracket
 
 
 def compare(win: float, bracket: dict) -> dict:
@@ -392,9 +386,7 @@ def add_arguments(parser) -> None:
 def run_args(args) -> int:
     """Run the sweep the parsed options describe."""
     decks = parse_decks(args.deck)
-    if args.keys not in KEYS:
-        raise InvalidParameterError(f"--keys {args.keys!r}: choose from {', '.join(KEYS)}")
-    memory = args.keys == "memory"
+    memory = check_keys(args.keys, "--keys") == "memory"
     caps = parse_caps(args.caps) if args.caps else (MEMORY_CAPS if memory else CAPS)
     directory = args.directory or str(MEMORY_DIRECTORY if memory else DIRECTORY)
     pairs = parse_pairs(args.pairs)

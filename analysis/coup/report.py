@@ -339,26 +339,20 @@ def _brackets() -> dict[int, list[dict]]:
 
 
 def _tightest(by_cap: dict[int, list[dict]]):
-    """Per endgame, the intersection of its brackets over every cap on disk (largest lower
-    end, smallest upper end; movers of 7+ coins from cap 1), as a frame like
-    :func:`_bracket_frame`'s with the caps of the two ends."""
+    """Per endgame, the intersection of its brackets over every cap in ``by_cap``
+    (:func:`analysis.coup.sweep.intersect_brackets`; movers of 7+ coins from cap 1), as a
+    frame like :func:`_bracket_frame`'s with the caps of the two ends."""
     import pandas as pd
 
-    best: dict[tuple, dict] = {}
-    for cap, records in sorted(by_cap.items()):
+    per_endgame: dict[tuple, dict[int, dict]] = {}
+    for cap, records in by_cap.items():
         for r in records:
             eg = r["endgame"]
-            key = (eg["deck"], eg["mover_coins"], eg["other_coins"])
-            b = best.setdefault(key, {"deck": key[0], "mover": key[1], "other": key[2],
-                                      "lower_win": -1.0, "upper_win": 2.0})
-            if r["lower_win"] > b["lower_win"]:
-                b["lower_win"], b["lower_cap"] = r["lower_win"], cap
-            if r["upper_win"] < b["upper_win"]:
-                b["upper_win"], b["upper_cap"] = r["upper_win"], cap
-    df = pd.DataFrame(list(best.values()))
-    if len(df):
-        df["width"] = df["upper_win"] - df["lower_win"]
-    return df
+            per_endgame.setdefault((eg["deck"], eg["mover_coins"], eg["other_coins"]),
+                                   {})[cap] = r
+    return pd.DataFrame([{"deck": deck, "mover": mover, "other": other}
+                         | sweep.intersect_brackets(caps)
+                         for (deck, mover, other), caps in per_endgame.items()])
 
 
 def _bracket_frame(records: list[dict]):

@@ -233,16 +233,39 @@ def cached_brackets(endgames: list[Endgame], directory: Path = BRACKET_DIR) -> l
     return [r for r in out if r is not None]
 
 
-def _width_below(eg: Endgame, directory: Path) -> float:
-    # The width of the endgame's tightest bracket at a lower cap: the intersection of
-    # the brackets on disk (-1 without a record).
-    lower, upper = -1.0, 2.0
-    for cap in range(1, eg.turn_cap):
-        record = load_bracket(directory, dataclasses.replace(eg, turn_cap=cap))
+def brackets_by_cap(directory: Path, endgame: Endgame,
+                    caps: Iterable[int] = range(1, 10)) -> dict[int, dict]:
+    """The bracket records on disk of ``endgame`` at each of ``caps`` (missing ones left out)."""
+    out = {}
+    for cap in caps:
+        record = load_bracket(directory, dataclasses.replace(endgame, turn_cap=cap))
         if record is not None:
-            lower = max(lower, record["lower_win"])
-            upper = min(upper, record["upper_win"])
-    return upper - lower if lower >= 0 else -1.0
+            out[cap] = record
+    return out
+
+
+def intersect_brackets(by_cap: dict[int, dict]) -> dict | None:
+    """The intersection of one endgame's brackets at several caps (``{cap: record}``).
+
+    Every cap's bracket holds the uncapped value, so their intersection does too:
+    ``lower_win`` is the largest lower end, ``upper_win`` the smallest upper end
+    (``lower_cap``/``upper_cap``: the smallest caps they come from), ``width``, and the
+    ``caps`` used. ``None`` without a record.
+    """
+    if not by_cap:
+        return None
+    caps = sorted(by_cap)
+    low = max(caps, key=lambda c: by_cap[c]["lower_win"])
+    high = min(caps, key=lambda c: by_cap[c]["upper_win"])
+    lower, upper = by_cap[low]["lower_win"], by_cap[high]["upper_win"]
+    return {"lower_win": lower, "upper_win": upper, "width": upper - lower,
+            "lower_cap": low, "upper_cap": high, "caps": caps}
+
+
+def _width_below(eg: Endgame, directory: Path) -> float:
+    # The width of the endgame's tightest bracket at the caps below its own (-1 without one).
+    bracket = intersect_brackets(brackets_by_cap(directory, eg, range(1, eg.turn_cap)))
+    return bracket["width"] if bracket else -1.0
 
 
 def widest_first(endgames: list[Endgame], directory: Path = BRACKET_DIR) -> list[Endgame]:
@@ -330,8 +353,7 @@ def run_bracket_args(args: argparse.Namespace) -> int:
 
         pairs = set(parse_pairs(args.pairs))
     for cap in caps:
-        grid_ = bracket_grid(sorted({c for p in pairs for c in p}) if pairs else coins,
-                             args.decks.split(","), revealed, cap)
+        grid_ = bracket_grid(COINS if pairs else coins, args.decks.split(","), revealed, cap)
         if pairs:
             grid_ = [eg for eg in grid_ if (eg.mover_coins, eg.other_coins) in pairs]
         endgames = orders[args.order](grid_, directory)
