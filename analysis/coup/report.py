@@ -381,21 +381,16 @@ def _with_closed(df, by_cap: dict, cap: int):
     return pd.concat([df, one[one["mover"] >= 7]], ignore_index=True)
 
 
-def _width_below(r, by_cap: dict) -> float | None:
-    """The width of the tightest bracket of row ``r``'s endgame at caps below ``r.cap``."""
-    below = _tightest({c: recs for c, recs in by_cap.items() if c < r.cap})
-    if not len(below):
-        return None
-    m = below[(below["deck"] == r.deck) & (below["mover"] == r.mover)
-              & (below["other"] == r.other)]
-    return float(m["width"].iloc[0]) if len(m) else None
-
-
-def _unmoved(extra, by_cap: dict) -> int:
-    """How many larger-cap brackets are no narrower (to 1e-4) than the tightest bracket
-    of the smaller caps on disk."""
-    widths = ((_width_below(r, by_cap), r.width) for r in extra.itertuples())
-    return sum(1 for before, now in widths if before is not None and before - now < 1e-4)
+def _widths_below(extra, by_cap: dict) -> list[float | None]:
+    """For each row of ``extra``, the width of its endgame's tightest bracket at the caps
+    below the row's (``None`` without one)."""
+    out = []
+    for r in extra.itertuples():
+        below = _tightest({c: recs for c, recs in by_cap.items() if c < r.cap})
+        m = below[(below["deck"] == r.deck) & (below["mover"] == r.mover)
+                  & (below["other"] == r.other)] if len(below) else below
+        out.append(float(m["width"].iloc[0]) if len(m) else None)
+    return out
 
 
 def section_brackets(ctx: ReportContext) -> str:
@@ -485,14 +480,16 @@ def section_brackets(ctx: ReportContext) -> str:
     extra = pd.concat([f[(f["deck"] == d) & (c > best.get(d, 0))].assign(cap=c)
                        for c, f in frames.items() for d in DECKS_ORDER], ignore_index=True)
     if len(extra):
+        extra = extra.sort_values(["deck", "cap", "mover", "other"], ignore_index=True)
+        extra["width_below"] = pd.Series(_widths_below(extra, by_cap), dtype=float)
         lines.append("\nLarger caps, as far as time allowed: the widest brackets first, and some "
                      "of the narrowest still open, which one more turn might close "
                      "(`farol coup brackets --order narrowest`):\n")
         lines.append("| deck | mover | other | cap | bracket (win prob.) | width | width at "
                      "lower caps | histories | seconds | iterations | exploitability |")
         lines.append("|---|---|---|---|---|---|---|---|---|---|---|")
-        for r in extra.sort_values(["deck", "cap", "mover", "other"]).itertuples():
-            prev = _width_below(r, by_cap)
+        for r in extra.itertuples():
+            prev = None if np.isnan(r.width_below) else r.width_below
             reduced = " (reduced)" if r.decisive else ""
             lines.append(
                 f"| {r.deck} | {r.mover} | {r.other} | {r.cap} | {r.lower_win:.4f}-"
@@ -506,10 +503,11 @@ def section_brackets(ctx: ReportContext) -> str:
                 "It brings cap 5 within reach where the other player has 7+ coins. *Width "
                 "at lower caps*: the tightest bracket of the smaller caps on disk.")
         closed = extra[extra["width"] <= 1e-3]
+        unmoved = int((extra["width_below"] - extra["width"] < 1e-4).sum())
         lines.append(
             f"\nOf these {len(extra)}, {len(closed)} converged at the larger cap"
             + (": " + _converged_words(closed) if len(closed) else "")
-            + f"; {_unmoved(extra, by_cap)} did not narrow at all (the turns added did "
+            + f"; {unmoved} did not narrow at all (the turns added did "
             "not help the side whose end is open: an even cap adds a turn of the other "
             "player's and can only lower the upper end, an odd cap one of the mover's and "
             "can only lift the lower end).")
@@ -595,12 +593,11 @@ def _abstraction_bullet() -> list[str]:
                "other": "the other player is favoured beyond that uncertainty",
                "none": "no side is clearly favoured at that accuracy"}
     call = verdict[sides.pop()] if len(sides) == 1 else "the decks disagree"
-    closed = df[(df["upper_win"] - df["lower_win"]) <= A.CONVERGED_WIDTH]
+    closed = _closed_since(df)
     since = ""
     if len(closed):
-        gap = (closed["win"] - (closed["lower_win"] + closed["upper_win"]) / 2).abs().max()
         since = (f"; {len(closed)} of them have closed since, and there the estimate is within "
-                 f"{gap:.1e} of the value in win probability")
+                 f"{closed['miss'].max():.1e} of the value in win probability")
     return [
         f"- **Beyond the cap (an estimate, not exact)**: the state-keyed abstraction solved "
         f"at caps up to {int(df['cap'].max())} for {len(df)} wide-bracket endgames (every "
@@ -671,8 +668,7 @@ def section_abstraction(ctx: ReportContext) -> str:
     pairs = ", ".join(f"{a}/{b}" for a, b in sorted(set(zip(df["mover"], df["other"],
                                                              strict=True))))
     wide = A.scope(pairs=[(a, b) for a in sweep.COINS for b in sweep.COINS])
-    # Estimates made while a bracket was open, for endgames whose bracket has closed since.
-    closed = df[(df["upper_win"] - df["lower_win"]) <= A.CONVERGED_WIDTH]
+    closed = _closed_since(df)
     params = records[0]["parameters"]
     lines += [
         "Where the rigorous brackets above are still wide, this is the best available "
@@ -855,18 +851,29 @@ def section_memory_keys(ctx: ReportContext) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _closed_since(df):
+    """The estimates (rows of :func:`_abstraction_frame`) whose endgame's bracket has
+    closed since they were made, with the value now known (``value``, the bracket's
+    midpoint) and the estimate's ``miss``, both in win probability."""
+    from analysis.coup import abstraction as A
+
+    closed = df[(df["upper_win"] - df["lower_win"]) <= A.CONVERGED_WIDTH].copy()
+    closed["value"] = (closed["lower_win"] + closed["upper_win"]) / 2
+    closed["miss"] = (closed["win"] - closed["value"]).abs()
+    return closed
+
+
 def _closed_since_words(closed) -> str:
-    """The estimates whose endgame's bracket has closed since, set beside the value now
-    known (the bracket's midpoint): a check of the estimate where the truth is known."""
+    """The estimates of :func:`_closed_since` set beside the value now known: a check of
+    the estimate where the truth is known."""
     if not len(closed):
         return ""
-    items = [f"{r.deck} {r.mover}/{r.other}: estimate {r.win:.3f}, value "
-             f"{(r.lower_win + r.upper_win) / 2:.3f}"
+    items = [f"{r.deck} {r.mover}/{r.other}: estimate {r.win:.3f}, value {r.value:.3f}"
              for r in closed.sort_values(["deck", "mover", "other"]).itertuples()]
-    gap = (closed["win"] - (closed["lower_win"] + closed["upper_win"]) / 2).abs()
     return (f"; {len(closed)} more were estimated while their bracket was open and it has "
             "closed since (a larger cap), which checks the estimate where the value is now "
-            f"known: {'; '.join(items)} (largest miss {gap.max():.1e} in win probability)")
+            f"known: {'; '.join(items)} (largest miss {closed['miss'].max():.1e} in win "
+            "probability)")
 
 
 def _favoured_side(r) -> tuple[str, float]:
