@@ -32,6 +32,13 @@ only action. The guarantees are unchanged: the player can earn no more than +1, 
 opponent's best response against them loses nothing by couping there, so the reduced
 tree's best responses are the full tree's (tested: equal brackets).
 
+Markov cap bounds (``markov``): instead of -1 and +1, each cap terminal pays what a
+player can guarantee from the position it stops without knowing the past
+(:mod:`analysis.coup.guarantees`): player 0's guarantee from below, one minus player 1's
+from above. Both lie between -1 and +1, so the bracket still holds the uncapped value
+and is never wider; where the cap position decides the game (a race one side has won)
+it closes at caps the plain bracket needs many more turns for.
+
 One compile serves both solves: in a 1v1 endgame every finished game pays +-1, so the
 terminals paying 0 in the ``cap_payoff=0`` tree are exactly the cap's, and their
 utility is replaced (tested against compiling with ``cap_payoff`` +-1).
@@ -86,8 +93,37 @@ def compile_endgame(endgame: Endgame, decisive: bool = False, **kwargs) -> Compi
     return compile_game(game, **kwargs)
 
 
+def compile_markov(endgame: Endgame, **kwargs) -> tuple[CompiledGame, np.ndarray]:
+    """The perfect-recall tree of ``endgame`` with winning Coups played (as
+    :func:`compile_endgame` with ``decisive``) whose cap terminals pay codes
+    (:data:`analysis.coup.guarantees.CODE_BASE` + i), and the Markov bounds: row i holds
+    player 0's payoff bounds (low, high) at the cap terminals coded i."""
+    from analysis.coup.guarantees import CapBoundWalker, guarantees_for
+
+    game = endgame.game()
+    walker = CapBoundWalker(game.config, guarantees_for(endgame.deck, endgame.revealed))
+    compiled = compile_game(game, walker=walker, **kwargs)
+    return compiled, np.array(walker.bounds, dtype=float).reshape(-1, 2)
+
+
+def with_cap_bounds(compiled: CompiledGame, bounds: np.ndarray, side: int) -> CompiledGame:
+    """The compiled endgame with each coded cap terminal paying its bound
+    (``side`` 0: the low one, 1: the high one; see :func:`compile_endgame`)."""
+    from analysis.coup.guarantees import CODE_BASE
+
+    u = compiled.utility
+    coded = u >= CODE_BASE
+    utility = u.copy()
+    utility[coded] = bounds[(u[coded] - CODE_BASE).astype(np.int64), side]
+    if np.any(np.abs(utility) > 1.0):
+        raise ValueError(f"{compiled.game}: payoffs beyond +-1 after the cap bounds")
+    return dataclasses.replace(compiled, utility=utility,
+                               game=f"{compiled.game} [markov cap, {('low', 'high')[side]}]")
+
+
 def bracket_of(compiled: CompiledGame, target: float = TARGET_EXPLOITABILITY,
-               max_iterations: int = MAX_ITERATIONS, seconds: float | None = None) -> dict:
+               max_iterations: int = MAX_ITERATIONS, seconds: float | None = None,
+               cap_bounds: np.ndarray | None = None) -> dict:
     """Bounds on the uncapped value of a compiled 2-player ``cap_payoff=0`` Coup game.
 
     Returns ``lower``/``upper`` (player 0's value bounds), ``lower_win``/``upper_win``
@@ -95,11 +131,22 @@ def bracket_of(compiled: CompiledGame, target: float = TARGET_EXPLOITABILITY,
     :data:`CONVERGED_WIDTH`), and per cap payoff (``low``: -1, ``high``: +1) the solver's
     iterations, exploitability, estimated value, the bound and the seconds spent.
     ``seconds`` caps each of the two solves (the bounds stay valid, only wider).
+    ``cap_bounds``: the Markov bounds of a tree compiled with ``markov``
+    (:func:`compile_endgame`); the cap then pays them instead of -1 and +1.
     """
+    if cap_bounds is None:
+        cap_terminals = int(np.count_nonzero(compiled.utility == 0.0))
+    else:
+        from analysis.coup.guarantees import CODE_BASE
+
+        cap_terminals = int(np.count_nonzero(compiled.utility >= CODE_BASE))
     record = {"nodes": compiled.num_nodes, "infosets": compiled.num_infosets,
-              "cap_terminals": int(np.count_nonzero(compiled.utility == 0.0))}
-    for name, payoff in (("low", -1.0), ("high", 1.0)):
-        game = with_cap_payoff(compiled, payoff)
+              "cap_terminals": cap_terminals}
+    for side, (name, payoff) in enumerate((("low", -1.0), ("high", 1.0))):
+        if cap_bounds is None:
+            game = with_cap_payoff(compiled, payoff)
+        else:
+            game = with_cap_bounds(compiled, cap_bounds, side)
         solver = CFRSolver(game, "cfr+")
         tick = time.perf_counter()
         report = solver.run(target_exploitability=target, iterations=max_iterations,
@@ -119,17 +166,40 @@ def bracket_of(compiled: CompiledGame, target: float = TARGET_EXPLOITABILITY,
 
 def solve_bracket(endgame: Endgame, target: float = TARGET_EXPLOITABILITY,
                   max_iterations: int = MAX_ITERATIONS,
-                  compiled: CompiledGame | None = None, decisive: bool = False) -> dict:
+                  compiled: CompiledGame | None = None, decisive: bool = False,
+                  markov: bool = False) -> dict:
     """Bounds on the uncapped value of ``endgame`` from its cap (``endgame.turn_cap``).
 
     The record of :func:`bracket_of` with the endgame, its position, the solver's name
-    and the compile's seconds. ``decisive`` compiles with winning Coups played
-    (:func:`compile_endgame`; the record says so).
+    and the compile's seconds. ``decisive`` compiles with winning Coups played and
+    ``markov`` (implies ``decisive``) prices the cap with the Markov guarantees
+    (:func:`compile_markov`; the record says so, with the guarantees' size and time).
     """
     tick = time.perf_counter()
-    if compiled is None:
+    bounds = None
+    if markov:
+        if compiled is not None:
+            raise ValueError("markov compiles its own tree (its cap terminals carry codes)")
+        compiled, bounds = compile_markov(endgame)
+    elif compiled is None:
         compiled = compile_endgame(endgame, decisive=decisive)
     record = {"endgame": dataclasses.asdict(endgame), "position": endgame.position(),
-              "solver": SOLVER, "decisive_coup": decisive,
+              "solver": SOLVER, "decisive_coup": decisive or markov,
+              "cap_payoffs": "markov" if markov else "loss/win",
               "compile_seconds": time.perf_counter() - tick}
-    return record | bracket_of(compiled, target, max_iterations)
+    if markov:
+        from analysis.coup.guarantees import guarantees_for
+
+        g = guarantees_for(endgame.deck, endgame.revealed)
+        record["markov"] = {"positions": g.graph.num_positions, "rounds": g.rounds,
+                            "seconds": g.seconds,
+                            "root_guarantee": _root_guarantee(endgame, g)}
+    return record | bracket_of(compiled, target, max_iterations, cap_bounds=bounds)
+
+
+def _root_guarantee(endgame: Endgame, guarantees) -> list[float]:
+    # Both players' Markov guarantees at the deal: a bracket of its own, [W_0, 1 - W_1].
+    from games.coup.walker import DecisiveCoupWalker
+
+    root = DecisiveCoupWalker(endgame.game().config, history=False).root()
+    return list(guarantees.of(root))

@@ -187,6 +187,8 @@ def cap_study_sweep(positions=CAP_STUDY_POSITIONS, caps=CAP_STUDY_CAPS,
 
 # --------------------------------------------------------------------------- brackets
 BRACKET_DIR = Path("reports/data/coup/brackets")
+# Brackets whose cap pays the Markov guarantees (analysis.coup.guarantees).
+MARKOV_BRACKET_DIR = Path("reports/data/coup/brackets_markov")
 
 
 def bracket_path(directory: Path, endgame: Endgame) -> Path:
@@ -202,26 +204,30 @@ def load_bracket(directory: Path, endgame: Endgame) -> dict | None:
     return record if record.get("version") == SWEEP_VERSION else None
 
 
-def run_bracket_task(endgame: Endgame, directory: str, decisive: bool = False) -> dict:
+def run_bracket_task(endgame: Endgame, directory: str, decisive: bool = False,
+                     markov: bool = False) -> dict:
     """Bound one endgame's uncapped value and write its record (the worker function)."""
     from analysis.coup.brackets import solve_bracket
 
-    record = solve_bracket(endgame, decisive=decisive)
+    record = solve_bracket(endgame, decisive=decisive, markov=markov)
     record["version"] = SWEEP_VERSION
     atomic_write_text(bracket_path(Path(directory), endgame), json.dumps(record, indent=1) + "\n")
     return record
 
 
 def bracket_sweep(endgames: list[Endgame], directory: Path = BRACKET_DIR, workers: int = 2,
-                  progress: bool = True, decisive: bool = False) -> list[dict]:
+                  progress: bool = True, decisive: bool = False,
+                  markov: bool = False) -> list[dict]:
     """Bracket every endgame not yet on disk (resumable, in parallel); all records in order.
 
     The endgames run in the order given, so a sweep cut short has done the first ones
     (callers put the widest brackets first). ``decisive``: compile with winning Coups
-    played (an exact reduction, :func:`analysis.coup.brackets.compile_endgame`).
+    played (an exact reduction, :func:`analysis.coup.brackets.compile_endgame`);
+    ``markov``: the cap pays the Markov guarantees
+    (:func:`analysis.coup.brackets.compile_markov`).
     """
     directory = Path(directory)
-    todo = [(eg, str(directory), decisive) for eg in endgames
+    todo = [(eg, str(directory), decisive, markov) for eg in endgames
             if load_bracket(directory, eg) is None]
     _run_all(run_bracket_task, todo, workers, progress, "coup brackets")
     return [load_bracket(directory, eg) for eg in endgames]
@@ -312,9 +318,14 @@ def add_bracket_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--decisive-coup", action="store_true",
                         help="compile with winning Coups played (exact; far smaller trees "
                              "where a player has 7+ coins)")
+    parser.add_argument("--markov", action="store_true",
+                        help="the cap pays each player's Markov guarantee instead of a loss "
+                             "or a win (still rigorous, far tighter; implies --decisive-coup; "
+                             f"records go to {MARKOV_BRACKET_DIR} unless --directory)")
     parser.add_argument("--workers", type=int, default=2, help="processes in parallel")
-    parser.add_argument("--directory", default=str(BRACKET_DIR),
-                        help="where the records go (one JSON file per endgame and cap)")
+    parser.add_argument("--directory", default=None,
+                        help=f"where the records go (one JSON file per endgame and cap; "
+                             f"default {BRACKET_DIR})")
 
 
 def parse_coins(text: str) -> tuple[int, ...]:
@@ -345,7 +356,7 @@ def run_bracket_args(args: argparse.Namespace) -> int:
     orders = {"widest": widest_first, "narrowest": narrowest_open_first}
     if args.order not in orders:
         raise InvalidParameterError(f"--order {args.order!r}: choose widest or narrowest")
-    directory = Path(args.directory)
+    directory = Path(args.directory or (MARKOV_BRACKET_DIR if args.markov else BRACKET_DIR))
     total = 0
     pairs = None
     if args.pairs:
@@ -360,6 +371,6 @@ def run_bracket_args(args: argparse.Namespace) -> int:
         if args.limit:
             endgames = endgames[:args.limit]
         total += len(bracket_sweep(endgames, directory, args.workers,
-                                   decisive=args.decisive_coup))
+                                   decisive=args.decisive_coup, markov=args.markov))
     print(f"{total} brackets in {directory}")
     return 0

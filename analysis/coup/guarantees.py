@@ -1,0 +1,331 @@
+"""Markov guarantees: what a player can secure from a bare position, used at the turn cap.
+
+The brackets of :mod:`analysis.coup.brackets` score the cap as a loss (lower end) and as
+a win (upper end) for the player to move: the width is the probability of reaching the
+cap. This module prices the cap position instead, from below for each player, without a
+tree.
+
+The guarantee
+-------------
+Fix for player ``p`` a *Markov policy* ``sigma``: a mix of actions that depends only on
+what ``p`` sees now (``games.coup.game.infoset_key`` without the turn count: their own
+card, the coins, the revealed cards, the pending step). Give the other player every
+advantage: they see both cards and ``sigma`` and answer with whatever suits them. The
+probability ``W_p(s)`` that ``p`` still wins from position ``s`` (both cards known) is
+then the value of a one-player minimisation over the *position graph* (positions
+without history or turn count; a few tens of thousands per deck), computed by value
+iteration from ``W = 0``: after ``k`` sweeps it is exactly ``p``'s winning chance
+within ``k`` steps against the best such opponent, so every iterate is a guarantee.
+
+Why the brackets stay rigorous
+------------------------------
+At a cap terminal ``h`` (the full history, both cards), let ``s`` be the position at
+the start of the next turn. Player 0 can play the capped equilibrium until the cap and
+``sigma_0`` afterwards (it needs only what player 0 sees), which wins with probability
+at least ``W_0(s)`` whatever player 1 does, however player 1 learned what they know.
+So the capped game paying player 0 ``2 W_0(s) - 1`` at the cap is worth at most the
+uncapped value (play that never ends scores 0 >= -1); symmetrically the game paying
+``1 - 2 W_1(s)`` is worth at least it. Both payoffs lie between -1 and +1, so the bracket is never wider than the
+plain one (``tests/test_coup_guarantees.py``).
+
+Choosing the policies
+---------------------
+Any policy gives valid bounds; better ones give tighter bounds. :func:`markov_policy`
+runs damped policy improvement: start from the uniform mix, compute ``W_p``, move each
+information key halfway to the action with the best average ``W_p`` over the
+positions sharing that key (equal weights), and repeat. The opponent sees the cards,
+so a bluff is called whenever that pays: the two players' guarantees leave a gap
+where the hidden cards still matter, and the tree before the cap prices those beliefs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from functools import lru_cache
+
+import numpy as np
+
+from games.coup import engine as E
+from games.coup import game as G
+from games.coup import rules as R
+from games.coup.walker import DecisiveCoupWalker
+
+ROUNDS = 12
+STEP = 0.5
+TOLERANCE = 1e-12
+MAX_SWEEPS = 100_000
+# Cap terminals carry the index of their bound as utility CODE_BASE + i (real payoffs
+# lie in [-1, 1]) so that one compile serves the lower and the upper solve.
+CODE_BASE = 2.0
+_CHANCE, _PLAYER0 = 1, 2  # node kinds (0: terminal)
+
+
+def position_key(s: E.Core) -> tuple:
+    """``s`` without its turn count or history: the key of the position graph."""
+    return G.state_key(s)[1:]
+
+
+def markov_key(s: E.Core, player: int) -> tuple:
+    """What ``player`` sees at ``s`` without the turn count (a Markov policy's input)."""
+    key = G.infoset_key(s, player)
+    return key[:2] + key[3:]
+
+
+def continuation(s: E.Core) -> E.Core:
+    """The position a cap terminal ``s`` stops: the start of the next player's turn.
+
+    Raises
+    ------
+    ValueError
+        If ``s`` is not a game stopped by the turn cap.
+    """
+    if not (s.over and s.winner == -1):
+        raise ValueError("not a position stopped by the turn cap")
+    c = s.copy()
+    c.over, c.winner, c.turn = False, -1, 0
+    c.actor = R.next_living(c.actor, c.living)
+    c.kind, c.target, c.drawn = -1, -1, ()
+    c.queue = ((E.S_ACTION,),)
+    c.cur = c.actor
+    return c
+
+
+@dataclasses.dataclass(frozen=True)
+class PositionGraph:
+    """Every position reachable from some roots, with its moves (CSR arrays).
+
+    ``kind[i]``: 0 terminal, 1 chance, 2 + p player ``p``; ``winner[i]`` at terminals;
+    edges ``edge_start[i]:edge_start[i + 1]`` go to ``edge_child`` with chance
+    probability ``edge_prob``; ``slot[p][e]`` numbers edge ``e`` among the actions of
+    its node's Markov key for player ``p`` (-1 at other nodes), ``num_slots[p]`` of them
+    and ``slot_key[p]`` the key of each slot.
+    """
+
+    index: dict
+    kind: np.ndarray
+    winner: np.ndarray
+    edge_start: np.ndarray
+    edge_child: np.ndarray
+    edge_prob: np.ndarray
+    slot: tuple[np.ndarray, np.ndarray]
+    slot_key: tuple[np.ndarray, np.ndarray]
+    num_slots: tuple[int, int]
+
+    @property
+    def num_positions(self) -> int:
+        return int(self.kind.shape[0])
+
+    @property
+    def num_edges(self) -> int:
+        return int(self.edge_child.shape[0])
+
+
+def position_graph(walker: DecisiveCoupWalker, roots: list[E.Core]) -> PositionGraph:
+    """The position graph reachable from ``roots`` (turn cap ignored)."""
+    states, index = [], {}
+
+    def add(s):
+        s.turn = 0
+        key = position_key(s)
+        if key not in index:
+            index[key] = len(states)
+            states.append(s)
+        return index[key]
+
+    for root in roots:
+        add(root)
+    kind, winner, start, child, prob = [], [], [0], [], []
+    slots = ([], [])
+    key_ids: tuple[dict, dict] = ({}, {})
+    i = 0
+    while i < len(states):  # states grows while it is read: a breadth-first walk
+        s = states[i]
+        i += 1
+        if s.over:
+            kind.append(0)
+            winner.append(s.winner)
+        elif s.cur == E.CHANCE:
+            kind.append(_CHANCE)
+            winner.append(-1)
+            for a, p in s.chance_outcomes():
+                child.append(add(walker.child(s, a)))
+                prob.append(p)
+                slots[0].append(-1)
+                slots[1].append(-1)
+        else:
+            player = s.cur
+            kind.append(_PLAYER0 + player)
+            winner.append(-1)
+            actions = walker.legal_actions(s)
+            ids = key_ids[player]
+            key = markov_key(s, player)
+            if key not in ids:
+                ids[key] = (_next_slot(ids), len(actions))
+            first, count = ids[key]
+            if count != len(actions):
+                raise AssertionError("positions with one Markov key differ in legal actions")
+            for j, a in enumerate(actions):
+                child.append(add(walker.child(s, a)))
+                prob.append(0.0)
+                slots[player].append(first + j)
+                slots[1 - player].append(-1)
+        start.append(len(child))
+    num_slots = tuple(_next_slot(ids) for ids in key_ids)
+    slot_key = []
+    for ids, n in zip(key_ids, num_slots, strict=True):
+        owner = np.empty(n, dtype=np.int64)
+        for k, (first, count) in enumerate(ids.values()):
+            owner[first:first + count] = k
+        slot_key.append(owner)
+    return PositionGraph(index, np.array(kind, np.int8), np.array(winner, np.int64),
+                         np.array(start, np.int64), np.array(child, np.int64),
+                         np.array(prob), tuple(np.array(s, np.int64) for s in slots),
+                         tuple(slot_key), num_slots)
+
+
+def _next_slot(ids: dict) -> int:
+    # Slots are handed out key by key: the next one follows the last key's actions.
+    if not ids:
+        return 0
+    first, count = next(reversed(ids.values()))
+    return first + count
+
+
+def _weights(graph: PositionGraph, player: int, policy: np.ndarray) -> np.ndarray:
+    # Each edge's probability: the policy's at the player's positions, chance's at chance
+    # positions (the other player's edges carry 0 and are minimised over).
+    slot = graph.slot[player]
+    return np.where(slot >= 0, policy[np.maximum(slot, 0)], graph.edge_prob)
+
+
+def guarantee(graph: PositionGraph, player: int, policy: np.ndarray) -> np.ndarray:
+    """``W_player`` at every position: ``player`` plays ``policy`` (a probability per
+    Markov slot), the other sees everything and minimises ``player``'s chance to win."""
+    kind, start = graph.kind, graph.edge_start
+    value = (graph.winner == player).astype(float)
+    # Every position with moves is swept: reduceat's segments run from one start to the
+    # next, so skipping a position would hand its edges to the one before.
+    inner = np.flatnonzero(kind != 0)
+    seg = start[inner]
+    if np.any(start[inner + 1] == seg):
+        raise AssertionError("a position other than a terminal without moves")
+    weight = _weights(graph, player, policy)
+    minimise = kind[inner] == _PLAYER0 + (1 - player)
+    child = graph.edge_child
+    for _ in range(MAX_SWEEPS):
+        reached = value[child]
+        new = np.where(minimise, np.minimum.reduceat(reached, seg),
+                       np.add.reduceat(reached * weight, seg))
+        new = np.minimum(new, 1.0)  # no rounding above certainty
+        change = np.max(np.abs(new - value[inner])) if inner.size else 0.0
+        value[inner] = new
+        if change < TOLERANCE:
+            break
+    return value
+
+
+def uniform_policy(graph: PositionGraph, player: int) -> np.ndarray:
+    """Every action of every key of ``player`` equally likely (improvement starts here)."""
+    owner = graph.slot_key[player]
+    count = np.bincount(owner)
+    return 1.0 / count[owner]
+
+
+def improve(graph: PositionGraph, player: int, policy: np.ndarray, value: np.ndarray,
+            step: float = STEP) -> np.ndarray:
+    """``policy`` moved ``step`` of the way to the greedy policy of ``value`` (each key's
+    action with the best mean value over the positions sharing it)."""
+    slot = graph.slot[player]
+    mine = slot >= 0
+    n = graph.num_slots[player]
+    q = np.bincount(slot[mine], weights=value[graph.edge_child[mine]], minlength=n)
+    owner = graph.slot_key[player]
+    firsts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
+    best = np.maximum.reduceat(q, firsts)
+    is_best = q >= best[owner] - 1e-15
+    # One action per key: the first of the best.
+    first_best = np.minimum.reduceat(np.where(is_best, np.arange(n), n), firsts)
+    greedy = np.zeros(n)
+    greedy[first_best] = 1.0
+    return (1 - step) * policy + step * greedy
+
+
+def markov_policy(graph: PositionGraph, player: int, rounds: int = ROUNDS,
+                  step: float = STEP) -> tuple[np.ndarray, np.ndarray]:
+    """A Markov policy for ``player`` by damped policy improvement and its guarantee."""
+    policy = uniform_policy(graph, player)
+    value = guarantee(graph, player, policy)
+    for _ in range(rounds):
+        policy = improve(graph, player, policy, value, step)
+        value = guarantee(graph, player, policy)
+    return policy, value
+
+
+@dataclasses.dataclass(frozen=True)
+class Guarantees:
+    """Both players' Markov guarantees on one deck's position graph."""
+
+    deck: str
+    revealed: tuple[str, str]
+    rounds: int
+    graph: PositionGraph
+    win: tuple[np.ndarray, np.ndarray]
+    seconds: float
+
+    def of(self, s: E.Core) -> tuple[float, float] | None:
+        """``(W_0, W_1)`` at position ``s`` (``None`` if it is not in the graph)."""
+        i = self.graph.index.get(position_key(s))
+        return None if i is None else (float(self.win[0][i]), float(self.win[1][i]))
+
+    def cap_bounds(self, s: E.Core) -> tuple[float, float]:
+        """Player 0's payoff bounds at cap terminal ``s``: ``2 W_0 - 1`` and ``1 - 2 W_1``
+        at the position it stops (the plain -1 and +1 off the graph)."""
+        w = self.of(continuation(s))
+        return (-1.0, 1.0) if w is None else (2 * w[0] - 1, 1 - 2 * w[1])
+
+
+@lru_cache(maxsize=4)
+def guarantees_for(deck: str, revealed: tuple[str, str], rounds: int = ROUNDS) -> Guarantees:
+    """The Markov guarantees of every 1v1 endgame of ``deck`` with ``revealed`` lost
+    (one graph from all the coin pairs 0-9; cached per process)."""
+    from analysis.coup.endgames import Endgame
+
+    tick = time.perf_counter()
+    games = [Endgame(a, b, deck, revealed).game() for a in range(10) for b in range(10)]
+    config = dataclasses.replace(games[0].config, turn_cap=10**9, position=None)
+    walker = DecisiveCoupWalker(config, history=False)
+    roots = []
+    for game in games:
+        root = DecisiveCoupWalker(dataclasses.replace(game.config, turn_cap=10**9),
+                                  history=False).root()
+        root.cfg = config
+        roots.append(root)
+    graph = position_graph(walker, roots)
+    win = tuple(markov_policy(graph, p, rounds)[1] for p in (0, 1))
+    return Guarantees(deck, tuple(revealed), rounds, graph, win, time.perf_counter() - tick)
+
+
+class CapBoundWalker(DecisiveCoupWalker):
+    """The decisive-Coup walker whose cap terminals pay a code naming their bounds.
+
+    A cap terminal ``s`` pays player 0 ``CODE_BASE + i`` (player 1 the opposite) where
+    ``bounds[i]`` is ``guarantees.cap_bounds(s)``; :func:`analysis.coup.brackets.bracket_of`
+    swaps the codes for the bounds.
+    """
+
+    def __init__(self, config, guarantees: Guarantees, history: bool = True):
+        super().__init__(config, history)
+        self.guarantees = guarantees
+        self.bounds: list[tuple[float, float]] = []
+        self._codes: dict[tuple, int] = {}
+
+    def returns(self, s: E.Core) -> tuple[float, ...]:
+        if s.over and s.winner == -1:
+            key = position_key(continuation(s))
+            code = self._codes.get(key)
+            if code is None:
+                code = self._codes[key] = len(self.bounds)
+                self.bounds.append(self.guarantees.cap_bounds(s))
+            return (CODE_BASE + code, -(CODE_BASE + code))
+        return super().returns(s)

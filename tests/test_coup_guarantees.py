@@ -1,0 +1,172 @@
+"""Markov guarantees and the brackets whose cap pays them (``analysis.coup.guarantees``)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import numpy as np
+import pytest
+
+from analysis.coup import guarantees as M
+from analysis.coup.brackets import compile_endgame, compile_markov, solve_bracket, with_cap_bounds
+from analysis.coup.endgames import Endgame
+from games.coup import cards as C
+from games.coup import engine as E
+from games.coup.walker import DecisiveCoupWalker
+
+REVEALED = ("contessa", "contessa")
+
+
+@pytest.fixture(scope="module")
+def inquisitor():
+    return M.guarantees_for("inquisitor", REVEALED)
+
+
+def _evaluate(graph: M.PositionGraph, player: int, policy: np.ndarray,
+              choice: np.ndarray) -> np.ndarray:
+    """``player``'s winning chance when the other plays the edge ``choice[i]`` at each of
+    their positions ``i``: plain policy evaluation, no minimum anywhere."""
+    kind, start = graph.kind, graph.edge_start
+    slot = graph.slot[player]
+    weight = np.where(slot >= 0, policy[np.maximum(slot, 0)], graph.edge_prob)
+    for i in np.flatnonzero(kind == 2 + (1 - player)):
+        weight[start[i]:start[i + 1]] = 0.0
+        weight[choice[i]] = 1.0
+    value = (graph.winner == player).astype(float)
+    inner = np.flatnonzero(kind != 0)  # terminals have no edges: the segments stay whole
+    for _ in range(20_000):
+        new = np.add.reduceat(value[graph.edge_child] * weight, start[inner])
+        done = np.max(np.abs(new - value[inner])) < 1e-13
+        value[inner] = new
+        if done:
+            break
+    return value
+
+
+def test_a_policy_is_a_mix_per_key(inquisitor):
+    """A Markov policy is one mix per key: its probabilities sum to 1 on every key and
+    every position of a key offers the same actions (the graph refuses otherwise)."""
+    graph = inquisitor.graph
+    for player in (0, 1):
+        policy, _ = M.markov_policy(graph, player, rounds=2)
+        sums = np.bincount(graph.slot_key[player], weights=policy)
+        assert np.allclose(sums, 1.0)
+        mine = graph.slot[player] >= 0
+        nodes = np.repeat(np.arange(graph.num_positions), np.diff(graph.edge_start))
+        assert set(graph.kind[nodes[mine]]) == {2 + player}
+
+
+def test_the_guarantee_is_the_worst_an_opponent_can_do(inquisitor):
+    """``W_p`` is the minimum over the other player's choices: equal to the winning
+    chance against the choices it minimises with, below it against any other."""
+    graph = inquisitor.graph
+    player = 0
+    policy = M.uniform_policy(graph, player)
+    policy = M.improve(graph, player, policy, M.guarantee(graph, player, policy))
+    w = M.guarantee(graph, player, policy)
+    start, child = graph.edge_start, graph.edge_child
+    theirs = np.flatnonzero(graph.kind == 2 + (1 - player))
+    argmin = np.array([start[i] + np.argmin(w[child[start[i]:start[i + 1]]]) for i in theirs])
+    choice = np.zeros(graph.num_positions, dtype=np.int64)
+    choice[theirs] = argmin
+    assert np.allclose(_evaluate(graph, player, policy, choice), w, atol=1e-9)
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        choice[theirs] = start[theirs] + rng.integers(0, np.diff(start)[theirs])
+        assert np.all(_evaluate(graph, player, policy, choice) >= w - 1e-9)
+
+
+def test_two_guarantees_never_add_up_to_more_than_certainty(inquisitor):
+    """Each player's guarantee holds against every opponent, the other's policy too, so
+    ``W_0 + W_1 <= 1`` at every position; and improvement made them useful."""
+    w0, w1 = inquisitor.win
+    assert np.all(w0 + w1 <= 1 + 1e-9)
+    turn_start = np.array([i for i in range(inquisitor.graph.num_positions)
+                           if inquisitor.graph.kind[i] in (2, 3)])
+    assert np.median((w0 + w1)[turn_start]) > 0.9
+
+
+def test_seven_coins_against_the_last_card_is_a_certain_win(inquisitor):
+    """«Golpe de Estado ... la acción no puede ser contrarrestada»: the player to move
+    with 7 coins wins whatever they hold, so their guarantee is 1 and the other's 0."""
+    game = Endgame(7, 2, "inquisitor").game()
+    root = DecisiveCoupWalker(game.config, history=False).root()
+    assert root.cur == E.CHANCE
+    assert inquisitor.of(root) == pytest.approx((1.0, 0.0))
+
+
+def test_the_cap_position_is_the_next_turn():
+    """The cap stops the game between turns: the position priced is the next player's
+    turn start, same cards and coins."""
+    game = Endgame(2, 3, "inquisitor", turn_cap=1).game()
+    walker = DecisiveCoupWalker(game.config)
+    s = walker.root()
+    while not s.over:
+        s = walker.child(s, (walker.chance_outcomes(s)[0][0] if s.cur == E.CHANCE
+                             else C.encode_turn_action(C.INCOME)))
+    assert s.winner == -1
+    c = M.continuation(s)
+    assert (c.actor, c.cur, c.queue, c.coins, c.hands) == (1, 1, ((E.S_ACTION,),),
+                                                           (3, 3), s.hands)
+    with pytest.raises(ValueError, match="turn cap"):
+        M.continuation(c)
+
+
+def test_markov_cap_payoffs_lie_between_loss_and_win():
+    """The codes become payoffs in [-1, 1]; low never above high; the tree is the
+    decisive-Coup tree with the same nodes."""
+    eg = Endgame(4, 6, "inquisitor", turn_cap=2)
+    tree, bounds = compile_markov(eg)
+    plain = compile_endgame(eg, decisive=True)
+    assert tree.num_nodes == plain.num_nodes
+    coded = tree.utility >= M.CODE_BASE
+    assert coded.sum() == np.count_nonzero(plain.utility == 0.0)
+    assert np.all(bounds[:, 0] <= bounds[:, 1] + 1e-12)
+    assert np.all((bounds >= -1) & (bounds <= 1))
+    low, high = (with_cap_bounds(tree, bounds, side).utility for side in (0, 1))
+    assert np.all(low[~coded] == plain.utility[~coded])
+    assert np.all((low <= high) & (np.abs(high) <= 1))
+    with pytest.raises(ValueError, match="beyond"):
+        with_cap_bounds(tree, bounds * 3, 0)
+
+
+def test_the_markov_bracket_is_inside_the_plain_one_and_holds_the_value():
+    """Inquisitor 5/7: the plain bracket closes at cap 3 (width < 1e-3); at cap 2 it is
+    wide, the Markov one inside it and already closed on the same value."""
+    plain2 = solve_bracket(Endgame(5, 7, "inquisitor", turn_cap=2), decisive=True)
+    plain3 = solve_bracket(Endgame(5, 7, "inquisitor", turn_cap=3), decisive=True)
+    markov2 = solve_bracket(Endgame(5, 7, "inquisitor", turn_cap=2), markov=True)
+    assert plain3["converged"] and not plain2["converged"]
+    assert markov2["converged"] and markov2["cap_payoffs"] == "markov"
+    tol = 2e-4  # the solves stop at exploitability 1e-4
+    assert plain2["lower_win"] - tol <= markov2["lower_win"]
+    assert markov2["upper_win"] <= plain2["upper_win"] + tol
+    assert markov2["lower_win"] - tol <= plain3["upper_win"]
+    assert plain3["lower_win"] - tol <= markov2["upper_win"]
+    w0, w1 = markov2["markov"]["root_guarantee"]
+    assert w0 <= markov2["upper_win"] + tol and 1 - w1 >= markov2["lower_win"] - tol
+
+
+def test_markov_rejects_a_tree_compiled_elsewhere():
+    eg = Endgame(4, 6, "inquisitor", turn_cap=1)
+    with pytest.raises(ValueError, match="compiles its own tree"):
+        solve_bracket(eg, compiled=compile_endgame(eg), markov=True)
+
+
+def test_the_bracket_command_writes_markov_records(tmp_path, capsys):
+    from analysis.cli import main
+
+    assert main(["coup", "brackets", "--markov", "--caps", "2", "--pairs", "5/7",
+                 "--decks", "inquisitor", "--workers", "1",
+                 "--directory", str(tmp_path)]) == 0
+    (path,) = tmp_path.glob("*.json")
+    record = json.loads(path.read_text())
+    assert record["cap_payoffs"] == "markov" and record["decisive_coup"]
+    assert record["endgame"]["turn_cap"] == 2 and record["converged"]
+    assert "1 brackets" in capsys.readouterr().out
+
+
+def test_the_guarantees_are_cached_per_deck(inquisitor):
+    assert M.guarantees_for("inquisitor", REVEALED) is inquisitor
+    assert dataclasses.is_dataclass(inquisitor) and inquisitor.rounds == M.ROUNDS
