@@ -170,3 +170,27 @@ def test_the_bracket_command_writes_markov_records(tmp_path, capsys):
 def test_the_guarantees_are_cached_per_deck(inquisitor):
     assert M.guarantees_for("inquisitor", REVEALED) is inquisitor
     assert dataclasses.is_dataclass(inquisitor) and inquisitor.rounds == M.ROUNDS
+
+
+def test_the_report_section_renders_from_the_committed_data(tmp_path, monkeypatch):
+    """A row per cap and deck with Markov records, the convergence count over every
+    bracket on disk (never below the plain brackets' own), and no contradiction: every
+    endgame's tightest bracket is non-empty. Without records, how to run them."""
+    from analysis.coup import report, sweep
+    from analysis.report import ReportContext, catalog
+
+    ctx = ReportContext(catalog.family("coup"), tmp_path)
+    markov = report._markov_brackets()
+    text = report.section_markov_brackets(ctx)
+    assert text.startswith("## Pricing the cap: Markov guarantees")
+    if markov:
+        rows = [line for line in text.splitlines() if line.startswith("| 2 |")
+                or line.startswith("| 3 |")]
+        assert len(rows) >= 2
+        tight = report._tightest(report._brackets(), markov)
+        plain = report._tightest(report._brackets())
+        assert (tight["width"] >= -1e-9).all()
+        assert (tight["width"] <= 1e-3).sum() >= (plain["width"] <= 1e-3).sum()
+        assert f"{int((tight['width'] <= 1e-3).sum())} of {len(tight)} endgames" in text
+    monkeypatch.setattr(sweep, "MARKOV_BRACKET_DIR", tmp_path / "nothing")
+    assert "--markov" in report.section_markov_brackets(ctx)

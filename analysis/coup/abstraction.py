@@ -209,12 +209,16 @@ def bracket_of(endgame: Endgame, directory: Path | None = None) -> dict | None:
 
     Every cap's bracket holds the uncapped value, so their intersection does too:
     ``lower_win`` is the largest lower end, ``upper_win`` the smallest upper end, with the
-    caps they come from. ``None`` when no bracket is on disk.
+    caps they come from. ``None`` when no bracket is on disk. ``directory``: where the
+    records are (default: the plain brackets and the Markov-priced ones).
     """
     from analysis.coup import sweep
 
-    directory = sweep.BRACKET_DIR if directory is None else Path(directory)
-    by_cap = sweep.brackets_by_cap(directory, endgame)
+    if directory is None:
+        by_cap = sweep.brackets_by_cap(sweep.BRACKET_DIR, endgame,
+                                       also=sweep.MARKOV_BRACKET_DIR)
+    else:
+        by_cap = sweep.brackets_by_cap(Path(directory), endgame)
     bracket = sweep.intersect_brackets(by_cap)
     if bracket is None:
         return None

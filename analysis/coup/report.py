@@ -127,6 +127,7 @@ def section_findings(ctx: ReportContext) -> str:
             f"in {len(sure)} the bracket at least says who is favoured"
             + _with_larger_caps(by_cap, c, int((f["width"] <= 1e-3).sum()))
             + ". Low-coin endgames stay open: see *Without a cap*.")
+        lines += _markov_bullet(by_cap)
         lines += _abstraction_bullet()
         lines.append("- **The full game's first-player advantage** is out of exact reach: its "
                      "bracket is [0, 1] for every cap up to 6 (see *The full 2-player game*).")
@@ -338,18 +339,31 @@ def _brackets() -> dict[int, list[dict]]:
     return out
 
 
-def _tightest(by_cap: dict[int, list[dict]]):
+def _markov_brackets() -> dict[int, list[dict]]:
+    """Markov-priced bracket records on disk by turn cap (:mod:`analysis.coup.guarantees`)."""
+    out: dict[int, list[dict]] = {}
+    for cap in range(2, 8):
+        recs = sweep.cached_brackets(sweep.bracket_grid(cap=cap), sweep.MARKOV_BRACKET_DIR)
+        if recs:
+            out[cap] = recs
+    return out
+
+
+def _tightest(by_cap: dict[int, list[dict]], also: dict[int, list[dict]] | None = None):
     """Per endgame, the intersection of its brackets over every cap in ``by_cap``
     (:func:`analysis.coup.sweep.intersect_brackets`; movers of 7+ coins from cap 1), as a
-    frame like :func:`_bracket_frame`'s with the caps of the two ends."""
+    frame like :func:`_bracket_frame`'s with the caps of the two ends; ``also``: more
+    records by cap (the Markov-priced ones), merged with those of the same cap."""
     import pandas as pd
 
     per_endgame: dict[tuple, dict[int, dict]] = {}
-    for cap, records in by_cap.items():
-        for r in records:
-            eg = r["endgame"]
-            per_endgame.setdefault((eg["deck"], eg["mover_coins"], eg["other_coins"]),
-                                   {})[cap] = r
+    for source in (by_cap, also or {}):
+        for cap, records in source.items():
+            for r in records:
+                eg = r["endgame"]
+                caps = per_endgame.setdefault(
+                    (eg["deck"], eg["mover_coins"], eg["other_coins"]), {})
+                caps[cap] = sweep.merge_brackets([caps[cap], r]) if cap in caps else r
     return pd.DataFrame([{"deck": deck, "mover": mover, "other": other}
                          | sweep.intersect_brackets(caps)
                          for (deck, mover, other), caps in per_endgame.items()])
@@ -537,6 +551,99 @@ def section_brackets(ctx: ReportContext) -> str:
     return "\n".join(lines)
 
 
+def section_markov_brackets(ctx: ReportContext) -> str:
+    """Brackets whose cap pays the Markov guarantees: how far they close the endgames."""
+    plain, markov = _brackets(), _markov_brackets()
+    lines = ["## Pricing the cap: Markov guarantees\n"]
+    if not markov:
+        return "\n".join(lines + ["Not run yet: `farol coup brackets --markov`."])
+    first = next(iter(markov.values()))[0]["markov"]
+    lines += [
+        "The plain brackets count the cap as a loss, then as a win: their width is the "
+        "chance of reaching the cap, which at low coins stays large for many turns. The cap "
+        "position can be priced instead. Fix for each player a *Markov policy* (a mix of "
+        "actions that depends only on what they see now: own card, coins, the pending "
+        "step) and let the other player see both cards and answer as best suits them; the "
+        "probability W that the player still wins from a position is then a one-player "
+        "minimisation over the graph of positions without history (value iteration, "
+        f"{first['positions']:,} positions a deck, {first['seconds']:.0f} s for both "
+        f"players' policies by {first['rounds']} rounds of damped policy improvement). "
+        "Playing the capped equilibrium until the cap and the Markov policy after it, the "
+        "player to move wins at least W_0 from the cap position whatever the other does, so "
+        "the capped game paying 2 W_0 - 1 there is a lower bound on the uncapped value, and "
+        "the one paying 1 - 2 W_1 an upper bound: still rigorous, and never wider than the "
+        "plain bracket ([docs/coup_analysis.md](../docs/coup_analysis.md), "
+        "`analysis/coup/guarantees.py`). The bounds are again the solved strategies' "
+        "guarantees by exact best response.\n",
+        "| cap | deck | endgames | converged (width <= 0.001) | mean width | plain mean "
+        "width | histories (max) | iterations | exploitability (max) |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    frames = {cap: _bracket_frame(recs) for cap, recs in markov.items()}
+    for cap, df in sorted(frames.items()):
+        base = _bracket_frame(plain.get(cap, []))
+        for deck, g in df.groupby("deck"):
+            same = base[(base["deck"] == deck)].merge(g[["mover", "other"]]) if len(base) else base
+            lines.append(
+                f"| {cap} | {deck} | {len(g)} | {int((g['width'] <= 1e-3).sum())} | "
+                f"{g['width'].mean():.3f} | {_fmt(same['width'].mean() if len(same) else None, '.3f')} | "
+                f"{g['nodes'].max():,} | {int(g['iterations'].min())}-"
+                f"{int(g['iterations'].max())} | {g['exploitability'].max():.1e} |")
+    lines.append(f"\n(solver: {SOLVER.replace('CFR+', 'CFR+ to exploitability 1e-4')} "
+                 "with winning Coups played, each endgame solved twice; the movers with 7+ "
+                 "coins are closed at cap 1 and not repeated. *Plain mean width*: the plain "
+                 "brackets of the same endgames at the same cap.)\n")
+    tight = _tightest(plain, markov)
+    conv = tight[tight["width"] <= 1e-3]
+    before = _tightest(plain)
+    lines.append(
+        f"**Convergence.** Counting every bracket on disk (plain and Markov-priced, every "
+        f"cap), {len(conv)} of {len(tight)} endgames have converged, against "
+        f"{int((before['width'] <= 1e-3).sum())} with the plain brackets alone; the mean "
+        f"width is {tight['width'].mean():.3f} (plain alone {before['width'].mean():.3f}). "
+        "Converged: " + _converged_words(conv) + ".\n")
+    img = _heatmaps(ctx, tight, "width", "tightest bracket width", "bracket_width_markov",
+                    "viridis", 0.0, 1.0)
+    lines.append(f"![tightest bracket width over coins]({img})\n")
+    for deck in DECKS_ORDER:
+        g = tight[tight["deck"] == deck]
+        if not len(g):
+            continue
+        lines.append(f"The mover's win probability without a cap, {deck} (tightest bracket "
+                     "on disk; one number where it has converged; rows: mover's coins, "
+                     "columns: the other's):\n")
+        lines.append("| mover / other | " + " | ".join(str(b) for b in sweep.COINS) + " |")
+        lines.append("|---" * (len(sweep.COINS) + 1) + "|")
+        cell = {(r.mover, r.other): r for r in g.itertuples()}
+        for a in sweep.COINS:
+            row = []
+            for b in sweep.COINS:
+                r = cell.get((a, b))
+                if r is None:
+                    row.append("–")
+                elif r.width <= 1e-3:
+                    row.append(f"**{(r.lower_win + r.upper_win) / 2:.3f}**")
+                else:  # three decimals where two would hide the gap
+                    digits = 3 if r.width < 0.02 else 2
+                    row.append(f"{r.lower_win:.{digits}f}-{r.upper_win:.{digits}f}")
+            lines.append(f"| {a} | " + " | ".join(row) + " |")
+        lines.append("")
+    equal = tight[(tight["mover"] == tight["other"]) & (tight["mover"] < 7)]
+    sure = equal[(equal["lower_win"] > 0.5) | (equal["upper_win"] < 0.5)]
+    lines.append(
+        f"At equal coins (0-6), the bracket says who is favoured in {len(sure)} of "
+        f"{len(equal)} endgames"
+        + (": " + "; ".join(f"{r.deck} {r.mover}/{r.other} "
+                            f"{'mover' if r.lower_win > 0.5 else 'other player'} "
+                            f"({r.lower_win:.2f}-{r.upper_win:.2f})"
+                            for r in sure.itertuples()) if len(sure) else "")
+        + ". Where the hidden cards still matter the two guarantees leave a gap (the "
+        "opponent who sees both cards calls every bluff that pays), so the low-coin "
+        "brackets stay open; the tree before the cap is what prices the players' beliefs, "
+        "and a larger cap narrows them further.\n")
+    return "\n".join(lines)
+
+
 def _abstraction_frame(records: list[dict]):
     """One row per estimate record. The rigorous bracket is read from the bracket records
     on disk now (brackets solved after the estimate narrow it); the record's own copy is
@@ -553,7 +660,7 @@ def _abstraction_frame(records: list[dict]):
         eg = r["endgame"]
         endgame = Endgame(eg["mover_coins"], eg["other_coins"], eg["deck"],
                           tuple(eg["revealed"]))
-        b = A.bracket_of(endgame, DATA / "brackets") or r.get("bracket") or {}
+        b = A.bracket_of(endgame) or r.get("bracket") or {}
         where = A.compare(r["win"], b) if b and r["win"] is not None else {}
         rows.append({
             "deck": r["endgame"]["deck"], "mover": r["endgame"]["mover_coins"],
@@ -573,6 +680,20 @@ def _abstraction_frame(records: list[dict]):
             "seconds": r["seconds"],
         })
     return pd.DataFrame(rows)
+
+
+def _markov_bullet(by_cap: dict) -> list[str]:
+    """The findings' line on the Markov-priced brackets (empty without data)."""
+    markov = _markov_brackets()
+    if not markov:
+        return []
+    tight, before = _tightest(by_cap, markov), _tightest(by_cap)
+    n, n0 = int((tight["width"] <= 1e-3).sum()), int((before["width"] <= 1e-3).sum())
+    return [f"- **Pricing the cap** with each player's Markov guarantee (still rigorous, "
+            f"caps {', '.join(str(c) for c in sorted(markov))}): {n} of {len(tight)} "
+            f"endgames converge (plain brackets alone: {n0}), mean width "
+            f"{tight['width'].mean():.2f} (plain {before['width'].mean():.2f}); see *Pricing "
+            "the cap*."]
 
 
 def _abstraction_bullet() -> list[str]:
@@ -1275,6 +1396,7 @@ register_section("coup", section_cap3, 113)
 register_section("coup", section_revealed, 115)
 register_section("coup", section_turn_cap, 120)
 register_section("coup", section_brackets, 125)
+register_section("coup", section_markov_brackets, 126)
 register_section("coup", section_abstraction, 127)
 register_section("coup", section_memory_keys, 128)
 register_section("coup", section_bluffing, 130)

@@ -239,14 +239,33 @@ def cached_brackets(endgames: list[Endgame], directory: Path = BRACKET_DIR) -> l
     return [r for r in out if r is not None]
 
 
-def brackets_by_cap(directory: Path, endgame: Endgame,
-                    caps: Iterable[int] = range(1, 10)) -> dict[int, dict]:
-    """The bracket records on disk of ``endgame`` at each of ``caps`` (missing ones left out)."""
+def merge_brackets(records: list[dict]) -> dict:
+    """One endgame's brackets at one cap, priced two ways (plain and Markov), as one: the
+    larger lower end, the smaller upper end, the worse exploitability of each side."""
+    if len(records) == 1:
+        return records[0]
+    lower = max(r["lower_win"] for r in records)
+    upper = min(r["upper_win"] for r in records)
+    side = {name: {"exploitability": max(r[name]["exploitability"] for r in records)}
+            for name in ("low", "high")}
+    return {"endgame": records[0]["endgame"], "lower_win": lower, "upper_win": upper,
+            "width": upper - lower, "converged": upper - lower <= CONVERGED_WIDTH,
+            "cap_payoffs": "+".join(r.get("cap_payoffs", "loss/win") for r in records)} | side
+
+
+def brackets_by_cap(directory: Path, endgame: Endgame, caps: Iterable[int] = range(1, 10),
+                    also: Path | None = None) -> dict[int, dict]:
+    """The bracket records on disk of ``endgame`` at each of ``caps`` (missing ones left
+    out); ``also``: a second directory (the Markov-priced brackets), whose record at the
+    same cap is merged in (:func:`merge_brackets`)."""
     out = {}
     for cap in caps:
-        record = load_bracket(directory, dataclasses.replace(endgame, turn_cap=cap))
-        if record is not None:
-            out[cap] = record
+        eg = dataclasses.replace(endgame, turn_cap=cap)
+        records = [r for r in (load_bracket(directory, eg),
+                               load_bracket(also, eg) if also is not None else None)
+                   if r is not None]
+        if records:
+            out[cap] = merge_brackets(records)
     return out
 
 
