@@ -111,6 +111,12 @@ def test_the_sweep_orders_by_the_bracket_one_cap_lower(tmp_path):
     coins = lambda egs: [(e.mover_coins, e.other_coins) for e in egs]  # noqa: E731
     assert coins(widest_first(cap4, tmp_path)) == [(0, 0), (6, 3), (1, 7), (5, 9), (2, 2)]
     assert coins(narrowest_open_first(cap4, tmp_path)) == [(1, 7), (6, 3), (0, 0)]
+    # A second directory (the other pricing) counts too: its closed bracket at cap 2
+    # closes 6/3, its narrower one for 0/0 puts 0/0 before 6/3.
+    other = tmp_path / "markov"
+    _fake_bracket(other, Endgame(6, 3, "inquisitor", turn_cap=2), 0.0)
+    _fake_bracket(other, Endgame(0, 0, "inquisitor", turn_cap=2), 0.01)
+    assert coins(narrowest_open_first(cap4, tmp_path, other)) == [(0, 0), (1, 7)]
 
 
 def test_an_unknown_order_is_refused_by_name(capsys):

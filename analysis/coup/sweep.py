@@ -247,7 +247,7 @@ def merge_brackets(records: list[dict]) -> dict:
     lower = max(r["lower_win"] for r in records)
     upper = min(r["upper_win"] for r in records)
     side = {name: {"exploitability": max(r[name]["exploitability"] for r in records)}
-            for name in ("low", "high")}
+            for name in ("low", "high") if all(name in r for r in records)}
     return {"endgame": records[0]["endgame"], "lower_win": lower, "upper_win": upper,
             "width": upper - lower, "converged": upper - lower <= CONVERGED_WIDTH,
             "cap_payoffs": "+".join(r.get("cap_payoffs", "loss/win") for r in records)} | side
@@ -287,26 +287,27 @@ def intersect_brackets(by_cap: dict[int, dict]) -> dict | None:
             "lower_cap": low, "upper_cap": high, "caps": caps}
 
 
-def _width_below(eg: Endgame, directory: Path) -> float:
+def _width_below(eg: Endgame, directory: Path, also: Path | None = None) -> float:
     # The width of the endgame's tightest bracket at the caps below its own (-1 without one).
-    bracket = intersect_brackets(brackets_by_cap(directory, eg, range(1, eg.turn_cap)))
+    bracket = intersect_brackets(brackets_by_cap(directory, eg, range(1, eg.turn_cap), also))
     return bracket["width"] if bracket else -1.0
 
 
-def widest_first(endgames: list[Endgame], directory: Path = BRACKET_DIR) -> list[Endgame]:
+def widest_first(endgames: list[Endgame], directory: Path = BRACKET_DIR,
+                 also: Path | None = None) -> list[Endgame]:
     """``endgames`` ordered by the width of their tightest bracket at lower caps (widest
     first; those without a lower-cap record last), so a sweep cut short has narrowed the
-    worst."""
-    return sorted(endgames, key=lambda eg: _width_below(eg, directory), reverse=True)
+    worst. ``also``: a second directory of brackets counted (the other pricing)."""
+    return sorted(endgames, key=lambda eg: _width_below(eg, directory, also), reverse=True)
 
 
-def narrowest_open_first(endgames: list[Endgame],
-                         directory: Path = BRACKET_DIR) -> list[Endgame]:
+def narrowest_open_first(endgames: list[Endgame], directory: Path = BRACKET_DIR,
+                         also: Path | None = None) -> list[Endgame]:
     """The endgames whose tightest bracket at lower caps is still open (wider than
     :data:`CONVERGED_WIDTH`), narrowest first: those a larger cap is likeliest to close.
     Converged ones are left out (a larger cap cannot change them), and so are those
-    without a lower-cap record."""
-    widths = {eg: _width_below(eg, directory) for eg in endgames}
+    without a lower-cap record. ``also``: a second directory of brackets counted."""
+    widths = {eg: _width_below(eg, directory, also) for eg in endgames}
     return sorted((eg for eg in endgames if widths[eg] > CONVERGED_WIDTH), key=widths.get)
 
 
@@ -333,7 +334,8 @@ def add_bracket_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--order", default="widest",
                         help="widest: the widest brackets at lower caps first (default); "
                              "narrowest: only the still open ones, narrowest first (the "
-                             "likeliest to close)")
+                             "likeliest to close); with the default directories both "
+                             "pricings' brackets count")
     parser.add_argument("--decisive-coup", action="store_true",
                         help="compile with winning Coups played (exact; far smaller trees "
                              "where a player has 7+ coins)")
@@ -376,6 +378,9 @@ def run_bracket_args(args: argparse.Namespace) -> int:
     if args.order not in orders:
         raise InvalidParameterError(f"--order {args.order!r}: choose widest or narrowest")
     directory = Path(args.directory or (MARKOV_BRACKET_DIR if args.markov else BRACKET_DIR))
+    # With the default directories the order counts the other pricing's brackets too: an
+    # endgame one of them has closed needs no more.
+    also = None if args.directory else (BRACKET_DIR if args.markov else MARKOV_BRACKET_DIR)
     total = 0
     pairs = None
     if args.pairs:
@@ -386,7 +391,7 @@ def run_bracket_args(args: argparse.Namespace) -> int:
         grid_ = bracket_grid(COINS if pairs else coins, args.decks.split(","), revealed, cap)
         if pairs:
             grid_ = [eg for eg in grid_ if (eg.mover_coins, eg.other_coins) in pairs]
-        endgames = orders[args.order](grid_, directory)
+        endgames = orders[args.order](grid_, directory, also)
         if args.limit:
             endgames = endgames[:args.limit]
         total += len(bracket_sweep(endgames, directory, args.workers,
