@@ -557,7 +557,11 @@ def section_markov_brackets(ctx: ReportContext) -> str:
     lines = ["## Pricing the cap: Markov guarantees\n"]
     if not markov:
         return "\n".join(lines + ["Not run yet: `farol coup brackets --markov`."])
-    first = next(iter(markov.values()))[0]["markov"]
+    info = [r["markov"] for recs in markov.values() for r in recs]
+    sizes = sorted({m["positions"] for m in info})
+    size = (f"{sizes[0]:,}" if len(sizes) == 1 else f"{sizes[0]:,}-{sizes[-1]:,}")
+    secs = max(m["seconds"] for m in info)
+    rounds = sorted({m["rounds"] for m in info})
     lines += [
         "The plain brackets count the cap as a loss, then as a win: their width is the "
         "chance of reaching the cap, which at low coins stays large for many turns. The cap "
@@ -566,8 +570,8 @@ def section_markov_brackets(ctx: ReportContext) -> str:
         "step) and let the other player see both cards and answer as best suits them; the "
         "probability W that the player still wins from a position is then a one-player "
         "minimisation over the graph of positions without history (value iteration, "
-        f"{first['positions']:,} positions a deck, {first['seconds']:.0f} s for both "
-        f"players' policies by {first['rounds']} rounds of damped policy improvement). "
+        f"{size} positions a deck, at most {secs:.0f} s for both players' policies by "
+        f"{'/'.join(str(r) for r in rounds)} rounds of damped policy improvement). "
         "Playing the capped equilibrium until the cap and the Markov policy after it, the "
         "player to move wins at least W_0 from the cap position whatever the other does, so "
         "the capped game paying 2 W_0 - 1 there is a lower bound on the uncapped value, and "
@@ -593,6 +597,22 @@ def section_markov_brackets(ctx: ReportContext) -> str:
                  "with winning Coups played, each endgame solved twice; the movers with 7+ "
                  "coins are closed at cap 1 and not repeated. *Plain mean width*: the plain "
                  "brackets of the same endgames at the same cap.)\n")
+    caps = sorted(frames)
+    for low, high in zip(caps, caps[1:], strict=False):
+        pair = frames[low].merge(frames[high], on=["deck", "mover", "other"],
+                                 suffixes=("_a", "_b"))
+        pair = pair[pair["width_a"] > 1e-3]
+        if len(pair):
+            stuck = pair[pair["width_a"] - pair["width_b"] < 1e-4]
+            lines.append(
+                f"From cap {low} to cap {high}, of the {len(pair)} endgames whose Markov "
+                f"bracket was open at cap {low}, "
+                f"{int((pair['width_b'] <= 1e-3).sum())} closed and {len(stuck)} did not "
+                "narrow" + (" (" + ", ".join(f"{r.deck} {r.mover}/{r.other}"
+                                             for r in stuck.itertuples()) + ")"
+                            if 0 < len(stuck) <= 12 else "")
+                + "; the mean width of the open ones went from "
+                f"{pair['width_a'].mean():.3f} to {pair['width_b'].mean():.3f}.\n")
     tight = _tightest(plain, markov)
     conv = tight[tight["width"] <= 1e-3]
     before = _tightest(plain)
