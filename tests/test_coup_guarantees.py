@@ -194,3 +194,29 @@ def test_the_report_section_renders_from_the_committed_data(tmp_path, monkeypatc
         assert f"{int((tight['width'] <= 1e-3).sum())} of {len(tight)} endgames" in text
     monkeypatch.setattr(sweep, "MARKOV_BRACKET_DIR", tmp_path / "nothing")
     assert "--markov" in report.section_markov_brackets(ctx)
+
+
+@pytest.mark.parametrize("deck", ["inquisitor", "ambassador"])
+def test_a_markov_key_never_knows_more_than_the_player(deck):
+    """The policy may use only what its player sees: every history of one perfect-recall
+    information state (same information-state string) has the same Markov key, for both
+    players, at every node of a two-turn endgame (exchanges and examinations included)."""
+    from games.coup.walker import CoupWalker
+
+    game = Endgame(3, 4, deck, turn_cap=2).game()
+    walker = CoupWalker(game.config, history=True)
+    keys: dict[tuple[int, str], set] = {}
+    stack = [walker.root()]
+    while stack:
+        s = stack.pop()
+        if s.over:
+            continue
+        if s.cur != E.CHANCE:
+            for player in (0, 1):
+                text = walker.information_state_string(s, player)
+                keys.setdefault((player, text), set()).add(M.markov_key(s, player))
+        moves = ([a for a, _ in s.chance_outcomes()] if s.cur == E.CHANCE
+                 else walker.legal_actions(s))
+        stack.extend(walker.child(s, a) for a in moves)
+    assert len(keys) > 1000
+    assert all(len(found) == 1 for found in keys.values())
