@@ -108,7 +108,7 @@ def compile_markov(endgame: Endgame, **kwargs) -> tuple[CompiledGame, np.ndarray
 
 def with_cap_bounds(compiled: CompiledGame, bounds: np.ndarray, side: int) -> CompiledGame:
     """The compiled endgame with each coded cap terminal paying its bound
-    (``side`` 0: the low one, 1: the high one; see :func:`compile_endgame`)."""
+    (``side`` 0: the low one, 1: the high one; see :func:`compile_markov`)."""
     from analysis.coup.guarantees import CODE_BASE
 
     u = compiled.utility
@@ -131,8 +131,8 @@ def bracket_of(compiled: CompiledGame, target: float = TARGET_EXPLOITABILITY,
     :data:`CONVERGED_WIDTH`), and per cap payoff (``low``: -1, ``high``: +1) the solver's
     iterations, exploitability, estimated value, the bound and the seconds spent.
     ``seconds`` caps each of the two solves (the bounds stay valid, only wider).
-    ``cap_bounds``: the Markov bounds of a tree compiled with ``markov``
-    (:func:`compile_endgame`); the cap then pays them instead of -1 and +1.
+    ``cap_bounds``: the Markov bounds of a tree compiled by :func:`compile_markov`; the
+    cap then pays them instead of -1 and +1.
     """
     if cap_bounds is None:
         cap_terminals = int(np.count_nonzero(compiled.utility == 0.0))

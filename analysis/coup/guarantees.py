@@ -192,13 +192,6 @@ def _next_slot(ids: dict) -> int:
     return first + count
 
 
-def _weights(graph: PositionGraph, player: int, policy: np.ndarray) -> np.ndarray:
-    # Each edge's probability: the policy's at the player's positions, chance's at chance
-    # positions (the other player's edges carry 0 and are minimised over).
-    slot = graph.slot[player]
-    return np.where(slot >= 0, policy[np.maximum(slot, 0)], graph.edge_prob)
-
-
 def guarantee(graph: PositionGraph, player: int, policy: np.ndarray) -> np.ndarray:
     """``W_player`` at every position: ``player`` plays ``policy`` (a probability per
     Markov slot), the other sees everything and minimises ``player``'s chance to win."""
@@ -210,7 +203,10 @@ def guarantee(graph: PositionGraph, player: int, policy: np.ndarray) -> np.ndarr
     seg = start[inner]
     if np.any(start[inner + 1] == seg):
         raise AssertionError("a position other than a terminal without moves")
-    weight = _weights(graph, player, policy)
+    # Each edge's probability: the policy's at the player's positions, chance's at chance
+    # positions (the other player's edges carry 0 and are minimised over).
+    slot = graph.slot[player]
+    weight = np.where(slot >= 0, policy[np.maximum(slot, 0)], graph.edge_prob)
     minimise = kind[inner] == _PLAYER0 + (1 - player)
     child = graph.edge_child
     for _ in range(MAX_SWEEPS):
@@ -275,13 +271,20 @@ class Guarantees:
 
     def of(self, s: E.Core) -> tuple[float, float] | None:
         """``(W_0, W_1)`` at position ``s`` (``None`` if it is not in the graph)."""
-        i = self.graph.index.get(position_key(s))
+        return self._at(position_key(s))
+
+    def _at(self, key: tuple) -> tuple[float, float] | None:
+        i = self.graph.index.get(key)
         return None if i is None else (float(self.win[0][i]), float(self.win[1][i]))
 
     def cap_bounds(self, s: E.Core) -> tuple[float, float]:
         """Player 0's payoff bounds at cap terminal ``s``: ``2 W_0 - 1`` and ``1 - 2 W_1``
         at the position it stops (the plain -1 and +1 off the graph)."""
-        w = self.of(continuation(s))
+        return self.bounds_at(position_key(continuation(s)))
+
+    def bounds_at(self, key: tuple) -> tuple[float, float]:
+        """:meth:`cap_bounds` for the cap position with :func:`position_key` ``key``."""
+        w = self._at(key)
         return (-1.0, 1.0) if w is None else (2 * w[0] - 1, 1 - 2 * w[1])
 
 
@@ -297,8 +300,8 @@ def guarantees_for(deck: str, revealed: tuple[str, str], rounds: int = ROUNDS) -
     walker = DecisiveCoupWalker(config, history=False)
     roots = []
     for game in games:
-        root = DecisiveCoupWalker(dataclasses.replace(game.config, turn_cap=10**9),
-                                  history=False).root()
+        # Each endgame's own root (its deal), stepped under the one uncapped config.
+        root = DecisiveCoupWalker(game.config, history=False).root()
         root.cfg = config
         roots.append(root)
     graph = position_graph(walker, roots)
@@ -326,6 +329,6 @@ class CapBoundWalker(DecisiveCoupWalker):
             code = self._codes.get(key)
             if code is None:
                 code = self._codes[key] = len(self.bounds)
-                self.bounds.append(self.guarantees.cap_bounds(s))
+                self.bounds.append(self.guarantees.bounds_at(key))
             return (CODE_BASE + code, -(CODE_BASE + code))
         return super().returns(s)

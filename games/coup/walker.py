@@ -214,8 +214,6 @@ class MemoryWalker(CoupWalker):
         return (G.infoset_key(s, player), s.memory[0], seen[player], about_me)
 
 
-
-
 def decisive_coup(s: E.Core) -> int | None:
     """The Coup that wins the game at once at ``s``, or ``None``.
 
