@@ -127,6 +127,25 @@ def test_an_unknown_order_is_refused_by_name(capsys):
     assert len(err.splitlines()) == 1 and "--order 'random'" in err
 
 
+def test_the_sweep_compiles_within_the_memory_budget_it_is_given(capsys, tmp_path):
+    """``--max-memory`` reaches each compile: an endgame over it is skipped with a line
+    that names it and the budget, nothing is written, and the sweep goes on to the next
+    endgame; a malformed size is refused by name."""
+    from analysis.cli import main
+
+    args = ["coup", "brackets", "--markov", "--caps", "2", "--decks", "inquisitor",
+            "--workers", "1", "--directory", str(tmp_path)]
+    assert main([*args, "--pairs", "6/6,6/5", "--max-memory", "1MB"]) == 0
+    out, err = capsys.readouterr()
+    skipped = [line for line in err.splitlines() if line.startswith("skipped")]
+    assert len(skipped) == 2 and "memory budget of 1" in skipped[0]
+    assert {line.split(":")[0] for line in skipped} == {
+        f"skipped {Endgame(6, other, 'inquisitor', turn_cap=2).slug()}" for other in (5, 6)}
+    assert list(tmp_path.iterdir()) == [] and out.strip().startswith("0 brackets")
+    assert main([*args, "--pairs", "6/6", "--max-memory", "lots"]) == 2
+    assert "'lots'" in capsys.readouterr().err
+
+
 def test_the_tightest_bracket_intersects_every_cap():
     """The report's per-endgame bracket: the largest lower end and the smallest upper end
     over the caps on disk, with the caps they come from."""

@@ -167,22 +167,23 @@ def bracket_of(compiled: CompiledGame, target: float = TARGET_EXPLOITABILITY,
 def solve_bracket(endgame: Endgame, target: float = TARGET_EXPLOITABILITY,
                   max_iterations: int = MAX_ITERATIONS,
                   compiled: CompiledGame | None = None, decisive: bool = False,
-                  markov: bool = False) -> dict:
+                  markov: bool = False, max_memory: int | None = None) -> dict:
     """Bounds on the uncapped value of ``endgame`` from its cap (``endgame.turn_cap``).
 
     The record of :func:`bracket_of` with the endgame, its position, the solver's name
     and the compile's seconds. ``decisive`` compiles with winning Coups played and
     ``markov`` (implies ``decisive``) prices the cap with the Markov guarantees
     (:func:`compile_markov`; the record says so, with the guarantees' size and time).
+    ``max_memory``: the compile's budget in bytes (default: half the available memory).
     """
     tick = time.perf_counter()
     bounds = None
     if markov:
         if compiled is not None:
             raise ValueError("markov compiles its own tree (its cap terminals carry codes)")
-        compiled, bounds = compile_markov(endgame)
+        compiled, bounds = compile_markov(endgame, max_memory=max_memory)
     elif compiled is None:
-        compiled = compile_endgame(endgame, decisive=decisive)
+        compiled = compile_endgame(endgame, decisive=decisive, max_memory=max_memory)
     record = {"endgame": dataclasses.asdict(endgame), "position": endgame.position(),
               "solver": SOLVER, "decisive_coup": decisive or markov,
               "cap_payoffs": "markov" if markov else "loss/win",

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import sys
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
@@ -75,7 +76,8 @@ def _run_all(task, jobs: list[tuple], workers: int, progress: bool, desc: str) -
     if progress and jobs:
         from tqdm.auto import tqdm
 
-        bar = tqdm(total=len(jobs), desc=desc, unit=" endgame")
+        # disable=None: no bar when stderr is not a terminal (logs, CI).
+        bar = tqdm(total=len(jobs), desc=desc, unit=" endgame", disable=None)
     if workers <= 1:
         for job in jobs:
             task(*job)
@@ -205,11 +207,21 @@ def load_bracket(directory: Path, endgame: Endgame) -> dict | None:
 
 
 def run_bracket_task(endgame: Endgame, directory: str, decisive: bool = False,
-                     markov: bool = False) -> dict:
-    """Bound one endgame's uncapped value and write its record (the worker function)."""
-    from analysis.coup.brackets import solve_bracket
+                     markov: bool = False, max_memory: int | None = None) -> dict | None:
+    """Bound one endgame's uncapped value and write its record (the worker function).
 
-    record = solve_bracket(endgame, decisive=decisive, markov=markov)
+    An endgame whose tree is over the memory budget is skipped with a one-line notice
+    (``None``), so that one large tree does not stop a sweep.
+    """
+    from analysis.coup.brackets import solve_bracket
+    from analysis.solve.errors import GameTooLargeError
+
+    try:
+        record = solve_bracket(endgame, decisive=decisive, markov=markov,
+                               max_memory=max_memory)
+    except GameTooLargeError as exc:
+        print(f"skipped {endgame.slug()}: {exc} (raise --max-memory)", file=sys.stderr)
+        return None
     record["version"] = SWEEP_VERSION
     atomic_write_text(bracket_path(Path(directory), endgame), json.dumps(record, indent=1) + "\n")
     return record
@@ -217,17 +229,19 @@ def run_bracket_task(endgame: Endgame, directory: str, decisive: bool = False,
 
 def bracket_sweep(endgames: list[Endgame], directory: Path = BRACKET_DIR, workers: int = 2,
                   progress: bool = True, decisive: bool = False,
-                  markov: bool = False) -> list[dict]:
-    """Bracket every endgame not yet on disk (resumable, in parallel); all records in order.
+                  markov: bool = False, max_memory: int | None = None) -> list[dict]:
+    """Bracket every endgame not yet on disk (resumable, in parallel); all records in order
+    (``None`` for an endgame skipped as over the memory budget).
 
     The endgames run in the order given, so a sweep cut short has done the first ones
     (callers put the widest brackets first). ``decisive``: compile with winning Coups
     played (an exact reduction, :func:`analysis.coup.brackets.compile_endgame`);
     ``markov``: the cap pays the Markov guarantees
-    (:func:`analysis.coup.brackets.compile_markov`).
+    (:func:`analysis.coup.brackets.compile_markov`); ``max_memory``: each compile's
+    budget in bytes (default: half the available memory, per process).
     """
     directory = Path(directory)
-    todo = [(eg, str(directory), decisive, markov) for eg in endgames
+    todo = [(eg, str(directory), decisive, markov, max_memory) for eg in endgames
             if load_bracket(directory, eg) is None]
     _run_all(run_bracket_task, todo, workers, progress, "coup brackets")
     return [load_bracket(directory, eg) for eg in endgames]
@@ -344,6 +358,9 @@ def add_bracket_arguments(parser: argparse.ArgumentParser) -> None:
                              "or a win (still rigorous, far tighter; implies --decisive-coup; "
                              f"records go to {MARKOV_BRACKET_DIR} unless --directory)")
     parser.add_argument("--workers", type=int, default=2, help="processes in parallel")
+    parser.add_argument("--max-memory", metavar="SIZE", default=None,
+                        help="each compile's memory budget, e.g. 20GB (default: half of the "
+                             "available memory; an endgame over it is skipped)")
     parser.add_argument("--directory", default=None,
                         help=f"where the records go (one JSON file per endgame and cap; "
                              f"default {BRACKET_DIR})")
@@ -374,6 +391,9 @@ def run_bracket_args(args: argparse.Namespace) -> int:
     revealed = tuple(args.revealed.split("-"))
     if len(revealed) != 2:
         raise InvalidParameterError(f"--revealed {args.revealed!r}: write two cards, e.g. duke-captain")
+    from analysis.solve.compile import parse_memory
+
+    max_memory = parse_memory(args.max_memory)
     orders = {"widest": widest_first, "narrowest": narrowest_open_first}
     if args.order not in orders:
         raise InvalidParameterError(f"--order {args.order!r}: choose widest or narrowest")
@@ -394,7 +414,9 @@ def run_bracket_args(args: argparse.Namespace) -> int:
         endgames = orders[args.order](grid_, directory, also)
         if args.limit:
             endgames = endgames[:args.limit]
-        total += len(bracket_sweep(endgames, directory, args.workers,
-                                   decisive=args.decisive_coup, markov=args.markov))
+        records = bracket_sweep(endgames, directory, args.workers,
+                                decisive=args.decisive_coup, markov=args.markov,
+                                max_memory=max_memory)
+        total += sum(r is not None for r in records)
     print(f"{total} brackets in {directory}")
     return 0
