@@ -167,6 +167,35 @@ def test_the_bracket_command_writes_markov_records(tmp_path, capsys):
     assert "1 brackets" in capsys.readouterr().out
 
 
+def test_a_key_is_encoded_exactly():
+    """The graph's tables hold keys as bytes: equal keys give equal bytes however their
+    parts are shared in memory, and different keys (a coin, a card) give different ones."""
+    hand = (C.DUKE,)
+    shared = (0, (hand, hand), (3, 4), ((E.S_ACTION,),))
+    fresh = (0, ((C.DUKE,), tuple([C.DUKE])), (3, 4), ((E.S_ACTION,),))
+    assert M.encode_key(shared) == M.encode_key(fresh)
+    assert M.encode_key(shared) != M.encode_key((0, (hand, hand), (3, 5), ((E.S_ACTION,),)))
+    assert M.encode_key(shared) != M.encode_key((0, (hand, (C.CAPTAIN,)), (3, 4),
+                                                 ((E.S_ACTION,),)))
+
+
+def test_the_in_place_guarantee_stops_at_the_fixed_point(inquisitor):
+    """In-place value iteration reaches the fixed point: one more Bellman step (every
+    position at once, from the result) moves no value by more than the tolerance."""
+    graph = inquisitor.graph
+    policy = M.uniform_policy(graph, 1)
+    w = M.guarantee(graph, 1, policy)
+    slot = graph.slot[1]
+    weight = np.where(slot >= 0, policy[np.maximum(slot, 0)], graph.edge_prob)
+    inner = np.flatnonzero(graph.kind != 0)
+    seg = graph.edge_start[inner]
+    reached = w[graph.edge_child]
+    step = np.where(graph.kind[inner] == 2, np.minimum.reduceat(reached, seg),
+                    np.minimum(np.add.reduceat(reached * weight, seg), 1.0))
+    assert np.max(np.abs(step - w[inner])) < 1e-9
+    assert np.all((w >= 0) & (w <= 1))
+
+
 def test_the_guarantees_are_cached_per_deck(inquisitor):
     assert M.guarantees_for("inquisitor", REVEALED) is inquisitor
     assert dataclasses.is_dataclass(inquisitor) and inquisitor.rounds == M.ROUNDS

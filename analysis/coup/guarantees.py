@@ -13,9 +13,10 @@ card, the coins, the revealed cards, the pending step). Give the other player ev
 advantage: they see both cards and ``sigma`` and answer with whatever suits them. The
 probability ``W_p(s)`` that ``p`` still wins from position ``s`` (both cards known) is
 then the value of a one-player minimisation over the *position graph* (positions
-without history or turn count; a few tens of thousands per deck), computed by value
-iteration from ``W = 0``: after ``k`` sweeps it is exactly ``p``'s winning chance
-within ``k`` steps against the best such opponent, so every iterate is a guarantee.
+without history or turn count: a few tens of thousands per deck for the 1v1 endgames,
+about ten million for the whole 2-player game), computed by value iteration from
+``W = 0``: the values only rise towards the least fixed point, which is the guarantee,
+so every iterate is a guarantee too.
 
 Why the brackets stay rigorous
 ------------------------------
@@ -41,10 +42,14 @@ where the hidden cards still matter, and the tree before the cap prices those be
 from __future__ import annotations
 
 import dataclasses
+import marshal
 import time
+from array import array
+from collections import deque
 from functools import lru_cache
 
 import numpy as np
+from numba import njit
 
 from games.coup import engine as E
 from games.coup import game as G
@@ -95,6 +100,8 @@ def continuation(s: E.Core) -> E.Core:
 class PositionGraph:
     """Every position reachable from some roots, with its moves (CSR arrays).
 
+    ``index`` numbers the positions by :func:`encode_key` of their :func:`position_key`.
+
     ``kind[i]``: 0 terminal, 1 chance, 2 + p player ``p``; ``winner[i]`` at terminals;
     edges ``edge_start[i]:edge_start[i + 1]`` go to ``edge_child`` with chance
     probability ``edge_prob``; ``slot[p][e]`` numbers edge ``e`` among the actions of
@@ -121,27 +128,50 @@ class PositionGraph:
         return int(self.edge_child.shape[0])
 
 
-def position_graph(walker: DecisiveCoupWalker, roots: list[E.Core]) -> PositionGraph:
-    """The position graph reachable from ``roots`` (turn cap ignored)."""
-    states, index = [], {}
+def encode_key(key: tuple) -> bytes:
+    """A key as compact bytes for the graph's tables (exact: no hashing, no collisions).
+
+    Marshal's version 2 writes no back-references, so equal keys give equal bytes; the
+    bytes take a fraction of the nested tuples' memory (the full game has millions).
+    """
+    return marshal.dumps(key, 2)
+
+
+def position_graph(walker: DecisiveCoupWalker, roots: list[E.Core],
+                   progress: bool = False) -> PositionGraph:
+    """The position graph reachable from ``roots`` (turn cap ignored).
+
+    A breadth-first walk that numbers positions as it finds them and keeps only the
+    positions not yet expanded, so that memory goes to the tables, not to the
+    positions (``progress``: a bar of positions expanded).
+    """
+    index: dict[bytes, int] = {}
+    queue: deque[E.Core] = deque()
 
     def add(s):
         s.turn = 0
-        key = position_key(s)
-        if key not in index:
-            index[key] = len(states)
-            states.append(s)
-        return index[key]
+        code = encode_key(position_key(s))
+        i = index.get(code)
+        if i is None:
+            i = index[code] = len(index)
+            queue.append(s)
+        return i
 
     for root in roots:
         add(root)
-    kind, winner, start, child, prob = [], [], [0], [], []
-    slots = ([], [])
+    kind, winner, start = array("b"), array("b"), array("q", [0])
+    child, prob = array("q"), array("d")
+    slots = (array("q"), array("q"))
     key_ids: tuple[dict, dict] = ({}, {})
-    i = 0
-    while i < len(states):  # states grows while it is read: a breadth-first walk
-        s = states[i]
-        i += 1
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(desc="position graph", unit=" positions", disable=None)
+    while queue:  # FIFO: positions leave in the order they were numbered
+        s = queue.popleft()
+        if bar is not None:
+            bar.update(1)
         if s.over:
             kind.append(0)
             winner.append(s.winner)
@@ -159,7 +189,7 @@ def position_graph(walker: DecisiveCoupWalker, roots: list[E.Core]) -> PositionG
             winner.append(-1)
             actions = walker.legal_actions(s)
             ids = key_ids[player]
-            key = markov_key(s, player)
+            key = encode_key(markov_key(s, player))
             if key not in ids:
                 ids[key] = (_next_slot(ids), len(actions))
             first, count = ids[key]
@@ -171,6 +201,8 @@ def position_graph(walker: DecisiveCoupWalker, roots: list[E.Core]) -> PositionG
                 slots[player].append(first + j)
                 slots[1 - player].append(-1)
         start.append(len(child))
+    if bar is not None:
+        bar.close()
     num_slots = tuple(_next_slot(ids) for ids in key_ids)
     slot_key = []
     for ids, n in zip(key_ids, num_slots, strict=True):
@@ -194,31 +226,49 @@ def _next_slot(ids: dict) -> int:
 
 def guarantee(graph: PositionGraph, player: int, policy: np.ndarray) -> np.ndarray:
     """``W_player`` at every position: ``player`` plays ``policy`` (a probability per
-    Markov slot), the other sees everything and minimises ``player``'s chance to win."""
+    Markov slot), the other sees everything and minimises ``player``'s chance to win.
+
+    Value iteration from 0 (wins 1 at terminals), in place and deepest positions first
+    (Gauss-Seidel): the values only rise and never pass the least fixed point, which is
+    the guarantee, so they stay guarantees at every step; it stops when a sweep moves
+    no value by :data:`TOLERANCE`.
+    """
     kind, start = graph.kind, graph.edge_start
     value = (graph.winner == player).astype(float)
-    # Every position with moves is swept: reduceat's segments run from one start to the
-    # next, so skipping a position would hand its edges to the one before.
     inner = np.flatnonzero(kind != 0)
-    seg = start[inner]
-    if np.any(start[inner + 1] == seg):
+    if np.any(start[inner + 1] == start[inner]):
         raise AssertionError("a position other than a terminal without moves")
     # Each edge's probability: the policy's at the player's positions, chance's at chance
     # positions (the other player's edges carry 0 and are minimised over).
     slot = graph.slot[player]
     weight = np.where(slot >= 0, policy[np.maximum(slot, 0)], graph.edge_prob)
-    minimise = kind[inner] == _PLAYER0 + (1 - player)
-    child = graph.edge_child
-    for _ in range(MAX_SWEEPS):
-        reached = value[child]
-        new = np.where(minimise, np.minimum.reduceat(reached, seg),
-                       np.add.reduceat(reached * weight, seg))
-        new = np.minimum(new, 1.0)  # no rounding above certainty
-        change = np.max(np.abs(new - value[inner])) if inner.size else 0.0
-        value[inner] = new
-        if change < TOLERANCE:
-            break
+    minimise = kind == _PLAYER0 + (1 - player)
+    # Breadth-first numbering puts the positions nearer the end later: sweep from the back.
+    _gauss_seidel(value, inner[::-1].copy(), start, graph.edge_child, weight, minimise,
+                  TOLERANCE, MAX_SWEEPS)
     return value
+
+
+@njit(cache=True)
+def _gauss_seidel(value, order, start, child, weight, minimise, tolerance, max_sweeps):
+    # One sweep updates every position of ``order`` in place; returns the sweeps run.
+    for sweep in range(max_sweeps):
+        change = 0.0
+        for i in order:
+            if minimise[i]:
+                v = 1.0
+                for e in range(start[i], start[i + 1]):
+                    v = min(v, value[child[e]])
+            else:
+                v = 0.0
+                for e in range(start[i], start[i + 1]):
+                    v += weight[e] * value[child[e]]
+                v = min(v, 1.0)  # no rounding above certainty
+            change = max(change, abs(v - value[i]))
+            value[i] = v
+        if change < tolerance:
+            return sweep + 1
+    return max_sweeps
 
 
 def uniform_policy(graph: PositionGraph, player: int) -> np.ndarray:
@@ -274,7 +324,7 @@ class Guarantees:
         return self._at(position_key(s))
 
     def _at(self, key: tuple) -> tuple[float, float] | None:
-        i = self.graph.index.get(key)
+        i = self.graph.index.get(encode_key(key))
         return None if i is None else (float(self.win[0][i]), float(self.win[1][i]))
 
     def cap_bounds(self, s: E.Core) -> tuple[float, float]:
@@ -288,25 +338,37 @@ class Guarantees:
         return (-1.0, 1.0) if w is None else (2 * w[0] - 1, 1 - 2 * w[1])
 
 
+def guarantees_from(config, roots: list[E.Core], deck: str, revealed: tuple = (),
+                    rounds: int = ROUNDS, progress: bool = False) -> Guarantees:
+    """Both players' Markov guarantees on the position graph of ``roots`` stepped under
+    ``config`` (its turn cap ignored); ``progress``: a bar while the graph is walked."""
+    tick = time.perf_counter()
+    graph = position_graph(DecisiveCoupWalker(config, history=False), roots, progress)
+    win = tuple(markov_policy(graph, p, rounds)[1] for p in (0, 1))
+    return Guarantees(deck, tuple(revealed), rounds, graph, win, time.perf_counter() - tick)
+
+
+def uncapped_roots(games: list) -> tuple[E.Config, list[E.Core]]:
+    """One uncapped config for ``games`` (Coup games differing only in their start) and
+    each game's own root (its deal) stepped under it."""
+    config = dataclasses.replace(games[0].config, turn_cap=10**9, position=None)
+    roots = []
+    for game in games:
+        root = DecisiveCoupWalker(game.config, history=False).root()
+        root.cfg = config
+        roots.append(root)
+    return config, roots
+
+
 @lru_cache(maxsize=4)
 def guarantees_for(deck: str, revealed: tuple[str, str], rounds: int = ROUNDS) -> Guarantees:
     """The Markov guarantees of every 1v1 endgame of ``deck`` with ``revealed`` lost
     (one graph from all the coin pairs 0-9; cached per process)."""
     from analysis.coup.endgames import Endgame
 
-    tick = time.perf_counter()
     games = [Endgame(a, b, deck, revealed).game() for a in range(10) for b in range(10)]
-    config = dataclasses.replace(games[0].config, turn_cap=10**9, position=None)
-    walker = DecisiveCoupWalker(config, history=False)
-    roots = []
-    for game in games:
-        # Each endgame's own root (its deal), stepped under the one uncapped config.
-        root = DecisiveCoupWalker(game.config, history=False).root()
-        root.cfg = config
-        roots.append(root)
-    graph = position_graph(walker, roots)
-    win = tuple(markov_policy(graph, p, rounds)[1] for p in (0, 1))
-    return Guarantees(deck, tuple(revealed), rounds, graph, win, time.perf_counter() - tick)
+    config, roots = uncapped_roots(games)
+    return guarantees_from(config, roots, deck, revealed, rounds)
 
 
 class CapBoundWalker(DecisiveCoupWalker):
