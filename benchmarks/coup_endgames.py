@@ -12,7 +12,10 @@ measures the exploitability with OpenSpiel's C++ ``exploitability`` (slow on big
 ``--bracket --cap 4 --deck inquisitor --coins 2,2`` instead bounds the uncapped value
 (``analysis.coup.brackets``: one compile through Coup's walker, CFR+ with the cap paying
 -1 and +1) and appends the line to ``coup_endgames_brackets.txt``; ``--save`` also
-stores the record where ``farol coup brackets`` keeps it (so the sweep skips it).
+stores the record where ``farol coup brackets`` keeps it (so the sweep skips it);
+``--markov`` prices the cap with the Markov guarantees (``analysis.coup.guarantees``),
+``--max-memory 20GB`` lifts the compile's budget. ``--record PATH`` prints the line of a
+record a sweep already stored (its own run's figures) without solving again.
 """
 
 from __future__ import annotations
@@ -47,30 +50,43 @@ def run(mover: int, other: int, deck: str, cap: int, check: bool) -> str:
     return line + f" [{platform.node()}, {time.strftime('%Y-%m-%d')}]"
 
 
-def run_bracket(mover: int, other: int, deck: str, cap: int, save: bool) -> str:
+def run_bracket(mover: int, other: int, deck: str, cap: int, save: bool,
+                markov: bool = False, max_memory: int | None = None) -> str:
     from analysis.coup.brackets import solve_bracket
-    from analysis.coup.sweep import BRACKET_DIR, SWEEP_VERSION, bracket_path
+    from analysis.coup.sweep import BRACKET_DIR, MARKOV_BRACKET_DIR, SWEEP_VERSION, bracket_path
     from analysis.solve.cache import atomic_write_text
 
     eg = Endgame(mover, other, deck, turn_cap=cap)
     tick = time.perf_counter()
-    r = solve_bracket(eg)
+    r = solve_bracket(eg, markov=markov, max_memory=max_memory)
     total = time.perf_counter() - tick
     if save:
         import json
 
         r["version"] = SWEEP_VERSION
-        atomic_write_text(bracket_path(BRACKET_DIR, eg), json.dumps(r, indent=1) + "\n")
+        directory = MARKOV_BRACKET_DIR if markov else BRACKET_DIR
+        atomic_write_text(bracket_path(directory, eg), json.dumps(r, indent=1) + "\n")
+    return bracket_line(r, total) + f" [{platform.node()}, {time.strftime('%Y-%m-%d')}]"
+
+
+def bracket_line(r: dict, total: float | None = None) -> str:
+    """One line from a bracket record (:func:`analysis.coup.brackets.solve_bracket`)."""
+    eg = Endgame(**{k: tuple(v) if k == "revealed" else v for k, v in r["endgame"].items()})
     lo, hi = r["low"], r["high"]
-    return (f"coup 1v1 endgame bracket {eg.position()} deck={deck} turn_cap={cap}: "
-            f"{r['nodes']:,} nodes, {r['infosets']:,} information sets; compile "
-            f"{r['compile_seconds']:.0f} s ({r['nodes'] / r['compile_seconds']:,.0f} nodes/s, "
-            f"walker); cap payoff -1: {lo['iterations']} CFR+ iterations, {lo['seconds']:.0f} s, "
-            f"exploitability {lo['exploitability']:.1e}; cap payoff +1: {hi['iterations']} "
-            f"iterations, {hi['seconds']:.0f} s, exploitability {hi['exploitability']:.1e}; "
-            f"total {total:.0f} s; mover's win probability in [{r['lower_win']:.4f}, "
-            f"{r['upper_win']:.4f}] (width {r['width']:.4f})"
-            f" [{platform.node()}, {time.strftime('%Y-%m-%d')}]")
+    markov = r.get("cap_payoffs") == "markov"
+    sides = ("cap pays the Markov lower guarantee", "cap pays the Markov upper guarantee") \
+        if markov else ("cap payoff -1", "cap payoff +1")
+    if total is None:
+        total = r["compile_seconds"] + lo["seconds"] + hi["seconds"]
+    return (f"coup 1v1 endgame bracket {eg.position()} deck={eg.deck} "
+            f"turn_cap={eg.turn_cap}: {r['nodes']:,} nodes, {r['infosets']:,} information "
+            f"sets; compile {r['compile_seconds']:.0f} s "
+            f"({r['nodes'] / r['compile_seconds']:,.0f} nodes/s, walker); {sides[0]}: "
+            f"{lo['iterations']} CFR+ iterations, {lo['seconds']:.0f} s, exploitability "
+            f"{lo['exploitability']:.1e}; {sides[1]}: {hi['iterations']} iterations, "
+            f"{hi['seconds']:.0f} s, exploitability {hi['exploitability']:.1e}; total "
+            f"{total:.0f} s; mover's win probability in [{r['lower_win']:.4f}, "
+            f"{r['upper_win']:.4f}] (width {r['width']:.4f})")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -82,10 +98,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bracket", action="store_true", help="bound the uncapped value")
     parser.add_argument("--cap", type=int, default=4, help="turn cap of --bracket")
     parser.add_argument("--save", action="store_true", help="store the --bracket record")
+    parser.add_argument("--markov", action="store_true",
+                        help="--bracket with the cap priced by the Markov guarantees")
+    parser.add_argument("--max-memory", default=None, help="--bracket's compile budget, e.g. 20GB")
+    parser.add_argument("--record", default=None,
+                        help="print (and append) the line of a bracket record a sweep "
+                             "already stored, instead of solving again")
     args = parser.parse_args(argv)
     mover, other = (int(x) for x in args.coins.split(","))
-    if args.bracket:
-        line = run_bracket(mover, other, args.deck, args.cap, args.save)
+    if args.bracket or args.record:
+        if args.record:
+            import json
+
+            record = json.loads(Path(args.record).read_text())
+            line = bracket_line(record) + f" [record {Path(args.record).name}]"
+        else:
+            from analysis.solve.compile import parse_memory
+
+            line = run_bracket(mover, other, args.deck, args.cap, args.save, args.markov,
+                               parse_memory(args.max_memory))
         print(line)
         RESULTS.mkdir(parents=True, exist_ok=True)
         with open(RESULTS / "coup_endgames_brackets.txt", "a") as fh:
