@@ -1066,26 +1066,24 @@ def _endgame_first_mover() -> list[str]:
     by_cap = _brackets()
     if not by_cap:
         return []
+    tight = _tightest(by_cap, _markov_brackets())
+    cell = {(r.deck, r.mover, r.other): r for r in tight.itertuples()}
+    pairs = [(a, a) for a in range(7)] + [(1, 2)]
     out = ["\nIn the 1v1 endgames the brackets give the first-mover question answers that hold "
            "without a cap. At equal coins, and for the 1-coin rule's analogue (1 coin "
-           "against 2, to set beside 2/2), the mover's win probability lies in:\n",
-           "| deck | cap | " + " | ".join(f"{a}/{a}" for a in range(7)) + " | 1/2 |",
-           "|---" * 10 + "|"]
+           "against 2, to set beside 2/2), the mover's win probability lies in (the tightest "
+           "bracket of each endgame over every cap and both ways of pricing the cap, as in "
+           "*Pricing the cap*):\n",
+           "| deck | " + " | ".join(f"{a}/{b}" for a, b in pairs) + " |",
+           "|---" * (len(pairs) + 1) + "|"]
     for deck in DECKS_ORDER:
-        # The largest cap bracketed for every mover with 0-6 coins of this deck.
-        caps = [c for c, recs in by_cap.items()
-                if sum(1 for r in recs if r["endgame"]["deck"] == deck
-                       and r["endgame"]["mover_coins"] < 7) >= 7 * len(sweep.COINS)]
-        if not caps:
+        if not all((deck, *p) in cell for p in pairs):
             continue
-        cap = max(caps)
-        cell = {(r["endgame"]["mover_coins"], r["endgame"]["other_coins"]): r
-                for r in by_cap[cap] if r["endgame"]["deck"] == deck}
-        pairs = [(a, a) for a in range(7)] + [(1, 2)]
-        out.append(f"| {deck} | {cap} | " + " | ".join(
-            f"{cell[p]['lower_win']:.2f}-{cell[p]['upper_win']:.2f}" for p in pairs) + " |")
+        out.append(f"| {deck} | " + " | ".join(
+            f"{cell[(deck, *p)].lower_win:.3f}-{cell[(deck, *p)].upper_win:.3f}"
+            for p in pairs) + " |")
     out.append("\nA lower end above 0.5 means the player to move is favoured for sure; "
-               "where the bracket straddles 0.5 the question stays open at that cap.\n")
+               "where the bracket straddles 0.5 the question stays open.\n")
     return out
 
 
@@ -1153,8 +1151,62 @@ def section_full_game(ctx: ReportContext) -> str:
             f"~10^{np.log10(min(n for (d, c), n in est.items() if c == 7) / 1e7):.0f} times "
             "the 10^7 histories this machine can compile; what is measured is the endgame part in *Balance* (capped values) "
             "and the brackets above.\n")
+    lines += _full_game_markov()
     lines += _endgame_first_mover()
     return "\n".join(lines)
+
+
+def _full_game_markov() -> list[str]:
+    """The full game's brackets with the cap priced by the whole game's Markov guarantees."""
+    try:
+        rows = json.loads((DATA / "full_game_markov.json").read_text())
+    except (OSError, ValueError):
+        return ["**Pricing the cap.** Not run yet: `farol coup full-game --markov`.\n"]
+    out = [
+        "**Pricing the cap with Markov guarantees.** The argument above holds when the cap "
+        "counts as a loss and as a win. Priced instead by what each player can guarantee "
+        "from the position it stops (*Pricing the cap*: a Markov policy for the player, an "
+        "opponent who sees every card), the bracket says something at once. The guarantees "
+        "are solved on the position graph of the whole game (both setups' deals, one graph "
+        "a deck); the first player's win probability lies in [W_0, 1 - W_1] at the deal "
+        "already, and within the capped game's bracket where its tree fits:\n",
+        "| setup | deck | cap | positions (edges) | guarantees s | at the deal | histories | "
+        "compile s | bracket, first player's win prob. | iterations | exploitability |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in sorted(rows.values(), key=lambda r: (r["deck"], r["setup"], r["turn_cap"])):
+        m = r["markov"]
+        lo, hi = r["root_bracket"]
+        done = r["status"] == "bracketed"
+        out.append(
+            f"| {r['setup']} | {r['deck']} | {r['turn_cap']} | {m['positions']:,} "
+            f"({m['edges']:,}) | {m['seconds']:.0f} | {lo:.3f}-{hi:.3f} | "
+            + (f"{r['nodes']:,} | {r['compile_seconds']:.0f} | "
+               f"{r['lower_win']:.3f}-{r['upper_win']:.3f} | "
+               f"{max(r['low']['iterations'], r['high']['iterations'])} | "
+               f"{max(r['low']['exploitability'], r['high']['exploitability']):.1e} |"
+               if done else f"– | – | {r['status']} | – | – |"))
+    best: dict[tuple, tuple[float, float, int]] = {}
+    for r in rows.values():
+        if r["status"] == "bracketed":
+            key = (r["setup"], r["deck"])
+            if key not in best or r["upper_win"] - r["lower_win"] < best[key][1] - best[key][0]:
+                best[key] = (r["lower_win"], r["upper_win"], r["turn_cap"])
+    if best:
+        parts = [f"{deck}, {'1-coin rule' if setup == 'basic' else '2 coins each'}: "
+                 f"{lo:.3f}-{hi:.3f} (cap {cap})"
+                 for (setup, deck), (lo, hi, cap) in sorted(best.items(), key=lambda kv: kv[0][::-1])]
+        verdict = ("so the first player is favoured for sure"
+                   if all(lo > 0.5 for lo, _, _ in best.values()) else
+                   "so the second player is favoured for sure"
+                   if all(hi < 0.5 for _, hi, _ in best.values()) else
+                   "brackets that straddle 1/2: who is favoured stays open, but the "
+                   "advantage is bounded")
+        out.append("\nThe tightest brackets of the first player's win probability: "
+                   + "; ".join(parts) + f"; {verdict}. (Solver: {SOLVER}, each side to "
+                   "exploitability 1e-4 or 600 s; each end is a solved strategy's guarantee by "
+                   "exact best response, so it holds whatever the exploitability.)\n")
+    return out
 
 
 def section_bluffing(ctx: ReportContext) -> str:
