@@ -98,10 +98,18 @@ def compile_markov(endgame: Endgame, **kwargs) -> tuple[CompiledGame, np.ndarray
     :func:`compile_endgame` with ``decisive``) whose cap terminals pay codes
     (:data:`analysis.coup.guarantees.CODE_BASE` + i), and the Markov bounds: row i holds
     player 0's payoff bounds (low, high) at the cap terminals coded i."""
-    from analysis.coup.guarantees import CapBoundWalker, guarantees_for
+    from analysis.coup.guarantees import guarantees_for
 
-    game = endgame.game()
-    walker = CapBoundWalker(game.config, guarantees_for(endgame.deck, endgame.revealed))
+    return compile_markov_game(endgame.game(),
+                               guarantees_for(endgame.deck, endgame.revealed), **kwargs)
+
+
+def compile_markov_game(game, guarantees, **kwargs) -> tuple[CompiledGame, np.ndarray]:
+    """:func:`compile_markov` for any capped Coup ``game`` whose positions ``guarantees``
+    (:class:`analysis.coup.guarantees.Guarantees`) cover: the full game, 2v1 endgames."""
+    from analysis.coup.guarantees import CapBoundWalker
+
+    walker = CapBoundWalker(game.config, guarantees)
     compiled = compile_game(game, walker=walker, **kwargs)
     return compiled, np.array(walker.bounds, dtype=float).reshape(-1, 2)
 

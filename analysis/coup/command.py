@@ -32,10 +32,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     brackets.set_defaults(func=_brackets)
     full = sub.add_parser("full-game", help="the 2-player game from the deal: sizes and bounds")
     full.add_argument("--budget", type=float, default=1e7, help="most histories to compile")
+    full.add_argument("--markov", action="store_true",
+                      help="price the cap with the whole game's Markov guarantees (caps 1-2; "
+                           "records go to reports/data/coup/full_game_markov.json)")
+    full.add_argument("--decks", default="ambassador,inquisitor", help="decks, comma-separated")
     full.set_defaults(func=_full_game)
     cap = sub.add_parser("cap-study", help="the same endgames at turn caps 1-3")
     cap.set_defaults(func=_cap_study)
     larger = sub.add_parser("larger", help="2v1, 1v2 and 2v2 endgames as far as they fit")
+    larger.add_argument("--markov", action="store_true",
+                        help="bracket the 2v1 and 1v2 uncapped values, the cap priced by "
+                             "Markov guarantees (reports/data/coup/larger_markov.json)")
+    larger.add_argument("--budget", type=float, default=1.5e7,
+                        help="with --markov: most histories to compile (cases found over a "
+                             "smaller budget are tried again)")
     larger.set_defaults(func=_larger)
     abstraction = sub.add_parser(
         "abstraction", help="state-keyed estimates of uncapped values where brackets are wide")
@@ -58,9 +68,19 @@ def _brackets(args: argparse.Namespace) -> int:
 
 
 def _full_game(args: argparse.Namespace) -> int:
-    from analysis.coup.full_game import PATH, run
+    from analysis.coup.full_game import DECKS, MARKOV_PATH, PATH, run, run_markov
+    from games.errors import InvalidParameterError
 
-    rows = run(budget=int(args.budget))
+    decks = tuple(args.decks.split(","))
+    unknown = [d for d in decks if d not in DECKS]
+    if unknown:
+        raise InvalidParameterError(f"--decks: unknown deck {unknown[0]!r} (choose from "
+                                    f"{', '.join(DECKS)})")
+    if args.markov:
+        rows = run_markov(decks=decks, budget=int(args.budget), progress=True)
+        print(f"{len(rows)} full-game rows in {MARKOV_PATH}")
+        return 0
+    rows = run(decks=decks, budget=int(args.budget))
     print(f"{len(rows)} full-game rows in {PATH}")
     return 0
 
@@ -74,8 +94,12 @@ def _cap_study(args: argparse.Namespace) -> int:
 
 
 def _larger(args: argparse.Namespace) -> int:
-    from analysis.coup.larger import PATH, run
+    from analysis.coup.larger import MARKOV_PATH, PATH, run, run_markov
 
+    if args.markov:
+        rows = run_markov(budget=int(args.budget))
+        print(f"{len(rows)} larger-endgame rows in {MARKOV_PATH}")
+        return 0
     rows = run()
     print(f"{len(rows)} larger-endgame rows in {PATH}")
     return 0

@@ -12,12 +12,21 @@ uncapped value). Where it does not fit, the row says so with the estimate, which
 the honest answer. Results go to ``reports/data/coup/full_game.json`` (resumable).
 
 ``farol coup full-game`` runs it.
+
+The plain bracket is [0, 1] for every cap that fits (nobody can win so soon against
+passive play). :func:`run_markov` prices the cap instead with the Markov guarantees of
+the whole game (:mod:`analysis.coup.guarantees`, on the position graph of both
+setups' deals): the first player's win probability then lies in
+``[W_0, 1 - W_1]`` at the deal already, and in the capped game's bracket where its tree
+fits. Results go to ``reports/data/coup/full_game_markov.json``
+(``farol coup full-game --markov``).
 """
 
 from __future__ import annotations
 
 import json
 import time
+from functools import lru_cache
 from pathlib import Path
 
 import pyspiel
@@ -28,6 +37,13 @@ from analysis.solve.cache import atomic_write_text
 from analysis.solve.compile import TREE_BYTES_PER_NODE, estimate_tree_nodes
 
 PATH = Path("reports/data/coup/full_game.json")
+MARKOV_PATH = Path("reports/data/coup/full_game_markov.json")
+MARKOV_CAPS = (1, 2)
+# The whole game's graph (~10^7 positions) is ~100x an endgame's, and an opponent who
+# stalls in loops makes value iteration crawl: fewer improvement rounds (they gain
+# little after the first few) and a sweep limit (stopping early only lowers W).
+FULL_GAME_ROUNDS = 6
+FULL_GAME_SWEEPS = 300
 SETUPS = ("basic", "standard")
 DECKS = ("ambassador", "inquisitor")
 CAPS = (1, 2, 3, 4, 5, 6, 7)
@@ -77,4 +93,65 @@ def run(path: Path = PATH, setups=SETUPS, decks=DECKS, caps=CAPS,
                 if key not in rows:
                     rows[key] = solve_case(setup, deck, cap, budget)
                     atomic_write_text(path, json.dumps(rows, indent=1, sort_keys=True) + "\n")
+    return rows
+
+
+@lru_cache(maxsize=1)
+def full_game_guarantees(deck: str, progress: bool = False):
+    """The Markov guarantees of the whole 2-player game with ``deck``: one position graph
+    from the deals of both setups (they differ only in the first player's coins)."""
+    from analysis.coup.guarantees import guarantees_from, uncapped_roots
+
+    config, roots = uncapped_roots([full_game(setup, deck, 1) for setup in SETUPS])
+    return guarantees_from(config, roots, deck, rounds=FULL_GAME_ROUNDS, progress=progress,
+                           max_sweeps=FULL_GAME_SWEEPS)
+
+
+def solve_markov_case(setup: str, deck: str, cap: int, budget: int = NODE_BUDGET,
+                      progress: bool = False) -> dict:
+    """The first player's guarantees at the deal and, where the tree fits ``budget``, the
+    bracket of the capped game whose cap pays the Markov guarantees."""
+    from analysis.coup.brackets import compile_markov_game
+    from analysis.solve.errors import GameTooLargeError
+    from games.coup.walker import DecisiveCoupWalker
+
+    game = full_game(setup, deck, cap)
+    g = full_game_guarantees(deck, progress)
+    w0, w1 = g.of(DecisiveCoupWalker(game.config, history=False).root())
+    row = {"setup": setup, "deck": deck, "turn_cap": cap, "solver": SOLVER,
+           "cap_payoffs": "markov",
+           "markov": {"positions": g.graph.num_positions, "edges": g.graph.num_edges,
+                      "rounds": g.rounds, "max_sweeps": FULL_GAME_SWEEPS,
+                      "seconds": g.seconds, "root_guarantee": [w0, w1]},
+           "root_bracket": [w0, 1 - w1]}
+    tick = time.perf_counter()
+    try:
+        compiled, bounds = compile_markov_game(
+            game, g, max_memory=int(2 * budget * TREE_BYTES_PER_NODE))
+    except GameTooLargeError as exc:
+        row["status"] = f"tree over the budget of {budget:.0e} histories ({exc})"
+        return row
+    row["compile_seconds"] = time.perf_counter() - tick
+    row["nodes_per_second"] = compiled.num_nodes / row["compile_seconds"]
+    row |= bracket_of(compiled, seconds=SOLVE_SECONDS, cap_bounds=bounds)
+    row["status"] = "bracketed"
+    return row
+
+
+def run_markov(path: Path = MARKOV_PATH, setups=SETUPS, decks=DECKS, caps=MARKOV_CAPS,
+               budget: int = NODE_BUDGET, progress: bool = False) -> dict:
+    """:func:`solve_markov_case` for every (setup, deck, cap) not yet in ``path``."""
+    path = Path(path)
+    try:
+        rows = json.loads(path.read_text())
+    except (OSError, ValueError):
+        rows = {}
+    for deck in decks:
+        for setup in setups:
+            for cap in caps:
+                key = f"{setup}|{deck}|{cap}"
+                if key not in rows:
+                    rows[key] = solve_markov_case(setup, deck, cap, budget, progress)
+                    atomic_write_text(path, json.dumps(rows, indent=1, sort_keys=True) + "\n")
+        full_game_guarantees.cache_clear()  # one deck's graph in memory at a time
     return rows

@@ -224,14 +224,16 @@ def _next_slot(ids: dict) -> int:
     return first + count
 
 
-def guarantee(graph: PositionGraph, player: int, policy: np.ndarray) -> np.ndarray:
+def guarantee(graph: PositionGraph, player: int, policy: np.ndarray,
+              max_sweeps: int = MAX_SWEEPS) -> np.ndarray:
     """``W_player`` at every position: ``player`` plays ``policy`` (a probability per
     Markov slot), the other sees everything and minimises ``player``'s chance to win.
 
     Value iteration from 0 (wins 1 at terminals), in place and deepest positions first
     (Gauss-Seidel): the values only rise and never pass the least fixed point, which is
     the guarantee, so they stay guarantees at every step; it stops when a sweep moves
-    no value by :data:`TOLERANCE`.
+    no value by :data:`TOLERANCE`, or after ``max_sweeps`` (where an opponent can stall
+    in long loops the last digits converge slowly; stopping early only lowers ``W``).
     """
     kind, start = graph.kind, graph.edge_start
     value = (graph.winner == player).astype(float)
@@ -245,7 +247,7 @@ def guarantee(graph: PositionGraph, player: int, policy: np.ndarray) -> np.ndarr
     minimise = kind == _PLAYER0 + (1 - player)
     # Breadth-first numbering puts the positions nearer the end later: sweep from the back.
     _gauss_seidel(value, inner[::-1].copy(), start, graph.edge_child, weight, minimise,
-                  TOLERANCE, MAX_SWEEPS)
+                  TOLERANCE, max_sweeps)
     return value
 
 
@@ -298,13 +300,14 @@ def improve(graph: PositionGraph, player: int, policy: np.ndarray, value: np.nda
 
 
 def markov_policy(graph: PositionGraph, player: int, rounds: int = ROUNDS,
-                  step: float = STEP) -> tuple[np.ndarray, np.ndarray]:
+                  step: float = STEP, max_sweeps: int = MAX_SWEEPS
+                  ) -> tuple[np.ndarray, np.ndarray]:
     """A Markov policy for ``player`` by damped policy improvement and its guarantee."""
     policy = uniform_policy(graph, player)
-    value = guarantee(graph, player, policy)
+    value = guarantee(graph, player, policy, max_sweeps)
     for _ in range(rounds):
         policy = improve(graph, player, policy, value, step)
-        value = guarantee(graph, player, policy)
+        value = guarantee(graph, player, policy, max_sweeps)
     return policy, value
 
 
@@ -339,12 +342,14 @@ class Guarantees:
 
 
 def guarantees_from(config, roots: list[E.Core], deck: str, revealed: tuple = (),
-                    rounds: int = ROUNDS, progress: bool = False) -> Guarantees:
+                    rounds: int = ROUNDS, progress: bool = False,
+                    max_sweeps: int = MAX_SWEEPS) -> Guarantees:
     """Both players' Markov guarantees on the position graph of ``roots`` stepped under
-    ``config`` (its turn cap ignored); ``progress``: a bar while the graph is walked."""
+    ``config`` (its turn cap ignored); ``progress``: a bar while the graph is walked;
+    ``max_sweeps``: each value iteration's limit (:func:`guarantee`)."""
     tick = time.perf_counter()
     graph = position_graph(DecisiveCoupWalker(config, history=False), roots, progress)
-    win = tuple(markov_policy(graph, p, rounds)[1] for p in (0, 1))
+    win = tuple(markov_policy(graph, p, rounds, max_sweeps=max_sweeps)[1] for p in (0, 1))
     return Guarantees(deck, tuple(revealed), rounds, graph, win, time.perf_counter() - tick)
 
 

@@ -9,21 +9,31 @@ exploitability there is the abstraction's loss (as for ¡Cobardes!). Results go 
 ``reports/data/coup/larger.json`` (resumable: cases already there are kept).
 
 ``python -m analysis.coup.larger`` runs it.
+
+:func:`run_markov` brackets the uncapped values of the 2v1 and 1v2 cases instead
+(``farol coup larger --markov``): the capped trees whose cap pays each player's Markov
+guarantee (:mod:`analysis.coup.guarantees`, on the position graph of these cases'
+deals), as for the 1v1 endgames. Results go to ``reports/data/coup/larger_markov.json``.
 """
 
 from __future__ import annotations
 
 import json
 import time
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
 from analysis.solve import CFRSolver, compile_game, exploitability
+from analysis.solve.cache import atomic_write_text
 from analysis.solve.compile import estimate_tree_nodes
 from games.coup import endgame_game
 
 PATH = Path("reports/data/coup/larger.json")
+MARKOV_PATH = Path("reports/data/coup/larger_markov.json")
+# Histories compiled at most for a Markov bracket (~2 GB of arrays).
+MARKOV_NODE_BUDGET = 15_000_000
 NODE_BUDGET = 1_500_000
 TARGET = 1e-3
 GRAPH_NODE_BUDGET = 1_000_000
@@ -133,6 +143,78 @@ def run(path: Path = PATH, cases=CASES, decks=DECKS, caps=CAPS) -> dict:
                 path.write_text(json.dumps(rows, indent=1, sort_keys=True) + "\n")
                 if rows[key]["status"] == "over the budget in both modes":
                     break  # larger caps are larger still
+    return rows
+
+
+def markov_cases() -> tuple[tuple[str, str], ...]:
+    """The cases with a player down to one card (2v2 is the full game's deal:
+    :func:`analysis.coup.full_game.run_markov` covers it)."""
+    return tuple(c for c in CASES if not c[0].startswith("2v2"))
+
+
+@lru_cache(maxsize=1)
+def larger_guarantees(deck: str):
+    """The Markov guarantees on the position graph of every :func:`markov_cases` deal."""
+    from analysis.coup.guarantees import guarantees_from, uncapped_roots
+
+    games = [endgame_game(position, deck=deck, turn_cap=1) for _, position in markov_cases()]
+    config, roots = uncapped_roots(games)
+    return guarantees_from(config, roots, deck)
+
+
+def solve_markov_case(label: str, position: str, deck: str, cap: int,
+                      budget: int = MARKOV_NODE_BUDGET) -> dict:
+    """The bracket of one case's uncapped value with the cap priced by the guarantees
+    (the guarantees at the deal alone where the tree passes ``budget``)."""
+    from analysis.coup.brackets import SOLVER, bracket_of, compile_markov_game
+    from analysis.solve.compile import TREE_BYTES_PER_NODE
+    from analysis.solve.errors import GameTooLargeError
+    from games.coup.walker import DecisiveCoupWalker
+
+    game = endgame_game(position, deck=deck, turn_cap=cap)
+    g = larger_guarantees(deck)
+    w0, w1 = g.of(DecisiveCoupWalker(game.config, history=False).root())
+    row = {"case": label, "position": position, "deck": deck, "turn_cap": cap,
+           "solver": SOLVER, "cap_payoffs": "markov",
+           "markov": {"positions": g.graph.num_positions, "edges": g.graph.num_edges,
+                      "rounds": g.rounds, "seconds": g.seconds, "root_guarantee": [w0, w1]},
+           "root_bracket": [w0, 1 - w1]}
+    tick = time.perf_counter()
+    try:
+        compiled, bounds = compile_markov_game(
+            game, g, max_memory=int(budget * TREE_BYTES_PER_NODE))
+    except GameTooLargeError:
+        row |= {"status": f"tree over the budget of {budget:.1e} histories",
+                "budget": budget}
+        return row
+    row["compile_seconds"] = time.perf_counter() - tick
+    row |= bracket_of(compiled, cap_bounds=bounds)
+    row["status"] = "bracketed"
+    return row
+
+
+def run_markov(path: Path = MARKOV_PATH, decks=DECKS, caps=CAPS,
+               budget: int = MARKOV_NODE_BUDGET) -> dict:
+    """:func:`solve_markov_case` for every 2v1/1v2 case, deck and cap not yet in ``path``
+    (or found over a smaller budget than ``budget`` there)."""
+    path = Path(path)
+    try:
+        rows = json.loads(path.read_text())
+    except (OSError, ValueError):
+        rows = {}
+    for deck in decks:
+        for label, position in markov_cases():
+            for cap in caps:
+                key = f"{deck}|{position}|{cap}"
+                old = rows.get(key)
+                if old is not None and (old["status"] == "bracketed"
+                                        or old.get("budget", MARKOV_NODE_BUDGET) >= budget):
+                    continue
+                rows[key] = solve_markov_case(label, position, deck, cap, budget)
+                atomic_write_text(path, json.dumps(rows, indent=1, sort_keys=True) + "\n")
+                if rows[key]["status"] != "bracketed":
+                    break  # larger caps are larger still
+        larger_guarantees.cache_clear()  # one deck's graph in memory at a time
     return rows
 
 

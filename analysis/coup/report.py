@@ -129,8 +129,7 @@ def section_findings(ctx: ReportContext) -> str:
             + ". Low-coin endgames stay open: see *Without a cap*.")
         lines += _markov_bullet(by_cap)
         lines += _abstraction_bullet()
-        lines.append("- **The full game's first-player advantage** is out of exact reach: its "
-                     "bracket is [0, 1] for every cap up to 6 (see *The full 2-player game*).")
+        lines.append(_full_game_bullet())
     lines.append("- **Largest exact solve**: see *Benchmark*; cap 3 (three turns) changes "
                  "many low-coin values a lot (see *Turn cap*): the cap-2 numbers describe the "
                  "next two turns of play, not whole endgames.")
@@ -1146,14 +1145,55 @@ def section_full_game(ctx: ReportContext) -> str:
             "history costs ~140 bytes: "
             + "; ".join(parts) + ". The state-keyed abstraction fits larger caps but is an "
             "imperfect-recall approximation whose loss could only be measured against this "
-            "same tree (see *Larger endgames*). So the full game's first-player advantage, "
-            "under either setup and deck, is out of exact reach: the smallest cap-7 tree is "
+            "same tree (see *Larger endgames*). So with the cap as a loss and as a win the "
+            "full game's first-player advantage, under either setup and deck, is out of "
+            "exact reach: the smallest cap-7 tree is "
             f"~10^{np.log10(min(n for (d, c), n in est.items() if c == 7) / 1e7):.0f} times "
-            "the 10^7 histories this machine can compile; what is measured is the endgame part in *Balance* (capped values) "
-            "and the brackets above.\n")
+            "the 10^7 histories this machine can compile. Pricing the cap (next) narrows "
+            "the bracket, a little.\n")
     lines += _full_game_markov()
     lines += _endgame_first_mover()
     return "\n".join(lines)
+
+
+def _full_game_best(rows: dict) -> dict[tuple, tuple[float, float, int]]:
+    """Per (setup, deck), the first player's tightest Markov-priced bracket: (lower,
+    upper, largest cap bracketed) from the intersection over the caps and the deal."""
+    best: dict[tuple, tuple[float, float, int]] = {}
+    for r in rows.values():
+        key = (r["setup"], r["deck"])
+        lo, hi, cap = best.get(key, (0.0, 1.0, 0))
+        # The guarantees at the deal are a bracket of their own.
+        lo, hi = max(lo, r["root_bracket"][0]), min(hi, r["root_bracket"][1])
+        if r["status"] == "bracketed":
+            lo, hi = max(lo, r["lower_win"]), min(hi, r["upper_win"])
+            cap = max(cap, r["turn_cap"])
+        best[key] = (lo, hi, cap)
+    return best
+
+
+def _full_game_bullet() -> str:
+    """The findings line on the full game's first-player advantage."""
+    try:
+        best = _full_game_best(json.loads((DATA / "full_game_markov.json").read_text()))
+    except (OSError, ValueError):
+        best = {}
+    if not best:
+        return ("- **The full game's first-player advantage** is out of exact reach: its "
+                "bracket is [0, 1] for every cap up to 6 (see *The full 2-player game*).")
+    parts = [f"{lo:.3f}-{hi:.3f} ({deck}, {'1-coin rule' if setup == 'basic' else '2 coins each'})"
+             for (setup, deck), (lo, hi, _) in sorted(best.items(), key=lambda kv: kv[0][::-1])]
+    return ("- **The full game's first-player advantage**: with the cap priced by Markov "
+            "guarantees, the first player's win probability lies in " + "; ".join(parts)
+            + " (rigorous, wide; the plain bracket is [0, 1] up to cap 6; see *The full "
+            "2-player game*).")
+
+
+def _span(values) -> str:
+    """``lo-hi`` to two decimals, or one number when they print the same."""
+    values = list(values)
+    lo, hi = f"{min(values):.2f}", f"{max(values):.2f}"
+    return lo if lo == hi else f"{lo}-{hi}"
 
 
 def _full_game_markov() -> list[str]:
@@ -1166,7 +1206,10 @@ def _full_game_markov() -> list[str]:
         "**Pricing the cap with Markov guarantees.** The argument above holds when the cap "
         "counts as a loss and as a win. Priced instead by what each player can guarantee "
         "from the position it stops (*Pricing the cap*: a Markov policy for the player, an "
-        "opponent who sees every card), the bracket says something at once. The guarantees "
+        "opponent who sees every card), the bracket is no longer [0, 1], though with two "
+        "cards each for many turns the opponent who sees the cards leaves little: the two "
+        "players' guarantees at the deal add up to "
+        + _span(sum(r["markov"]["root_guarantee"]) for r in rows.values()) + ". The guarantees "
         "are solved on the position graph of the whole game (both setups' deals, one graph "
         "a deck); the first player's win probability lies in [W_0, 1 - W_1] at the deal "
         "already, and within the capped game's bracket where its tree fits:\n",
@@ -1186,23 +1229,18 @@ def _full_game_markov() -> list[str]:
                f"{max(r['low']['iterations'], r['high']['iterations'])} | "
                f"{max(r['low']['exploitability'], r['high']['exploitability']):.1e} |"
                if done else f"– | – | {r['status']} | – | – |"))
-    best: dict[tuple, tuple[float, float, int]] = {}
-    for r in rows.values():
-        if r["status"] == "bracketed":
-            key = (r["setup"], r["deck"])
-            if key not in best or r["upper_win"] - r["lower_win"] < best[key][1] - best[key][0]:
-                best[key] = (r["lower_win"], r["upper_win"], r["turn_cap"])
+    best = _full_game_best(rows)
     if best:
         parts = [f"{deck}, {'1-coin rule' if setup == 'basic' else '2 coins each'}: "
-                 f"{lo:.3f}-{hi:.3f} (cap {cap})"
+                 f"{lo:.3f}-{hi:.3f} (caps up to {cap})"
                  for (setup, deck), (lo, hi, cap) in sorted(best.items(), key=lambda kv: kv[0][::-1])]
         verdict = ("so the first player is favoured for sure"
                    if all(lo > 0.5 for lo, _, _ in best.values()) else
                    "so the second player is favoured for sure"
                    if all(hi < 0.5 for _, hi, _ in best.values()) else
-                   "brackets that straddle 1/2: who is favoured stays open, but the "
-                   "advantage is bounded")
-        out.append("\nThe tightest brackets of the first player's win probability: "
+                   "brackets that straddle 1/2: who is favoured stays open")
+        out.append("\nThe tightest brackets of the first player's win probability (the "
+                   "intersection over caps): "
                    + "; ".join(parts) + f"; {verdict}. (Solver: {SOLVER}, each side to "
                    "exploitability 1e-4 or 600 s; each end is a solved strategy's guarantee by "
                    "exact best response, so it holds whatever the exploitability.)\n")
@@ -1430,7 +1468,58 @@ def section_larger(ctx: ReportContext) -> str:
     lines.append("\n(solver: CFR+, Farol engine. Rows without a tree solve are over the tree "
                  "budget; where the abstraction alone fits it is solved for at most "
                  "120 s and its exploitability is measured within the abstraction only.)\n")
+    lines += _larger_markov()
     return "\n".join(lines)
+
+
+def _larger_markov() -> list[str]:
+    """The 2v1 and 1v2 uncapped values, bracketed with the cap priced by Markov guarantees."""
+    try:
+        rows = json.loads((DATA / "larger_markov.json").read_text())
+    except (OSError, ValueError):
+        return ["**Without a cap.** Not run yet: `farol coup larger --markov`.\n"]
+    out = [
+        "**Without a cap.** The values above are those of the capped games. The uncapped "
+        "values of the 2v1 and 1v2 cases are bracketed as the 1v1 endgames are, the cap "
+        "priced by each player's Markov guarantee (*Pricing the cap*), on the position graph "
+        "of these four deals (one a deck). *At the deal* is `[W_0, 1 - W_1]` from the "
+        "guarantees alone; the bracket is the mover's win probability:\n",
+        "| case | position | deck | cap | positions | guarantees s | at the deal | histories | "
+        "s | bracket | width | iterations | exploitability |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in sorted(rows.values(), key=lambda r: (r["deck"], r["position"], r["turn_cap"])):
+        m = r["markov"]
+        lo, hi = r["root_bracket"]
+        head = (f"| {r['case']} | `{r['position']}` | {r['deck']} | {r['turn_cap']} | "
+                f"{m['positions']:,} | {m['seconds']:.0f} | {lo:.3f}-{hi:.3f} | ")
+        if r["status"] != "bracketed":
+            out.append(head + f"– | – | {r['status']} | – | – | – |")
+            continue
+        seconds = r["compile_seconds"] + r["low"]["seconds"] + r["high"]["seconds"]
+        out.append(head + f"{r['nodes']:,} | {seconds:.0f} | {r['lower_win']:.4f}-"
+                   f"{r['upper_win']:.4f} | {r['width']:.4f} | "
+                   f"{max(r['low']['iterations'], r['high']['iterations'])} | "
+                   f"{max(r['low']['exploitability'], r['high']['exploitability']):.1e} |")
+    tight: dict[tuple, tuple[float, float]] = {}
+    for r in rows.values():
+        key = (r["deck"], r["case"], r["position"])
+        lo, hi = tight.get(key, tuple(r["root_bracket"]))
+        lo, hi = max(lo, r["root_bracket"][0]), min(hi, r["root_bracket"][1])
+        if r["status"] == "bracketed":
+            lo, hi = max(lo, r["lower_win"]), min(hi, r["upper_win"])
+        tight[key] = (lo, hi)
+    parts = [f"{case} `{position}` ({deck}) {lo:.3f}-{hi:.3f}"
+             for (deck, case, position), (lo, hi) in sorted(tight.items())]
+    out.append("\nTightest bracket per case (over the caps and the deal): " + "; ".join(parts)
+               + ". " + ("Two cards against one is favoured for sure whoever moves; "
+                         if all(lo > 0.5 if case == "2v1" else hi < 0.5
+                                for (_, case, _), (lo, hi) in tight.items()) else "")
+               + f"the brackets stay {_span(hi - lo for lo, hi in tight.values())} wide in "
+               "win probability.")
+    out.append(f"\n(solver: {SOLVER}, each side to exploitability 1e-4; each end is a solved "
+               "strategy's guarantee by exact best response.)\n")
+    return out
 
 
 def _read_benchmark(path: Path) -> str | None:
@@ -1451,9 +1540,11 @@ def section_benchmark(ctx: ReportContext) -> str:
               "```", ""]
     brackets = _read_benchmark(BRACKET_BENCHMARK)
     if brackets:
-        lines += ["The largest endgame bracketed (`benchmarks/coup_endgames.py --bracket`: one "
-                  "compile through Coup's walker, two CFR+ solves with the cap paying -1 and "
-                  "+1, exact best response for the bounds):", "", "```", brackets, "```", ""]
+        lines += ["The largest endgames bracketed, the last the largest solved "
+                  "(`benchmarks/coup_endgames.py --bracket`, or `--record` for a record a "
+                  "sweep stored: one compile through Coup's walker, two CFR+ solves with the "
+                  "cap paying -1 and +1 or the Markov guarantees, exact best response for the "
+                  "bounds):", "", "```", brackets, "```", ""]
     walk = _read_benchmark(WALK_BENCHMARK)
     if walk:
         lines += ["Compile rates, OpenSpiel State walk against Coup's walker "
