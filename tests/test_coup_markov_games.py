@@ -103,7 +103,7 @@ def test_guarantees_from_several_roots_cover_each_of_them():
     # 7 coins against the last card: the mover wins, whoever moves.
     assert g.of(roots[0]) == pytest.approx((1.0, 0.0))
     w0, w1 = g.of(roots[1])
-    assert 0 <= w0 and w0 + w1 <= 1 + 1e-12
+    assert w0 >= 0 and w0 + w1 <= 1 + 1e-12
 
 
 def test_an_unknown_deck_is_refused_by_name(capsys):

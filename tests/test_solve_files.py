@@ -263,3 +263,18 @@ def test_graph_mode_flags_hidden_information_as_abstraction():
     assert result.abstraction and result.mode == "graph"
     tree = solve(game, iterations=500, use_cache=False)
     assert not tree.abstraction
+
+
+def test_results_rows_round_trip_and_a_broken_file_starts_over(tmp_path):
+    """``write_rows``/``read_rows``: what a resumable sweep keeps between runs; a missing
+    or half-written file reads as no rows (the sweep recomputes them) instead of failing."""
+    from analysis.solve.cache import read_rows, write_rows
+
+    path = tmp_path / "deep" / "rows.json"
+    assert read_rows(path) == {}
+    rows = {"b|2": {"value": 0.5}, "a|1": {"value": -1.0, "status": "bracketed"}}
+    write_rows(path, rows)
+    assert read_rows(path) == rows
+    assert path.read_text().index('"a|1"') < path.read_text().index('"b|2"')
+    path.write_text(path.read_text()[:10])
+    assert read_rows(path) == {}

@@ -24,7 +24,6 @@ fits. Results go to ``reports/data/coup/full_game_markov.json``
 
 from __future__ import annotations
 
-import json
 import time
 from functools import lru_cache
 from pathlib import Path
@@ -33,7 +32,7 @@ import pyspiel
 
 from analysis.coup.brackets import SOLVER, bracket_of
 from analysis.solve import compile_game
-from analysis.solve.cache import atomic_write_text
+from analysis.solve.cache import read_rows, write_rows
 from analysis.solve.compile import TREE_BYTES_PER_NODE, estimate_tree_nodes
 
 PATH = Path("reports/data/coup/full_game.json")
@@ -81,18 +80,14 @@ def solve_case(setup: str, deck: str, cap: int, budget: int = NODE_BUDGET) -> di
 def run(path: Path = PATH, setups=SETUPS, decks=DECKS, caps=CAPS,
         budget: int = NODE_BUDGET) -> dict:
     """Every (setup, deck, cap) not yet in ``path`` (over the budget: the estimate only)."""
-    path = Path(path)
-    try:
-        rows = json.loads(path.read_text())
-    except (OSError, ValueError):
-        rows = {}
+    rows = read_rows(path)
     for setup in setups:
         for deck in decks:
             for cap in caps:
                 key = f"{setup}|{deck}|{cap}"
                 if key not in rows:
                     rows[key] = solve_case(setup, deck, cap, budget)
-                    atomic_write_text(path, json.dumps(rows, indent=1, sort_keys=True) + "\n")
+                    write_rows(path, rows)
     return rows
 
 
@@ -141,17 +136,13 @@ def solve_markov_case(setup: str, deck: str, cap: int, budget: int = NODE_BUDGET
 def run_markov(path: Path = MARKOV_PATH, setups=SETUPS, decks=DECKS, caps=MARKOV_CAPS,
                budget: int = NODE_BUDGET, progress: bool = False) -> dict:
     """:func:`solve_markov_case` for every (setup, deck, cap) not yet in ``path``."""
-    path = Path(path)
-    try:
-        rows = json.loads(path.read_text())
-    except (OSError, ValueError):
-        rows = {}
+    rows = read_rows(path)
     for deck in decks:
         for setup in setups:
             for cap in caps:
                 key = f"{setup}|{deck}|{cap}"
                 if key not in rows:
                     rows[key] = solve_markov_case(setup, deck, cap, budget, progress)
-                    atomic_write_text(path, json.dumps(rows, indent=1, sort_keys=True) + "\n")
+                    write_rows(path, rows)
         full_game_guarantees.cache_clear()  # one deck's graph in memory at a time
     return rows

@@ -18,7 +18,6 @@ deals), as for the 1v1 endgames. Results go to ``reports/data/coup/larger_markov
 
 from __future__ import annotations
 
-import json
 import time
 from functools import lru_cache
 from pathlib import Path
@@ -26,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from analysis.solve import CFRSolver, compile_game, exploitability
-from analysis.solve.cache import atomic_write_text
+from analysis.solve.cache import read_rows, write_rows
 from analysis.solve.compile import estimate_tree_nodes
 from games.coup import endgame_game
 
@@ -127,11 +126,7 @@ def graph_only(game) -> dict:
 
 
 def run(path: Path = PATH, cases=CASES, decks=DECKS, caps=CAPS) -> dict:
-    path = Path(path)
-    try:
-        rows = json.loads(path.read_text())
-    except (OSError, ValueError):
-        rows = {}
+    rows = read_rows(path)
     for deck in decks:
         for label, position in cases:
             for cap in caps:
@@ -139,8 +134,7 @@ def run(path: Path = PATH, cases=CASES, decks=DECKS, caps=CAPS) -> dict:
                 if key in rows:
                     continue
                 rows[key] = solve_case(label, position, deck, cap)
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_text(json.dumps(rows, indent=1, sort_keys=True) + "\n")
+                write_rows(path, rows)
                 if rows[key]["status"] == "over the budget in both modes":
                     break  # larger caps are larger still
     return rows
@@ -197,11 +191,7 @@ def run_markov(path: Path = MARKOV_PATH, decks=DECKS, caps=CAPS,
                budget: int = MARKOV_NODE_BUDGET) -> dict:
     """:func:`solve_markov_case` for every 2v1/1v2 case, deck and cap not yet in ``path``
     (or found over a smaller budget than ``budget`` there)."""
-    path = Path(path)
-    try:
-        rows = json.loads(path.read_text())
-    except (OSError, ValueError):
-        rows = {}
+    rows = read_rows(path)
     for deck in decks:
         for label, position in markov_cases():
             for cap in caps:
@@ -211,7 +201,7 @@ def run_markov(path: Path = MARKOV_PATH, decks=DECKS, caps=CAPS,
                                         or old.get("budget", MARKOV_NODE_BUDGET) >= budget):
                     continue
                 rows[key] = solve_markov_case(label, position, deck, cap, budget)
-                atomic_write_text(path, json.dumps(rows, indent=1, sort_keys=True) + "\n")
+                write_rows(path, rows)
                 if rows[key]["status"] != "bracketed":
                     break  # larger caps are larger still
         larger_guarantees.cache_clear()  # one deck's graph in memory at a time

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from analysis.coup.brackets import CONVERGED_WIDTH
 from analysis.coup.endgames import DECKS, DEFAULT_CAP, MAIN_REVEALED, Endgame
-from analysis.solve.cache import atomic_write_text
+from analysis.solve.cache import atomic_write_text, read_rows, write_rows
 from games.coup import cards as C
 
 SWEEP_VERSION = 1
@@ -167,11 +167,7 @@ def cap_study_sweep(positions=CAP_STUDY_POSITIONS, caps=CAP_STUDY_CAPS,
     """Solve each position at each cap (resumable: rows already in ``path`` are kept)."""
     from analysis.coup.endgames import Endgame, solve_endgame
 
-    path = Path(path)
-    try:
-        rows = json.loads(path.read_text())
-    except (OSError, ValueError):
-        rows = {}
+    rows = read_rows(path)
     for deck in decks:
         for a, b in positions:
             for cap in caps:
@@ -183,7 +179,7 @@ def cap_study_sweep(positions=CAP_STUDY_POSITIONS, caps=CAP_STUDY_CAPS,
                     "value", "win", "draw", "lose", "nodes", "infosets", "iterations",
                     "exploitability", "compile_seconds", "solve_seconds")} | {
                     "deck": deck, "mover_coins": a, "other_coins": b, "turn_cap": cap}
-                atomic_write_text(path, json.dumps(rows, indent=1, sort_keys=True) + "\n")
+                write_rows(path, rows)
     return rows
 
 

@@ -8,6 +8,7 @@ never leaves a half file under the cache name.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import tempfile
 import zipfile
@@ -90,6 +91,20 @@ def atomic_write_text(path: Path, text: str) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def read_rows(path: Path) -> dict:
+    """The JSON object of a resumable results file, or ``{}`` when it is missing or
+    unreadable (a sweep then starts over)."""
+    try:
+        return json.loads(Path(path).read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def write_rows(path: Path, rows: dict) -> None:
+    """Write a resumable results file atomically (sorted keys, one line a field)."""
+    atomic_write_text(Path(path), json.dumps(rows, indent=1, sort_keys=True) + "\n")
 
 
 def _pack_strings(strings: list[str]) -> tuple[np.ndarray, np.ndarray]:
