@@ -124,7 +124,8 @@ def solve_markov_case(setup: str, deck: str, cap: int, budget: int = NODE_BUDGET
         compiled, bounds = compile_markov_game(
             game, g, max_memory=int(2 * budget * TREE_BYTES_PER_NODE))
     except GameTooLargeError as exc:
-        row["status"] = f"tree over the budget of {budget:.0e} histories ({exc})"
+        row |= {"status": f"tree over the budget of {budget:.0e} histories",
+                "refused": str(exc)}
         return row
     row["compile_seconds"] = time.perf_counter() - tick
     row["nodes_per_second"] = compiled.num_nodes / row["compile_seconds"]

@@ -1228,7 +1228,7 @@ def _full_game_markov() -> list[str]:
                f"{r['lower_win']:.3f}-{r['upper_win']:.3f} | "
                f"{max(r['low']['iterations'], r['high']['iterations'])} | "
                f"{max(r['low']['exploitability'], r['high']['exploitability']):.1e} |"
-               if done else f"– | – | {r['status']} | – | – |"))
+               if done else f"– | – | {r['status'].split(' (')[0]} | – | – |"))
     best = _full_game_best(rows)
     if best:
         parts = [f"{deck}, {'1-coin rule' if setup == 'basic' else '2 coins each'}: "
