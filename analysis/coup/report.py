@@ -16,6 +16,7 @@ from matplotlib.figure import Figure
 from analysis.coup import balance, bluffing, sweep
 from analysis.coup.endgames import DEFAULT_CAP, MAIN_REVEALED, SOLVER, Endgame
 from analysis.report import ReportContext, register_section
+from analysis.solve.cache import read_rows
 
 DATA = Path("reports/data/coup")
 HONEST_ORDER = ("Captain", "Assassin", "Duke", "Contessa")
@@ -1174,10 +1175,7 @@ def _full_game_best(rows: dict) -> dict[tuple, tuple[float, float, int]]:
 
 def _full_game_bullet() -> str:
     """The findings line on the full game's first-player advantage."""
-    try:
-        best = _full_game_best(json.loads((DATA / "full_game_markov.json").read_text()))
-    except (OSError, ValueError):
-        best = {}
+    best = _full_game_best(read_rows(DATA / "full_game_markov.json"))
     if not best:
         return ("- **The full game's first-player advantage** is out of exact reach: its "
                 "bracket is [0, 1] for every cap up to 6 (see *The full 2-player game*).")
@@ -1198,9 +1196,8 @@ def _span(values) -> str:
 
 def _full_game_markov() -> list[str]:
     """The full game's brackets with the cap priced by the whole game's Markov guarantees."""
-    try:
-        rows = json.loads((DATA / "full_game_markov.json").read_text())
-    except (OSError, ValueError):
+    rows = read_rows(DATA / "full_game_markov.json")
+    if not rows:
         return ["**Pricing the cap.** Not run yet: `farol coup full-game --markov`.\n"]
     out = [
         "**Pricing the cap with Markov guarantees.** The argument above holds when the cap "
@@ -1474,9 +1471,8 @@ def section_larger(ctx: ReportContext) -> str:
 
 def _larger_markov() -> list[str]:
     """The 2v1 and 1v2 uncapped values, bracketed with the cap priced by Markov guarantees."""
-    try:
-        rows = json.loads((DATA / "larger_markov.json").read_text())
-    except (OSError, ValueError):
+    rows = read_rows(DATA / "larger_markov.json")
+    if not rows:
         return ["**Without a cap.** Not run yet: `farol coup larger --markov`.\n"]
     out = [
         "**Without a cap.** The values above are those of the capped games. The uncapped "
