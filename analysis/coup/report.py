@@ -1157,20 +1157,30 @@ def section_full_game(ctx: ReportContext) -> str:
     return "\n".join(lines)
 
 
-def _full_game_best(rows: dict) -> dict[tuple, tuple[float, float, int]]:
-    """Per (setup, deck), the first player's tightest Markov-priced bracket: (lower,
-    upper, largest cap bracketed) from the intersection over the caps and the deal."""
+def _markov_tightest(rows: dict, key) -> dict[tuple, tuple[float, float, int]]:
+    """Per ``key(row)``, the tightest Markov-priced bracket: (lower, upper, largest cap
+    bracketed), intersecting the capped brackets with the guarantees at the deal (a
+    bracket of their own)."""
     best: dict[tuple, tuple[float, float, int]] = {}
     for r in rows.values():
-        key = (r["setup"], r["deck"])
-        lo, hi, cap = best.get(key, (0.0, 1.0, 0))
-        # The guarantees at the deal are a bracket of their own.
+        lo, hi, cap = best.get(key(r), (0.0, 1.0, 0))
         lo, hi = max(lo, r["root_bracket"][0]), min(hi, r["root_bracket"][1])
         if r["status"] == "bracketed":
             lo, hi = max(lo, r["lower_win"]), min(hi, r["upper_win"])
             cap = max(cap, r["turn_cap"])
-        best[key] = (lo, hi, cap)
+        best[key(r)] = (lo, hi, cap)
     return best
+
+
+def _full_game_best(rows: dict) -> dict[tuple, tuple[float, float, int]]:
+    """Per (setup, deck), the first player's tightest bracket (:func:`_markov_tightest`)."""
+    return _markov_tightest(rows, lambda r: (r["setup"], r["deck"]))
+
+
+def _solve_cells(r: dict) -> str:
+    # The two solves' larger iteration count and exploitability, as two table cells.
+    return (f"{max(r['low']['iterations'], r['high']['iterations'])} | "
+            f"{max(r['low']['exploitability'], r['high']['exploitability']):.1e} |")
 
 
 def _full_game_bullet() -> str:
@@ -1222,9 +1232,7 @@ def _full_game_markov() -> list[str]:
             f"| {r['setup']} | {r['deck']} | {r['turn_cap']} | {m['positions']:,} "
             f"({m['edges']:,}) | {m['seconds']:.0f} | {lo:.3f}-{hi:.3f} | "
             + (f"{r['nodes']:,} | {r['compile_seconds']:.0f} | "
-               f"{r['lower_win']:.3f}-{r['upper_win']:.3f} | "
-               f"{max(r['low']['iterations'], r['high']['iterations'])} | "
-               f"{max(r['low']['exploitability'], r['high']['exploitability']):.1e} |"
+               f"{r['lower_win']:.3f}-{r['upper_win']:.3f} | " + _solve_cells(r)
                if done else f"– | – | {r['status'].split(' (')[0]} | – | – |"))
     best = _full_game_best(rows)
     if best:
@@ -1494,17 +1502,9 @@ def _larger_markov() -> list[str]:
             continue
         seconds = r["compile_seconds"] + r["low"]["seconds"] + r["high"]["seconds"]
         out.append(head + f"{r['nodes']:,} | {seconds:.0f} | {r['lower_win']:.4f}-"
-                   f"{r['upper_win']:.4f} | {r['width']:.4f} | "
-                   f"{max(r['low']['iterations'], r['high']['iterations'])} | "
-                   f"{max(r['low']['exploitability'], r['high']['exploitability']):.1e} |")
-    tight: dict[tuple, tuple[float, float]] = {}
-    for r in rows.values():
-        key = (r["deck"], r["case"], r["position"])
-        lo, hi = tight.get(key, tuple(r["root_bracket"]))
-        lo, hi = max(lo, r["root_bracket"][0]), min(hi, r["root_bracket"][1])
-        if r["status"] == "bracketed":
-            lo, hi = max(lo, r["lower_win"]), min(hi, r["upper_win"])
-        tight[key] = (lo, hi)
+                   f"{r['upper_win']:.4f} | {r['width']:.4f} | " + _solve_cells(r))
+    tight = {k: (lo, hi) for k, (lo, hi, _) in _markov_tightest(
+        rows, lambda r: (r["deck"], r["case"], r["position"])).items()}
     parts = [f"{case} `{position}` ({deck}) {lo:.3f}-{hi:.3f}"
              for (deck, case, position), (lo, hi) in sorted(tight.items())]
     out.append("\nTightest bracket per case (over the caps and the deal): " + "; ".join(parts)
