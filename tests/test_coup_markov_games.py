@@ -112,3 +112,32 @@ def test_an_unknown_deck_is_refused_by_name(capsys):
     assert main(["coup", "full-game", "--markov", "--decks", "joker"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "'joker'" in err
+
+
+def test_the_findings_lines_follow_the_brackets(larger_rows):
+    """The two-cards line quotes the weakest 2v1 lower end and the strongest 1v2 upper end
+    over the cases (each case's own tightest bracket); the first-mover line lists only
+    equal-coin endgames whose tightest lower end is above 1/2."""
+    import re
+
+    from analysis.coup import report
+
+    (line,) = report._larger_bullet()
+    two = {}
+    for r in larger_rows.values():
+        key = (r["case"], r["deck"], r["position"])
+        lo = max(r["root_bracket"][0], r.get("lower_win", 0.0))
+        hi = min(r["root_bracket"][1], r.get("upper_win", 1.0))
+        old = two.get(key, (0.0, 1.0))
+        two[key] = (max(old[0], lo), min(old[1], hi))
+    weakest = min(lo for (case, _, _), (lo, _) in two.items() if case == "2v1")
+    strongest = max(hi for (case, _, _), (_, hi) in two.items() if case == "1v2")
+    assert f"at least {weakest:.2f}" in line and f"at most {strongest:.2f}" in line
+    (first,) = report._first_mover_bullet(report._brackets())
+    tight = report._tightest(report._brackets(), report._markov_brackets())
+    listed = re.findall(r"(\d)/\d (0\.\d+)-", first)
+    assert listed
+    for pair, lo in listed:
+        assert float(lo) > 0.5
+        row = tight[(tight["mover"] == int(pair)) & (tight["other"] == int(pair))]
+        assert any(f"{x:.3f}" == lo for x in row["lower_win"])

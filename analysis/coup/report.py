@@ -130,6 +130,8 @@ def section_findings(ctx: ReportContext) -> str:
             + ". Low-coin endgames stay open: see *Without a cap*.")
         lines += _markov_bullet(by_cap)
         lines += _abstraction_bullet()
+        lines += _first_mover_bullet(by_cap)
+        lines += _larger_bullet()
         lines.append(_full_game_bullet())
     lines.append("- **Largest exact solve**: see *Benchmark*; cap 3 (three turns) changes "
                  "many low-coin values a lot (see *Turn cap*): the cap-2 numbers describe the "
@@ -1181,6 +1183,42 @@ def _solve_cells(r: dict) -> str:
     # The two solves' larger iteration count and exploitability, as two table cells.
     return (f"{max(r['low']['iterations'], r['high']['iterations'])} | "
             f"{max(r['low']['exploitability'], r['high']['exploitability']):.1e} |")
+
+
+def _first_mover_bullet(by_cap: dict) -> list[str]:
+    """The findings line on moving first at equal coins, from the tightest brackets."""
+    tight = _tightest(by_cap, _markov_brackets())
+    if tight.empty:
+        return []
+    equal = tight[(tight["mover"] == tight["other"]) & (tight["mover"] < 7)]
+    sure = equal[equal["lower_win"] > 0.5]
+    if sure.empty:
+        return []
+    parts = [f"{deck}: " + ", ".join(f"{r.mover}/{r.mover} {r.lower_win:.3f}-{r.upper_win:.3f}"
+                                     for r in g.sort_values("mover").itertuples())
+             for deck, g in sure.groupby("deck")]
+    rest = equal[equal["lower_win"] <= 0.5]
+    straddle = bool(len(rest)) and bool((rest["upper_win"] >= 0.5).all())
+    return ["- **Moving first at equal coins, without a cap**: the mover is favoured for sure "
+            "(the tightest bracket's lower end above 1/2) at " + "; ".join(parts)
+            + ("; at the other equal coin counts the brackets straddle 1/2" if straddle else "")
+            + " (see *The full 2-player game*)."]
+
+
+def _larger_bullet() -> list[str]:
+    """The findings line on two cards against one, from the 2v1/1v2 Markov brackets."""
+    rows = read_rows(DATA / "larger_markov.json")
+    if not rows:
+        return []
+    tight = _markov_tightest(rows, lambda r: (r["case"], r["deck"], r["position"]))
+    two = [v for (case, _, _), v in tight.items() if case == "2v1"]
+    one = [v for (case, _, _), v in tight.items() if case == "1v2"]
+    if not two or not one:
+        return []
+    return [f"- **Two cards against one, without a cap** (2v1/1v2 at 1 and 3 coins each): the "
+            f"mover with two cards wins with probability at least {min(lo for lo, _, _ in two):.2f}, "
+            f"the mover with one at most {max(hi for _, hi, _ in one):.2f} (rigorous brackets "
+            "with the cap priced by Markov guarantees; see *Larger endgames*)."]
 
 
 def _full_game_bullet() -> str:
