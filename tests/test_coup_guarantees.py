@@ -28,8 +28,7 @@ def _evaluate(graph: M.PositionGraph, player: int, policy: np.ndarray,
     """``player``'s winning chance when the other plays the edge ``choice[i]`` at each of
     their positions ``i``: plain policy evaluation, no minimum anywhere."""
     kind, start = graph.kind, graph.edge_start
-    slot = graph.slot[player]
-    weight = np.where(slot >= 0, policy[np.maximum(slot, 0)], graph.edge_prob)
+    weight = M.edge_weights(graph, player, policy)
     for i in np.flatnonzero(kind == 2 + (1 - player)):
         weight[start[i]:start[i + 1]] = 0.0
         weight[choice[i]] = 1.0
@@ -185,8 +184,7 @@ def test_the_in_place_guarantee_stops_at_the_fixed_point(inquisitor):
     graph = inquisitor.graph
     policy = M.uniform_policy(graph, 1)
     w = M.guarantee(graph, 1, policy)
-    slot = graph.slot[1]
-    weight = np.where(slot >= 0, policy[np.maximum(slot, 0)], graph.edge_prob)
+    weight = M.edge_weights(graph, 1, policy)
     inner = np.flatnonzero(graph.kind != 0)
     seg = graph.edge_start[inner]
     reached = w[graph.edge_child]

@@ -240,15 +240,20 @@ def guarantee(graph: PositionGraph, player: int, policy: np.ndarray,
     inner = np.flatnonzero(kind != 0)
     if np.any(start[inner + 1] == start[inner]):
         raise AssertionError("a position other than a terminal without moves")
-    # Each edge's probability: the policy's at the player's positions, chance's at chance
-    # positions (the other player's edges carry 0 and are minimised over).
-    slot = graph.slot[player]
-    weight = np.where(slot >= 0, policy[np.maximum(slot, 0)], graph.edge_prob)
+    weight = edge_weights(graph, player, policy)
     minimise = kind == _PLAYER0 + (1 - player)
     # Breadth-first numbering puts the positions nearer the end later: sweep from the back.
     _gauss_seidel(value, inner[::-1].copy(), start, graph.edge_child, weight, minimise,
                   TOLERANCE, max_sweeps)
     return value
+
+
+def edge_weights(graph: PositionGraph, player: int, policy: np.ndarray) -> np.ndarray:
+    """Each edge's probability when ``player`` plays ``policy``: the policy's at the
+    player's positions, chance's at chance positions; the other player's edges carry 0
+    (:func:`guarantee` minimises over them)."""
+    slot = graph.slot[player]
+    return np.where(slot >= 0, policy[np.maximum(slot, 0)], graph.edge_prob)
 
 
 @njit(cache=True)
