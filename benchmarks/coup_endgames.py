@@ -53,19 +53,14 @@ def run(mover: int, other: int, deck: str, cap: int, check: bool) -> str:
 def run_bracket(mover: int, other: int, deck: str, cap: int, save: bool,
                 markov: bool = False, max_memory: int | None = None) -> str:
     from analysis.coup.brackets import solve_bracket
-    from analysis.coup.sweep import BRACKET_DIR, MARKOV_BRACKET_DIR, SWEEP_VERSION, bracket_path
-    from analysis.solve.cache import atomic_write_text
+    from analysis.coup.sweep import BRACKET_DIR, MARKOV_BRACKET_DIR, save_bracket
 
     eg = Endgame(mover, other, deck, turn_cap=cap)
     tick = time.perf_counter()
     r = solve_bracket(eg, markov=markov, max_memory=max_memory)
     total = time.perf_counter() - tick
     if save:
-        import json
-
-        r["version"] = SWEEP_VERSION
-        directory = MARKOV_BRACKET_DIR if markov else BRACKET_DIR
-        atomic_write_text(bracket_path(directory, eg), json.dumps(r, indent=1) + "\n")
+        save_bracket(MARKOV_BRACKET_DIR if markov else BRACKET_DIR, eg, r)
     return bracket_line(r, total) + f" [{platform.node()}, {time.strftime('%Y-%m-%d')}]"
 
 

@@ -218,9 +218,15 @@ def run_bracket_task(endgame: Endgame, directory: str, decisive: bool = False,
     except GameTooLargeError as exc:
         print(f"skipped {endgame.slug()}: {exc} (raise --max-memory)", file=sys.stderr)
         return None
-    record["version"] = SWEEP_VERSION
-    atomic_write_text(bracket_path(Path(directory), endgame), json.dumps(record, indent=1) + "\n")
+    save_bracket(Path(directory), endgame, record)
     return record
+
+
+def save_bracket(directory: Path, endgame: Endgame, record: dict) -> None:
+    """Store ``record`` as ``endgame``'s bracket in ``directory``, stamped with the sweep's
+    version (what :func:`load_bracket` reads back)."""
+    record["version"] = SWEEP_VERSION
+    atomic_write_text(bracket_path(directory, endgame), json.dumps(record, indent=1) + "\n")
 
 
 def bracket_sweep(endgames: list[Endgame], directory: Path = BRACKET_DIR, workers: int = 2,
