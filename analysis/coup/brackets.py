@@ -199,16 +199,33 @@ def solve_bracket(endgame: Endgame, target: float = TARGET_EXPLOITABILITY,
     if markov:
         from analysis.coup.guarantees import guarantees_for
 
-        g = guarantees_for(endgame.deck, endgame.revealed)
-        record["markov"] = {"positions": g.graph.num_positions, "rounds": g.rounds,
-                            "seconds": g.seconds,
-                            "root_guarantee": _root_guarantee(endgame, g)}
+        record["markov"] = markov_summary(endgame.game(),
+                                          guarantees_for(endgame.deck, endgame.revealed))
     return record | bracket_of(compiled, target, max_iterations, cap_bounds=bounds)
 
 
-def _root_guarantee(endgame: Endgame, guarantees) -> list[float]:
-    # Both players' Markov guarantees at the deal: a bracket of its own, [W_0, 1 - W_1].
+def markov_summary(game, guarantees) -> dict:
+    """What a record says of the guarantees that priced ``game``'s cap: the graph's
+    positions, the improvement rounds, the seconds, and both players' guarantees at the
+    deal (``root_guarantee``: a bracket of its own, ``[W_0, 1 - W_1]``)."""
     from games.coup.walker import DecisiveCoupWalker
 
-    root = DecisiveCoupWalker(endgame.game().config, history=False).root()
-    return list(guarantees.of(root))
+    root = DecisiveCoupWalker(game.config, history=False).root()
+    return {"positions": guarantees.graph.num_positions, "rounds": guarantees.rounds,
+            "seconds": guarantees.seconds, "root_guarantee": list(guarantees.of(root))}
+
+
+def markov_game_bracket(game, guarantees, max_memory: int | None = None,
+                        seconds: float | None = None) -> dict:
+    """The bracket of any capped Coup ``game`` with the cap priced by ``guarantees``
+    (:func:`compile_markov_game`, then :func:`bracket_of`), with the compile's seconds.
+
+    Raises
+    ------
+    GameTooLargeError
+        If the tree is over ``max_memory``.
+    """
+    tick = time.perf_counter()
+    compiled, bounds = compile_markov_game(game, guarantees, max_memory=max_memory)
+    return ({"compile_seconds": time.perf_counter() - tick}
+            | bracket_of(compiled, seconds=seconds, cap_bounds=bounds))

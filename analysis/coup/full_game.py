@@ -106,30 +106,24 @@ def solve_markov_case(setup: str, deck: str, cap: int, budget: int = NODE_BUDGET
                       progress: bool = False) -> dict:
     """The first player's guarantees at the deal and, where the tree fits ``budget``, the
     bracket of the capped game whose cap pays the Markov guarantees."""
-    from analysis.coup.brackets import compile_markov_game
+    from analysis.coup.brackets import markov_game_bracket, markov_summary
     from analysis.solve.errors import GameTooLargeError
-    from games.coup.walker import DecisiveCoupWalker
 
     game = full_game(setup, deck, cap)
     g = full_game_guarantees(deck, progress)
-    w0, w1 = g.of(DecisiveCoupWalker(game.config, history=False).root())
+    summary = markov_summary(game, g) | {"edges": g.graph.num_edges,
+                                         "max_sweeps": FULL_GAME_SWEEPS}
+    w0, w1 = summary["root_guarantee"]
     row = {"setup": setup, "deck": deck, "turn_cap": cap, "solver": SOLVER,
-           "cap_payoffs": "markov",
-           "markov": {"positions": g.graph.num_positions, "edges": g.graph.num_edges,
-                      "rounds": g.rounds, "max_sweeps": FULL_GAME_SWEEPS,
-                      "seconds": g.seconds, "root_guarantee": [w0, w1]},
-           "root_bracket": [w0, 1 - w1]}
-    tick = time.perf_counter()
+           "cap_payoffs": "markov", "markov": summary, "root_bracket": [w0, 1 - w1]}
     try:
-        compiled, bounds = compile_markov_game(
-            game, g, max_memory=int(2 * budget * TREE_BYTES_PER_NODE))
+        row |= markov_game_bracket(game, g, int(2 * budget * TREE_BYTES_PER_NODE),
+                                   SOLVE_SECONDS)
     except GameTooLargeError as exc:
         row |= {"status": f"tree over the budget of {budget:.0e} histories",
                 "refused": str(exc)}
         return row
-    row["compile_seconds"] = time.perf_counter() - tick
-    row["nodes_per_second"] = compiled.num_nodes / row["compile_seconds"]
-    row |= bracket_of(compiled, seconds=SOLVE_SECONDS, cap_bounds=bounds)
+    row["nodes_per_second"] = row["nodes"] / row["compile_seconds"]
     row["status"] = "bracketed"
     return row
 

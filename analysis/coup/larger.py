@@ -160,29 +160,23 @@ def solve_markov_case(label: str, position: str, deck: str, cap: int,
                       budget: int = MARKOV_NODE_BUDGET) -> dict:
     """The bracket of one case's uncapped value with the cap priced by the guarantees
     (the guarantees at the deal alone where the tree passes ``budget``)."""
-    from analysis.coup.brackets import SOLVER, bracket_of, compile_markov_game
+    from analysis.coup.brackets import SOLVER, markov_game_bracket, markov_summary
     from analysis.solve.compile import TREE_BYTES_PER_NODE
     from analysis.solve.errors import GameTooLargeError
-    from games.coup.walker import DecisiveCoupWalker
 
     game = endgame_game(position, deck=deck, turn_cap=cap)
     g = larger_guarantees(deck)
-    w0, w1 = g.of(DecisiveCoupWalker(game.config, history=False).root())
+    summary = markov_summary(game, g) | {"edges": g.graph.num_edges}
+    w0, w1 = summary["root_guarantee"]
     row = {"case": label, "position": position, "deck": deck, "turn_cap": cap,
-           "solver": SOLVER, "cap_payoffs": "markov",
-           "markov": {"positions": g.graph.num_positions, "edges": g.graph.num_edges,
-                      "rounds": g.rounds, "seconds": g.seconds, "root_guarantee": [w0, w1]},
+           "solver": SOLVER, "cap_payoffs": "markov", "markov": summary,
            "root_bracket": [w0, 1 - w1]}
-    tick = time.perf_counter()
     try:
-        compiled, bounds = compile_markov_game(
-            game, g, max_memory=int(budget * TREE_BYTES_PER_NODE))
+        row |= markov_game_bracket(game, g, int(budget * TREE_BYTES_PER_NODE))
     except GameTooLargeError:
         row |= {"status": f"tree over the budget of {budget:.1e} histories",
                 "budget": budget}
         return row
-    row["compile_seconds"] = time.perf_counter() - tick
-    row |= bracket_of(compiled, cap_bounds=bounds)
     row["status"] = "bracketed"
     return row
 
