@@ -1118,9 +1118,7 @@ def section_full_game(ctx: ReportContext) -> str:
             f"| {r['setup']} | {r['deck']} | {r['turn_cap']} | {r['estimated_tree_nodes']:.2g} | "
             f"{status} | {_fmt(r.get('nodes'), ',')} | "
             + (f"{r['compile_seconds']:.0f} ({r['nodes_per_second']:,.0f}) | "
-               f"{r['lower_win']:.3f}-{r['upper_win']:.3f} | "
-               f"{max(r['low']['iterations'], r['high']['iterations'])} | "
-               f"{max(r['low']['exploitability'], r['high']['exploitability']):.1e} |"
+               f"{r['lower_win']:.3f}-{r['upper_win']:.3f} | " + _solve_cells(r)
                if done else f"– | {known} | – | – |"))
     est = {(r["deck"], r["turn_cap"]): r["estimated_tree_nodes"] for r in rows.values()}
     rates = [r["nodes_per_second"] for r in rows.values() if r["status"] == "bracketed"]
