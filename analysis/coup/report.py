@@ -1269,7 +1269,7 @@ def _full_game_markov() -> list[str]:
             f"({m['edges']:,}) | {m['seconds']:.0f} | {lo:.3f}-{hi:.3f} | "
             + (f"{r['nodes']:,} | {r['compile_seconds']:.0f} | "
                f"{r['lower_win']:.3f}-{r['upper_win']:.3f} | " + _solve_cells(r)
-               if done else f"– | – | {r['status'].split(' (')[0]} | – | – |"))
+               if done else f"– | – | {r['status']} | – | – |"))
     best = _full_game_best(rows)
     if best:
         parts = [f"{deck}, {'1-coin rule' if setup == 'basic' else '2 coins each'}: "
