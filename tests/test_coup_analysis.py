@@ -137,6 +137,69 @@ def test_advise_json(capsys, tmp_path, monkeypatch):
     assert data["value"] > 0.0
 
 
+LOW = "captain/contessa/1;?/contessa/2;move:0"
+
+
+@pytest.mark.parametrize("cap", [1, 2])
+def test_advise_prices_the_cap_as_the_brackets_do(tmp_path, monkeypatch, cap):
+    """The default advice prices the cap by Markov guarantees: its uncapped bracket is the
+    Markov bracket the sweep computes for the same endgame and cap, inside the plain
+    bracket (the cap as a loss, then as a win), and the mover's mix is a distribution."""
+    from analysis.coup.advise import advise
+    from analysis.coup.brackets import solve_bracket
+
+    monkeypatch.setenv("FAROL_CACHE_DIR", str(tmp_path))
+    advice = advise(LOW, "inquisitor", cap)
+    markov = solve_bracket(Endgame(1, 2, "inquisitor", turn_cap=cap), markov=True)
+    plain = solve_bracket(Endgame(1, 2, "inquisitor", turn_cap=cap))
+    lo, hi = advice.bracket
+    assert (lo, hi) == pytest.approx((markov["lower_win"], markov["upper_win"]), abs=2e-4)
+    assert plain["lower_win"] - 1e-9 <= lo < hi <= plain["upper_win"] + 1e-9
+    assert hi - lo < plain["upper_win"] - plain["lower_win"] - 0.05  # and far tighter
+    assert sum(p for _, p in advice.mix) == pytest.approx(1.0)
+    assert advice.win + advice.draw + advice.lose == pytest.approx(1.0)
+    assert 0.0 <= advice.cap_win <= advice.draw + 1e-12
+
+
+def test_advise_for_the_second_seat_mirrors_the_first(tmp_path, monkeypatch):
+    """The same endgame written with seat 1 to move (its own deal's guarantees) gives the
+    mover the same uncapped bracket as with seat 0 to move."""
+    from analysis.coup.advise import advise
+
+    monkeypatch.setenv("FAROL_CACHE_DIR", str(tmp_path))
+    first = advise(LOW, "inquisitor", 1)
+    second = advise("?/contessa/2;duke/contessa/1;move:1", "inquisitor", 1)
+    assert second.player == 1 and second.hand == ("Duke",)
+    assert second.bracket == pytest.approx(first.bracket, abs=1e-3)
+
+
+def test_advise_with_seven_coins_is_to_coup(tmp_path, monkeypatch):
+    """«*Golpe de Estado* (pagas 7 monedas y una persona pierde una carta; no se puede
+    bloquear ni desafiar)»: against one influence the mover coups and wins for sure, so
+    the bracket is closed at 1."""
+    from analysis.coup.advise import advise
+
+    monkeypatch.setenv("FAROL_CACHE_DIR", str(tmp_path))
+    advice = advise("duke/contessa/7;?/contessa/3;move:0", "inquisitor", 1)
+    assert advice.mix == (("Coup P1", 1.0),)
+    assert advice.bracket == pytest.approx((1.0, 1.0))
+    assert advice.win == pytest.approx(1.0)
+
+
+def test_advise_with_the_cap_as_a_draw_keeps_the_capped_game(tmp_path, monkeypatch, capsys):
+    """``--cap-pricing draw`` solves the capped game as the endgame tables do: at 1 coin
+    against 2 nothing is decided within two turns (the table's P(draw) of 1.000)."""
+    monkeypatch.setenv("FAROL_CACHE_DIR", str(tmp_path))
+    assert main(["advise", "coup", LOW, "--deck", "inquisitor", "--cap-pricing", "draw",
+                 "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["cap_pricing"] == "draw" and "uncapped_win" not in data
+    assert data["draw"] == pytest.approx(1.0, abs=1e-3)
+    assert main(["advise", "coup", LOW, "--deck", "inquisitor"]) == 0
+    out = capsys.readouterr().out
+    assert "priced by Markov guarantees" in out and "Without a cap" in out
+
+
 @pytest.mark.parametrize("position,needle", [
     ("?/contessa/3;?/contessa/0;move:0", "your own face-down cards"),
     ("duke/contessa/3;captain/contessa/0;move:0", "hidden from you"),

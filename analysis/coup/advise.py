@@ -5,8 +5,19 @@ by the player to move: their own face-down cards by name, everyone else's as
 ``?``. The advice solves the endgame in which *every* face-down card is dealt by
 chance (so nobody's card is common knowledge, as at a real table) on the
 perfect-recall tree with Farol's engine, and prints the equilibrium mix at the
-information set of the player to move holding their cards, with their value
-(P(win) - P(lose), the turn cap's draws counting 0) given those cards.
+information set of the player to move holding their cards, with their outcome
+probabilities given those cards.
+
+The turn cap is priced (``cap="markov"``, the default) the way the rigorous brackets
+of :mod:`analysis.coup.brackets` price it: a game stopped at the cap pays each player
+what their Markov policy still guarantees from there (:mod:`analysis.coup.guarantees`).
+The mix is then the equilibrium of the game in which the cap pays the player to move
+their *own* guarantee: playing it for ``turn_cap`` turns and the Markov policy after
+secures at least its guarantee against any opponent, and the advice prints the
+endgame's bracket (the mover's win probability without a cap, before the cards are
+dealt, both ends by exact best response). ``cap="draw"`` scores the cap 0 for both, as
+the capped endgame tables do: at low coins, where nothing is decided within a few
+turns, that game is indifferent between most moves.
 
 Example
 -------
@@ -24,6 +35,7 @@ import pyspiel
 
 from analysis.bots import BotSpec, register_bot
 from analysis.solve import CFRSolver, SolveResult, compile_cached, make_result
+from analysis.solve import compile as compile_module
 from analysis.solve.cache import cache_dir
 from analysis.solve.errors import CorruptFileError
 from games.coup import cards as C
@@ -35,6 +47,7 @@ DEFAULT_CAP = 2
 TARGET = 1e-4
 MAX_ITERATIONS = 50_000
 SOLVER = "CFR+ (Farol engine, perfect-recall tree)"
+CAP_PRICINGS = ("markov", "draw")
 
 
 def hidden_position(position: Position) -> Position:
@@ -64,6 +77,74 @@ def solved_endgame(position: Position, deck: str, turn_cap: int,
     return game, result
 
 
+def position_guarantees(game: pyspiel.Game):
+    """The Markov guarantees that price the cap of the two-player Coup ``game``.
+
+    A 1v1 endgame with one lost card each and at most 9 coins a player to move first
+    uses the graph of every such endgame (:func:`analysis.coup.guarantees.guarantees_for`,
+    the one the report's brackets use); any other position the graph of its own deal.
+    """
+    from analysis.coup import guarantees as GU
+
+    cfg = game.config
+    position = cfg.position
+    one_each = all(len(h) == 1 and len(r) == 1
+                   for h, r in zip(position.hidden, position.revealed, strict=True))
+    if one_each and position.to_move == 0 and max(position.coins) <= 9:
+        revealed = tuple(C.card_name(r[0], cfg.deck).lower() for r in position.revealed)
+        return GU.guarantees_for(cfg.deck, revealed)
+    config, roots = GU.uncapped_roots([game])
+    return GU.guarantees_from(config, roots, cfg.deck, progress=True)
+
+
+@dataclass(frozen=True)
+class PricedEndgame:
+    """An endgame solved with its cap priced by Markov guarantees, from both ends.
+
+    ``sides[k]`` is the solution of the game in which the cap pays player 0 their lower
+    (``k = 0``) or upper (``k = 1``) bound; ``bounds`` are player 0's value bounds
+    ``(lower, upper)`` measured by exact best response; ``guarantees`` price the cap.
+    """
+
+    game: pyspiel.Game
+    sides: tuple[SolveResult, SolveResult]
+    bounds: tuple[float, float]
+    guarantees: object
+
+
+def priced_endgame(position: Position, deck: str, turn_cap: int,
+                   use_cache: bool = True) -> PricedEndgame:
+    """The all-hidden version of ``position`` solved with the cap priced by Markov
+    guarantees, both ends of the bracket (each solution cached on disk)."""
+    from analysis.coup.brackets import compile_markov_game, solve_side
+    from analysis.coup.guarantees import ROUNDS
+
+    general = format_position(hidden_position(position), deck)
+    game = endgame_game(general, deck=deck, turn_cap=turn_cap)
+    guarantees = position_guarantees(game)
+    stem = (f"{game}|{TARGET}|markov|{guarantees.deck}|{guarantees.revealed}|{ROUNDS}"
+            f"|{compile_module.COMPILE_VERSION}")
+    paths = [cache_dir() / "coup_solutions" / hashlib.sha256(f"{stem}|{side}".encode())
+             .hexdigest()[:20] for side in (0, 1)]
+    sides: list[SolveResult] = []
+    if use_cache and all(p.exists() for p in paths):
+        try:
+            sides = [SolveResult.load(p) for p in paths]
+        except CorruptFileError:
+            sides = []
+    if not sides:
+        compiled, cap_bounds = compile_markov_game(game, guarantees)
+        for side, path in zip((0, 1), paths, strict=True):
+            solved = solve_side(compiled, side, cap_bounds, TARGET, MAX_ITERATIONS)
+            result = make_result(game, solved.game, solved.solver, solved.check)
+            if use_cache:
+                result.save(path)
+            sides.append(result)
+    # Side 0's bound is player 0's guarantee, side 1's what player 1's strategy concedes.
+    bounds = (-sides[0].best_response[1], sides[1].best_response[0])
+    return PricedEndgame(game, (sides[0], sides[1]), bounds, guarantees)
+
+
 def _deal_states(game: pyspiel.Game):
     """(probability, state) at the first decision after the opening deals."""
     out = []
@@ -77,15 +158,22 @@ def _deal_states(game: pyspiel.Game):
     return out
 
 
-def _outcomes(state: pyspiel.State, table: dict, player: int) -> dict:
-    """P(win), P(draw), P(lose) of ``player`` from ``state`` under the solved profile."""
-    out = {"win": 0.0, "draw": 0.0, "lose": 0.0}
+def _outcomes(state: pyspiel.State, table: dict, player: int, guarantees=None) -> dict:
+    """P(win), P(draw), P(lose) of ``player`` from ``state`` under the solved profile
+    (``draw``: the game reaches the turn cap); with ``guarantees``, ``cap_win`` adds up
+    the probability that ``player``'s Markov policy still wins from each cap position."""
+    from analysis.coup.guarantees import continuation
+
+    out = {"win": 0.0, "draw": 0.0, "lose": 0.0, "cap_win": 0.0}
     stack = [(state, 1.0)]
     while stack:
         s, reach = stack.pop()
         if s.is_terminal():
             r = s.returns()[player]
             out["win" if r > 0 else "lose" if r < 0 else "draw"] += reach
+            if r == 0 and guarantees is not None:
+                w = guarantees.of(continuation(s.core))
+                out["cap_win"] += reach * (0.0 if w is None else w[player])
         elif s.is_chance_node():
             stack += [(s.child(a), reach * p) for a, p in s.chance_outcomes()]
         else:
@@ -97,7 +185,15 @@ def _outcomes(state: pyspiel.State, table: dict, player: int) -> dict:
 
 @dataclass(frozen=True)
 class Advice:
-    """The equilibrium mix and value of the player to move at a position."""
+    """The equilibrium mix and value of the player to move at a position.
+
+    ``win``, ``lose`` and ``draw`` are the chances, given the mover's cards and the solved
+    profile, of winning or losing within the cap and of reaching it. ``value`` is
+    P(win) - P(lose) with the cap scoring 0 (``cap_pricing="draw"``) or the mover's
+    guarantee ``2 W - 1`` (``"markov"``), where ``cap_win`` adds up ``W`` over the cap
+    positions reached and ``bracket`` is the mover's uncapped win probability before
+    the cards are dealt (both ends by exact best response; ``None`` with ``"draw"``).
+    """
 
     position: str
     deck: str
@@ -112,35 +208,62 @@ class Advice:
     iterations: int
     exploitability: float
     nodes: int
+    cap_pricing: str = "draw"
+    cap_win: float = 0.0
+    bracket: tuple[float, float] | None = None
 
     def to_json(self) -> dict:
-        return {
+        out = {
             "game": "coup", "position": self.position, "deck": self.deck,
-            "turn_cap": self.turn_cap, "player": self.player, "hand": list(self.hand),
+            "turn_cap": self.turn_cap, "cap_pricing": self.cap_pricing,
+            "player": self.player, "hand": list(self.hand),
             "mix": [{"action": a, "probability": p} for a, p in self.mix],
             "value": self.value, "win": self.win, "draw": self.draw, "lose": self.lose,
             "solver": SOLVER, "iterations": self.iterations,
             "exploitability": self.exploitability, "nodes": self.nodes,
         }
+        if self.bracket is not None:
+            out |= {"cap_win": self.cap_win, "uncapped_win": list(self.bracket)}
+        return out
 
     def text(self) -> str:
-        lines = [f"Coup endgame {self.position} ({self.deck} deck, turn cap {self.turn_cap})",
+        priced = (", the cap priced by Markov guarantees" if self.cap_pricing == "markov"
+                  else ", the cap scored as a draw")
+        lines = [f"Coup endgame {self.position} ({self.deck} deck, turn cap "
+                 f"{self.turn_cap}{priced})",
                  f"You are P{self.player} holding {' + '.join(self.hand)}. Play:"]
         width = max(len(a) for a, _ in self.mix)
         lines += [f"  {a:<{width}}  {p:6.1%}" for a, p in self.mix if p >= 0.0005]
-        lines.append(f"Value for you: {self.value:+.3f} (win {self.win:.1%}, draw at the cap "
-                     f"{self.draw:.1%}, lose {self.lose:.1%})")
+        if self.bracket is None:
+            lines.append(f"Value for you: {self.value:+.3f} (win {self.win:.1%}, draw at the "
+                         f"cap {self.draw:.1%}, lose {self.lose:.1%})")
+        else:
+            lines.append(f"Value for you: {self.value:+.3f} (a game reaching the cap counted "
+                         "at what your Markov policy still secures there)")
+            lines.append(f"Within {self.turn_cap} turns: win {self.win:.1%}, lose "
+                         f"{self.lose:.1%}, reach the cap {self.draw:.1%} (from there your "
+                         f"Markov policy still wins at least {self.cap_win:.1%} of all games)")
+            lo, hi = self.bracket
+            lines.append(f"Without a cap, before the cards are dealt, the player to move wins "
+                         f"with probability {lo:.3f}-{hi:.3f} (rigorous; endless play counts "
+                         "as half a win)")
         lines.append(f"Solver: {SOLVER}, {self.iterations} iterations, exploitability "
                      f"{self.exploitability:.1e} (whole endgame, {self.nodes:,} nodes)")
         return "\n".join(lines)
 
 
 def advise(position_text: str, deck: str = "ambassador", turn_cap: int = DEFAULT_CAP,
-           use_cache: bool = True) -> Advice:
+           use_cache: bool = True, cap: str = "markov") -> Advice:
     """The equilibrium advice for the player to move at ``position_text``.
+
+    ``cap``: ``"markov"`` prices the turn cap by Markov guarantees and advises the mix
+    that secures the mover the most (see the module docstring); ``"draw"`` scores the
+    cap 0 for both.
 
     Raises
     ------
+    InvalidParameterError
+        An unknown deck or cap pricing.
     InvalidPositionError, UnknownCardError
         A malformed or impossible position, or one that does not give the mover's own
         face-down cards (or gives someone else's).
@@ -149,6 +272,9 @@ def advise(position_text: str, deck: str = "ambassador", turn_cap: int = DEFAULT
     """
     if deck not in C.DECKS:
         raise InvalidParameterError(f"deck must be one of {', '.join(C.DECKS)}, not {deck!r}")
+    if cap not in CAP_PRICINGS:
+        raise InvalidParameterError(
+            f"cap pricing must be one of {', '.join(CAP_PRICINGS)}, not {cap!r}")
     position = parse_position(position_text, deck)
     if position.num_players != 2:
         raise InvalidPositionError(
@@ -162,7 +288,14 @@ def advise(position_text: str, deck: str = "ambassador", turn_cap: int = DEFAULT
         if seat != me and any(c != UNKNOWN for c in hidden):
             raise InvalidPositionError(
                 f"position: player {seat}'s face-down cards are hidden from you; write them as '?'")
-    game, result = solved_endgame(position, deck, turn_cap, use_cache)
+    guarantees = bracket = None
+    if cap == "markov":
+        priced = priced_endgame(position, deck, turn_cap, use_cache)
+        game, result, guarantees = priced.game, priced.sides[me], priced.guarantees
+        lo, hi = ((1 + b) / 2 for b in priced.bounds)  # player 0's win probability
+        bracket = (lo, hi) if me == 0 else (1 - hi, 1 - lo)
+    else:
+        game, result = solved_endgame(position, deck, turn_cap, use_cache)
     table = {k: (result.infoset_actions[result.infoset_offset[i]:result.infoset_offset[i + 1]],
                  result.strategy[result.infoset_offset[i]:result.infoset_offset[i + 1]])
              for i, k in enumerate(result.infoset_keys)}
@@ -171,10 +304,13 @@ def advise(position_text: str, deck: str = "ambassador", turn_cap: int = DEFAULT
     if not matches:
         raise InvalidPositionError("position: your cards cannot be dealt here")
     total = sum(p for p, _ in matches)
-    outcome = {"win": 0.0, "draw": 0.0, "lose": 0.0}
+    outcome = {"win": 0.0, "draw": 0.0, "lose": 0.0, "cap_win": 0.0}
     for p, s in matches:
-        for k, v in _outcomes(s, table, me).items():
+        for k, v in _outcomes(s, table, me, guarantees).items():
             outcome[k] += p / total * v
+    value = outcome["win"] - outcome["lose"]
+    if guarantees is not None:  # the cap pays the guarantee W as 2 W - 1
+        value += 2 * outcome["cap_win"] - outcome["draw"]
     state = matches[0][1]
     actions, probs = table[state.information_state_string(me)]
     mix = sorted(((state.action_to_string(me, int(a)), float(p))
@@ -182,9 +318,10 @@ def advise(position_text: str, deck: str = "ambassador", turn_cap: int = DEFAULT
     return Advice(
         position=format_position(position, deck), deck=deck, turn_cap=turn_cap, player=me,
         hand=tuple(C.card_name(c, deck) for c in want), mix=tuple(mix),
-        value=outcome["win"] - outcome["lose"], win=outcome["win"], draw=outcome["draw"],
+        value=value, win=outcome["win"], draw=outcome["draw"],
         lose=outcome["lose"], iterations=result.iterations,
-        exploitability=result.exploitability, nodes=result.num_nodes)
+        exploitability=result.exploitability, nodes=result.num_nodes, cap_pricing=cap,
+        cap_win=outcome["cap_win"], bracket=bracket)
 
 
 # --------------------------------------------------------------------------- the bot
@@ -247,6 +384,10 @@ def add_advise_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--deck", default="ambassador", choices=C.DECKS)
     parser.add_argument("--turn-cap", type=int, default=DEFAULT_CAP,
                         help=f"turns solved from the position (default {DEFAULT_CAP})")
+    parser.add_argument("--cap-pricing", default="markov", choices=CAP_PRICINGS,
+                        help="markov (default): a game stopped at the cap pays what each "
+                        "player's Markov policy still guarantees, and the mix secures you "
+                        "the most; draw: the cap scores 0 for both")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--no-cache", action="store_true", help="do not read or write caches")
     parser.set_defaults(func=run)
@@ -255,7 +396,8 @@ def add_advise_parser(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.turn_cap < 1:
         raise InvalidParameterError(f"--turn-cap must be at least 1, not {args.turn_cap}")
-    advice = advise(args.position, args.deck, args.turn_cap, use_cache=not args.no_cache)
+    advice = advise(args.position, args.deck, args.turn_cap, use_cache=not args.no_cache,
+                    cap=args.cap_pricing)
     print(json.dumps(advice.to_json(), indent=2) if args.json else advice.text())
     return 0
 

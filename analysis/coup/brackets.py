@@ -129,6 +129,43 @@ def with_cap_bounds(compiled: CompiledGame, bounds: np.ndarray, side: int) -> Co
                                game=f"{compiled.game} [markov cap, {('low', 'high')[side]}]")
 
 
+@dataclasses.dataclass(frozen=True)
+class SolvedSide:
+    """One end of a bracket: the solved cap-priced game, its solver, the solver's last
+    exploitability report, the exact best responses to its average strategy
+    (``check``) and the bound they give (player 0's value)."""
+
+    game: CompiledGame
+    solver: CFRSolver
+    report: object
+    check: object
+    bound: float
+
+
+def solve_side(compiled: CompiledGame, side: int, cap_bounds: np.ndarray | None = None,
+               target: float = TARGET_EXPLOITABILITY, max_iterations: int = MAX_ITERATIONS,
+               seconds: float | None = None) -> SolvedSide:
+    """Solve one end of the bracket of a compiled ``cap_payoff=0`` Coup game.
+
+    ``side`` 0: the cap pays player 0 the least (-1, or the Markov lower bound of
+    ``cap_bounds``), and the bound is player 0's guarantee; ``side`` 1: the cap pays
+    player 0 the most (+1, or the Markov upper bound), and the bound is what player 1's
+    strategy concedes. Either bound is measured by exact best response to the solved
+    average strategy, so it holds whatever the solver's residual exploitability.
+    """
+    if cap_bounds is None:
+        game = with_cap_payoff(compiled, (-1.0, 1.0)[side])
+    else:
+        game = with_cap_bounds(compiled, cap_bounds, side)
+    solver = CFRSolver(game, "cfr+")
+    report = solver.run(target_exploitability=target, iterations=max_iterations,
+                        seconds=seconds, progress=False)
+    # The guarantee of the side the bound rests on, by exact best response.
+    check = exploitability(game, solver.average_strategy())
+    bound = -check.best_response[1] if side == 0 else check.best_response[0]
+    return SolvedSide(game, solver, report, check, float(bound))
+
+
 def bracket_of(compiled: CompiledGame, target: float = TARGET_EXPLOITABILITY,
                max_iterations: int = MAX_ITERATIONS, seconds: float | None = None,
                cap_bounds: np.ndarray | None = None) -> dict:
@@ -151,20 +188,12 @@ def bracket_of(compiled: CompiledGame, target: float = TARGET_EXPLOITABILITY,
     record = {"nodes": compiled.num_nodes, "infosets": compiled.num_infosets,
               "cap_terminals": cap_terminals}
     for side, (name, payoff) in enumerate((("low", -1.0), ("high", 1.0))):
-        if cap_bounds is None:
-            game = with_cap_payoff(compiled, payoff)
-        else:
-            game = with_cap_bounds(compiled, cap_bounds, side)
-        solver = CFRSolver(game, "cfr+")
         tick = time.perf_counter()
-        report = solver.run(target_exploitability=target, iterations=max_iterations,
-                            seconds=seconds, progress=False)
-        # The guarantee of the side the bound rests on, by exact best response.
-        check = exploitability(game, solver.average_strategy())
-        bound = -check.best_response[1] if payoff < 0 else check.best_response[0]
-        record[name] = {"cap_payoff": payoff, "iterations": solver.iteration,
-                        "exploitability": report.exploitability, "value": report.value,
-                        "bound": bound, "seconds": time.perf_counter() - tick}
+        solved = solve_side(compiled, side, cap_bounds, target, max_iterations, seconds)
+        record[name] = {"cap_payoff": payoff, "iterations": solved.solver.iteration,
+                        "exploitability": solved.report.exploitability,
+                        "value": solved.report.value, "bound": solved.bound,
+                        "seconds": time.perf_counter() - tick}
     lower, upper = record["low"]["bound"], record["high"]["bound"]
     record |= {"lower": lower, "upper": upper, "lower_win": (1 + lower) / 2,
                "upper_win": (1 + upper) / 2, "width": (upper - lower) / 2}
