@@ -223,6 +223,44 @@ def test_the_report_section_renders_from_the_committed_data(tmp_path, monkeypatc
     assert "--markov" in report.section_markov_brackets(ctx)
 
 
+def test_the_revealed_section_lists_every_endgame_and_only_disjoint_changes(tmp_path,
+                                                                           monkeypatch):
+    """The revealed-cards section has a row per endgame of the grid with each pair's
+    tightest bracket; an endgame is called changed for sure exactly when another pair's
+    bracket and the main pair's do not overlap (checked against the records themselves).
+    Without records for the other pairs, how to run them."""
+    from analysis.coup import report, sweep
+    from analysis.report import ReportContext, catalog
+
+    ctx = ReportContext(catalog.family("coup"), tmp_path)
+    tights = report.revealed_brackets()
+    text = report.section_revealed_brackets(ctx)
+    assert text.startswith("## Revealed cards without a cap")
+    others = [rv for rv in tights if rv != report.MAIN_REVEALED]
+    if others:
+        keys = {(r.deck, r.mover, r.other) for t in tights.values() for r in t.itertuples()}
+        rows = [line for line in text.splitlines()
+                if line.startswith(("| ambassador | ", "| inquisitor | ")) and "/" in line
+                and line.split(" | ")[1].count("/") == 1 and "-" not in line.split(" | ")[1]]
+        assert len(rows) == len(keys)
+        main = {(r.deck, r.mover, r.other): r for r in tights[report.MAIN_REVEALED].itertuples()}
+        expected = set()
+        for rv in others:
+            # Every record of the pair, bracket by bracket, as read by the sweep's helpers.
+            for r in tights[rv].itertuples():
+                m = main.get((r.deck, r.mover, r.other))
+                if m is not None and max(r.lower_win, m.lower_win) > min(r.upper_win,
+                                                                         m.upper_win):
+                    expected.add((r.deck, r.mover, r.other, rv))
+            assert (tights[rv]["width"] >= -1e-9).all()  # no contradiction within a pair
+        found = {(d, a, b, rv) for d, a, b, rv, *_ in report.revealed_changes(tights)}
+        assert found == expected
+        if expected:
+            assert f"In {len(expected)} endgames the revealed cards change" in text
+    monkeypatch.setattr(sweep, "MARKOV_BRACKET_DIR", tmp_path / "nothing")
+    assert "--revealed" in report.section_revealed_brackets(ctx)
+
+
 @pytest.mark.parametrize("deck", ["inquisitor", "ambassador"])
 def test_a_markov_key_never_knows_more_than_the_player(deck):
     """The policy may use only what its player sees: every history of one perfect-recall
