@@ -236,6 +236,46 @@ def test_solved_bot_plays_an_endgame_to_the_end(tmp_path, monkeypatch):
         assert sum(state.returns()) == pytest.approx(0.0)
 
 
+def test_solved_bot_plays_a_real_endgame_past_the_solved_turns(tmp_path, monkeypatch):
+    """With the game's own turn cap (200) the bot plays the cap-priced equilibrium for two
+    turns and its Markov policy afterwards: games run past two turns, end in a win or a
+    loss, and the bot's win rate against random play is at least the guarantee of its
+    seat (the bracket's lower end) up to three standard errors."""
+    from analysis.coup import guarantees as GU
+    from analysis.coup.advise import DEFAULT_CAP, priced_endgame
+    from games.coup import endgame_game
+    from games.coup.positions import parse_position
+
+    monkeypatch.setenv("FAROL_CACHE_DIR", str(tmp_path))
+    text = "?/contessa/1;?/contessa/2;move:0"
+    game = endgame_game(text, deck="inquisitor")
+    assert game.config.turn_cap > DEFAULT_CAP
+    markov_moves = []
+    mix = GU.Guarantees.mix
+    monkeypatch.setattr(GU.Guarantees, "mix",
+                        lambda self, s, p: markov_moves.append(s.turn) or mix(self, s, p))
+    bot = make_bot("solved", game, 0)
+    rng = np.random.default_rng(5)
+    wins, games = 0, 150
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(sample_chance(state, rng))
+            elif state.current_player() == 0:
+                state.apply_action(bot(state))
+            else:
+                legal = state.legal_actions()
+                state.apply_action(int(legal[rng.integers(len(legal))]))
+        assert abs(state.returns()[0]) == 1.0  # decided, not stopped by the cap
+        wins += state.returns()[0] > 0
+    assert markov_moves and min(markov_moves) >= DEFAULT_CAP
+    guarantee = (1 + priced_endgame(parse_position(text, "inquisitor"), "inquisitor",
+                                    DEFAULT_CAP).bounds[0]) / 2
+    rate = wins / games
+    assert rate >= guarantee - 3 * np.sqrt(guarantee * (1 - guarantee) / games)
+
+
 def test_solved_bot_refuses_a_full_game():
     import pyspiel
 

@@ -194,6 +194,37 @@ def test_the_in_place_guarantee_stops_at_the_fixed_point(inquisitor):
     assert np.all((w >= 0) & (w <= 1))
 
 
+def test_the_markov_mix_is_the_policy_the_guarantee_prices(inquisitor):
+    """``Guarantees.mix`` reads the improved policy of a position's Markov key: one
+    probability per legal action of the decisive-Coup walker, summing to 1, the same at
+    every position sharing the key, and only the Coup where a player can win by it."""
+    graph = inquisitor.graph
+    game = Endgame(3, 2, "inquisitor").game()
+    walker = DecisiveCoupWalker(game.config, history=False)
+    seen: dict[tuple, np.ndarray] = {}
+    stack, visited = [walker.root()], 0
+    while stack and visited < 3000:
+        s = stack.pop()
+        visited += 1
+        if s.over:
+            continue
+        if s.cur == E.CHANCE:
+            stack.extend(walker.child(s, a) for a, _ in s.chance_outcomes())
+            continue
+        actions = walker.legal_actions(s)
+        mix = inquisitor.mix(s, s.cur)
+        assert mix is not None and len(mix) == len(actions)
+        assert mix.sum() == pytest.approx(1.0) and (mix >= 0).all()
+        key = (s.cur, M.markov_key(s, s.cur))
+        if key in seen:
+            assert np.array_equal(seen[key], mix)
+        seen[key] = mix
+        if s.coins[s.cur] >= C.COUP_COST and len(actions) == 1:
+            assert mix.tolist() == [1.0]
+        stack.extend(walker.child(s, a) for a in actions)
+    assert len(seen) > 100 and len(graph.key_slots[0]) > 100
+
+
 def test_the_guarantees_are_cached_per_deck(inquisitor):
     assert M.guarantees_for("inquisitor", REVEALED) is inquisitor
     assert dataclasses.is_dataclass(inquisitor) and inquisitor.rounds == M.ROUNDS

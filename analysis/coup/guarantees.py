@@ -106,7 +106,9 @@ class PositionGraph:
     edges ``edge_start[i]:edge_start[i + 1]`` go to ``edge_child`` with chance
     probability ``edge_prob``; ``slot[p][e]`` numbers edge ``e`` among the actions of
     its node's Markov key for player ``p`` (-1 at other nodes), ``num_slots[p]`` of them
-    and ``slot_key[p]`` the key of each slot.
+    and ``slot_key[p]`` the key of each slot; ``key_slots[p]`` maps each Markov key of
+    ``p`` (:func:`encode_key` of :func:`markov_key`) to its first slot and its number of
+    actions (the walker's order).
     """
 
     index: dict
@@ -118,6 +120,7 @@ class PositionGraph:
     slot: tuple[np.ndarray, np.ndarray]
     slot_key: tuple[np.ndarray, np.ndarray]
     num_slots: tuple[int, int]
+    key_slots: tuple[dict, dict]
 
     @property
     def num_positions(self) -> int:
@@ -213,7 +216,7 @@ def position_graph(walker: DecisiveCoupWalker, roots: list[E.Core],
     return PositionGraph(index, np.array(kind, np.int8), np.array(winner, np.int64),
                          np.array(start, np.int64), np.array(child, np.int64),
                          np.array(prob), tuple(np.array(s, np.int64) for s in slots),
-                         tuple(slot_key), num_slots)
+                         tuple(slot_key), num_slots, key_ids)
 
 
 def _next_slot(ids: dict) -> int:
@@ -326,6 +329,17 @@ class Guarantees:
     graph: PositionGraph
     win: tuple[np.ndarray, np.ndarray]
     seconds: float
+    policy: tuple[np.ndarray, np.ndarray]
+
+    def mix(self, s: E.Core, player: int) -> np.ndarray | None:
+        """``player``'s Markov policy at ``s``: a probability for each of the decisive-Coup
+        walker's legal actions there, in its order (``None`` off the graph). Playing it
+        from any position ``s`` wins with probability at least ``W_player(s)``."""
+        found = self.graph.key_slots[player].get(encode_key(markov_key(s, player)))
+        if found is None:
+            return None
+        first, count = found
+        return self.policy[player][first:first + count]
 
     def of(self, s: E.Core) -> tuple[float, float] | None:
         """``(W_0, W_1)`` at position ``s`` (``None`` if it is not in the graph)."""
@@ -354,8 +368,10 @@ def guarantees_from(config, roots: list[E.Core], deck: str, revealed: tuple = ()
     ``max_sweeps``: each value iteration's limit (:func:`guarantee`)."""
     tick = time.perf_counter()
     graph = position_graph(DecisiveCoupWalker(config, history=False), roots, progress)
-    win = tuple(markov_policy(graph, p, rounds, max_sweeps=max_sweeps)[1] for p in (0, 1))
-    return Guarantees(deck, tuple(revealed), rounds, graph, win, time.perf_counter() - tick)
+    policy, win = zip(*(markov_policy(graph, p, rounds, max_sweeps=max_sweeps) for p in (0, 1)),
+                      strict=True)
+    return Guarantees(deck, tuple(revealed), rounds, graph, tuple(win),
+                      time.perf_counter() - tick, tuple(policy))
 
 
 def uncapped_roots(games: list) -> tuple[E.Config, list[E.Core]]:
