@@ -305,6 +305,41 @@ def test_farol_play_solved_opponent_needs_an_endgame(capsys):
     assert "endgames only" in err and len(err.splitlines()) == 1
 
 
+@pytest.mark.parametrize("eg", [Endgame(1, 2, "inquisitor", turn_cap=2),
+                                Endgame(3, 0, "ambassador", turn_cap=1)])
+def test_the_priced_study_walks_each_players_safe_strategy(eg):
+    """The cap-priced record's bracket is the bracket sweep's, and the safe profile sits
+    inside it: along it the mover wins at least their guarantee (the bracket's lower end:
+    their strategy holds it against anything, the other's safe strategy included) and at
+    most the upper end; its own range (guarantees at the cap) lies between the two."""
+    from analysis.coup.brackets import solve_bracket
+    from analysis.coup.endgames import solve_priced_endgame
+
+    record = solve_priced_endgame(eg)
+    bracket = solve_bracket(eg, markov=True)
+    assert (record["lower_win"], record["upper_win"]) == pytest.approx(
+        (bracket["lower_win"], bracket["upper_win"]), abs=2e-4)
+    low, high = record["win_range"]
+    assert record["lower_win"] - 1e-9 <= low <= high <= record["upper_win"] + 1e-9
+    assert record["win"] + record["draw"] + record["lose"] == pytest.approx(1.0)
+    assert 0.0 <= record["cap_win"] + record["cap_lose"] <= record["draw"] + 1e-12
+    assert record["exploitability"] <= 1e-4
+    for claim in record["claims"].values():
+        for key in ("bluff_rate", "challenge_rate"):
+            assert claim[key] is None or 0.0 <= claim[key] <= 1.0 + 1e-9
+    for v in record["card_values"].values():
+        assert v["win"] + v["cap_win"] <= 1.0 - v["lose"] - v["cap_lose"] + 1e-9
+
+
+def test_farol_coup_sweep_prices_the_cap(tmp_path):
+    argv = ["coup", "sweep", "--coins", "7", "--decks", "inquisitor", "--cap-pricing",
+            "markov", "--directory", str(tmp_path), "--workers", "1"]
+    assert main(argv) == 0
+    (path,) = tmp_path.glob("*.json")
+    record = json.loads(path.read_text())
+    assert record["cap_payoffs"] == "markov" and record["win"] == pytest.approx(1.0)
+
+
 def test_sweep_resumes_and_redoes_damaged_records(tmp_path):
     """A second sweep solves nothing already on disk; an unreadable record is solved again."""
     from analysis.coup import sweep
@@ -341,10 +376,35 @@ def test_report_sections_render_from_the_committed_data(tmp_path):
     ctx = ReportContext(catalog.family("coup"), tmp_path, quick=True)
     for section in (report.section_findings, report.section_endgames, report.section_cap3, report.section_revealed,
                     report.section_turn_cap, report.section_bluffing, report.section_balance,
-                    report.section_larger, report.section_benchmark):
+                    report.section_larger, report.section_benchmark,
+                    report.section_priced_bluffing, report.section_revealed_brackets):
         text = section(ctx)
         assert text.startswith("## "), section.__name__
     assert all((tmp_path / name).exists() for name in ctx.figures)
+
+
+def test_the_priced_study_section_compares_with_the_cap_zero_study(tmp_path, monkeypatch):
+    """One row per deck and claim of the priced records, with the cap-0 study's rates
+    beside it; each card's range to the end lies inside [0, 1] with its low end first.
+    Without records, how to run them."""
+    from analysis.coup import bluffing, report, sweep
+    from analysis.report import ReportContext
+    from games import catalog
+
+    ctx = ReportContext(catalog.family("coup"), tmp_path, quick=True)
+    records = report._priced_records()
+    text = report.section_priced_bluffing(ctx)
+    assert text.startswith("## The bluffing study with the cap priced")
+    if records:
+        summary = bluffing.claim_summary(records)
+        rows = [line for line in text.splitlines()
+                if line.startswith(("| ambassador | ", "| inquisitor | ")) and "(" in line]
+        assert len(rows) == len(summary)
+        ranges = bluffing.card_win_ranges(records, coins=range(7))
+        assert ((ranges["low"] <= ranges["high"] + 1e-9) & (ranges["low"] >= 0)
+                & (ranges["high"] <= 1 + 1e-9)).all()
+    monkeypatch.setattr(sweep, "PRICED_DIR", tmp_path / "nothing")
+    assert "--cap-pricing markov" in report.section_priced_bluffing(ctx)
 
 
 def test_sweeps_in_worker_processes_match_the_serial_sweep(tmp_path):

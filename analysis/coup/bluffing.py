@@ -112,6 +112,36 @@ def honest_comparison(records: list[dict]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def card_win_ranges(records: list[dict], coins: range | None = None,
+                    side: str = "mover") -> pd.DataFrame:
+    """Per deck and card held by ``side``: the mover's win probability in the cap-priced
+    records (:func:`analysis.coup.endgames.solve_priced_endgame`), averaged over coin
+    pairs (both coins in ``coins`` when given).
+
+    ``low`` counts what the mover wins within the cap plus their Markov guarantee where
+    the cap stops the game, ``high`` one minus what they lose within it and the other's
+    guarantee there: both players play the safe profile for the cap's turns and their
+    Markov policies after it. ``win``/``cap`` are the chances of winning within the cap
+    and of reaching it.
+    """
+    rows = []
+    for r in records:
+        eg = r["endgame"]
+        if coins is not None and not (eg["mover_coins"] in coins and eg["other_coins"] in coins):
+            continue
+        for key, v in r["card_values"].items():
+            who, card = key.split(":")
+            if who == side:
+                rows.append({"deck": eg["deck"], "card": card, "win": v["win"],
+                             "cap": v["draw"], "low": v["win"] + v.get("cap_win", 0.0),
+                             "high": 1.0 - v["lose"] - v.get("cap_lose", 0.0)})
+    df = pd.DataFrame(rows)
+    if df.empty:
+        return df
+    out = df.groupby(["deck", "card"])[["win", "cap", "low", "high"]].mean().reset_index()
+    return out.sort_values(["deck", "low"], ascending=[True, False]).reset_index(drop=True)
+
+
 def first_mix(records: list[dict], deck: str, max_mover_coins: int = 6) -> pd.DataFrame:
     """The mover's first action per card held, averaged over coin pairs (rows: cards).
 

@@ -122,11 +122,22 @@ def strategy_lookup(result: SolveResult) -> dict[str, tuple[np.ndarray, np.ndarr
     return out
 
 
-def analyse(game: pyspiel.Game, result: SolveResult) -> Walk:
-    """Walk ``game`` under the solved profile and collect the study's figures."""
-    table = strategy_lookup(result)
+def analyse(game: pyspiel.Game, result: SolveResult | None = None, table: dict | None = None,
+            guarantees=None) -> Walk:
+    """Walk ``game`` under the solved profile and collect the study's figures.
+
+    The profile is ``result``'s, or ``table`` (information-state string -> actions and
+    probabilities, as :func:`strategy_lookup` gives). With ``guarantees``
+    (:class:`analysis.coup.guarantees.Guarantees`) each game stopped by the cap also adds
+    the Markov guarantees of its position to the outcome masses: ``cap_win`` (the mover's
+    ``W_0``) and ``cap_lose`` (the other's ``W_1``).
+    """
+    if table is None:
+        table = strategy_lookup(result)
     deck = game.config.deck
     walk = Walk()
+    if guarantees is not None:
+        from analysis.coup.guarantees import continuation
 
     def policy(state, player):
         key = state.information_state_string(player)
@@ -141,6 +152,12 @@ def analyse(game: pyspiel.Game, result: SolveResult) -> Walk:
             walk.outcome[name] += reach
             _bump(walk.by_card, f"mover:{cards[0]}", name, reach)
             _bump(walk.by_card, f"other:{cards[1]}", name, reach)
+            if r == 0 and guarantees is not None:
+                w = guarantees.of(continuation(state.core)) or (0.0, 0.0)
+                for tag, v in (("cap_win", w[0]), ("cap_lose", w[1])):
+                    walk.outcome[tag] = walk.outcome.get(tag, 0.0) + reach * v
+                    _bump(walk.by_card, f"mover:{cards[0]}", tag, reach * v)
+                    _bump(walk.by_card, f"other:{cards[1]}", tag, reach * v)
             return
         if state.is_chance_node():
             for a, p in state.chance_outcomes():
@@ -215,11 +232,13 @@ def summarise_claims(claims: dict) -> dict:
 
 
 def card_values(by_card: dict) -> dict:
-    """Per ``"mover:Duke"`` etc.: P(win), P(draw), P(lose) of the mover given that card."""
+    """Per ``"mover:Duke"`` etc.: P(win), P(draw), P(lose) of the mover given that card
+    (and ``cap_win``/``cap_lose``, the guarantees' masses at the cap, where recorded)."""
     out = {}
     for key, m in sorted(by_card.items()):
-        total = sum(m.values())
-        out[key] = {k: m.get(k, 0.0) / total for k in ("win", "draw", "lose")}
+        total = sum(m.get(k, 0.0) for k in ("win", "draw", "lose"))
+        names = ("win", "draw", "lose") + tuple(k for k in ("cap_win", "cap_lose") if k in m)
+        out[key] = {k: m.get(k, 0.0) / total for k in names}
         out[key]["mass"] = total
     return out
 
@@ -271,6 +290,74 @@ def solve_endgame(endgame: Endgame, target: float = TARGET_EXPLOITABILITY,
     if openspiel_check and compiled.num_nodes <= OPENSPIEL_CHECK_MAX_NODES:
         record["openspiel_exploitability"] = openspiel_exploitability(game, result)
     return record, result
+
+
+def solve_priced_endgame(endgame: Endgame, target: float = TARGET_EXPLOITABILITY,
+                         max_iterations: int = MAX_ITERATIONS) -> dict:
+    """Solve ``endgame`` with its cap priced by Markov guarantees and walk the *safe
+    profile*; returns a record shaped like :func:`solve_endgame`'s.
+
+    The cap-priced game is solved from both ends (:func:`analysis.coup.brackets.solve_side`):
+    in one the cap pays the mover their guarantee, in the other it pays the other player
+    theirs. The safe profile is each player's strategy from the game that pays *them*:
+    the strategy that secures them the most whatever the other does. Unlike the cap-0
+    game, in which nothing within the cap decides a low-coin endgame and most moves tie,
+    every move then has a price. The walk (:func:`analyse`) records the claims, first
+    moves and outcomes along that profile, and with the guarantees at the cap positions
+    reached: ``win_range`` is the mover's win probability when both play the safe profile
+    for the cap's turns and their Markov policies afterwards (rigorous for that profile:
+    each policy wins at least its guarantee against anything). ``lower_win`` and
+    ``upper_win`` are the endgame's uncapped bracket at this cap, as the bracket sweep
+    computes it.
+    """
+    from analysis.coup.brackets import compile_markov, solve_side
+    from analysis.coup.guarantees import guarantees_for
+
+    game = endgame.game()
+    start = time.perf_counter()
+    compiled, bounds = compile_markov(endgame)
+    sides = [solve_side(compiled, side, bounds, target, max_iterations) for side in (0, 1)]
+    table = {}
+    for player, solved in enumerate(sides):
+        result = make_result(game, solved.game, solved.solver, solved.check)
+        mine = strategy_lookup(result)
+        table |= {k: mine[k] for k, owner in zip(result.infoset_keys, result.infoset_player,
+                                                 strict=True) if owner == player}
+    solve_seconds = time.perf_counter() - start
+    tick = time.perf_counter()
+    walk = analyse(game, table=table, guarantees=guarantees_for(endgame.deck, endgame.revealed))
+    out = walk.outcome
+    lower, upper = sides[0].bound, sides[1].bound
+    return {
+        "endgame": asdict(endgame),
+        "position": endgame.position(),
+        "solver": SOLVER,
+        "cap_payoffs": "markov",
+        "method": "cfr+",
+        "iterations": max(s.solver.iteration for s in sides),
+        "exploitability": max(s.report.exploitability for s in sides),
+        "sides": {name: {"iterations": s.solver.iteration,
+                         "exploitability": s.report.exploitability, "bound": s.bound}
+                  for name, s in zip(("low", "high"), sides, strict=True)},
+        "lower_win": (1 + lower) / 2,
+        "upper_win": (1 + upper) / 2,
+        "value": out["win"] - out["lose"],
+        "win": out["win"],
+        "draw": out["draw"],
+        "lose": out["lose"],
+        "cap_win": out.get("cap_win", 0.0),
+        "cap_lose": out.get("cap_lose", 0.0),
+        "win_range": [out["win"] + out.get("cap_win", 0.0),
+                      1.0 - out["lose"] - out.get("cap_lose", 0.0)],
+        "nodes": compiled.num_nodes,
+        "infosets": compiled.num_infosets,
+        "compile_seconds": compiled.compile_seconds,
+        "solve_seconds": solve_seconds,
+        "walk_seconds": time.perf_counter() - tick,
+        "claims": summarise_claims(walk.claims),
+        "card_values": card_values(walk.by_card),
+        "first_mix": walk.first_mix,
+    }
 
 
 def openspiel_exploitability(game: pyspiel.Game, result: SolveResult) -> float:

@@ -1539,6 +1539,102 @@ def section_bluffing(ctx: ReportContext) -> str:
     return "\n".join(lines)
 
 
+def _priced_records() -> list[dict]:
+    """The cap-priced endgame records on disk (the main grid; movers of 7+ at cap 1)."""
+    return sweep.cached(sweep.grid(cap=DEFAULT_CAP), sweep.PRICED_DIR)
+
+
+def section_priced_bluffing(ctx: ReportContext) -> str:
+    """The bluffing study along each player's safe strategy, the cap priced by Markov
+    guarantees, beside the cap-0 study."""
+    lines = ["## The bluffing study with the cap priced\n"]
+    records = _priced_records()
+    if not records:
+        return "\n".join(lines + ["Not run yet: `farol coup sweep --cap-pricing markov`."])
+    df = bluffing.frame(records)
+    plain = bluffing.claim_summary(_records())
+    summary = bluffing.claim_summary(records)
+    lines += [
+        "In the cap-0 game a low-coin endgame is a draw whatever happens in its two turns, "
+        "so most moves tie there and the study above reads one equilibrium among many. "
+        "Here the same endgames are solved with the cap priced by the Markov guarantees "
+        "(*Pricing the cap*), once with the cap paying the mover their guarantee and once "
+        "paying the other theirs, and the study walks the *safe profile*: each player's "
+        "strategy from the game that pays them, the one that secures them the most whatever "
+        "the other does. Every move then has a price: a coin gained on the last turn is "
+        f"worth what it adds to the guarantee. {len(records)} endgames "
+        f"({_solver_note(df)} on each side; movers with 7+ coins at cap 1).",
+        "",
+        "| deck | claim | positions | frequency | P(bluff) | P(challenged) | cap-0 P(bluff) "
+        "| cap-0 P(challenged) |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    base = {(r.deck, r.claim): r for r in plain.itertuples()} if len(plain) else {}
+    for r in summary.itertuples():
+        b = base.get((r.deck, r.claim))
+        lines.append(f"| {r.deck} | {r.claim} | {r.positions} | {r.mean_frequency:.3f} | "
+                     f"{r.bluff_rate:.3f} | {r.challenge_rate:.3f} | "
+                     f"{_fmt(b.bluff_rate if b else None)} | "
+                     f"{_fmt(b.challenge_rate if b else None)} |")
+    lines.append("")
+    if not summary.empty:
+        fig = Figure(figsize=(11, 4.8))
+        for i, deck in enumerate(sorted(summary["deck"].unique())):
+            ax = fig.add_subplot(1, 2, i + 1)
+            s = summary[summary["deck"] == deck].reset_index(drop=True)
+            y = np.arange(len(s))
+            old = [base[(deck, c)].bluff_rate if (deck, c) in base else np.nan
+                   for c in s["claim"]]
+            ax.barh(y - 0.2, s["bluff_rate"], 0.4, label="P(bluff), cap priced")
+            ax.barh(y + 0.2, old, 0.4, label="P(bluff), cap scored 0", alpha=0.6)
+            ax.plot(s["challenge_rate"], y, "k|", markersize=9,
+                    label="P(challenged), cap priced")
+            ax.set_yticks(y, s["claim"], fontsize=7)
+            ax.set_xlim(0, 1)
+            ax.set_title(deck)
+            ax.legend(fontsize=6)
+        img = ctx.save_figure(fig, "priced_bluff_rates")
+        lines.append(f"![bluff rates with the cap priced]({img})\n")
+    for deck in sorted(df["deck"].unique()):
+        fc = bluffing.fake_contessa(records, deck)
+        fc = fc[fc["frequency"] >= 1e-3]
+        if not fc.empty:
+            lines.append(
+                f"**The fake Contessa** ({deck}): assassinated, the target claims the Contessa "
+                f"in {len(fc)} positions; that block is a bluff {fc['bluff_rate'].mean():.0%} "
+                f"of the time on average (range {fc['bluff_rate'].min():.0%}-"
+                f"{fc['bluff_rate'].max():.0%}) and the assassin challenges it "
+                f"{fc['challenge_rate'].mean():.0%} of the time.\n")
+    ranges = bluffing.card_win_ranges(records, coins=range(7))
+    if not ranges.empty:
+        lines += [
+            "**The value of each character, played to the end.** The mover's win "
+            "probability by card held, coins 0-6 each, when both play the safe profile for "
+            f"{DEFAULT_CAP} turns and their Markov policies afterwards: at least what they win "
+            "within the cap plus their guarantee where it stops, at most one minus what they "
+            "lose and the other's guarantee (rigorous for that profile), beside the published "
+            "honest-play figure (one card each, coins 0-6, no Ambassador):\n",
+            "| deck | card | P(win) within the cap | P(reach the cap) | P(win) to the end | "
+            "honest play |",
+            "|---|---|---|---|---|---|",
+        ]
+        for r in ranges.itertuples():
+            honest = bluffing.HONEST_PLAY_WINS.get(r.card)
+            lines.append(f"| {r.deck} | {r.card} | {r.win:.3f} | {r.cap:.3f} | "
+                         f"{r.low:.3f}-{r.high:.3f} | "
+                         f"{_fmt(honest / bluffing.HONEST_PLAY_CASES if honest else None)} |")
+        for deck, g in ranges.groupby("deck"):
+            cards = list(g.sort_values("low", ascending=False).itertuples())
+            chain = cards[0].card + "".join(
+                f" {'>' if a.low > b.high else '~'} {b.card}"
+                for a, b in zip(cards, cards[1:], strict=False))
+            lines.append(f"\n{deck}, by the ranges' lower ends: {chain} ('>': the ranges are "
+                         "apart, '~': they overlap; honest play: "
+                         f"{' > '.join(HONEST_ORDER)}).")
+        lines.append("")
+    return "\n".join(lines)
+
+
 def section_balance(ctx: ReportContext) -> str:
     records = _records()
     lines = ["## Balance\n"]
@@ -1723,6 +1819,7 @@ register_section("coup", section_revealed_brackets, 126)
 register_section("coup", section_abstraction, 127)
 register_section("coup", section_memory_keys, 128)
 register_section("coup", section_bluffing, 130)
+register_section("coup", section_priced_bluffing, 131)
 register_section("coup", section_balance, 140)
 register_section("coup", section_full_game, 145)
 register_section("coup", section_larger, 150)

@@ -26,6 +26,9 @@ from games.coup import cards as C
 
 SWEEP_VERSION = 1
 DEFAULT_DIR = Path("reports/data/coup/endgames")
+# The same endgames with the cap priced by Markov guarantees, walked along the safe
+# profile (analysis.coup.endgames.solve_priced_endgame).
+PRICED_DIR = Path("reports/data/coup/endgames_priced")
 COINS = tuple(range(10))
 # Endgames also checked by OpenSpiel's own exploitability (the rest by the engine's exact
 # best response on the same perfect-recall tree): every third coin pair.
@@ -59,11 +62,15 @@ def load_record(directory: Path, endgame: Endgame) -> dict | None:
     return record if record.get("version") == SWEEP_VERSION else None
 
 
-def run_task(endgame: Endgame, directory: str, check: bool) -> dict:
-    """Solve one endgame and write its record (the worker function)."""
-    from analysis.coup.endgames import solve_endgame
+def run_task(endgame: Endgame, directory: str, check: bool, priced: bool = False) -> dict:
+    """Solve one endgame and write its record (the worker function); ``priced``: with the
+    cap priced by Markov guarantees (no OpenSpiel check: its game scores the cap 0)."""
+    from analysis.coup.endgames import solve_endgame, solve_priced_endgame
 
-    record, _ = solve_endgame(endgame, openspiel_check=check, use_cache=False)
+    if priced:
+        record = solve_priced_endgame(endgame)
+    else:
+        record, _ = solve_endgame(endgame, openspiel_check=check, use_cache=False)
     record["version"] = SWEEP_VERSION
     atomic_write_text(record_path(Path(directory), endgame), json.dumps(record, indent=1) + "\n")
     return record
@@ -95,10 +102,11 @@ def _run_all(task, jobs: list[tuple], workers: int, progress: bool, desc: str) -
 
 
 def sweep(endgames: list[Endgame], directory: Path = DEFAULT_DIR, workers: int = 2,
-          progress: bool = True) -> list[dict]:
-    """Solve every endgame not yet on disk; returns all records in ``endgames`` order."""
+          progress: bool = True, priced: bool = False) -> list[dict]:
+    """Solve every endgame not yet on disk; returns all records in ``endgames`` order
+    (``priced``: the cap priced by Markov guarantees, :func:`run_task`)."""
     directory = Path(directory)
-    todo = [(eg, str(directory), i % CHECK_EVERY == 0)
+    todo = [(eg, str(directory), i % CHECK_EVERY == 0, priced)
             for i, eg in enumerate(endgames) if load_record(directory, eg) is None]
     _run_all(run_task, todo, workers, progress, "coup endgames")
     return [load_record(directory, eg) for eg in endgames]
@@ -118,8 +126,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--revealed", default="-".join(MAIN_REVEALED),
                         help="mover's and other's revealed card, e.g. contessa-contessa")
     parser.add_argument("--workers", type=int, default=2, help="processes in parallel")
-    parser.add_argument("--directory", default=str(DEFAULT_DIR),
-                        help="where the records go (one JSON file per endgame)")
+    parser.add_argument("--cap-pricing", default="draw", choices=("draw", "markov"),
+                        help="draw (default): the cap scores 0; markov: the cap pays the "
+                             "Markov guarantees and the study walks each player's safe "
+                             f"strategy (records go to {PRICED_DIR} unless --directory)")
+    parser.add_argument("--directory", default=None,
+                        help=f"where the records go (one JSON file per endgame; default "
+                             f"{DEFAULT_DIR})")
 
 
 def run_args(args: argparse.Namespace) -> int:
@@ -141,8 +154,10 @@ def run_args(args: argparse.Namespace) -> int:
     if len(revealed) != 2:
         raise InvalidParameterError(f"--revealed {args.revealed!r}: write two cards, e.g. duke-captain")
     endgames = [eg for cap in caps for eg in grid(coins, args.decks.split(","), revealed, cap)]
-    records = sweep(endgames, Path(args.directory), args.workers)
-    print(f"{len(records)} endgames in {args.directory}")
+    priced = args.cap_pricing == "markov"
+    directory = Path(args.directory or (PRICED_DIR if priced else DEFAULT_DIR))
+    records = sweep(endgames, directory, args.workers, priced=priced)
+    print(f"{len(records)} endgames in {directory}")
     return 0
 
 
