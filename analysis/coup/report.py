@@ -131,6 +131,7 @@ def section_findings(ctx: ReportContext) -> str:
         lines += _markov_bullet(by_cap)
         lines += _abstraction_bullet()
         lines += _first_mover_bullet(by_cap)
+        lines += _priced_bullet()
         lines += _revealed_bullet()
         lines += _larger_bullet()
         lines.append(_full_game_bullet())
@@ -671,6 +672,30 @@ def _win_cell(r, bold: bool = True) -> str:
         return f"**{mid}**" if bold else mid
     digits = 3 if r.width < 0.02 else 2  # three decimals where two would hide the gap
     return f"{r.lower_win:.{digits}f}-{r.upper_win:.{digits}f}"
+
+
+def _priced_bullet() -> list[str]:
+    """The findings lines of the bluffing study with the cap priced."""
+    records = _priced_records()
+    if not records:
+        return []
+    df = bluffing.frame(records)
+    summary = bluffing.claim_summary(records)
+    ranges = bluffing.card_win_ranges(records, coins=range(7))
+    lines = []
+    for deck in sorted(summary["deck"].unique()):
+        sub = summary[summary["deck"] == deck].sort_values("bluff_rate", ascending=False)
+        top = ", ".join(f"{r.claim} {r.bluff_rate:.0%}" for r in sub.head(3).itertuples())
+        chal = sub.sort_values("challenge_rate", ascending=False).head(2)
+        most = ", ".join(f"{r.claim} {r.challenge_rate:.0%}" for r in chal.itertuples())
+        cards = ranges[ranges["deck"] == deck]
+        order = ", ".join(f"{r.card} {r.low:.2f}-{r.high:.2f}" for r in cards.itertuples())
+        lines.append(
+            f"- **With the cap priced** ({deck}; each player's safe strategy, with the cap "
+            "at each side's floor, so it settles by challenges more often than uncapped play "
+            f"would; {_solver_note(df)}): most bluffed {top}; most challenged {most}; the mover's "
+            f"win probability played to the end by card (coins 0-6): {order}.")
+    return lines
 
 
 def _revealed_bullet() -> list[str]:
@@ -1565,6 +1590,15 @@ def section_priced_bluffing(ctx: ReportContext) -> str:
         f"worth what it adds to the guarantee. {len(records)} endgames "
         f"({_solver_note(df)} on each side; movers with 7+ coins at cap 1).",
         "",
+        "Caveat: each player's cap price is their own floor (their guarantee against an "
+        "opponent who sees both cards), below what the position is worth, so a safe "
+        "strategy prefers to settle things within the cap: it challenges more (with one "
+        "card each a challenge ends the game at once) and reaches the cap less than "
+        "equilibrium play of the uncapped game would. The cap-0 study errs the other way "
+        "(the cap is worth half a win to both, so nothing presses). The uncapped game lies "
+        "between the two pricings; the rates on which both studies agree are the robust "
+        "ones.",
+        "",
         "| deck | claim | positions | frequency | P(bluff) | P(challenged) | cap-0 P(bluff) "
         "| cap-0 P(challenged) |",
         "|---|---|---|---|---|---|---|---|",
@@ -1576,7 +1610,11 @@ def section_priced_bluffing(ctx: ReportContext) -> str:
                      f"{r.bluff_rate:.3f} | {r.challenge_rate:.3f} | "
                      f"{_fmt(b.bluff_rate if b else None)} | "
                      f"{_fmt(b.challenge_rate if b else None)} |")
-    lines.append("")
+    agree = [f"{r.deck} {r.claim}" for r in summary.itertuples()
+             if (b := base.get((r.deck, r.claim))) is not None
+             and abs(r.bluff_rate - b.bluff_rate) <= 0.05]
+    lines.append("\nBluff rates on which the two studies agree within 0.05: "
+                 + (", ".join(agree) if agree else "none") + ".\n")
     if not summary.empty:
         fig = Figure(figsize=(11, 4.8))
         for i, deck in enumerate(sorted(summary["deck"].unique())):
