@@ -173,6 +173,15 @@ def test_advise_for_the_second_seat_mirrors_the_first(tmp_path, monkeypatch):
     assert second.bracket == pytest.approx(first.bracket, abs=1e-3)
 
 
+def test_advise_refuses_to_price_the_cap_of_a_full_game_position(capsys):
+    """Two face-down cards each would need the whole game's guarantees: one clear line
+    pointing to --cap-pricing draw, before any long computation."""
+    position = "duke+captain/-/2;?+?/-/2;move:0"
+    assert main(["advise", "coup", position, "--turn-cap", "1"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "--cap-pricing draw" in err
+
+
 def test_advise_with_seven_coins_is_to_coup(tmp_path, monkeypatch):
     """«*Golpe de Estado* (pagas 7 monedas y una persona pierde una carta; no se puede
     bloquear ni desafiar)»: against one influence the mover coups and wins for sure, so

@@ -48,6 +48,9 @@ TARGET = 1e-4
 MAX_ITERATIONS = 50_000
 SOLVER = "CFR+ (Farol engine, perfect-recall tree)"
 CAP_PRICINGS = ("markov", "draw")
+# Face-down cards in all up to which the cap is priced by Markov guarantees: 2v1 and 1v2
+# positions take a graph of ~2 million positions (a minute or two), 2v2 the whole game's.
+MAX_PRICED_CARDS = 3
 
 
 def hidden_position(position: Position) -> Position:
@@ -119,6 +122,11 @@ def priced_endgame(position: Position, deck: str, turn_cap: int,
     from analysis.coup.brackets import compile_markov_game, solve_side
     from analysis.coup.guarantees import ROUNDS
 
+    if sum(len(h) for h in position.hidden) > MAX_PRICED_CARDS:
+        raise InvalidParameterError(
+            "position: pricing the cap of a position with two face-down cards each takes "
+            "the whole game's Markov guarantees (~10^7 positions, ~15 minutes, ~8 GB); "
+            "use --cap-pricing draw")
     general = format_position(hidden_position(position), deck)
     game = endgame_game(general, deck=deck, turn_cap=turn_cap)
     guarantees = position_guarantees(game)
@@ -240,7 +248,8 @@ class Advice:
         else:
             lines.append(f"Value for you: {self.value:+.3f} (a game reaching the cap counted "
                          "at what your Markov policy still secures there)")
-            lines.append(f"Within {self.turn_cap} turns: win {self.win:.1%}, lose "
+            turns = "1 turn" if self.turn_cap == 1 else f"{self.turn_cap} turns"
+            lines.append(f"Within {turns}: win {self.win:.1%}, lose "
                          f"{self.lose:.1%}, reach the cap {self.draw:.1%} (from there your "
                          f"Markov policy still wins at least {self.cap_win:.1%} of all games)")
             lo, hi = self.bracket
