@@ -75,11 +75,9 @@ def claim_grid(records: list[dict], claim: str, deck: str, column: str = "bluff_
     return df.pivot_table(index="mover", columns="other", values=column, aggfunc="first")
 
 
-def character_values(records: list[dict], coins: range | None = None,
-                     side: str = "mover") -> pd.DataFrame:
-    """Per deck and card held by ``side``: P(win/draw/lose) of the mover, averaged over
-    coin pairs (both coins in ``coins`` when given)."""
-    rows = []
+def _held_cards(records: list[dict], coins: range | None, side: str):
+    """``(deck, card, outcome masses)`` for each card ``side`` may hold in each record
+    whose coins both lie in ``coins`` (every record without ``coins``)."""
     for r in records:
         eg = r["endgame"]
         if coins is not None and not (eg["mover_coins"] in coins and eg["other_coins"] in coins):
@@ -87,9 +85,15 @@ def character_values(records: list[dict], coins: range | None = None,
         for key, v in r["card_values"].items():
             who, card = key.split(":")
             if who == side:
-                rows.append({"deck": eg["deck"], "card": card, "win": v["win"],
-                             "draw": v["draw"], "lose": v["lose"]})
-    df = pd.DataFrame(rows)
+                yield eg["deck"], card, v
+
+
+def character_values(records: list[dict], coins: range | None = None,
+                     side: str = "mover") -> pd.DataFrame:
+    """Per deck and card held by ``side``: P(win/draw/lose) of the mover, averaged over
+    coin pairs (both coins in ``coins`` when given)."""
+    df = pd.DataFrame([{"deck": deck, "card": card, "win": v["win"], "draw": v["draw"],
+                        "lose": v["lose"]} for deck, card, v in _held_cards(records, coins, side)])
     if df.empty:
         return df
     out = df.groupby(["deck", "card"])[["win", "draw", "lose"]].mean().reset_index()
@@ -124,18 +128,10 @@ def card_win_ranges(records: list[dict], coins: range | None = None,
     Markov policies after it. ``win``/``cap`` are the chances of winning within the cap
     and of reaching it.
     """
-    rows = []
-    for r in records:
-        eg = r["endgame"]
-        if coins is not None and not (eg["mover_coins"] in coins and eg["other_coins"] in coins):
-            continue
-        for key, v in r["card_values"].items():
-            who, card = key.split(":")
-            if who == side:
-                rows.append({"deck": eg["deck"], "card": card, "win": v["win"],
-                             "cap": v["draw"], "low": v["win"] + v.get("cap_win", 0.0),
-                             "high": 1.0 - v["lose"] - v.get("cap_lose", 0.0)})
-    df = pd.DataFrame(rows)
+    df = pd.DataFrame([{"deck": deck, "card": card, "win": v["win"], "cap": v["draw"],
+                        "low": v["win"] + v.get("cap_win", 0.0),
+                        "high": 1.0 - v["lose"] - v.get("cap_lose", 0.0)}
+                       for deck, card, v in _held_cards(records, coins, side)])
     if df.empty:
         return df
     out = df.groupby(["deck", "card"])[["win", "cap", "low", "high"]].mean().reset_index()

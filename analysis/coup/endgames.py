@@ -278,15 +278,7 @@ def solve_endgame(endgame: Endgame, target: float = TARGET_EXPLOITABILITY,
         "win": walk.outcome["win"],
         "draw": walk.outcome["draw"],
         "lose": walk.outcome["lose"],
-        "nodes": compiled.num_nodes,
-        "infosets": compiled.num_infosets,
-        "compile_seconds": compiled.compile_seconds,
-        "solve_seconds": solve_seconds,
-        "walk_seconds": time.perf_counter() - tick,
-        "claims": summarise_claims(walk.claims),
-        "card_values": card_values(walk.by_card),
-        "first_mix": walk.first_mix,
-    }
+    } | _walk_fields(walk, compiled, solve_seconds, tick)
     if openspiel_check and compiled.num_nodes <= OPENSPIEL_CHECK_MAX_NODES:
         record["openspiel_exploitability"] = openspiel_exploitability(game, result)
     return record, result
@@ -349,6 +341,12 @@ def solve_priced_endgame(endgame: Endgame, target: float = TARGET_EXPLOITABILITY
         "cap_lose": out.get("cap_lose", 0.0),
         "win_range": [out["win"] + out.get("cap_win", 0.0),
                       1.0 - out["lose"] - out.get("cap_lose", 0.0)],
+    } | _walk_fields(walk, compiled, solve_seconds, tick)
+
+
+def _walk_fields(walk: Walk, compiled, solve_seconds: float, tick: float) -> dict:
+    """A record's tree size, seconds (the walk's since ``tick``) and study figures."""
+    return {
         "nodes": compiled.num_nodes,
         "infosets": compiled.num_infosets,
         "compile_seconds": compiled.compile_seconds,
