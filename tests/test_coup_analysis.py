@@ -308,6 +308,14 @@ def test_farol_play_seats_the_solved_opponent(monkeypatch, capsys, tmp_path):
     assert "Game over. Returns:" in capsys.readouterr().out
 
 
+def test_farol_play_solved_opponent_of_a_2v2_position_needs_a_small_cap(capsys):
+    argv = ["play", "python_coup", "--param", "position=duke+captain/-/2;?+?/-/2;move:0",
+            "--opponent", "solved", "--seed", "1"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert "turn_cap=1" in err and len(err.splitlines()) == 1
+
+
 def test_farol_play_solved_opponent_needs_an_endgame(capsys):
     assert main(["play", "python_coup", "--opponent", "solved", "--seed", "1"]) == 2
     err = capsys.readouterr().err.strip()

@@ -358,6 +358,10 @@ def solved_bot(game: pyspiel.Game, seat: int, seed: int = 0):
     guarantees = None
     if cfg.turn_cap <= DEFAULT_CAP:
         solved_game, result = solved_endgame(cfg.position, cfg.deck, cfg.turn_cap)
+    elif sum(len(h) for h in cfg.position.hidden) > MAX_PRICED_CARDS:
+        raise InvalidParameterError(
+            "the solved opponent plays past 2 turns from 1v1, 2v1 and 1v2 positions only; "
+            "from a 2v2 position pass --param turn_cap=1 (the exact capped game)")
     else:
         priced = priced_endgame(cfg.position, cfg.deck, DEFAULT_CAP)
         solved_game, result, guarantees = priced.game, priced.sides[seat], priced.guarantees
