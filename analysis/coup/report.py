@@ -1560,7 +1560,8 @@ def section_bluffing(ctx: ReportContext) -> str:
         "\nHonest play never bluffs, so a claim reveals the card and a challenge is never "
         "wrong; at equilibrium every card can be claimed and the threat of a bluff is priced "
         "in. The comparison is of orderings only: the published figures play to the end, ours "
-        "stop after two turns and count the rest as drawn.\n")
+        "stop after two turns and count the rest as drawn (*The bluffing study with the cap "
+        "priced* gives each card's win probability played to the end).\n")
     return "\n".join(lines)
 
 
