@@ -80,6 +80,12 @@ def solved_endgame(position: Position, deck: str, turn_cap: int,
     return game, result
 
 
+def can_price_cap(position: Position) -> bool:
+    """Whether the cap of ``position`` is priced by Markov guarantees here: at most
+    :data:`MAX_PRICED_CARDS` face-down cards in all (1v1, 2v1, 1v2)."""
+    return sum(len(h) for h in position.hidden) <= MAX_PRICED_CARDS
+
+
 def position_guarantees(game: pyspiel.Game):
     """The Markov guarantees that price the cap of the two-player Coup ``game``.
 
@@ -122,7 +128,7 @@ def priced_endgame(position: Position, deck: str, turn_cap: int,
     from analysis.coup.brackets import compile_markov_game, solve_side
     from analysis.coup.guarantees import ROUNDS
 
-    if sum(len(h) for h in position.hidden) > MAX_PRICED_CARDS:
+    if not can_price_cap(position):
         raise InvalidParameterError(
             "position: pricing the cap of a position with two face-down cards each takes "
             "the whole game's Markov guarantees (~10^7 positions, ~15 minutes, ~8 GB); "
@@ -358,7 +364,7 @@ def solved_bot(game: pyspiel.Game, seat: int, seed: int = 0):
     guarantees = None
     if cfg.turn_cap <= DEFAULT_CAP:
         solved_game, result = solved_endgame(cfg.position, cfg.deck, cfg.turn_cap)
-    elif sum(len(h) for h in cfg.position.hidden) > MAX_PRICED_CARDS:
+    elif not can_price_cap(cfg.position):
         raise InvalidParameterError(
             "the solved opponent plays past 2 turns from 1v1, 2v1 and 1v2 positions only; "
             "from a 2v2 position pass --param turn_cap=1 (the exact capped game)")

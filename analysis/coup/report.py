@@ -88,10 +88,7 @@ def section_findings(ctx: ReportContext) -> str:
                      f"pairs): {order}.")
     summary = bluffing.claim_summary(records)
     for deck in sorted(summary["deck"].unique()):
-        sub = summary[summary["deck"] == deck].sort_values("bluff_rate", ascending=False)
-        top = ", ".join(f"{r.claim} {r.bluff_rate:.0%}" for r in sub.head(3).itertuples())
-        chal = sub.sort_values("challenge_rate", ascending=False).head(2)
-        most = ", ".join(f"{r.claim} {r.challenge_rate:.0%}" for r in chal.itertuples())
+        top, most = _claim_extremes(summary, deck)
         lines.append(f"- **Most bluffed claims** ({deck}): {top}; **most challenged**: {most}.")
     fp = balance.first_player(records)
     for r in fp.itertuples():
@@ -674,6 +671,15 @@ def _win_cell(r, bold: bool = True) -> str:
     return f"{r.lower_win:.{digits}f}-{r.upper_win:.{digits}f}"
 
 
+def _claim_extremes(summary, deck: str) -> tuple[str, str]:
+    """A deck's three most bluffed and two most challenged claims, as findings words."""
+    sub = summary[summary["deck"] == deck].sort_values("bluff_rate", ascending=False)
+    top = ", ".join(f"{r.claim} {r.bluff_rate:.0%}" for r in sub.head(3).itertuples())
+    chal = sub.sort_values("challenge_rate", ascending=False).head(2)
+    most = ", ".join(f"{r.claim} {r.challenge_rate:.0%}" for r in chal.itertuples())
+    return top, most
+
+
 def _priced_bullet() -> list[str]:
     """The findings lines of the bluffing study with the cap priced."""
     records = _priced_records()
@@ -684,10 +690,7 @@ def _priced_bullet() -> list[str]:
     ranges = bluffing.card_win_ranges(records, coins=range(7))
     lines = []
     for deck in sorted(summary["deck"].unique()):
-        sub = summary[summary["deck"] == deck].sort_values("bluff_rate", ascending=False)
-        top = ", ".join(f"{r.claim} {r.bluff_rate:.0%}" for r in sub.head(3).itertuples())
-        chal = sub.sort_values("challenge_rate", ascending=False).head(2)
-        most = ", ".join(f"{r.claim} {r.challenge_rate:.0%}" for r in chal.itertuples())
+        top, most = _claim_extremes(summary, deck)
         cards = ranges[ranges["deck"] == deck]
         order = ", ".join(f"{r.card} {r.low:.2f}-{r.high:.2f}" for r in cards.itertuples())
         lines.append(
@@ -715,6 +718,12 @@ def _revealed_bullet() -> list[str]:
             "See *Revealed cards without a cap*."]
 
 
+def _revealed_markov(revealed: tuple[str, str]) -> dict[int, list[dict]]:
+    """The Markov-priced bracket records of the revealed-cards grid for ``revealed``,
+    by cap (from cap 1, where the movers of 7+ coins are closed)."""
+    return _markov_brackets(revealed, range(1, 8), REVEALED_COINS)
+
+
 def revealed_brackets() -> dict[tuple[str, str], object]:
     """Per revealed pair, the tightest bracket of each endgame of the revealed-cards grid
     (coins :data:`REVEALED_COINS` each, both decks): the main pair's from every bracket
@@ -729,7 +738,7 @@ def revealed_brackets() -> dict[tuple[str, str], object]:
                 tight = tight[tight["mover"].isin(REVEALED_COINS)
                               & tight["other"].isin(REVEALED_COINS)]
         else:
-            tight = _tightest(_markov_brackets(revealed, range(1, 8), REVEALED_COINS))
+            tight = _tightest(_revealed_markov(revealed))
         if len(tight):
             out[revealed] = tight.sort_values(["deck", "mover", "other"], ignore_index=True)
     return out
@@ -774,7 +783,7 @@ def section_revealed_brackets(ctx: ReportContext) -> str:
         "|---|---|---|---|---|---|---|---|",
     ]
     for revealed in others:
-        by_cap = _markov_brackets(revealed, range(1, 8), REVEALED_COINS)
+        by_cap = _revealed_markov(revealed)
         frame = _bracket_frame([r for recs in by_cap.values() for r in recs])
         tight = tights[revealed]
         for deck, g in tight.groupby("deck"):
