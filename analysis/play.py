@@ -7,15 +7,12 @@ string, and the legal actions by name.
 
 from __future__ import annotations
 
-import argparse
-import sys
 from collections.abc import Callable
 
 import numpy as np
 import pyspiel
 
 from analysis.bots import make_bot, sample_chance
-from analysis.params import load_game, parse_params
 from games import catalog
 
 
@@ -117,21 +114,3 @@ def play_game(
     )
     write(f"You (seat {seat}) {outcome}.")
     return list(returns)
-
-
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("play", help="play a game in the terminal against a bot")
-    parser.add_argument("game", help="registered game name, e.g. python_coup")
-    parser.add_argument("--param", action="append", default=[], metavar="K=V", help="game parameter")
-    parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
-    parser.add_argument("--opponent", default="random", help="bot for the other seats (default random)")
-    parser.add_argument("--seed", type=int, default=None, help="random seed (default: fresh)")
-    parser.set_defaults(func=run)
-
-
-def run(args: argparse.Namespace) -> int:
-    game = load_game(args.game, parse_params(args.game, args.param))
-    seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**31)
-    play_game(game, args.seat, args.opponent, seed, read=input, write=print)
-    sys.stdout.flush()
-    return 0

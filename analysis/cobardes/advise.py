@@ -24,8 +24,6 @@ Examples
 
 from __future__ import annotations
 
-import argparse
-import json
 from dataclasses import dataclass
 
 from analysis.cobardes import exact
@@ -240,48 +238,3 @@ def format_text(q: Query, out: dict) -> str:
                 lines.append(f"  {name:>14}  {100 * p:6.2f}%")
     lines.append(f"Exploitability: {out['exploitability']:.3g} ({out['solver']})")
     return "\n".join(lines)
-
-
-def add_advise_parser(subparsers) -> None:
-    parser = subparsers.add_parser(
-        "cobardes", help="¡Cobardes!: equilibrium mix and value of a battle position",
-        description=__doc__.split("\n\n")[0])
-    parser.add_argument("--variant", choices=VARIANTS, default=None,
-                        help="cards in play (default: from the options given)")
-    parser.add_argument("--mine", default=None, help="your warriors in hand, e.g. 0,1,2,3")
-    parser.add_argument("--theirs", default=None, help="the rival's warriors in hand")
-    parser.add_argument("--my-courtier", default=None, help="your courtier (append * if used)")
-    parser.add_argument("--their-courtier", default=None, help="the rival's courtier (* if used)")
-    parser.add_argument("--my-villain", default=None, help="your villain (hidden from the rival)")
-    parser.add_argument("--their-villain", default=None,
-                        help="the rival's villain if known (else hidden, ?)")
-    parser.add_argument("--combat", type=int, default=1, help="the combat about to start")
-    parser.add_argument("--combats", type=int, default=7, help="combats in a battle (7)")
-    parser.add_argument("--warriors", type=int, default=6, help="highest warrior (6)")
-    parser.add_argument("--score", default=None, help="war score, yours-theirs, e.g. 1-2")
-    parser.add_argument("--win-value", type=float, default=1.0)
-    parser.add_argument("--crown-value", type=float, default=3.0)
-    parser.add_argument("--draw-value", type=float, default=0.0)
-    parser.add_argument("--iterations", type=int, default=300,
-                        help="CFR iterations for battles with villains")
-    parser.add_argument("--json", action="store_true", help="print JSON for machines")
-    parser.set_defaults(func=run)
-
-
-def query_from_args(args: argparse.Namespace) -> Query:
-    full = ",".join(str(i) for i in range(args.warriors + 1))
-    return Query(
-        mine=parse_cards(args.mine if args.mine is not None else full, "mine"),
-        theirs=parse_cards(args.theirs if args.theirs is not None else full, "theirs"),
-        variant=args.variant, my_courtier=args.my_courtier, their_courtier=args.their_courtier,
-        my_villain=args.my_villain, their_villain=args.their_villain, combat=args.combat,
-        combats=args.combats, warriors=args.warriors, score=parse_score(args.score),
-        win_value=args.win_value, crown_value=args.crown_value, draw_value=args.draw_value,
-        iterations=args.iterations)
-
-
-def run(args: argparse.Namespace) -> int:
-    q = query_from_args(args)
-    out = advise(q)
-    print(json.dumps(out, indent=1) if args.json else format_text(q, out))
-    return 0

@@ -26,9 +26,7 @@ Example
 
 from __future__ import annotations
 
-import argparse
 import hashlib
-import json
 from dataclasses import dataclass
 
 import pyspiel
@@ -417,32 +415,3 @@ register_bot(BotSpec("solved", "the solved equilibrium of a 2-player Coup endgam
                      "a cap of up to 2 turns; otherwise 2 turns priced by Markov guarantees, "
                      "then the Markov policy (a guaranteed win rate)",
                      solved_bot, games=("python_coup",)))
-
-
-# --------------------------------------------------------------------------- CLI
-def add_advise_parser(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "coup", help="equilibrium mix and value of the player to move in a Coup endgame",
-        description=__doc__.splitlines()[0])
-    parser.add_argument("position", help="e.g. 'duke/contessa/3;?/contessa/0;move:0' (your "
-                        "face-down cards by name, the opponent's as ?)")
-    parser.add_argument("--deck", default="ambassador", choices=C.DECKS)
-    parser.add_argument("--turn-cap", type=int, default=DEFAULT_CAP,
-                        help=f"turns solved from the position (default {DEFAULT_CAP})")
-    parser.add_argument("--cap-pricing", default="markov", choices=CAP_PRICINGS,
-                        help="markov (default): a game stopped at the cap pays what each "
-                        "player's Markov policy still guarantees, and the mix secures you "
-                        "the most; draw: the cap scores 0 for both")
-    parser.add_argument("--json", action="store_true", help="print JSON")
-    parser.add_argument("--no-cache", action="store_true", help="do not read or write caches")
-    parser.set_defaults(func=run)
-
-
-def run(args: argparse.Namespace) -> int:
-    if args.turn_cap < 1:
-        raise InvalidParameterError(f"--turn-cap must be at least 1, not {args.turn_cap}")
-    advice = advise(args.position, args.deck, args.turn_cap, use_cache=not args.no_cache,
-                    cap=args.cap_pricing)
-    print(json.dumps(advice.to_json(), indent=2) if args.json else advice.text())
-    return 0
-

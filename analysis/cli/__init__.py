@@ -3,24 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 
 import pyspiel
 
+from analysis.cli import advise, cobardes, coup, games, goat_lords, play, report, solve
 from games.errors import FarolError
 
 # Each module defines register(subparsers), which adds one sub-command.
-_COMMAND_MODULES = (
-    "analysis.games_command",
-    "analysis.play",
-    "analysis.solve.command",
-    "analysis.report.command",
-    "analysis.goat_lords",
-    "analysis.advise",
-    "analysis.cobardes.command",
-    "analysis.coup.command",
-)
+_COMMANDS = (games, play, solve, report, goat_lords, advise, cobardes, coup)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -30,8 +21,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
-    for module in _COMMAND_MODULES:
-        importlib.import_module(module).register(subparsers)
+    for command in _COMMANDS:
+        command.register(subparsers)
     return parser
 
 
@@ -41,8 +32,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.func(args) or 0)
-    except (FarolError, KeyError, ValueError, pyspiel.SpielError) as exc:
-        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+    except (FarolError, pyspiel.SpielError) as exc:
+        message = str(exc)
         print(f"farol {args.command}: error: {message}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
