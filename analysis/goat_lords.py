@@ -922,13 +922,6 @@ def _summary_section(ctx) -> str:
     return "\n".join(lines)
 
 
-def _register_sections() -> None:
-    from analysis.report import register_section
-
-    register_section("goat_lords", _summary_section, 55)
-    for order, section in enumerate((_method_section, _seat_section, _matchup_section, _wild_section,
-                                     _duel_section, _length_section, _sensitivity_section), start=60):
-        register_section("goat_lords", section, order)
-
-
-_register_sections()
+SECTIONS = ((55, _summary_section),) + tuple(enumerate(
+    (_method_section, _seat_section, _matchup_section, _wild_section, _duel_section,
+     _length_section, _sensitivity_section), start=60))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from analysis.report import write_family_report, write_index
+from analysis.report.write import write_family_report, write_index
 from games import catalog
 
 

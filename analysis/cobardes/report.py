@@ -19,7 +19,7 @@ import pandas as pd
 from analysis.cobardes import balance, sweep
 from analysis.cobardes.exact import BattleSpec, ExactSolver, initial_position, payoff_values
 from analysis.cobardes.war import solve_war, value_table
-from analysis.report import ReportContext, register_section
+from analysis.report.context import ReportContext
 from games.cobardes import cards as C
 
 DATA = sweep.ROOT / "reports" / "data" / "cobardes"
@@ -968,13 +968,6 @@ play against the solved strategy with `farol play python_cobardes_battle
 --param kinds=warriors --opponent solved`."""
 
 
-def _register() -> None:
-    for order, section in enumerate((summary_section, method_section, warriors_section,
-                                     tips_section,
-                                     courtier_section, war_section, renewal_section,
-                                     villain_section,
-                                     hidden_section, mixing_section), start=60):
-        register_section("cobardes", section, order)
-
-
-_register()
+SECTIONS = tuple(enumerate((summary_section, method_section, warriors_section, tips_section,
+                           courtier_section, war_section, renewal_section, villain_section,
+                           hidden_section, mixing_section), start=60))

@@ -15,7 +15,7 @@ from matplotlib.figure import Figure
 
 from analysis.coup import balance, bluffing, sweep
 from analysis.coup.endgames import DEFAULT_CAP, MAIN_REVEALED, SOLVER, Endgame
-from analysis.report import ReportContext, register_section
+from analysis.report.context import ReportContext
 from analysis.solve.cache import read_rows
 
 DATA = Path("reports/data/coup")
@@ -1856,19 +1856,21 @@ def section_benchmark(ctx: ReportContext) -> str:
     return "\n".join(lines)
 
 
-register_section("coup", section_findings, 105)
-register_section("coup", section_endgames, 110)
-register_section("coup", section_cap3, 113)
-register_section("coup", section_revealed, 115)
-register_section("coup", section_turn_cap, 120)
-register_section("coup", section_brackets, 125)
-register_section("coup", section_markov_brackets, 126)
-register_section("coup", section_revealed_brackets, 126)
-register_section("coup", section_abstraction, 127)
-register_section("coup", section_memory_keys, 128)
-register_section("coup", section_bluffing, 130)
-register_section("coup", section_priced_bluffing, 131)
-register_section("coup", section_balance, 140)
-register_section("coup", section_full_game, 145)
-register_section("coup", section_larger, 150)
-register_section("coup", section_benchmark, 160)
+SECTIONS = (
+    (105, section_findings),
+    (110, section_endgames),
+    (113, section_cap3),
+    (115, section_revealed),
+    (120, section_turn_cap),
+    (125, section_brackets),
+    (126, section_markov_brackets),
+    (126, section_revealed_brackets),
+    (127, section_abstraction),
+    (128, section_memory_keys),
+    (130, section_bluffing),
+    (131, section_priced_bluffing),
+    (140, section_balance),
+    (145, section_full_game),
+    (150, section_larger),
+    (160, section_benchmark),
+)

@@ -9,7 +9,7 @@ import numpy as np
 
 from analysis.gametree import TreeTooLargeError, count_tree
 from analysis.params import game_parameter_spec, load_game
-from analysis.report import ReportContext, register_section
+from analysis.report.context import ReportContext
 from analysis.simulate import random_playouts
 
 
@@ -95,7 +95,9 @@ def random_play_section(ctx: ReportContext) -> str:
     return "\n".join(lines)
 
 
-register_section("*", rules_section, order=10)
-register_section("*", parameters_section, order=20)
-register_section("*", sizes_section, order=30)
-register_section("*", random_play_section, order=40)
+SECTIONS = (
+    (10, rules_section),
+    (20, parameters_section),
+    (30, sizes_section),
+    (40, random_play_section),
+)
