@@ -12,6 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 import pyspiel
 
+from games.errors import UnknownBotError
+
 Bot = Callable[[pyspiel.State], int]
 BotFactory = Callable[[pyspiel.Game, int, int], Bot]
 
@@ -44,12 +46,12 @@ def bots_for(game_name: str) -> list[BotSpec]:
 
 
 def make_bot(name: str, game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
-    """Build the bot called ``name`` for ``seat``; raises ValueError naming the choices."""
+    """Build the bot called ``name`` for ``seat``; raises UnknownBotError naming the choices."""
     game_name = game.get_type().short_name
     spec = next((s for s in bots_for(game_name) if s.name == name), None)
     if spec is None:
         choices = ", ".join(s.name for s in bots_for(game_name))
-        raise ValueError(f"no bot {name!r} for {game_name}; choose from: {choices}")
+        raise UnknownBotError(f"no bot {name!r} for {game_name}; choose from: {choices}")
     return spec.factory(game, seat, seed)
 
 

@@ -14,6 +14,7 @@ import pyspiel
 
 from analysis.bots import make_bot, sample_chance
 from games import catalog
+from games.errors import InvalidParameterError
 
 
 def seat_view(state: pyspiel.State, seat: int) -> str:
@@ -74,7 +75,7 @@ def play_game(
     """
     n = game.num_players()
     if not 0 <= seat < n:
-        raise ValueError(f"seat {seat} does not exist: {game} has seats 0 to {n - 1}")
+        raise InvalidParameterError(f"seat {seat} does not exist: {game} has seats 0 to {n - 1}")
     rng = np.random.default_rng(seed)
     bots = {p: make_bot(opponent, game, p, seed + 1 + p) for p in range(n) if p != seat}
     state = game.new_initial_state()

@@ -10,6 +10,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.errors import UnknownGameError
+
 Params = Mapping[str, Any]
 
 
@@ -74,7 +76,7 @@ def family(key: str) -> GameFamily:
         return _FAMILIES[key]
     except KeyError:
         known = ", ".join(_FAMILIES) or "none"
-        raise KeyError(f"unknown game family {key!r}; known: {known}") from None
+        raise UnknownGameError(f"unknown game family {key!r}; known: {known}") from None
 
 
 def entries() -> list[GameEntry]:
@@ -88,7 +90,7 @@ def entry(name: str) -> GameEntry:
         if candidate.name == name:
             return candidate
     known = ", ".join(e.name for e in entries()) or "none"
-    raise KeyError(f"unknown game {name!r}; Farol's games: {known}")
+    raise UnknownGameError(f"unknown game {name!r}; Farol's games: {known}")
 
 
 def family_of(name: str) -> GameFamily:
@@ -96,4 +98,4 @@ def family_of(name: str) -> GameFamily:
     for fam in _FAMILIES.values():
         if any(e.name == name for e in fam.games):
             return fam
-    raise KeyError(f"unknown game {name!r}")
+    raise UnknownGameError(f"unknown game {name!r}")

@@ -26,3 +26,14 @@ class InvalidPositionError(FarolError):
 
 class InvalidParameterError(FarolError):
     """A game parameter with an unknown name or an unusable value."""
+
+
+class UnknownGameError(FarolError, KeyError):
+    """A game or ruleset name that Farol does not know (also a ``KeyError``, for lookups)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+class UnknownBotError(FarolError):
+    """An opponent or agent name that no bot answers to for the game."""
