@@ -7,18 +7,16 @@ from pathlib import Path
 
 import pyspiel
 
-from analysis.goat_lords import (
-    GAME,
-    Experiment,
-    _pct,
+from analysis.goat_lords import GAME
+from analysis.goat_lords.bots import build_bot
+from analysis.goat_lords.statistics import (
     bot_win_rates,
-    build_bot,
-    csv_path,
     duel_success,
     game_length,
-    run_experiment,
+    pct,
     seat_win_rates,
 )
+from analysis.goat_lords.tournament import Experiment, csv_path, run_experiment
 from analysis.params import parse_params
 from games.errors import InvalidParameterError
 
@@ -56,12 +54,12 @@ def _run_command(args) -> int:
     df = run_experiment(exp, Path(args.out), workers=args.workers)
     print(f"{len(df)} games of {GAME} ({', '.join(bots)}), seed {args.seed}; rows in {csv_path(exp, Path(args.out))}")
     for row in seat_win_rates(df).itertuples():
-        print(f"  seat {row.seat}: win rate {_pct(row.win_rate, row.lo, row.hi)} (fair {100 * row.fair:.1f}%)")
+        print(f"  seat {row.seat}: win rate {pct(row.win_rate, row.lo, row.hi)} (fair {100 * row.fair:.1f}%)")
     if args.rotate:
         for row in bot_win_rates(df).itertuples():
-            print(f"  {row.bot}: win rate {_pct(row.win_rate, row.lo, row.hi)}")
+            print(f"  {row.bot}: win rate {pct(row.win_rate, row.lo, row.hi)}")
     d = duel_success(df)
-    print(f"  duels: {d['duels']}, attacker wins {_pct(d['attacker_rate'], d['lo'], d['hi'])}")
+    print(f"  duels: {d['duels']}, attacker wins {pct(d['attacker_rate'], d['lo'], d['hi'])}")
     g = game_length(df)
     print(f"  turns per round: {g['turns']:.1f} [{g['lo']:.1f}, {g['hi']:.1f}]")
     return 0

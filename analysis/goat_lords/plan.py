@@ -1,0 +1,98 @@
+"""The experiments of the Goat Lords report, grouped by question, with their budgets."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from analysis.goat_lords.tournament import Experiment, run_experiment
+from games.goat_lords.cards import DEFAULT_VALUES, GOAT_VALUE_RANGE, IS_WILD, KINDS
+from games.goat_lords.game import VALUE_PARAMS
+
+VALUE_SETS: dict[str, tuple[int, ...]] = {
+    "assumed": DEFAULT_VALUES,
+    "flat": tuple(25 if w else 10 for w in IS_WILD),
+    # Rarity reversed: the common kinds worth most (not proportional to any other set).
+    "reversed": (25, 50, 5, 10, 10, 10, 15, 15, 15, 20, 20, 20),
+    "cheap wilds": tuple(25 if w else (20 if k.copies == 8 else 15) for w, k in zip(IS_WILD, KINDS, strict=True)),
+    "rich wilds": tuple(50 if w else 5 for w in IS_WILD),
+    "random draw": tuple(
+        random.Random(7).randint(25, 50) if w else random.Random(100 + i).randint(*GOAT_VALUE_RANGE)
+        for i, w in enumerate(IS_WILD)
+    ),
+}
+
+
+def value_params(values: Sequence[int]) -> tuple[tuple[str, int], ...]:
+    return tuple(zip(VALUE_PARAMS, values, strict=True))
+
+
+@dataclass
+class Budget:
+    """Games per experiment: the full report's defaults, or tiny ones under FAROL_QUICK."""
+
+    seats_greedy: int
+    seats_random: int
+    sensitivity: int
+    head_to_head: int
+    search: int
+    simulations: int
+    extra_wild: int
+    players: tuple[int, ...] = (2, 3, 4, 5, 6)
+    sensitivity_players: tuple[int, ...] = (2, 4)
+    extra: dict = field(default_factory=dict)
+
+
+def budget(quick: bool) -> Budget:
+    if quick:
+        return Budget(seats_greedy=40, seats_random=30, sensitivity=30, head_to_head=20,
+                      search=2, simulations=10, extra_wild=40)
+    return Budget(seats_greedy=3000, seats_random=1500, sensitivity=1000, head_to_head=1000,
+                  search=40, simulations=60, extra_wild=2000)
+
+
+def plan(quick: bool) -> dict[str, list[Experiment]]:
+    """Every experiment of the report, grouped by question."""
+    b = budget(quick)
+    tag = "quick_" if quick else ""
+    seats = []
+    for n in b.players:
+        seats.append(Experiment(f"{tag}seats_greedy_{n}p", n, ("greedy",) * n, b.seats_greedy,
+                                label="greedy"))
+        seats.append(Experiment(f"{tag}seats_random_{n}p", n, ("random",) * n, b.seats_random,
+                                label="random"))
+    sensitivity = [
+        Experiment(f"{tag}values_{name.replace(' ', '_')}_{n}p", n, ("greedy",) * n, b.sensitivity,
+                   params=value_params(values), label=name)
+        for name, values in VALUE_SETS.items() for n in b.sensitivity_players
+    ]
+    sims = b.simulations
+    matchups = [
+        Experiment(f"{tag}h2h_greedy_random", 2, ("greedy", "random"), b.head_to_head, rotate=True,
+                   label="greedy vs random"),
+        Experiment(f"{tag}h2h_mcts_greedy", 2, (f"mcts:{sims}", "greedy"), b.search, rotate=True,
+                   label=f"MCTS ({sims} sims, cheats) vs greedy"),
+        Experiment(f"{tag}h2h_ismcts_greedy", 2, (f"ismcts:{sims}", "greedy"), b.search, rotate=True,
+                   label=f"ISMCTS ({sims} sims) vs greedy"),
+    ]
+    # The same games as the all-greedy seat experiments, one seat dealt an extra wild.
+    extra = [Experiment(f"{tag}extra_wild_{n}p", n, ("greedy",) * n, b.extra_wild, label="greedy",
+                        extra_wild=True) for n in b.players]
+    return {"seats": seats, "sensitivity": sensitivity, "matchups": matchups, "extra_wild": extra}
+
+
+def run_plan(data_dir: Path, quick: bool, workers: int | None = None,
+             only: Callable[[Experiment], bool] | None = None) -> dict[str, list[tuple[Experiment, pd.DataFrame]]]:
+    """Run (or load) every experiment of the plan."""
+    results = {}
+    for group, experiments in plan(quick).items():
+        results[group] = [
+            (exp, run_experiment(exp, data_dir, workers=workers))
+            for exp in experiments if only is None or only(exp)
+        ]
+    return results
+

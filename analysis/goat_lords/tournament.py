@@ -1,0 +1,188 @@
+"""Goat Lords tournaments: seeded batches of games played over processes into a resumable CSV.
+
+An :class:`Experiment` names one bot per seat and the rules; game ``i`` is seeded from the
+experiment's seed and ``i`` alone, and each finished game is appended to the CSV, so a
+rerun plays only the missing games.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyspiel
+from tqdm import tqdm
+
+from analysis.bots import sample_chance
+from analysis.goat_lords import GAME
+from analysis.goat_lords.bots import build_bot
+from games.goat_lords.cards import IS_WILD, NUM_KINDS
+from games.goat_lords.table import STARTER, Table
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A batch of seeded games with the same bots and rules.
+
+    ``bots`` names one bot per seat; with ``rotate`` the seating shifts by one seat
+    each game, so every bot sits in every seat equally often. Game ``i`` is seeded
+    from ``seed`` and ``i`` only, so any subset of games can be (re)played alone.
+    """
+
+    name: str
+    players: int
+    bots: tuple[str, ...]
+    games: int
+    seed: int = 20261130
+    params: tuple[tuple[str, object], ...] = ()
+    rotate: bool = False
+    label: str = ""
+    extra_wild: bool = False
+
+    def treated_seat(self, index: int) -> int | None:
+        """With ``extra_wild``, the seat of game ``index`` dealt one more wild (else ``None``)."""
+        return index % self.players if self.extra_wild else None
+
+    def game_params(self) -> dict:
+        return {"players": self.players, "scoring": "single", **dict(self.params)}
+
+    def key(self) -> str:
+        """Identifies the games (not how many): a CSV holds rows of one key only."""
+        spec = json.dumps([self.players, self.bots, self.seed, sorted(self.game_params().items()),
+                           self.rotate] + (["extra_wild"] if self.extra_wild else []), default=str)
+        return hashlib.sha1(spec.encode()).hexdigest()[:10]
+
+    def seating(self, index: int) -> tuple[str, ...]:
+        if not self.rotate:
+            return self.bots
+        shift = index % self.players
+        return self.bots[-shift:] + self.bots[:-shift] if shift else self.bots
+
+
+def _join(values) -> str:
+    return ";".join(str(v) for v in values)
+
+
+def play_one(exp: Experiment, index: int) -> dict:
+    """Play game ``index`` of ``exp``; returns its CSV row."""
+    seed = (exp.seed * 1_000_003 + index * 7_919) % (2**31 - 1)
+    game = pyspiel.load_game(GAME, exp.game_params())
+    seating = exp.seating(index)
+    bots = [build_bot(name, game, seat, seed + 17 * (seat + 1)) for seat, name in enumerate(seating)]
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    decisions = 0
+    treated = exp.treated_seat(index)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            if treated is not None and state.table.phase == STARTER:
+                swap_in_a_wild(state.table, treated, rng)
+                treated = None
+            state.apply_action(sample_chance(state, rng))
+        else:
+            state.apply_action(int(bots[state.current_player()](state)))
+            decisions += 1
+    t = state.table
+    return {
+        "key": exp.key(), "index": index, "seed": seed, "players": exp.players,
+        "seating": _join(seating), "winners": _join(t.winning),
+        "returns": _join(f"{r:.6g}" for r in state.returns()),
+        "points": _join(t.round_points[-1]), "wilds": _join(t.stats["wilds_drawn"]),
+        "turns": t.turns, "decisions": decisions,
+        "attacker_wins": t.stats["attacker_wins"], "defender_wins": t.stats["defender_wins"],
+        "reshuffles": t.stats["reshuffles"],
+    }
+
+
+def swap_in_a_wild(table: Table, seat: int, rng: np.random.Generator) -> None:
+    """The experiment's intervention: after the deal, ``seat``'s cheapest goat is swapped for a
+    wild from the draw pile (Goat Lord or Goatini by their counts there).
+
+    Everything before it (the deal) is the same as in the game without it, so
+    comparing the two by game index measures what one more wild is worth.
+    """
+    goats = [k for k in range(NUM_KINDS) if table.hands[seat][k] and not IS_WILD[k]]
+    wilds = [k for k in range(NUM_KINDS) if IS_WILD[k] and table.draw[k]]
+    if not goats or not wilds:
+        return
+    goat = min(goats, key=lambda k: (table.cfg.values[k], k))
+    counts = np.array([table.draw[k] for k in wilds], dtype=float)
+    wild = wilds[int(rng.choice(len(wilds), p=counts / counts.sum()))]
+    table.hands[seat][goat] -= 1
+    table.draw[goat] += 1
+    table.hands[seat][wild] += 1
+    table.draw[wild] -= 1
+    table.stats["wilds_drawn"][seat] += 1
+
+
+def _play_chunk(exp: Experiment, indices: list[int]) -> list[dict]:
+    return [play_one(exp, i) for i in indices]
+
+
+COLUMNS = ["key", "index", "seed", "players", "seating", "winners", "returns", "points", "wilds",
+           "turns", "decisions", "attacker_wins", "defender_wins", "reshuffles"]
+
+
+def csv_path(exp: Experiment, data_dir: Path) -> Path:
+    return Path(data_dir) / f"goat_lords_{exp.name}.csv"
+
+
+def load_rows(exp: Experiment, data_dir: Path) -> pd.DataFrame:
+    """The finished games of ``exp`` stored under ``data_dir`` (rows of other keys ignored)."""
+    path = csv_path(exp, data_dir)
+    if not path.exists():
+        return pd.DataFrame(columns=COLUMNS)
+    df = pd.read_csv(path, dtype={"winners": str, "returns": str, "points": str, "wilds": str,
+                                  "seating": str, "key": str})
+    return df[df["key"] == exp.key()].drop_duplicates("index").sort_values("index")
+
+
+def run_experiment(
+    exp: Experiment,
+    data_dir: Path,
+    workers: int | None = None,
+    chunk: int = 25,
+    progress: bool | None = None,
+) -> pd.DataFrame:
+    """Play the games of ``exp`` not yet in its CSV, in parallel; returns all its rows.
+
+    Finished chunks are appended to ``<data_dir>/goat_lords_<name>.csv`` as they
+    arrive, so an interrupted run resumes where it stopped.
+    """
+    data_dir = Path(data_dir)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    done = set(load_rows(exp, data_dir)["index"].astype(int))
+    todo = [i for i in range(exp.games) if i not in done]
+    if todo:
+        path = csv_path(exp, data_dir)
+        workers = workers or min(2, os.cpu_count() or 1)
+        # Small chunks for small batches (slow search games), so both workers stay busy.
+        chunk = max(1, min(chunk, len(todo) // (4 * workers)))
+        chunks = [todo[i : i + chunk] for i in range(0, len(todo), chunk)]
+        show = sys.stderr.isatty() if progress is None else progress
+        bar = tqdm(total=len(todo), desc=exp.name, disable=not show, leave=False)
+
+        def save(rows: list[dict]) -> None:
+            frame = pd.DataFrame(rows, columns=COLUMNS)
+            frame.to_csv(path, mode="a", header=not path.exists() or path.stat().st_size == 0, index=False)
+            bar.update(len(rows))
+
+        if workers <= 1 or len(chunks) == 1:
+            for part in chunks:
+                save(_play_chunk(exp, part))
+        else:
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                futures = [pool.submit(_play_chunk, exp, part) for part in chunks]
+                for future in as_completed(futures):
+                    save(future.result())
+        bar.close()
+    rows = load_rows(exp, data_dir)
+    return rows[rows["index"] < exp.games]
+

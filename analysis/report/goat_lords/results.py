@@ -1,0 +1,39 @@
+"""The Goat Lords tournaments a report reads: the plan played (or loaded) once per report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from analysis.goat_lords.plan import run_plan
+from analysis.goat_lords.statistics import extra_wild_effect
+from analysis.goat_lords.tournament import Experiment
+from analysis.report.context import ReportContext
+
+_RESULTS: dict[tuple[str, bool], dict] = {}
+
+
+def results(ctx: ReportContext) -> dict:
+    """The plan's results for this report (played once, then read from the CSVs)."""
+    key = (str(ctx.outdir), ctx.quick)
+    if key not in _RESULTS:
+        _RESULTS[key] = run_plan(Path(ctx.outdir) / "data", ctx.quick)
+    return _RESULTS[key]
+
+
+
+def all_greedy(res) -> list[tuple[Experiment, pd.DataFrame]]:
+    return [(e, df) for e, df in res["seats"] if e.label == "greedy" and not df.empty]
+
+
+
+def extra_wild_rows(res) -> list[tuple[int, dict]]:
+    """Paired effect of one more wild per player count (treated vs all-greedy seat games)."""
+    control = {e.players: df for e, df in all_greedy(res)}
+    rows = []
+    for exp, df in res.get("extra_wild", []):
+        if not df.empty and exp.players in control:
+            rows.append((exp.players, extra_wild_effect(df, control[exp.players], exp.players)))
+    return rows
+
