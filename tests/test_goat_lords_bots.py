@@ -10,7 +10,7 @@ import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts
 
-from analysis import cli
+from analysis import cli, store
 from analysis.bots import bots_for, sample_chance
 from analysis.goat_lords import GAME
 from analysis.goat_lords.bots import TableRolloutEvaluator, greedy_bot
@@ -103,14 +103,16 @@ def test_table_rollout_evaluator_returns_zero_sum_values():
 
 def test_tournament_is_seeded_parallel_and_resumable(tmp_path):
     exp = Experiment("tiny", 3, ("greedy", "random", "greedy"), 12, seed=9, rotate=True)
-    df = run_experiment(exp, tmp_path, workers=2, chunk=4, progress=False)
+    with store.use(tmp_path):
+        df = run_experiment(exp, workers=2, chunk=4, progress=False)
+        path = csv_path(exp)
+    assert path == tmp_path / "goat_lords_tiny.csv"
     assert sorted(df["index"]) == list(range(12))
     # The same game played alone (no pool) gives the same row.
     alone = play_one(exp, 7)
     row = df[df["index"] == 7].iloc[0]
     assert row["winners"] == alone["winners"] and row["points"] == alone["points"]
     assert row["seating"] == ";".join(exp.seating(7))
-    path = csv_path(exp, tmp_path)
     lines_before = path.read_text().splitlines()
     # A rerun with more games plays only the new ones; the finished ones are not replayed.
     more = Experiment("tiny", 3, ("greedy", "random", "greedy"), 16, seed=9, rotate=True)
@@ -191,6 +193,16 @@ def test_goat_lords_command(tmp_path, capsys):
     assert "names 2 bots for 3 players" in capsys.readouterr().err
     assert cli.main(["goat-lords", "--bots", "nobody", "--out", str(tmp_path)]) == 2
     assert "no bot 'nobody'" in capsys.readouterr().err
+    assert cli.main(["goat-lords", "--bots", "alphago:10", "--out", str(tmp_path)]) == 2
+    assert "no bot 'alphago:10'" in capsys.readouterr().err
+
+
+def test_goat_lords_command_writes_to_the_data_folder(tmp_path, monkeypatch, capsys):
+    """Without ``--out`` the tournament's CSV goes to the store's data root."""
+    monkeypatch.setenv("FAROL_DATA_DIR", str(tmp_path))
+    assert cli.main(["goat-lords", "--games", "2", "--workers", "1"]) == 0
+    assert "2 games" in capsys.readouterr().out
+    assert len(list(tmp_path.glob("goat_lords_cli_*.csv"))) == 1
 
 
 def test_extra_wild_experiment_changes_only_the_treated_hand():

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pyspiel
 
+from analysis import store
 from analysis.goat_lords import GAME
 from analysis.goat_lords.bots import build_bot
 from analysis.goat_lords.statistics import (
@@ -16,7 +17,7 @@ from analysis.goat_lords.statistics import (
     pct,
     seat_win_rates,
 )
-from analysis.goat_lords.tournament import Experiment, csv_path, run_experiment
+from analysis.goat_lords.tournament import Experiment, csv_folder, csv_path, run_experiment
 from analysis.params import parse_params
 from games.errors import InvalidParameterError
 
@@ -31,7 +32,7 @@ def register(subparsers) -> None:
     parser.add_argument("--seed", type=int, default=20261130, help="experiment seed")
     parser.add_argument("--rotate", action="store_true", help="rotate the seating every game")
     parser.add_argument("--param", action="append", default=[], metavar="K=V", help="game parameter")
-    parser.add_argument("--out", default="reports/data", help="folder of the resumable CSV")
+    parser.add_argument("--out", default=None, help="folder of the resumable CSV (default: the data folder)")
     parser.add_argument("--workers", type=int, default=None, help="processes (default 2)")
     parser.set_defaults(func=_run_command)
 
@@ -51,8 +52,9 @@ def _run_command(args) -> int:
                                         args.rotate)).encode()).hexdigest()[:8]
     exp = Experiment(name, args.players, bots, args.games, seed=args.seed,
                      params=tuple(sorted(params.items())), rotate=args.rotate)
-    df = run_experiment(exp, Path(args.out), workers=args.workers)
-    print(f"{len(df)} games of {GAME} ({', '.join(bots)}), seed {args.seed}; rows in {csv_path(exp, Path(args.out))}")
+    out = Path(args.out) if args.out else csv_folder()
+    df = run_experiment(exp, out, workers=args.workers)
+    print(f"{len(df)} games of {GAME} ({', '.join(bots)}), seed {args.seed}; rows in {store.shown(csv_path(exp, out))}")
     for row in seat_win_rates(df).itertuples():
         print(f"  seat {row.seat}: win rate {pct(row.win_rate, row.lo, row.hi)} (fair {100 * row.fair:.1f}%)")
     if args.rotate:

@@ -19,6 +19,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 import games  # noqa: F401  (registers the games)
 from analysis.bots import Bot, BotSpec, make_bot, register_bot
 from analysis.goat_lords import GAME
+from games.errors import UnknownBotError
 from games.goat_lords import rules
 from games.goat_lords.cards import IS_WILD, NUM_KINDS
 from games.goat_lords.table import DUEL, OVER, Table
@@ -137,11 +138,15 @@ register_bot(BotSpec("ismcts", "OpenSpiel ISMCTS, 100 simulations, random roll-o
                      ismcts_bot, games=(GAME,)))
 
 
+SEARCH_BOTS = {"mcts": mcts_bot, "ismcts": ismcts_bot}
+
+
 def build_bot(name: str, game: pyspiel.Game, seat: int, seed: int) -> Bot:
     """A bot by name; ``mcts:N`` / ``ismcts:N`` set the simulations per move."""
     if ":" in name:
         kind, sims = name.split(":", 1)
-        factory = {"mcts": mcts_bot, "ismcts": ismcts_bot}[kind]
-        return factory(game, seat, seed, simulations=int(sims))
+        if kind not in SEARCH_BOTS or not sims.isdigit():
+            raise UnknownBotError(f"no bot {name!r} for {GAME}; with simulations choose mcts:N or ismcts:N")
+        return SEARCH_BOTS[kind](game, seat, seed, simulations=int(sims))
     return make_bot(name, game, seat, seed)
 

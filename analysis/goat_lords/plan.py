@@ -85,9 +85,9 @@ def plan(quick: bool) -> dict[str, list[Experiment]]:
     return {"seats": seats, "sensitivity": sensitivity, "matchups": matchups, "extra_wild": extra}
 
 
-def run_plan(data_dir: Path, quick: bool, workers: int | None = None,
-             only: Callable[[Experiment], bool] | None = None) -> dict[str, list[tuple[Experiment, pd.DataFrame]]]:
-    """Run (or load) every experiment of the plan."""
+def run_plan(quick: bool, workers: int | None = None, only: Callable[[Experiment], bool] | None = None,
+             data_dir: Path | None = None) -> dict[str, list[tuple[Experiment, pd.DataFrame]]]:
+    """Run (or load) every experiment of the plan; CSVs in ``data_dir`` (default the store's data root)."""
     results = {}
     for group, experiments in plan(quick).items():
         results[group] = [

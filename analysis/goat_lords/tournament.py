@@ -20,6 +20,7 @@ import pandas as pd
 import pyspiel
 from tqdm import tqdm
 
+from analysis import store
 from analysis.bots import sample_chance
 from analysis.goat_lords import GAME
 from analysis.goat_lords.bots import build_bot
@@ -130,12 +131,19 @@ COLUMNS = ["key", "index", "seed", "players", "seating", "winners", "returns", "
            "turns", "decisions", "attacker_wins", "defender_wins", "reshuffles"]
 
 
-def csv_path(exp: Experiment, data_dir: Path) -> Path:
-    return Path(data_dir) / f"goat_lords_{exp.name}.csv"
+def csv_folder() -> Path:
+    """Where the tournaments' CSVs live by default: the store's data root."""
+    return store.data_root()
 
 
-def load_rows(exp: Experiment, data_dir: Path) -> pd.DataFrame:
-    """The finished games of ``exp`` stored under ``data_dir`` (rows of other keys ignored)."""
+def csv_path(exp: Experiment, data_dir: Path | None = None) -> Path:
+    """The CSV of ``exp`` in ``data_dir`` (default :func:`csv_folder`)."""
+    folder = csv_folder() if data_dir is None else Path(data_dir)
+    return folder / f"goat_lords_{exp.name}.csv"
+
+
+def load_rows(exp: Experiment, data_dir: Path | None = None) -> pd.DataFrame:
+    """The finished games of ``exp`` stored in ``data_dir`` (rows of other keys ignored)."""
     path = csv_path(exp, data_dir)
     if not path.exists():
         return pd.DataFrame(columns=COLUMNS)
@@ -146,17 +154,17 @@ def load_rows(exp: Experiment, data_dir: Path) -> pd.DataFrame:
 
 def run_experiment(
     exp: Experiment,
-    data_dir: Path,
+    data_dir: Path | None = None,
     workers: int | None = None,
     chunk: int = 25,
     progress: bool | None = None,
 ) -> pd.DataFrame:
     """Play the games of ``exp`` not yet in its CSV, in parallel; returns all its rows.
 
-    Finished chunks are appended to ``<data_dir>/goat_lords_<name>.csv`` as they
-    arrive, so an interrupted run resumes where it stopped.
+    Finished chunks are appended to :func:`csv_path` (in ``data_dir``, default the
+    store's data root) as they arrive, so an interrupted run resumes where it stopped.
     """
-    data_dir = Path(data_dir)
+    data_dir = csv_folder() if data_dir is None else Path(data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
     done = set(load_rows(exp, data_dir)["index"].astype(int))
     todo = [i for i in range(exp.games) if i not in done]

@@ -2,23 +2,21 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pandas as pd
 
 from analysis.goat_lords.plan import run_plan
 from analysis.goat_lords.statistics import extra_wild_effect
-from analysis.goat_lords.tournament import Experiment
+from analysis.goat_lords.tournament import Experiment, csv_folder
 from analysis.report.context import ReportContext
 
 _RESULTS: dict[tuple[str, bool], dict] = {}
 
 
 def results(ctx: ReportContext) -> dict:
-    """The plan's results for this report (played once, then read from the CSVs)."""
-    key = (str(ctx.outdir), ctx.quick)
+    """The plan's results for this report (played once, then read from the data folder's CSVs)."""
+    key = (str(csv_folder()), ctx.quick)
     if key not in _RESULTS:
-        _RESULTS[key] = run_plan(Path(ctx.outdir) / "data", ctx.quick)
+        _RESULTS[key] = run_plan(ctx.quick)
     return _RESULTS[key]
 
 
