@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from games.errors import IllegalActionError, InvalidParameterError
+from games.errors import IllegalActionError, InvalidParameterError, InvalidPositionError
 from games.goat_lords import rules
 from games.goat_lords.cards import (
     DECK_COUNTS,
@@ -20,6 +20,7 @@ from games.goat_lords.cards import (
     IS_WILD,
     KINDS,
     NUM_KINDS,
+    kind_index,
 )
 
 # Phases of a round.
@@ -415,9 +416,6 @@ def from_position(
         When the cards cannot come from one deck, a pile is not a pair, or the
         sizes do not fit the game.
     """
-    from games.errors import InvalidPositionError
-    from games.goat_lords.cards import kind_index
-
     n = cfg.players
     herds = herds if herds is not None else [[] for _ in range(n)]
     if len(hands) != n or len(herds) != n:
