@@ -5,8 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 from analysis import cli, store
+from analysis.goat_lords.plan import run_plan
 from analysis.goat_lords.tournament import (
     Experiment,
+    csv_folder,
     csv_path,
     load_rows,
     play_one,
@@ -77,3 +79,14 @@ def test_extra_wild_experiment_changes_only_the_treated_hand():
     wilds = lambda hand: sum(c for c, w in zip(hand, IS_WILD, strict=True) if w)  # noqa: E731
     assert wilds(table.hands[1]) == wilds(before[1]) + 1 and sum(table.hands[1]) == 5
     assert [d + sum(h[k] for h in table.hands) for k, d in enumerate(table.draw)] == list(DECK_COUNTS)
+
+
+def test_quick_plan_plays_in_the_cache_not_the_data_folder(tmp_path, monkeypatch):
+    """Quick (noisy) tournaments never mix with the stored results of the data folder."""
+    monkeypatch.setenv("FAROL_CACHE_DIR", str(tmp_path / "cache"))
+    with store.use(tmp_path / "data"):
+        assert csv_folder() == tmp_path / "data"
+        results = run_plan(True, workers=1, only=lambda exp: exp.name == "quick_seats_random_2p")
+    [(exp, df)] = results["seats"]
+    assert len(df) == exp.games and (tmp_path / "cache" / "goat_lords" / "goat_lords_quick_seats_random_2p.csv").exists()
+    assert not (tmp_path / "data").exists()

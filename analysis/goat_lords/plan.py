@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis.goat_lords.tournament import Experiment, run_experiment
+from analysis.goat_lords.tournament import Experiment, csv_folder, run_experiment
 from games.goat_lords.cards import DEFAULT_VALUES, GOAT_VALUE_RANGE, IS_WILD, KINDS
 from games.goat_lords.game import VALUE_PARAMS
 
@@ -87,7 +87,8 @@ def plan(quick: bool) -> dict[str, list[Experiment]]:
 
 def run_plan(quick: bool, workers: int | None = None, only: Callable[[Experiment], bool] | None = None,
              data_dir: Path | None = None) -> dict[str, list[tuple[Experiment, pd.DataFrame]]]:
-    """Run (or load) every experiment of the plan; CSVs in ``data_dir`` (default the store's data root)."""
+    """Run (or load) every experiment of the plan; CSVs in ``data_dir`` (default :func:`csv_folder`)."""
+    data_dir = csv_folder(quick) if data_dir is None else data_dir
     results = {}
     for group, experiments in plan(quick).items():
         results[group] = [

@@ -131,9 +131,10 @@ COLUMNS = ["key", "index", "seed", "players", "seating", "winners", "returns", "
            "turns", "decisions", "attacker_wins", "defender_wins", "reshuffles"]
 
 
-def csv_folder() -> Path:
-    """Where the tournaments' CSVs live by default: the store's data root."""
-    return store.data_root()
+def csv_folder(quick: bool = False) -> Path:
+    """Where the tournaments' CSVs live: the store's data root; quick (tiny, noisy) runs
+    go to the cache instead, so they never mix with the stored results."""
+    return store.cache("goat_lords") if quick else store.data_root()
 
 
 def csv_path(exp: Experiment, data_dir: Path | None = None) -> Path:

@@ -29,7 +29,7 @@ def method_section(ctx: ReportContext) -> str:
         "which searches worlds resampled from its own information state with the game's "
         "`resample_from_infostate` (other hands and the draw pile dealt again at random): fair.\n\n"
         f"Game *i* of an experiment is seeded from the experiment seed **{seed}** and *i*; "
-        f"results are cached in `{store.shown(csv_folder())}/goat_lords_*.csv` and a rerun only plays missing "
+        f"results are cached in `{store.shown(csv_folder(ctx.quick))}/goat_lords_*.csv` and a rerun only plays missing "
         "games. Intervals are 95%: Wilson intervals for rates, normal intervals for means. "
         f"Point values (an assumption, see the rulings): {values}."
         + ("\n\n*Quick mode (`FAROL_QUICK`): tiny budgets, the numbers are noise.*" if ctx.quick else "")

@@ -14,7 +14,7 @@ _RESULTS: dict[tuple[str, bool], dict] = {}
 
 def results(ctx: ReportContext) -> dict:
     """The plan's results for this report (played once, then read from the data folder's CSVs)."""
-    key = (str(csv_folder()), ctx.quick)
+    key = (str(csv_folder(ctx.quick)), ctx.quick)
     if key not in _RESULTS:
         _RESULTS[key] = run_plan(ctx.quick)
     return _RESULTS[key]
