@@ -85,8 +85,12 @@ def plan(quick: bool) -> dict[str, list[Experiment]]:
     return {"seats": seats, "sensitivity": sensitivity, "matchups": matchups, "extra_wild": extra}
 
 
+# Each group of the plan: its experiments with their rows (one per finished game).
+PlanResults = dict[str, list[tuple[Experiment, pd.DataFrame]]]
+
+
 def run_plan(quick: bool, workers: int | None = None, only: Callable[[Experiment], bool] | None = None,
-             data_dir: Path | None = None) -> dict[str, list[tuple[Experiment, pd.DataFrame]]]:
+             data_dir: Path | None = None) -> PlanResults:
     """Run (or load) every experiment of the plan; CSVs in ``data_dir`` (default :func:`csv_folder`)."""
     data_dir = csv_folder(quick) if data_dir is None else data_dir
     results = {}

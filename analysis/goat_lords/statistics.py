@@ -162,7 +162,6 @@ def game_length(df: pd.DataFrame) -> dict:
             "decisions": float(df["decisions"].mean()), "reshuffle_rate": float((df["reshuffles"] > 0).mean())}
 
 
-
 def pct(p: float, lo: float, hi: float) -> str:
     """A rate and its interval as percentages: ``51.2% [49.4, 53.0]``."""
     return f"{100 * p:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.goat_lords.plan import run_plan
+from analysis.goat_lords.plan import PlanResults, run_plan
 from analysis.goat_lords.statistics import extra_wild_effect
 from analysis.goat_lords.tournament import Experiment, csv_folder
 from analysis.report.context import ReportContext
 
-_RESULTS: dict[tuple[str, bool], dict] = {}
+_RESULTS: dict[tuple[str, bool], PlanResults] = {}
 
 
-def results(ctx: ReportContext) -> dict:
+def results(ctx: ReportContext) -> PlanResults:
     """The plan's results for this report (played once, then read from the data folder's CSVs)."""
     key = (str(csv_folder(ctx.quick)), ctx.quick)
     if key not in _RESULTS:
@@ -20,13 +20,12 @@ def results(ctx: ReportContext) -> dict:
     return _RESULTS[key]
 
 
-
-def all_greedy(res) -> list[tuple[Experiment, pd.DataFrame]]:
+def all_greedy(res: PlanResults) -> list[tuple[Experiment, pd.DataFrame]]:
+    """The all-greedy seat experiments with games (the controls of the extra-wild experiment)."""
     return [(e, df) for e, df in res["seats"] if e.label == "greedy" and not df.empty]
 
 
-
-def extra_wild_rows(res) -> list[tuple[int, dict]]:
+def extra_wild_rows(res: PlanResults) -> list[tuple[int, dict]]:
     """Paired effect of one more wild per player count (treated vs all-greedy seat games)."""
     control = {e.players: df for e, df in all_greedy(res)}
     rows = []
