@@ -8,7 +8,7 @@ tree.
 The guarantee
 -------------
 Fix for player ``p`` a *Markov policy* ``sigma``: a mix of actions that depends only on
-what ``p`` sees now (``games.coup.game.infoset_key`` without the turn count: their own
+what ``p`` sees now (``games.coup.view.infoset_key`` without the turn count: their own
 card, the coins, the revealed cards, the pending step). Give the other player every
 advantage: they see both cards and ``sigma`` and answer with whatever suits them. The
 probability ``W_p(s)`` that ``p`` still wins from position ``s`` (both cards known) is
@@ -52,8 +52,8 @@ import numpy as np
 from numba import njit
 
 from games.coup import engine as E
-from games.coup import game as G
 from games.coup import rules as R
+from games.coup import view as V
 from games.coup.walker import DecisiveCoupWalker
 
 ROUNDS = 12
@@ -68,12 +68,12 @@ _CHANCE, _PLAYER0 = 1, 2  # node kinds (0: terminal)
 
 def position_key(s: E.Core) -> tuple:
     """``s`` without its turn count or history: the key of the position graph."""
-    return G.state_key(s)[1:]
+    return V.state_key(s)[1:]
 
 
 def markov_key(s: E.Core, player: int) -> tuple:
     """What ``player`` sees at ``s`` without the turn count (a Markov policy's input)."""
-    key = G.infoset_key(s, player)
+    key = V.infoset_key(s, player)
     return key[:2] + key[3:]
 
 

@@ -3,14 +3,14 @@
 The compiler can walk positions directly instead of OpenSpiel states: a position is
 an :class:`~games.coup.engine.Core`, stepped by the same :meth:`Core.apply` the
 ``CoupState`` calls, and every query below calls the function the state calls
-(:mod:`games.coup.game`), so there is no second copy of the rules. ``Core.apply``
+(:mod:`games.coup.view`), so there is no second copy of the rules. ``Core.apply``
 mutates, so :meth:`CoupWalker.child` applies to a copy (a shallow copy of immutable
 fields): a position is never changed once returned.
 
 Observations: a core's log is an immutable linked list shared with its ancestors,
 so the events a move added are the log nodes between the child's head and the
 parent's. A player's perfect-recall information state string is ``"P<player>"``
-followed by the text of every log event they see (:func:`~games.coup.game.event_text`),
+followed by the text of every log event they see (:func:`~games.coup.view.event_text`),
 so the texts of the new events they see, concatenated along a history after the
 root's own, identify it.
 """
@@ -22,13 +22,13 @@ from functools import lru_cache
 
 from games.coup import cards as C
 from games.coup import engine as E
-from games.coup import game as G
+from games.coup import view as V
 
 
 @lru_cache(maxsize=1 << 16)
 def _text(event: tuple, viewer: int, deck: str) -> str | None:
     # Events repeat across the tree (the same announcement in many histories).
-    return G.event_text(event, viewer, deck)
+    return V.event_text(event, viewer, deck)
 
 
 def _events(log, stop) -> list[tuple]:
@@ -88,13 +88,13 @@ class CoupWalker:
         return new
 
     def returns(self, s: E.Core) -> tuple[float, ...]:
-        return tuple(G.returns(s))
+        return tuple(V.returns(s))
 
     def state_key(self, s: E.Core) -> Hashable:
-        return G.state_key(s)
+        return V.state_key(s)
 
     def infoset_key(self, s: E.Core, player: int) -> Hashable:
-        return G.infoset_key(s, player)
+        return V.infoset_key(s, player)
 
     def _require_history(self, what: str) -> None:
         if not self.history:
@@ -110,14 +110,14 @@ class CoupWalker:
     def root_observations(self, s: E.Core, player: int) -> tuple:
         """The log lines ``player`` sees at the root (a fixed card they hold, say)."""
         self._require_history("root_observations")
-        return tuple(G.public_log(s, player))
+        return tuple(V.public_log(s, player))
 
     def information_state_string(self, s: E.Core, player: int) -> str:
         self._require_history("information_state_string")
-        return G.information_state_text(s, player)
+        return V.information_state_text(s, player)
 
     def action_to_string(self, s: E.Core, player: int, action: int) -> str:
-        return G.action_name(s, player, action)
+        return V.action_name(s, player, action)
 
 
 # Events after which a player's earlier claims, and what others saw of their cards, say
@@ -205,13 +205,13 @@ class MemoryWalker(CoupWalker):
         return new
 
     def state_key(self, s: E.Core) -> Hashable:
-        return (G.state_key(s), s.memory)
+        return (V.state_key(s), s.memory)
 
     def infoset_key(self, s: E.Core, player: int) -> Hashable:
         seen = s.memory[1]
         # The examined player knows what the examiner saw: both keys carry the sighting.
         about_me = tuple(row[player] for row in seen)
-        return (G.infoset_key(s, player), s.memory[0], seen[player], about_me)
+        return (V.infoset_key(s, player), s.memory[0], seen[player], about_me)
 
 
 def decisive_coup(s: E.Core) -> int | None:
