@@ -25,7 +25,8 @@ import platform
 import time
 from pathlib import Path
 
-from analysis.coup.endgames import Endgame, openspiel_exploitability
+from analysis.coup.endgames import openspiel_exploitability
+from analysis.coup.model import Endgame, brackets_dir, markov_brackets_dir, save_bracket
 from analysis.solve import CFRSolver, compile_game, make_result
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -53,14 +54,13 @@ def run(mover: int, other: int, deck: str, cap: int, check: bool) -> str:
 def run_bracket(mover: int, other: int, deck: str, cap: int, save: bool,
                 markov: bool = False, max_memory: int | None = None) -> str:
     from analysis.coup.brackets import solve_bracket
-    from analysis.coup.sweep import BRACKET_DIR, MARKOV_BRACKET_DIR, save_bracket
 
     eg = Endgame(mover, other, deck, turn_cap=cap)
     tick = time.perf_counter()
     r = solve_bracket(eg, markov=markov, max_memory=max_memory)
     total = time.perf_counter() - tick
     if save:
-        save_bracket(MARKOV_BRACKET_DIR if markov else BRACKET_DIR, eg, r)
+        save_bracket(markov_brackets_dir() if markov else brackets_dir(), eg, r)
     return bracket_line(r, total) + f" [{platform.node()}, {time.strftime('%Y-%m-%d')}]"
 
 

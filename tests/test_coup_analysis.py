@@ -6,11 +6,13 @@ import json
 
 import numpy as np
 import pytest
+from coup_helpers import data_without
 
 import analysis.coup.advise  # noqa: F401  (registers the solved bot)
 from analysis.bots import make_bot, sample_chance
 from analysis.cli import main
-from analysis.coup.endgames import Endgame, analyse, cap_study, solve_endgame
+from analysis.coup.endgames import analyse, cap_study, solve_endgame
+from analysis.coup.model import Endgame
 from analysis.solve import compile_game, solve_lp
 
 
@@ -359,14 +361,14 @@ def test_farol_coup_sweep_prices_the_cap(tmp_path):
 
 def test_sweep_resumes_and_redoes_damaged_records(tmp_path):
     """A second sweep solves nothing already on disk; an unreadable record is solved again."""
-    from analysis.coup import sweep
+    from analysis.coup import model, sweep
 
     endgames = sweep.grid(coins=(0, 7), decks=("inquisitor",), cap=1)
     assert [eg.turn_cap for eg in endgames] == [1, 1, 1, 1]
     records = sweep.sweep(endgames, tmp_path, workers=1, progress=False)
     assert [r["endgame"]["mover_coins"] for r in records] == [0, 0, 7, 7]
     assert records[2]["win"] == pytest.approx(1.0, abs=1e-4)
-    paths = [sweep.record_path(tmp_path, eg) for eg in endgames]
+    paths = [model.record_path(tmp_path, eg) for eg in endgames]
     stamps = [p.stat().st_mtime_ns for p in paths]
     paths[1].write_text("{not json")
     again = sweep.sweep(endgames, tmp_path, workers=1, progress=False)
@@ -404,7 +406,7 @@ def test_the_priced_study_section_compares_with_the_cap_zero_study(tmp_path, mon
     """One row per deck and claim of the priced records, with the cap-0 study's rates
     beside it; each card's range to the end lies inside [0, 1] with its low end first.
     Without records, how to run them."""
-    from analysis.coup import bluffing, report, sweep
+    from analysis.coup import bluffing, report
     from analysis.report import ReportContext
     from games import catalog
 
@@ -420,8 +422,8 @@ def test_the_priced_study_section_compares_with_the_cap_zero_study(tmp_path, mon
         ranges = bluffing.card_win_ranges(records, coins=range(7))
         assert ((ranges["low"] <= ranges["high"] + 1e-9) & (ranges["low"] >= 0)
                 & (ranges["high"] <= 1 + 1e-9)).all()
-    monkeypatch.setattr(sweep, "PRICED_DIR", tmp_path / "nothing")
-    assert "--cap-pricing markov" in report.section_priced_bluffing(ctx)
+    with data_without(tmp_path, "endgames_priced"):
+        assert "--cap-pricing markov" in report.section_priced_bluffing(ctx)
 
 
 def test_sweeps_in_worker_processes_match_the_serial_sweep(tmp_path):

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from analysis.coup.brackets import compile_endgame, solve_bracket, with_cap_payoff
-from analysis.coup.endgames import Endgame
+from analysis.coup.model import Endgame
 from analysis.solve import CFRSolver, compile_game
 from games.coup import endgame_game
 
@@ -91,7 +91,7 @@ def test_a_passive_opponent_keeps_the_bracket_fully_open_at_cap_two():
 def _fake_bracket(directory, eg: Endgame, width: float) -> None:
     import json
 
-    from analysis.coup.sweep import SWEEP_VERSION, bracket_path
+    from analysis.coup.model import SWEEP_VERSION, bracket_path
 
     path = bracket_path(directory, eg)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -7,10 +7,11 @@ import json
 
 import numpy as np
 import pytest
+from coup_helpers import data_without
 
 from analysis.coup import guarantees as M
 from analysis.coup.brackets import compile_endgame, compile_markov, solve_bracket, with_cap_bounds
-from analysis.coup.endgames import Endgame
+from analysis.coup.model import Endgame
 from games.coup import cards as C
 from games.coup import engine as E
 from games.coup.walker import DecisiveCoupWalker
@@ -234,8 +235,9 @@ def test_the_report_section_renders_from_the_committed_data(tmp_path, monkeypatc
     """A row per cap and deck with Markov records, the convergence count over every
     bracket on disk (never below the plain brackets' own), and no contradiction: every
     endgame's tightest bracket is non-empty. Without records, how to run them."""
-    from analysis.coup import report, sweep
-    from analysis.report import ReportContext, catalog
+    from analysis.coup import report
+    from analysis.report import ReportContext
+    from games import catalog
 
     ctx = ReportContext(catalog.family("coup"), tmp_path)
     markov = report._markov_brackets()
@@ -250,8 +252,8 @@ def test_the_report_section_renders_from_the_committed_data(tmp_path, monkeypatc
         assert (tight["width"] >= -1e-9).all()
         assert (tight["width"] <= 1e-3).sum() >= (plain["width"] <= 1e-3).sum()
         assert f"{int((tight['width'] <= 1e-3).sum())} of {len(tight)} endgames" in text
-    monkeypatch.setattr(sweep, "MARKOV_BRACKET_DIR", tmp_path / "nothing")
-    assert "--markov" in report.section_markov_brackets(ctx)
+    with data_without(tmp_path, "brackets_markov"):
+        assert "--markov" in report.section_markov_brackets(ctx)
 
 
 def test_the_revealed_section_lists_every_endgame_and_only_disjoint_changes(tmp_path,
@@ -260,8 +262,9 @@ def test_the_revealed_section_lists_every_endgame_and_only_disjoint_changes(tmp_
     tightest bracket; an endgame is called changed for sure exactly when another pair's
     bracket and the main pair's do not overlap (checked against the records themselves).
     Without records for the other pairs, how to run them."""
-    from analysis.coup import report, sweep
-    from analysis.report import ReportContext, catalog
+    from analysis.coup import report
+    from analysis.report import ReportContext
+    from games import catalog
 
     ctx = ReportContext(catalog.family("coup"), tmp_path)
     tights = report.revealed_brackets()
@@ -288,8 +291,8 @@ def test_the_revealed_section_lists_every_endgame_and_only_disjoint_changes(tmp_
         assert found == expected
         if expected:
             assert f"In {len(expected)} endgames the revealed cards change" in text
-    monkeypatch.setattr(sweep, "MARKOV_BRACKET_DIR", tmp_path / "nothing")
-    assert "--revealed" in report.section_revealed_brackets(ctx)
+    with data_without(tmp_path, "brackets_markov"):
+        assert "--revealed" in report.section_revealed_brackets(ctx)
 
 
 @pytest.mark.parametrize("deck", ["inquisitor", "ambassador"])

@@ -10,14 +10,14 @@ import pytest
 
 from analysis.coup import full_game, larger
 from analysis.coup import guarantees as M
-from analysis.coup.endgames import Endgame
+from analysis.coup.model import Endgame
 
 TOL = 2e-4  # each side is solved to exploitability 1e-4
 
 
 @pytest.fixture(scope="module")
 def rows():
-    return json.loads(full_game.MARKOV_PATH.read_text())
+    return json.loads(full_game.markov_path().read_text())
 
 
 def test_every_committed_row_is_a_bracket_inside_the_deal_guarantees(rows):
@@ -61,7 +61,7 @@ def test_the_report_lists_every_row(rows, tmp_path):
 
 @pytest.fixture(scope="module")
 def larger_rows():
-    return json.loads(larger.MARKOV_PATH.read_text())
+    return json.loads(larger.markov_path().read_text())
 
 
 def test_every_larger_row_is_a_bracket_inside_the_deal_guarantees(larger_rows):

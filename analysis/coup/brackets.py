@@ -51,12 +51,13 @@ import time
 
 import numpy as np
 
-from analysis.coup.endgames import Endgame
+from analysis.coup.guarantees import CODE_BASE, CapBoundWalker, guarantees_for
+from analysis.coup.model import CONVERGED_WIDTH, Endgame
 from analysis.solve import CFRSolver, CompiledGame, compile_game, exploitability
+from games.coup.walker import DecisiveCoupWalker
 
 TARGET_EXPLOITABILITY = 1e-4
 MAX_ITERATIONS = 50_000
-CONVERGED_WIDTH = 1e-3
 SOLVER = "CFR+ (Farol engine, perfect-recall tree)"
 
 
@@ -87,8 +88,6 @@ def compile_endgame(endgame: Endgame, decisive: bool = False, **kwargs) -> Compi
     """
     game = endgame.game()
     if decisive:
-        from games.coup.walker import DecisiveCoupWalker
-
         kwargs["walker"] = DecisiveCoupWalker(game.config, history=True)
     return compile_game(game, **kwargs)
 
@@ -98,8 +97,6 @@ def compile_markov(endgame: Endgame, **kwargs) -> tuple[CompiledGame, np.ndarray
     :func:`compile_endgame` with ``decisive``) whose cap terminals pay codes
     (:data:`analysis.coup.guarantees.CODE_BASE` + i), and the Markov bounds: row i holds
     player 0's payoff bounds (low, high) at the cap terminals coded i."""
-    from analysis.coup.guarantees import guarantees_for
-
     return compile_markov_game(endgame.game(),
                                guarantees_for(endgame.deck, endgame.revealed), **kwargs)
 
@@ -107,8 +104,6 @@ def compile_markov(endgame: Endgame, **kwargs) -> tuple[CompiledGame, np.ndarray
 def compile_markov_game(game, guarantees, **kwargs) -> tuple[CompiledGame, np.ndarray]:
     """:func:`compile_markov` for any capped Coup ``game`` whose positions ``guarantees``
     (:class:`analysis.coup.guarantees.Guarantees`) cover: the full game, 2v1 endgames."""
-    from analysis.coup.guarantees import CapBoundWalker
-
     walker = CapBoundWalker(game.config, guarantees)
     compiled = compile_game(game, walker=walker, **kwargs)
     return compiled, np.array(walker.bounds, dtype=float).reshape(-1, 2)
@@ -117,8 +112,6 @@ def compile_markov_game(game, guarantees, **kwargs) -> tuple[CompiledGame, np.nd
 def with_cap_bounds(compiled: CompiledGame, bounds: np.ndarray, side: int) -> CompiledGame:
     """The compiled endgame with each coded cap terminal paying its bound
     (``side`` 0: the low one, 1: the high one; see :func:`compile_markov`)."""
-    from analysis.coup.guarantees import CODE_BASE
-
     u = compiled.utility
     coded = u >= CODE_BASE
     utility = u.copy()
@@ -182,8 +175,6 @@ def bracket_of(compiled: CompiledGame, target: float = TARGET_EXPLOITABILITY,
     if cap_bounds is None:
         cap_terminals = int(np.count_nonzero(compiled.utility == 0.0))
     else:
-        from analysis.coup.guarantees import CODE_BASE
-
         cap_terminals = int(np.count_nonzero(compiled.utility >= CODE_BASE))
     record = {"nodes": compiled.num_nodes, "infosets": compiled.num_infosets,
               "cap_terminals": cap_terminals}
@@ -226,8 +217,6 @@ def solve_bracket(endgame: Endgame, target: float = TARGET_EXPLOITABILITY,
               "cap_payoffs": "markov" if markov else "loss/win",
               "compile_seconds": time.perf_counter() - tick}
     if markov:
-        from analysis.coup.guarantees import guarantees_for
-
         record["markov"] = markov_summary(endgame.game(),
                                           guarantees_for(endgame.deck, endgame.revealed))
     return record | bracket_of(compiled, target, max_iterations, cap_bounds=bounds)
@@ -237,8 +226,6 @@ def markov_summary(game, guarantees) -> dict:
     """What a record says of the guarantees that priced ``game``'s cap: the graph's
     positions, the improvement rounds, the seconds, and both players' guarantees at the
     deal (``root_guarantee``: a bracket of its own, ``[W_0, 1 - W_1]``)."""
-    from games.coup.walker import DecisiveCoupWalker
-
     root = DecisiveCoupWalker(game.config, history=False).root()
     return {"positions": guarantees.graph.num_positions, "rounds": guarantees.rounds,
             "seconds": guarantees.seconds, "root_guarantee": list(guarantees.of(root))}

@@ -27,60 +27,21 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 import pyspiel
+from open_spiel.python import policy as policy_lib
 
+from analysis.coup.brackets import compile_markov, solve_side
+from analysis.coup.guarantees import continuation, guarantees_for
+from analysis.coup.model import Endgame
 from analysis.solve import CFRSolver, SolveResult, compile_cached, make_result
 from games.coup import cards as C
-from games.coup import endgame_game
 from games.coup import engine as E
-from games.errors import InvalidParameterError
 
-DECKS = ("ambassador", "inquisitor")
-# The revealed pair (mover's lost card, other's lost card) of the main sweep, and the
-# other pairs solved for the effect of revealed cards.
-MAIN_REVEALED = ("contessa", "contessa")
-REVEALED_SETS = (("contessa", "contessa"), ("duke", "captain"), ("assassin", "assassin"))
-DEFAULT_CAP = 2
 TARGET_EXPLOITABILITY = 1e-4
 MAX_ITERATIONS = 50_000
 SOLVER = "CFR+ (Farol engine, perfect-recall tree)"
 # OpenSpiel's exploitability walks the Python game through C++ callbacks (~1 ms a node):
 # checked only on trees up to this size.
 OPENSPIEL_CHECK_MAX_NODES = 200_000
-
-
-@dataclass(frozen=True)
-class Endgame:
-    """A 1v1 endgame: coins of the player to move and of the other, deck, revealed cards."""
-
-    mover_coins: int
-    other_coins: int
-    deck: str = "ambassador"
-    revealed: tuple[str, str] = MAIN_REVEALED
-    turn_cap: int = DEFAULT_CAP
-
-    def __post_init__(self):
-        if self.deck not in DECKS:
-            raise InvalidParameterError(f"deck must be one of {', '.join(DECKS)}, not {self.deck!r}")
-        if self.turn_cap < 1:
-            raise InvalidParameterError(f"turn cap must be at least 1, not {self.turn_cap}")
-
-    def position(self, move: int = 0) -> str:
-        """The position string; ``move=1`` writes the same endgame with the seats swapped."""
-        mover = f"?/{self.revealed[0]}/{self.mover_coins}"
-        other = f"?/{self.revealed[1]}/{self.other_coins}"
-        if move == 0:
-            return f"{mover};{other};move:0"
-        return f"{other};{mover};move:1"
-
-    def params(self) -> dict:
-        return {"deck": self.deck, "turn_cap": self.turn_cap}
-
-    def game(self, move: int = 0) -> pyspiel.Game:
-        return endgame_game(self.position(move), **self.params())
-
-    def slug(self) -> str:
-        r0, r1 = self.revealed
-        return f"{self.deck}_{r0}-{r1}_m{self.mover_coins}_o{self.other_coins}_cap{self.turn_cap}"
 
 
 # --------------------------------------------------------------------------- labels
@@ -136,9 +97,6 @@ def analyse(game: pyspiel.Game, result: SolveResult | None = None, table: dict |
         table = strategy_lookup(result)
     deck = game.config.deck
     walk = Walk()
-    if guarantees is not None:
-        from analysis.coup.guarantees import continuation
-
     def policy(state, player):
         key = state.information_state_string(player)
         actions, probs = table[key]
@@ -302,9 +260,6 @@ def solve_priced_endgame(endgame: Endgame, target: float = TARGET_EXPLOITABILITY
     ``upper_win`` are the endgame's uncapped bracket at this cap, as the bracket sweep
     computes it.
     """
-    from analysis.coup.brackets import compile_markov, solve_side
-    from analysis.coup.guarantees import guarantees_for
-
     game = endgame.game()
     start = time.perf_counter()
     compiled, bounds = compile_markov(endgame)
@@ -360,8 +315,6 @@ def _walk_fields(walk: Walk, compiled, solve_seconds: float, tick: float) -> dic
 
 def openspiel_exploitability(game: pyspiel.Game, result: SolveResult) -> float:
     """OpenSpiel's (C++) ``exploitability`` of the solved profile on the OpenSpiel game."""
-    from open_spiel.python import policy as policy_lib
-
     tabular = result.to_tabular_policy(game)
     return float(pyspiel.exploitability(game, policy_lib.python_policy_to_pyspiel_policy(tabular)))
 

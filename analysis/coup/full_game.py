@@ -30,13 +30,15 @@ from pathlib import Path
 
 import pyspiel
 
-from analysis.coup.brackets import SOLVER, bracket_of
+import games  # noqa: F401  (registers python_coup)
+from analysis.coup.brackets import SOLVER, bracket_of, markov_game_bracket, markov_summary
+from analysis.coup.guarantees import guarantees_from, uncapped_roots
+from analysis.coup.model import data_dir
 from analysis.solve import compile_game
 from analysis.solve.cache import read_rows, write_rows
 from analysis.solve.compile import TREE_BYTES_PER_NODE, estimate_tree_nodes
+from analysis.solve.errors import GameTooLargeError
 
-PATH = Path("reports/data/coup/full_game.json")
-MARKOV_PATH = Path("reports/data/coup/full_game_markov.json")
 MARKOV_CAPS = (1, 2)
 # The whole game's graph (~10^7 positions) is ~100x an endgame's, and an opponent who
 # stalls in loops makes value iteration crawl: fewer improvement rounds (they gain
@@ -52,10 +54,18 @@ NODE_BUDGET = 10_000_000
 SOLVE_SECONDS = 600.0
 
 
+def rows_path() -> Path:
+    """Where the capped full games' rows live (the cap scoring 0)."""
+    return data_dir("full_game.json")
+
+
+def markov_path() -> Path:
+    """Where the rows of the full games with the cap priced by Markov guarantees live."""
+    return data_dir("full_game_markov.json")
+
+
 def full_game(setup: str, deck: str, cap: int) -> pyspiel.Game:
     """The 2-player game from the deal, capped at ``cap`` turns (the cap pays 0)."""
-    import games  # noqa: F401  (registers python_coup)
-
     return pyspiel.load_game("python_coup", {"two_player_setup": setup, "deck": deck,
                                              "turn_cap": cap})
 
@@ -77,9 +87,11 @@ def solve_case(setup: str, deck: str, cap: int, budget: int = NODE_BUDGET) -> di
     return row
 
 
-def run(path: Path = PATH, setups=SETUPS, decks=DECKS, caps=CAPS,
+def run(path: Path | None = None, setups=SETUPS, decks=DECKS, caps=CAPS,
         budget: int = NODE_BUDGET) -> dict:
-    """Every (setup, deck, cap) not yet in ``path`` (over the budget: the estimate only)."""
+    """Every (setup, deck, cap) not yet in ``path`` (default :func:`rows_path`; over the
+    budget: the estimate only)."""
+    path = rows_path() if path is None else path
     rows = read_rows(path)
     for setup in setups:
         for deck in decks:
@@ -95,8 +107,6 @@ def run(path: Path = PATH, setups=SETUPS, decks=DECKS, caps=CAPS,
 def full_game_guarantees(deck: str, progress: bool = False):
     """The Markov guarantees of the whole 2-player game with ``deck``: one position graph
     from the deals of both setups (they differ only in the first player's coins)."""
-    from analysis.coup.guarantees import guarantees_from, uncapped_roots
-
     config, roots = uncapped_roots([full_game(setup, deck, 1) for setup in SETUPS])
     return guarantees_from(config, roots, deck, rounds=FULL_GAME_ROUNDS, progress=progress,
                            max_sweeps=FULL_GAME_SWEEPS)
@@ -106,9 +116,6 @@ def solve_markov_case(setup: str, deck: str, cap: int, budget: int = NODE_BUDGET
                       progress: bool = False) -> dict:
     """The first player's guarantees at the deal and, where the tree fits ``budget``, the
     bracket of the capped game whose cap pays the Markov guarantees."""
-    from analysis.coup.brackets import markov_game_bracket, markov_summary
-    from analysis.solve.errors import GameTooLargeError
-
     game = full_game(setup, deck, cap)
     g = full_game_guarantees(deck, progress)
     summary = markov_summary(game, g) | {"edges": g.graph.num_edges,
@@ -128,9 +135,11 @@ def solve_markov_case(setup: str, deck: str, cap: int, budget: int = NODE_BUDGET
     return row
 
 
-def run_markov(path: Path = MARKOV_PATH, setups=SETUPS, decks=DECKS, caps=MARKOV_CAPS,
+def run_markov(path: Path | None = None, setups=SETUPS, decks=DECKS, caps=MARKOV_CAPS,
                budget: int = NODE_BUDGET, progress: bool = False) -> dict:
-    """:func:`solve_markov_case` for every (setup, deck, cap) not yet in ``path``."""
+    """:func:`solve_markov_case` for every (setup, deck, cap) not yet in ``path`` (default
+    :func:`markov_path`)."""
+    path = markov_path() if path is None else path
     rows = read_rows(path)
     for deck in decks:
         for setup in setups:

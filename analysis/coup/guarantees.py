@@ -50,7 +50,9 @@ from functools import lru_cache
 
 import numpy as np
 from numba import njit
+from tqdm.auto import tqdm
 
+from analysis.coup.model import Endgame
 from games.coup import engine as E
 from games.coup import rules as R
 from games.coup import view as V
@@ -168,8 +170,6 @@ def position_graph(walker: DecisiveCoupWalker, roots: list[E.Core],
     key_ids: tuple[dict, dict] = ({}, {})
     bar = None
     if progress:
-        from tqdm.auto import tqdm
-
         bar = tqdm(desc="position graph", unit=" positions", disable=None)
     while queue:  # FIFO: positions leave in the order they were numbered
         s = queue.popleft()
@@ -390,8 +390,6 @@ def uncapped_roots(games: list) -> tuple[E.Config, list[E.Core]]:
 def guarantees_for(deck: str, revealed: tuple[str, str], rounds: int = ROUNDS) -> Guarantees:
     """The Markov guarantees of every 1v1 endgame of ``deck`` with ``revealed`` lost
     (one graph from all the coin pairs 0-9; cached per process)."""
-    from analysis.coup.endgames import Endgame
-
     games = [Endgame(a, b, deck, revealed).game() for a in range(10) for b in range(10)]
     config, roots = uncapped_roots(games)
     return guarantees_from(config, roots, deck, revealed, rounds)

@@ -13,12 +13,13 @@ from pathlib import Path
 import numpy as np
 from matplotlib.figure import Figure
 
-from analysis.coup import balance, bluffing, sweep
-from analysis.coup.endgames import DEFAULT_CAP, MAIN_REVEALED, SOLVER, Endgame
+from analysis.coup import abstraction as A
+from analysis.coup import balance, bluffing, model, sweep
+from analysis.coup.endgames import SOLVER
+from analysis.coup.model import DEFAULT_CAP, MAIN_REVEALED, REVEALED_SETS, Endgame
 from analysis.report.context import ReportContext
 from analysis.solve.cache import read_rows
 
-DATA = Path("reports/data/coup")
 HONEST_ORDER = ("Captain", "Assassin", "Duke", "Contessa")
 BENCHMARK = Path("benchmarks/results/coup_endgames.txt")
 BRACKET_BENCHMARK = Path("benchmarks/results/coup_endgames_brackets.txt")
@@ -26,7 +27,7 @@ WALK_BENCHMARK = Path("benchmarks/results/coup_walk.txt")
 
 
 def _records(cap: int = DEFAULT_CAP) -> list[dict]:
-    return sweep.cached(sweep.grid(cap=cap))
+    return model.cached(sweep.grid(cap=cap))
 
 
 def _solver_note(df) -> str:
@@ -101,7 +102,7 @@ def section_findings(ctx: ReportContext) -> str:
         lines.append(f"- **Ambassador vs Inquisitor**: the mover's value differs by {v.mean():+.3f} "
                      f"on average (largest {v.abs().max():.3f}).")
     cap3 = [eg for eg in sweep.grid(CAP3_COINS, decks=("inquisitor",), cap=3) if eg.turn_cap == 3]
-    cap3_records = sweep.cached(cap3)
+    cap3_records = model.cached(cap3)
     if cap3_records:
         cv3 = bluffing.character_values(cap3_records)
         order = ", ".join(f"{r.card} {r.value:+.2f}" for r in cv3.itertuples())
@@ -205,7 +206,7 @@ def section_cap3(ctx: ReportContext) -> str:
     lines = ["## Three turns: cap 3 (Inquisitor deck)\n"]
     expected = [eg for eg in sweep.grid(CAP3_COINS, decks=("inquisitor",), cap=3)
                 if eg.turn_cap == 3]
-    records = sweep.cached(expected)
+    records = model.cached(expected)
     if not records:
         return "\n".join(lines + ["Not solved yet: `farol coup sweep --caps 3 --decks "
                                   "inquisitor --coins " + ",".join(map(str, CAP3_COINS)) + "`."])
@@ -250,14 +251,12 @@ def section_cap3(ctx: ReportContext) -> str:
 
 def section_revealed(ctx: ReportContext) -> str:
     """How the revealed cards (which change what can be dealt) move the values."""
-    from analysis.coup.endgames import REVEALED_SETS
-
     lines = ["## Revealed cards\n"]
     main = {(r["endgame"]["deck"], r["endgame"]["mover_coins"], r["endgame"]["other_coins"]): r
             for r in _records()}
     rows = []
     for revealed in REVEALED_SETS:
-        records = sweep.cached(sweep.grid(REVEALED_COINS, revealed=revealed))
+        records = model.cached(sweep.grid(REVEALED_COINS, revealed=revealed))
         for deck in sorted({r["endgame"]["deck"] for r in records}):
             sub = [r for r in records if r["endgame"]["deck"] == deck]
             diffs = [abs(r["value"] - main[(deck, r["endgame"]["mover_coins"],
@@ -288,7 +287,7 @@ def section_revealed(ctx: ReportContext) -> str:
 def section_turn_cap(ctx: ReportContext) -> str:
     lines = ["## Turn cap\n"]
     try:
-        rows = json.loads((DATA / "cap_study.json").read_text())
+        rows = json.loads((model.data_dir("cap_study.json")).read_text())
     except (OSError, ValueError):
         return "\n".join(lines + ["Not run yet: `analysis.coup.sweep.cap_study_sweep()`."])
     lines += [
@@ -334,7 +333,7 @@ def _brackets() -> dict[int, list[dict]]:
     """Bracket records on disk by turn cap (the main revealed pair, both decks)."""
     out: dict[int, list[dict]] = {}
     for cap in range(1, 8):
-        recs = sweep.cached_brackets(sweep.bracket_grid(cap=cap))
+        recs = model.cached_brackets(sweep.bracket_grid(cap=cap))
         if recs:
             out[cap] = recs
     return out
@@ -346,8 +345,8 @@ def _markov_brackets(revealed: tuple[str, str] = MAIN_REVEALED, caps=range(2, 8)
     of the endgames with ``revealed`` lost and ``coins`` each (both decks)."""
     out: dict[int, list[dict]] = {}
     for cap in caps:
-        recs = sweep.cached_brackets(sweep.bracket_grid(coins, revealed=revealed, cap=cap),
-                                     sweep.MARKOV_BRACKET_DIR)
+        recs = model.cached_brackets(sweep.bracket_grid(coins, revealed=revealed, cap=cap),
+                                     model.markov_brackets_dir())
         if recs:
             out[cap] = recs
     return out
@@ -355,7 +354,7 @@ def _markov_brackets(revealed: tuple[str, str] = MAIN_REVEALED, caps=range(2, 8)
 
 def _tightest(by_cap: dict[int, list[dict]], also: dict[int, list[dict]] | None = None):
     """Per endgame, the intersection of its brackets over every cap in ``by_cap``
-    (:func:`analysis.coup.sweep.intersect_brackets`; movers of 7+ coins from cap 1), as a
+    (:func:`analysis.coup.model.intersect_brackets`; movers of 7+ coins from cap 1), as a
     frame like :func:`_bracket_frame`'s with the caps of the two ends; ``also``: more
     records by cap (the Markov-priced ones), merged with those of the same cap."""
     import pandas as pd
@@ -367,9 +366,9 @@ def _tightest(by_cap: dict[int, list[dict]], also: dict[int, list[dict]] | None 
                 eg = r["endgame"]
                 caps = per_endgame.setdefault(
                     (eg["deck"], eg["mover_coins"], eg["other_coins"]), {})
-                caps[cap] = sweep.merge_brackets([caps[cap], r]) if cap in caps else r
+                caps[cap] = model.merge_brackets([caps[cap], r]) if cap in caps else r
     return pd.DataFrame([{"deck": deck, "mover": mover, "other": other}
-                         | sweep.intersect_brackets(caps)
+                         | model.intersect_brackets(caps)
                          for (deck, mover, other), caps in per_endgame.items()])
 
 
@@ -728,8 +727,6 @@ def revealed_brackets() -> dict[tuple[str, str], object]:
     """Per revealed pair, the tightest bracket of each endgame of the revealed-cards grid
     (coins :data:`REVEALED_COINS` each, both decks): the main pair's from every bracket
     on disk, the others' from their Markov-priced brackets (movers of 7+ coins at cap 1)."""
-    from analysis.coup.endgames import REVEALED_SETS
-
     out = {}
     for revealed in REVEALED_SETS:
         if revealed == MAIN_REVEALED:
@@ -833,8 +830,6 @@ def _abstraction_frame(records: list[dict]):
     the fallback."""
     import pandas as pd
 
-    from analysis.coup import abstraction as A
-
     rows = []
     for r in records:
         solved = [c for c in r["caps"] if c["status"] == "solved"]
@@ -881,9 +876,7 @@ def _markov_bullet(by_cap: dict) -> list[str]:
 
 def _abstraction_bullet() -> list[str]:
     """The findings' line on the state-keyed estimate (empty without data)."""
-    from analysis.coup import abstraction as A
-
-    records = A.cached(DATA / "abstraction")
+    records = A.cached(model.data_dir("abstraction"))
     if not records:
         return []
     df = _abstraction_frame(records)
@@ -938,9 +931,7 @@ def _growth_words(df) -> str:
 
 def _memory_bullet(plain) -> list[str]:
     """The findings' line on the memory keys (empty without data)."""
-    from analysis.coup import abstraction as A
-
-    records = A.cached(DATA / "abstraction_memory")
+    records = A.cached(model.data_dir("abstraction_memory"))
     if not records:
         return []
     df = _abstraction_frame(records).merge(plain, on=["deck", "mover", "other"],
@@ -962,10 +953,8 @@ _STOP_WORDS = {"caps exhausted": "largest cap tried", "time limit": "endgame's t
 
 def section_abstraction(ctx: ReportContext) -> str:
     """Beyond the cap: the state-keyed abstraction's estimate where the brackets are wide."""
-    from analysis.coup import abstraction as A
-
     lines = ["## Beyond the cap: the state-keyed estimate\n"]
-    records = A.cached(DATA / "abstraction")
+    records = A.cached(model.data_dir("abstraction"))
     if not records:
         return "\n".join(lines + ["Not run yet: `farol coup abstraction`."])
     df = _abstraction_frame(records)
@@ -1087,14 +1076,12 @@ def section_abstraction(ctx: ReportContext) -> str:
 
 def section_memory_keys(ctx: ReportContext) -> str:
     """The claim-memory abstraction beside the plain one: how much the forgetting costs."""
-    from analysis.coup import abstraction as A
-
     lines = ["### Remembering claims and sightings\n"]
-    records = A.cached(DATA / "abstraction_memory")
+    records = A.cached(model.data_dir("abstraction_memory"))
     if not records:
         return "\n".join(lines + ["Not run yet: `farol coup abstraction --keys memory`."]) + "\n"
     memory = _abstraction_frame(records)
-    plain = _abstraction_frame(A.cached(DATA / "abstraction"))
+    plain = _abstraction_frame(A.cached(model.data_dir("abstraction")))
     on = ["deck", "mover", "other"]
     df = memory.merge(plain, on=on, how="left", suffixes=("", "_plain"))
     params = records[0]["parameters"]
@@ -1159,8 +1146,6 @@ def _closed_since(df):
     """The estimates (rows of :func:`_abstraction_frame`) whose endgame's bracket has
     closed since they were made, with the value now known (``value``, the bracket's
     midpoint) and the estimate's ``miss``, both in win probability."""
-    from analysis.coup import abstraction as A
-
     closed = df[(df["upper_win"] - df["lower_win"]) <= A.CONVERGED_WIDTH].copy()
     closed["value"] = (closed["lower_win"] + closed["upper_win"]) / 2
     closed["miss"] = (closed["win"] - closed["value"]).abs()
@@ -1259,7 +1244,7 @@ def section_full_game(ctx: ReportContext) -> str:
     """The full 2-player game's first-player advantage: what is reachable and why not more."""
     lines = ["## The full 2-player game: first-player advantage\n"]
     try:
-        rows = json.loads((DATA / "full_game.json").read_text())
+        rows = json.loads((model.data_dir("full_game.json")).read_text())
     except (OSError, ValueError):
         return "\n".join(lines + ["Not run yet: `farol coup full-game`."])
     lines += [
@@ -1366,7 +1351,7 @@ def _first_mover_bullet(by_cap: dict) -> list[str]:
 
 def _larger_bullet() -> list[str]:
     """The findings line on two cards against one, from the 2v1/1v2 Markov brackets."""
-    rows = read_rows(DATA / "larger_markov.json")
+    rows = read_rows(model.data_dir("larger_markov.json"))
     if not rows:
         return []
     tight = _markov_tightest(rows, lambda r: (r["case"], r["deck"], r["position"]))
@@ -1382,7 +1367,7 @@ def _larger_bullet() -> list[str]:
 
 def _full_game_bullet() -> str:
     """The findings line on the full game's first-player advantage."""
-    best = _full_game_best(read_rows(DATA / "full_game_markov.json"))
+    best = _full_game_best(read_rows(model.data_dir("full_game_markov.json")))
     if not best:
         return ("- **The full game's first-player advantage** is out of exact reach: its "
                 "bracket is [0, 1] for every cap up to 6 (see *The full 2-player game*).")
@@ -1403,7 +1388,7 @@ def _span(values) -> str:
 
 def _full_game_markov() -> list[str]:
     """The full game's brackets with the cap priced by the whole game's Markov guarantees."""
-    rows = read_rows(DATA / "full_game_markov.json")
+    rows = read_rows(model.data_dir("full_game_markov.json"))
     if not rows:
         return ["**Pricing the cap.** Not run yet: `farol coup full-game --markov`.\n"]
     out = [
@@ -1576,7 +1561,7 @@ def section_bluffing(ctx: ReportContext) -> str:
 
 def _priced_records() -> list[dict]:
     """The cap-priced endgame records on disk (the main grid; movers of 7+ at cap 1)."""
-    return sweep.cached(sweep.grid(cap=DEFAULT_CAP), sweep.PRICED_DIR)
+    return model.cached(sweep.grid(cap=DEFAULT_CAP), model.priced_dir())
 
 
 def section_priced_bluffing(ctx: ReportContext) -> str:
@@ -1699,7 +1684,7 @@ def section_balance(ctx: ReportContext) -> str:
                      f"{_fmt(r.mover_win_equal_coins)} | {_fmt(r.mover_lose_equal_coins)} | "
                      f"{_fmt(r.value_1_vs_2, '+.3f')} | {_fmt(r.value_2_vs_2, '+.3f')} |")
     try:
-        caps = json.loads((DATA / "cap_study.json").read_text())
+        caps = json.loads((model.data_dir("cap_study.json")).read_text())
     except (OSError, ValueError):
         caps = {}
     for cap in (2, 3):
@@ -1720,7 +1705,7 @@ def section_balance(ctx: ReportContext) -> str:
             f"\nAmbassador minus Inquisitor, mover value per coin pair: mean {v.mean():+.3f}, "
             f"range {v.min():+.3f} to {v.max():+.3f} over {len(v)} pairs.\n")
     try:
-        larger = json.loads((DATA / "larger.json").read_text())
+        larger = json.loads((model.data_dir("larger.json")).read_text())
     except (OSError, ValueError):
         larger = {}
     op = balance.opening(larger)
@@ -1745,7 +1730,7 @@ def section_balance(ctx: ReportContext) -> str:
 def section_larger(ctx: ReportContext) -> str:
     lines = ["## Larger endgames\n"]
     try:
-        rows = json.loads((DATA / "larger.json").read_text())
+        rows = json.loads((model.data_dir("larger.json")).read_text())
     except (OSError, ValueError):
         return "\n".join(lines + ["Not run yet: `python -m analysis.coup.larger`."])
     lines += [
@@ -1786,7 +1771,7 @@ def section_larger(ctx: ReportContext) -> str:
 
 def _larger_markov() -> list[str]:
     """The 2v1 and 1v2 uncapped values, bracketed with the cap priced by Markov guarantees."""
-    rows = read_rows(DATA / "larger_markov.json")
+    rows = read_rows(model.data_dir("larger_markov.json"))
     if not rows:
         return ["**Without a cap.** Not run yet: `farol coup larger --markov`.\n"]
     out = [
