@@ -146,13 +146,13 @@ def test_bad_command_line_input_gives_one_clear_error(capsys, argv, needle):
 
 def test_the_report_section_renders_from_the_committed_data(tmp_path, monkeypatch):
     """One table row per committed estimate, the heatmap saved; without data, how to run."""
-    from analysis.coup import report
     from analysis.report import ReportContext
+    from analysis.report.coup.beyond_cap import abstraction_bullet, section_abstraction
     from games import catalog
 
     ctx = ReportContext(catalog.family("coup"), tmp_path)
     records = A.cached(store.data("coup", "abstraction"))
-    text = report.section_abstraction(ctx)
+    text = section_abstraction(ctx)
     assert text.startswith("## Beyond the cap")
     if records:
         rows = [line for line in text.splitlines()
@@ -161,5 +161,5 @@ def test_the_report_section_renders_from_the_committed_data(tmp_path, monkeypatc
         assert (tmp_path / "coup_abstraction_win.png").exists()
         assert "not an exact value" in text
     with store.use(tmp_path / "nothing"):
-        assert "farol coup abstraction" in report.section_abstraction(ctx)
-        assert report._abstraction_bullet() == []
+        assert "farol coup abstraction" in section_abstraction(ctx)
+        assert abstraction_bullet() == []

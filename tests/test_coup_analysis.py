@@ -387,16 +387,27 @@ def test_farol_coup_sweep_command(tmp_path, capsys):
 
 
 def test_report_sections_render_from_the_committed_data(tmp_path):
-    """Every Coup section writes Markdown (and its figures) from reports/data/coup alone."""
-    from analysis.coup import report
+    """Every Coup section writes Markdown (and its figures) from the committed data alone."""
     from analysis.report import ReportContext
+    from analysis.report.coup.balance import section_balance
+    from analysis.report.coup.benchmark import section_benchmark
+    from analysis.report.coup.bluffing import section_bluffing, section_priced_bluffing
+    from analysis.report.coup.endgames import (
+        section_cap3,
+        section_endgames,
+        section_revealed,
+        section_turn_cap,
+    )
+    from analysis.report.coup.findings import section_findings
+    from analysis.report.coup.larger import section_larger
+    from analysis.report.coup.revealed import section_revealed_brackets
     from games import catalog
 
     ctx = ReportContext(catalog.family("coup"), tmp_path, quick=True)
-    for section in (report.section_findings, report.section_endgames, report.section_cap3, report.section_revealed,
-                    report.section_turn_cap, report.section_bluffing, report.section_balance,
-                    report.section_larger, report.section_benchmark,
-                    report.section_priced_bluffing, report.section_revealed_brackets):
+    for section in (section_findings, section_endgames, section_cap3, section_revealed,
+                    section_turn_cap, section_bluffing, section_balance,
+                    section_larger, section_benchmark,
+                    section_priced_bluffing, section_revealed_brackets):
         text = section(ctx)
         assert text.startswith("## "), section.__name__
     assert all((tmp_path / name).exists() for name in ctx.figures)
@@ -406,13 +417,15 @@ def test_the_priced_study_section_compares_with_the_cap_zero_study(tmp_path, mon
     """One row per deck and claim of the priced records, with the cap-0 study's rates
     beside it; each card's range to the end lies inside [0, 1] with its low end first.
     Without records, how to run them."""
-    from analysis.coup import bluffing, report
+    from analysis.coup import bluffing
     from analysis.report import ReportContext
+    from analysis.report.coup.bluffing import section_priced_bluffing
+    from analysis.report.coup.readers import priced_records
     from games import catalog
 
     ctx = ReportContext(catalog.family("coup"), tmp_path, quick=True)
-    records = report._priced_records()
-    text = report.section_priced_bluffing(ctx)
+    records = priced_records()
+    text = section_priced_bluffing(ctx)
     assert text.startswith("## The bluffing study with the cap priced")
     if records:
         summary = bluffing.claim_summary(records)
@@ -423,7 +436,7 @@ def test_the_priced_study_section_compares_with_the_cap_zero_study(tmp_path, mon
         assert ((ranges["low"] <= ranges["high"] + 1e-9) & (ranges["low"] >= 0)
                 & (ranges["high"] <= 1 + 1e-9)).all()
     with data_without(tmp_path, "endgames_priced"):
-        assert "--cap-pricing markov" in report.section_priced_bluffing(ctx)
+        assert "--cap-pricing markov" in section_priced_bluffing(ctx)
 
 
 def test_sweeps_in_worker_processes_match_the_serial_sweep(tmp_path):
