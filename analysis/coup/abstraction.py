@@ -1,37 +1,12 @@
 """Beyond the cap: the state-keyed estimate of uncapped 1v1 Coup endgames.
 
-Where the rigorous brackets (:mod:`analysis.coup.brackets`) are still wide, the best
-available answer is the value of the *state-keyed abstraction*: the engine's graph mode,
-whose information sets are keyed by ``infoset_key`` (a player's own card plus the public
-position, turn number included), forgetting the order of past claims. Its size grows
-about linearly with the turn cap (the perfect-recall tree's x10-20 a turn), so caps of
-16 or 32 turns fit where the tree stops at 3-4.
-
-For one endgame, :func:`estimate` solves the abstraction with the cap paying 0 (a game
-that never ends scores 0, as in the uncapped definition) at growing caps until the
-value moves by less than :data:`VALUE_TOLERANCE` between consecutive caps (or a node or
-time limit stops it), CFR+ to a target exploitability *within the abstraction* with an
-iteration and time cap per solve. It then measures what the abstraction costs where the
-perfect-recall tree fits (:func:`loss_at_cap`, cap 3): the abstract strategy's
-exploitability in the perfect-recall tree, next to the tree's exact value. Finally it
-sets the estimate beside the rigorous bracket of the same endgame (:func:`compare`).
-
-What the estimate is not: an equilibrium value of Coup. The abstraction forgets what the
-players saw, CFR+ carries no convergence guarantee under imperfect recall (a max-min
-and a min-max in behaviour strategies may differ), and the engine's best response in an
-abstraction is a lower bound (its "exploitability within the abstraction" can be
-negative). Only the bracket is rigorous; the loss at cap 3 says how far the abstraction's
-play is from an equilibrium's where that can be measured.
-
-Two key schemes (``keys``): ``"plain"`` (``infoset_key``, above) and ``"memory"``
-(:class:`games.coup.walker.MemoryWalker`: the plain key plus the characters each player
-has claimed since their hand last changed and the cards shown by an examination). The
-memory keys lose far less in the perfect-recall game at cap 3 but their graph grows
-about x3-4 a turn, so they reach caps of 5-6 where the plain keys reach 32
-(:data:`MEMORY_CAPS`, records under ``reports/data/coup/abstraction_memory``).
-
-``farol coup abstraction`` runs the sweep (:func:`sweep`, resumable, one JSON file per
-endgame under ``reports/data/coup/abstraction``; ``--keys memory`` for the other scheme).
+Where the rigorous brackets (:mod:`analysis.coup.brackets`) are still wide, the endgame
+is solved in the state-keyed abstraction (graph mode, information sets keyed by what a
+player sees now) at growing caps until the value settles (:func:`estimate`); its loss is
+measured where the perfect-recall tree fits (:func:`loss_at_cap`) and the estimate set
+beside the bracket (:func:`compare`). It is an estimate, not an equilibrium value. Two
+key schemes (:data:`KEYS`): ``plain`` and ``memory`` (with claim memory,
+:class:`games.coup.walker.MemoryWalker`).
 """
 
 from __future__ import annotations

@@ -1,27 +1,10 @@
 """``farol advise coup`` and the ``solved`` bot: equilibrium play in Coup endgames.
 
-The position is an endgame position string (:mod:`games.coup.positions`) written
-by the player to move: their own face-down cards by name, everyone else's as
-``?``. The advice solves the endgame in which *every* face-down card is dealt by
-chance (so nobody's card is common knowledge, as at a real table) on the
-perfect-recall tree with Farol's engine, and prints the equilibrium mix at the
-information set of the player to move holding their cards, with their outcome
-probabilities given those cards.
-
-The turn cap is priced (``cap="markov"``, the default) the way the rigorous brackets
-of :mod:`analysis.coup.brackets` price it: a game stopped at the cap pays each player
-what their Markov policy still guarantees from there (:mod:`analysis.coup.guarantees`).
-The mix is then the equilibrium of the game in which the cap pays the player to move
-their *own* guarantee: playing it for ``turn_cap`` turns and the Markov policy after
-secures at least its guarantee against any opponent, and the advice prints the
-endgame's bracket (the mover's win probability without a cap, before the cards are
-dealt, both ends by exact best response). ``cap="draw"`` scores the cap 0 for both, as
-the capped endgame tables do: at low coins, where nothing is decided within a few
-turns, that game is indifferent between most moves.
-
-Example
--------
-``farol advise coup "duke/contessa/3;?/contessa/0;move:0" --turn-cap 2 --json``
+The position string (:mod:`games.coup.positions`) names the mover's own face-down cards
+and ``?`` for everyone else's; the advice solves the endgame in which every face-down
+card is dealt by chance and prints the mover's equilibrium mix with their outcome
+probabilities. By default the cap is priced by Markov guarantees, as the brackets price
+it (the mix secures the mover at least the bracket's end); ``cap="draw"`` scores it 0.
 """
 
 from __future__ import annotations

@@ -1,29 +1,16 @@
 """1v1 Coup endgames: one face-down card each, solved on the perfect-recall tree.
 
-An endgame is the position ``?/R0/a;?/R1/b;move:0``: the player to move (seat 0)
-has ``a`` coins and has lost ``R0``, the other has ``b`` coins and has lost ``R1``,
-and both face-down cards are dealt by chance from the court (the deck minus the
-two revealed cards), so each player knows only their own card. "Each player to
-move" needs no second seat: the game with seat 1 to move is the same game with
-the seats renamed (``tests/test_coup_analysis.py`` checks this).
-
-The game is ``python_coup`` with a turn cap: after ``turn_cap`` turns the game
-stops and both players get 0. The solve is exact for that capped game (CFR+ on
-the perfect-recall tree, exploitability measured by exact best response), so the
-*win probability* reported is that of the capped game and the *draw probability*
-says how much of the game the cap cut off. :func:`cap_study` measures how the
-values move as the cap grows.
-
-:func:`analyse` walks the solved tree once under the equilibrium profile and
-collects, by total path probability, what the bluffing study needs: every claim
-and block (made honestly or as a bluff), how often it is challenged, the mover's
-first-action mix per card, and win/draw/loss probabilities per dealt card.
+:func:`solve_endgame` solves one :class:`~analysis.coup.model.Endgame` capped at its
+turn cap (the cap scoring 0) and :func:`analyse` walks the solved profile for what the
+bluffing study needs: claims and blocks (honest or bluffed), how often they are
+challenged, first moves and outcomes per dealt card. :func:`solve_priced_endgame` does
+the same with the cap priced by Markov guarantees, along each player's safe profile.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 import numpy as np
 import pyspiel
@@ -226,7 +213,7 @@ def solve_endgame(endgame: Endgame, target: float = TARGET_EXPLOITABILITY,
     tick = time.perf_counter()
     walk = analyse(game, result)
     record = {
-        "endgame": asdict(endgame),
+        "endgame": endgame.to_json(),
         "position": endgame.position(),
         "solver": SOLVER,
         "method": result.method,
@@ -247,18 +234,11 @@ def solve_priced_endgame(endgame: Endgame, target: float = TARGET_EXPLOITABILITY
     """Solve ``endgame`` with its cap priced by Markov guarantees and walk the *safe
     profile*; returns a record shaped like :func:`solve_endgame`'s.
 
-    The cap-priced game is solved from both ends (:func:`analysis.coup.brackets.solve_side`):
-    in one the cap pays the mover their guarantee, in the other it pays the other player
-    theirs. The safe profile is each player's strategy from the game that pays *them*:
-    the strategy that secures them the most whatever the other does. Unlike the cap-0
-    game, in which nothing within the cap decides a low-coin endgame and most moves tie,
-    every move then has a price. The walk (:func:`analyse`) records the claims, first
-    moves and outcomes along that profile, and with the guarantees at the cap positions
-    reached: ``win_range`` is the mover's win probability when both play the safe profile
-    for the cap's turns and their Markov policies afterwards (rigorous for that profile:
-    each policy wins at least its guarantee against anything). ``lower_win`` and
-    ``upper_win`` are the endgame's uncapped bracket at this cap, as the bracket sweep
-    computes it.
+    The cap-priced game is solved from both ends (:func:`analysis.coup.brackets.solve_side`)
+    and each player plays the strategy of the end that pays *them* their guarantee: the
+    one that secures them the most. The walk (:func:`analyse`) adds the guarantees at the
+    cap: ``win_range`` is the mover's win probability when both play that profile and
+    then their Markov policies; ``lower_win``/``upper_win`` are the bracket at this cap.
     """
     game = endgame.game()
     start = time.perf_counter()
@@ -276,7 +256,7 @@ def solve_priced_endgame(endgame: Endgame, target: float = TARGET_EXPLOITABILITY
     out = walk.outcome
     lower, upper = sides[0].bound, sides[1].bound
     return {
-        "endgame": asdict(endgame),
+        "endgame": endgame.to_json(),
         "position": endgame.position(),
         "solver": SOLVER,
         "cap_payoffs": "markov",

@@ -1,25 +1,10 @@
-"""The full 2-player game's first-player advantage: what the engine reaches, with bounds.
+"""The full 2-player game from the deal: sizes and brackets of the first player's advantage.
 
-The game is ``python_coup`` from the deal (two cards each, the starting player is
-seat 0), with the 1-coin rule (``two_player_setup=basic``: the starting player gets
-one coin) or both players starting with two (``standard``), Ambassador or Inquisitor.
-Player 0's value is the first player's advantage.
-
-For each turn cap the perfect-recall tree's size is estimated (Knuth's probes); where
-it fits :data:`NODE_BUDGET` it is compiled and bracketed like the endgames
-(:mod:`analysis.coup.brackets`: cap payoff -1 and +1 give rigorous bounds on the
-uncapped value). Where it does not fit, the row says so with the estimate, which is
-the honest answer. Results go to ``reports/data/coup/full_game.json`` (resumable).
-
-``farol coup full-game`` runs it.
-
-The plain bracket is [0, 1] for every cap that fits (nobody can win so soon against
-passive play). :func:`run_markov` prices the cap instead with the Markov guarantees of
-the whole game (:mod:`analysis.coup.guarantees`, on the position graph of both
-setups' deals): the first player's win probability then lies in
-``[W_0, 1 - W_1]`` at the deal already, and in the capped game's bracket where its tree
-fits. Results go to ``reports/data/coup/full_game_markov.json``
-(``farol coup full-game --markov``).
+For each setup, deck and turn cap the perfect-recall tree's size is estimated; where it
+fits the budget it is compiled and bracketed like the endgames (:func:`run`), and
+:func:`run_markov` prices the cap with the whole game's Markov guarantees, which bound
+the first player's win probability at the deal already. Resumable row files
+(:func:`rows_path`, :func:`markov_path`).
 """
 
 from __future__ import annotations

@@ -1,42 +1,10 @@
 """Markov guarantees: what a player can secure from a bare position, used at the turn cap.
 
-The brackets of :mod:`analysis.coup.brackets` score the cap as a loss (lower end) and as
-a win (upper end) for the player to move: the width is the probability of reaching the
-cap. This module prices the cap position instead, from below for each player, without a
-tree.
-
-The guarantee
--------------
-Fix for player ``p`` a *Markov policy* ``sigma``: a mix of actions that depends only on
-what ``p`` sees now (``games.coup.view.infoset_key`` without the turn count: their own
-card, the coins, the revealed cards, the pending step). Give the other player every
-advantage: they see both cards and ``sigma`` and answer with whatever suits them. The
-probability ``W_p(s)`` that ``p`` still wins from position ``s`` (both cards known) is
-then the value of a one-player minimisation over the *position graph* (positions
-without history or turn count: a few tens of thousands per deck for the 1v1 endgames,
-about ten million for the whole 2-player game), computed by value iteration from
-``W = 0``: the values only rise towards the least fixed point, which is the guarantee,
-so every iterate is a guarantee too.
-
-Why the brackets stay rigorous
-------------------------------
-At a cap terminal ``h`` (the full history, both cards), let ``s`` be the position at
-the start of the next turn. Player 0 can play the capped equilibrium until the cap and
-``sigma_0`` afterwards (it needs only what player 0 sees), which wins with probability
-at least ``W_0(s)`` whatever player 1 does, however player 1 learned what they know.
-So the capped game paying player 0 ``2 W_0(s) - 1`` at the cap is worth at most the
-uncapped value (play that never ends scores 0 >= -1); symmetrically the game paying
-``1 - 2 W_1(s)`` is worth at least it. Both payoffs lie between -1 and +1, so the bracket is never wider than the
-plain one (``tests/test_coup_guarantees.py``).
-
-Choosing the policies
----------------------
-Any policy gives valid bounds; better ones give tighter bounds. :func:`markov_policy`
-runs damped policy improvement: start from the uniform mix, compute ``W_p``, move each
-information key halfway to the action with the best average ``W_p`` over the
-positions sharing that key (equal weights), and repeat. The opponent sees the cards,
-so a bluff is called whenever that pays: the two players' guarantees leave a gap
-where the hidden cards still matter, and the tree before the cap prices those beliefs.
+``W_p(s)`` is the probability that player ``p``'s Markov policy (a mix that depends only
+on what ``p`` sees now) still wins from position ``s`` against an opponent who sees both
+cards and the policy: a one-player minimisation on the position graph, by value
+iteration from 0, so every iterate is a guarantee. The policies come from damped policy
+improvement. Why the brackets priced with them stay rigorous: ``docs/coup_analysis.md``.
 """
 
 from __future__ import annotations

@@ -1,19 +1,9 @@
-"""Larger Coup endgames (2v1, 1v2, 2v2 influence): sizes, times, and the abstraction's loss.
+"""Larger Coup endgames (2v1, 1v2, 2v2 influence): sizes, exact solves and the abstraction's loss.
 
-For each case the perfect-recall tree's size is estimated (Knuth's probes) at turn
-caps 1-3. Where the tree fits the node budget it is solved exactly (CFR+ on the
-tree); the same capped game is also solved with the state-keyed abstraction (graph
-mode: information sets keyed by ``infoset_key``, which forgets the order of past
-events) and that abstract strategy is then evaluated in the perfect-recall game: its
-exploitability there is the abstraction's loss (as for ¡Cobardes!). Results go to
-``reports/data/coup/larger.json`` (resumable: cases already there are kept).
-
-``python -m analysis.coup.larger`` runs it.
-
-:func:`run_markov` brackets the uncapped values of the 2v1 and 1v2 cases instead
-(``farol coup larger --markov``): the capped trees whose cap pays each player's Markov
-guarantee (:mod:`analysis.coup.guarantees`, on the position graph of these cases'
-deals), as for the 1v1 endgames. Results go to ``reports/data/coup/larger_markov.json``.
+Where the perfect-recall tree fits it is solved exactly and the state-keyed abstraction's
+strategy measured in it (:func:`run`); :func:`run_markov` brackets the uncapped values of
+the 2v1 and 1v2 cases with the cap priced by Markov guarantees. Resumable row files
+(:func:`rows_path`, :func:`markov_path`).
 """
 
 from __future__ import annotations

@@ -94,6 +94,17 @@ class Endgame:
         r0, r1 = self.revealed
         return f"{self.deck}_{r0}-{r1}_m{self.mover_coins}_o{self.other_coins}_cap{self.turn_cap}"
 
+    def to_json(self) -> dict:
+        """The ``endgame`` field of a record (every field, ``revealed`` as a pair)."""
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict) -> Endgame:
+        """The endgame a record's ``endgame`` field names (without ``turn_cap``, as in the
+        state-keyed estimates whose records span caps: the default cap)."""
+        return cls(data["mover_coins"], data["other_coins"], data["deck"],
+                   tuple(data["revealed"]), data.get("turn_cap", DEFAULT_CAP))
+
 
 # --------------------------------------------------------------------------- records
 def record_path(directory: Path, endgame: Endgame) -> Path:

@@ -1,18 +1,10 @@
 """Coup's walker for the solver's compiler (the :class:`games.keys.Walker` protocol).
 
-The compiler can walk positions directly instead of OpenSpiel states: a position is
-an :class:`~games.coup.engine.Core`, stepped by the same :meth:`Core.apply` the
-``CoupState`` calls, and every query below calls the function the state calls
-(:mod:`games.coup.view`), so there is no second copy of the rules. ``Core.apply``
-mutates, so :meth:`CoupWalker.child` applies to a copy (a shallow copy of immutable
-fields): a position is never changed once returned.
-
-Observations: a core's log is an immutable linked list shared with its ancestors,
-so the events a move added are the log nodes between the child's head and the
-parent's. A player's perfect-recall information state string is ``"P<player>"``
-followed by the text of every log event they see (:func:`~games.coup.view.event_text`),
-so the texts of the new events they see, concatenated along a history after the
-root's own, identify it.
+The compiler can walk bare :class:`~games.coup.engine.Core` positions instead of
+OpenSpiel states, stepped by the same rules and keyed by the same functions
+(:mod:`games.coup.view`), so there is no second copy of them. A child is a copy: a
+position is never changed once returned. Also the memory-keyed and decisive-Coup
+variants used by the Coup studies.
 """
 
 from __future__ import annotations
@@ -101,7 +93,12 @@ class CoupWalker:
             raise ValueError(f"{what} needs the event log: make the walker with history=True")
 
     def new_observations(self, parent: E.Core, child: E.Core, player: int) -> tuple:
-        """The log lines ``player`` sees among the events added from ``parent`` to ``child``."""
+        """The log lines ``player`` sees among the events added from ``parent`` to ``child``.
+
+        A core's log is an immutable linked list shared with its ancestors, so the events a
+        move added are the nodes between the two heads; the texts a player sees, after the
+        root's own, identify their perfect-recall information state.
+        """
         self._require_history("new_observations")
         deck = self._deck
         texts = (_text(event, player, deck) for event in _events(child.log, parent.log))
@@ -177,10 +174,9 @@ class MemoryWalker(CoupWalker):
 
     The claims are public, so both players' keys carry them; a sighting goes into the
     keys of the two players who saw it. Positions with equal keys have the same legal
-    actions, so the keys are an abstraction of the same game. The price is size: the
-    graph grows about x3-4 a turn (the plain keys' under x2), so it reaches caps of 5-6
-    turns where the plain keys reach 32, but its strategies lose far less in the
-    perfect-recall game (measured by :func:`analysis.coup.abstraction.loss_at_cap`).
+    actions, so the keys are an abstraction of the same game: a larger graph than the
+    plain keys', whose strategies lose less in the perfect-recall game (measured by
+    :func:`analysis.coup.abstraction.loss_at_cap`).
 
     Positions are :class:`~games.coup.engine.Core` objects with one extra attribute,
     ``memory`` (see :func:`memory_step`), carried by ``Core.copy``.

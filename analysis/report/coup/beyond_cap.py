@@ -21,9 +21,7 @@ def _abstraction_frame(records: list[dict]):
         solved = [c for c in r["caps"] if c["status"] == "solved"]
         last = solved[-1] if solved else {}
         loss = r.get("loss") or {}
-        eg = r["endgame"]
-        endgame = Endgame(eg["mover_coins"], eg["other_coins"], eg["deck"],
-                          tuple(eg["revealed"]))
+        endgame = Endgame.from_json(r["endgame"])
         b = A.bracket_of(endgame) or r.get("bracket") or {}
         where = A.compare(r["win"], b) if b and r["win"] is not None else {}
         rows.append({
