@@ -208,7 +208,7 @@ def section_abstraction(ctx: ReportContext) -> str:
     if sizes:
         lines.append("\nGraph sizes (nodes) by cap: " + "; ".join(sizes) + ".")
     img = heatmaps(ctx, df, "win", "estimated P(mover wins)", "abstraction_win", "RdBu",
-                    0.0, 1.0)
+                   0.0, 1.0)
     lines.append(f"\n![state-keyed estimate over coins]({img})\n")
     lines += [
         "Per endgame: the estimate (mover's win probability, a never-ending game counted "

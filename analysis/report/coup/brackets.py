@@ -254,7 +254,7 @@ def section_markov_brackets(ctx: ReportContext) -> str:
         f"width is {tight['width'].mean():.3f} (plain alone {before['width'].mean():.3f}). "
         "Converged: " + _converged_words(conv) + ".\n")
     img = heatmaps(ctx, tight, "width", "tightest bracket width", "bracket_width_markov",
-                    "viridis", 0.0, 1.0)
+                   "viridis", 0.0, 1.0)
     lines.append(f"![tightest bracket width over coins]({img})\n")
     for deck in DECKS_ORDER:
         g = tight[tight["deck"] == deck]

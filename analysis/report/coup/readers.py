@@ -7,15 +7,14 @@ import pandas as pd
 from analysis.coup import model, sweep
 from analysis.coup.model import DEFAULT_CAP, MAIN_REVEALED
 
+# The coins of the grids solved beyond the main one: each revealed pair, and cap 3.
+REVEALED_COINS = (0, 2, 3, 5, 7)
+CAP3_COINS = (0, 1, 2, 3, 4, 5, 6)
+
 
 def endgame_records(cap: int = DEFAULT_CAP) -> list[dict]:
+    """The stored records of the main grid's endgames at ``cap`` (the cap scoring 0)."""
     return model.cached(sweep.grid(cap=cap))
-
-
-REVEALED_COINS = (0, 2, 3, 5, 7)
-
-
-CAP3_COINS = (0, 1, 2, 3, 4, 5, 6)
 
 
 def plain_brackets() -> dict[int, list[dict]]:
@@ -29,7 +28,7 @@ def plain_brackets() -> dict[int, list[dict]]:
 
 
 def markov_brackets(revealed: tuple[str, str] = MAIN_REVEALED, caps=range(2, 8),
-                     coins=sweep.COINS) -> dict[int, list[dict]]:
+                    coins=sweep.COINS) -> dict[int, list[dict]]:
     """Markov-priced bracket records on disk by turn cap (:mod:`analysis.coup.guarantees`)
     of the endgames with ``revealed`` lost and ``coins`` each (both decks)."""
     out: dict[int, list[dict]] = {}
@@ -60,6 +59,7 @@ def tightest(by_cap: dict[int, list[dict]], also: dict[int, list[dict]] | None =
 
 
 def bracket_frame(records: list[dict]):
+    """One row per bracket record: the endgame, its bracket, size, time and solve quality."""
     return pd.DataFrame([{
         "deck": r["endgame"]["deck"], "mover": r["endgame"]["mover_coins"],
         "other": r["endgame"]["other_coins"], "cap": r["endgame"]["turn_cap"],
@@ -102,5 +102,6 @@ def full_game_best(rows: dict) -> dict[tuple, tuple[float, float, int]]:
 
 
 def priced_records() -> list[dict]:
+    """The stored records of the main grid with the cap priced by Markov guarantees."""
     """The cap-priced endgame records on disk (the main grid; movers of 7+ at cap 1)."""
     return model.cached(sweep.grid(cap=DEFAULT_CAP), model.priced_dir())

@@ -21,7 +21,7 @@ def fmt(x, spec=".3f") -> str:
 
 
 def heatmaps(ctx: ReportContext, df, column: str, title: str, stem: str, cmap: str,
-              vmin: float, vmax: float) -> str:
+             vmin: float, vmax: float) -> str:
     decks = sorted(df["deck"].unique())
     fig = Figure(figsize=(5.2 * len(decks), 4.4))
     for i, deck in enumerate(decks):
