@@ -21,12 +21,16 @@ record a sweep already stored (its own run's figures) without solving again.
 from __future__ import annotations
 
 import argparse
+import json
 import platform
 import time
 from pathlib import Path
 
-from analysis.coup.endgames import Endgame, openspiel_exploitability
+from analysis.coup.brackets import solve_bracket
+from analysis.coup.endgames import openspiel_exploitability
+from analysis.coup.model import Endgame, brackets_dir, markov_brackets_dir, save_bracket
 from analysis.solve import CFRSolver, compile_game, make_result
+from analysis.solve.compile import parse_memory
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -52,21 +56,18 @@ def run(mover: int, other: int, deck: str, cap: int, check: bool) -> str:
 
 def run_bracket(mover: int, other: int, deck: str, cap: int, save: bool,
                 markov: bool = False, max_memory: int | None = None) -> str:
-    from analysis.coup.brackets import solve_bracket
-    from analysis.coup.sweep import BRACKET_DIR, MARKOV_BRACKET_DIR, save_bracket
-
     eg = Endgame(mover, other, deck, turn_cap=cap)
     tick = time.perf_counter()
     r = solve_bracket(eg, markov=markov, max_memory=max_memory)
     total = time.perf_counter() - tick
     if save:
-        save_bracket(MARKOV_BRACKET_DIR if markov else BRACKET_DIR, eg, r)
+        save_bracket(markov_brackets_dir() if markov else brackets_dir(), eg, r)
     return bracket_line(r, total) + f" [{platform.node()}, {time.strftime('%Y-%m-%d')}]"
 
 
 def bracket_line(r: dict, total: float | None = None) -> str:
     """One line from a bracket record (:func:`analysis.coup.brackets.solve_bracket`)."""
-    eg = Endgame(**{k: tuple(v) if k == "revealed" else v for k, v in r["endgame"].items()})
+    eg = Endgame.from_json(r["endgame"])
     lo, hi = r["low"], r["high"]
     markov = r.get("cap_payoffs") == "markov"
     sides = ("cap pays the Markov lower guarantee", "cap pays the Markov upper guarantee") \
@@ -103,13 +104,9 @@ def main(argv: list[str] | None = None) -> int:
     mover, other = (int(x) for x in args.coins.split(","))
     if args.bracket or args.record:
         if args.record:
-            import json
-
             record = json.loads(Path(args.record).read_text())
             line = bracket_line(record) + f" [record {Path(args.record).name}]"
         else:
-            from analysis.solve.compile import parse_memory
-
             line = run_bracket(mover, other, args.deck, args.cap, args.save, args.markov,
                                parse_memory(args.max_memory))
         print(line)

@@ -19,6 +19,7 @@ import pyspiel
 from open_spiel.python.games import kuhn_poker  # noqa: F401  (registers python_kuhn_poker)
 
 import games  # noqa: F401  (registers python_coup)
+from analysis.solve import compile_game
 from games.coup import endgame_game
 
 POSITIONS = (
@@ -77,8 +78,6 @@ def kuhn_child_microseconds(repeats: int = 20_000) -> float:
 
 def compile_rates(position: str, deck: str, cap: int) -> str:
     """Tree and graph compile of one endgame, State walk against the walker (nodes/s)."""
-    from analysis.solve import compile_game
-
     game = endgame_game(position, turn_cap=cap, deck=deck)
     parts = []
     for graph in (False, True):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pyspiel
 
 import games  # noqa: F401  (registers python_coup)
+from analysis import store
 from games.coup import endgame_game
 
 
@@ -45,3 +46,15 @@ def chance_probability(state: pyspiel.State, move: str) -> float:
         if state.action_to_string(player, action) == move:
             return prob
     return 0.0
+
+
+def data_without(tmp_path, *missing: str):
+    """A data root under ``tmp_path`` holding the committed Coup data except the folders or
+    files ``missing`` (names under ``coup/``), for :func:`analysis.store.use`."""
+    real = store.data("coup")
+    root = tmp_path / "data_without"
+    (root / "coup").mkdir(parents=True)
+    for entry in real.iterdir():
+        if entry.name not in missing:
+            (root / "coup" / entry.name).symlink_to(entry)
+    return store.use(root)

@@ -6,11 +6,11 @@ import json
 
 import pytest
 
+from analysis import store
 from analysis.cli import main
 from analysis.coup import abstraction as A
-from analysis.coup.endgames import Endgame
 from analysis.coup.larger import abstraction_loss
-from analysis.coup.sweep import SWEEP_VERSION, bracket_path
+from analysis.coup.model import SWEEP_VERSION, Endgame, bracket_path
 from analysis.solve import CFRSolver, compile_game
 
 TINY = Endgame(3, 3, "inquisitor", turn_cap=1)
@@ -146,12 +146,13 @@ def test_bad_command_line_input_gives_one_clear_error(capsys, argv, needle):
 
 def test_the_report_section_renders_from_the_committed_data(tmp_path, monkeypatch):
     """One table row per committed estimate, the heatmap saved; without data, how to run."""
-    from analysis.coup import report
-    from analysis.report import ReportContext, catalog
+    from analysis.report import ReportContext
+    from analysis.report.coup.beyond_cap import abstraction_bullet, section_abstraction
+    from games import catalog
 
     ctx = ReportContext(catalog.family("coup"), tmp_path)
-    records = A.cached(report.DATA / "abstraction")
-    text = report.section_abstraction(ctx)
+    records = A.cached(store.data("coup", "abstraction"))
+    text = section_abstraction(ctx)
     assert text.startswith("## Beyond the cap")
     if records:
         rows = [line for line in text.splitlines()
@@ -159,6 +160,6 @@ def test_the_report_section_renders_from_the_committed_data(tmp_path, monkeypatc
         assert len(rows) == len(records)
         assert (tmp_path / "coup_abstraction_win.png").exists()
         assert "not an exact value" in text
-    monkeypatch.setattr(report, "DATA", tmp_path / "nothing")
-    assert "farol coup abstraction" in report.section_abstraction(ctx)
-    assert report._abstraction_bullet() == []
+    with store.use(tmp_path / "nothing"):
+        assert "farol coup abstraction" in section_abstraction(ctx)
+        assert abstraction_bullet() == []

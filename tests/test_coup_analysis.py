@@ -6,11 +6,13 @@ import json
 
 import numpy as np
 import pytest
+from coup_helpers import data_without
 
 import analysis.coup.advise  # noqa: F401  (registers the solved bot)
 from analysis.bots import make_bot, sample_chance
 from analysis.cli import main
-from analysis.coup.endgames import Endgame, analyse, cap_study, solve_endgame
+from analysis.coup.endgames import analyse, cap_study, solve_endgame
+from analysis.coup.model import Endgame
 from analysis.solve import compile_game, solve_lp
 
 
@@ -359,14 +361,14 @@ def test_farol_coup_sweep_prices_the_cap(tmp_path):
 
 def test_sweep_resumes_and_redoes_damaged_records(tmp_path):
     """A second sweep solves nothing already on disk; an unreadable record is solved again."""
-    from analysis.coup import sweep
+    from analysis.coup import model, sweep
 
     endgames = sweep.grid(coins=(0, 7), decks=("inquisitor",), cap=1)
     assert [eg.turn_cap for eg in endgames] == [1, 1, 1, 1]
     records = sweep.sweep(endgames, tmp_path, workers=1, progress=False)
     assert [r["endgame"]["mover_coins"] for r in records] == [0, 0, 7, 7]
     assert records[2]["win"] == pytest.approx(1.0, abs=1e-4)
-    paths = [sweep.record_path(tmp_path, eg) for eg in endgames]
+    paths = [model.record_path(tmp_path, eg) for eg in endgames]
     stamps = [p.stat().st_mtime_ns for p in paths]
     paths[1].write_text("{not json")
     again = sweep.sweep(endgames, tmp_path, workers=1, progress=False)
@@ -385,16 +387,27 @@ def test_farol_coup_sweep_command(tmp_path, capsys):
 
 
 def test_report_sections_render_from_the_committed_data(tmp_path):
-    """Every Coup section writes Markdown (and its figures) from reports/data/coup alone."""
-    from analysis.coup import report
+    """Every Coup section writes Markdown (and its figures) from the committed data alone."""
     from analysis.report import ReportContext
+    from analysis.report.coup.balance import section_balance
+    from analysis.report.coup.benchmark import section_benchmark
+    from analysis.report.coup.bluffing import section_bluffing, section_priced_bluffing
+    from analysis.report.coup.endgames import (
+        section_cap3,
+        section_endgames,
+        section_revealed,
+        section_turn_cap,
+    )
+    from analysis.report.coup.findings import section_findings
+    from analysis.report.coup.larger import section_larger
+    from analysis.report.coup.revealed import section_revealed_brackets
     from games import catalog
 
     ctx = ReportContext(catalog.family("coup"), tmp_path, quick=True)
-    for section in (report.section_findings, report.section_endgames, report.section_cap3, report.section_revealed,
-                    report.section_turn_cap, report.section_bluffing, report.section_balance,
-                    report.section_larger, report.section_benchmark,
-                    report.section_priced_bluffing, report.section_revealed_brackets):
+    for section in (section_findings, section_endgames, section_cap3, section_revealed,
+                    section_turn_cap, section_bluffing, section_balance,
+                    section_larger, section_benchmark,
+                    section_priced_bluffing, section_revealed_brackets):
         text = section(ctx)
         assert text.startswith("## "), section.__name__
     assert all((tmp_path / name).exists() for name in ctx.figures)
@@ -404,13 +417,15 @@ def test_the_priced_study_section_compares_with_the_cap_zero_study(tmp_path, mon
     """One row per deck and claim of the priced records, with the cap-0 study's rates
     beside it; each card's range to the end lies inside [0, 1] with its low end first.
     Without records, how to run them."""
-    from analysis.coup import bluffing, report, sweep
+    from analysis.coup import bluffing
     from analysis.report import ReportContext
+    from analysis.report.coup.bluffing import section_priced_bluffing
+    from analysis.report.coup.readers import priced_records
     from games import catalog
 
     ctx = ReportContext(catalog.family("coup"), tmp_path, quick=True)
-    records = report._priced_records()
-    text = report.section_priced_bluffing(ctx)
+    records = priced_records()
+    text = section_priced_bluffing(ctx)
     assert text.startswith("## The bluffing study with the cap priced")
     if records:
         summary = bluffing.claim_summary(records)
@@ -420,8 +435,8 @@ def test_the_priced_study_section_compares_with_the_cap_zero_study(tmp_path, mon
         ranges = bluffing.card_win_ranges(records, coins=range(7))
         assert ((ranges["low"] <= ranges["high"] + 1e-9) & (ranges["low"] >= 0)
                 & (ranges["high"] <= 1 + 1e-9)).all()
-    monkeypatch.setattr(sweep, "PRICED_DIR", tmp_path / "nothing")
-    assert "--cap-pricing markov" in report.section_priced_bluffing(ctx)
+    with data_without(tmp_path, "endgames_priced"):
+        assert "--cap-pricing markov" in section_priced_bluffing(ctx)
 
 
 def test_sweeps_in_worker_processes_match_the_serial_sweep(tmp_path):

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from analysis.coup.brackets import compile_endgame, solve_bracket, with_cap_payoff
-from analysis.coup.endgames import Endgame
+from analysis.coup.model import Endgame
 from analysis.solve import CFRSolver, compile_game
 from games.coup import endgame_game
 
@@ -91,7 +91,7 @@ def test_a_passive_opponent_keeps_the_bracket_fully_open_at_cap_two():
 def _fake_bracket(directory, eg: Endgame, width: float) -> None:
     import json
 
-    from analysis.coup.sweep import SWEEP_VERSION, bracket_path
+    from analysis.coup.model import SWEEP_VERSION, bracket_path
 
     path = bracket_path(directory, eg)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -149,7 +149,7 @@ def test_the_sweep_compiles_within_the_memory_budget_it_is_given(capsys, tmp_pat
 def test_the_tightest_bracket_intersects_every_cap():
     """The report's per-endgame bracket: the largest lower end and the smallest upper end
     over the caps on disk, with the caps they come from."""
-    from analysis.coup.report import _tightest
+    from analysis.report.coup.readers import tightest
 
     def rec(cap, lower, upper):
         return {"endgame": {"deck": "inquisitor", "mover_coins": 1, "other_coins": 7,
@@ -157,7 +157,7 @@ def test_the_tightest_bracket_intersects_every_cap():
 
     by_cap = {3: [rec(3, 0.0769, 0.0962)], 4: [rec(4, 0.0769, 0.0962)],
               5: [rec(5, 0.0960, 0.0965)]}
-    (row,) = _tightest(by_cap).itertuples()
+    (row,) = tightest(by_cap).itertuples()
     assert (row.lower_win, row.upper_win) == (0.0960, 0.0962)
     assert (row.lower_cap, row.upper_cap) == (5, 3)
     assert row.width == pytest.approx(0.0002)

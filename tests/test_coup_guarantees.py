@@ -7,10 +7,11 @@ import json
 
 import numpy as np
 import pytest
+from coup_helpers import data_without
 
 from analysis.coup import guarantees as M
 from analysis.coup.brackets import compile_endgame, compile_markov, solve_bracket, with_cap_bounds
-from analysis.coup.endgames import Endgame
+from analysis.coup.model import Endgame
 from games.coup import cards as C
 from games.coup import engine as E
 from games.coup.walker import DecisiveCoupWalker
@@ -234,24 +235,26 @@ def test_the_report_section_renders_from_the_committed_data(tmp_path, monkeypatc
     """A row per cap and deck with Markov records, the convergence count over every
     bracket on disk (never below the plain brackets' own), and no contradiction: every
     endgame's tightest bracket is non-empty. Without records, how to run them."""
-    from analysis.coup import report, sweep
-    from analysis.report import ReportContext, catalog
+    from analysis.report import ReportContext
+    from analysis.report.coup.brackets import section_markov_brackets
+    from analysis.report.coup.readers import markov_brackets, plain_brackets, tightest
+    from games import catalog
 
     ctx = ReportContext(catalog.family("coup"), tmp_path)
-    markov = report._markov_brackets()
-    text = report.section_markov_brackets(ctx)
+    markov = markov_brackets()
+    text = section_markov_brackets(ctx)
     assert text.startswith("## Pricing the cap: Markov guarantees")
     if markov:
         rows = [line for line in text.splitlines() if line.startswith("| 2 |")
                 or line.startswith("| 3 |")]
         assert len(rows) >= 2
-        tight = report._tightest(report._brackets(), markov)
-        plain = report._tightest(report._brackets())
+        tight = tightest(plain_brackets(), markov)
+        plain = tightest(plain_brackets())
         assert (tight["width"] >= -1e-9).all()
         assert (tight["width"] <= 1e-3).sum() >= (plain["width"] <= 1e-3).sum()
         assert f"{int((tight['width'] <= 1e-3).sum())} of {len(tight)} endgames" in text
-    monkeypatch.setattr(sweep, "MARKOV_BRACKET_DIR", tmp_path / "nothing")
-    assert "--markov" in report.section_markov_brackets(ctx)
+    with data_without(tmp_path, "brackets_markov"):
+        assert "--markov" in section_markov_brackets(ctx)
 
 
 def test_the_revealed_section_lists_every_endgame_and_only_disjoint_changes(tmp_path,
@@ -260,21 +263,27 @@ def test_the_revealed_section_lists_every_endgame_and_only_disjoint_changes(tmp_
     tightest bracket; an endgame is called changed for sure exactly when another pair's
     bracket and the main pair's do not overlap (checked against the records themselves).
     Without records for the other pairs, how to run them."""
-    from analysis.coup import report, sweep
-    from analysis.report import ReportContext, catalog
+    from analysis.coup.model import MAIN_REVEALED
+    from analysis.report import ReportContext
+    from analysis.report.coup.revealed import (
+        revealed_brackets,
+        revealed_changes,
+        section_revealed_brackets,
+    )
+    from games import catalog
 
     ctx = ReportContext(catalog.family("coup"), tmp_path)
-    tights = report.revealed_brackets()
-    text = report.section_revealed_brackets(ctx)
+    tights = revealed_brackets()
+    text = section_revealed_brackets(ctx)
     assert text.startswith("## Revealed cards without a cap")
-    others = [rv for rv in tights if rv != report.MAIN_REVEALED]
+    others = [rv for rv in tights if rv != MAIN_REVEALED]
     if others:
         keys = {(r.deck, r.mover, r.other) for t in tights.values() for r in t.itertuples()}
         rows = [line for line in text.splitlines()
                 if line.startswith(("| ambassador | ", "| inquisitor | ")) and "/" in line
                 and line.split(" | ")[1].count("/") == 1 and "-" not in line.split(" | ")[1]]
         assert len(rows) == len(keys)
-        main = {(r.deck, r.mover, r.other): r for r in tights[report.MAIN_REVEALED].itertuples()}
+        main = {(r.deck, r.mover, r.other): r for r in tights[MAIN_REVEALED].itertuples()}
         expected = set()
         for rv in others:
             # Every record of the pair, bracket by bracket, as read by the sweep's helpers.
@@ -284,12 +293,12 @@ def test_the_revealed_section_lists_every_endgame_and_only_disjoint_changes(tmp_
                                                                          m.upper_win):
                     expected.add((r.deck, r.mover, r.other, rv))
             assert (tights[rv]["width"] >= -1e-9).all()  # no contradiction within a pair
-        found = {(d, a, b, rv) for d, a, b, rv, *_ in report.revealed_changes(tights)}
+        found = {(d, a, b, rv) for d, a, b, rv, *_ in revealed_changes(tights)}
         assert found == expected
         if expected:
             assert f"In {len(expected)} endgames the revealed cards change" in text
-    monkeypatch.setattr(sweep, "MARKOV_BRACKET_DIR", tmp_path / "nothing")
-    assert "--revealed" in report.section_revealed_brackets(ctx)
+    with data_without(tmp_path, "brackets_markov"):
+        assert "--revealed" in section_revealed_brackets(ctx)
 
 
 @pytest.mark.parametrize("deck", ["inquisitor", "ambassador"])

@@ -10,14 +10,14 @@ import pytest
 
 from analysis.coup import full_game, larger
 from analysis.coup import guarantees as M
-from analysis.coup.endgames import Endgame
+from analysis.coup.model import Endgame
 
 TOL = 2e-4  # each side is solved to exploitability 1e-4
 
 
 @pytest.fixture(scope="module")
 def rows():
-    return json.loads(full_game.MARKOV_PATH.read_text())
+    return json.loads(full_game.markov_path().read_text())
 
 
 def test_every_committed_row_is_a_bracket_inside_the_deal_guarantees(rows):
@@ -50,9 +50,9 @@ def test_one_graph_serves_both_setups_of_a_deck(rows):
 
 
 def test_the_report_lists_every_row(rows, tmp_path):
-    from analysis.coup import report
+    from analysis.report.coup.full_game import full_game_markov
 
-    text = "\n".join(report._full_game_markov())
+    text = "\n".join(full_game_markov())
     assert text.startswith("**Pricing the cap with Markov guarantees.**")
     table = [line for line in text.splitlines() if line.startswith(("| basic", "| standard"))]
     assert len(table) == len(rows)
@@ -61,7 +61,7 @@ def test_the_report_lists_every_row(rows, tmp_path):
 
 @pytest.fixture(scope="module")
 def larger_rows():
-    return json.loads(larger.MARKOV_PATH.read_text())
+    return json.loads(larger.markov_path().read_text())
 
 
 def test_every_larger_row_is_a_bracket_inside_the_deal_guarantees(larger_rows):
@@ -85,9 +85,9 @@ def test_every_larger_row_is_a_bracket_inside_the_deal_guarantees(larger_rows):
 
 
 def test_the_report_lists_every_larger_row(larger_rows):
-    from analysis.coup import report
+    from analysis.report.coup.larger import larger_markov
 
-    text = "\n".join(report._larger_markov())
+    text = "\n".join(larger_markov())
     assert text.startswith("**Without a cap.**")
     table = [line for line in text.splitlines() if line.startswith(("| 2v1", "| 1v2"))]
     assert len(table) == len(larger_rows)
@@ -120,9 +120,11 @@ def test_the_findings_lines_follow_the_brackets(larger_rows):
     equal-coin endgames whose tightest lower end is above 1/2."""
     import re
 
-    from analysis.coup import report
+    from analysis.report.coup.full_game import first_mover_bullet
+    from analysis.report.coup.larger import larger_bullet
+    from analysis.report.coup.readers import markov_brackets, plain_brackets, tightest
 
-    (line,) = report._larger_bullet()
+    (line,) = larger_bullet()
     two = {}
     for r in larger_rows.values():
         key = (r["case"], r["deck"], r["position"])
@@ -133,8 +135,8 @@ def test_the_findings_lines_follow_the_brackets(larger_rows):
     weakest = min(lo for (case, _, _), (lo, _) in two.items() if case == "2v1")
     strongest = max(hi for (case, _, _), (_, hi) in two.items() if case == "1v2")
     assert f"at least {weakest:.2f}" in line and f"at most {strongest:.2f}" in line
-    (first,) = report._first_mover_bullet(report._brackets())
-    tight = report._tightest(report._brackets(), report._markov_brackets())
+    (first,) = first_mover_bullet(plain_brackets())
+    tight = tightest(plain_brackets(), markov_brackets())
     listed = re.findall(r"(\d)/\d (0\.\d+)-", first)
     assert listed
     for pair, lo in listed:

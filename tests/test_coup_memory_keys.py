@@ -6,9 +6,10 @@ import random
 
 import pytest
 
+from analysis import store
 from analysis.cli import main
 from analysis.coup import abstraction as A
-from analysis.coup.endgames import Endgame
+from analysis.coup.model import Endgame
 from analysis.solve import compile_game
 from games.coup import cards as C
 from games.coup import engine as E
@@ -136,17 +137,18 @@ def test_unknown_keys_are_refused_by_name(capsys):
 def test_the_report_section_renders_from_the_committed_data(tmp_path, monkeypatch):
     """One row per committed memory-keyed record, beside the plain loss; without data, how
     to run it."""
-    from analysis.coup import report
-    from analysis.report import ReportContext, catalog
+    from analysis.report import ReportContext
+    from analysis.report.coup.beyond_cap import section_memory_keys
+    from games import catalog
 
     ctx = ReportContext(catalog.family("coup"), tmp_path)
-    records = A.cached(report.DATA / "abstraction_memory")
-    text = report.section_memory_keys(ctx)
+    records = A.cached(store.data("coup", "abstraction_memory"))
+    text = section_memory_keys(ctx)
     assert text.startswith("### Remembering claims and sightings")
     rows = [line for line in text.splitlines()
             if line.startswith(("| ambassador |", "| inquisitor |"))]
     assert len(rows) == len(records)
     if records:
         assert "In numbers" in text and A.MEMORY_SOLVER in text
-    monkeypatch.setattr(report, "DATA", tmp_path / "nothing")
-    assert "--keys memory" in report.section_memory_keys(ctx)
+    with store.use(tmp_path / "nothing"):
+        assert "--keys memory" in section_memory_keys(ctx)

@@ -1,111 +1,274 @@
-"""``farol coup``: run the Coup sweeps (endgames, turn caps, larger endgames).
+"""``farol coup``: run the Coup sweeps (endgames, brackets, full game, turn caps, larger
+endgames, state-keyed estimates); their results are what ``farol report coup`` reads.
 
-``farol coup sweep [--coins 0-9] [--decks ...] [--revealed contessa-contessa] [--caps 2]
-[--workers 2]`` solves every 1v1 endgame not yet on disk (resumable);
-``farol coup brackets [--caps 1,2,3] [--limit N]`` bounds the uncapped values
-(widest brackets first); ``farol coup full-game`` bounds the 2-player game from the
-deal as far as it fits; ``farol coup cap-study`` and ``farol coup larger`` run the turn-cap and larger-endgame
-studies (also resumable); ``farol coup abstraction [--deck ...] [--caps 4,8,16,32]
-[--pairs 0/0,1/2] [--jobs N]`` estimates the uncapped values of the endgames whose brackets
-are still wide with the state-keyed abstraction at growing caps. The results are what
-``farol report coup`` reads.
+Each sweep is resumable: what is on disk already is kept, so an interrupted run resumes
+where it stopped.
 """
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
+
+from analysis import store
+from analysis.coup import abstraction, full_game, larger, model, sweep
+from analysis.solve.compile import parse_memory
+from games.errors import InvalidParameterError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("coup", help="Coup sweeps: 1v1 endgames, turn caps, larger")
     sub = parser.add_subparsers(dest="coup_command", metavar="WHAT")
     sub.required = True
-    sweep = sub.add_parser("sweep", help="solve every 1v1 endgame not yet on disk")
-    from analysis.coup.sweep import add_arguments
-
-    add_arguments(sweep)
-    sweep.set_defaults(func=_sweep)
+    endgames = sub.add_parser("sweep", help="solve every 1v1 endgame not yet on disk")
+    add_sweep_arguments(endgames)
+    endgames.set_defaults(func=run_sweep)
     brackets = sub.add_parser("brackets", help="bounds on the uncapped values (cap payoff -1 and +1)")
-    from analysis.coup.sweep import add_bracket_arguments
-
     add_bracket_arguments(brackets)
-    brackets.set_defaults(func=_brackets)
+    brackets.set_defaults(func=run_brackets)
     full = sub.add_parser("full-game", help="the 2-player game from the deal: sizes and bounds")
     full.add_argument("--budget", type=float, default=1e7, help="most histories to compile")
     full.add_argument("--markov", action="store_true",
                       help="price the cap with the whole game's Markov guarantees (caps 1-2; "
-                           "records go to reports/data/coup/full_game_markov.json)")
+                           f"records go to {store.shown(full_game.markov_path())})")
     full.add_argument("--decks", default="ambassador,inquisitor", help="decks, comma-separated")
-    full.set_defaults(func=_full_game)
+    full.set_defaults(func=run_full_game)
     cap = sub.add_parser("cap-study", help="the same endgames at turn caps 1-3")
-    cap.set_defaults(func=_cap_study)
-    larger = sub.add_parser("larger", help="2v1, 1v2 and 2v2 endgames as far as they fit")
-    larger.add_argument("--markov", action="store_true",
+    cap.set_defaults(func=run_cap_study)
+    bigger = sub.add_parser("larger", help="2v1, 1v2 and 2v2 endgames as far as they fit")
+    bigger.add_argument("--markov", action="store_true",
                         help="bracket the 2v1 and 1v2 uncapped values, the cap priced by "
-                             "Markov guarantees (reports/data/coup/larger_markov.json)")
-    larger.add_argument("--budget", type=float, default=1.5e7,
+                             f"Markov guarantees ({store.shown(larger.markov_path())})")
+    bigger.add_argument("--budget", type=float, default=1.5e7,
                         help="with --markov: most histories to compile (cases found over a "
                              "smaller budget are tried again)")
-    larger.set_defaults(func=_larger)
-    abstraction = sub.add_parser(
+    bigger.set_defaults(func=run_larger)
+    estimates = sub.add_parser(
         "abstraction", help="state-keyed estimates of uncapped values where brackets are wide")
-    from analysis.coup.abstraction import add_arguments as add_abstraction_arguments
-
-    add_abstraction_arguments(abstraction)
-    abstraction.set_defaults(func=_abstraction)
+    add_abstraction_arguments(estimates)
+    estimates.set_defaults(func=run_abstraction)
 
 
-def _sweep(args: argparse.Namespace) -> int:
-    from analysis.coup.sweep import run_args
+# --------------------------------------------------------------------------- option texts
+def parse_coins(text: str) -> tuple[int, ...]:
+    """``"0-9"`` or ``"0,3,6"`` as a tuple of coin counts (one-line error otherwise)."""
+    try:
+        if "-" in text and "," not in text:
+            lo, hi = (int(x) for x in text.split("-"))
+            return tuple(range(lo, hi + 1))
+        return tuple(int(x) for x in text.split(","))
+    except ValueError:
+        raise InvalidParameterError(f"--coins {text!r}: write numbers like 0-9 or 0,3,6") from None
 
-    return run_args(args)
+
+def parse_revealed(text: str) -> tuple[str, str]:
+    """``"duke-captain"`` as the two revealed cards (one-line error otherwise)."""
+    revealed = tuple(text.split("-"))
+    if len(revealed) != 2:
+        raise InvalidParameterError(f"--revealed {text!r}: write two cards, e.g. duke-captain")
+    return revealed
 
 
-def _brackets(args: argparse.Namespace) -> int:
-    from analysis.coup.sweep import run_bracket_args
+def parse_caps(text: str) -> tuple[int, ...]:
+    """``"4,8,16,32"`` as increasing turn caps of at least 1 (one-line error otherwise)."""
+    try:
+        caps = tuple(int(c) for c in text.split(","))
+    except ValueError:
+        raise InvalidParameterError(f"--caps {text!r}: write turn caps like 4,8,16,32") from None
+    if any(c < 1 for c in caps) or list(caps) != sorted(set(caps)):
+        raise InvalidParameterError(f"--caps {text!r}: caps must be increasing numbers >= 1")
+    return caps
 
-    return run_bracket_args(args)
+
+def parse_decks(text: str) -> tuple[str, ...]:
+    """``"ambassador,inquisitor"`` as decks (one-line error naming an unknown one)."""
+    decks = tuple(d.strip() for d in text.split(","))
+    for d in decks:
+        if d not in model.DECKS:
+            raise InvalidParameterError(f"--deck {d!r}: choose from {', '.join(model.DECKS)}")
+    return decks
 
 
-def _full_game(args: argparse.Namespace) -> int:
-    from analysis.coup.full_game import DECKS, MARKOV_PATH, PATH, run, run_markov
-    from games.errors import InvalidParameterError
+def parse_pairs(text: str) -> tuple[tuple[int, int], ...]:
+    """``"0/0,1/2"`` as (mover, other) coin pairs, each 0-9."""
+    try:
+        pairs = tuple(tuple(int(x) for x in p.split("/")) for p in text.split(","))
+    except ValueError:
+        pairs = ((),)
+    if any(len(p) != 2 or not all(0 <= x <= 9 for x in p) for p in pairs):
+        raise InvalidParameterError(f"--pairs {text!r}: write mover/other coins like 0/0,1/2")
+    return pairs
 
+
+# --------------------------------------------------------------------------- sweep
+def add_sweep_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``farol coup sweep``."""
+    parser.add_argument("--caps", default=str(model.DEFAULT_CAP), help="turn caps, comma-separated")
+    parser.add_argument("--coins", default="0-9", help="coin range, e.g. 0-9 or 0,3,6")
+    parser.add_argument("--decks", default=",".join(model.DECKS), help="decks, comma-separated")
+    parser.add_argument("--revealed", default="-".join(model.MAIN_REVEALED),
+                        help="mover's and other's revealed card, e.g. contessa-contessa")
+    parser.add_argument("--workers", type=int, default=2, help="processes in parallel")
+    parser.add_argument("--cap-pricing", default="draw", choices=("draw", "markov"),
+                        help="draw (default): the cap scores 0; markov: the cap pays the "
+                             "Markov guarantees and the study walks each player's safe "
+                             f"strategy (records go to {store.shown(model.priced_dir())} "
+                             "unless --directory)")
+    parser.add_argument("--directory", default=None,
+                        help=f"where the records go (one JSON file per endgame; default "
+                             f"{store.shown(model.endgames_dir())})")
+
+
+def run_sweep(args: argparse.Namespace) -> int:
+    """``farol coup sweep``: solve the endgames the options describe."""
+    try:
+        if "-" in args.coins and "," not in args.coins:
+            lo, hi = (int(x) for x in args.coins.split("-"))
+            coins = tuple(range(lo, hi + 1))
+        else:
+            coins = tuple(int(x) for x in args.coins.split(","))
+        caps = [int(c) for c in args.caps.split(",")]
+    except ValueError:
+        raise InvalidParameterError(
+            f"--coins {args.coins!r} / --caps {args.caps!r}: write numbers like 0-9 or 0,3,6"
+        ) from None
+    revealed = parse_revealed(args.revealed)
+    decks = args.decks.split(",")
+    endgames = [eg for cap in caps for eg in sweep.grid(coins, decks, revealed, cap)]
+    priced = args.cap_pricing == "markov"
+    default = model.priced_dir() if priced else model.endgames_dir()
+    directory = Path(args.directory) if args.directory else default
+    records = sweep.sweep(endgames, directory, args.workers, priced=priced)
+    print(f"{len(records)} endgames in {store.shown(directory)}")
+    return 0
+
+
+# --------------------------------------------------------------------------- brackets
+def add_bracket_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``farol coup brackets``."""
+    parser.add_argument("--caps", default="1,2,3", help="turn caps, comma-separated")
+    parser.add_argument("--coins", default="0-9", help="coin range, e.g. 0-9 or 0,3,6")
+    parser.add_argument("--pairs", default=None,
+                        help="only these mover/other coin pairs, e.g. 1/7,2/7 (instead of "
+                             "--coins)")
+    parser.add_argument("--decks", default=",".join(model.DECKS), help="decks, comma-separated")
+    parser.add_argument("--revealed", default="-".join(model.MAIN_REVEALED),
+                        help="the two revealed cards, e.g. contessa-contessa")
+    parser.add_argument("--limit", type=int, default=0,
+                        help="solve at most this many endgames per cap (in --order)")
+    parser.add_argument("--order", default="widest",
+                        help="widest: the widest brackets at lower caps first (default); "
+                             "narrowest: only the still open ones, narrowest first (the "
+                             "likeliest to close); with the default directories both "
+                             "pricings' brackets count")
+    parser.add_argument("--decisive-coup", action="store_true",
+                        help="compile with winning Coups played (exact; far smaller trees "
+                             "where a player has 7+ coins)")
+    parser.add_argument("--markov", action="store_true",
+                        help="the cap pays each player's Markov guarantee instead of a loss "
+                             "or a win (still rigorous, far tighter; implies --decisive-coup; "
+                             f"records go to {store.shown(model.markov_brackets_dir())} "
+                             "unless --directory)")
+    parser.add_argument("--workers", type=int, default=2, help="processes in parallel")
+    parser.add_argument("--max-memory", metavar="SIZE", default=None,
+                        help="each compile's memory budget, e.g. 20GB (default: half of the "
+                             "available memory; an endgame over it is skipped)")
+    parser.add_argument("--directory", default=None,
+                        help=f"where the records go (one JSON file per endgame and cap; "
+                             f"default {store.shown(model.brackets_dir())})")
+
+
+def run_brackets(args: argparse.Namespace) -> int:
+    """``farol coup brackets``: the bracket sweep the options describe, cap by cap."""
+    coins = parse_coins(args.coins)
+    try:
+        caps = sorted(int(c) for c in args.caps.split(","))
+    except ValueError:
+        raise InvalidParameterError(f"--caps {args.caps!r}: write numbers like 1,2,3") from None
+    revealed = parse_revealed(args.revealed)
+    max_memory = parse_memory(args.max_memory)
+    if args.order not in sweep.ORDERS:
+        raise InvalidParameterError(f"--order {args.order!r}: choose widest or narrowest")
+    plain, markov = model.brackets_dir(), model.markov_brackets_dir()
+    directory = Path(args.directory) if args.directory else (markov if args.markov else plain)
+    # With the default directories the order counts the other pricing's brackets too: an
+    # endgame one of them has closed needs no more.
+    also = None if args.directory else (plain if args.markov else markov)
+    pairs = set(parse_pairs(args.pairs)) if args.pairs else None
+    total = sweep.bracket_caps(caps, directory, coins=coins, pairs=pairs,
+                               decks=args.decks.split(","), revealed=revealed,
+                               order=args.order, also=also, limit=args.limit,
+                               workers=args.workers, decisive=args.decisive_coup,
+                               markov=args.markov, max_memory=max_memory)
+    print(f"{total} brackets in {store.shown(directory)}")
+    return 0
+
+
+# --------------------------------------------------------------------------- full game, caps, larger
+def run_full_game(args: argparse.Namespace) -> int:
+    """``farol coup full-game``: the capped 2-player games from the deal."""
     decks = tuple(args.decks.split(","))
-    unknown = [d for d in decks if d not in DECKS]
+    unknown = [d for d in decks if d not in full_game.DECKS]
     if unknown:
         raise InvalidParameterError(f"--decks: unknown deck {unknown[0]!r} (choose from "
-                                    f"{', '.join(DECKS)})")
+                                    f"{', '.join(full_game.DECKS)})")
     if args.markov:
-        rows = run_markov(decks=decks, budget=int(args.budget), progress=True)
-        print(f"{len(rows)} full-game rows in {MARKOV_PATH}")
+        rows = full_game.run_markov(decks=decks, budget=int(args.budget), progress=True)
+        print(f"{len(rows)} full-game rows in {store.shown(full_game.markov_path())}")
         return 0
-    rows = run(decks=decks, budget=int(args.budget))
-    print(f"{len(rows)} full-game rows in {PATH}")
+    rows = full_game.run(decks=decks, budget=int(args.budget))
+    print(f"{len(rows)} full-game rows in {store.shown(full_game.rows_path())}")
     return 0
 
 
-def _cap_study(args: argparse.Namespace) -> int:
-    from analysis.coup.sweep import cap_study_sweep
-
-    rows = cap_study_sweep()
-    print(f"{len(rows)} cap-study rows in reports/data/coup/cap_study.json")
+def run_cap_study(args: argparse.Namespace) -> int:
+    """``farol coup cap-study``: the same endgames at turn caps 1-3."""
+    rows = sweep.cap_study_sweep()
+    print(f"{len(rows)} cap-study rows in {store.shown(sweep.cap_study_path())}")
     return 0
 
 
-def _larger(args: argparse.Namespace) -> int:
-    from analysis.coup.larger import MARKOV_PATH, PATH, run, run_markov
-
+def run_larger(args: argparse.Namespace) -> int:
+    """``farol coup larger``: 2v1, 1v2 and 2v2 endgames."""
     if args.markov:
-        rows = run_markov(budget=int(args.budget))
-        print(f"{len(rows)} larger-endgame rows in {MARKOV_PATH}")
+        rows = larger.run_markov(budget=int(args.budget))
+        print(f"{len(rows)} larger-endgame rows in {store.shown(larger.markov_path())}")
         return 0
-    rows = run()
-    print(f"{len(rows)} larger-endgame rows in {PATH}")
+    rows = larger.run()
+    print(f"{len(rows)} larger-endgame rows in {store.shown(larger.rows_path())}")
     return 0
 
 
-def _abstraction(args: argparse.Namespace) -> int:
-    from analysis.coup.abstraction import run_args
+# --------------------------------------------------------------------------- abstraction
+def add_abstraction_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``farol coup abstraction``."""
+    parser.add_argument("--deck", default=",".join(model.DECKS), help="decks, comma-separated")
+    parser.add_argument("--keys", default="plain",
+                        help="the abstraction: plain (state keys) or memory (with claim memory; "
+                             f"default caps {','.join(map(str, abstraction.MEMORY_CAPS))}, "
+                             f"written to {store.shown(abstraction.records_dir('memory'))})")
+    parser.add_argument("--caps", default=None,
+                        help="turn caps to try in order (default 4,8,16,32; memory keys 4,5,6)")
+    parser.add_argument("--pairs", default=",".join(f"{a}/{b}" for a, b in abstraction.SCOPE_PAIRS),
+                        help="mover/other coin pairs (those with a converged bracket are skipped)")
+    parser.add_argument("--jobs", type=int, default=1, help="processes in parallel")
+    parser.add_argument("--directory", default=None,
+                        help=f"where the records go (default {store.shown(abstraction.records_dir())}, "
+                             f"memory keys {store.shown(abstraction.records_dir('memory'))})")
 
-    return run_args(args)
+
+def run_abstraction(args: argparse.Namespace) -> int:
+    """``farol coup abstraction``: the state-keyed estimates the options describe."""
+    decks = parse_decks(args.deck)
+    keys = abstraction.check_keys(args.keys, "--keys")
+    caps = (parse_caps(args.caps) if args.caps
+            else abstraction.MEMORY_CAPS if keys == "memory" else abstraction.CAPS)
+    directory = Path(args.directory) if args.directory else abstraction.records_dir(keys)
+    pairs = parse_pairs(args.pairs)
+    if args.jobs < 1:
+        raise InvalidParameterError(f"--jobs {args.jobs}: at least 1")
+    endgames = abstraction.scope(decks, pairs)
+    records = abstraction.sweep(endgames, directory, caps, args.jobs, keys=keys)
+    shown = args.directory or store.shown(directory)
+    print(f"{len(records)} state-keyed estimates ({keys} keys) in {shown}")
+    return 0

@@ -2,14 +2,19 @@
 
 Modules
 -------
+:mod:`analysis.coup.model`
+    The 1v1 endgame, the shared constants and the stored records (through
+    :mod:`analysis.store`).
 :mod:`analysis.coup.endgames`
     One 1v1 endgame (one face-down card each, dealt by chance) solved on the
     perfect-recall tree with Farol's engine, its equilibrium walked for values,
     bluff and challenge rates, and checked with OpenSpiel's ``exploitability``.
-:mod:`analysis.coup.sweep`
+:mod:`analysis.coup.sweep`, :mod:`analysis.coup.runner`
     Every coin pair, both decks: parallel, resumable, one JSON file per endgame.
 :mod:`analysis.coup.bluffing`, :mod:`analysis.coup.balance`
     The questions asked of the sweep: bluff rates, character values, seat balance.
+:mod:`analysis.coup.guarantees`
+    Markov guarantees: what a player secures from a bare position, to price the cap.
 :mod:`analysis.coup.brackets`, :mod:`analysis.coup.full_game`
     Rigorous bounds on the uncapped values (endgames, the full 2-player game).
 :mod:`analysis.coup.abstraction`
@@ -18,6 +23,7 @@ Modules
     2v1 and 2v2 endgames: sizes, times, and the state-keyed abstraction's loss.
 :mod:`analysis.coup.advise`
     ``farol advise coup`` and the ``solved`` bot for ``farol play python_coup``.
-:mod:`analysis.coup.report`
-    The sections of ``reports/coup.md``.
+
+The report's sections are in :mod:`analysis.report.coup`, the command line in
+:mod:`analysis.cli.coup`.
 """

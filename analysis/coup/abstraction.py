@@ -1,58 +1,45 @@
 """Beyond the cap: the state-keyed estimate of uncapped 1v1 Coup endgames.
 
-Where the rigorous brackets (:mod:`analysis.coup.brackets`) are still wide, the best
-available answer is the value of the *state-keyed abstraction*: the engine's graph mode,
-whose information sets are keyed by ``infoset_key`` (a player's own card plus the public
-position, turn number included), forgetting the order of past claims. Its size grows
-about linearly with the turn cap (the perfect-recall tree's x10-20 a turn), so caps of
-16 or 32 turns fit where the tree stops at 3-4.
-
-For one endgame, :func:`estimate` solves the abstraction with the cap paying 0 (a game
-that never ends scores 0, as in the uncapped definition) at growing caps until the
-value moves by less than :data:`VALUE_TOLERANCE` between consecutive caps (or a node or
-time limit stops it), CFR+ to a target exploitability *within the abstraction* with an
-iteration and time cap per solve. It then measures what the abstraction costs where the
-perfect-recall tree fits (:func:`loss_at_cap`, cap 3): the abstract strategy's
-exploitability in the perfect-recall tree, next to the tree's exact value. Finally it
-sets the estimate beside the rigorous bracket of the same endgame (:func:`compare`).
-
-What the estimate is not: an equilibrium value of Coup. The abstraction forgets what the
-players saw, CFR+ carries no convergence guarantee under imperfect recall (a max-min
-and a min-max in behaviour strategies may differ), and the engine's best response in an
-abstraction is a lower bound (its "exploitability within the abstraction" can be
-negative). Only the bracket is rigorous; the loss at cap 3 says how far the abstraction's
-play is from an equilibrium's where that can be measured.
-
-Two key schemes (``keys``): ``"plain"`` (``infoset_key``, above) and ``"memory"``
-(:class:`games.coup.walker.MemoryWalker`: the plain key plus the characters each player
-has claimed since their hand last changed and the cards shown by an examination). The
-memory keys lose far less in the perfect-recall game at cap 3 but their graph grows
-about x3-4 a turn, so they reach caps of 5-6 where the plain keys reach 32
-(:data:`MEMORY_CAPS`, records under ``reports/data/coup/abstraction_memory``).
-
-``farol coup abstraction`` runs the sweep (:func:`sweep`, resumable, one JSON file per
-endgame under ``reports/data/coup/abstraction``; ``--keys memory`` for the other scheme).
+Where the rigorous brackets (:mod:`analysis.coup.brackets`) are still wide, the endgame
+is solved in the state-keyed abstraction (graph mode, information sets keyed by what a
+player sees now) at growing caps until the value settles (:func:`estimate`); its loss is
+measured where the perfect-recall tree fits (:func:`loss_at_cap`) and the estimate set
+beside the bracket (:func:`compare`). It is an estimate, not an equilibrium value. Two
+key schemes (:data:`KEYS`): ``plain`` and ``memory`` (with claim memory,
+:class:`games.coup.walker.MemoryWalker`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import sys
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from analysis.coup.endgames import DECKS, Endgame
+from analysis.coup.model import (
+    CONVERGED_WIDTH,
+    DECKS,
+    Endgame,
+    brackets_by_cap,
+    brackets_dir,
+    data_dir,
+    intersect_brackets,
+    markov_brackets_dir,
+)
+from analysis.coup.runner import run_all
 from analysis.solve import CFRSolver, CompiledGame, compile_game, exploitability
 from analysis.solve.abstraction import graph_strategy_on_tree
 from analysis.solve.cache import atomic_write_text
+from analysis.solve.compile import GRAPH_BYTES_PER_NODE
+from analysis.solve.errors import GameTooLargeError
+from games.coup.walker import MemoryWalker
 from games.errors import InvalidParameterError
 
 VERSION = 1
-DIRECTORY = Path("reports/data/coup/abstraction")
 CAPS = (4, 8, 16, 32)
 KEYS = ("plain", "memory")
-MEMORY_DIRECTORY = Path("reports/data/coup/abstraction_memory")
 # Each turn multiplies the memory-keyed graph by about 3-4: cap 6 is 1.5-3.5 million nodes.
 MEMORY_CAPS = (4, 5, 6)
 VALUE_TOLERANCE = 1e-3
@@ -66,13 +53,19 @@ SECONDS_PER_ENDGAME = 150.0
 LOSS_CAP = 3
 # The perfect-recall cap-3 trees have 0.5-2.6 million histories; budget for compiling one.
 TREE_MEMORY = 1_500_000_000
-CONVERGED_WIDTH = 1e-3
 SOLVER = "CFR+ (Farol engine, state-keyed graph abstraction)"
 MEMORY_SOLVER = "CFR+ (Farol engine, state-keyed graph abstraction with claim memory)"
 TREE_SOLVER = "CFR+ (Farol engine, perfect-recall tree)"
 # The scope: every mover/other coin pair; :func:`scope` keeps those whose rigorous bracket
 # is still wide (118 endgames over both decks: the others need no estimate).
 SCOPE_PAIRS = tuple((a, b) for a in range(10) for b in range(10))
+
+
+
+
+def records_dir(keys: str = "plain") -> Path:
+    """Where the estimates of the abstraction ``keys`` names live."""
+    return data_dir("abstraction" if check_keys(keys) == "plain" else "abstraction_memory")
 
 
 # --------------------------------------------------------------------------- one cap
@@ -88,8 +81,6 @@ def walker_for(game, keys: str, history: bool):
     """The walker whose keys define the abstraction (``None``: the game's own, plain)."""
     if check_keys(keys) == "plain":
         return None
-    from games.coup.walker import MemoryWalker
-
     return MemoryWalker(game.config, history)
 
 
@@ -104,9 +95,6 @@ def graph_solve(endgame: Endgame, cap: int, target: float = TARGET,
     the solver; over ``max_nodes`` the row says so and the other two are ``None``.
     ``keys`` chooses the abstraction (:data:`KEYS`).
     """
-    from analysis.solve.compile import GRAPH_BYTES_PER_NODE
-    from analysis.solve.errors import GameTooLargeError
-
     game = dataclasses.replace(endgame, turn_cap=cap).game()
     tick = time.perf_counter()
     try:
@@ -212,14 +200,11 @@ def bracket_of(endgame: Endgame, directory: Path | None = None) -> dict | None:
     caps they come from. ``None`` when no bracket is on disk. ``directory``: where the
     records are (default: the plain brackets and the Markov-priced ones).
     """
-    from analysis.coup import sweep
-
     if directory is None:
-        by_cap = sweep.brackets_by_cap(sweep.BRACKET_DIR, endgame,
-                                       also=sweep.MARKOV_BRACKET_DIR)
+        by_cap = brackets_by_cap(brackets_dir(), endgame, also=markov_brackets_dir())
     else:
-        by_cap = sweep.brackets_by_cap(Path(directory), endgame)
-    bracket = sweep.intersect_brackets(by_cap)
+        by_cap = brackets_by_cap(Path(directory), endgame)
+    bracket = intersect_brackets(by_cap)
     if bracket is None:
         return None
     bracket["max_exploitability"] = max(
@@ -302,18 +287,14 @@ def scope(decks: Iterable[str] = DECKS, pairs: Iterable[tuple[int, int]] = SCOPE
     return out
 
 
-def sweep(endgames: list[Endgame], directory: Path = DIRECTORY, caps: Iterable[int] = CAPS,
+def sweep(endgames: list[Endgame], directory: Path | None = None, caps: Iterable[int] = CAPS,
           workers: int = 1, progress: bool | None = None,
           loss_cap: int | None = LOSS_CAP, keys: str = "plain") -> list[dict]:
     """Estimate every endgame not yet on disk (resumable; through the shared runner).
 
     The progress bar shows when stderr is a terminal (``progress=None``).
     """
-    import sys
-
-    from analysis.coup.sweep import _run_all
-
-    directory = Path(directory)
+    directory = records_dir() if directory is None else Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     caps = tuple(caps)
     if progress is None:
@@ -321,14 +302,16 @@ def sweep(endgames: list[Endgame], directory: Path = DIRECTORY, caps: Iterable[i
     check_keys(keys)
     todo = [(eg, str(directory), caps, loss_cap, keys) for eg in endgames
             if load(directory, eg) is None]
-    _run_all(run_task, todo, workers, progress, "coup abstraction")
+    run_all(run_task, todo, workers, progress, "coup abstraction")
     return [load(directory, eg) for eg in endgames]
 
 
-def cached(directory: Path = DIRECTORY) -> list[dict]:
-    """Every current record in ``directory`` (sorted by deck and coins)."""
+def cached(directory: Path | None = None) -> list[dict]:
+    """Every current record in ``directory`` (default: the plain keys'; sorted by deck
+    and coins)."""
+    directory = records_dir() if directory is None else Path(directory)
     out = []
-    for path in sorted(Path(directory).glob("*.json")):
+    for path in sorted(directory.glob("*.json")):
         try:
             record = json.loads(path.read_text())
         except (OSError, ValueError):
@@ -337,66 +320,3 @@ def cached(directory: Path = DIRECTORY) -> list[dict]:
             out.append(record)
     return sorted(out, key=lambda r: (r["endgame"]["deck"], r["endgame"]["mover_coins"],
                                       r["endgame"]["other_coins"]))
-
-
-# --------------------------------------------------------------------------- command line
-def parse_caps(text: str) -> tuple[int, ...]:
-    """``"4,8,16,32"`` as increasing turn caps of at least 1 (one-line error otherwise)."""
-    try:
-        caps = tuple(int(c) for c in text.split(","))
-    except ValueError:
-        raise InvalidParameterError(f"--caps {text!r}: write turn caps like 4,8,16,32") from None
-    if any(c < 1 for c in caps) or list(caps) != sorted(set(caps)):
-        raise InvalidParameterError(f"--caps {text!r}: caps must be increasing numbers >= 1")
-    return caps
-
-
-def parse_decks(text: str) -> tuple[str, ...]:
-    decks = tuple(d.strip() for d in text.split(","))
-    for d in decks:
-        if d not in DECKS:
-            raise InvalidParameterError(f"--deck {d!r}: choose from {', '.join(DECKS)}")
-    return decks
-
-
-def parse_pairs(text: str) -> tuple[tuple[int, int], ...]:
-    """``"0/0,1/2"`` as (mover, other) coin pairs, each 0-9."""
-    try:
-        pairs = tuple(tuple(int(x) for x in p.split("/")) for p in text.split(","))
-    except ValueError:
-        pairs = ((),)
-    if any(len(p) != 2 or not all(0 <= x <= 9 for x in p) for p in pairs):
-        raise InvalidParameterError(f"--pairs {text!r}: write mover/other coins like 0/0,1/2")
-    return pairs
-
-
-def add_arguments(parser) -> None:
-    """The options of ``farol coup abstraction``."""
-    parser.add_argument("--deck", default=",".join(DECKS), help="decks, comma-separated")
-    parser.add_argument("--keys", default="plain",
-                        help="the abstraction: plain (state keys) or memory (with claim memory; "
-                             f"default caps {','.join(map(str, MEMORY_CAPS))}, written to "
-                             f"{MEMORY_DIRECTORY})")
-    parser.add_argument("--caps", default=None,
-                        help="turn caps to try in order (default 4,8,16,32; memory keys 4,5,6)")
-    parser.add_argument("--pairs", default=",".join(f"{a}/{b}" for a, b in SCOPE_PAIRS),
-                        help="mover/other coin pairs (those with a converged bracket are skipped)")
-    parser.add_argument("--jobs", type=int, default=1, help="processes in parallel")
-    parser.add_argument("--directory", default=None,
-                        help=f"where the records go (default {DIRECTORY}, memory keys "
-                             f"{MEMORY_DIRECTORY})")
-
-
-def run_args(args) -> int:
-    """Run the sweep the parsed options describe."""
-    decks = parse_decks(args.deck)
-    memory = check_keys(args.keys, "--keys") == "memory"
-    caps = parse_caps(args.caps) if args.caps else (MEMORY_CAPS if memory else CAPS)
-    directory = args.directory or str(MEMORY_DIRECTORY if memory else DIRECTORY)
-    pairs = parse_pairs(args.pairs)
-    if args.jobs < 1:
-        raise InvalidParameterError(f"--jobs {args.jobs}: at least 1")
-    endgames = scope(decks, pairs)
-    records = sweep(endgames, Path(directory), caps, args.jobs, keys=args.keys)
-    print(f"{len(records)} state-keyed estimates ({args.keys} keys) in {directory}")
-    return 0

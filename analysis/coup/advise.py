@@ -1,27 +1,10 @@
 """``farol advise coup`` and the ``solved`` bot: equilibrium play in Coup endgames.
 
-The position is an endgame position string (:mod:`games.coup.positions`) written
-by the player to move: their own face-down cards by name, everyone else's as
-``?``. The advice solves the endgame in which *every* face-down card is dealt by
-chance (so nobody's card is common knowledge, as at a real table) on the
-perfect-recall tree with Farol's engine, and prints the equilibrium mix at the
-information set of the player to move holding their cards, with their outcome
-probabilities given those cards.
-
-The turn cap is priced (``cap="markov"``, the default) the way the rigorous brackets
-of :mod:`analysis.coup.brackets` price it: a game stopped at the cap pays each player
-what their Markov policy still guarantees from there (:mod:`analysis.coup.guarantees`).
-The mix is then the equilibrium of the game in which the cap pays the player to move
-their *own* guarantee: playing it for ``turn_cap`` turns and the Markov policy after
-secures at least its guarantee against any opponent, and the advice prints the
-endgame's bracket (the mover's win probability without a cap, before the cards are
-dealt, both ends by exact best response). ``cap="draw"`` scores the cap 0 for both, as
-the capped endgame tables do: at low coins, where nothing is decided within a few
-turns, that game is indifferent between most moves.
-
-Example
--------
-``farol advise coup "duke/contessa/3;?/contessa/0;move:0" --turn-cap 2 --json``
+The position string (:mod:`games.coup.positions`) names the mover's own face-down cards
+and ``?`` for everyone else's; the advice solves the endgame in which every face-down
+card is dealt by chance and prints the mover's equilibrium mix with their outcome
+probabilities. By default the cap is priced by Markov guarantees, as the brackets price
+it (the mix secures the mover at least the bracket's end); ``cap="draw"`` scores it 0.
 """
 
 from __future__ import annotations
@@ -29,9 +12,12 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
+import numpy as np
 import pyspiel
 
 from analysis.bots import BotSpec, register_bot
+from analysis.coup import guarantees as GU
+from analysis.coup.brackets import compile_markov_game, solve_side
 from analysis.solve import CFRSolver, SolveResult, compile_cached, make_result
 from analysis.solve import compile as compile_module
 from analysis.solve.cache import cache_dir
@@ -39,6 +25,7 @@ from analysis.solve.errors import CorruptFileError
 from games.coup import cards as C
 from games.coup import endgame_game
 from games.coup.positions import UNKNOWN, Position, format_position, parse_position
+from games.coup.walker import DecisiveCoupWalker
 from games.errors import InvalidParameterError, InvalidPositionError
 
 DEFAULT_CAP = 2
@@ -91,8 +78,6 @@ def position_guarantees(game: pyspiel.Game):
     uses the graph of every such endgame (:func:`analysis.coup.guarantees.guarantees_for`,
     the one the report's brackets use); any other position the graph of its own deal.
     """
-    from analysis.coup import guarantees as GU
-
     cfg = game.config
     position = cfg.position
     one_each = all(len(h) == 1 and len(r) == 1
@@ -123,9 +108,6 @@ def priced_endgame(position: Position, deck: str, turn_cap: int,
                    use_cache: bool = True) -> PricedEndgame:
     """The all-hidden version of ``position`` solved with the cap priced by Markov
     guarantees, both ends of the bracket (each solution cached on disk)."""
-    from analysis.coup.brackets import compile_markov_game, solve_side
-    from analysis.coup.guarantees import ROUNDS
-
     if not can_price_cap(position):
         raise InvalidParameterError(
             "position: pricing the cap of a position with two face-down cards each takes "
@@ -134,7 +116,7 @@ def priced_endgame(position: Position, deck: str, turn_cap: int,
     general = format_position(hidden_position(position), deck)
     game = endgame_game(general, deck=deck, turn_cap=turn_cap)
     guarantees = position_guarantees(game)
-    stem = (f"{game}|{TARGET}|markov|{guarantees.deck}|{guarantees.revealed}|{ROUNDS}"
+    stem = (f"{game}|{TARGET}|markov|{guarantees.deck}|{guarantees.revealed}|{GU.ROUNDS}"
             f"|{compile_module.COMPILE_VERSION}")
     paths = [cache_dir() / "coup_solutions" / hashlib.sha256(f"{stem}|{side}".encode())
              .hexdigest()[:20] for side in (0, 1)]
@@ -174,8 +156,6 @@ def _outcomes(state: pyspiel.State, table: dict, player: int, guarantees=None) -
     """P(win), P(draw), P(lose) of ``player`` from ``state`` under the solved profile
     (``draw``: the game reaches the turn cap); with ``guarantees``, ``cap_win`` adds up
     the probability that ``player``'s Markov policy still wins from each cap position."""
-    from analysis.coup.guarantees import continuation
-
     out = {"win": 0.0, "draw": 0.0, "lose": 0.0, "cap_win": 0.0}
     stack = [(state, 1.0)]
     while stack:
@@ -184,7 +164,7 @@ def _outcomes(state: pyspiel.State, table: dict, player: int, guarantees=None) -
             r = s.returns()[player]
             out["win" if r > 0 else "lose" if r < 0 else "draw"] += reach
             if r == 0 and guarantees is not None:
-                w = guarantees.of(continuation(s.core))
+                w = guarantees.of(GU.continuation(s.core))
                 out["cap_win"] += reach * (0.0 if w is None else w[player])
         elif s.is_chance_node():
             stack += [(s.child(a), reach * p) for a, p in s.chance_outcomes()]
@@ -350,10 +330,6 @@ def solved_bot(game: pyspiel.Game, seat: int, seed: int = 0):
     whatever its opponent does. Either way it solves the all-hidden version of the
     position and maps each state to it by replaying the deal and the moves.
     """
-    import numpy as np
-
-    from games.coup.walker import DecisiveCoupWalker
-
     cfg = game.config
     if cfg.position is None or cfg.num_players != 2:
         raise InvalidParameterError(

@@ -1,47 +1,10 @@
-"""Rigorous bounds on the value of uncapped 1v1 Coup endgames from capped solves.
+"""Rigorous bounds on the uncapped value of Coup endgames from capped solves.
 
-``python_coup`` stops after ``turn_cap`` turns and pays player 0 ``cap_payoff`` there
-(``docs/rules/coup.md``, ruling 19). Let ``V_c(x)`` be the value of the endgame capped
-at ``c`` turns with cap payoff ``x``, and ``V`` the value of the game without a cap
-(play that never ends scores 0). Then
-
-    V_c(-1) <= V <= V_c(+1)
-
-Player 0 can guarantee ``V_c(-1)`` without a cap by playing the cap-``c`` equilibrium
-of the ``-1`` game for ``c`` turns (and anything after): every play that ends within
-``c`` turns pays the same, and every other play pays at least -1, which is what the
-capped game counted. Symmetrically player 1 holds player 0 to ``V_c(+1)``. The same
-argument shows the bracket narrows as ``c`` grows (``V_c(-1)`` never decreases,
-``V_c(+1)`` never increases) and contains every capped value ``V_c'(x)`` for
-``c' >= c``; ``tests/test_coup_brackets.py`` checks both on a small endgame.
-
-The bounds reported are not the solver's estimate of ``V_c(+-1)`` but the guarantees
-of its strategies, measured by exact best response: the lower bound is what player 0's
-average strategy earns against a best response in the ``-1`` game, the upper bound
-what player 1's concedes to a best response in the ``+1`` game. They hold whatever the
-solver's exploitability; a solver that stops early only widens the bracket.
-
-As win probabilities (a never-ending game counted as half a win), the bracket is
-``[(1 + lower) / 2, (1 + upper) / 2]``: the lower end is player 0's probability of
-winning within ``c`` turns when the cap counts as a loss, the upper end one minus
-their probability of losing within ``c`` turns when the cap counts as a win.
-
-Winning Coups (``decisive``): a player with 7+ coins whose only opponent has one card
-left wins by couping; :class:`games.coup.walker.DecisiveCoupWalker` makes that their
-only action. The guarantees are unchanged: the player can earn no more than +1, and an
-opponent's best response against them loses nothing by couping there, so the reduced
-tree's best responses are the full tree's (tested: equal brackets).
-
-Markov cap bounds (``markov``): instead of -1 and +1, each cap terminal pays what a
-player can guarantee from the position it stops without knowing the past
-(:mod:`analysis.coup.guarantees`): player 0's guarantee from below, one minus player 1's
-from above. Both lie between -1 and +1, so the bracket still holds the uncapped value
-and is never wider; where the cap position decides the game (a race one side has won)
-it closes at caps the plain bracket needs many more turns for.
-
-One compile serves both solves: in a 1v1 endgame every finished game pays +-1, so the
-terminals paying 0 in the ``cap_payoff=0`` tree are exactly the cap's, and their
-utility is replaced (tested against compiling with ``cap_payoff`` +-1).
+With ``V_c(x)`` the value capped at ``c`` turns whose cap pays player 0 ``x``, the
+uncapped value lies in ``[V_c(-1), V_c(+1)]``; the bounds are the solved strategies'
+guarantees by exact best response, so they hold whatever the solver's error. The cap
+can also pay the Markov guarantees (:mod:`analysis.coup.guarantees`), a bracket never
+wider. The argument and its tests are in ``docs/coup_analysis.md``.
 """
 
 from __future__ import annotations
@@ -51,12 +14,13 @@ import time
 
 import numpy as np
 
-from analysis.coup.endgames import Endgame
+from analysis.coup.guarantees import CODE_BASE, CapBoundWalker, guarantees_for
+from analysis.coup.model import CONVERGED_WIDTH, Endgame
 from analysis.solve import CFRSolver, CompiledGame, compile_game, exploitability
+from games.coup.walker import DecisiveCoupWalker
 
 TARGET_EXPLOITABILITY = 1e-4
 MAX_ITERATIONS = 50_000
-CONVERGED_WIDTH = 1e-3
 SOLVER = "CFR+ (Farol engine, perfect-recall tree)"
 
 
@@ -87,8 +51,6 @@ def compile_endgame(endgame: Endgame, decisive: bool = False, **kwargs) -> Compi
     """
     game = endgame.game()
     if decisive:
-        from games.coup.walker import DecisiveCoupWalker
-
         kwargs["walker"] = DecisiveCoupWalker(game.config, history=True)
     return compile_game(game, **kwargs)
 
@@ -98,8 +60,6 @@ def compile_markov(endgame: Endgame, **kwargs) -> tuple[CompiledGame, np.ndarray
     :func:`compile_endgame` with ``decisive``) whose cap terminals pay codes
     (:data:`analysis.coup.guarantees.CODE_BASE` + i), and the Markov bounds: row i holds
     player 0's payoff bounds (low, high) at the cap terminals coded i."""
-    from analysis.coup.guarantees import guarantees_for
-
     return compile_markov_game(endgame.game(),
                                guarantees_for(endgame.deck, endgame.revealed), **kwargs)
 
@@ -107,8 +67,6 @@ def compile_markov(endgame: Endgame, **kwargs) -> tuple[CompiledGame, np.ndarray
 def compile_markov_game(game, guarantees, **kwargs) -> tuple[CompiledGame, np.ndarray]:
     """:func:`compile_markov` for any capped Coup ``game`` whose positions ``guarantees``
     (:class:`analysis.coup.guarantees.Guarantees`) cover: the full game, 2v1 endgames."""
-    from analysis.coup.guarantees import CapBoundWalker
-
     walker = CapBoundWalker(game.config, guarantees)
     compiled = compile_game(game, walker=walker, **kwargs)
     return compiled, np.array(walker.bounds, dtype=float).reshape(-1, 2)
@@ -117,8 +75,6 @@ def compile_markov_game(game, guarantees, **kwargs) -> tuple[CompiledGame, np.nd
 def with_cap_bounds(compiled: CompiledGame, bounds: np.ndarray, side: int) -> CompiledGame:
     """The compiled endgame with each coded cap terminal paying its bound
     (``side`` 0: the low one, 1: the high one; see :func:`compile_markov`)."""
-    from analysis.coup.guarantees import CODE_BASE
-
     u = compiled.utility
     coded = u >= CODE_BASE
     utility = u.copy()
@@ -182,8 +138,6 @@ def bracket_of(compiled: CompiledGame, target: float = TARGET_EXPLOITABILITY,
     if cap_bounds is None:
         cap_terminals = int(np.count_nonzero(compiled.utility == 0.0))
     else:
-        from analysis.coup.guarantees import CODE_BASE
-
         cap_terminals = int(np.count_nonzero(compiled.utility >= CODE_BASE))
     record = {"nodes": compiled.num_nodes, "infosets": compiled.num_infosets,
               "cap_terminals": cap_terminals}
@@ -221,13 +175,11 @@ def solve_bracket(endgame: Endgame, target: float = TARGET_EXPLOITABILITY,
         compiled, bounds = compile_markov(endgame, max_memory=max_memory)
     elif compiled is None:
         compiled = compile_endgame(endgame, decisive=decisive, max_memory=max_memory)
-    record = {"endgame": dataclasses.asdict(endgame), "position": endgame.position(),
+    record = {"endgame": endgame.to_json(), "position": endgame.position(),
               "solver": SOLVER, "decisive_coup": decisive or markov,
               "cap_payoffs": "markov" if markov else "loss/win",
               "compile_seconds": time.perf_counter() - tick}
     if markov:
-        from analysis.coup.guarantees import guarantees_for
-
         record["markov"] = markov_summary(endgame.game(),
                                           guarantees_for(endgame.deck, endgame.revealed))
     return record | bracket_of(compiled, target, max_iterations, cap_bounds=bounds)
@@ -237,8 +189,6 @@ def markov_summary(game, guarantees) -> dict:
     """What a record says of the guarantees that priced ``game``'s cap: the graph's
     positions, the improvement rounds, the seconds, and both players' guarantees at the
     deal (``root_guarantee``: a bracket of its own, ``[W_0, 1 - W_1]``)."""
-    from games.coup.walker import DecisiveCoupWalker
-
     root = DecisiveCoupWalker(game.config, history=False).root()
     return {"positions": guarantees.graph.num_positions, "rounds": guarantees.rounds,
             "seconds": guarantees.seconds, "root_guarantee": list(guarantees.of(root))}

@@ -1,86 +1,34 @@
 """1v1 Coup endgames: one face-down card each, solved on the perfect-recall tree.
 
-An endgame is the position ``?/R0/a;?/R1/b;move:0``: the player to move (seat 0)
-has ``a`` coins and has lost ``R0``, the other has ``b`` coins and has lost ``R1``,
-and both face-down cards are dealt by chance from the court (the deck minus the
-two revealed cards), so each player knows only their own card. "Each player to
-move" needs no second seat: the game with seat 1 to move is the same game with
-the seats renamed (``tests/test_coup_analysis.py`` checks this).
-
-The game is ``python_coup`` with a turn cap: after ``turn_cap`` turns the game
-stops and both players get 0. The solve is exact for that capped game (CFR+ on
-the perfect-recall tree, exploitability measured by exact best response), so the
-*win probability* reported is that of the capped game and the *draw probability*
-says how much of the game the cap cut off. :func:`cap_study` measures how the
-values move as the cap grows.
-
-:func:`analyse` walks the solved tree once under the equilibrium profile and
-collects, by total path probability, what the bluffing study needs: every claim
-and block (made honestly or as a bluff), how often it is challenged, the mover's
-first-action mix per card, and win/draw/loss probabilities per dealt card.
+:func:`solve_endgame` solves one :class:`~analysis.coup.model.Endgame` capped at its
+turn cap (the cap scoring 0) and :func:`analyse` walks the solved profile for what the
+bluffing study needs: claims and blocks (honest or bluffed), how often they are
+challenged, first moves and outcomes per dealt card. :func:`solve_priced_endgame` does
+the same with the cap priced by Markov guarantees, along each player's safe profile.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 import numpy as np
 import pyspiel
+from open_spiel.python import policy as policy_lib
 
+from analysis.coup.brackets import compile_markov, solve_side
+from analysis.coup.guarantees import continuation, guarantees_for
+from analysis.coup.model import Endgame
 from analysis.solve import CFRSolver, SolveResult, compile_cached, make_result
 from games.coup import cards as C
-from games.coup import endgame_game
 from games.coup import engine as E
-from games.errors import InvalidParameterError
 
-DECKS = ("ambassador", "inquisitor")
-# The revealed pair (mover's lost card, other's lost card) of the main sweep, and the
-# other pairs solved for the effect of revealed cards.
-MAIN_REVEALED = ("contessa", "contessa")
-REVEALED_SETS = (("contessa", "contessa"), ("duke", "captain"), ("assassin", "assassin"))
-DEFAULT_CAP = 2
 TARGET_EXPLOITABILITY = 1e-4
 MAX_ITERATIONS = 50_000
 SOLVER = "CFR+ (Farol engine, perfect-recall tree)"
 # OpenSpiel's exploitability walks the Python game through C++ callbacks (~1 ms a node):
 # checked only on trees up to this size.
 OPENSPIEL_CHECK_MAX_NODES = 200_000
-
-
-@dataclass(frozen=True)
-class Endgame:
-    """A 1v1 endgame: coins of the player to move and of the other, deck, revealed cards."""
-
-    mover_coins: int
-    other_coins: int
-    deck: str = "ambassador"
-    revealed: tuple[str, str] = MAIN_REVEALED
-    turn_cap: int = DEFAULT_CAP
-
-    def __post_init__(self):
-        if self.deck not in DECKS:
-            raise InvalidParameterError(f"deck must be one of {', '.join(DECKS)}, not {self.deck!r}")
-        if self.turn_cap < 1:
-            raise InvalidParameterError(f"turn cap must be at least 1, not {self.turn_cap}")
-
-    def position(self, move: int = 0) -> str:
-        """The position string; ``move=1`` writes the same endgame with the seats swapped."""
-        mover = f"?/{self.revealed[0]}/{self.mover_coins}"
-        other = f"?/{self.revealed[1]}/{self.other_coins}"
-        if move == 0:
-            return f"{mover};{other};move:0"
-        return f"{other};{mover};move:1"
-
-    def params(self) -> dict:
-        return {"deck": self.deck, "turn_cap": self.turn_cap}
-
-    def game(self, move: int = 0) -> pyspiel.Game:
-        return endgame_game(self.position(move), **self.params())
-
-    def slug(self) -> str:
-        r0, r1 = self.revealed
-        return f"{self.deck}_{r0}-{r1}_m{self.mover_coins}_o{self.other_coins}_cap{self.turn_cap}"
 
 
 # --------------------------------------------------------------------------- labels
@@ -136,9 +84,6 @@ def analyse(game: pyspiel.Game, result: SolveResult | None = None, table: dict |
         table = strategy_lookup(result)
     deck = game.config.deck
     walk = Walk()
-    if guarantees is not None:
-        from analysis.coup.guarantees import continuation
-
     def policy(state, player):
         key = state.information_state_string(player)
         actions, probs = table[key]
@@ -268,7 +213,7 @@ def solve_endgame(endgame: Endgame, target: float = TARGET_EXPLOITABILITY,
     tick = time.perf_counter()
     walk = analyse(game, result)
     record = {
-        "endgame": asdict(endgame),
+        "endgame": endgame.to_json(),
         "position": endgame.position(),
         "solver": SOLVER,
         "method": result.method,
@@ -289,22 +234,12 @@ def solve_priced_endgame(endgame: Endgame, target: float = TARGET_EXPLOITABILITY
     """Solve ``endgame`` with its cap priced by Markov guarantees and walk the *safe
     profile*; returns a record shaped like :func:`solve_endgame`'s.
 
-    The cap-priced game is solved from both ends (:func:`analysis.coup.brackets.solve_side`):
-    in one the cap pays the mover their guarantee, in the other it pays the other player
-    theirs. The safe profile is each player's strategy from the game that pays *them*:
-    the strategy that secures them the most whatever the other does. Unlike the cap-0
-    game, in which nothing within the cap decides a low-coin endgame and most moves tie,
-    every move then has a price. The walk (:func:`analyse`) records the claims, first
-    moves and outcomes along that profile, and with the guarantees at the cap positions
-    reached: ``win_range`` is the mover's win probability when both play the safe profile
-    for the cap's turns and their Markov policies afterwards (rigorous for that profile:
-    each policy wins at least its guarantee against anything). ``lower_win`` and
-    ``upper_win`` are the endgame's uncapped bracket at this cap, as the bracket sweep
-    computes it.
+    The cap-priced game is solved from both ends (:func:`analysis.coup.brackets.solve_side`)
+    and each player plays the strategy of the end that pays *them* their guarantee: the
+    one that secures them the most. The walk (:func:`analyse`) adds the guarantees at the
+    cap: ``win_range`` is the mover's win probability when both play that profile and
+    then their Markov policies; ``lower_win``/``upper_win`` are the bracket at this cap.
     """
-    from analysis.coup.brackets import compile_markov, solve_side
-    from analysis.coup.guarantees import guarantees_for
-
     game = endgame.game()
     start = time.perf_counter()
     compiled, bounds = compile_markov(endgame)
@@ -321,7 +256,7 @@ def solve_priced_endgame(endgame: Endgame, target: float = TARGET_EXPLOITABILITY
     out = walk.outcome
     lower, upper = sides[0].bound, sides[1].bound
     return {
-        "endgame": asdict(endgame),
+        "endgame": endgame.to_json(),
         "position": endgame.position(),
         "solver": SOLVER,
         "cap_payoffs": "markov",
@@ -360,8 +295,6 @@ def _walk_fields(walk: Walk, compiled, solve_seconds: float, tick: float) -> dic
 
 def openspiel_exploitability(game: pyspiel.Game, result: SolveResult) -> float:
     """OpenSpiel's (C++) ``exploitability`` of the solved profile on the OpenSpiel game."""
-    from open_spiel.python import policy as policy_lib
-
     tabular = result.to_tabular_policy(game)
     return float(pyspiel.exploitability(game, policy_lib.python_policy_to_pyspiel_policy(tabular)))
 

@@ -1,25 +1,10 @@
-"""The full 2-player game's first-player advantage: what the engine reaches, with bounds.
+"""The full 2-player game from the deal: sizes and brackets of the first player's advantage.
 
-The game is ``python_coup`` from the deal (two cards each, the starting player is
-seat 0), with the 1-coin rule (``two_player_setup=basic``: the starting player gets
-one coin) or both players starting with two (``standard``), Ambassador or Inquisitor.
-Player 0's value is the first player's advantage.
-
-For each turn cap the perfect-recall tree's size is estimated (Knuth's probes); where
-it fits :data:`NODE_BUDGET` it is compiled and bracketed like the endgames
-(:mod:`analysis.coup.brackets`: cap payoff -1 and +1 give rigorous bounds on the
-uncapped value). Where it does not fit, the row says so with the estimate, which is
-the honest answer. Results go to ``reports/data/coup/full_game.json`` (resumable).
-
-``farol coup full-game`` runs it.
-
-The plain bracket is [0, 1] for every cap that fits (nobody can win so soon against
-passive play). :func:`run_markov` prices the cap instead with the Markov guarantees of
-the whole game (:mod:`analysis.coup.guarantees`, on the position graph of both
-setups' deals): the first player's win probability then lies in
-``[W_0, 1 - W_1]`` at the deal already, and in the capped game's bracket where its tree
-fits. Results go to ``reports/data/coup/full_game_markov.json``
-(``farol coup full-game --markov``).
+For each setup, deck and turn cap the perfect-recall tree's size is estimated; where it
+fits the budget it is compiled and bracketed like the endgames (:func:`run`), and
+:func:`run_markov` prices the cap with the whole game's Markov guarantees, which bound
+the first player's win probability at the deal already. Resumable row files
+(:func:`rows_path`, :func:`markov_path`).
 """
 
 from __future__ import annotations
@@ -30,13 +15,15 @@ from pathlib import Path
 
 import pyspiel
 
-from analysis.coup.brackets import SOLVER, bracket_of
+import games  # noqa: F401  (registers python_coup)
+from analysis.coup.brackets import SOLVER, bracket_of, markov_game_bracket, markov_summary
+from analysis.coup.guarantees import guarantees_from, uncapped_roots
+from analysis.coup.model import data_dir
 from analysis.solve import compile_game
 from analysis.solve.cache import read_rows, write_rows
 from analysis.solve.compile import TREE_BYTES_PER_NODE, estimate_tree_nodes
+from analysis.solve.errors import GameTooLargeError
 
-PATH = Path("reports/data/coup/full_game.json")
-MARKOV_PATH = Path("reports/data/coup/full_game_markov.json")
 MARKOV_CAPS = (1, 2)
 # The whole game's graph (~10^7 positions) is ~100x an endgame's, and an opponent who
 # stalls in loops makes value iteration crawl: fewer improvement rounds (they gain
@@ -52,10 +39,18 @@ NODE_BUDGET = 10_000_000
 SOLVE_SECONDS = 600.0
 
 
+def rows_path() -> Path:
+    """Where the capped full games' rows live (the cap scoring 0)."""
+    return data_dir("full_game.json")
+
+
+def markov_path() -> Path:
+    """Where the rows of the full games with the cap priced by Markov guarantees live."""
+    return data_dir("full_game_markov.json")
+
+
 def full_game(setup: str, deck: str, cap: int) -> pyspiel.Game:
     """The 2-player game from the deal, capped at ``cap`` turns (the cap pays 0)."""
-    import games  # noqa: F401  (registers python_coup)
-
     return pyspiel.load_game("python_coup", {"two_player_setup": setup, "deck": deck,
                                              "turn_cap": cap})
 
@@ -77,9 +72,11 @@ def solve_case(setup: str, deck: str, cap: int, budget: int = NODE_BUDGET) -> di
     return row
 
 
-def run(path: Path = PATH, setups=SETUPS, decks=DECKS, caps=CAPS,
+def run(path: Path | None = None, setups=SETUPS, decks=DECKS, caps=CAPS,
         budget: int = NODE_BUDGET) -> dict:
-    """Every (setup, deck, cap) not yet in ``path`` (over the budget: the estimate only)."""
+    """Every (setup, deck, cap) not yet in ``path`` (default :func:`rows_path`; over the
+    budget: the estimate only)."""
+    path = rows_path() if path is None else path
     rows = read_rows(path)
     for setup in setups:
         for deck in decks:
@@ -95,8 +92,6 @@ def run(path: Path = PATH, setups=SETUPS, decks=DECKS, caps=CAPS,
 def full_game_guarantees(deck: str, progress: bool = False):
     """The Markov guarantees of the whole 2-player game with ``deck``: one position graph
     from the deals of both setups (they differ only in the first player's coins)."""
-    from analysis.coup.guarantees import guarantees_from, uncapped_roots
-
     config, roots = uncapped_roots([full_game(setup, deck, 1) for setup in SETUPS])
     return guarantees_from(config, roots, deck, rounds=FULL_GAME_ROUNDS, progress=progress,
                            max_sweeps=FULL_GAME_SWEEPS)
@@ -106,9 +101,6 @@ def solve_markov_case(setup: str, deck: str, cap: int, budget: int = NODE_BUDGET
                       progress: bool = False) -> dict:
     """The first player's guarantees at the deal and, where the tree fits ``budget``, the
     bracket of the capped game whose cap pays the Markov guarantees."""
-    from analysis.coup.brackets import markov_game_bracket, markov_summary
-    from analysis.solve.errors import GameTooLargeError
-
     game = full_game(setup, deck, cap)
     g = full_game_guarantees(deck, progress)
     summary = markov_summary(game, g) | {"edges": g.graph.num_edges,
@@ -128,9 +120,11 @@ def solve_markov_case(setup: str, deck: str, cap: int, budget: int = NODE_BUDGET
     return row
 
 
-def run_markov(path: Path = MARKOV_PATH, setups=SETUPS, decks=DECKS, caps=MARKOV_CAPS,
+def run_markov(path: Path | None = None, setups=SETUPS, decks=DECKS, caps=MARKOV_CAPS,
                budget: int = NODE_BUDGET, progress: bool = False) -> dict:
-    """:func:`solve_markov_case` for every (setup, deck, cap) not yet in ``path``."""
+    """:func:`solve_markov_case` for every (setup, deck, cap) not yet in ``path`` (default
+    :func:`markov_path`)."""
+    path = markov_path() if path is None else path
     rows = read_rows(path)
     for deck in decks:
         for setup in setups:

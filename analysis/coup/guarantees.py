@@ -1,42 +1,10 @@
 """Markov guarantees: what a player can secure from a bare position, used at the turn cap.
 
-The brackets of :mod:`analysis.coup.brackets` score the cap as a loss (lower end) and as
-a win (upper end) for the player to move: the width is the probability of reaching the
-cap. This module prices the cap position instead, from below for each player, without a
-tree.
-
-The guarantee
--------------
-Fix for player ``p`` a *Markov policy* ``sigma``: a mix of actions that depends only on
-what ``p`` sees now (``games.coup.game.infoset_key`` without the turn count: their own
-card, the coins, the revealed cards, the pending step). Give the other player every
-advantage: they see both cards and ``sigma`` and answer with whatever suits them. The
-probability ``W_p(s)`` that ``p`` still wins from position ``s`` (both cards known) is
-then the value of a one-player minimisation over the *position graph* (positions
-without history or turn count: a few tens of thousands per deck for the 1v1 endgames,
-about ten million for the whole 2-player game), computed by value iteration from
-``W = 0``: the values only rise towards the least fixed point, which is the guarantee,
-so every iterate is a guarantee too.
-
-Why the brackets stay rigorous
-------------------------------
-At a cap terminal ``h`` (the full history, both cards), let ``s`` be the position at
-the start of the next turn. Player 0 can play the capped equilibrium until the cap and
-``sigma_0`` afterwards (it needs only what player 0 sees), which wins with probability
-at least ``W_0(s)`` whatever player 1 does, however player 1 learned what they know.
-So the capped game paying player 0 ``2 W_0(s) - 1`` at the cap is worth at most the
-uncapped value (play that never ends scores 0 >= -1); symmetrically the game paying
-``1 - 2 W_1(s)`` is worth at least it. Both payoffs lie between -1 and +1, so the bracket is never wider than the
-plain one (``tests/test_coup_guarantees.py``).
-
-Choosing the policies
----------------------
-Any policy gives valid bounds; better ones give tighter bounds. :func:`markov_policy`
-runs damped policy improvement: start from the uniform mix, compute ``W_p``, move each
-information key halfway to the action with the best average ``W_p`` over the
-positions sharing that key (equal weights), and repeat. The opponent sees the cards,
-so a bluff is called whenever that pays: the two players' guarantees leave a gap
-where the hidden cards still matter, and the tree before the cap prices those beliefs.
+``W_p(s)`` is the probability that player ``p``'s Markov policy (a mix that depends only
+on what ``p`` sees now) still wins from position ``s`` against an opponent who sees both
+cards and the policy: a one-player minimisation on the position graph, by value
+iteration from 0, so every iterate is a guarantee. The policies come from damped policy
+improvement. Why the brackets priced with them stay rigorous: ``docs/coup_analysis.md``.
 """
 
 from __future__ import annotations
@@ -50,10 +18,12 @@ from functools import lru_cache
 
 import numpy as np
 from numba import njit
+from tqdm.auto import tqdm
 
+from analysis.coup.model import Endgame
 from games.coup import engine as E
-from games.coup import game as G
 from games.coup import rules as R
+from games.coup import view as V
 from games.coup.walker import DecisiveCoupWalker
 
 ROUNDS = 12
@@ -68,12 +38,12 @@ _CHANCE, _PLAYER0 = 1, 2  # node kinds (0: terminal)
 
 def position_key(s: E.Core) -> tuple:
     """``s`` without its turn count or history: the key of the position graph."""
-    return G.state_key(s)[1:]
+    return V.state_key(s)[1:]
 
 
 def markov_key(s: E.Core, player: int) -> tuple:
     """What ``player`` sees at ``s`` without the turn count (a Markov policy's input)."""
-    key = G.infoset_key(s, player)
+    key = V.infoset_key(s, player)
     return key[:2] + key[3:]
 
 
@@ -168,8 +138,6 @@ def position_graph(walker: DecisiveCoupWalker, roots: list[E.Core],
     key_ids: tuple[dict, dict] = ({}, {})
     bar = None
     if progress:
-        from tqdm.auto import tqdm
-
         bar = tqdm(desc="position graph", unit=" positions", disable=None)
     while queue:  # FIFO: positions leave in the order they were numbered
         s = queue.popleft()
@@ -390,8 +358,6 @@ def uncapped_roots(games: list) -> tuple[E.Config, list[E.Core]]:
 def guarantees_for(deck: str, revealed: tuple[str, str], rounds: int = ROUNDS) -> Guarantees:
     """The Markov guarantees of every 1v1 endgame of ``deck`` with ``revealed`` lost
     (one graph from all the coin pairs 0-9; cached per process)."""
-    from analysis.coup.endgames import Endgame
-
     games = [Endgame(a, b, deck, revealed).game() for a in range(10) for b in range(10)]
     config, roots = uncapped_roots(games)
     return guarantees_from(config, roots, deck, revealed, rounds)

@@ -1,19 +1,9 @@
-"""Larger Coup endgames (2v1, 1v2, 2v2 influence): sizes, times, and the abstraction's loss.
+"""Larger Coup endgames (2v1, 1v2, 2v2 influence): sizes, exact solves and the abstraction's loss.
 
-For each case the perfect-recall tree's size is estimated (Knuth's probes) at turn
-caps 1-3. Where the tree fits the node budget it is solved exactly (CFR+ on the
-tree); the same capped game is also solved with the state-keyed abstraction (graph
-mode: information sets keyed by ``infoset_key``, which forgets the order of past
-events) and that abstract strategy is then evaluated in the perfect-recall game: its
-exploitability there is the abstraction's loss (as for ¡Cobardes!). Results go to
-``reports/data/coup/larger.json`` (resumable: cases already there are kept).
-
-``python -m analysis.coup.larger`` runs it.
-
-:func:`run_markov` brackets the uncapped values of the 2v1 and 1v2 cases instead
-(``farol coup larger --markov``): the capped trees whose cap pays each player's Markov
-guarantee (:mod:`analysis.coup.guarantees`, on the position graph of these cases'
-deals), as for the 1v1 endgames. Results go to ``reports/data/coup/larger_markov.json``.
+Where the perfect-recall tree fits it is solved exactly and the state-keyed abstraction's
+strategy measured in it (:func:`run`); :func:`run_markov` brackets the uncapped values of
+the 2v1 and 1v2 cases with the cap priced by Markov guarantees. Resumable row files
+(:func:`rows_path`, :func:`markov_path`).
 """
 
 from __future__ import annotations
@@ -24,13 +14,16 @@ from pathlib import Path
 
 import numpy as np
 
+from analysis.coup.brackets import SOLVER, markov_game_bracket, markov_summary
+from analysis.coup.guarantees import guarantees_from, uncapped_roots
+from analysis.coup.model import data_dir
 from analysis.solve import CFRSolver, compile_game, exploitability
 from analysis.solve.cache import read_rows, write_rows
-from analysis.solve.compile import estimate_tree_nodes
+from analysis.solve.compile import GRAPH_BYTES_PER_NODE, TREE_BYTES_PER_NODE, estimate_tree_nodes
+from analysis.solve.errors import GameTooLargeError
+from analysis.solve.result import SolveResult
 from games.coup import endgame_game
 
-PATH = Path("reports/data/coup/larger.json")
-MARKOV_PATH = Path("reports/data/coup/larger_markov.json")
 # Histories compiled at most for a Markov bracket (~2 GB of arrays).
 MARKOV_NODE_BUDGET = 15_000_000
 NODE_BUDGET = 1_500_000
@@ -52,10 +45,18 @@ DECKS = ("inquisitor", "ambassador")
 CAPS = (1, 2, 3)
 
 
+def rows_path() -> Path:
+    """Where the larger endgames' rows live (the cap scoring 0)."""
+    return data_dir("larger.json")
+
+
+def markov_path() -> Path:
+    """Where the rows of the 2v1 and 1v2 brackets priced by Markov guarantees live."""
+    return data_dir("larger_markov.json")
+
+
 def abstraction_loss(game, graph_result_strategy, graph_compiled, tree_compiled) -> float:
     """Exploitability, in the perfect-recall game, of a graph-mode (abstract) strategy."""
-    from analysis.solve.result import SolveResult
-
     stub = SolveResult(game=str(game), parameters={}, method="cfr+", iterations=0, seconds=0.0,
                        exploitability=0.0, value=0.0, nash_conv=0.0, best_response=(0.0, 0.0),
                        mode="graph", abstraction=True, compiled_game=str(game),
@@ -106,9 +107,6 @@ def solve_case(label: str, position: str, deck: str, cap: int) -> dict:
 def graph_only(game) -> dict:
     """The state-keyed abstraction alone (the tree does not fit): size, time, and the
     exploitability measured within the abstraction (its loss in the full game is unknown)."""
-    from analysis.solve.compile import GRAPH_BYTES_PER_NODE
-    from analysis.solve.errors import GameTooLargeError
-
     tick = time.perf_counter()
     try:
         graph = compile_game(game, graph=True, max_memory=GRAPH_NODE_BUDGET * GRAPH_BYTES_PER_NODE)
@@ -125,7 +123,10 @@ def graph_only(game) -> dict:
                   "status": "tree over the budget; abstraction only"}
 
 
-def run(path: Path = PATH, cases=CASES, decks=DECKS, caps=CAPS) -> dict:
+def run(path: Path | None = None, cases=CASES, decks=DECKS, caps=CAPS) -> dict:
+    """Every case, deck and cap not yet in ``path`` (default :func:`rows_path`), the caps
+    of a case in order until neither mode fits."""
+    path = rows_path() if path is None else path
     rows = read_rows(path)
     for deck in decks:
         for label, position in cases:
@@ -149,8 +150,6 @@ def markov_cases() -> tuple[tuple[str, str], ...]:
 @lru_cache(maxsize=1)
 def larger_guarantees(deck: str):
     """The Markov guarantees on the position graph of every :func:`markov_cases` deal."""
-    from analysis.coup.guarantees import guarantees_from, uncapped_roots
-
     games = [endgame_game(position, deck=deck, turn_cap=1) for _, position in markov_cases()]
     config, roots = uncapped_roots(games)
     return guarantees_from(config, roots, deck)
@@ -160,10 +159,6 @@ def solve_markov_case(label: str, position: str, deck: str, cap: int,
                       budget: int = MARKOV_NODE_BUDGET) -> dict:
     """The bracket of one case's uncapped value with the cap priced by the guarantees
     (the guarantees at the deal alone where the tree passes ``budget``)."""
-    from analysis.coup.brackets import SOLVER, markov_game_bracket, markov_summary
-    from analysis.solve.compile import TREE_BYTES_PER_NODE
-    from analysis.solve.errors import GameTooLargeError
-
     game = endgame_game(position, deck=deck, turn_cap=cap)
     g = larger_guarantees(deck)
     summary = markov_summary(game, g) | {"edges": g.graph.num_edges}
@@ -181,10 +176,11 @@ def solve_markov_case(label: str, position: str, deck: str, cap: int,
     return row
 
 
-def run_markov(path: Path = MARKOV_PATH, decks=DECKS, caps=CAPS,
+def run_markov(path: Path | None = None, decks=DECKS, caps=CAPS,
                budget: int = MARKOV_NODE_BUDGET) -> dict:
     """:func:`solve_markov_case` for every 2v1/1v2 case, deck and cap not yet in ``path``
-    (or found over a smaller budget than ``budget`` there)."""
+    (or found over a smaller budget than ``budget`` there; default :func:`markov_path`)."""
+    path = markov_path() if path is None else path
     rows = read_rows(path)
     for deck in decks:
         for label, position in markov_cases():
@@ -201,6 +197,3 @@ def run_markov(path: Path = MARKOV_PATH, decks=DECKS, caps=CAPS,
         larger_guarantees.cache_clear()  # one deck's graph in memory at a time
     return rows
 
-
-if __name__ == "__main__":
-    run()

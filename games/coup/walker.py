@@ -1,18 +1,10 @@
 """Coup's walker for the solver's compiler (the :class:`games.keys.Walker` protocol).
 
-The compiler can walk positions directly instead of OpenSpiel states: a position is
-an :class:`~games.coup.engine.Core`, stepped by the same :meth:`Core.apply` the
-``CoupState`` calls, and every query below calls the function the state calls
-(:mod:`games.coup.game`), so there is no second copy of the rules. ``Core.apply``
-mutates, so :meth:`CoupWalker.child` applies to a copy (a shallow copy of immutable
-fields): a position is never changed once returned.
-
-Observations: a core's log is an immutable linked list shared with its ancestors,
-so the events a move added are the log nodes between the child's head and the
-parent's. A player's perfect-recall information state string is ``"P<player>"``
-followed by the text of every log event they see (:func:`~games.coup.game.event_text`),
-so the texts of the new events they see, concatenated along a history after the
-root's own, identify it.
+The compiler can walk bare :class:`~games.coup.engine.Core` positions instead of
+OpenSpiel states, stepped by the same rules and keyed by the same functions
+(:mod:`games.coup.view`), so there is no second copy of them. A child is a copy: a
+position is never changed once returned. Also the memory-keyed and decisive-Coup
+variants used by the Coup studies.
 """
 
 from __future__ import annotations
@@ -22,13 +14,13 @@ from functools import lru_cache
 
 from games.coup import cards as C
 from games.coup import engine as E
-from games.coup import game as G
+from games.coup import view as V
 
 
 @lru_cache(maxsize=1 << 16)
 def _text(event: tuple, viewer: int, deck: str) -> str | None:
     # Events repeat across the tree (the same announcement in many histories).
-    return G.event_text(event, viewer, deck)
+    return V.event_text(event, viewer, deck)
 
 
 def _events(log, stop) -> list[tuple]:
@@ -88,20 +80,25 @@ class CoupWalker:
         return new
 
     def returns(self, s: E.Core) -> tuple[float, ...]:
-        return tuple(G.returns(s))
+        return tuple(V.returns(s))
 
     def state_key(self, s: E.Core) -> Hashable:
-        return G.state_key(s)
+        return V.state_key(s)
 
     def infoset_key(self, s: E.Core, player: int) -> Hashable:
-        return G.infoset_key(s, player)
+        return V.infoset_key(s, player)
 
     def _require_history(self, what: str) -> None:
         if not self.history:
             raise ValueError(f"{what} needs the event log: make the walker with history=True")
 
     def new_observations(self, parent: E.Core, child: E.Core, player: int) -> tuple:
-        """The log lines ``player`` sees among the events added from ``parent`` to ``child``."""
+        """The log lines ``player`` sees among the events added from ``parent`` to ``child``.
+
+        A core's log is an immutable linked list shared with its ancestors, so the events a
+        move added are the nodes between the two heads; the texts a player sees, after the
+        root's own, identify their perfect-recall information state.
+        """
         self._require_history("new_observations")
         deck = self._deck
         texts = (_text(event, player, deck) for event in _events(child.log, parent.log))
@@ -110,14 +107,14 @@ class CoupWalker:
     def root_observations(self, s: E.Core, player: int) -> tuple:
         """The log lines ``player`` sees at the root (a fixed card they hold, say)."""
         self._require_history("root_observations")
-        return tuple(G.public_log(s, player))
+        return tuple(V.public_log(s, player))
 
     def information_state_string(self, s: E.Core, player: int) -> str:
         self._require_history("information_state_string")
-        return G.information_state_text(s, player)
+        return V.information_state_text(s, player)
 
     def action_to_string(self, s: E.Core, player: int, action: int) -> str:
-        return G.action_name(s, player, action)
+        return V.action_name(s, player, action)
 
 
 # Events after which a player's earlier claims, and what others saw of their cards, say
@@ -177,10 +174,9 @@ class MemoryWalker(CoupWalker):
 
     The claims are public, so both players' keys carry them; a sighting goes into the
     keys of the two players who saw it. Positions with equal keys have the same legal
-    actions, so the keys are an abstraction of the same game. The price is size: the
-    graph grows about x3-4 a turn (the plain keys' under x2), so it reaches caps of 5-6
-    turns where the plain keys reach 32, but its strategies lose far less in the
-    perfect-recall game (measured by :func:`analysis.coup.abstraction.loss_at_cap`).
+    actions, so the keys are an abstraction of the same game: a larger graph than the
+    plain keys', whose strategies lose less in the perfect-recall game (measured by
+    :func:`analysis.coup.abstraction.loss_at_cap`).
 
     Positions are :class:`~games.coup.engine.Core` objects with one extra attribute,
     ``memory`` (see :func:`memory_step`), carried by ``Core.copy``.
@@ -205,13 +201,13 @@ class MemoryWalker(CoupWalker):
         return new
 
     def state_key(self, s: E.Core) -> Hashable:
-        return (G.state_key(s), s.memory)
+        return (V.state_key(s), s.memory)
 
     def infoset_key(self, s: E.Core, player: int) -> Hashable:
         seen = s.memory[1]
         # The examined player knows what the examiner saw: both keys carry the sighting.
         about_me = tuple(row[player] for row in seen)
-        return (G.infoset_key(s, player), s.memory[0], seen[player], about_me)
+        return (V.infoset_key(s, player), s.memory[0], seen[player], about_me)
 
 
 def decisive_coup(s: E.Core) -> int | None:

@@ -1,0 +1,199 @@
+"""The 1v1 endgame and its stored records: what the Coup studies share.
+
+An :class:`Endgame` names one capped 1v1 game. Its records (one JSON file per endgame
+under the data folder's ``coup/``) are located, read and written here, so that the
+sweeps, the studies and the report agree on where they are and which are current.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pyspiel
+
+from analysis import store
+from analysis.solve.cache import atomic_write_text
+from games.coup import endgame_game
+from games.errors import InvalidParameterError
+
+DECKS = ("ambassador", "inquisitor")
+# The revealed pair (mover's lost card, other's lost card) of the main sweep, and the
+# other pairs solved for the effect of revealed cards.
+MAIN_REVEALED = ("contessa", "contessa")
+REVEALED_SETS = (("contessa", "contessa"), ("duke", "captain"), ("assassin", "assassin"))
+DEFAULT_CAP = 2
+# A bracket at most this wide (in win probability) counts as converged.
+CONVERGED_WIDTH = 1e-3
+# The version stamped on every endgame and bracket record; others are stale.
+SWEEP_VERSION = 1
+
+
+# --------------------------------------------------------------------------- locations
+def data_dir(*parts: str) -> Path:
+    """A location under the data folder's ``coup/`` (computed now: tests redirect it)."""
+    return store.data("coup", *parts)
+
+
+def endgames_dir() -> Path:
+    """The solved endgames, the cap scoring 0 (one record per endgame)."""
+    return data_dir("endgames")
+
+
+def priced_dir() -> Path:
+    """The same endgames with the cap priced by Markov guarantees, walked along the safe
+    profile (:func:`analysis.coup.endgames.solve_priced_endgame`)."""
+    return data_dir("endgames_priced")
+
+
+def brackets_dir() -> Path:
+    """The brackets whose cap pays a loss and a win."""
+    return data_dir("brackets")
+
+
+def markov_brackets_dir() -> Path:
+    """The brackets whose cap pays the Markov guarantees (:mod:`analysis.coup.guarantees`)."""
+    return data_dir("brackets_markov")
+
+
+# --------------------------------------------------------------------------- endgames
+@dataclass(frozen=True)
+class Endgame:
+    """A 1v1 endgame: coins of the player to move and of the other, deck, revealed cards."""
+
+    mover_coins: int
+    other_coins: int
+    deck: str = "ambassador"
+    revealed: tuple[str, str] = MAIN_REVEALED
+    turn_cap: int = DEFAULT_CAP
+
+    def __post_init__(self):
+        if self.deck not in DECKS:
+            raise InvalidParameterError(f"deck must be one of {', '.join(DECKS)}, not {self.deck!r}")
+        if self.turn_cap < 1:
+            raise InvalidParameterError(f"turn cap must be at least 1, not {self.turn_cap}")
+
+    def position(self, move: int = 0) -> str:
+        """The position string; ``move=1`` writes the same endgame with the seats swapped."""
+        mover = f"?/{self.revealed[0]}/{self.mover_coins}"
+        other = f"?/{self.revealed[1]}/{self.other_coins}"
+        if move == 0:
+            return f"{mover};{other};move:0"
+        return f"{other};{mover};move:1"
+
+    def params(self) -> dict:
+        return {"deck": self.deck, "turn_cap": self.turn_cap}
+
+    def game(self, move: int = 0) -> pyspiel.Game:
+        return endgame_game(self.position(move), **self.params())
+
+    def slug(self) -> str:
+        r0, r1 = self.revealed
+        return f"{self.deck}_{r0}-{r1}_m{self.mover_coins}_o{self.other_coins}_cap{self.turn_cap}"
+
+    def to_json(self) -> dict:
+        """The ``endgame`` field of a record (every field, ``revealed`` as a pair)."""
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict) -> Endgame:
+        """The endgame a record's ``endgame`` field names (without ``turn_cap``, as in the
+        state-keyed estimates whose records span caps: the default cap)."""
+        return cls(data["mover_coins"], data["other_coins"], data["deck"],
+                   tuple(data["revealed"]), data.get("turn_cap", DEFAULT_CAP))
+
+
+# --------------------------------------------------------------------------- records
+def record_path(directory: Path, endgame: Endgame) -> Path:
+    """Where ``endgame``'s record lives in ``directory`` (endgames and brackets alike)."""
+    return Path(directory) / f"{endgame.slug()}.json"
+
+
+def load_record(directory: Path, endgame: Endgame) -> dict | None:
+    """The stored record of ``endgame`` in ``directory``, or ``None`` (missing,
+    unreadable or stale)."""
+    try:
+        record = json.loads(record_path(directory, endgame).read_text())
+    except (OSError, ValueError):
+        return None
+    return record if record.get("version") == SWEEP_VERSION else None
+
+
+def save_record(directory: Path, endgame: Endgame, record: dict) -> None:
+    """Store ``record`` as ``endgame``'s in ``directory``, stamped with the sweep's version
+    (what :func:`load_record` reads back); written atomically."""
+    record["version"] = SWEEP_VERSION
+    atomic_write_text(record_path(directory, endgame), json.dumps(record, indent=1) + "\n")
+
+
+def cached(endgames: list[Endgame], directory: Path | None = None) -> list[dict]:
+    """The endgame records already on disk (missing ones left out; default: the cap-0
+    endgames)."""
+    directory = endgames_dir() if directory is None else Path(directory)
+    out = (load_record(directory, eg) for eg in endgames)
+    return [r for r in out if r is not None]
+
+
+# --------------------------------------------------------------------------- brackets
+bracket_path = record_path
+load_bracket = load_record
+save_bracket = save_record
+
+
+def cached_brackets(endgames: list[Endgame], directory: Path | None = None) -> list[dict]:
+    """The bracket records already on disk (missing ones left out; default: the plain
+    brackets)."""
+    directory = brackets_dir() if directory is None else Path(directory)
+    out = (load_bracket(directory, eg) for eg in endgames)
+    return [r for r in out if r is not None]
+
+
+def merge_brackets(records: list[dict]) -> dict:
+    """One endgame's brackets at one cap, priced two ways (plain and Markov), as one: the
+    larger lower end, the smaller upper end, the worse exploitability of each side."""
+    if len(records) == 1:
+        return records[0]
+    lower = max(r["lower_win"] for r in records)
+    upper = min(r["upper_win"] for r in records)
+    side = {name: {"exploitability": max(r[name]["exploitability"] for r in records)}
+            for name in ("low", "high") if all(name in r for r in records)}
+    return {"endgame": records[0]["endgame"], "lower_win": lower, "upper_win": upper,
+            "width": upper - lower, "converged": upper - lower <= CONVERGED_WIDTH,
+            "cap_payoffs": "+".join(r.get("cap_payoffs", "loss/win") for r in records)} | side
+
+
+def brackets_by_cap(directory: Path, endgame: Endgame, caps: Iterable[int] = range(1, 10),
+                    also: Path | None = None) -> dict[int, dict]:
+    """The bracket records on disk of ``endgame`` at each of ``caps`` (missing ones left
+    out); ``also``: a second directory (the Markov-priced brackets), whose record at the
+    same cap is merged in (:func:`merge_brackets`)."""
+    out = {}
+    for cap in caps:
+        eg = dataclasses.replace(endgame, turn_cap=cap)
+        records = [r for r in (load_bracket(directory, eg),
+                               load_bracket(also, eg) if also is not None else None)
+                   if r is not None]
+        if records:
+            out[cap] = merge_brackets(records)
+    return out
+
+
+def intersect_brackets(by_cap: dict[int, dict]) -> dict | None:
+    """The intersection of one endgame's brackets at several caps (``{cap: record}``).
+
+    Every cap's bracket holds the uncapped value, so their intersection does too:
+    ``lower_win`` is the largest lower end, ``upper_win`` the smallest upper end
+    (``lower_cap``/``upper_cap``: the smallest caps they come from), ``width``, and the
+    ``caps`` used. ``None`` without a record.
+    """
+    if not by_cap:
+        return None
+    caps = sorted(by_cap)
+    low = max(caps, key=lambda c: by_cap[c]["lower_win"])
+    high = min(caps, key=lambda c: by_cap[c]["upper_win"])
+    lower, upper = by_cap[low]["lower_win"], by_cap[high]["upper_win"]
+    return {"lower_win": lower, "upper_win": upper, "width": upper - lower,
+            "lower_cap": low, "upper_cap": high, "caps": caps}

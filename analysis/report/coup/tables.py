@@ -1,0 +1,65 @@
+"""Table cells and figures shared by the Coup report's sections."""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from analysis.coup.endgames import SOLVER
+from analysis.report.context import ReportContext
+
+
+def solver_note(df) -> str:
+    return (f"{SOLVER}; {int(df['iterations'].min())}-{int(df['iterations'].max())} iterations; "
+            f"exploitability at most {df['exploitability'].max():.1e}")
+
+
+def fmt(x, spec=".3f") -> str:
+    if x is None or (isinstance(x, float) and np.isnan(x)):
+        return "–"
+    return format(x, spec)
+
+
+def heatmaps(ctx: ReportContext, df, column: str, title: str, stem: str, cmap: str,
+             vmin: float, vmax: float) -> str:
+    decks = sorted(df["deck"].unique())
+    fig = Figure(figsize=(5.2 * len(decks), 4.4))
+    for i, deck in enumerate(decks):
+        ax = fig.add_subplot(1, len(decks), i + 1)
+        grid = df[df["deck"] == deck].pivot_table(index="mover", columns="other", values=column)
+        im = ax.imshow(grid.values, origin="lower", cmap=cmap, vmin=vmin, vmax=vmax)
+        ax.set_xticks(range(len(grid.columns)), grid.columns)
+        ax.set_yticks(range(len(grid.index)), grid.index)
+        ax.set_xlabel("other player's coins")
+        ax.set_ylabel("coins of the player to move")
+        ax.set_title(f"{title}: {deck}")
+        for (r, c), v in np.ndenumerate(grid.values):
+            if not np.isnan(v):
+                ax.text(c, r, f"{v:.2f}", ha="center", va="center", fontsize=6)
+        fig.colorbar(im, ax=ax, shrink=0.8)
+    return ctx.save_figure(fig, stem)
+
+
+def win_cell(r, bold: bool = True) -> str:
+    """A tightest bracket as a table cell: one number (bold) where it has converged."""
+    if r.width <= 1e-3:
+        mid = f"{(r.lower_win + r.upper_win) / 2:.3f}"
+        return f"**{mid}**" if bold else mid
+    digits = 3 if r.width < 0.02 else 2  # three decimals where two would hide the gap
+    return f"{r.lower_win:.{digits}f}-{r.upper_win:.{digits}f}"
+
+
+DECKS_ORDER = ("ambassador", "inquisitor")
+
+
+def solve_cells(r: dict) -> str:
+    # The two solves' larger iteration count and exploitability, as two table cells.
+    return (f"{max(r['low']['iterations'], r['high']['iterations'])} | "
+            f"{max(r['low']['exploitability'], r['high']['exploitability']):.1e} |")
+
+
+def span(values) -> str:
+    """``lo-hi`` to two decimals, or one number when they print the same."""
+    values = list(values)
+    lo, hi = f"{min(values):.2f}", f"{max(values):.2f}"
+    return lo if lo == hi else f"{lo}-{hi}"
