@@ -15,7 +15,8 @@ from walker_check import ARRAYS
 
 import games  # noqa: F401
 from analysis.cobardes.exact import ExactSolver, payoff_values
-from analysis.cobardes.subgames import PublicCut, compile_cut, cut_loss
+from analysis.cobardes.subgames import cut_loss
+from analysis.cobardes.trunk import PublicCut, compile_cut
 from analysis.solve import compile_game
 from analysis.solve.lp import solve_lp
 from games.cobardes import cards as C

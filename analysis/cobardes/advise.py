@@ -26,8 +26,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from analysis.cobardes import exact
+from analysis.cobardes import exact, sweep
 from analysis.cobardes.fast_exact import FastExactSolver
+from analysis.cobardes.villains import advise_villains
+from analysis.cobardes.war import continuation
 from games.cobardes import cards as C
 from games.cobardes import engine as E
 from games.errors import InvalidParameterError, InvalidPositionError
@@ -136,8 +138,6 @@ def payoffs(q: Query) -> tuple[float, float, float, float, float]:
     """Your payoffs ``(win, loss, crown, crown loss, draw)`` for the battle."""
     if q.score is None:
         return (q.win_value, -q.win_value, q.crown_value, -q.crown_value, q.draw_value)
-    from analysis.cobardes.war import continuation
-
     values = war_values(q)
     win, loss = continuation(values, q.score)
     return (win, loss, 1.0, -1.0, values[q.score])
@@ -145,8 +145,6 @@ def payoffs(q: Query) -> tuple[float, float, float, float, float]:
 
 def war_values(q: Query) -> dict[tuple[int, int], float]:
     """War values by score for the query's courtier pairing (cached sweep, else solved)."""
-    from analysis.cobardes import sweep
-
     if q.resolved_variant() in ("villains", "all"):
         raise InvalidParameterError("--score needs a battle without villains (the war "
                                     "composition is exact only for public battles)")
@@ -176,8 +174,6 @@ def advise(q: Query) -> dict:
     params = battle_params(q)
     pay = payoffs(q)
     if variant in ("villains", "all"):
-        from analysis.cobardes.villains import advise_villains
-
         out = advise_villains(params, q.my_villain, iterations=q.iterations)
     else:
         cfg, pos, game_pay = exact.initial_position(params)

@@ -15,7 +15,13 @@ import numpy as np
 import pandas as pd
 
 from analysis.cobardes import sweep
-from analysis.cobardes.exact import BattleSpec, ExactSolver, initial_position, payoff_values
+from analysis.cobardes.exact import (
+    BattleSpec,
+    ExactSolver,
+    canonical_key,
+    initial_position,
+    payoff_values,
+)
 from games.cobardes import cards as C
 from games.cobardes import engine as E
 
@@ -174,8 +180,6 @@ def play_stats(spec: BattleSpec | None = None) -> PlayStats:
     # phases or combats, so sorting by (combat, phase order seen) is enough; we use a
     # frontier keyed by position key, merging transpositions.
     frontier: dict[tuple, list] = {}
-    from analysis.cobardes.exact import canonical_key
-
     def push(p, r):
         if p.outcome is not None:
             return

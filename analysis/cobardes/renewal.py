@@ -63,12 +63,14 @@ so an interrupted solve resumes from its last iterate (``run_renewal``).
 from __future__ import annotations
 
 import json
+import multiprocessing as mp
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
+from analysis.cobardes import sweep
 from analysis.cobardes.exact import BattleSpec, initial_position
 from analysis.cobardes.graph import (
     CROWN,
@@ -301,8 +303,6 @@ class _Pool:
         self.graphs: dict = {} if graphs is None else graphs
         self.procs = []
         if self.workers > 1:
-            import multiprocessing as mp
-
             ctx = mp.get_context("spawn")
             for _ in range(self.workers):
                 here, there = ctx.Pipe()
@@ -520,8 +520,6 @@ def capped_values(model: RenewalModel, max_battles: int, graphs: dict | None = N
 def fixed_pairing_guess(model: RenewalModel, directory=None) -> np.ndarray | None:
     """The fixed-pairing war values of every state from the pairing sweep's cache, a good
     first iterate; ``None`` if a pairing is missing."""
-    from analysis.cobardes import sweep
-
     results = sweep.load_results(model.pairings, model.warriors, model.combats,
                                  directory or sweep.DEFAULT_DIR, war=True)
     if len(results) < len(model.pairings):

@@ -18,6 +18,12 @@ from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
+from tqdm.auto import tqdm
+
+from analysis.cobardes.exact import BattleSpec, initial_position
+from analysis.cobardes.fast_exact import FastExactSolver
+from analysis.cobardes.graph import OUTCOME_NAMES, BattleGraph, opening_actions
+from analysis.cobardes.war import _mix, solve_war
 from analysis.solve.cache import atomic_write_text
 from games.cobardes import cards as C
 
@@ -54,8 +60,6 @@ def battle_params(pairing: tuple[str, str], warriors: int = 6, combats: int = 7,
                   quicker: str = "alternate") -> dict:
     """The ``python_cobardes_battle`` parameters of a pairing's battle (standard payoffs;
     a mirror pairing opts in with ``allow_mirror``)."""
-    from analysis.cobardes.exact import BattleSpec
-
     courtiers = tuple(None if c == NO_COURTIER else c for c in pairing)
     params = BattleSpec(warriors, combats, courtiers, quicker=quicker).params()
     if is_mirror(pairing):
@@ -141,9 +145,6 @@ def all_villain_pairs() -> list[tuple[str, str]]:
 def solve_villain_pair(pair: tuple[str, str], warriors: int = 6, combats: int = 7) -> dict:
     """The battle with these two villains named (known to both: public information),
     solved exactly, standard payoffs."""
-    from analysis.cobardes.exact import initial_position
-    from analysis.cobardes.fast_exact import FastExactSolver
-
     start = time.perf_counter()
     params = {"kinds": "warriors+villains", "warriors": warriors, "combats": combats,
               "villain0": pair[0], "villain1": pair[1]}
@@ -165,10 +166,6 @@ def solve_pairing(pairing: tuple[str, str], warriors: int = 6, combats: int = 7,
     A mirror pairing (:func:`mirror_pairings`) is marked ``hypothetical`` and also gets
     its battle value with each fixed ``quicker`` rule (``seat_check``): swapping seats
     turns ``p0`` into ``p1``, so those values should be opposite, and ``random`` 0."""
-    from analysis.cobardes.exact import initial_position
-    from analysis.cobardes.graph import OUTCOME_NAMES, BattleGraph, opening_actions
-    from analysis.cobardes.war import _mix, solve_war
-
     courtiers = tuple(None if c == NO_COURTIER else c for c in pairing)
     start = time.perf_counter()
     cfg, pos, _ = initial_position(battle_params(pairing, warriors, combats))
@@ -240,8 +237,6 @@ def run_sweep(pairings: Iterable[tuple[str, str]] | None = None, warriors: int =
             if load_task(task_path(directory, p, warriors, combats, war)) is None]
     bar = None
     if progress and todo:
-        from tqdm.auto import tqdm
-
         bar = tqdm(total=len(todo), desc=f"cobardes {_kind(war)}",
                    unit=" pairing")
     try:

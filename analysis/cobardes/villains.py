@@ -27,8 +27,13 @@ import numpy as np
 import pyspiel
 
 import games  # noqa: F401  (registers the games)
+from analysis.cobardes.trunk import TREE_MEMORY, solve_trunk, trunk_key
 from analysis.solve import CFRSolver, compile_cached, compile_game, exploitability
 from analysis.solve.abstraction import graph_strategy_on_tree
+from analysis.solve.compile import PLAYER0, PLAYER1
+from analysis.solve.kernels import expected_value
+from games.cobardes import cards as C
+from games.cobardes import engine as E
 from games.errors import InvalidPositionError
 
 GAME = "python_cobardes_battle"
@@ -178,7 +183,7 @@ def advise_villains(params: dict, my_villain: str | None, iterations: int = 300,
     """Advice for a position with hidden villains (you are player 0).
 
     The public subgames are solved exactly and cut off
-    (:mod:`analysis.cobardes.subgames`); the trunk left, where a villain is still
+    (:mod:`analysis.cobardes.trunk`); the trunk left, where a villain is still
     hidden, is solved by CFR+ on its **perfect-recall tree** when it compiles within
     ``tree_memory`` (the exploitability reported is then the true one), else on its
     state-keyed graph (an abstraction: the exploitability is measured within it, a lower
@@ -188,10 +193,6 @@ def advise_villains(params: dict, my_villain: str | None, iterations: int = 300,
     Full armies take minutes: ``progress`` (default: when stderr is a terminal) shows the
     compile's and CFR+'s progress bars.
     """
-    from analysis.cobardes.subgames import TREE_MEMORY, solve_trunk, trunk_key
-    from games.cobardes import cards as C
-    from games.cobardes import engine as E
-
     game = pyspiel.load_game(GAME, params)
     if progress is None:
         progress = sys.stderr.isatty()
@@ -244,8 +245,6 @@ def advise_villains(params: dict, my_villain: str | None, iterations: int = 300,
 def node_values(compiled, strategy: np.ndarray) -> np.ndarray:
     """Player 0's expected value at every node of a compiled game under ``strategy``:
     internal nodes (the engine's bottom-up pass), then terminals (their utility)."""
-    from analysis.solve.kernels import expected_value
-
     value = np.empty(compiled.num_internal)
     expected_value(compiled.kind, compiled.infoset, compiled.edge_start, compiled.edge_child,
                    compiled.edge_prob, compiled.utility, compiled.infoset_offset,
@@ -272,9 +271,6 @@ def first_combat_mix(compiled, strategy: np.ndarray) -> dict[str, dict[str, dict
     Player 0 commits first (face down) at the node right after the deal; player 1
     answers at any child of it (one information set: the card is hidden). Empty when
     the battle starts otherwise (a vanguard courtier's decision first)."""
-    from analysis.solve.compile import PLAYER0, PLAYER1
-    from games.cobardes import cards as C
-
     cg = compiled
 
     def mix_at(node: int) -> dict[str, float]:
@@ -297,8 +293,6 @@ def first_combat_mix(compiled, strategy: np.ndarray) -> dict[str, dict[str, dict
 def deal_values(compiled, strategy: np.ndarray) -> dict[str, dict[str, float]]:
     """Player 0's value after each villain deal under ``strategy``: player 0's villain
     -> player 1's -> value."""
-    from games.cobardes import cards as C
-
     value = node_values(compiled, strategy)
     table: dict[str, dict[str, float]] = {}
     for (v0, v1), node in sorted(deal_nodes(compiled).items()):

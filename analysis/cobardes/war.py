@@ -38,6 +38,7 @@ import numpy as np
 
 from analysis.cobardes.exact import BattleSpec, initial_position
 from analysis.cobardes.graph import DRAW, OUTCOME_NAMES, BattleGraph, opening_actions
+from games.cobardes import cards as C
 
 TOKENS_TO_WIN = 3
 SCORES = tuple((a, b) for a in range(TOKENS_TO_WIN) for b in range(TOKENS_TO_WIN))
@@ -172,8 +173,6 @@ def capped_limit(graph: BattleGraph, win: float, loss: float, x: float, sol,
 
 
 def _mix(actions, probs) -> dict[str, float]:
-    from games.cobardes import cards as C
-
     return {C.CARD_NAMES[a]: round(float(p), 6) for a, p in zip(actions, probs, strict=True)
             if p > 1e-9}
 
