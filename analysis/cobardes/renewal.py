@@ -609,37 +609,10 @@ def keep_counts(sol: RenewalSolution) -> dict[str, dict[str, int]]:
     return out
 
 
-def add_arguments(parser) -> None:
-    """The options of ``farol cobardes renewal`` (and ``python -m``)."""
-    parser.add_argument("--workers", type=int, default=2, help="local processes (default 2)")
-    parser.add_argument("--warriors", type=int, default=6)
-    parser.add_argument("--combats", type=int, default=7)
-    parser.add_argument("--courtiers", default="all",
-                        help="the court deck, names separated by / (default all ten)")
-    parser.add_argument("--tol", type=float, default=1e-9, help="fixed-point residual")
-    parser.add_argument("--dir", default=str(DEFAULT_DIR), help="cache folder")
-
-
-def run(args) -> int:
-    """Solve the renewal war for parsed ``args`` (cached, resumable) and print a summary."""
-    names = tuple(C.COURTIER_NAMES) if args.courtiers == "all" else tuple(
-        filter(None, args.courtiers.split("/")))
-    model = RenewalModel(names, args.warriors, args.combats)
-    sol = run_renewal(model, args.dir, args.workers, args.tol)
-    print(f"{model.size} states, residual {sol.residual:.2e}, spectral radius "
-          f"{sol.spectral_radius:.4f}, {len(sol.history)} iterations")
-    return 0
-
-
-def main(argv=None) -> int:
-    """``python -m analysis.cobardes.renewal [--workers N] [--warriors W] [--combats C]
-    [--courtiers A/B/C/D]``: solve the renewal war (cached, resumable)."""
-    import argparse
-
-    parser = argparse.ArgumentParser(description=main.__doc__)
-    add_arguments(parser)
-    return run(parser.parse_args(argv))
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+def court_deck(text: str = "all") -> tuple[str, ...]:
+    """The court deck named by ``text``: ``"all"`` (the ten courtiers) or names separated
+    by ``/``; an unknown name is an :class:`~games.errors.UnknownCardError` when the model
+    is built."""
+    if text == "all":
+        return tuple(C.COURTIER_NAMES)
+    return tuple(filter(None, text.split("/")))

@@ -526,7 +526,7 @@ def renewal_section(ctx: ReportContext) -> str:
     sol = load_renewal()
     head = "## The war with courtiers renewed between battles\n"
     if sol is None:
-        return (head + "\nNot solved yet: `python -m analysis.cobardes.renewal` writes "
+        return (head + "\nNot solved yet: `farol cobardes renewal` writes "
                 "`reports/data/cobardes/renewal/` (resumable).")
     model = sol.model
     names = list(model.courtiers)

@@ -26,6 +26,7 @@ from analysis.cobardes.graph import OUTCOME_NAMES, BattleGraph, opening_actions
 from analysis.cobardes.war import _mix, solve_war
 from analysis.solve.cache import atomic_write_text
 from games.cobardes import cards as C
+from games.errors import InvalidParameterError
 
 # Bump when the meaning of a cached pairing changes.
 SWEEP_VERSION = 1
@@ -75,7 +76,7 @@ def _kind(war: bool | str) -> str:
     ``"villains"``: a pair of named villains (warriors + villains, no courtiers)."""
     kind = {True: "war", False: "battle"}.get(war, war) if isinstance(war, bool) else war
     if kind not in KINDS:
-        raise ValueError(f"sweep kind {war!r} is not one of {', '.join(KINDS)}")
+        raise InvalidParameterError(f"sweep kind {war!r} is not one of {', '.join(KINDS)}")
     return kind
 
 
