@@ -623,3 +623,24 @@ def test_first_combat_mix_reads_each_villains_opening_information_set():
     values = deal_values(cg, strategy)
     assert np.mean([v for r in values.values() for v in r.values()]) == pytest.approx(
         solver.exploitability().value, abs=1e-9)
+
+
+def test_cobardes_locations_follow_the_data_store(tmp_path, monkeypatch):
+    """Every stored ¡Cobardes! result is located through :mod:`analysis.store` at call
+    time: ``store.use`` and ``$FAROL_DATA_DIR`` move them all."""
+    from analysis import store
+    from analysis.cobardes import renewal, subgames, villains
+
+    with store.use(tmp_path):
+        assert sweep.pairings_dir() == tmp_path / "cobardes" / "pairings"
+        assert renewal.renewal_dir() == tmp_path / "cobardes" / "renewal"
+        assert villains.abstraction_loss_path() == tmp_path / "cobardes" / "abstraction_loss.json"
+        assert subgames.cut_loss_path().parent == tmp_path / "cobardes"
+        assert subgames.hidden_villains_path().parent == tmp_path / "cobardes"
+        results = sweep.run_sweep([("Squire", "Wolf")], warriors=2, combats=2, workers=1,
+                                  progress=False, war=False)
+        assert sweep.task_path(tmp_path / "cobardes" / "pairings", ("Squire", "Wolf"), 2, 2,
+                               False).exists()
+        assert sweep.load_results([("Squire", "Wolf")], 2, 2, war=False) == results
+    monkeypatch.setenv("FAROL_DATA_DIR", str(tmp_path / "env"))
+    assert sweep.pairings_dir() == tmp_path / "env" / "cobardes" / "pairings"

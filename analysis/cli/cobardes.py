@@ -51,7 +51,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_sweep(args: argparse.Namespace) -> int:
-    directory = args.dir or sweep.DEFAULT_DIR
+    directory = args.dir or sweep.pairings_dir()
     kinds = ("battle", "war", "villains") if args.kind == "all" else (args.kind,)
     for kind in kinds:
         results = sweep.run_sweep(None, args.warriors, args.combats, directory, args.workers,
@@ -64,16 +64,13 @@ def run_renewal(args: argparse.Namespace) -> int:
     """Solve the renewal war (cached, resumable) and print a summary."""
     model = renewal.RenewalModel(renewal.court_deck(args.courtiers), args.warriors,
                                  args.combats)
-    directory = args.dir or renewal.DEFAULT_DIR
-    sol = renewal.run_renewal(model, directory, args.workers, args.tol)
+    sol = renewal.run_renewal(model, args.dir, args.workers, args.tol)
     print(f"{model.size} states, residual {sol.residual:.2e}, spectral radius "
           f"{sol.spectral_radius:.4f}, {len(sol.history)} iterations")
     return 0
 
 
 def run_abstraction(args: argparse.Namespace) -> int:
-    from analysis.cobardes import report
-
     rows = []
     for label, params in villains.REDUCED_DECKS:
         loss = villains.abstraction_loss(label, params, iterations=args.iterations)
@@ -81,9 +78,10 @@ def run_abstraction(args: argparse.Namespace) -> int:
         print(f"{label}: true exploitability {loss.graph_exploitability_true:.2e} "
               f"(in abstraction {loss.graph_exploitability_in_abstraction:.2e}, exact tree "
               f"{loss.tree_exploitability:.2e})")
-    report.ABSTRACTION_JSON.parent.mkdir(parents=True, exist_ok=True)
-    report.ABSTRACTION_JSON.write_text(json.dumps(rows, indent=1))
-    print(f"wrote {report.ABSTRACTION_JSON}")
+    path = villains.abstraction_loss_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(rows, indent=1))
+    print(f"wrote {path}")
     rows = []
     for label, params in villains.REDUCED_DECKS + subgames.LARGER_DECKS:
         loss = subgames.cut_loss(label, params, iterations=args.iterations)
@@ -92,10 +90,12 @@ def run_abstraction(args: argparse.Namespace) -> int:
               f"{loss.graph_exploitability_true:.2e} (in abstraction "
               f"{loss.graph_exploitability_in_abstraction:.2e}, exact tree "
               f"{loss.tree_exploitability:.2e})", flush=True)
-    report.CUT_JSON.write_text(json.dumps(rows, indent=1))
-    print(f"wrote {report.CUT_JSON}")
+    path = subgames.cut_loss_path()
+    path.write_text(json.dumps(rows, indent=1))
+    print(f"wrote {path}")
     label, params = villains.HIDDEN_TABLE_DECK
     table = subgames.hidden_villain_values_exact(label, params, iterations=args.iterations)
-    report.HIDDEN_JSON.write_text(json.dumps(table, indent=1))
-    print(f"wrote {report.HIDDEN_JSON} ({table['provenance']})")
+    path = subgames.hidden_villains_path()
+    path.write_text(json.dumps(table, indent=1))
+    print(f"wrote {path} ({table['provenance']})")
     return 0

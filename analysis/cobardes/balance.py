@@ -40,7 +40,7 @@ def matchup_matrix(results: dict, names: list[str], value) -> pd.DataFrame:
     return table
 
 
-def courtier_tables(directory: str | Path = sweep.DEFAULT_DIR, warriors: int = 6,
+def courtier_tables(directory: str | Path | None = None, warriors: int = 6,
                     combats: int = 7, mirrors: bool = False) -> dict[str, pd.DataFrame]:
     """``battle`` (value with win 1, crown 3), ``war`` (war value from 0-0) and
     ``war_win`` (player 0's probability of winning the war) for every cached pairing.
@@ -62,7 +62,7 @@ def courtier_tables(directory: str | Path = sweep.DEFAULT_DIR, warriors: int = 6
     }
 
 
-def mirror_table(directory: str | Path = sweep.DEFAULT_DIR, warriors: int = 6,
+def mirror_table(directory: str | Path | None = None, warriors: int = 6,
                  combats: int = 7) -> pd.DataFrame:
     """The hypothetical mirror matchups (both players with the same courtier type), one
     row per cached courtier: battle value (``quicker=alternate``, player 0 quicker in odd
@@ -117,7 +117,7 @@ def tier_list(strength: pd.Series, labels: str = "SABCD") -> list[Tier]:
             for i, (name, v) in enumerate(ordered.items())]
 
 
-def villain_table(directory: str | Path = sweep.DEFAULT_DIR, warriors: int = 6,
+def villain_table(directory: str | Path | None = None, warriors: int = 6,
                   combats: int = 7) -> pd.DataFrame:
     """9 x 9 battle values with both villains named (rows: player 0's villain)."""
     results = sweep.load_results(None, warriors, combats, directory, war="villains")

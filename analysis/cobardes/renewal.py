@@ -56,7 +56,7 @@ Approximations (stated in the report):
 * Vanguard courtiers: the quicker player alternates by combat, player 0 quicker in the
   first combat of every battle (the battle game's ``quicker=alternate``).
 
-Results are cached as JSON (``reports/data/cobardes/renewal/``) after every iteration,
+Results are cached as JSON (:func:`renewal_dir`) after every iteration,
 so an interrupted solve resumes from its last iterate (``run_renewal``).
 """
 
@@ -70,6 +70,7 @@ from pathlib import Path
 
 import numpy as np
 
+from analysis import store
 from analysis.cobardes import sweep
 from analysis.cobardes.exact import BattleSpec, initial_position
 from analysis.cobardes.graph import (
@@ -89,12 +90,15 @@ from games.cobardes import engine as E
 from games.errors import InvalidParameterError
 
 RENEWAL_VERSION = 1
-ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_DIR = ROOT / "reports" / "data" / "cobardes" / "renewal"
 # Terminal kinds: outcome x used bits (bit 0: player 0's courtier used, bit 1: player 1's).
 USED = (0, 1, 2, 3)
 TERMINALS = len(OUTCOME_NAMES) * len(USED)
 KEEP, RENEW = "keep", "renew"
+
+
+def renewal_dir() -> Path:
+    """Where renewal solutions are stored: the data folder's ``cobardes/renewal``."""
+    return store.data("cobardes", "renewal")
 
 
 def terminal_index(kind: int, used: int) -> int:
@@ -394,8 +398,9 @@ def spectral_radius(m: np.ndarray) -> float:
     return float(np.max(np.abs(np.linalg.eigvals(m)))) if m.size else 0.0
 
 
-def cache_path(model: RenewalModel, directory: str | Path = DEFAULT_DIR) -> Path:
-    """The checkpoint/result file of one model."""
+def cache_path(model: RenewalModel, directory: str | Path | None = None) -> Path:
+    """The checkpoint/result file of one model (in :func:`renewal_dir` by default)."""
+    directory = renewal_dir() if directory is None else directory
     slug = "all" if set(model.courtiers) == set(C.COURTIER_NAMES) else "_".join(
         c.replace("-", "").replace(" ", "").lower() for c in model.courtiers)
     return Path(directory) / f"renewal_{slug}__w{model.warriors}c{model.combats}.json"
@@ -521,14 +526,14 @@ def fixed_pairing_guess(model: RenewalModel, directory=None) -> np.ndarray | Non
     """The fixed-pairing war values of every state from the pairing sweep's cache, a good
     first iterate; ``None`` if a pairing is missing."""
     results = sweep.load_results(model.pairings, model.warriors, model.combats,
-                                 directory or sweep.DEFAULT_DIR, war=True)
+                                 directory, war=True)
     if len(results) < len(model.pairings):
         return None
     return np.array([results[p]["war"]["scores"][f"{a}-{b}"]["value"]
                      for (a, b), p in model.states])
 
 
-def run_renewal(model: RenewalModel | None = None, directory: str | Path = DEFAULT_DIR,
+def run_renewal(model: RenewalModel | None = None, directory: str | Path | None = None,
                 workers: int = 2, tol: float = 1e-9, max_iterations: int = 30,
                 log=print, graphs: dict | None = None) -> RenewalSolution:
     """Solve (or load) the renewal war, resuming from the cached iterate if a previous

@@ -2,8 +2,8 @@
 villain matchups, the war by score, bluffing and mixing, the rulebook's tips, hidden
 villains and the abstraction's measured loss.
 
-Heavy results come from the committed caches (``reports/data/cobardes/``: the pairing
-sweep, the abstraction-loss measurements, the benchmark); the rest is solved here in
+Heavy results come from the committed caches (the data folder's ``cobardes``: the pairing
+sweep, the abstraction-loss measurements; the benchmarks' results); the rest is solved here in
 seconds. Every number is given with the solver that produced it, its iterations and
 its exploitability (0 for the exact backward induction, up to LP rounding).
 """
@@ -16,19 +16,23 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from analysis.cobardes import balance, sweep
-from analysis.cobardes.exact import BattleSpec, ExactSolver, initial_position, payoff_values
+from analysis import store
+from analysis.cobardes import balance, renewal, subgames, sweep, villains
+from analysis.cobardes.exact import (
+    BattleSpec,
+    ExactSolver,
+    initial_position,
+    payoff_values,
+    position_table,
+)
 from analysis.cobardes.war import solve_war, value_table
 from analysis.report.context import ReportContext
 from games.cobardes import cards as C
 
-DATA = sweep.ROOT / "reports" / "data" / "cobardes"
-ABSTRACTION_JSON = DATA / "abstraction_loss.json"
-HIDDEN_JSON = DATA / "hidden_villains.json"
-CUT_JSON = DATA / "cut_loss.json"
-BENCHMARK_JSON = sweep.ROOT / "benchmarks" / "results" / "cobardes_villains.json"
-FULL_BATTLE_JSON = sweep.ROOT / "benchmarks" / "results" / "cobardes_full_battle.json"
-FULL_GRAPH_JSON = sweep.ROOT / "benchmarks" / "results" / "cobardes_full_battle_graph.json"
+BENCHMARKS = store.REPOSITORY / "benchmarks" / "results"
+BENCHMARK_JSON = BENCHMARKS / "cobardes_villains.json"
+FULL_BATTLE_JSON = BENCHMARKS / "cobardes_full_battle.json"
+FULL_GRAPH_JSON = BENCHMARKS / "cobardes_full_battle_graph.json"
 EXACT = "exact backward induction (LP per confrontation), exploitability 0"
 
 
@@ -115,8 +119,6 @@ def summary_section(ctx: ReportContext) -> str:
         for a, b in sol.model.pairings:
             table.loc[a, b] = sol.value((a, b))
         strength = balance.seat_neutral_strength(table).dropna()
-        from analysis.cobardes import renewal
-
         counts = renewal.keep_counts(sol)
         rate = {c: (k["p0_keep"] + k["p1_keep"]) / max(1, k["p0_total"] + k["p1_total"])
                 for c, k in counts.items()}
@@ -129,8 +131,8 @@ def summary_section(ctx: ReportContext) -> str:
             f"probability {(1 + strength.iloc[0]) / 2:.2f}), the {strength.index[-1]} the "
             f"weakest ({(1 + strength.iloc[-1]) / 2:.2f}). An unplayed courtier is always "
             f"kept: {', '.join(always) or 'none'}; never kept: {', '.join(never) or 'none'}.")
-    if HIDDEN_JSON.exists():
-        h = json.loads(HIDDEN_JSON.read_text())
+    if subgames.hidden_villains_path().exists():
+        h = json.loads(subgames.hidden_villains_path().read_text())
         deals = _villain_frame(h["table"])
         strength = balance.seat_neutral_strength(deals).dropna()
         lines.append(
@@ -223,14 +225,12 @@ def warriors_section(ctx: ReportContext) -> str:
     csv_note = ""
     if not ctx.quick:
         # Every position's value and mixes, for readers who want more than the charts.
-        from analysis.cobardes.exact import position_table
-
         table = pd.DataFrame(position_table(solver))
-        path_csv = DATA / "warriors_only_positions.csv"
+        path_csv = store.data("cobardes", "warriors_only_positions.csv")
         path_csv.parent.mkdir(parents=True, exist_ok=True)
         table.to_csv(path_csv, index=False)
         csv_note = (f"\n\nEvery one of the {len(table):,} confrontations with its value and "
-                    f"both mixes: `reports/data/cobardes/{path_csv.name}`.")
+                    f"both mixes: `{store.shown(path_csv)}`.")
     reach = ", ".join(f"{100 * r:.0f}%" for r in stats.reach)
     mix_text = ", ".join(f"{k} {100 * v:.1f}%" for k, v in mix0.items() if v > 1e-6)
     top = [(c, int(np.nanargmax(stats.importance[c]))) for c in range(spec.combats - 1)]
@@ -301,8 +301,8 @@ def tips_section(ctx: ReportContext) -> str:
         vil_small, "warriors 0-4, 5 combats")
     villain_line = ""
     rankings = []
-    if HIDDEN_JSON.exists():
-        h = json.loads(HIDDEN_JSON.read_text())
+    if subgames.hidden_villains_path().exists():
+        h = json.loads(subgames.hidden_villains_path().read_text())
         deals = _villain_frame(h["table"])
         rankings.append((f"hidden villains ({h['label']}; {h['provenance']})",
                          balance.seat_neutral_strength(deals).dropna()))
@@ -338,11 +338,11 @@ def courtier_section(ctx: ReportContext) -> str:
     n_mirror = int(np.isfinite(np.diag(shown_tables["war_win"].to_numpy(dtype=float))).sum())
     if n_battle == 0:
         return ("## Courtiers\n\nNo pairing sweep is cached yet: run `farol cobardes sweep` "
-                "(it writes `reports/data/cobardes/pairings/`).")
+                f"(it writes `{store.shown(sweep.pairings_dir())}/`).")
     parts = ["## Courtiers: matchups and tier list\n",
              f"Every courtier pairing in both seat orders (10 x 10; player 0 is quicker in "
              f"odd combats) solved exactly with full armies ({EXACT}; {n_battle} of 90 "
-             f"battles and {n_war} of 90 wars cached in `reports/data/cobardes/pairings`). "
+             f"battles and {n_war} of 90 wars cached in `{store.shown(sweep.pairings_dir())}`). "
              f"Each courtier card exists once, so the diagonal (both players with the same "
              f"courtier) is never dealt; it shows **hypothetical** mirror battles "
              f"({n_mirror} of 10 solved with `allow_mirror=true`, hatched), left out of "
@@ -394,7 +394,7 @@ def courtier_section(ctx: ReportContext) -> str:
     parts.append("\nWithout villains the Procuress has nothing to do and the Inquisitor can "
                  "only hunt the 2, so these two are underrated here; their worth with "
                  "villains needs the hidden-villain solver (below).")
-    none = sweep.load_task(sweep.task_path(sweep.DEFAULT_DIR, ("none", "none"), 6, 7, False))
+    none = sweep.load_task(sweep.task_path(sweep.pairings_dir(), ("none", "none"), 6, 7, False))
     if none is not None:
         parts.append(f"\nFor reference, warriors only: battle value "
                      f"{none['battle']['value']:+.3f}.")
@@ -499,8 +499,6 @@ abstraction)."""
 
 def load_renewal():
     """The committed renewal-war solution (:mod:`analysis.cobardes.renewal`), or None."""
-    from analysis.cobardes import renewal
-
     cached = renewal.load_renewal(renewal.cache_path(renewal.RenewalModel()))
     if cached is None or cached[1] != "done":
         return None
@@ -521,13 +519,11 @@ def _fixed_table(model) -> pd.DataFrame:
 
 
 def renewal_section(ctx: ReportContext) -> str:
-    from analysis.cobardes import renewal
-
     sol = load_renewal()
     head = "## The war with courtiers renewed between battles\n"
     if sol is None:
         return (head + "\nNot solved yet: `farol cobardes renewal` writes "
-                "`reports/data/cobardes/renewal/` (resumable).")
+                f"`{store.shown(renewal.renewal_dir())}/` (resumable).")
     model = sol.model
     names = list(model.courtiers)
     fixed = _fixed_table(model)
@@ -675,8 +671,8 @@ Mean battle value over opponents, both seats: {ranking}."""
 def hidden_section(ctx: ReportContext) -> str:
     rows = []
     verdict = ""
-    if ABSTRACTION_JSON.exists():
-        measured = json.loads(ABSTRACTION_JSON.read_text())
+    if villains.abstraction_loss_path().exists():
+        measured = json.loads(villains.abstraction_loss_path().read_text())
         worst = max(measured, key=lambda r: r["graph_exploitability_true"]
                     - r["tree_exploitability"])
         verdict = (
@@ -706,8 +702,8 @@ def hidden_section(ctx: ReportContext) -> str:
         "`farol cobardes abstraction`)"
     hidden = ""
     cut = _cut_text(ctx)
-    if HIDDEN_JSON.exists():
-        h = json.loads(HIDDEN_JSON.read_text())
+    if subgames.hidden_villains_path().exists():
+        h = json.loads(subgames.hidden_villains_path().read_text())
         deals = _villain_frame(h["table"])
         path = _heatmap(ctx, deals, "hidden_villains", f"Battle value for player 0 by the "
                         f"villains dealt, hidden ({h['label']})", "battle value",
@@ -769,9 +765,9 @@ def loss_chart(ctx: ReportContext, measured: list[dict], stem: str, title: str) 
 
 def _cut_text(ctx: ReportContext) -> str:
     """The trunk's loss, public subgames exact (``farol cobardes abstraction``)."""
-    if not CUT_JSON.exists():
+    if not subgames.cut_loss_path().exists():
         return ""
-    measured = json.loads(CUT_JSON.read_text())
+    measured = json.loads(subgames.cut_loss_path().read_text())
     chart = loss_chart(ctx, measured, "trunk_loss",
                        "Public subgames exact: the state-keyed trunk's loss")
     rows = _loss_rows(measured)

@@ -9,9 +9,12 @@ hidden villain deal is read from the trunk's exact solution
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pyspiel
 
 import games  # noqa: F401  (registers the games)
+from analysis import store
 from analysis.cobardes.fast_exact import FastExactSolver
 from analysis.cobardes.trunk import compile_cut
 from analysis.cobardes.villains import AbstractionLoss, deal_values, measure_loss
@@ -32,6 +35,17 @@ LARGER_DECKS = (
      {"kinds": "all", "warriors": 3, "combats": 4, "courtier0": "Squire",
       "courtier1": "Archer"}),
 )
+
+
+def cut_loss_path() -> Path:
+    """Where the trunk's abstraction-loss measurements are stored."""
+    return store.data("cobardes", "cut_loss.json")
+
+
+def hidden_villains_path() -> Path:
+    """Where the value of each hidden villain deal (:func:`hidden_villain_values_exact`)
+    is stored."""
+    return store.data("cobardes", "hidden_villains.json")
 
 
 def cut_loss(label: str, params: dict, iterations: int = 2000) -> AbstractionLoss:

@@ -3,7 +3,7 @@
 One task solves one courtier pairing (the battle with the standard payoffs and, for
 the ``war`` kind, the war from every score, :mod:`analysis.cobardes.war`) or one pair
 of named villains (``villains`` kind), and writes one JSON file under
-the cache directory (default ``reports/data/cobardes/pairings``, committed so
+the data folder's ``cobardes/pairings`` (:func:`pairings_dir`, committed so
 ``farol report`` reuses it). A sweep skips the pairings already on disk, so an
 interrupted sweep resumes where it stopped. Tasks run over local processes
 (``ProcessPoolExecutor``) or on a Dask cluster (``scheduler="tcp://host:8786"``, or a
@@ -20,6 +20,7 @@ from pathlib import Path
 
 from tqdm.auto import tqdm
 
+from analysis import store
 from analysis.cobardes.exact import BattleSpec, initial_position
 from analysis.cobardes.fast_exact import FastExactSolver
 from analysis.cobardes.graph import OUTCOME_NAMES, BattleGraph, opening_actions
@@ -30,11 +31,21 @@ from games.errors import InvalidParameterError
 
 # Bump when the meaning of a cached pairing changes.
 SWEEP_VERSION = 1
-# In the repository (an editable install), so every working directory finds the cache.
-ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_DIR = ROOT / "reports" / "data" / "cobardes" / "pairings"
 NO_COURTIER = "none"
 STANDARD_PAYOFFS = (1.0, -1.0, 3.0, -3.0, 0.0)
+
+
+def pairings_dir() -> Path:
+    """Where the pairing sweep is stored: the data folder's ``cobardes/pairings``."""
+    return store.data("cobardes", "pairings")
+
+
+def __getattr__(name: str):
+    # ``DEFAULT_DIR`` was a constant; it is now computed at each access (tests outside
+    # this package still read it): prefer :func:`pairings_dir`.
+    if name == "DEFAULT_DIR":
+        return pairings_dir()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def all_pairings(include_none: bool = True) -> list[tuple[str, str]]:
@@ -219,7 +230,7 @@ def load_task(path: Path) -> dict | None:
 
 
 def run_sweep(pairings: Iterable[tuple[str, str]] | None = None, warriors: int = 6,
-              combats: int = 7, directory: str | Path = DEFAULT_DIR, workers: int = 2,
+              combats: int = 7, directory: str | Path | None = None, workers: int = 2,
               scheduler=None, progress: bool = True, war: bool | str = True
               ) -> dict[tuple[str, str], dict]:
     """Solve every pairing not yet cached; returns all results (cached and new).
@@ -233,7 +244,7 @@ def run_sweep(pairings: Iterable[tuple[str, str]] | None = None, warriors: int =
     if pairings is None:
         pairings = all_villain_pairs() if _kind(war) == "villains" else all_pairings()
     pairings = list(pairings)
-    directory = Path(directory)
+    directory = pairings_dir() if directory is None else Path(directory)
     todo = [p for p in pairings
             if load_task(task_path(directory, p, warriors, combats, war)) is None]
     bar = None
@@ -282,17 +293,18 @@ def _run_dask(todo, warriors, combats, directory, scheduler, bar, war) -> None:
 
 
 def load_results(pairings: Iterable[tuple[str, str]] | None = None, warriors: int = 6,
-                 combats: int = 7, directory: str | Path = DEFAULT_DIR,
+                 combats: int = 7, directory: str | Path | None = None,
                  war: bool | str = True) -> dict[tuple[str, str], dict]:
     """The cached pairings present on disk."""
     if pairings is None:
         pairings = all_villain_pairs() if _kind(war) == "villains" else all_pairings()
     pairings = list(pairings)
+    directory = pairings_dir() if directory is None else Path(directory)
     out = {}
     for p in pairings:
-        data = load_task(task_path(Path(directory), p, warriors, combats, war))
+        data = load_task(task_path(directory, p, warriors, combats, war))
         if data is None and _kind(war) != "villains" and not both_vanguard(p):
-            other = load_task(task_path(Path(directory), p[::-1], warriors, combats, war))
+            other = load_task(task_path(directory, p[::-1], warriors, combats, war))
             data = mirror(other) if other is not None else None
         if data is not None:
             out[tuple(p)] = data

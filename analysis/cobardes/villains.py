@@ -22,11 +22,13 @@ from __future__ import annotations
 import sys
 import time
 from dataclasses import asdict, dataclass
+from pathlib import Path
 
 import numpy as np
 import pyspiel
 
 import games  # noqa: F401  (registers the games)
+from analysis import store
 from analysis.cobardes.trunk import TREE_MEMORY, solve_trunk, trunk_key
 from analysis.solve import CFRSolver, compile_cached, compile_game, exploitability
 from analysis.solve.abstraction import graph_strategy_on_tree
@@ -60,6 +62,11 @@ REDUCED_DECKS = (
 # The reduced army on which the value of each hidden villain deal is read.
 HIDDEN_TABLE_DECK = ("warriors 0-3, 3 combats, all 9 villains hidden",
                      {"kinds": "warriors+villains", "warriors": 3, "combats": 3})
+
+
+def abstraction_loss_path() -> Path:
+    """Where the abstraction-loss measurements are stored (``farol cobardes abstraction``)."""
+    return store.data("cobardes", "abstraction_loss.json")
 
 
 def villain_params(courtiers=("Squire", "Archer"), warriors: int = 6, combats: int = 7,
