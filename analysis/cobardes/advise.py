@@ -166,47 +166,87 @@ def _label(action: int, court: int) -> str:
         action, E.action_name(action, court))
 
 
-def advise(q: Query) -> dict:
-    """The advice as a JSON-ready dict: ``value``, ``strategy`` (of the player to move),
-    ``player`` (``"you"``/``"rival"``), ``confrontation`` (your card mix when no vanguard
-    courtier is advanced), ``exploitability``, ``solver`` and the payoffs used."""
+PAYOFF_NAMES = ("win", "loss", "crown", "crown_loss", "draw")
+
+
+@dataclass(frozen=True)
+class Advice:
+    """The equilibrium mix and value of the player to move at a position.
+
+    ``strategy`` is the mover's mix by action name, ``confrontation`` your card mix
+    when no vanguard courtier is advanced (exact solves only); ``value_given`` and
+    ``abstraction`` say how a battle with a hidden villain was solved.
+    """
+
+    value: float
+    player: str
+    decision: str
+    strategy: tuple[tuple[str, float], ...]
+    exploitability: float
+    solver: str
+    payoffs: tuple[float, float, float, float, float]
+    variant: str
+    score: tuple[int, int] | None = None
+    confrontation: tuple[tuple[str, float], ...] | None = None
+    value_given: str | None = None
+    abstraction: bool | None = None
+
+    def to_json(self) -> dict:
+        """The advice as ``farol advise cobardes --json`` prints it."""
+        out: dict = {"value": self.value}
+        if self.value_given is not None:
+            out["value_given"] = self.value_given
+        out |= {"player": self.player, "decision": self.decision,
+                "strategy": dict(self.strategy), "exploitability": self.exploitability}
+        if self.abstraction is not None:
+            out["abstraction"] = self.abstraction
+        out["solver"] = self.solver
+        if self.confrontation is not None:
+            out["confrontation"] = dict(self.confrontation)
+        out["payoffs"] = dict(zip(PAYOFF_NAMES, self.payoffs, strict=True))
+        out["variant"] = self.variant
+        if self.score is not None:
+            out["score"] = f"{self.score[0]}-{self.score[1]}"
+        return out
+
+
+def advise(q: Query) -> Advice:
+    """The value and equilibrium mix of the player to move at the query's position, with
+    the payoffs used and how it was solved."""
     variant = q.resolved_variant()
     params = battle_params(q)
     pay = payoffs(q)
     if variant in ("villains", "all"):
         out = advise_villains(params, q.my_villain, iterations=q.iterations)
-    else:
-        cfg, pos, game_pay = exact.initial_position(params)
-        solver = FastExactSolver(cfg, game_pay)
-        value = solver.value(pos)
-        if pos.outcome is not None:
-            raise InvalidPositionError("the battle is already over in this position")
-        strategy = solver.strategy(pos)
-        court = pos.court[pos.actor]
-        confront = solver.confrontation(pos)
-        out = {
-            "value": value,
-            "player": "you" if pos.actor == 0 else "rival",
-            "decision": E.PHASE_NAMES[pos.phase],
-            "strategy": {_label(a, court): p for a, p in strategy.items()},
-            "exploitability": 0.0,
-            "solver": (f"exact backward induction over {solver.solved:,} public "
-                       f"positions ({solver.matrix_games:,} matrix games by simplex)"),
-        }
-        if confront is not pos and confront.outcome is None and confront.actor >= 0:
-            mix = solver.strategy(confront) if confront.actor == 0 else None
-            if mix is not None:
-                out["confrontation"] = {_label(a, -1): p for a, p in mix.items()}
-    out["payoffs"] = dict(zip(("win", "loss", "crown", "crown_loss", "draw"), pay,
-                              strict=True))
-    out["variant"] = variant
-    if q.score is not None:
-        out["score"] = f"{q.score[0]}-{q.score[1]}"
-    return out
+        return Advice(out["value"], out["player"], out["decision"],
+                      tuple(out["strategy"].items()), out["exploitability"], out["solver"],
+                      pay, variant, q.score, value_given=out["value_given"],
+                      abstraction=out["abstraction"])
+    cfg, pos, game_pay = exact.initial_position(params)
+    solver = FastExactSolver(cfg, game_pay)
+    value = solver.value(pos)
+    if pos.outcome is not None:
+        raise InvalidPositionError("the battle is already over in this position")
+    strategy = solver.strategy(pos)
+    court = pos.court[pos.actor]
+    confront = solver.confrontation(pos)
+    # Counted before the confrontation's mix is solved (it may solve more positions).
+    how = (f"exact backward induction over {solver.solved:,} public "
+           f"positions ({solver.matrix_games:,} matrix games by simplex)")
+    confrontation = None
+    if confront is not pos and confront.outcome is None and confront.actor >= 0:
+        mix = solver.strategy(confront) if confront.actor == 0 else None
+        if mix is not None:
+            confrontation = tuple({_label(a, -1): p for a, p in mix.items()}.items())
+    return Advice(
+        value, "you" if pos.actor == 0 else "rival", E.PHASE_NAMES[pos.phase],
+        tuple({_label(a, court): p for a, p in strategy.items()}.items()), 0.0, how,
+        pay, variant, q.score, confrontation)
 
 
-def format_text(q: Query, out: dict) -> str:
+def format_text(q: Query, advice: Advice) -> str:
     """The advice in plain words."""
+    out = advice.to_json()
     mine = " ".join(C.CARD_NAMES[c] for c in q.mine)
     theirs = " ".join(C.CARD_NAMES[c] for c in q.theirs)
     lines = [f"Position: you {mine} | rival {theirs} | combat {q.combat} of {q.combats}"]
