@@ -307,8 +307,8 @@ def test_sweep_caches_and_resumes(tmp_path):
     again = sweep.run_sweep(pairs, warriors=3, combats=3, directory=tmp_path, workers=1,
                             progress=False)
     assert path.stat().st_mtime_ns == stamp  # resumed from the cache, not recomputed
-    assert again[("Squire", "Wolf")]["war"] == first[("Squire", "Wolf")]["war"]
-    assert first[("none", "none")]["war"]["scores"]["0-0"]["value"] == pytest.approx(0.0)
+    assert again[("Squire", "Wolf")].war == first[("Squire", "Wolf")].war
+    assert first[("none", "none")].war["scores"]["0-0"]["value"] == pytest.approx(0.0)
 
 
 def test_sweep_on_a_local_dask_cluster(tmp_path):
@@ -325,7 +325,7 @@ def test_sweep_on_a_local_dask_cluster(tmp_path):
                                   scheduler=cluster.scheduler_address, progress=False)
     assert set(results) == set(pairs)
     local = sweep.solve_pairing(("Wolf", "Maiden"), 3, 3)
-    assert results[("Wolf", "Maiden")]["war"]["scores"] == local["war"]["scores"]
+    assert results[("Wolf", "Maiden")].war["scores"] == local.war["scores"]
 
 
 def test_exact_module_reports_provenance():
@@ -471,9 +471,9 @@ def test_mirrored_pairing_equals_the_solved_mirror():
     seen from the other side: the derived mirror matches a direct solve."""
     direct = sweep.solve_pairing(("Maiden", "Squire"), 3, 4)
     derived = sweep.mirror(sweep.solve_pairing(("Squire", "Maiden"), 3, 4))
-    assert derived["battle"]["value"] == pytest.approx(direct["battle"]["value"], abs=1e-9)
-    for key, s in direct["war"]["scores"].items():
-        assert derived["war"]["scores"][key]["value"] == pytest.approx(s["value"], abs=1e-9)
+    assert derived.battle["value"] == pytest.approx(direct.battle["value"], abs=1e-9)
+    for key, s in direct.war["scores"].items():
+        assert derived.war["scores"][key]["value"] == pytest.approx(s["value"], abs=1e-9)
     assert not sweep.both_vanguard(("Maiden", "Squire"))
     assert sweep.both_vanguard(("Maiden", "Inquisitor"))
     assert len(sweep.canonical_pairings()) == 1 + 35 + 20
@@ -576,10 +576,10 @@ def test_sweep_solves_mirrors_as_hypothetical(tmp_path):
     results = sweep.run_sweep([("Wolf", "Wolf")], 3, 3, tmp_path, workers=1,
                               progress=False, war=True)
     data = results[("Wolf", "Wolf")]
-    assert data["hypothetical"] is True
-    assert set(data["seat_check"]) == {"p0", "p1", "random"}
-    assert data["battle"]["value"] == pytest.approx(0.0, abs=1e-9)
-    assert data["war"]["scores"]["1-1"]["value"] == pytest.approx(0.0, abs=1e-9)
+    assert data.hypothetical is True
+    assert set(data.seat_check) == {"p0", "p1", "random"}
+    assert data.battle["value"] == pytest.approx(0.0, abs=1e-9)
+    assert data.war["scores"]["1-1"]["value"] == pytest.approx(0.0, abs=1e-9)
     assert sweep.is_mirror(("Wolf", "Wolf")) and not sweep.is_mirror(("none", "none"))
     assert len(sweep.mirror_pairings()) == 10
 
@@ -644,3 +644,17 @@ def test_cobardes_locations_follow_the_data_store(tmp_path, monkeypatch):
         assert sweep.load_results([("Squire", "Wolf")], 2, 2, war=False) == results
     monkeypatch.setenv("FAROL_DATA_DIR", str(tmp_path / "env"))
     assert sweep.pairings_dir() == tmp_path / "env" / "cobardes" / "pairings"
+
+
+def test_sweep_records_are_stored_as_their_json(tmp_path):
+    """A sweep record on disk is exactly its ``to_json()``, and reads back equal."""
+    for kind, pair in ((True, ("Squire", "Wolf")), ("villains", ("Thug", "Sheep"))):
+        sweep.run_sweep([pair], warriors=2, combats=2, directory=tmp_path, workers=1,
+                        progress=False, war=kind)
+        path = sweep.task_path(tmp_path, pair, 2, 2, kind)
+        record = sweep.load_task(path)
+        assert path.read_text() == json.dumps(record.to_json(), indent=1)
+        assert type(record).from_json(record.to_json()) == record
+        assert record.pairing == pair and record.battle["payoffs"] == list(sweep.STANDARD_PAYOFFS)
+    assert isinstance(sweep.load_task(sweep.task_path(tmp_path, ("Thug", "Sheep"), 2, 2,
+                                                      "villains")), sweep.VillainPairRecord)

@@ -156,7 +156,7 @@ def war_values(q: Query) -> dict[tuple[int, int], float]:
     if data is None:
         data = sweep.solve_pairing(pairing, q.warriors, q.combats)
     return {tuple(int(t) for t in k.split("-")): s["value"]
-            for k, s in data["war"]["scores"].items()}
+            for k, s in data.war["scores"].items()}
 
 
 def _label(action: int, court: int) -> str:

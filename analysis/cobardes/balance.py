@@ -54,9 +54,9 @@ def courtier_tables(directory: str | Path | None = None, warriors: int = 6,
         wars.update(sweep.load_results(sweep.mirror_pairings(), warriors, combats,
                                        directory, war=True))
     battles.update({k: v for k, v in wars.items() if k not in battles})
-    war_value = matchup_matrix(wars, COURTIERS, lambda d: d["war"]["scores"]["0-0"]["value"])
+    war_value = matchup_matrix(wars, COURTIERS, lambda d: d.war["scores"]["0-0"]["value"])
     return {
-        "battle": matchup_matrix(battles, COURTIERS, lambda d: d["battle"]["value"]),
+        "battle": matchup_matrix(battles, COURTIERS, lambda d: d.battle["value"]),
         "war": war_value,
         "war_win": (1.0 + war_value) / 2.0,
     }
@@ -73,9 +73,9 @@ def mirror_table(directory: str | Path | None = None, warriors: int = 6,
                                  war=True)
     rows = {}
     for (name, _), data in results.items():
-        war = data["war"]["scores"]["0-0"]["value"] if data.get("war") else np.nan
-        check = data.get("seat_check", {})
-        rows[name] = {"battle": data["battle"]["value"], "war": war,
+        war = data.war["scores"]["0-0"]["value"] if data.war else np.nan
+        check = data.seat_check or {}
+        rows[name] = {"battle": data.battle["value"], "war": war,
                       "war_win": (1 + war) / 2, "p0": check.get("p0", np.nan),
                       "p1": check.get("p1", np.nan), "random": check.get("random", np.nan),
                       "kind": "vanguard" if C.is_vanguard(C.courtier_id(name)) else
@@ -121,7 +121,7 @@ def villain_table(directory: str | Path | None = None, warriors: int = 6,
                   combats: int = 7) -> pd.DataFrame:
     """9 x 9 battle values with both villains named (rows: player 0's villain)."""
     results = sweep.load_results(None, warriors, combats, directory, war="villains")
-    return matchup_matrix(results, VILLAINS, lambda d: d["battle"]["value"])
+    return matchup_matrix(results, VILLAINS, lambda d: d.battle["value"])
 
 
 # --------------------------------------------------------------------------- warriors

@@ -529,7 +529,7 @@ def fixed_pairing_guess(model: RenewalModel, directory=None) -> np.ndarray | Non
                                  directory, war=True)
     if len(results) < len(model.pairings):
         return None
-    return np.array([results[p]["war"]["scores"][f"{a}-{b}"]["value"]
+    return np.array([results[p].war["scores"][f"{a}-{b}"]["value"]
                      for (a, b), p in model.states])
 
 

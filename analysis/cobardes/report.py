@@ -397,7 +397,7 @@ def courtier_section(ctx: ReportContext) -> str:
     none = sweep.load_task(sweep.task_path(sweep.pairings_dir(), ("none", "none"), 6, 7, False))
     if none is not None:
         parts.append(f"\nFor reference, warriors only: battle value "
-                     f"{none['battle']['value']:+.3f}.")
+                     f"{none.battle['value']:+.3f}.")
     return "\n".join(parts)
 
 
@@ -464,7 +464,7 @@ def war_section(ctx: ReportContext) -> str:
     draw(axes[0], table, f"warriors only ({_army(spec)})")
     for ax, (pairing, data) in zip(axes[1:], examples, strict=True):
         t = np.zeros((3, 3))
-        for key, s in data["war"]["scores"].items():
+        for key, s in data.war["scores"].items():
             a, b = (int(x) for x in key.split("-"))
             t[a, b] = s["value"]
         draw(ax, t, f"{pairing[0]} vs {pairing[1]}")
@@ -941,9 +941,9 @@ def mixing_section(ctx: ReportContext) -> str:
                     ("Royal Guard", "Inquisitor")):
         data = cached.get(pairing)
         if data is not None:
-            m0 = ", ".join(f"{k} {100 * v:.0f}%" for k, v in data["battle"]["opening0"].items())
-            m1 = ", ".join(f"{k} {100 * v:.0f}%" for k, v in data["battle"]["opening1"].items())
-            openings.append(f"| {pairing[0]} vs {pairing[1]} | {data['battle']['value']:+.3f} "
+            m0 = ", ".join(f"{k} {100 * v:.0f}%" for k, v in data.battle["opening0"].items())
+            m1 = ", ".join(f"{k} {100 * v:.0f}%" for k, v in data.battle["opening1"].items())
+            openings.append(f"| {pairing[0]} vs {pairing[1]} | {data.battle['value']:+.3f} "
                             f"| {m0} | {m1} |")
     extra = ""
     if openings:
