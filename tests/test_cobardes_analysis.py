@@ -415,8 +415,8 @@ REDUCED_VILLAINS = {"kinds": "warriors+villains", "warriors": 2, "combats": 2,
 
 
 def test_report_sections_in_quick_mode(tmp_path):
-    from analysis.cobardes import report
     from analysis.report import ReportContext
+    from analysis.report import cobardes as report
     from games import catalog
 
     ctx = ReportContext(catalog.family("cobardes"), tmp_path, quick=True)

@@ -325,13 +325,13 @@ def test_workers_give_the_same_solution():
 def test_report_section_reads_a_renewal_solution(tmp_path, monkeypatch, small):
     """The report's renewal section from a solved (small) model: provenance, residual,
     the keep table and its charts."""
-    from analysis.cobardes import report
     from analysis.report import ReportContext
+    from analysis.report.cobardes import renewal_war
     from games import catalog
 
-    monkeypatch.setattr(report, "load_renewal", lambda: small)
+    monkeypatch.setattr(renewal_war, "load_renewal", lambda: small)
     ctx = ReportContext(catalog.family("cobardes"), tmp_path, quick=True)
-    text = report.renewal_section(ctx)
+    text = renewal_war.renewal_section(ctx)
     assert f"{small.residual:.1e}" in text and "spectral radius" in text
     assert "memoryless" in text and "No villains" in text
     assert "| Squire | 54 of 54 |" in text
