@@ -1,25 +1,10 @@
 """``farol advise cobardes``: the equilibrium mix and value of a ¡Cobardes! position.
 
-The position is given from the point of view of the player asking ("you", seat 0
-of the solved battle): your warriors and theirs, courtiers (``*`` when used), the
-combat about to start, and optionally villains and the war score. Battles without
-villains (or with both villains known) are solved exactly by backward induction
-(:mod:`analysis.cobardes.fast_exact`, the compiled twin of :mod:`analysis.cobardes.exact`;
-exploitability 0). With a hidden villain the public
-subgames are solved exactly and the trunk left by CFR+
-(:func:`analysis.cobardes.villains.advise_villains`): on its perfect-recall tree when it
-fits in 2 GB (the exploitability printed is the true one), else on its state-keyed graph
-(the exploitability is measured within that abstraction, a lower bound).
-
-Payoffs: ``--win-value`` for winning the battle, ``--crown-value`` for the Crown,
-``--draw-value`` for a draw (losses are the negatives); with ``--score A-B`` the
-payoffs are instead the war values of the score states the battle leads to
-(:mod:`analysis.cobardes.war`), so the value is your war value ``P(win) - P(lose)``.
-
-Examples
---------
-``farol advise cobardes --variant warriors --mine 0,1,2,3 --theirs 0,1,2,4 --combat 4``
-``farol advise cobardes --my-courtier Squire --their-courtier Archer --score 1-2 --json``
+The position is seen from the asking player ("you", seat 0). Battles without hidden
+villains are solved exactly (exploitability 0); with a hidden villain the public
+subgames are solved exactly and the trunk by CFR+
+(:func:`analysis.cobardes.villains.advise_villains`). With a war score the battle's
+payoffs are the war values of the scores it leads to (:mod:`analysis.cobardes.war`).
 """
 
 from __future__ import annotations

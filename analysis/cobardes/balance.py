@@ -1,9 +1,7 @@
 """Balance answers: courtier tier list and matchups, villain matchups, card importance.
 
-Everything here reads solved battles: the pairing sweep's cached results
-(:mod:`analysis.cobardes.sweep`) for the 10 x 10 courtier matchups and the 9 x 9
-villain matchups, and the exact warriors-only solution
-(:mod:`analysis.cobardes.exact`) for the play of each warrior by combat.
+Read from solved battles: the pairing sweep's stored results
+(:mod:`analysis.cobardes.sweep`) and the exact warriors-only solution.
 """
 
 from __future__ import annotations

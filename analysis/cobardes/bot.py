@@ -1,12 +1,9 @@
 """The ``solved`` bot: ¡Cobardes! battles played by their equilibrium strategy.
 
-``farol play python_cobardes_battle --opponent solved`` seats it. Without hidden
-villains (warriors only, courtiers, named villains) it plays the exact solution of
-the position in front of it (:class:`analysis.cobardes.fast_exact.FastExactSolver`,
-solved on demand and remembered); while a villain is hidden it plays the CFR+ strategy of the
-battle's trunk (:func:`analysis.cobardes.trunk.solve_trunk`: public subgames exact,
-the trunk on its perfect-recall tree when it fits, else on its state graph), solved once
-when the game starts (for full armies that takes minutes: prefer reduced decks).
+Without hidden villains it plays the exact solution of the position in front of it;
+while a villain is hidden, the CFR+ strategy of the battle's trunk
+(:func:`analysis.cobardes.trunk.solve_trunk`), solved once when the game starts (slow on
+full armies: prefer reduced decks).
 """
 
 from __future__ import annotations
@@ -46,7 +43,7 @@ def solved_bot(game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
         if not rules.villains or not any_villain_unknown(pos):
             return _sample(exact.strategy(pos), legal, rng)
         if not lookup:
-            # Full armies take minutes: show the compile's and CFR+'s progress on a terminal.
+            # Full armies are slow: show the compile's and CFR+'s progress on a terminal.
             cut, solver, _ = solve_trunk(game, iterations=200, progress=sys.stderr.isatty())
             lookup["compiled"] = cut.compiled
             lookup["strategy"] = strategy_lookup(cut.compiled, solver.average_strategy())

@@ -1,63 +1,12 @@
 """The war with courtiers renewed between battles: a stochastic game over (score, pairing).
 
-"When a battle ends, prepare the next one: ... Discard the villain and courtier cards
-that are on the battlefield, placing them under the corresponding deck, and renew them
-with others of the same type. If you did not play your villain or courtier you may
-decide not to replace them and keep them for the next battle."
-
-A war state is ``(a, b, c0, c1)``: the score (Victory tokens 0-2 each) and each
-player's courtier (distinct; 9 scores x 90 pairings = 810 states with the full court
-deck). From a state a battle is played with that pairing; it ends with an outcome (won,
-lost, Crown taken or lost, drawn) *and* with each courtier used or unused (the ``used``
-bits of the battle's final position). Then:
-
-* the war ends (Crown, or a third Victory token: +1 / -1), or
-* the courtiers are renewed for the next battle (at the new score; the same score
-  after a drawn battle): a used courtier is replaced by a random one; an unused one may
-  be kept or replaced, player 0 deciding first, then player 1 knowing player 0's
-  choice (the decisions are public, ``docs/rules/cobardes.md``, "The war"), so the
-  renewal is a max over player 0's choices of a min over player 1's.
-
-So each battle's terminal payoffs are the values of the states it leads to, which
-depend on the outcome and on the used bits (20 terminal kinds: 5 outcomes x 4 used
-combinations). :class:`RenewalGraph` compiles a pairing's battle once with those 20
-terminals and re-solves it for any terminal payoffs (exact backward induction, one
-matrix game per face-down confrontation), returning the battle's value and how likely
-each terminal kind is under the solved strategies.
-
-Solving the war: ``V = F(V)`` where ``F`` solves every state's battle with terminal
-payoffs read from ``V`` through the renewal. ``F`` is monotone and non-expansive (a
-battle's value is 1-Lipschitz in its terminal payoffs, the renewal averages and takes
-max/min), so plain value iteration converges, but slowly when battles are often drawn.
-The scores are solved one at a time, later scores first (a battle leads to a later
-score, or to the same one when drawn), each score a block of 90 states coupled through
-draws. On a block we use Newton steps (as :mod:`analysis.cobardes.war` does for one
-pairing): with the battles' solved strategies and the keep/renew choices held fixed,
-``F`` is affine, ``F(V) = M V + c`` (``M``: the probability that a state's battle
-leads to each next state), and the fixed point of that affine map is one linear
-solve. The exact battles are then solved again at the new point, until the residual
-``max |F(V) - V|`` is below the tolerance (reported). A Newton step that does not
-lower the residual is replaced by a value-iteration step (``V <- F(V)``). The
-contraction is reported as the spectral radius of ``M`` at the solution (below 1: the
-war ends with probability 1, the linearised war has one fixed point, and value
-iteration would converge at that rate).
-
-Approximations (stated in the report):
-
-* **The court deck is memoryless**: a courtier drawn at renewal is uniform over the
-  courtiers not in the finished battle (neither player's), without replacement when
-  both draw. The real deck is a shuffled pile above the cards placed under it in
-  order, so the discarded courtiers of earlier battles come back only once the
-  shuffled part is exhausted; tracking that order would multiply the states by the
-  deck's arrangements. Within one renewal the model is exact: the courtiers just
-  discarded go under the deck and cannot be drawn at once.
-* **Villains stay out** (warriors + courtiers only), as in the fixed-pairing war:
-  their battles are solved only in the state-keyed abstraction.
-* Vanguard courtiers: the quicker player alternates by combat, player 0 quicker in the
-  first combat of every battle (the battle game's ``quicker=alternate``).
-
-Results are cached as JSON (:func:`renewal_dir`) after every iteration,
-so an interrupted solve resumes from its last iterate (``run_renewal``).
+After a battle a used courtier is replaced by a random one; an unused one may be kept
+or renewed, player 0 deciding first, then player 1 knowing it. Each battle is compiled
+once with 20 terminal kinds (outcome x courtiers used, :class:`RenewalGraph`) and
+re-solved exactly for the values of the states it leads to; the war's fixed point is
+found score by score with Newton steps (:func:`solve_renewal`), checkpointed and
+resumable (:func:`run_renewal`). Approximations, stated in the report: a memoryless
+court deck, no villains, the quicker player alternating by combat.
 """
 
 from __future__ import annotations

@@ -1,13 +1,9 @@
-"""Sweeps: every courtier pairing's battle and war, in parallel, cached, resumable.
+"""Sweeps: every courtier pairing's battle and war, in parallel, stored, resumable.
 
-One task solves one courtier pairing (the battle with the standard payoffs and, for
-the ``war`` kind, the war from every score, :mod:`analysis.cobardes.war`) or one pair
-of named villains (``villains`` kind), and writes one JSON file under
-the data folder's ``cobardes/pairings`` (:func:`pairings_dir`, committed so
-``farol report`` reuses it). A sweep skips the pairings already on disk, so an
-interrupted sweep resumes where it stopped. Tasks run over local processes
-(``ProcessPoolExecutor``) or on a Dask cluster (``scheduler="tcp://host:8786"``, or a
-``distributed.Client``), with the same task function, and a tqdm progress bar.
+One task solves one courtier pairing (the battle and, for the ``war`` kind, the war
+from every score) or one pair of named villains, and stores one record
+(:class:`PairingRecord`, :class:`VillainPairRecord`) under :func:`pairings_dir`. A sweep
+skips what is already stored, over local processes or a Dask cluster.
 """
 
 from __future__ import annotations

@@ -4,7 +4,9 @@ Once every villain left in a hand is known to both players (or none is left), th
 of the battle is a public subgame (:func:`games.cobardes.hidden.is_public`), solved
 exactly by backward induction. :class:`PublicCut` makes the compiler see those
 positions as terminals paying their exact value; what is left, where a villain is
-still hidden, is the trunk that CFR+ solves (:func:`solve_trunk`).
+still hidden, is the trunk that CFR+ solves (:func:`solve_trunk`). The whole solution's
+exploitability is the trunk's: a best response gains nothing in a public subgame solved
+exactly.
 """
 
 from __future__ import annotations

@@ -1,20 +1,10 @@
 """Battles with hidden villains: the state-keyed engine, and what its abstraction loses.
 
-With villains the players hold private cards, so the value of a position depends on
-beliefs and backward induction over positions no longer applies. The solver engine
-(:mod:`analysis.solve`, ``graph=True``) keys information sets on (the player's own
-cards, the public position) through the game's ``infoset_key`` — an
-imperfect-recall abstraction: a player forgets the order in which things happened,
-e.g. which villain the rival revealed in an exchange before the current combat.
-
-How much that loses is measured, not assumed:
-
-* on reduced decks whose perfect-recall tree fits, :func:`abstraction_loss` solves
-  the tree exactly (CFR+ on the tree) and the abstraction (CFR+ on the graph), then
-  evaluates the abstraction's strategy **in the tree** with an exact best response:
-  its true exploitability is the loss;
-* on the full game, the exploitability measured inside the abstraction (best
-  responses that also forget) is a **lower bound** on the true exploitability.
+With villains the players hold private cards, so the solver engine keys information
+sets on (own cards, public position): an imperfect-recall abstraction. Its loss is
+measured, not assumed: on reduced decks the abstraction's strategy is played in the
+perfect-recall tree against an exact best response (:func:`abstraction_loss`); on the
+full game the exploitability within the abstraction is only a lower bound.
 """
 
 from __future__ import annotations
@@ -197,8 +187,7 @@ def advise_villains(params: dict, my_villain: str | None, iterations: int = 300,
     bound). Your villain is dealt at random in the solved game (so that the rival does
     not know it) and your strategy is read at your information set holding
     ``my_villain``; the value is the position's value before the villains are dealt.
-    Full armies take minutes: ``progress`` (default: when stderr is a terminal) shows the
-    compile's and CFR+'s progress bars.
+    ``progress`` (default: when stderr is a terminal) shows progress bars.
     """
     game = pyspiel.load_game(GAME, params)
     if progress is None:
