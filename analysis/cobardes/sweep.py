@@ -21,7 +21,7 @@ from analysis import store
 from analysis.cobardes.exact import BattleSpec, initial_position
 from analysis.cobardes.fast_exact import FastExactSolver
 from analysis.cobardes.graph import OUTCOME_NAMES, BattleGraph, opening_actions
-from analysis.cobardes.war import _mix, solve_war
+from analysis.cobardes.war import card_mix, solve_war
 from analysis.solve.cache import atomic_write_text
 from games.cobardes import cards as C
 from games.errors import InvalidParameterError
@@ -268,7 +268,7 @@ def solve_pairing(pairing: tuple[str, str], warriors: int = 6, combats: int = 7,
         {"payoffs": list(STANDARD_PAYOFFS), "value": battle.value,
          "outcome_probs": dict(zip(OUTCOME_NAMES, map(float, battle.outcome_probs),
                                    strict=True)),
-         "opening0": _mix(a0, battle.root_row), "opening1": _mix(a1, battle.root_col)},
+         "opening0": card_mix(a0, battle.root_row), "opening1": card_mix(a1, battle.root_col)},
         war_json, SOLVER, graph.num_positions, graph.num_matrix_games,
         graph.compile_seconds, time.perf_counter() - start,
         hypothetical=checks is not None, seat_check=checks)

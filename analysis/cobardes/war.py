@@ -150,7 +150,8 @@ def capped_limit(graph: BattleGraph, win: float, loss: float, x: float, sol,
     return inside, best, solves, abs(best.value - inside)
 
 
-def _mix(actions, probs) -> dict[str, float]:
+def card_mix(actions, probs) -> dict[str, float]:
+    """A mix over cards by name (rounded to 1e-6, near-zero entries left out)."""
     return {C.CARD_NAMES[a]: round(float(p), 6) for a, p in zip(actions, probs, strict=True)
             if p > 1e-9}
 
@@ -187,8 +188,8 @@ def solve_war(courtiers: tuple[str | None, str | None] = (None, None), warriors:
         out.scores[score] = ScoreSolution(
             score, x, (win, loss, 1.0, -1.0, x),
             {name: float(p) for name, p in zip(OUTCOME_NAMES, sol.outcome_probs, strict=True)},
-            _mix(a0, sol.root_row) if len(sol.root_row) else {},
-            _mix(a1, sol.root_col) if len(sol.root_col) else {}, solves, residual)
+            card_mix(a0, sol.root_row) if len(sol.root_row) else {},
+            card_mix(a1, sol.root_col) if len(sol.root_col) else {}, solves, residual)
     out.seconds = time.perf_counter() - start
     return out
 
