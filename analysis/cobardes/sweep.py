@@ -37,14 +37,6 @@ def pairings_dir() -> Path:
     return store.data("cobardes", "pairings")
 
 
-def __getattr__(name: str):
-    # ``DEFAULT_DIR`` was a constant; it is now computed at each access (tests outside
-    # this package still read it): prefer :func:`pairings_dir`.
-    if name == "DEFAULT_DIR":
-        return pairings_dir()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 def all_pairings(include_none: bool = True) -> list[tuple[str, str]]:
     """The courtier pairings in both seat orders (A vs B and B vs A), plus warriors-only.
 
