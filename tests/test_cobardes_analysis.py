@@ -12,10 +12,13 @@ import json
 import numpy as np
 import pyspiel
 import pytest
+from open_spiel.python.algorithms import cfr, expected_game_score, exploitability
 
 import games  # noqa: F401  (registers the games)
+from analysis import store
+from analysis.bots import make_bot, sample_chance
 from analysis.cli import main
-from analysis.cobardes import exact, sweep, war
+from analysis.cobardes import exact, renewal, subgames, sweep, villains, war
 from analysis.cobardes.exact import (
     BattleSpec,
     ExactPolicy,
@@ -27,7 +30,22 @@ from analysis.cobardes.exact import (
     solve_matrix_lp,
 )
 from analysis.cobardes.graph import DRAW, LOSS, WIN, BattleGraph
+from analysis.cobardes.subgames import hidden_villain_values_exact
+from analysis.cobardes.villains import (
+    REDUCED_DECKS,
+    abstraction_loss,
+    advise_villains,
+    deal_values,
+    first_combat_mix,
+    solve_villains,
+)
+from analysis.play import play_game
+from analysis.report import ReportContext
+from analysis.report import cobardes as cobardes_report
+from analysis.solve import compile_game, solve, solve_lp
+from games import catalog
 from games.cobardes import cards as C
+from games.cobardes.options import make_rules
 from games.errors import InvalidParameterError, InvalidPositionError
 
 SMALL = [
@@ -73,8 +91,6 @@ def test_matching_pennies_by_hand():
 @pytest.mark.parametrize("params", SMALL[:4], ids=lambda p: f"{p.get('courtier0', 'w')}")
 def test_exact_strategy_has_zero_nash_conv_by_openspiel_best_response(params):
     """OpenSpiel's own best response finds nothing to gain against the exact solution."""
-    from open_spiel.python.algorithms import expected_game_score, exploitability
-
     game = pyspiel.load_game("python_cobardes_battle", params)
     policy = ExactPolicy(game)
     assert exploitability.nash_conv(game, policy) == pytest.approx(0.0, abs=1e-9)
@@ -84,8 +100,6 @@ def test_exact_strategy_has_zero_nash_conv_by_openspiel_best_response(params):
 
 def test_exact_value_within_openspiel_cfr_bound():
     """|v(CFR+ average) - v*| <= NashConv: OpenSpiel CFR+ on the full perfect-recall tree."""
-    from open_spiel.python.algorithms import cfr, expected_game_score, exploitability
-
     params = SMALL[0]
     game = pyspiel.load_game("python_cobardes_battle", params)
     solver = cfr.CFRPlusSolver(game)
@@ -101,8 +115,6 @@ def test_exact_value_within_openspiel_cfr_bound():
 
 @pytest.mark.parametrize("params", [SMALL[1], SMALL[4]], ids=["maiden", "royal-guard"])
 def test_exact_value_matches_engine_cfr_on_state_graph(params):
-    from analysis.solve import solve
-
     result = solve("python_cobardes_battle", params=params, graph=True, iterations=3000,
                    use_cache=False)
     assert not result.abstraction or result.exploitability < 1e-3
@@ -162,8 +174,6 @@ def test_exact_solver_refuses_hidden_deals():
 def test_named_villains_are_public_and_solved_exactly(params):
     """Villains named in the parameters are "known to both players": the battle stays
     a game of public information and the exact solution has NashConv 0."""
-    from open_spiel.python.algorithms import exploitability
-
     game = pyspiel.load_game("python_cobardes_battle", params)
     assert exploitability.nash_conv(game, ExactPolicy(game)) == pytest.approx(0, abs=1e-9)
 
@@ -228,8 +238,6 @@ def test_war_composition_by_hand():
 def test_capped_war_matches_engine_cfr_on_the_war_game():
     """The composition, with a cap of 3 battles, against the solver engine's CFR on
     python_cobardes_war itself (warriors 0-3, 3 combats, starting 0-1)."""
-    from analysis.solve import solve
-
     cfg, pos, _ = initial_position(BattleSpec(3, 3).params())
     composed = war.capped_war_value(BattleGraph(cfg, pos), 3, (0, 1))
     result = solve("python_cobardes_war", params=dict(
@@ -307,8 +315,8 @@ def test_sweep_caches_and_resumes(tmp_path):
     again = sweep.run_sweep(pairs, warriors=3, combats=3, directory=tmp_path, workers=1,
                             progress=False)
     assert path.stat().st_mtime_ns == stamp  # resumed from the cache, not recomputed
-    assert again[("Squire", "Wolf")]["war"] == first[("Squire", "Wolf")]["war"]
-    assert first[("none", "none")]["war"]["scores"]["0-0"]["value"] == pytest.approx(0.0)
+    assert again[("Squire", "Wolf")].war == first[("Squire", "Wolf")].war
+    assert first[("none", "none")].war["scores"]["0-0"]["value"] == pytest.approx(0.0)
 
 
 def test_sweep_on_a_local_dask_cluster(tmp_path):
@@ -325,7 +333,7 @@ def test_sweep_on_a_local_dask_cluster(tmp_path):
                                   scheduler=cluster.scheduler_address, progress=False)
     assert set(results) == set(pairs)
     local = sweep.solve_pairing(("Wolf", "Maiden"), 3, 3)
-    assert results[("Wolf", "Maiden")]["war"]["scores"] == local["war"]["scores"]
+    assert results[("Wolf", "Maiden")].war["scores"] == local.war["scores"]
 
 
 def test_exact_module_reports_provenance():
@@ -336,8 +344,6 @@ def test_exact_module_reports_provenance():
 
 # ---------------------------------------------------------------- hidden villains
 def test_abstraction_loss_is_measured_in_the_perfect_recall_tree():
-    from analysis.cobardes.villains import REDUCED_DECKS, abstraction_loss
-
     label, params = REDUCED_DECKS[0]
     loss = abstraction_loss(label, params, iterations=300)
     assert loss.graph_nodes < loss.tree_nodes
@@ -366,8 +372,6 @@ def test_advise_with_a_hidden_villain(capsys):
 def test_advice_falls_back_to_the_trunk_graph_when_its_tree_does_not_fit():
     """Over the tree's memory budget the trunk's state graph is solved instead, and the
     answer says it is an abstraction; both give nearly the same opening mix."""
-    from analysis.cobardes.villains import advise_villains
-
     tree = advise_villains(dict(REDUCED_VILLAINS), "Sheep", iterations=400)
     graph = advise_villains(dict(REDUCED_VILLAINS), "Sheep", iterations=400, tree_memory=1)
     assert not tree["abstraction"] and graph["abstraction"]
@@ -379,9 +383,6 @@ def test_advice_falls_back_to_the_trunk_graph_when_its_tree_does_not_fit():
 
 # ---------------------------------------------------------------- play and report
 def test_solved_bot_plays_the_exact_equilibrium():
-    from analysis.bots import make_bot
-    from analysis.play import play_game
-
     game = pyspiel.load_game("python_cobardes_battle",
                              {"kinds": "warriors", "warriors": 3, "combats": 3})
     bot = make_bot("solved", game, 1, seed=3)
@@ -396,8 +397,6 @@ def test_solved_bot_plays_the_exact_equilibrium():
 
 
 def test_solved_bot_with_hidden_villains_on_a_reduced_deck():
-    from analysis.bots import make_bot, sample_chance
-
     game = pyspiel.load_game("python_cobardes_battle", dict(REDUCED_VILLAINS))
     bots = [make_bot("solved", game, p, seed=p) for p in (0, 1)]
     rng = np.random.default_rng(0)
@@ -415,14 +414,11 @@ REDUCED_VILLAINS = {"kinds": "warriors+villains", "warriors": 2, "combats": 2,
 
 
 def test_report_sections_in_quick_mode(tmp_path):
-    from analysis.cobardes import report
-    from analysis.report import ReportContext
-    from games import catalog
-
     ctx = ReportContext(catalog.family("cobardes"), tmp_path, quick=True)
     text = "\n".join(section(ctx) for section in (
-        report.method_section, report.warriors_section, report.tips_section,
-        report.war_section, report.mixing_section, report.hidden_section))
+        cobardes_report.method_section, cobardes_report.warriors_section,
+        cobardes_report.tips_section, cobardes_report.war_section,
+        cobardes_report.mixing_section, cobardes_report.hidden_section))
     assert "exploitability 0" in text
     assert "Starting with the prince" in text
     assert (tmp_path / "cobardes_warriors_mix.png").exists()
@@ -447,8 +443,6 @@ def test_advise_at_a_war_score_gives_the_war_value(capsys):
 
 
 def test_hidden_villain_deal_values_average_to_the_game_value():
-    from analysis.cobardes.subgames import hidden_villain_values_exact
-
     h = hidden_villain_values_exact("tiny", dict(REDUCED_VILLAINS), iterations=200)
     cells = [v for row in h["table"].values() for v in row.values()]
     assert len(cells) == 6  # 3 villains, each deal of two different ones
@@ -460,8 +454,6 @@ def test_hidden_villain_deal_values_average_to_the_game_value():
                          ids=["warriors", "maiden", "royal-guard"])
 def test_exact_value_matches_the_sequence_form_lp(params):
     """The solver engine's sequence-form LP on the perfect-recall tree (HiGHS)."""
-    from analysis.solve import compile_game, solve_lp
-
     game = pyspiel.load_game("python_cobardes_battle", params)
     assert solve_lp(compile_game(game)) == pytest.approx(_value(params), abs=1e-7)
 
@@ -471,9 +463,9 @@ def test_mirrored_pairing_equals_the_solved_mirror():
     seen from the other side: the derived mirror matches a direct solve."""
     direct = sweep.solve_pairing(("Maiden", "Squire"), 3, 4)
     derived = sweep.mirror(sweep.solve_pairing(("Squire", "Maiden"), 3, 4))
-    assert derived["battle"]["value"] == pytest.approx(direct["battle"]["value"], abs=1e-9)
-    for key, s in direct["war"]["scores"].items():
-        assert derived["war"]["scores"][key]["value"] == pytest.approx(s["value"], abs=1e-9)
+    assert derived.battle["value"] == pytest.approx(direct.battle["value"], abs=1e-9)
+    for key, s in direct.war["scores"].items():
+        assert derived.war["scores"][key]["value"] == pytest.approx(s["value"], abs=1e-9)
     assert not sweep.both_vanguard(("Maiden", "Squire"))
     assert sweep.both_vanguard(("Maiden", "Inquisitor"))
     assert len(sweep.canonical_pairings()) == 1 + 35 + 20
@@ -498,16 +490,12 @@ def test_matrix_game_with_near_ties_is_solved_and_verified():
 def test_full_warriors_only_battle_has_zero_nash_conv_by_openspiel():
     """The whole learning battle (warriors 0-6, 7 combats): OpenSpiel's best response on
     the full perfect-recall tree finds nothing to gain against the exact strategy."""
-    from open_spiel.python.algorithms import exploitability
-
     game = pyspiel.load_game("python_cobardes_battle", {"kinds": "warriors"})
     assert exploitability.nash_conv(game, ExactPolicy(game)) == pytest.approx(0, abs=1e-9)
 
 
 @pytest.mark.slow
 def test_named_villains_on_a_larger_army_have_zero_nash_conv():
-    from open_spiel.python.algorithms import exploitability
-
     game = pyspiel.load_game("python_cobardes_battle", dict(
         kinds="warriors+villains", warriors=4, combats=5, villain0="Seductress",
         villain1="Executioner"))
@@ -525,8 +513,6 @@ def test_a_mirror_battle_needs_the_explicit_opt_in():
     """The court deck has one card of each courtier ("Separate and shuffle ... the
     Courtier cards"), so both players with the same courtier is refused unless the
     hypothetical battle is asked for with allow_mirror."""
-    from games.cobardes.options import make_rules
-
     base = dict(kinds="warriors+courtiers", courtier0="Archer", courtier1="Archer")
     with pytest.raises(InvalidPositionError, match="allow_mirror"):
         make_rules(base)
@@ -576,10 +562,10 @@ def test_sweep_solves_mirrors_as_hypothetical(tmp_path):
     results = sweep.run_sweep([("Wolf", "Wolf")], 3, 3, tmp_path, workers=1,
                               progress=False, war=True)
     data = results[("Wolf", "Wolf")]
-    assert data["hypothetical"] is True
-    assert set(data["seat_check"]) == {"p0", "p1", "random"}
-    assert data["battle"]["value"] == pytest.approx(0.0, abs=1e-9)
-    assert data["war"]["scores"]["1-1"]["value"] == pytest.approx(0.0, abs=1e-9)
+    assert data.hypothetical is True
+    assert set(data.seat_check) == {"p0", "p1", "random"}
+    assert data.battle["value"] == pytest.approx(0.0, abs=1e-9)
+    assert data.war["scores"]["1-1"]["value"] == pytest.approx(0.0, abs=1e-9)
     assert sweep.is_mirror(("Wolf", "Wolf")) and not sweep.is_mirror(("none", "none"))
     assert len(sweep.mirror_pairings()) == 10
 
@@ -603,8 +589,6 @@ def test_first_combat_mix_reads_each_villains_opening_information_set():
     """Player 0 opens face down holding their villain; player 1 answers without seeing
     it: one mix per villain held, each a probability distribution over the hand (the
     villain included), equal to the solver's strategy at that information set."""
-    from analysis.cobardes.villains import deal_values, first_combat_mix, solve_villains
-
     _, solver = solve_villains(dict(REDUCED_VILLAINS), iterations=100, use_cache=False)
     cg, strategy = solver.compiled, solver.average_strategy()
     mix = first_combat_mix(cg, strategy)
@@ -623,3 +607,35 @@ def test_first_combat_mix_reads_each_villains_opening_information_set():
     values = deal_values(cg, strategy)
     assert np.mean([v for r in values.values() for v in r.values()]) == pytest.approx(
         solver.exploitability().value, abs=1e-9)
+
+
+def test_cobardes_locations_follow_the_data_store(tmp_path, monkeypatch):
+    """Every stored ¡Cobardes! result is located through :mod:`analysis.store` at call
+    time: ``store.use`` and ``$FAROL_DATA_DIR`` move them all."""
+    with store.use(tmp_path):
+        assert sweep.pairings_dir() == tmp_path / "cobardes" / "pairings"
+        assert renewal.renewal_dir() == tmp_path / "cobardes" / "renewal"
+        assert villains.abstraction_loss_path() == tmp_path / "cobardes" / "abstraction_loss.json"
+        assert subgames.cut_loss_path().parent == tmp_path / "cobardes"
+        assert subgames.hidden_villains_path().parent == tmp_path / "cobardes"
+        results = sweep.run_sweep([("Squire", "Wolf")], warriors=2, combats=2, workers=1,
+                                  progress=False, war=False)
+        assert sweep.task_path(tmp_path / "cobardes" / "pairings", ("Squire", "Wolf"), 2, 2,
+                               False).exists()
+        assert sweep.load_results([("Squire", "Wolf")], 2, 2, war=False) == results
+    monkeypatch.setenv("FAROL_DATA_DIR", str(tmp_path / "env"))
+    assert sweep.pairings_dir() == tmp_path / "env" / "cobardes" / "pairings"
+
+
+def test_sweep_records_are_stored_as_their_json(tmp_path):
+    """A sweep record on disk is exactly its ``to_json()``, and reads back equal."""
+    for kind, pair in ((True, ("Squire", "Wolf")), ("villains", ("Thug", "Sheep"))):
+        sweep.run_sweep([pair], warriors=2, combats=2, directory=tmp_path, workers=1,
+                        progress=False, war=kind)
+        path = sweep.task_path(tmp_path, pair, 2, 2, kind)
+        record = sweep.load_task(path)
+        assert path.read_text() == json.dumps(record.to_json(), indent=1)
+        assert type(record).from_json(record.to_json()) == record
+        assert record.pairing == pair and record.battle["payoffs"] == list(sweep.STANDARD_PAYOFFS)
+    assert isinstance(sweep.load_task(sweep.task_path(tmp_path, ("Thug", "Sheep"), 2, 2,
+                                                      "villains")), sweep.VillainPairRecord)

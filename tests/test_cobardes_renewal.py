@@ -22,6 +22,10 @@ from analysis.cobardes import renewal as R
 from analysis.cobardes.exact import BattleSpec, ExactSolver, initial_position
 from analysis.cobardes.graph import CROWN, CROWN_LOSS, DRAW, LOSS, WIN, BattleGraph, outcome_kind
 from analysis.cobardes.war import SCORES
+from analysis.report import ReportContext
+from analysis.report.cobardes import renewal_war
+from analysis.solve import solve
+from games import catalog
 from games.errors import InvalidParameterError
 
 SMALL_DECK = ("Standard-Bearer", "Maiden", "Squire", "Wolf")
@@ -246,8 +250,6 @@ def test_one_renewal_matches_cfr_on_the_war_game():
     then (the two courtiers not dealt are the shuffled part): the capped model against
     the solver engine's CFR on python_cobardes_war (warriors 0-3, 3 combats, four
     courtiers, from 1-2, initial courtiers dealt at random)."""
-    from analysis.solve import solve
-
     model = R.RenewalModel(SMALL_DECK, 3, 3)
     v = R.capped_values(model, 2)
     model_value = float(np.mean([v[model.index[((1, 2), p)]] for p in model.pairings]))
@@ -325,13 +327,9 @@ def test_workers_give_the_same_solution():
 def test_report_section_reads_a_renewal_solution(tmp_path, monkeypatch, small):
     """The report's renewal section from a solved (small) model: provenance, residual,
     the keep table and its charts."""
-    from analysis.cobardes import report
-    from analysis.report import ReportContext
-    from games import catalog
-
-    monkeypatch.setattr(report, "load_renewal", lambda: small)
+    monkeypatch.setattr(renewal_war, "load_renewal", lambda: small)
     ctx = ReportContext(catalog.family("cobardes"), tmp_path, quick=True)
-    text = report.renewal_section(ctx)
+    text = renewal_war.renewal_section(ctx)
     assert f"{small.residual:.1e}" in text and "spectral radius" in text
     assert "memoryless" in text and "No villains" in text
     assert "| Squire | 54 of 54 |" in text

@@ -15,8 +15,10 @@ from walker_check import ARRAYS
 
 import games  # noqa: F401
 from analysis.cobardes.exact import ExactSolver, payoff_values
-from analysis.cobardes.subgames import PublicCut, compile_cut, cut_loss
+from analysis.cobardes.subgames import cut_loss, hidden_villain_values_exact
+from analysis.cobardes.trunk import PublicCut, compile_cut
 from analysis.solve import compile_game
+from analysis.solve.compile import estimate_tree_nodes, estimate_walker_nodes
 from analysis.solve.lp import solve_lp
 from games.cobardes import cards as C
 from games.cobardes import engine as E
@@ -162,8 +164,6 @@ def test_exact_hidden_villain_table_averages_to_the_lp_value():
     """Deals are uniform, so the mean of the deal values is the battle's value; solved on
     the trunk's perfect-recall tree it is the exact one (the LP's) up to the reported
     exploitability."""
-    from analysis.cobardes.subgames import hidden_villain_values_exact
-
     params = CASES[1]
     h = hidden_villain_values_exact("tiny", params, iterations=300)
     cells = [v for row in h["table"].values() for v in row.values()]
@@ -178,8 +178,6 @@ def test_the_walker_estimate_probes_the_tree_the_walker_describes():
     """Knuth's probes through the battle's own walker make the same random choices as
     through OpenSpiel states (same estimate, same seed); through the cut walker they see
     the smaller trunk."""
-    from analysis.solve.compile import estimate_tree_nodes, estimate_walker_nodes
-
     game = pyspiel.load_game(GAME, CASES[0])
     whole = estimate_walker_nodes(game.solver_walker(history=True), probes=200, seed=3)
     assert whole == pytest.approx(estimate_tree_nodes(game, probes=200, seed=3), rel=1e-12)

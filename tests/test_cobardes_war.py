@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pyspiel
 
+from analysis import cli
 from games.cobardes import cards as C
 from games.cobardes import engine as E
 from games.cobardes import war as W
@@ -156,8 +157,6 @@ def test_two_unplayed_villains_at_renewal_keep_at_most_one():
 
 def test_farol_cobardes_renewal_solves_and_resumes(tmp_path, capsys):
     """``farol cobardes renewal`` solves a small renewal war, and a rerun reads the cache."""
-    from analysis import cli
-
     argv = ["cobardes", "renewal", "--warriors", "3", "--combats", "4", "--courtiers",
             "Squire/Archer/Wolf/Sentinel", "--workers", "1", "--dir", str(tmp_path)]
     assert cli.main(argv) == 0
@@ -171,8 +170,6 @@ def test_farol_cobardes_renewal_solves_and_resumes(tmp_path, capsys):
 
 
 def test_farol_cobardes_renewal_names_an_unknown_courtier(tmp_path, capsys):
-    from analysis import cli
-
     code = cli.main(["cobardes", "renewal", "--courtiers", "Squire/Bogus/Archer/Wolf",
                      "--dir", str(tmp_path)])
     assert code == 2

@@ -48,6 +48,6 @@ def query_from_args(args: argparse.Namespace) -> Query:
 
 def run(args: argparse.Namespace) -> int:
     q = query_from_args(args)
-    out = advise(q)
-    print(json.dumps(out, indent=1) if args.json else format_text(q, out))
+    advice = advise(q)
+    print(json.dumps(advice.to_json(), indent=1) if args.json else format_text(q, advice))
     return 0

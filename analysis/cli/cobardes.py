@@ -1,15 +1,9 @@
-"""``farol cobardes``: sweeps of solved battles and the abstraction-loss measurement.
+"""``farol cobardes``: sweeps of solved battles, the renewal war, the abstraction's loss.
 
-``farol cobardes sweep [--kind battle|war|villains|all] [--workers N]
-[--scheduler tcp://host:8786]`` solves every courtier pairing (or villain pair) not yet
-cached under ``reports/data/cobardes/pairings`` (resumable: interrupt and rerun);
-``farol cobardes renewal`` solves the war with courtier renewal (keep-or-renew
-decisions between battles, :mod:`analysis.cobardes.renewal`; cached, resumable);
-``farol cobardes abstraction`` measures the state-keyed abstraction's loss on reduced
-decks, for the whole graph and for the trunk left once the public subgames are solved
-exactly (:mod:`analysis.cobardes.subgames`), and solves the value of each hidden villain
-deal on a reduced army exactly; it writes ``reports/data/cobardes/abstraction_loss.json``,
-``cut_loss.json`` and ``hidden_villains.json``.
+``sweep`` solves every courtier pairing (or villain pair) not yet stored (resumable);
+``renewal`` solves the war with courtiers renewed between battles (resumable);
+``abstraction`` measures the state-keyed abstraction's loss on reduced decks, whole
+graph and trunk, and the value of each hidden villain deal on a reduced army.
 """
 
 from __future__ import annotations
@@ -17,7 +11,13 @@ from __future__ import annotations
 import argparse
 import json
 
-from analysis.cobardes import bot  # noqa: F401  (registers the solved bot)
+from analysis.cobardes import (
+    bot,  # noqa: F401  (registers the solved bot)
+    renewal,
+    subgames,
+    sweep,
+    villains,
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -32,13 +32,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sw.add_argument("--warriors", type=int, default=6)
     sw.add_argument("--combats", type=int, default=7)
     sw.add_argument("--dir", default=None, help="cache folder "
-                    "(default reports/data/cobardes/pairings)")
+                    "(default: the data folder's cobardes/pairings)")
     sw.set_defaults(func=run_sweep)
     rn = sub.add_parser("renewal", help="the war with courtier renewal between battles "
                         "(keep-or-renew; cached, resumable)")
-    from analysis.cobardes import renewal
-
-    renewal.add_arguments(rn)
+    rn.add_argument("--workers", type=int, default=2, help="local processes (default 2)")
+    rn.add_argument("--warriors", type=int, default=6)
+    rn.add_argument("--combats", type=int, default=7)
+    rn.add_argument("--courtiers", default="all",
+                    help="the court deck, names separated by / (default all ten)")
+    rn.add_argument("--tol", type=float, default=1e-9, help="fixed-point residual")
+    rn.add_argument("--dir", default=None,
+                    help="cache folder (default: the data folder's cobardes/renewal)")
     rn.set_defaults(func=run_renewal)
     ab = sub.add_parser("abstraction", help="measure the state-keyed abstraction's loss")
     ab.add_argument("--iterations", type=int, default=2000)
@@ -46,9 +51,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_sweep(args: argparse.Namespace) -> int:
-    from analysis.cobardes import sweep
-
-    directory = args.dir or sweep.DEFAULT_DIR
+    directory = args.dir or sweep.pairings_dir()
     kinds = ("battle", "war", "villains") if args.kind == "all" else (args.kind,)
     for kind in kinds:
         results = sweep.run_sweep(None, args.warriors, args.combats, directory, args.workers,
@@ -58,14 +61,16 @@ def run_sweep(args: argparse.Namespace) -> int:
 
 
 def run_renewal(args: argparse.Namespace) -> int:
-    from analysis.cobardes import renewal
-
-    return renewal.run(args)
+    """Solve the renewal war (cached, resumable) and print a summary."""
+    model = renewal.RenewalModel(renewal.court_deck(args.courtiers), args.warriors,
+                                 args.combats)
+    sol = renewal.run_renewal(model, args.dir, args.workers, args.tol)
+    print(f"{model.size} states, residual {sol.residual:.2e}, spectral radius "
+          f"{sol.spectral_radius:.4f}, {len(sol.history)} iterations")
+    return 0
 
 
 def run_abstraction(args: argparse.Namespace) -> int:
-    from analysis.cobardes import report, subgames, villains
-
     rows = []
     for label, params in villains.REDUCED_DECKS:
         loss = villains.abstraction_loss(label, params, iterations=args.iterations)
@@ -73,9 +78,10 @@ def run_abstraction(args: argparse.Namespace) -> int:
         print(f"{label}: true exploitability {loss.graph_exploitability_true:.2e} "
               f"(in abstraction {loss.graph_exploitability_in_abstraction:.2e}, exact tree "
               f"{loss.tree_exploitability:.2e})")
-    report.ABSTRACTION_JSON.parent.mkdir(parents=True, exist_ok=True)
-    report.ABSTRACTION_JSON.write_text(json.dumps(rows, indent=1))
-    print(f"wrote {report.ABSTRACTION_JSON}")
+    path = villains.abstraction_loss_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(rows, indent=1))
+    print(f"wrote {path}")
     rows = []
     for label, params in villains.REDUCED_DECKS + subgames.LARGER_DECKS:
         loss = subgames.cut_loss(label, params, iterations=args.iterations)
@@ -84,10 +90,12 @@ def run_abstraction(args: argparse.Namespace) -> int:
               f"{loss.graph_exploitability_true:.2e} (in abstraction "
               f"{loss.graph_exploitability_in_abstraction:.2e}, exact tree "
               f"{loss.tree_exploitability:.2e})", flush=True)
-    report.CUT_JSON.write_text(json.dumps(rows, indent=1))
-    print(f"wrote {report.CUT_JSON}")
+    path = subgames.cut_loss_path()
+    path.write_text(json.dumps(rows, indent=1))
+    print(f"wrote {path}")
     label, params = villains.HIDDEN_TABLE_DECK
     table = subgames.hidden_villain_values_exact(label, params, iterations=args.iterations)
-    report.HIDDEN_JSON.write_text(json.dumps(table, indent=1))
-    print(f"wrote {report.HIDDEN_JSON} ({table['provenance']})")
+    path = subgames.hidden_villains_path()
+    path.write_text(json.dumps(table, indent=1))
+    print(f"wrote {path} ({table['provenance']})")
     return 0

@@ -1,33 +1,20 @@
 """``farol advise cobardes``: the equilibrium mix and value of a ¡Cobardes! position.
 
-The position is given from the point of view of the player asking ("you", seat 0
-of the solved battle): your warriors and theirs, courtiers (``*`` when used), the
-combat about to start, and optionally villains and the war score. Battles without
-villains (or with both villains known) are solved exactly by backward induction
-(:mod:`analysis.cobardes.fast_exact`, the compiled twin of :mod:`analysis.cobardes.exact`;
-exploitability 0). With a hidden villain the public
-subgames are solved exactly and the trunk left by CFR+
-(:func:`analysis.cobardes.villains.advise_villains`): on its perfect-recall tree when it
-fits in 2 GB (the exploitability printed is the true one), else on its state-keyed graph
-(the exploitability is measured within that abstraction, a lower bound).
-
-Payoffs: ``--win-value`` for winning the battle, ``--crown-value`` for the Crown,
-``--draw-value`` for a draw (losses are the negatives); with ``--score A-B`` the
-payoffs are instead the war values of the score states the battle leads to
-(:mod:`analysis.cobardes.war`), so the value is your war value ``P(win) - P(lose)``.
-
-Examples
---------
-``farol advise cobardes --variant warriors --mine 0,1,2,3 --theirs 0,1,2,4 --combat 4``
-``farol advise cobardes --my-courtier Squire --their-courtier Archer --score 1-2 --json``
+The position is seen from the asking player ("you", seat 0). Battles without hidden
+villains are solved exactly (exploitability 0); with a hidden villain the public
+subgames are solved exactly and the trunk by CFR+
+(:func:`analysis.cobardes.villains.advise_villains`). With a war score the battle's
+payoffs are the war values of the scores it leads to (:mod:`analysis.cobardes.war`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from analysis.cobardes import exact
+from analysis.cobardes import exact, sweep
 from analysis.cobardes.fast_exact import FastExactSolver
+from analysis.cobardes.villains import advise_villains
+from analysis.cobardes.war import continuation
 from games.cobardes import cards as C
 from games.cobardes import engine as E
 from games.errors import InvalidParameterError, InvalidPositionError
@@ -136,8 +123,6 @@ def payoffs(q: Query) -> tuple[float, float, float, float, float]:
     """Your payoffs ``(win, loss, crown, crown loss, draw)`` for the battle."""
     if q.score is None:
         return (q.win_value, -q.win_value, q.crown_value, -q.crown_value, q.draw_value)
-    from analysis.cobardes.war import continuation
-
     values = war_values(q)
     win, loss = continuation(values, q.score)
     return (win, loss, 1.0, -1.0, values[q.score])
@@ -145,8 +130,6 @@ def payoffs(q: Query) -> tuple[float, float, float, float, float]:
 
 def war_values(q: Query) -> dict[tuple[int, int], float]:
     """War values by score for the query's courtier pairing (cached sweep, else solved)."""
-    from analysis.cobardes import sweep
-
     if q.resolved_variant() in ("villains", "all"):
         raise InvalidParameterError("--score needs a battle without villains (the war "
                                     "composition is exact only for public battles)")
@@ -158,7 +141,7 @@ def war_values(q: Query) -> dict[tuple[int, int], float]:
     if data is None:
         data = sweep.solve_pairing(pairing, q.warriors, q.combats)
     return {tuple(int(t) for t in k.split("-")): s["value"]
-            for k, s in data["war"]["scores"].items()}
+            for k, s in data.war["scores"].items()}
 
 
 def _label(action: int, court: int) -> str:
@@ -168,49 +151,87 @@ def _label(action: int, court: int) -> str:
         action, E.action_name(action, court))
 
 
-def advise(q: Query) -> dict:
-    """The advice as a JSON-ready dict: ``value``, ``strategy`` (of the player to move),
-    ``player`` (``"you"``/``"rival"``), ``confrontation`` (your card mix when no vanguard
-    courtier is advanced), ``exploitability``, ``solver`` and the payoffs used."""
+PAYOFF_NAMES = ("win", "loss", "crown", "crown_loss", "draw")
+
+
+@dataclass(frozen=True)
+class Advice:
+    """The equilibrium mix and value of the player to move at a position.
+
+    ``strategy`` is the mover's mix by action name, ``confrontation`` your card mix
+    when no vanguard courtier is advanced (exact solves only); ``value_given`` and
+    ``abstraction`` say how a battle with a hidden villain was solved.
+    """
+
+    value: float
+    player: str
+    decision: str
+    strategy: tuple[tuple[str, float], ...]
+    exploitability: float
+    solver: str
+    payoffs: tuple[float, float, float, float, float]
+    variant: str
+    score: tuple[int, int] | None = None
+    confrontation: tuple[tuple[str, float], ...] | None = None
+    value_given: str | None = None
+    abstraction: bool | None = None
+
+    def to_json(self) -> dict:
+        """The advice as ``farol advise cobardes --json`` prints it."""
+        out: dict = {"value": self.value}
+        if self.value_given is not None:
+            out["value_given"] = self.value_given
+        out |= {"player": self.player, "decision": self.decision,
+                "strategy": dict(self.strategy), "exploitability": self.exploitability}
+        if self.abstraction is not None:
+            out["abstraction"] = self.abstraction
+        out["solver"] = self.solver
+        if self.confrontation is not None:
+            out["confrontation"] = dict(self.confrontation)
+        out["payoffs"] = dict(zip(PAYOFF_NAMES, self.payoffs, strict=True))
+        out["variant"] = self.variant
+        if self.score is not None:
+            out["score"] = f"{self.score[0]}-{self.score[1]}"
+        return out
+
+
+def advise(q: Query) -> Advice:
+    """The value and equilibrium mix of the player to move at the query's position, with
+    the payoffs used and how it was solved."""
     variant = q.resolved_variant()
     params = battle_params(q)
     pay = payoffs(q)
     if variant in ("villains", "all"):
-        from analysis.cobardes.villains import advise_villains
-
         out = advise_villains(params, q.my_villain, iterations=q.iterations)
-    else:
-        cfg, pos, game_pay = exact.initial_position(params)
-        solver = FastExactSolver(cfg, game_pay)
-        value = solver.value(pos)
-        if pos.outcome is not None:
-            raise InvalidPositionError("the battle is already over in this position")
-        strategy = solver.strategy(pos)
-        court = pos.court[pos.actor]
-        confront = solver.confrontation(pos)
-        out = {
-            "value": value,
-            "player": "you" if pos.actor == 0 else "rival",
-            "decision": E.PHASE_NAMES[pos.phase],
-            "strategy": {_label(a, court): p for a, p in strategy.items()},
-            "exploitability": 0.0,
-            "solver": (f"exact backward induction over {solver.solved:,} public "
-                       f"positions ({solver.matrix_games:,} matrix games by simplex)"),
-        }
-        if confront is not pos and confront.outcome is None and confront.actor >= 0:
-            mix = solver.strategy(confront) if confront.actor == 0 else None
-            if mix is not None:
-                out["confrontation"] = {_label(a, -1): p for a, p in mix.items()}
-    out["payoffs"] = dict(zip(("win", "loss", "crown", "crown_loss", "draw"), pay,
-                              strict=True))
-    out["variant"] = variant
-    if q.score is not None:
-        out["score"] = f"{q.score[0]}-{q.score[1]}"
-    return out
+        return Advice(out["value"], out["player"], out["decision"],
+                      tuple(out["strategy"].items()), out["exploitability"], out["solver"],
+                      pay, variant, q.score, value_given=out["value_given"],
+                      abstraction=out["abstraction"])
+    cfg, pos, game_pay = exact.initial_position(params)
+    solver = FastExactSolver(cfg, game_pay)
+    value = solver.value(pos)
+    if pos.outcome is not None:
+        raise InvalidPositionError("the battle is already over in this position")
+    strategy = solver.strategy(pos)
+    court = pos.court[pos.actor]
+    confront = solver.confrontation(pos)
+    # Counted before the confrontation's mix is solved (it may solve more positions).
+    how = (f"exact backward induction over {solver.solved:,} public "
+           f"positions ({solver.matrix_games:,} matrix games by simplex)")
+    confrontation = None
+    if confront is not pos and confront.outcome is None and confront.actor >= 0:
+        mix = solver.strategy(confront) if confront.actor == 0 else None
+        if mix is not None:
+            confrontation = tuple({_label(a, -1): p for a, p in mix.items()}.items())
+    return Advice(
+        value, "you" if pos.actor == 0 else "rival", E.PHASE_NAMES[pos.phase],
+        tuple({_label(a, court): p for a, p in strategy.items()}.items()), 0.0, how,
+        pay, variant, q.score, confrontation)
 
 
-def format_text(q: Query, out: dict) -> str:
+def format_text(q: Query, advice: Advice) -> str:
     """The advice in plain words."""
+    out = advice.to_json()
     mine = " ".join(C.CARD_NAMES[c] for c in q.mine)
     theirs = " ".join(C.CARD_NAMES[c] for c in q.theirs)
     lines = [f"Position: you {mine} | rival {theirs} | combat {q.combat} of {q.combats}"]

@@ -1,9 +1,7 @@
 """Balance answers: courtier tier list and matchups, villain matchups, card importance.
 
-Everything here reads solved battles: the pairing sweep's cached results
-(:mod:`analysis.cobardes.sweep`) for the 10 x 10 courtier matchups and the 9 x 9
-villain matchups, and the exact warriors-only solution
-(:mod:`analysis.cobardes.exact`) for the play of each warrior by combat.
+Read from solved battles: the pairing sweep's stored results
+(:mod:`analysis.cobardes.sweep`) and the exact warriors-only solution.
 """
 
 from __future__ import annotations
@@ -15,7 +13,13 @@ import numpy as np
 import pandas as pd
 
 from analysis.cobardes import sweep
-from analysis.cobardes.exact import BattleSpec, ExactSolver, initial_position, payoff_values
+from analysis.cobardes.exact import (
+    BattleSpec,
+    ExactSolver,
+    canonical_key,
+    initial_position,
+    payoff_values,
+)
 from games.cobardes import cards as C
 from games.cobardes import engine as E
 
@@ -34,7 +38,7 @@ def matchup_matrix(results: dict, names: list[str], value) -> pd.DataFrame:
     return table
 
 
-def courtier_tables(directory: str | Path = sweep.DEFAULT_DIR, warriors: int = 6,
+def courtier_tables(directory: str | Path | None = None, warriors: int = 6,
                     combats: int = 7, mirrors: bool = False) -> dict[str, pd.DataFrame]:
     """``battle`` (value with win 1, crown 3), ``war`` (war value from 0-0) and
     ``war_win`` (player 0's probability of winning the war) for every cached pairing.
@@ -48,15 +52,15 @@ def courtier_tables(directory: str | Path = sweep.DEFAULT_DIR, warriors: int = 6
         wars.update(sweep.load_results(sweep.mirror_pairings(), warriors, combats,
                                        directory, war=True))
     battles.update({k: v for k, v in wars.items() if k not in battles})
-    war_value = matchup_matrix(wars, COURTIERS, lambda d: d["war"]["scores"]["0-0"]["value"])
+    war_value = matchup_matrix(wars, COURTIERS, lambda d: d.war["scores"]["0-0"]["value"])
     return {
-        "battle": matchup_matrix(battles, COURTIERS, lambda d: d["battle"]["value"]),
+        "battle": matchup_matrix(battles, COURTIERS, lambda d: d.battle["value"]),
         "war": war_value,
         "war_win": (1.0 + war_value) / 2.0,
     }
 
 
-def mirror_table(directory: str | Path = sweep.DEFAULT_DIR, warriors: int = 6,
+def mirror_table(directory: str | Path | None = None, warriors: int = 6,
                  combats: int = 7) -> pd.DataFrame:
     """The hypothetical mirror matchups (both players with the same courtier type), one
     row per cached courtier: battle value (``quicker=alternate``, player 0 quicker in odd
@@ -67,9 +71,9 @@ def mirror_table(directory: str | Path = sweep.DEFAULT_DIR, warriors: int = 6,
                                  war=True)
     rows = {}
     for (name, _), data in results.items():
-        war = data["war"]["scores"]["0-0"]["value"] if data.get("war") else np.nan
-        check = data.get("seat_check", {})
-        rows[name] = {"battle": data["battle"]["value"], "war": war,
+        war = data.war["scores"]["0-0"]["value"] if data.war else np.nan
+        check = data.seat_check or {}
+        rows[name] = {"battle": data.battle["value"], "war": war,
                       "war_win": (1 + war) / 2, "p0": check.get("p0", np.nan),
                       "p1": check.get("p1", np.nan), "random": check.get("random", np.nan),
                       "kind": "vanguard" if C.is_vanguard(C.courtier_id(name)) else
@@ -111,11 +115,11 @@ def tier_list(strength: pd.Series, labels: str = "SABCD") -> list[Tier]:
             for i, (name, v) in enumerate(ordered.items())]
 
 
-def villain_table(directory: str | Path = sweep.DEFAULT_DIR, warriors: int = 6,
+def villain_table(directory: str | Path | None = None, warriors: int = 6,
                   combats: int = 7) -> pd.DataFrame:
     """9 x 9 battle values with both villains named (rows: player 0's villain)."""
     results = sweep.load_results(None, warriors, combats, directory, war="villains")
-    return matchup_matrix(results, VILLAINS, lambda d: d["battle"]["value"])
+    return matchup_matrix(results, VILLAINS, lambda d: d.battle["value"])
 
 
 # --------------------------------------------------------------------------- warriors
@@ -174,8 +178,6 @@ def play_stats(spec: BattleSpec | None = None) -> PlayStats:
     # phases or combats, so sorting by (combat, phase order seen) is enough; we use a
     # frontier keyed by position key, merging transpositions.
     frontier: dict[tuple, list] = {}
-    from analysis.cobardes.exact import canonical_key
-
     def push(p, r):
         if p.outcome is not None:
             return

@@ -1,12 +1,9 @@
 """The ``solved`` bot: ¡Cobardes! battles played by their equilibrium strategy.
 
-``farol play python_cobardes_battle --opponent solved`` seats it. Without hidden
-villains (warriors only, courtiers, named villains) it plays the exact solution of
-the position in front of it (:class:`analysis.cobardes.fast_exact.FastExactSolver`,
-solved on demand and remembered); while a villain is hidden it plays the CFR+ strategy of the
-battle's trunk (:func:`analysis.cobardes.subgames.solve_trunk`: public subgames exact,
-the trunk on its perfect-recall tree when it fits, else on its state graph), solved once
-when the game starts (for full armies that takes minutes: prefer reduced decks).
+Without hidden villains it plays the exact solution of the position in front of it;
+while a villain is hidden, the CFR+ strategy of the battle's trunk
+(:func:`analysis.cobardes.trunk.solve_trunk`), solved once when the game starts (slow on
+full armies: prefer reduced decks).
 """
 
 from __future__ import annotations
@@ -17,6 +14,9 @@ import numpy as np
 import pyspiel
 
 from analysis.bots import Bot, BotSpec, register_bot
+from analysis.cobardes.fast_exact import FastExactSolver
+from analysis.cobardes.trunk import solve_trunk, trunk_key
+from analysis.cobardes.villains import strategy_lookup
 from games.cobardes.hidden import any_villain_unknown
 
 GAME = "python_cobardes_battle"
@@ -32,8 +32,6 @@ def _sample(probs: dict[int, float], legal: list[int], rng: np.random.Generator)
 
 def solved_bot(game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
     """A bot for ``seat`` playing the solved strategy of ``game``."""
-    from analysis.cobardes.fast_exact import FastExactSolver
-
     rng = np.random.default_rng(seed)
     rules = game.rules
     exact = FastExactSolver(rules.cfg, rules.pay)
@@ -45,16 +43,11 @@ def solved_bot(game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
         if not rules.villains or not any_villain_unknown(pos):
             return _sample(exact.strategy(pos), legal, rng)
         if not lookup:
-            from analysis.cobardes.subgames import solve_trunk
-            from analysis.cobardes.villains import strategy_lookup
-
-            # Full armies take minutes: show the compile's and CFR+'s progress on a terminal.
+            # Full armies are slow: show the compile's and CFR+'s progress on a terminal.
             cut, solver, _ = solve_trunk(game, iterations=200, progress=sys.stderr.isatty())
             lookup["compiled"] = cut.compiled
             lookup["strategy"] = strategy_lookup(cut.compiled, solver.average_strategy())
         # Every reachable key of the trunk is in its tree or graph.
-        from analysis.cobardes.subgames import trunk_key
-
         key = trunk_key(lookup["compiled"], state, seat)
         return _sample(lookup["strategy"][key], legal, rng)
 

@@ -1,14 +1,10 @@
 """A villain-free battle compiled once into its graph of public positions, then solved
 for any terminal payoffs in one bottom-up pass.
 
-The war composition (:mod:`analysis.cobardes.war`) solves the same battle many times
-with different terminal payoffs (the continuation values of the score states);
-walking the rules engine each time would dominate. :class:`BattleGraph` walks the
-positions once (through :mod:`games.cobardes.engine`, keyed like
-:class:`analysis.cobardes.exact.ExactSolver`) and keeps, per position, its kind and
-children; :meth:`BattleGraph.solve` then does the backward induction of
-:mod:`analysis.cobardes.exact` over those arrays and also returns how the battle
-ends under the solved strategies (probabilities of each outcome kind).
+The war composition solves the same battle for many terminal payoffs (the values of
+the scores it leads to); :class:`BattleGraph` walks the rules engine once and
+:meth:`BattleGraph.solve` redoes only the backward induction, also returning how the
+battle ends under the solved strategies.
 """
 
 from __future__ import annotations

@@ -1,74 +1,26 @@
 """The war with courtiers renewed between battles: a stochastic game over (score, pairing).
 
-"When a battle ends, prepare the next one: ... Discard the villain and courtier cards
-that are on the battlefield, placing them under the corresponding deck, and renew them
-with others of the same type. If you did not play your villain or courtier you may
-decide not to replace them and keep them for the next battle."
-
-A war state is ``(a, b, c0, c1)``: the score (Victory tokens 0-2 each) and each
-player's courtier (distinct; 9 scores x 90 pairings = 810 states with the full court
-deck). From a state a battle is played with that pairing; it ends with an outcome (won,
-lost, Crown taken or lost, drawn) *and* with each courtier used or unused (the ``used``
-bits of the battle's final position). Then:
-
-* the war ends (Crown, or a third Victory token: +1 / -1), or
-* the courtiers are renewed for the next battle (at the new score; the same score
-  after a drawn battle): a used courtier is replaced by a random one; an unused one may
-  be kept or replaced, player 0 deciding first, then player 1 knowing player 0's
-  choice (the decisions are public, ``docs/rules/cobardes.md``, "The war"), so the
-  renewal is a max over player 0's choices of a min over player 1's.
-
-So each battle's terminal payoffs are the values of the states it leads to, which
-depend on the outcome and on the used bits (20 terminal kinds: 5 outcomes x 4 used
-combinations). :class:`RenewalGraph` compiles a pairing's battle once with those 20
-terminals and re-solves it for any terminal payoffs (exact backward induction, one
-matrix game per face-down confrontation), returning the battle's value and how likely
-each terminal kind is under the solved strategies.
-
-Solving the war: ``V = F(V)`` where ``F`` solves every state's battle with terminal
-payoffs read from ``V`` through the renewal. ``F`` is monotone and non-expansive (a
-battle's value is 1-Lipschitz in its terminal payoffs, the renewal averages and takes
-max/min), so plain value iteration converges, but slowly when battles are often drawn.
-The scores are solved one at a time, later scores first (a battle leads to a later
-score, or to the same one when drawn), each score a block of 90 states coupled through
-draws. On a block we use Newton steps (as :mod:`analysis.cobardes.war` does for one
-pairing): with the battles' solved strategies and the keep/renew choices held fixed,
-``F`` is affine, ``F(V) = M V + c`` (``M``: the probability that a state's battle
-leads to each next state), and the fixed point of that affine map is one linear
-solve. The exact battles are then solved again at the new point, until the residual
-``max |F(V) - V|`` is below the tolerance (reported). A Newton step that does not
-lower the residual is replaced by a value-iteration step (``V <- F(V)``). The
-contraction is reported as the spectral radius of ``M`` at the solution (below 1: the
-war ends with probability 1, the linearised war has one fixed point, and value
-iteration would converge at that rate).
-
-Approximations (stated in the report):
-
-* **The court deck is memoryless**: a courtier drawn at renewal is uniform over the
-  courtiers not in the finished battle (neither player's), without replacement when
-  both draw. The real deck is a shuffled pile above the cards placed under it in
-  order, so the discarded courtiers of earlier battles come back only once the
-  shuffled part is exhausted; tracking that order would multiply the states by the
-  deck's arrangements. Within one renewal the model is exact: the courtiers just
-  discarded go under the deck and cannot be drawn at once.
-* **Villains stay out** (warriors + courtiers only), as in the fixed-pairing war:
-  their battles are solved only in the state-keyed abstraction.
-* Vanguard courtiers: the quicker player alternates by combat, player 0 quicker in the
-  first combat of every battle (the battle game's ``quicker=alternate``).
-
-Results are cached as JSON (``reports/data/cobardes/renewal/``) after every iteration,
-so an interrupted solve resumes from its last iterate (``run_renewal``).
+After a battle a used courtier is replaced by a random one; an unused one may be kept
+or renewed, player 0 deciding first, then player 1 knowing it. Each battle is compiled
+once with 20 terminal kinds (outcome x courtiers used, :class:`RenewalGraph`) and
+re-solved exactly for the values of the states it leads to; the war's fixed point is
+found score by score with Newton steps (:func:`solve_renewal`), checkpointed and
+resumable (:func:`run_renewal`). Approximations, stated in the report: a memoryless
+court deck, no villains, the quicker player alternating by combat.
 """
 
 from __future__ import annotations
 
 import json
+import multiprocessing as mp
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
+from analysis import store
+from analysis.cobardes import sweep
 from analysis.cobardes.exact import BattleSpec, initial_position
 from analysis.cobardes.graph import (
     CROWN,
@@ -87,12 +39,15 @@ from games.cobardes import engine as E
 from games.errors import InvalidParameterError
 
 RENEWAL_VERSION = 1
-ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_DIR = ROOT / "reports" / "data" / "cobardes" / "renewal"
 # Terminal kinds: outcome x used bits (bit 0: player 0's courtier used, bit 1: player 1's).
 USED = (0, 1, 2, 3)
 TERMINALS = len(OUTCOME_NAMES) * len(USED)
 KEEP, RENEW = "keep", "renew"
+
+
+def renewal_dir() -> Path:
+    """Where renewal solutions are stored: the data folder's ``cobardes/renewal``."""
+    return store.data("cobardes", "renewal")
 
 
 def terminal_index(kind: int, used: int) -> int:
@@ -301,8 +256,6 @@ class _Pool:
         self.graphs: dict = {} if graphs is None else graphs
         self.procs = []
         if self.workers > 1:
-            import multiprocessing as mp
-
             ctx = mp.get_context("spawn")
             for _ in range(self.workers):
                 here, there = ctx.Pipe()
@@ -394,8 +347,9 @@ def spectral_radius(m: np.ndarray) -> float:
     return float(np.max(np.abs(np.linalg.eigvals(m)))) if m.size else 0.0
 
 
-def cache_path(model: RenewalModel, directory: str | Path = DEFAULT_DIR) -> Path:
-    """The checkpoint/result file of one model."""
+def cache_path(model: RenewalModel, directory: str | Path | None = None) -> Path:
+    """The checkpoint/result file of one model (in :func:`renewal_dir` by default)."""
+    directory = renewal_dir() if directory is None else directory
     slug = "all" if set(model.courtiers) == set(C.COURTIER_NAMES) else "_".join(
         c.replace("-", "").replace(" ", "").lower() for c in model.courtiers)
     return Path(directory) / f"renewal_{slug}__w{model.warriors}c{model.combats}.json"
@@ -520,17 +474,15 @@ def capped_values(model: RenewalModel, max_battles: int, graphs: dict | None = N
 def fixed_pairing_guess(model: RenewalModel, directory=None) -> np.ndarray | None:
     """The fixed-pairing war values of every state from the pairing sweep's cache, a good
     first iterate; ``None`` if a pairing is missing."""
-    from analysis.cobardes import sweep
-
     results = sweep.load_results(model.pairings, model.warriors, model.combats,
-                                 directory or sweep.DEFAULT_DIR, war=True)
+                                 directory, war=True)
     if len(results) < len(model.pairings):
         return None
-    return np.array([results[p]["war"]["scores"][f"{a}-{b}"]["value"]
+    return np.array([results[p].war["scores"][f"{a}-{b}"]["value"]
                      for (a, b), p in model.states])
 
 
-def run_renewal(model: RenewalModel | None = None, directory: str | Path = DEFAULT_DIR,
+def run_renewal(model: RenewalModel | None = None, directory: str | Path | None = None,
                 workers: int = 2, tol: float = 1e-9, max_iterations: int = 30,
                 log=print, graphs: dict | None = None) -> RenewalSolution:
     """Solve (or load) the renewal war, resuming from the cached iterate if a previous
@@ -611,37 +563,10 @@ def keep_counts(sol: RenewalSolution) -> dict[str, dict[str, int]]:
     return out
 
 
-def add_arguments(parser) -> None:
-    """The options of ``farol cobardes renewal`` (and ``python -m``)."""
-    parser.add_argument("--workers", type=int, default=2, help="local processes (default 2)")
-    parser.add_argument("--warriors", type=int, default=6)
-    parser.add_argument("--combats", type=int, default=7)
-    parser.add_argument("--courtiers", default="all",
-                        help="the court deck, names separated by / (default all ten)")
-    parser.add_argument("--tol", type=float, default=1e-9, help="fixed-point residual")
-    parser.add_argument("--dir", default=str(DEFAULT_DIR), help="cache folder")
-
-
-def run(args) -> int:
-    """Solve the renewal war for parsed ``args`` (cached, resumable) and print a summary."""
-    names = tuple(C.COURTIER_NAMES) if args.courtiers == "all" else tuple(
-        filter(None, args.courtiers.split("/")))
-    model = RenewalModel(names, args.warriors, args.combats)
-    sol = run_renewal(model, args.dir, args.workers, args.tol)
-    print(f"{model.size} states, residual {sol.residual:.2e}, spectral radius "
-          f"{sol.spectral_radius:.4f}, {len(sol.history)} iterations")
-    return 0
-
-
-def main(argv=None) -> int:
-    """``python -m analysis.cobardes.renewal [--workers N] [--warriors W] [--combats C]
-    [--courtiers A/B/C/D]``: solve the renewal war (cached, resumable)."""
-    import argparse
-
-    parser = argparse.ArgumentParser(description=main.__doc__)
-    add_arguments(parser)
-    return run(parser.parse_args(argv))
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+def court_deck(text: str = "all") -> tuple[str, ...]:
+    """The court deck named by ``text``: ``"all"`` (the ten courtiers) or names separated
+    by ``/``; an unknown name is an :class:`~games.errors.UnknownCardError` when the model
+    is built."""
+    if text == "all":
+        return tuple(C.COURTIER_NAMES)
+    return tuple(filter(None, text.split("/")))

@@ -1,13 +1,9 @@
-"""Sweeps: every courtier pairing's battle and war, in parallel, cached, resumable.
+"""Sweeps: every courtier pairing's battle and war, in parallel, stored, resumable.
 
-One task solves one courtier pairing (the battle with the standard payoffs and, for
-the ``war`` kind, the war from every score, :mod:`analysis.cobardes.war`) or one pair
-of named villains (``villains`` kind), and writes one JSON file under
-the cache directory (default ``reports/data/cobardes/pairings``, committed so
-``farol report`` reuses it). A sweep skips the pairings already on disk, so an
-interrupted sweep resumes where it stopped. Tasks run over local processes
-(``ProcessPoolExecutor``) or on a Dask cluster (``scheduler="tcp://host:8786"``, or a
-``distributed.Client``), with the same task function, and a tqdm progress bar.
+One task solves one courtier pairing (the battle and, for the ``war`` kind, the war
+from every score) or one pair of named villains, and stores one record
+(:class:`PairingRecord`, :class:`VillainPairRecord`) under :func:`pairings_dir`. A sweep
+skips what is already stored, over local processes or a Dask cluster.
 """
 
 from __future__ import annotations
@@ -16,18 +12,29 @@ import json
 import time
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
 from pathlib import Path
 
+from tqdm.auto import tqdm
+
+from analysis import store
+from analysis.cobardes.exact import BattleSpec, initial_position
+from analysis.cobardes.fast_exact import FastExactSolver
+from analysis.cobardes.graph import OUTCOME_NAMES, BattleGraph, opening_actions
+from analysis.cobardes.war import card_mix, solve_war
 from analysis.solve.cache import atomic_write_text
 from games.cobardes import cards as C
+from games.errors import InvalidParameterError
 
 # Bump when the meaning of a cached pairing changes.
 SWEEP_VERSION = 1
-# In the repository (an editable install), so every working directory finds the cache.
-ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_DIR = ROOT / "reports" / "data" / "cobardes" / "pairings"
 NO_COURTIER = "none"
 STANDARD_PAYOFFS = (1.0, -1.0, 3.0, -3.0, 0.0)
+
+
+def pairings_dir() -> Path:
+    """Where the pairing sweep is stored: the data folder's ``cobardes/pairings``."""
+    return store.data("cobardes", "pairings")
 
 
 def all_pairings(include_none: bool = True) -> list[tuple[str, str]]:
@@ -54,8 +61,6 @@ def battle_params(pairing: tuple[str, str], warriors: int = 6, combats: int = 7,
                   quicker: str = "alternate") -> dict:
     """The ``python_cobardes_battle`` parameters of a pairing's battle (standard payoffs;
     a mirror pairing opts in with ``allow_mirror``)."""
-    from analysis.cobardes.exact import BattleSpec
-
     courtiers = tuple(None if c == NO_COURTIER else c for c in pairing)
     params = BattleSpec(warriors, combats, courtiers, quicker=quicker).params()
     if is_mirror(pairing):
@@ -64,6 +69,80 @@ def battle_params(pairing: tuple[str, str], warriors: int = 6, combats: int = 7,
 
 
 KINDS = ("battle", "war", "villains")
+SOLVER = "backward induction over public positions, matrix games by simplex (exact)"
+
+
+@dataclass(frozen=True)
+class PairingRecord:
+    """One courtier pairing solved: the battle (``battle``: payoffs, value, outcome
+    probabilities, opening mixes) and, for the ``war`` kind, the war from every score
+    (``war``: :meth:`analysis.cobardes.war.WarSolution.to_json`). A mirror pairing is
+    ``hypothetical`` and carries its battle value under each fixed ``quicker`` rule
+    (``seat_check``); a record derived by swapping seats says so."""
+
+    pairing: tuple[str, str]
+    warriors: int
+    combats: int
+    battle: dict
+    war: dict | None
+    solver: str
+    positions: int
+    matrix_games: int
+    compile_seconds: float
+    seconds: float
+    hypothetical: bool = False
+    seat_check: dict | None = None
+    derived_from_mirror: bool = False
+
+    def to_json(self) -> dict:
+        """The record as stored (same keys, same order)."""
+        out: dict = {}
+        if self.hypothetical:
+            out |= {"hypothetical": True, "seat_check": self.seat_check}
+        out |= {"version": SWEEP_VERSION, "pairing": list(self.pairing),
+                "warriors": self.warriors, "combats": self.combats, "battle": self.battle,
+                "war": self.war, "solver": self.solver, "positions": self.positions,
+                "matrix_games": self.matrix_games, "compile_seconds": self.compile_seconds,
+                "seconds": self.seconds}
+        if self.derived_from_mirror:
+            out["derived_from_mirror"] = True
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict) -> PairingRecord:
+        return cls(tuple(data["pairing"]), data["warriors"], data["combats"], data["battle"],
+                   data["war"], data["solver"], data["positions"], data["matrix_games"],
+                   data["compile_seconds"], data["seconds"], data.get("hypothetical", False),
+                   data.get("seat_check"), data.get("derived_from_mirror", False))
+
+
+@dataclass(frozen=True)
+class VillainPairRecord:
+    """One pair of named villains solved: the battle's payoffs and value (``battle``)."""
+
+    pairing: tuple[str, str]
+    warriors: int
+    combats: int
+    battle: dict
+    solver: str
+    positions: int
+    matrix_games: int
+    seconds: float
+
+    def to_json(self) -> dict:
+        """The record as stored (same keys, same order)."""
+        return {"version": SWEEP_VERSION, "pairing": list(self.pairing),
+                "warriors": self.warriors, "combats": self.combats, "battle": self.battle,
+                "solver": self.solver, "positions": self.positions,
+                "matrix_games": self.matrix_games, "seconds": self.seconds}
+
+    @classmethod
+    def from_json(cls, data: dict) -> VillainPairRecord:
+        return cls(tuple(data["pairing"]), data["warriors"], data["combats"], data["battle"],
+                   data["solver"], data["positions"], data["matrix_games"], data["seconds"])
+
+
+Record = PairingRecord | VillainPairRecord
 
 
 def _kind(war: bool | str) -> str:
@@ -71,7 +150,7 @@ def _kind(war: bool | str) -> str:
     ``"villains"``: a pair of named villains (warriors + villains, no courtiers)."""
     kind = {True: "war", False: "battle"}.get(war, war) if isinstance(war, bool) else war
     if kind not in KINDS:
-        raise ValueError(f"sweep kind {war!r} is not one of {', '.join(KINDS)}")
+        raise InvalidParameterError(f"sweep kind {war!r} is not one of {', '.join(KINDS)}")
     return kind
 
 
@@ -105,9 +184,10 @@ def _swap_outcomes(probs: dict) -> dict:
     return {names[k]: v for k, v in probs.items()}
 
 
-def mirror(data: dict) -> dict:
+def mirror(record: PairingRecord) -> PairingRecord:
     """A pairing's results seen from the other seat (values negated, scores, outcomes
     and opening mixes swapped)."""
+    data = record.to_json()
     out = json.loads(json.dumps(data))
     out["pairing"] = data["pairing"][::-1]
     out["derived_from_mirror"] = True
@@ -128,7 +208,7 @@ def mirror(data: dict) -> dict:
                 outcome_probs=_swap_outcomes(s["outcome_probs"]), opening0=s["opening1"],
                 opening1=s["opening0"])
         out["war"] = dict(war, courtiers=war["courtiers"][::-1], scores=scores)
-    return out
+    return PairingRecord.from_json(out)
 
 
 def all_villain_pairs() -> list[tuple[str, str]]:
@@ -138,37 +218,29 @@ def all_villain_pairs() -> list[tuple[str, str]]:
     return [(a, b) for a in names for b in names if a != b]
 
 
-def solve_villain_pair(pair: tuple[str, str], warriors: int = 6, combats: int = 7) -> dict:
+def solve_villain_pair(pair: tuple[str, str], warriors: int = 6, combats: int = 7
+                       ) -> VillainPairRecord:
     """The battle with these two villains named (known to both: public information),
     solved exactly, standard payoffs."""
-    from analysis.cobardes.exact import initial_position
-    from analysis.cobardes.fast_exact import FastExactSolver
-
     start = time.perf_counter()
     params = {"kinds": "warriors+villains", "warriors": warriors, "combats": combats,
               "villain0": pair[0], "villain1": pair[1]}
     cfg, pos, pay = initial_position(params)
     solver = FastExactSolver(cfg, pay)
     value = solver.value(pos)
-    return {"version": SWEEP_VERSION, "pairing": list(pair), "warriors": warriors,
-            "combats": combats, "battle": {"payoffs": list(STANDARD_PAYOFFS), "value": value},
-            "solver": "backward induction over public positions, matrix games by simplex (exact)",
-            "positions": solver.solved, "matrix_games": solver.matrix_games,
-            "seconds": time.perf_counter() - start}
+    return VillainPairRecord(tuple(pair), warriors, combats,
+                             {"payoffs": list(STANDARD_PAYOFFS), "value": value}, SOLVER,
+                             solver.solved, solver.matrix_games, time.perf_counter() - start)
 
 
 def solve_pairing(pairing: tuple[str, str], warriors: int = 6, combats: int = 7,
-                  war: bool = True) -> dict:
+                  war: bool = True) -> PairingRecord:
     """Solve one pairing: the battle (standard payoffs) and, with ``war``, the war from
-    every score; a JSON-ready dict.
+    every score.
 
     A mirror pairing (:func:`mirror_pairings`) is marked ``hypothetical`` and also gets
     its battle value with each fixed ``quicker`` rule (``seat_check``): swapping seats
     turns ``p0`` into ``p1``, so those values should be opposite, and ``random`` 0."""
-    from analysis.cobardes.exact import initial_position
-    from analysis.cobardes.graph import OUTCOME_NAMES, BattleGraph, opening_actions
-    from analysis.cobardes.war import _mix, solve_war
-
     courtiers = tuple(None if c == NO_COURTIER else c for c in pairing)
     start = time.perf_counter()
     cfg, pos, _ = initial_position(battle_params(pairing, warriors, combats))
@@ -176,26 +248,22 @@ def solve_pairing(pairing: tuple[str, str], warriors: int = 6, combats: int = 7,
     battle = graph.solve(STANDARD_PAYOFFS)
     war_json = solve_war(courtiers, warriors, combats, graph=graph).to_json() if war else None
     a0, a1 = opening_actions(graph)
-    extra = {}
+    checks = None
     if is_mirror(pairing):
         checks = {}
         for quicker in ("p0", "p1", "random"):
             cfg_q, pos_q, _ = initial_position(battle_params(pairing, warriors, combats,
                                                              quicker))
             checks[quicker] = BattleGraph(cfg_q, pos_q).solve(STANDARD_PAYOFFS).value
-        extra = {"hypothetical": True, "seat_check": checks}
-    return {**extra,
-        "version": SWEEP_VERSION, "pairing": list(pairing), "warriors": warriors,
-        "combats": combats,
-        "battle": {"payoffs": list(STANDARD_PAYOFFS), "value": battle.value,
-                   "outcome_probs": dict(zip(OUTCOME_NAMES, map(float, battle.outcome_probs),
-                                             strict=True)),
-                   "opening0": _mix(a0, battle.root_row), "opening1": _mix(a1, battle.root_col)},
-        "war": war_json,
-        "solver": "backward induction over public positions, matrix games by simplex (exact)",
-        "positions": graph.num_positions, "matrix_games": graph.num_matrix_games,
-        "compile_seconds": graph.compile_seconds, "seconds": time.perf_counter() - start,
-    }
+    return PairingRecord(
+        tuple(pairing), warriors, combats,
+        {"payoffs": list(STANDARD_PAYOFFS), "value": battle.value,
+         "outcome_probs": dict(zip(OUTCOME_NAMES, map(float, battle.outcome_probs),
+                                   strict=True)),
+         "opening0": card_mix(a0, battle.root_row), "opening1": card_mix(a1, battle.root_col)},
+        war_json, SOLVER, graph.num_positions, graph.num_matrix_games,
+        graph.compile_seconds, time.perf_counter() - start,
+        hypothetical=checks is not None, seat_check=checks)
 
 
 def run_task(pairing: tuple[str, str], warriors: int, combats: int, directory: str,
@@ -204,26 +272,28 @@ def run_task(pairing: tuple[str, str], warriors: int, combats: int, directory: s
     path = task_path(Path(directory), pairing, warriors, combats, war)
     if load_task(path) is None:
         if _kind(war) == "villains":
-            data = solve_villain_pair(pairing, warriors, combats)
+            record = solve_villain_pair(pairing, warriors, combats)
         else:
-            data = solve_pairing(pairing, warriors, combats, _kind(war) == "war")
-        atomic_write_text(path, json.dumps(data, indent=1))
+            record = solve_pairing(pairing, warriors, combats, _kind(war) == "war")
+        atomic_write_text(path, json.dumps(record.to_json(), indent=1))
     return str(path)
 
 
-def load_task(path: Path) -> dict | None:
+def load_task(path: Path) -> Record | None:
     """A cached pairing, or ``None`` when missing, unreadable or from another version."""
     try:
         data = json.loads(Path(path).read_text())
     except (OSError, ValueError):
         return None
-    return data if data.get("version") == SWEEP_VERSION else None
+    if data.get("version") != SWEEP_VERSION:
+        return None
+    return PairingRecord.from_json(data) if "war" in data else VillainPairRecord.from_json(data)
 
 
 def run_sweep(pairings: Iterable[tuple[str, str]] | None = None, warriors: int = 6,
-              combats: int = 7, directory: str | Path = DEFAULT_DIR, workers: int = 2,
+              combats: int = 7, directory: str | Path | None = None, workers: int = 2,
               scheduler=None, progress: bool = True, war: bool | str = True
-              ) -> dict[tuple[str, str], dict]:
+              ) -> dict[tuple[str, str], Record]:
     """Solve every pairing not yet cached; returns all results (cached and new).
 
     Parameters
@@ -235,13 +305,11 @@ def run_sweep(pairings: Iterable[tuple[str, str]] | None = None, warriors: int =
     if pairings is None:
         pairings = all_villain_pairs() if _kind(war) == "villains" else all_pairings()
     pairings = list(pairings)
-    directory = Path(directory)
+    directory = pairings_dir() if directory is None else Path(directory)
     todo = [p for p in pairings
             if load_task(task_path(directory, p, warriors, combats, war)) is None]
     bar = None
     if progress and todo:
-        from tqdm.auto import tqdm
-
         bar = tqdm(total=len(todo), desc=f"cobardes {_kind(war)}",
                    unit=" pairing")
     try:
@@ -286,17 +354,18 @@ def _run_dask(todo, warriors, combats, directory, scheduler, bar, war) -> None:
 
 
 def load_results(pairings: Iterable[tuple[str, str]] | None = None, warriors: int = 6,
-                 combats: int = 7, directory: str | Path = DEFAULT_DIR,
-                 war: bool | str = True) -> dict[tuple[str, str], dict]:
+                 combats: int = 7, directory: str | Path | None = None,
+                 war: bool | str = True) -> dict[tuple[str, str], Record]:
     """The cached pairings present on disk."""
     if pairings is None:
         pairings = all_villain_pairs() if _kind(war) == "villains" else all_pairings()
     pairings = list(pairings)
+    directory = pairings_dir() if directory is None else Path(directory)
     out = {}
     for p in pairings:
-        data = load_task(task_path(Path(directory), p, warriors, combats, war))
+        data = load_task(task_path(directory, p, warriors, combats, war))
         if data is None and _kind(war) != "villains" and not both_vanguard(p):
-            other = load_task(task_path(Path(directory), p[::-1], warriors, combats, war))
+            other = load_task(task_path(directory, p[::-1], warriors, combats, war))
             data = mirror(other) if other is not None else None
         if data is not None:
             out[tuple(p)] = data

@@ -1,20 +1,10 @@
 """Battles with hidden villains: the state-keyed engine, and what its abstraction loses.
 
-With villains the players hold private cards, so the value of a position depends on
-beliefs and backward induction over positions no longer applies. The solver engine
-(:mod:`analysis.solve`, ``graph=True``) keys information sets on (the player's own
-cards, the public position) through the game's ``infoset_key`` — an
-imperfect-recall abstraction: a player forgets the order in which things happened,
-e.g. which villain the rival revealed in an exchange before the current combat.
-
-How much that loses is measured, not assumed:
-
-* on reduced decks whose perfect-recall tree fits, :func:`abstraction_loss` solves
-  the tree exactly (CFR+ on the tree) and the abstraction (CFR+ on the graph), then
-  evaluates the abstraction's strategy **in the tree** with an exact best response:
-  its true exploitability is the loss;
-* on the full game, the exploitability measured inside the abstraction (best
-  responses that also forget) is a **lower bound** on the true exploitability.
+With villains the players hold private cards, so the solver engine keys information
+sets on (own cards, public position): an imperfect-recall abstraction. Its loss is
+measured, not assumed: on reduced decks the abstraction's strategy is played in the
+perfect-recall tree against an exact best response (:func:`abstraction_loss`); on the
+full game the exploitability within the abstraction is only a lower bound.
 """
 
 from __future__ import annotations
@@ -22,13 +12,20 @@ from __future__ import annotations
 import sys
 import time
 from dataclasses import asdict, dataclass
+from pathlib import Path
 
 import numpy as np
 import pyspiel
 
 import games  # noqa: F401  (registers the games)
+from analysis import store
+from analysis.cobardes.trunk import TREE_MEMORY, solve_trunk, trunk_key
 from analysis.solve import CFRSolver, compile_cached, compile_game, exploitability
 from analysis.solve.abstraction import graph_strategy_on_tree
+from analysis.solve.compile import PLAYER0, PLAYER1
+from analysis.solve.kernels import expected_value
+from games.cobardes import cards as C
+from games.cobardes import engine as E
 from games.errors import InvalidPositionError
 
 GAME = "python_cobardes_battle"
@@ -55,6 +52,11 @@ REDUCED_DECKS = (
 # The reduced army on which the value of each hidden villain deal is read.
 HIDDEN_TABLE_DECK = ("warriors 0-3, 3 combats, all 9 villains hidden",
                      {"kinds": "warriors+villains", "warriors": 3, "combats": 3})
+
+
+def abstraction_loss_path() -> Path:
+    """Where the abstraction-loss measurements are stored (``farol cobardes abstraction``)."""
+    return store.data("cobardes", "abstraction_loss.json")
 
 
 def villain_params(courtiers=("Squire", "Archer"), warriors: int = 6, combats: int = 7,
@@ -178,20 +180,15 @@ def advise_villains(params: dict, my_villain: str | None, iterations: int = 300,
     """Advice for a position with hidden villains (you are player 0).
 
     The public subgames are solved exactly and cut off
-    (:mod:`analysis.cobardes.subgames`); the trunk left, where a villain is still
+    (:mod:`analysis.cobardes.trunk`); the trunk left, where a villain is still
     hidden, is solved by CFR+ on its **perfect-recall tree** when it compiles within
     ``tree_memory`` (the exploitability reported is then the true one), else on its
     state-keyed graph (an abstraction: the exploitability is measured within it, a lower
     bound). Your villain is dealt at random in the solved game (so that the rival does
     not know it) and your strategy is read at your information set holding
     ``my_villain``; the value is the position's value before the villains are dealt.
-    Full armies take minutes: ``progress`` (default: when stderr is a terminal) shows the
-    compile's and CFR+'s progress bars.
+    ``progress`` (default: when stderr is a terminal) shows progress bars.
     """
-    from analysis.cobardes.subgames import TREE_MEMORY, solve_trunk, trunk_key
-    from games.cobardes import cards as C
-    from games.cobardes import engine as E
-
     game = pyspiel.load_game(GAME, params)
     if progress is None:
         progress = sys.stderr.isatty()
@@ -244,8 +241,6 @@ def advise_villains(params: dict, my_villain: str | None, iterations: int = 300,
 def node_values(compiled, strategy: np.ndarray) -> np.ndarray:
     """Player 0's expected value at every node of a compiled game under ``strategy``:
     internal nodes (the engine's bottom-up pass), then terminals (their utility)."""
-    from analysis.solve.kernels import expected_value
-
     value = np.empty(compiled.num_internal)
     expected_value(compiled.kind, compiled.infoset, compiled.edge_start, compiled.edge_child,
                    compiled.edge_prob, compiled.utility, compiled.infoset_offset,
@@ -272,9 +267,6 @@ def first_combat_mix(compiled, strategy: np.ndarray) -> dict[str, dict[str, dict
     Player 0 commits first (face down) at the node right after the deal; player 1
     answers at any child of it (one information set: the card is hidden). Empty when
     the battle starts otherwise (a vanguard courtier's decision first)."""
-    from analysis.solve.compile import PLAYER0, PLAYER1
-    from games.cobardes import cards as C
-
     cg = compiled
 
     def mix_at(node: int) -> dict[str, float]:
@@ -297,8 +289,6 @@ def first_combat_mix(compiled, strategy: np.ndarray) -> dict[str, dict[str, dict
 def deal_values(compiled, strategy: np.ndarray) -> dict[str, dict[str, float]]:
     """Player 0's value after each villain deal under ``strategy``: player 0's villain
     -> player 1's -> value."""
-    from games.cobardes import cards as C
-
     value = node_values(compiled, strategy)
     table: dict[str, dict[str, float]] = {}
     for (v0, v1), node in sorted(deal_nodes(compiled).items()):

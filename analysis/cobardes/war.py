@@ -1,32 +1,10 @@
 """The war: battle solutions composed over the score states.
 
-"The first to do either of the following wins the war and the Crown token: gain 3
-Victory tokens or defeat the enemy prince in a combat." A war state is the score
-(Victory tokens 0-2 each: 9 states). From score ``(a, b)`` (player 0 has ``a``) a
-battle is played whose terminal payoffs are the values of the states it leads to:
-
-* battle won: ``V(a + 1, b)``, or +1 (the war) if that is the third token;
-* battle lost: ``V(a, b + 1)``, or -1;
-* Crown taken / lost: +1 / -1;
-* drawn (seven combats, the Friar, no cards left): the same state again, ``V(a, b)``.
-
-So ``V(a, b) = f(V(a, b))`` where ``f(x)`` is the battle's value with draw payoff
-``x``: a one-variable fixed point per state, solved after the states it leads to
-(from 2-2 down to 0-0). ``f`` is monotone and 1-Lipschitz, and piecewise linear with
-slope the draw probability under the equilibrium, so a Newton step
-``x <- (f(x) - d x) / (1 - d)`` from ``x = 0`` converges in a few solves, and is exact
-(residual below 1e-10). When the battle is drawn for sure at equilibrium, ``f(x) = x`` on a whole
-interval; we take the limit of the war with a cap on battles (worth 0 at the cap, as
-``python_cobardes_war``'s ``max_battles``), which is the fixed point nearest to 0
-(:func:`capped_limit` checks every Newton solution for this). Values are player 0's war value ``P(win) - P(lose)``; the war-win
-probability is ``(1 + V) / 2`` when the war ends surely.
-
-Approximation (stated in the report): each player keeps the same courtier type in
-every battle of the war (a used courtier comes back for the next battle). In the real
-war used courtiers are replaced by random ones and unused ones may be kept or
-renewed; with a fixed pairing the keep-or-renew decision is moot inside the model
-(:func:`analysis.cobardes.balance.keep_or_renew` gives a one-step approximation). Villains are not in this composition (their battles need the state-keyed
-abstraction, :mod:`analysis.cobardes.villains`).
+A war state is the score (Victory tokens 0-2 each). A battle's terminal payoffs are the
+values of the states it leads to (a drawn battle repeats the score), so each score's
+value is a one-variable fixed point ``V = f(V)``, solved by Newton steps from the last
+score back to 0-0. Each player keeps one courtier type for the whole war (the renewal
+war, :mod:`analysis.cobardes.renewal`, drops that approximation); no villains.
 """
 
 from __future__ import annotations
@@ -38,6 +16,7 @@ import numpy as np
 
 from analysis.cobardes.exact import BattleSpec, initial_position
 from analysis.cobardes.graph import DRAW, OUTCOME_NAMES, BattleGraph, opening_actions
+from games.cobardes import cards as C
 
 TOKENS_TO_WIN = 3
 SCORES = tuple((a, b) for a in range(TOKENS_TO_WIN) for b in range(TOKENS_TO_WIN))
@@ -171,16 +150,20 @@ def capped_limit(graph: BattleGraph, win: float, loss: float, x: float, sol,
     return inside, best, solves, abs(best.value - inside)
 
 
-def _mix(actions, probs) -> dict[str, float]:
-    from games.cobardes import cards as C
-
+def card_mix(actions, probs) -> dict[str, float]:
+    """A mix over cards by name (rounded to 1e-6, near-zero entries left out)."""
     return {C.CARD_NAMES[a]: round(float(p), 6) for a, p in zip(actions, probs, strict=True)
             if p > 1e-9}
 
 
 def solve_war(courtiers: tuple[str | None, str | None] = (None, None), warriors: int = 6,
               combats: int = 7, graph: BattleGraph | None = None) -> WarSolution:
-    """War values from every score for one courtier pairing (fixed for the whole war)."""
+    """War values from every score for one courtier pairing (fixed for the whole war).
+
+    Scores are solved from 2-2 down to 0-0 (:func:`score_order`), each by
+    :func:`fixed_point`; when a battle is drawn for sure, ``f(x) = x`` on an interval
+    and :func:`capped_limit` takes the limit of the war capped in battles (the fixed
+    point nearest 0). Values are player 0's ``P(win) - P(lose)``."""
     start = time.perf_counter()
     if graph is None:
         cfg, pos, _ = initial_position(BattleSpec(warriors, combats, courtiers).params())
@@ -205,8 +188,8 @@ def solve_war(courtiers: tuple[str | None, str | None] = (None, None), warriors:
         out.scores[score] = ScoreSolution(
             score, x, (win, loss, 1.0, -1.0, x),
             {name: float(p) for name, p in zip(OUTCOME_NAMES, sol.outcome_probs, strict=True)},
-            _mix(a0, sol.root_row) if len(sol.root_row) else {},
-            _mix(a1, sol.root_col) if len(sol.root_col) else {}, solves, residual)
+            card_mix(a0, sol.root_row) if len(sol.root_row) else {},
+            card_mix(a1, sol.root_col) if len(sol.root_col) else {}, solves, residual)
     out.seconds = time.perf_counter() - start
     return out
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from analysis.cobardes import report as cobardes_report
 from analysis.report import base
+from analysis.report import cobardes as cobardes_report
 from analysis.report import coup as coup_report
 from analysis.report import goat_lords as goat_lords_report
 from analysis.report.context import ReportContext, Section, quick_mode

@@ -1,0 +1,154 @@
+"""The trunk of a hidden-villain battle: the battle with its public subgames cut off.
+
+Once every villain left in a hand is known to both players (or none is left), the rest
+of the battle is a public subgame (:func:`games.cobardes.hidden.is_public`), solved
+exactly by backward induction. :class:`PublicCut` makes the compiler see those
+positions as terminals paying their exact value; what is left, where a villain is
+still hidden, is the trunk that CFR+ solves (:func:`solve_trunk`). The whole solution's
+exploitability is the trunk's: a best response gains nothing in a public subgame solved
+exactly.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import pyspiel
+
+import games  # noqa: F401  (registers the games)
+from analysis.cobardes.exact import ExactSolver
+from analysis.cobardes.fast_exact import FastExactSolver
+from analysis.solve import CFRSolver, compile_game
+from analysis.solve.compile import CompiledGame
+from analysis.solve.errors import GameTooLargeError
+from games.cobardes import engine as E
+from games.cobardes.hidden import is_public
+from games.errors import InvalidParameterError
+
+GAME = "python_cobardes_battle"
+
+
+class PublicCut:
+    """A battle walker (:class:`games.keys.Walker`) whose public positions are terminals.
+
+    Every method not listed here is the wrapped walker's (including the deal-lifted
+    walker's, so the lifted compile applies to the trunk). The root is never cut: a
+    public battle is the exact solver's alone.
+
+    Parameters
+    ----------
+    base
+        The battle's walker (``game.solver_walker(...)`` or ``game.lifted_walker()``).
+    exact
+        The solver of the public subgames; its memo is shared by every subgame, so a
+        sub-battle reached from several trunk leaves is solved once.
+    """
+
+    def __init__(self, base, exact: ExactSolver | FastExactSolver):
+        self._base = base
+        self._root = base.root()
+        self.exact = exact
+        self.cuts = 0  # trunk leaves valued by the exact solver (walk edges, not positions)
+        self.exact_seconds = 0.0
+        # The compile looks the wrapped walker's methods up millions of times: bind them
+        # once rather than through __getattr__ at every call.
+        for name in dir(base):
+            if not name.startswith("_") and name not in vars(PublicCut):
+                method = getattr(base, name)
+                if callable(method):
+                    setattr(self, name, method)
+
+    def __getattr__(self, name):
+        return getattr(self._base, name)
+
+    def actor(self, s: E.Pos) -> int:
+        if s is not self._root and is_public(s):
+            return E.TERMINAL
+        return s.actor
+
+    def returns(self, s: E.Pos) -> tuple[float, float]:
+        if s.outcome is not None:
+            return self._base.returns(s)
+        self.cuts += 1
+        tick = time.perf_counter()
+        value = self.exact.value(s)
+        self.exact_seconds += time.perf_counter() - tick
+        return value, -value
+
+
+@dataclass(frozen=True)
+class CutCompile:
+    """The trunk's compiled game and what valuing its leaves cost."""
+
+    compiled: CompiledGame
+    cuts: int
+    exact_positions: int
+    exact_seconds: float
+    seconds: float
+
+
+def compile_cut(game: pyspiel.Game, graph: bool = True, max_memory: int | None = None,
+                progress: bool = False, key_names: bool = True,
+                abstract_keys: bool = False,
+                exact: ExactSolver | FastExactSolver | None = None) -> CutCompile:
+    """Compile ``game``'s trunk: the battle with its public subgames as exact terminals.
+
+    ``graph=True`` gives the state-keyed graph (deal-lifted when the battle's villains
+    are dealt hidden), ``graph=False`` the perfect-recall tree (``abstract_keys`` as in
+    :func:`analysis.solve.compile_game`). The public subgames are solved by a new
+    :class:`FastExactSolver` (its memo dropped afterwards) unless a solver is passed in.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``game`` is not a ¡Cobardes! battle, or its starting position is public (no
+        hidden villain: solve it exactly with :mod:`analysis.cobardes.exact`).
+    """
+    if not hasattr(game, "rules") or str(game.get_type().short_name) != GAME:
+        raise InvalidParameterError(f"the public-subgame cut needs a {GAME} game, not {game}")
+    rules = game.rules
+    root = rules.initial
+    if not root.pending and is_public(root):
+        raise InvalidParameterError(
+            "this battle has no hidden villain: solve it exactly (farol cobardes exact)")
+    if exact is None:
+        exact = FastExactSolver(rules.cfg, rules.pay)
+    if graph:
+        base = game.lifted_walker()
+        if not base.lifts():
+            base = game.solver_walker(history=False)
+    else:
+        base = game.solver_walker(history=True)
+    walker = PublicCut(base, exact)
+    tick = time.perf_counter()
+    compiled = compile_game(game, graph=graph, max_memory=max_memory, progress=progress,
+                            key_names=key_names, abstract_keys=abstract_keys, walker=walker)
+    return CutCompile(compiled, walker.cuts, exact.solved, walker.exact_seconds,
+                      time.perf_counter() - tick)
+
+
+# A trunk is solved on its perfect-recall tree (exact) when it compiles within this.
+TREE_MEMORY = 2 * 2**30
+
+
+def solve_trunk(game: pyspiel.Game, iterations: int, tree_memory: int = TREE_MEMORY,
+                progress: bool = False):
+    """Solve ``game``'s trunk by CFR+: on its perfect-recall tree when that compiles within
+    ``tree_memory`` (exact; the exploitability is the true one), else on its state-keyed
+    graph (an abstraction). Returns the :class:`CutCompile`, the solver and its report."""
+    try:
+        cut = compile_cut(game, graph=False, max_memory=tree_memory, progress=progress)
+    except GameTooLargeError:
+        cut = compile_cut(game, graph=True, progress=progress)
+    solver = CFRSolver(cut.compiled, "cfr+")
+    report = solver.run(iterations=iterations, progress=progress)
+    return cut, solver, report
+
+
+def trunk_key(compiled: CompiledGame, state, player: int) -> str:
+    """The key of ``player``'s information set at ``state`` in a compiled trunk: the
+    information-state string in a tree, the state-keyed key in a graph."""
+    if compiled.mode == "tree":
+        return state.information_state_string(player)
+    return repr(state.infoset_key(player))

@@ -1,0 +1,97 @@
+"""Shared pieces of the ¡Cobardes! report: the army solved, chart helpers, stored results."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from analysis import store
+from analysis.cobardes import balance, renewal
+from analysis.cobardes.exact import BattleSpec
+from analysis.report.context import ReportContext
+
+BENCHMARKS = store.REPOSITORY / "benchmarks" / "results"
+BENCHMARK_JSON = BENCHMARKS / "cobardes_villains.json"
+FULL_BATTLE_JSON = BENCHMARKS / "cobardes_full_battle.json"
+FULL_GRAPH_JSON = BENCHMARKS / "cobardes_full_battle_graph.json"
+EXACT = "exact backward induction (LP per confrontation), exploitability 0"
+
+
+def battle_spec(ctx: ReportContext) -> BattleSpec:
+    # Quick mode (CI, notebooks): a reduced army so everything solves in seconds.
+    return BattleSpec(warriors=4, combats=5) if ctx.quick else BattleSpec()
+
+
+def army_text(spec: BattleSpec) -> str:
+    return f"warriors 0-{spec.warriors}, {spec.combats} combats"
+
+
+def mix_bars(ax, mix: dict, title: str) -> None:
+    names = list(mix)
+    ax.bar(names, [100 * mix[n] for n in names], color="#4a78a8")
+    ax.set_ylabel("% of the time")
+    ax.set_title(title, fontsize=10)
+    ax.set_ylim(0, 100)
+
+
+def heatmap(ctx: ReportContext, table: pd.DataFrame, stem: str, title: str, label: str,
+             cmap: str = "RdBu", vmin: float = -1, vmax: float = 1, fmt: str = "{:+.2f}",
+             hypothetical_diagonal: bool = False) -> str:
+    fig, ax = plt.subplots(figsize=(8.5, 7))
+    data = table.to_numpy(dtype=float)
+    im = ax.imshow(data, cmap=cmap, vmin=vmin, vmax=vmax)
+    if hypothetical_diagonal:
+        # Mirror matchups cannot be dealt (one card per courtier): hatched, labelled.
+        for i in range(min(data.shape)):
+            if np.isfinite(data[i, i]):
+                ax.add_patch(plt.Rectangle((i - 0.5, i - 0.5), 1, 1, fill=False,
+                                           hatch="///", edgecolor="0.35", lw=0.0))
+                ax.text(i, i + 0.32, "hyp.", ha="center", va="center", fontsize=6)
+        title += "\n(hatched diagonal: hypothetical mirror battles, never dealt)"
+    ax.set_xticks(range(len(table.columns)), table.columns, rotation=45, ha="right")
+    ax.set_yticks(range(len(table.index)), table.index)
+    ax.set_xlabel("player 1 (columns)")
+    ax.set_ylabel("player 0 (rows)")
+    for i in range(data.shape[0]):
+        for j in range(data.shape[1]):
+            if np.isfinite(data[i, j]):
+                ax.text(j, i, fmt.format(data[i, j]), ha="center", va="center", fontsize=7)
+    fig.colorbar(im, ax=ax, label=label)
+    ax.set_title(title, fontsize=10)
+    path = ctx.save_figure(fig, stem)
+    plt.close(fig)
+    return path
+
+
+def villain_frame(table: dict) -> pd.DataFrame:
+    """Player 0's villain -> player 1's -> value as a 9 x 9 frame in the villains' order."""
+    return pd.DataFrame(table).T.reindex(index=balance.VILLAINS, columns=balance.VILLAINS)
+
+
+def load_renewal():
+    """The committed renewal-war solution (:mod:`analysis.cobardes.renewal`), or None."""
+    cached = renewal.load_renewal(renewal.cache_path(renewal.RenewalModel()))
+    if cached is None or cached[1] != "done":
+        return None
+    return cached[0]
+
+
+def pairing_text(full: dict) -> str:
+    return f"{full['params']['courtier0']} vs {full['params']['courtier1']}"
+
+
+def full_army_text(full: dict) -> str:
+    p = full["params"]
+    return f"warriors 0-{p.get('warriors', 6)}, {p.get('combats', 7)} combats"
+
+
+def duration_text(seconds: float) -> str:
+    """``"27 s"`` under a minute and a half, else ``"4.3 min"``."""
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.1f} min"
+
+
+def target_text(full: dict) -> str:
+    if full["total_seconds"] <= 300:
+        return "within the issue's 5-minute target"
+    return f"{full['total_seconds'] / 300:.1f} times the issue's 5-minute target"

@@ -1,0 +1,279 @@
+"""Villains: named-villain matchups, hidden villains and the abstraction's measured loss,
+the full battle with hidden villains."""
+
+from __future__ import annotations
+
+import json
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from analysis.cobardes import balance, subgames, villains
+from analysis.report.cobardes.common import (
+    BENCHMARK_JSON,
+    EXACT,
+    FULL_BATTLE_JSON,
+    FULL_GRAPH_JSON,
+    duration_text,
+    full_army_text,
+    heatmap,
+    pairing_text,
+    target_text,
+    villain_frame,
+)
+from analysis.report.context import ReportContext
+
+
+def villain_section(ctx: ReportContext) -> str:
+    full = balance.villain_table()
+    small = balance.villain_table(warriors=4, combats=5)
+    table, army = (full, "full armies (warriors 0-6, 7 combats)") \
+        if full.notna().to_numpy().sum() >= 72 else (small, "warriors 0-4, 5 combats")
+    n = int(table.notna().to_numpy().sum())
+    if n == 0:
+        return ("## Villains\n\nNo villain sweep is cached yet: run "
+                "`farol cobardes sweep --kind villains`.")
+    path = heatmap(ctx, table, "villain_matchups", f"Battle value for player 0, both "
+                    f"villains known ({army})", "battle value", vmin=-2, vmax=2)
+    strength = balance.seat_neutral_strength(table).dropna()
+    ranking = ", ".join(f"{name} {v:+.2f}" for name, v in strength.items()) \
+        if n >= 72 else "(shown when all 72 pairs are solved)"
+    return f"""## Villains: the value of holding each one
+
+Each pair of villains (player 0's in rows) in a battle of warriors + villains, both
+villains **named, so known to both players**: a game of public information, solved
+exactly ({army}; {n} of 72 pairs; {EXACT}). The diagonal is empty (each villain
+exists once). Knowing the rival's villain removes the surprise that makes a hidden
+villain dangerous, so these values are the villains' worth *when the rival is ready
+for them*; the hidden case follows.
+
+![Villain matchups]({path})
+
+Mean battle value over opponents, both seats: {ranking}."""
+
+
+def hidden_section(ctx: ReportContext) -> str:
+    rows = []
+    verdict = ""
+    if villains.abstraction_loss_path().exists():
+        measured = json.loads(villains.abstraction_loss_path().read_text())
+        worst = max(measured, key=lambda r: r["graph_exploitability_true"]
+                    - r["tree_exploitability"])
+        verdict = (
+            f"\n\nThe largest loss is on the deck *{worst['label']}*: after the same "
+            f"{worst['iterations']} CFR+ iterations the exact tree solution is exploitable by "
+            f"{worst['tree_exploitability']:.1e}, the state-keyed one by "
+            f"{worst['graph_exploitability_true']:.1e} in the true game (it believes "
+            f"{worst['graph_exploitability_in_abstraction']:.1e}).")
+        others = [r for r in measured if r is not worst]
+        if "Procuress" in worst["label"] and all(
+                r["graph_exploitability_true"] < 10 * max(r["tree_exploitability"], 1e-4)
+                for r in others):
+            verdict += (" On the other decks (villains only played, no private swap) "
+                        "forgetting the order of events costs nothing measurable: the "
+                        "Procuress's private swaps are where remembering who saw what "
+                        "matters, so abstraction numbers with her are approximate.")
+        rows = _loss_rows(measured)
+    bench = ""
+    if BENCHMARK_JSON.exists():
+        b = json.loads(BENCHMARK_JSON.read_text())
+        bench = "\n\n**Benchmark** (`benchmarks/cobardes_villains.py`, committed output in " \
+                "`benchmarks/results/`):\n\n" + "\n".join(f"* {line}" for line in b["lines"])
+    table = ("| reduced deck | tree nodes / infosets | graph nodes / infosets | CFR+ "
+             "iterations | exact tree value (expl.) | graph value | graph expl. in "
+             "abstraction | graph expl. in the true game |\n|---|---|---|---|---|---|---|---|\n"
+             + "\n".join(rows)) if rows else "(no measurement cached: run " \
+        "`farol cobardes abstraction`)"
+    hidden = ""
+    cut = _cut_text(ctx)
+    if subgames.hidden_villains_path().exists():
+        h = json.loads(subgames.hidden_villains_path().read_text())
+        deals = villain_frame(h["table"])
+        path = heatmap(ctx, deals, "hidden_villains", f"Battle value for player 0 by the "
+                        f"villains dealt, hidden ({h['label']})", "battle value",
+                        vmin=-1.5, vmax=1.5)
+        strength = balance.seat_neutral_strength(deals).dropna()
+        ranking = ", ".join(f"{name} {v:+.2f}" for name, v in strength.items())
+        hidden = (f"\n\n**The value of holding each villain, hidden.** One battle with both "
+                  f"villains dealt at random ({h['label']}), solved by {h['provenance']}; "
+                  f"the value of each deal read off the solution:\n\n![Hidden villain "
+                  f"deals]({path})\n\nMean over the rival's villain, both seats: {ranking}.")
+    return f"""## Hidden villains: the state-keyed abstraction and its measured loss
+
+With a hidden villain each player has private information. The solver engine keys
+information sets on (own cards, public position) — it forgets the order of past
+events, an imperfect-recall abstraction. On reduced decks whose perfect-recall tree
+fits we solve both with the same CFR+ iterations, then evaluate the abstraction's
+strategy **in the perfect-recall tree** with an exact best response: that true
+exploitability, next to the exploitability measured inside the abstraction, is the
+abstraction's loss.
+
+{table}
+
+On the full game only the exploitability inside the abstraction is measurable; it is
+a **lower bound** on the true exploitability (a best response that also forgets is
+weaker than a true one).{verdict}{cut}{hidden}{full_battle_text(ctx)}{bench}"""
+
+
+def _loss_rows(measured: list[dict]) -> list[str]:
+    """Table rows of abstraction-loss measurements (tree against state-keyed graph)."""
+    return [f"| {r['label']} | {r['tree_nodes']:,} / {r['tree_infosets']:,} | "
+            f"{r['graph_nodes']:,} / {r['graph_infosets']:,} | {r['iterations']} | "
+            f"{r['tree_value']:+.4f} ({r['tree_exploitability']:.1e}) | "
+            f"{r['graph_value']:+.4f} | {r['graph_exploitability_in_abstraction']:.1e} | "
+            f"{r['graph_exploitability_true']:.1e} |" for r in measured]
+
+
+def loss_chart(ctx: ReportContext, measured: list[dict], stem: str, title: str) -> str:
+    """Bars per deck: the exact tree's exploitability, the state-keyed solution's within
+    its abstraction and in the true game (log scale)."""
+    fig, ax = plt.subplots(figsize=(9, 0.55 * len(measured) + 1.6))
+    y = np.arange(len(measured))
+    series = (("tree_exploitability", "exact tree (CFR+)", "0.6"),
+              ("graph_exploitability_in_abstraction", "state-keyed, within the abstraction",
+               "tab:blue"),
+              ("graph_exploitability_true", "state-keyed, in the true game", "tab:red"))
+    for k, (field, label, color) in enumerate(series):
+        ax.barh(y + (k - 1) * 0.27, [max(r[field], 1e-8) for r in measured], height=0.27,
+                color=color, label=label)
+    ax.set_xscale("log")
+    ax.set_yticks(y, [r["label"].replace(", ", ",\n", 1) for r in measured], fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlabel(f"exploitability after {measured[0]['iterations']} CFR+ iterations (value units)")
+    ax.legend(fontsize=7, loc="upper right")
+    ax.set_title(title, fontsize=10)
+    path = ctx.save_figure(fig, stem)
+    plt.close(fig)
+    return path
+
+
+def _cut_text(ctx: ReportContext) -> str:
+    """The trunk's loss, public subgames exact (``farol cobardes abstraction``)."""
+    if not subgames.cut_loss_path().exists():
+        return ""
+    measured = json.loads(subgames.cut_loss_path().read_text())
+    chart = loss_chart(ctx, measured, "trunk_loss",
+                       "Public subgames exact: the state-keyed trunk's loss")
+    rows = _loss_rows(measured)
+    worst = max(measured, key=lambda r: r["graph_exploitability_true"])
+    understated = ""
+    if worst["graph_exploitability_true"] > 2 * worst["graph_exploitability_in_abstraction"]:
+        understated = (
+            f" There the exploitability measured inside the abstraction "
+            f"({worst['graph_exploitability_in_abstraction']:.1e}) understates the true one "
+            f"{worst['graph_exploitability_true'] / worst['graph_exploitability_in_abstraction']:.0f}"
+            "-fold, and the loss grows with the number of combats: the full battle's figure "
+            "below is a lower bound, and its true exploitability is likely larger.")
+    return f"""
+
+**Public subgames solved exactly.** A battle with hidden villains stops being a game of
+hidden information once every villain left in a hand is known to both players (played,
+exchanged, drawn by an Inquisitor) or none is left: every past move is then known to
+both, and the rest of the battle is a public subgame that backward induction solves
+exactly (`analysis/cobardes/subgames.py`). Cutting those subgames off leaves the
+*trunk*, where a villain is still hidden. The cut is exact: on small battles the
+sequence-form LP of the trunk (exact values at its leaves) equals the LP of the whole
+battle (`tests/test_cobardes_subgames.py`). The trunk's perfect-recall tree is several
+times smaller than the battle's, so the state-keyed abstraction's loss can now be
+measured with all nine villains. Both the exact tree and the state-keyed trunk are
+solved by CFR+ with the same iterations, and the state-keyed strategy is then played in
+the tree:
+
+| deck | trunk tree nodes / infosets | trunk graph nodes / infosets | CFR+ iterations | exact value (expl.) | graph value | graph expl. in abstraction | graph expl. in the true game |
+|---|---|---|---|---|---|---|---|
+{chr(10).join(rows)}
+
+![The state-keyed trunk's loss]({chart})
+
+The largest true exploitability of a state-keyed trunk solution is
+{worst['graph_exploitability_true']:.1e}, on *{worst['label']}*.{understated} (The trunk's
+abstraction refines the whole graph's, since public positions are no longer merged with
+hidden ones, so its values can differ slightly from the table above.)"""
+
+
+
+
+
+
+
+
+
+
+def full_battle_text(ctx: ReportContext) -> str:
+    """The full battle with hidden villains, from the committed benchmark run."""
+    if not FULL_BATTLE_JSON.exists():
+        return ""
+    f = json.loads(FULL_BATTLE_JSON.read_text())
+    last = f["slices"][-1]
+    deals = villain_frame(f["deal_values"])
+    path = heatmap(ctx, deals, "full_battle_villains",
+                    f"Full battle ({pairing_text(f)}): value for player 0 by the villains dealt, "
+                    f"hidden", "battle value", vmin=-1.5, vmax=1.5)
+    strength = balance.seat_neutral_strength(deals).dropna()
+    ranking = ", ".join(f"{name} {v:+.2f}" for name, v in strength.items())
+    progress = "; ".join(
+        f"{r['iterations']} iterations: value {r['value']:+.4f}, "
+        f"{r['exploitability_in_abstraction']:.1e}" for r in f["slices"])
+    slices = [r["exploitability_in_abstraction"] for r in f["slices"]]
+    stalled = ""
+    if len(slices) >= 2 and slices[-1] >= 0.9 * slices[-2]:
+        stalled = (" The figure stopped falling over the last slice: with imperfect recall "
+                   "CFR+ has no convergence guarantee.")
+    walked = ""
+    if f.get("walked_positions"):
+        walked = (f" (a deal-lifted walk: {f['walked_positions']:,} positions walked once for "
+                  "all the deals that differ only in the villains still hidden)")
+    method = "state graph of"
+    if f.get("method") == "cut":
+        method = (f"compile that solves the public subgames exactly by backward induction "
+                  f"as it reaches them ({f['exact_positions']:,} positions, "
+                  f"{duration_text(f['exact_seconds'])} of the compile, in the numba-compiled "
+                  "solver of `analysis/cobardes/fast_exact.py`) and leaves CFR+ "
+                  "the trunk, where a villain is still hidden: a state graph of")
+    best = min(f["slices"], key=lambda r: r["exploitability_in_abstraction"])
+    if best is not last:
+        stalled += (f" The lowest figure, {best['exploitability_in_abstraction']:.1e}, came "
+                    f"after {best['iterations']} iterations ({duration_text(best['cfr_seconds'])} "
+                    f"of CFR+), {duration_text(f['compile_seconds'] + best['cfr_seconds'])} from "
+                    "the start.")
+    if f.get("method") == "cut" and FULL_GRAPH_JSON.exists():
+        g = json.loads(FULL_GRAPH_JSON.read_text())
+        g_last = g["slices"][-1]
+        stalled += (f" For comparison, CFR+ on the whole state graph ({g['nodes']:,} nodes, "
+                    f"same battle, `cobardes_full_battle_graph.txt`) took "
+                    f"{duration_text(g['total_seconds'])} in all for value "
+                    f"{g_last['value']:+.4f} and {g_last['exploitability_in_abstraction']:.1e} "
+                    f"within its abstraction after {g_last['iterations']} iterations.")
+    mix_rows = []
+    for player, mixes in f.get("first_combat_mix", {}).items():
+        for villain in balance.VILLAINS:
+            mix = mixes.get(villain)
+            if mix is None:
+                continue
+            shown = ", ".join(f"{'villain' if card == villain else card} {100 * p:.0f}%"
+                              for card, p in mix.items() if p >= 0.005)
+            mix_rows.append(f"| {player} | {villain} | {shown} |")
+    mix_table = ""
+    if mix_rows:
+        mix_table = ("\n\nFirst combat, by the villain held (P0 commits first, face down; "
+                     "P1 answers without seeing it):\n\n| player | holding | mix |\n"
+                     "|---|---|---|\n" + "\n".join(mix_rows))
+    return f"""
+
+### The full battle, solved
+
+{full_army_text(f).capitalize()}, {pairing_text(f)}, both villains dealt at random
+from all nine (72 deals), solved by the state-keyed engine in one run
+(`benchmarks/cobardes_full_battle.py`, output committed in `benchmarks/results/`): a
+{method} {f['nodes']:,} nodes ({f['internal_nodes']:,} decisions and chance
+nodes) and {f['infosets']:,} information sets, compiled in
+{duration_text(f['compile_seconds'])}{walked}, then CFR+ for
+{duration_text(last['cfr_seconds'])}; {duration_text(f['total_seconds'])} in all
+({target_text(f)}), at a peak memory of {f['peak_rss_gb']:.1f} GB. CFR+ progress
+({progress}): the last figure, the exploitability measured within the abstraction, is a **lower bound** on the true exploitability of the solution
+(best responses that also forget are strategies of the true game); the true figure
+needs the perfect-recall tree, which no machine holds.{stalled}
+
+![Full battle, hidden villain deals]({path})
+
+Mean over the rival's villain, both seats: {ranking}.{mix_table}"""
