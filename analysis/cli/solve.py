@@ -8,7 +8,7 @@ from pathlib import Path
 
 from analysis.params import parse_params
 from analysis.solve import METHODS, cache, solve
-from analysis.solve.compile import parse_memory
+from analysis.solve.memory import parse_memory
 from games.errors import InvalidParameterError
 
 

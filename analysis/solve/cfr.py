@@ -19,7 +19,7 @@ import numpy as np
 from analysis.solve import kernels
 from analysis.solve.best_response import Exploitability, exploitability
 from analysis.solve.cache import atomic_savez
-from analysis.solve.compile import CompiledGame
+from analysis.solve.compiled import CompiledGame
 from analysis.solve.errors import CorruptFileError, SolveError
 
 # Method name -> (CFR+?, alpha, beta, gamma); DCFR's defaults are Brown & Sandholm's.

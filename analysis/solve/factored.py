@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from analysis.solve.compile import CHANCE, CompiledGame
+from analysis.solve.compiled import CHANCE, CompiledGame
 from analysis.solve.kernels import own_reach_rows, regret_matching, update_player
 
 

@@ -1,4 +1,4 @@
-"""The numba-compiled passes over a :class:`~analysis.solve.compile.CompiledGame`'s arrays.
+"""The numba-compiled passes over a :class:`~analysis.solve.compiled.CompiledGame`'s arrays.
 
 Internal nodes are in breadth-first topological order (root 0), terminals after them
 (child ids ``>= n`` are terminals, ``utility[c - n]``): a top-down pass runs over node ids

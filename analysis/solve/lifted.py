@@ -40,20 +40,13 @@ from array import array
 import numpy as np
 import pyspiel
 from numba import njit
+from tqdm.auto import tqdm
 
 from analysis.solve import layout
-from analysis.solve.compile import (
-    CHANCE,
-    PLAYER0,
-    CompiledGame,
-    _finish,
-    _format_bytes,
-    _key_text,
-    check_supported,
-    default_memory_budget,
-    key_digest,
-)
+from analysis.solve.compiled import CHANCE, PLAYER0, CompiledGame, check_supported
+from analysis.solve.digest import key_digest, key_text
 from analysis.solve.errors import GameTooLargeError, UnsupportedGameError
+from analysis.solve.memory import default_memory_budget, format_bytes
 
 PLAIN, REVEAL, CONCEAL = 0, 1, 2
 # A reveal table's entry for a deal that cannot be at the position.
@@ -159,8 +152,6 @@ class _LiftedWalk:
             raise UnsupportedGameError(f"{self.name} ends before anyone moves: nothing to solve")
         bar = None
         if self.progress:
-            from tqdm.auto import tqdm
-
             bar = tqdm(desc="walking positions", unit=" nodes", unit_scale=True, mininterval=0.5)
         hidden = (-1, -1)
         key = key_digest(w.hidden_state_key(root, hidden))
@@ -190,7 +181,7 @@ class _LiftedWalk:
                 if len(self.kind) >= max_positions:
                     raise GameTooLargeError(
                         f"{self.name}: more than {max_positions:,} positions to walk (~"
-                        f"{_format_bytes(max_positions * LIFTED_WALK_BYTES)}), over the memory "
+                        f"{format_bytes(max_positions * LIFTED_WALK_BYTES)}), over the memory "
                         "budget")
                 self.memo[ckey] = len(self.kind)
                 self.on_stack.add(ckey)
@@ -381,7 +372,7 @@ class _LiftedWalk:
         np.cumsum(slots, out=base[1:])
         if base[-1] * 9 > budget:
             raise GameTooLargeError(f"{self.name}: {base[-1]:,} deal slots, over the memory "
-                                    f"budget of {_format_bytes(budget)}")
+                                    f"budget of {format_bytes(budget)}")
         lifted = (
             np.frombuffer(self.kind, dtype=np.int8), hmask, base,
             np.frombuffer(self.elo, dtype=np.int64), np.frombuffer(self.ehi, dtype=np.int64),
@@ -406,8 +397,8 @@ class _LiftedWalk:
         if need > budget:
             raise GameTooLargeError(
                 f"{self.name} has {n_int + n_term:,} nodes in graph mode (~"
-                f"{_format_bytes(need)} to expand them after a walk of {self.walked:,} "
-                f"positions), over the memory budget of {_format_bytes(budget)}")
+                f"{format_bytes(need)} to expand them after a walk of {self.walked:,} "
+                f"positions), over the memory budget of {format_bytes(budget)}")
         liid = np.frombuffer(self.liid, dtype=np.int32)
         iown = np.frombuffer(self.iown, dtype=np.int8)
         iplayer = np.frombuffer(self.iplayer, dtype=np.int8)
@@ -460,10 +451,10 @@ class _LiftedWalk:
         ikeys = []
         if self.key_names:
             w = self.w
-            ikeys = [_key_text(w.unmask_infoset_key(self.ikeys[j], int(iplayer[j]),
+            ikeys = [key_text(w.unmask_infoset_key(self.ikeys[j], int(iplayer[j]),
                                                     int(cards[c]) if iown[j] else -1))
                      for j, c in zip(owner.tolist(), card_index.tolist(), strict=True)]
-        return _finish(True, True, kind, ninfo, estart, echild, eprob, eaction, utility,
+        return layout.lay_out(True, True, kind, ninfo, estart, echild, eprob, eaction, utility,
                        players, offset, actions, ikeys, names, root=0)
 
 

@@ -16,7 +16,7 @@ import pandas as pd
 import pyspiel
 
 from analysis.solve.cache import publish_mode
-from analysis.solve.compile import names_from_json, names_to_json
+from analysis.solve.compiled import names_from_json, names_to_json
 from analysis.solve.errors import CorruptFileError, SolveError
 
 RESULT_JSON = "result.json"
