@@ -1,30 +1,10 @@
 """Farol's solver engine: compile a two-player zero-sum game once, iterate CFR fast.
 
-Public API
-----------
-``solve(game, method="cfr+", target_exploitability=None, iterations=None, seconds=None,
-graph=False, ...) -> SolveResult``
-    Compile (or load from the disk cache) and solve; ``game`` is a ``pyspiel.Game`` or a
-    game name (with ``params``), ours or OpenSpiel's. See :func:`solve`.
-``compile_cached(game, graph=False, ...) -> CompiledGame``
-    The compiled arrays (:mod:`analysis.solve.compile`, :mod:`analysis.solve.compiled`), cached under ``.farol_cache/``.
-``CFRSolver(compiled, method)``
-    Lower-level iteration control, checkpoints (:mod:`analysis.solve.cfr`).
-``exploitability(compiled, strategy)``, ``best_response(compiled, strategy, player)``,
-``expected_value(compiled, strategy)``
-    Exact best response on the compiled arrays (:mod:`analysis.solve.best_response`).
-``solve_lp(compiled) -> float``
-    Game value by the sequence-form linear program, for small games (:mod:`analysis.solve.lp`).
-``SolveResult``
-    Frozen result: figures, ``save``/``load`` (JSON + NPZ), ``to_tabular_policy()``,
-    ``strategy_table()`` (:mod:`analysis.solve.result`).
-
-Example
--------
->>> from analysis.solve import solve
->>> result = solve("kuhn_poker", target_exploitability=1e-4)   # doctest: +SKIP
->>> round(result.value, 3)                                       # doctest: +SKIP
--0.056
+:func:`solve` compiles a game (or loads it from the disk cache) and solves it into a
+:class:`SolveResult`; :func:`compile_cached` / :func:`compile_game` give the compiled
+arrays, :class:`CFRSolver` controls the iterations, :func:`exploitability` and
+:func:`best_response` measure a strategy exactly, :func:`solve_lp` values small games.
+``docs/solve.md`` tells how it works.
 """
 
 from __future__ import annotations

@@ -1,23 +1,11 @@
 """Compile a two-player zero-sum OpenSpiel game once into flat numpy arrays.
 
-Walking a game through OpenSpiel's state API is slow, so the engine walks it exactly once
-and keeps only the arrays of a :class:`~analysis.solve.compiled.CompiledGame`. Two modes:
-
-``tree``
-    One node per history, information sets from ``information_state_string``
-    (perfect recall, exact).
-``graph``
-    Histories reaching the same position (equal ``state_key()``, see
-    :mod:`games.keys`) become one node, and information sets are keyed by
-    ``infoset_key(player)``. When every information set holds a single
-    position (games of public information) this is exact; otherwise it is an
-    imperfect-recall abstraction and :attr:`CompiledGame.imperfect_recall` says so.
-
-Simultaneous-move games are made turn-based: in tree mode through OpenSpiel's
-``convert_to_turn_based``; in graph mode the walk does the same itself (player 0 moves,
-then player 1 moves without seeing player 0's choice) so the game's own state keys stay
-available. The walks are in :mod:`analysis.solve.walk`, the deal-lifted one in
-:mod:`analysis.solve.lifted`.
+The engine walks a game once (:mod:`analysis.solve.walk`, or the deal-lifted
+:mod:`analysis.solve.lifted`) into a :class:`~analysis.solve.compiled.CompiledGame`:
+``tree`` mode keeps one node per history (exact, perfect recall); ``graph`` mode merges
+histories reaching the same position (equal ``state_key()``, :mod:`games.keys`), which is
+exact when each information set holds one position and otherwise an imperfect-recall
+abstraction (``CompiledGame.imperfect_recall``). Simultaneous moves are made turn-based.
 """
 
 from __future__ import annotations
@@ -100,14 +88,14 @@ def compile_game(
         Show a tqdm bar of nodes walked.
     use_walker
         Walk the game's pure positions when it offers them
-        (``game.solver_walker``, :class:`games.keys.Walker`): several times faster
-        than OpenSpiel States and compiled to the same arrays. ``False`` forces the
+        (``game.solver_walker``, :class:`games.keys.Walker`): faster than
+        OpenSpiel States and compiled to the same arrays. ``False`` forces the
         State walk (the tests compare the two).
     key_names
         Keep each information set's printable key (``infoset_keys``, what strategy
         tables and saved results are read by). ``False`` leaves ``infoset_keys`` empty
-        and saves about a fifth of a large graph's memory: for measurements that need
-        only the arrays (values, exploitability).
+        and saves memory: for measurements that need only the arrays (values,
+        exploitability).
     abstract_keys
         Tree mode: also record, for each perfect-recall information set, the printable
         ``infoset_key`` its positions have (``infoset_abstract_keys``), i.e. the

@@ -1,16 +1,6 @@
-"""The compiled game: a two-player zero-sum game as flat numpy arrays (CSR-style).
+"""The compiled game: a two-player zero-sum game as flat numpy arrays, and the node kinds.
 
-* internal nodes ``0 .. num_internal - 1`` in breadth-first topological order (the
-  root is 0, parents before children), with their kind (chance, player 0, player 1)
-  and information set;
-* terminal nodes ``num_internal + t``, with player 0's utility ``utility[t]``;
-* edges ``edge_start[n]:edge_start[n + 1]``: the children of internal node ``n`` in
-  the order of its legal actions (or chance outcomes, with their probabilities), and
-  each edge's OpenSpiel action (``edge_action``);
-* information sets, numbered in order of first appearance, with their player, legal
-  actions ``infoset_actions[infoset_offset[i]:infoset_offset[i + 1]]`` and, in tree
-  mode, the flat row of the player's previous action (``infoset_parent_row``, -1 for
-  none) used to compute own reach probabilities per information set.
+:func:`check_supported` says which games can be compiled.
 """
 
 from __future__ import annotations
@@ -28,9 +18,23 @@ COMPILE_VERSION = 1
 
 TERMINAL, CHANCE, PLAYER0, PLAYER1 = 0, 1, 2, 3
 
+
 @dataclass(frozen=True, eq=False)
 class CompiledGame:
-    """A game compiled into flat arrays (see the module docstring for the layout)."""
+    """A game compiled into flat arrays (CSR-style):
+
+    * internal nodes ``0 .. num_internal - 1`` in breadth-first topological order (the
+      root is 0, parents before children), with their kind (chance, player 0, player 1)
+      and information set;
+    * terminal nodes ``num_internal + t``, with player 0's utility ``utility[t]``;
+    * edges ``edge_start[n]:edge_start[n + 1]``: the children of internal node ``n`` in
+      the order of its legal actions (or chance outcomes, with their probabilities), and
+      each edge's OpenSpiel action (``edge_action``);
+    * information sets, numbered in order of first appearance, with their player, legal
+      actions ``infoset_actions[infoset_offset[i]:infoset_offset[i + 1]]`` and, in tree
+      mode, the flat row of the player's previous action (``infoset_parent_row``, -1 for
+      none) used to compute own reach probabilities per information set.
+    """
 
     game: str
     mode: str

@@ -8,18 +8,18 @@ from hashlib import blake2b
 
 
 def key_text(key: object) -> str:
+    """A key as the compiled game prints it (strings as they are, other keys' repr)."""
     return key if isinstance(key, str) else repr(key)
 
 
 def key_digest(key: object) -> bytes:
     """A 16-byte digest of a state or information-set key (graph mode's tables).
 
-    Graph walks keep one table entry per position and per information set; a digest
-    (49 bytes as a Python object) instead of the key tuple itself (~400 bytes with its
-    nested tuples) is what lets a ¡Cobardes! villain graph of tens of millions of nodes
-    fit in memory. Equal keys give equal digests: marshal format 2 writes no
-    back-references, so the bytes depend on the key's value, not on which objects it
-    shares. Two distinct keys collide with probability ~n^2 / 2^129 for n keys.
+    Graph walks keep one table entry per position and per information set; a digest is
+    much smaller than the key tuple itself, which lets the largest graphs fit in memory.
+    Equal keys give equal digests: marshal format 2 writes no back-references, so the
+    bytes depend on the key's value, not on which objects it shares. Two distinct keys
+    collide with probability ~n^2 / 2^129 for n keys.
     """
     try:
         data = marshal.dumps(key, 2)

@@ -149,8 +149,7 @@ def gather_rows(offset, order):
     """Flat rows ``offset[i]:offset[i + 1]`` of the sets ``order`` (with repeats), laid
     end to end: returns the new offsets and the index of every old row in the new order.
 
-    Without a Python list of slices: tens of millions of information sets in a villain
-    graph.
+    Without a Python list of slices, which would not fit for the largest graphs.
     """
     counts = np.diff(offset)[order]
     new = np.zeros(counts.shape[0] + 1, dtype=np.int64)

@@ -1,35 +1,15 @@
 """Deal-lifted compile: a state graph with hidden deals, walked once for all deals.
 
-In graph mode (:func:`analysis.solve.compile_game`) a game whose players are dealt
-hidden cards has one copy of every position for each deal the public cannot tell apart:
-a ¡Cobardes! battle with two villains dealt from nine walks each position up to 72 times,
-and the walk, Python calling the rules at every node, is what takes the time. Here a
-position is walked once for all the deals that differ from it only in the cards still
-hidden, and the full graph is produced from that walk by numpy:
-
-* a **lifted node** is a position with each player's hidden card masked
-  (``hidden_state_key``); it stands for one graph node per assignment of the hidden
-  cards (its *slots*: one, one per card, or one per ordered pair of distinct cards);
-* a **plain edge** reveals nothing: the child of every slot is the same slot of the
-  child (the rules treat the cards as symbols until they are shown);
-* a **reveal edge** shows hidden cards (a villain played): its child depends on the
-  cards shown, so the walk moves the position to every possible deal
-  (``transpose``) and walks each child;
-* a **conceal edge** is a chance node dealing a hidden card: one lifted child, expanded
-  into one edge per card the deal can give.
-
-The walk checks what it relies on: moving a position to another deal must leave its
-masked key unchanged (otherwise that deal cannot be at this position, and the slot
-stays unreachable); every deal of a reveal must reveal the same players; information
-sets must have the same legal actions everywhere. The expansion keeps only the slots
-reachable from the root, and lays the result out exactly as ``compile_game`` does:
-the tests compare the two compiles array for array on small battles.
-
-The game offers ``game.lifted_walker()``: a :class:`games.keys.Walker` in graph mode
-plus ``lifts`` (whether this walk applies), ``private_cards``, ``conceals``,
-``deal_pool``, ``still_hidden``, ``hidden_state_key``, ``hidden_infoset_key``,
-``unmask_infoset_key``, ``infoset_key_aliases``, ``transpose`` and ``shows_privately``
-(see :class:`games.cobardes.hidden.LiftedBattleWalker`).
+A game whose players are dealt hidden cards has, in graph mode, one copy of every
+position per deal the public cannot tell apart. Here a position is walked once for all
+the deals that differ only in the cards still hidden (a *lifted node*, with one *slot*
+per assignment of the hidden cards), and numpy expands the walk into the full graph:
+a *plain* edge reveals nothing (each slot goes to the same slot of the child), a
+*reveal* edge shows hidden cards (the walk moves the position to every possible deal,
+``transpose``), a *conceal* edge deals a hidden card (one edge per card). The result is
+laid out exactly as :func:`analysis.solve.compile_game` lays it out (tested array for
+array). The game offers ``game.lifted_walker()``
+(:class:`games.cobardes.hidden.LiftedBattleWalker`).
 """
 
 from __future__ import annotations
@@ -104,7 +84,16 @@ def compile_lifted(game: pyspiel.Game, max_memory: int | None = None, progress: 
 
 
 class _LiftedWalk:
-    """The walk over lifted nodes and its flat arrays."""
+    """The walk over lifted nodes and its flat arrays.
+
+    The walker offers ``lifts``, ``private_cards``, ``conceals``, ``deal_pool``,
+    ``still_hidden``, ``hidden_state_key``, ``hidden_infoset_key``, ``unmask_infoset_key``,
+    ``infoset_key_aliases``, ``transpose`` and ``shows_privately``. The walk checks what
+    it relies on: moving a position to another deal leaves its masked key unchanged (else
+    that deal cannot be there and the slot stays unreachable), every deal of a reveal
+    reveals the same players, and an information set has the same legal actions
+    everywhere. The expansion keeps only the slots reachable from the root.
+    """
 
     def __init__(self, walker, name, key_names, progress):
         self.w = walker
