@@ -34,6 +34,14 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
+import pyspiel
+from open_spiel.python import policy as policy_lib
+from open_spiel.python.algorithms import cfr as python_cfr
+
+import games  # noqa: F401  (registers Farol's games)
+from analysis.solve import CFRSolver, compile_game
+
 RESULTS = Path(__file__).resolve().parent / "results"
 
 # (label, game name, parameters)
@@ -113,10 +121,6 @@ COLUMNS = [
 
 
 def load(name: str, params: dict):
-    import pyspiel
-
-    import games  # noqa: F401  (registers Farol's games)
-
     if "(" in name:
         return pyspiel.load_game(name)
     return pyspiel.load_game(name, params)
@@ -167,8 +171,6 @@ def run_one(
     label: str, name: str, params: dict, solver: str, marks: tuple[float, float], queue
 ) -> None:
     """Child process: run one solver on one game and put its row on ``queue``."""
-    import numpy as np
-
     game = load(name, params)
     _reset_peak()
     base_kb = _rss_kb("VmRSS")
@@ -178,8 +180,6 @@ def run_one(
     iterations = 0
     iter_seconds = 0.0
     if solver == "farol":
-        from analysis.solve import CFRSolver, compile_game
-
         cg = compile_game(game)
         cfr = CFRSolver(cg, "cfr+")
         row["init_seconds"] = clock.now()
@@ -200,17 +200,12 @@ def run_one(
             chunk = max(1, min(2 * chunk, int(0.05 / max(spent / chunk, 1e-9))))
             return done
     else:
-        import pyspiel
-
         if solver == "openspiel_cpp":
             cfr = pyspiel.CFRPlusSolver(game)
 
             def exploitability() -> float:
                 return pyspiel.exploitability(game, cfr.average_policy())
         else:
-            from open_spiel.python import policy as policy_lib
-            from open_spiel.python.algorithms import cfr as python_cfr
-
             cfr = python_cfr.CFRPlusSolver(game)
 
             def exploitability() -> float:
@@ -256,7 +251,6 @@ def run_one(
         elif iterations == 1:
             report(False)
     report(True)
-    del np
 
 
 def measure(label, name, params, solver, marks, timeout) -> dict:
@@ -291,31 +285,30 @@ def fmt(value) -> str:
 
 
 def chart(rows: list[dict], path: Path) -> None:
-    import matplotlib
+    import matplotlib  # the chart only: a heavy import
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    import numpy as np
 
-    games = list(dict.fromkeys(r["game"] for r in rows))
+    labels = list(dict.fromkeys(r["game"] for r in rows))
     fig, axes = plt.subplots(1, 2, figsize=(13, 4.8))
     width = 0.27
     for k, solver in enumerate(SOLVERS):
         for ax, column in zip(axes, ("seconds_per_iteration", "exploitability_10s"), strict=True):
             values = []
-            for g in games:
+            for g in labels:
                 match = [r for r in rows if r["game"] == g and r["solver"] == solver]
                 v = match[0].get(column) if match else None
                 values.append(v if isinstance(v, float) and v > 0 else np.nan)
-            ax.bar(np.arange(len(games)) + (k - 1) * width, values, width, label=solver)
+            ax.bar(np.arange(len(labels)) + (k - 1) * width, values, width, label=solver)
     for ax, title in zip(
         axes,
         ("seconds per iteration (lower is better)", "exploitability after 10 s (lower is better)"),
         strict=True,
     ):
         ax.set_yscale("log")
-        ax.set_xticks(np.arange(len(games)))
-        ax.set_xticklabels(games, rotation=20, ha="right", fontsize=8)
+        ax.set_xticks(np.arange(len(labels)))
+        ax.set_xticklabels(labels, rotation=20, ha="right", fontsize=8)
         ax.set_title(title)
         ax.grid(axis="y", alpha=0.3)
     axes[0].legend()
@@ -328,8 +321,6 @@ def compile_rates(quick: bool) -> list[dict]:
     """Nodes compiled per CPU second on our Python games, through OpenSpiel States and
     through the game's walker (``games.keys.Walker``), in this process one after the
     other. CPU time, not wall time: the machine is shared, and the walk is one core."""
-    from analysis.solve import compile_game
-
     rows = []
     for label, name, params, graph in COMPILE_GAMES:
         if quick and label != "cobardes_courtiers_graph":
@@ -372,8 +363,6 @@ def main(argv: list[str] | None = None) -> int:
         flush=True,
     )
     for label, name, params in selected:
-        from analysis.solve import compile_game
-
         nodes = compile_game(load(name, params)).num_nodes
         for solver in SOLVERS:
             if solver == "openspiel_python" and nodes > PYTHON_SOLVER_MAX_NODES:

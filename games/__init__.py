@@ -7,18 +7,11 @@
 
 from __future__ import annotations
 
-import importlib
-
 # One module per ruleset; each registers its OpenSpiel games and its catalog family.
-_RULESETS = (
-    "games.cobardes",
-    "games.goat_lords",
-    "games.coup",
-)
-
-for _module in _RULESETS:
-    importlib.import_module(_module)
-
-from games.catalog import entries, families  # noqa: E402
+# The catalog lists the families in this import order (reports, `farol games`).
+# isort: off
+from games import cobardes, goat_lords, coup  # noqa: F401
+# isort: on
+from games.catalog import entries, families
 
 __all__ = ["entries", "families"]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from analysis import cli
+from analysis import cli, store
+from analysis.cli import games as cli_games
 from analysis.params import load_game, parse_params
 from analysis.play import play_game
 from games import catalog
@@ -112,3 +113,19 @@ def test_report_all_writes_index_and_reports(tmp_path, capsys):
         for line in text.splitlines():
             if line.startswith("![") and "](" in line:
                 assert (tmp_path / line.split("](")[1].rstrip(")")).exists()
+
+
+def test_data_option_points_the_run_at_a_folder(tmp_path, monkeypatch, capsys):
+    """``farol --data DIR COMMAND``: the command reads and writes its stored results under
+    DIR; afterwards the data root is what it was."""
+    seen = []
+    monkeypatch.setattr(cli_games, "run", lambda args: seen.append(store.data_root()) or 0)
+    before = store.data_root()
+    assert cli.main(["--data", str(tmp_path), "games"]) == 0
+    assert seen == [tmp_path]
+    assert store.data_root() == before
+    assert cli.main(["games"]) == 0
+    assert seen == [tmp_path, before]
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    assert "--data DIR" in capsys.readouterr().out

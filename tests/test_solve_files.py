@@ -9,6 +9,8 @@ import numpy as np
 import pyspiel
 import pytest
 import solve_games  # noqa: F401  (registers python_test_pennies_race)
+from open_spiel.python.algorithms import exploitability as openspiel_exploitability
+from solve_games import pennies_race_value
 
 from analysis import cli
 from analysis.solve import (
@@ -22,6 +24,7 @@ from analysis.solve import (
     solve,
     solve_lp,
 )
+from analysis.solve.cache import read_rows, write_rows
 
 
 def files_under(path) -> list[str]:
@@ -145,7 +148,6 @@ def test_result_round_trip_and_views(tmp_path):
     # With the jack facing a bet, player 1 folds.
     assert loaded.infoset_strategy("0b")[0] == pytest.approx(1.0, abs=1e-2)
     tabular = loaded.to_tabular_policy()
-    from open_spiel.python.algorithms import exploitability as openspiel_exploitability
 
     game = pyspiel.load_game("kuhn_poker")
     assert openspiel_exploitability.exploitability(game, tabular) == pytest.approx(
@@ -241,8 +243,6 @@ def test_cli_bad_input_is_one_line(tmp_path, monkeypatch, capsys, argv, message)
 
 # ---------------------------------------------------------------- graph mode
 def test_graph_mode_is_exact_for_public_information():
-    from solve_games import pennies_race_value
-
     game = pyspiel.load_game("python_test_pennies_race", {"target": 4})
     tree = compile_game(game)
     graph = compile_game(game, graph=True)
@@ -268,8 +268,6 @@ def test_graph_mode_flags_hidden_information_as_abstraction():
 def test_results_rows_round_trip_and_a_broken_file_starts_over(tmp_path):
     """``write_rows``/``read_rows``: what a resumable sweep keeps between runs; a missing
     or half-written file reads as no rows (the sweep recomputes them) instead of failing."""
-    from analysis.solve.cache import read_rows, write_rows
-
     path = tmp_path / "deep" / "rows.json"
     assert read_rows(path) == {}
     rows = {"b|2": {"value": 0.5}, "a|1": {"value": -1.0, "status": "bracketed"}}

@@ -17,7 +17,7 @@ import pytest
 from walker_check import ARRAYS
 
 import games  # noqa: F401
-from analysis.solve import UnsupportedGameError, compile_game
+from analysis.solve import GameTooLargeError, UnsupportedGameError, compile_game
 from analysis.solve.lifted import compile_lifted
 from games.cobardes import cards as C
 from games.cobardes import engine as E
@@ -145,8 +145,6 @@ def test_the_masked_key_forgets_only_the_hidden_villains():
 
 
 def test_a_walk_over_the_memory_budget_is_refused_with_its_size():
-    from analysis.solve import GameTooLargeError
-
     game = pyspiel.load_game("python_cobardes_battle", CASES[0])
     with pytest.raises(GameTooLargeError, match="positions to walk"):
         compile_lifted(game, max_memory=100 * 400)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pyspiel
 import pytest
+from open_spiel.python.algorithms import exploitability as openspiel_exploitability
 
-from analysis.solve import CFRSolver, compile_game, solve_lp
+from analysis.solve import CFRSolver, compile_game, solve, solve_lp
 
 # The catalog's smallest battles (games/cobardes/catalog_entry.py) and Coup endgames.
 WARRIORS_ONLY = {"kinds": "warriors", "warriors": 2, "combats": 3}
@@ -71,10 +72,6 @@ def test_cobardes_full_warriors_battle_graph_matches_tree():
 def test_graph_strategy_measured_by_openspiel_on_the_full_tree():
     """An exact graph's strategy, played in OpenSpiel's perfect-recall tree, is exactly as
     exploitable as the engine measures it on the graph."""
-    from open_spiel.python.algorithms import exploitability as openspiel_exploitability
-
-    from analysis.solve import solve
-
     game = pyspiel.load_game("python_cobardes_battle", WARRIORS_ONLY)
     result = solve(game, graph=True, iterations=50, use_cache=False)
     assert not result.abstraction

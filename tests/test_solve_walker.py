@@ -6,12 +6,16 @@ same order, same information sets and keys, same action names, same abstraction 
 
 from __future__ import annotations
 
+import numpy as np
 import pyspiel
 import pytest
 from walker_check import assert_walker_compiles_like_states
 
 import games  # noqa: F401
-from analysis.solve import compile_game, exploitability
+from analysis.solve import CFRSolver, UnsupportedGameError, compile_game, exploitability
+from analysis.solve.abstraction import graph_strategy_on_tree
+from analysis.solve.digest import key_digest
+from analysis.solve.errors import SolveError
 
 CASES = [
     ("python_cobardes_battle", {"kinds": "warriors", "warriors": 3, "combats": 4}, False),
@@ -85,7 +89,6 @@ def test_solution_through_the_walker_is_exact():
         {"warriors": 2, "combats": 3, "kinds": "warriors+villains",
          "villain_deck": "Thug/Sheep/Executioner"},
     )
-    from analysis.solve import CFRSolver
 
     compiled = compile_game(game)
     solver = CFRSolver(compiled, "cfr+")
@@ -129,8 +132,6 @@ class _LoopWalker:
 
 
 def test_a_cycle_in_the_walkers_state_graph_is_one_clear_error():
-    from analysis.solve import UnsupportedGameError
-
     game = pyspiel.load_game("python_cobardes_battle", {"kinds": "warriors", "warriors": 1})
     game.solver_walker = lambda history: _LoopWalker()
     with pytest.raises(UnsupportedGameError, match="cycle at .*position"):
@@ -169,8 +170,6 @@ def test_graph_nodes_are_the_distinct_state_keys():
 
 def test_key_digest_depends_on_the_value_only():
     """Equal keys digest alike whether or not they share objects; different keys differ."""
-    from analysis.solve.compile import key_digest
-
     inner = (300, "x", (1, 2))
     shared = (inner, inner, None)
     copied = ((300, "x", (1, 2)), (300, "x", (1, 2)), None)
@@ -181,8 +180,6 @@ def test_key_digest_depends_on_the_value_only():
 
 def test_compiling_without_key_names_keeps_the_arrays():
     """``key_names=False`` saves the printable keys' memory and nothing else."""
-    import numpy as np
-
     game = pyspiel.load_game("python_cobardes_battle", {
         "warriors": 2, "combats": 3, "kinds": "warriors+villains",
         "villain_deck": "Thug/Sheep/Executioner"})
@@ -200,12 +197,6 @@ def test_abstract_keys_map_every_tree_information_set_into_the_graph():
     information set of the graph compile, and a graph strategy mapped onto the tree
     gives the same expected value there as in the graph when the abstraction is exact
     (public information: warriors-only battles)."""
-    import numpy as np
-
-    from analysis.solve import CFRSolver, UnsupportedGameError
-    from analysis.solve.abstraction import graph_strategy_on_tree
-    from analysis.solve.errors import SolveError
-
     villains = pyspiel.load_game("python_cobardes_battle", {
         "warriors": 2, "combats": 3, "kinds": "warriors+villains",
         "villain_deck": "Thug/Sheep/Executioner"})

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 
 import pyspiel
 
+from analysis import store
 from analysis.cli import advise, cobardes, coup, games, goat_lords, play, report, solve
 from games.errors import FarolError
 
@@ -19,6 +21,12 @@ def build_parser() -> argparse.ArgumentParser:
         prog="farol",
         description="Farol: a game-theory lab for bluffing card games.",
     )
+    parser.add_argument(
+        "--data",
+        metavar="DIR",
+        help=f"folder of stored results, default {store.shown(store.DEFAULT_DATA)} of the "
+        f"repository or ${store.DATA_ENV}",
+    )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
     for command in _COMMANDS:
@@ -30,8 +38,12 @@ def main(argv: list[str] | None = None) -> int:
     """Run ``farol``; returns the exit status (bad input: 2, with one line naming it)."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    # ``--data DIR`` points every study at DIR for this run (restored afterwards, so that
+    # in-process callers such as the tests see no lasting change).
+    data = store.use(args.data) if args.data else contextlib.nullcontext()
     try:
-        return int(args.func(args) or 0)
+        with data:
+            return int(args.func(args) or 0)
     except (FarolError, pyspiel.SpielError) as exc:
         message = str(exc)
         print(f"farol {args.command}: error: {message}", file=sys.stderr)

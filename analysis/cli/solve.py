@@ -6,18 +6,19 @@ import argparse
 import re
 from pathlib import Path
 
+from analysis import store
 from analysis.params import parse_params
-from analysis.solve import METHODS, cache, solve
-from analysis.solve.compile import parse_memory
+from analysis.solve import METHODS, solve
+from analysis.solve.memory import parse_memory
 from games.errors import InvalidParameterError
 
 
 def default_out_dir(game: str, params: dict, graph: bool) -> Path:
-    """``.farol_cache/results/<game>[-k=v...][-graph]``: where a solve is saved by default
-    (inside the cache directory, which version control ignores)."""
+    """``<cache>/results/<game>[-k=v...][-graph]``: where a solve is saved by default
+    (inside the cache directory, which version control ignores; see :mod:`analysis.store`)."""
     parts = [game] + [f"{k}={v}" for k, v in sorted(params.items())] + (["graph"] if graph else [])
     slug = re.sub(r"[^A-Za-z0-9_.=+-]+", "_", "-".join(parts)).strip("_")
-    return cache.cache_dir() / "results" / slug[:150]
+    return store.cache("results", slug[:150])
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -80,9 +81,7 @@ def run(args: argparse.Namespace) -> int:
     checkpoint = (
         Path(args.checkpoint)
         if args.checkpoint
-        else (
-            cache.cache_dir() / "checkpoints" / f"{out.name}-{args.method.replace('+', 'plus')}.npz"
-        )
+        else store.cache("checkpoints", f"{out.name}-{args.method.replace('+', 'plus')}.npz")
     )
     if args.fresh and checkpoint.exists():
         checkpoint.unlink()

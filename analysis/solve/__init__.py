@@ -1,30 +1,10 @@
 """Farol's solver engine: compile a two-player zero-sum game once, iterate CFR fast.
 
-Public API
-----------
-``solve(game, method="cfr+", target_exploitability=None, iterations=None, seconds=None,
-graph=False, ...) -> SolveResult``
-    Compile (or load from the disk cache) and solve; ``game`` is a ``pyspiel.Game`` or a
-    game name (with ``params``), ours or OpenSpiel's. See :func:`solve`.
-``compile_cached(game, graph=False, ...) -> CompiledGame``
-    The compiled arrays (:mod:`analysis.solve.compile`), cached under ``.farol_cache/``.
-``CFRSolver(compiled, method)``
-    Lower-level iteration control, checkpoints (:mod:`analysis.solve.cfr`).
-``exploitability(compiled, strategy)``, ``best_response(compiled, strategy, player)``,
-``expected_value(compiled, strategy)``
-    Exact best response on the compiled arrays (:mod:`analysis.solve.best_response`).
-``solve_lp(compiled) -> float``
-    Game value by the sequence-form linear program, for small games (:mod:`analysis.solve.lp`).
-``SolveResult``
-    Frozen result: figures, ``save``/``load`` (JSON + NPZ), ``to_tabular_policy()``,
-    ``strategy_table()`` (:mod:`analysis.solve.result`).
-
-Example
--------
->>> from analysis.solve import solve
->>> result = solve("kuhn_poker", target_exploitability=1e-4)   # doctest: +SKIP
->>> round(result.value, 3)                                       # doctest: +SKIP
--0.056
+:func:`solve` compiles a game (or loads it from the disk cache) and solves it into a
+:class:`SolveResult`; :func:`compile_cached` / :func:`compile_game` give the compiled
+arrays, :class:`CFRSolver` controls the iterations, :func:`exploitability` and
+:func:`best_response` measure a strategy exactly, :func:`solve_lp` values small games.
+``docs/solve.md`` tells how it works.
 """
 
 from __future__ import annotations
@@ -34,6 +14,7 @@ from typing import Any
 
 import pyspiel
 
+from analysis.params import load_game
 from analysis.solve import cache as cache_module
 from analysis.solve.best_response import (
     Exploitability,
@@ -50,8 +31,10 @@ from analysis.solve.errors import (
     SolveError,
     UnsupportedGameError,
 )
+from analysis.solve.fingerprint import game_code_fingerprint
 from analysis.solve.lp import solve_lp
 from analysis.solve.result import SolveResult
+from games.errors import InvalidParameterError
 
 __all__ = [
     "METHODS",
@@ -81,16 +64,12 @@ def load_game_arg(game: pyspiel.Game | str, params: dict[str, Any] | None = None
     string such as ``turn_based_simultaneous_game(game=goofspiel(num_cards=4))``."""
     if not isinstance(game, str):
         return game
-    from analysis.params import load_game
-
     if "(" in game:
         if params:
             raise SolveError("give parameters either in the game string or separately")
         try:
             return pyspiel.load_game(game)
         except pyspiel.SpielError as exc:
-            from games.errors import InvalidParameterError
-
             raise InvalidParameterError(f"cannot load {game}: {str(exc).strip()}") from None
     return load_game(game, params)
 
@@ -125,7 +104,7 @@ def compile_cached(
     if not use_cache:
         return compile_game(game, graph=graph, max_memory=max_memory, progress=progress)
     mode = "graph" if graph else "tree"
-    key = cache_module.cache_key(str(game), mode, _fingerprint(game))
+    key = cache_module.cache_key(str(game), mode, game_code_fingerprint(game))
     root = Path(directory) if directory is not None else cache_module.cache_dir()
     path = root / "compiled" / f"{key}.npz"
     if path.exists() and not rebuild:
@@ -133,12 +112,6 @@ def compile_cached(
     compiled = compile_game(game, graph=graph, max_memory=max_memory, progress=progress)
     cache_module.save_compiled(compiled, path, key)
     return compiled
-
-
-def _fingerprint(game: pyspiel.Game) -> str:
-    from analysis.solve.compile import game_code_fingerprint
-
-    return game_code_fingerprint(game)
 
 
 def solve(

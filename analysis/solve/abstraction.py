@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analysis.solve.compile import CompiledGame
+from analysis.solve.compiled import CompiledGame
 from analysis.solve.errors import SolveError
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from analysis.solve import kernels
-from analysis.solve.compile import CompiledGame
+from analysis.solve.compiled import CompiledGame
 from analysis.solve.errors import SolveError
 
 

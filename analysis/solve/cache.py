@@ -16,9 +16,10 @@ from pathlib import Path
 
 import numpy as np
 
-from analysis.solve import compile as compile_module
-from analysis.solve.compile import COMPILE_VERSION, CompiledGame
+from analysis import store
+from analysis.solve.compiled import CompiledGame, names_from_json, names_to_json
 from analysis.solve.errors import CorruptFileError
+from analysis.solve.fingerprint import compiler_fingerprint
 
 _ARRAYS = (
     "kind",
@@ -36,20 +37,13 @@ _ARRAYS = (
 
 
 def cache_dir() -> Path:
-    """The cache directory (``$FAROL_CACHE_DIR`` or ``./.farol_cache``)."""
-    return Path(os.environ.get("FAROL_CACHE_DIR", ".farol_cache"))
-
-
-def _code_version() -> str:
-    # The compiled arrays depend on the walk (compile.py) and the layout (layout.py).
-    source = Path(compile_module.__file__).read_bytes()
-    source += (Path(compile_module.__file__).parent / "layout.py").read_bytes()
-    return f"{COMPILE_VERSION}-{hashlib.sha256(source).hexdigest()[:12]}"
+    """The cache directory (``$FAROL_CACHE_DIR`` or ``./.farol_cache``, see :mod:`analysis.store`)."""
+    return store.cache_root()
 
 
 def cache_key(game_string: str, mode: str, fingerprint: str) -> str:
     """Hex digest naming a compiled game in the cache."""
-    text = "\n".join((game_string, mode, _code_version(), fingerprint))
+    text = "\n".join((game_string, mode, compiler_fingerprint(), fingerprint))
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
@@ -130,7 +124,7 @@ def save_compiled(cg: CompiledGame, path: Path, key: str) -> None:
                 cg.mode,
                 str(int(cg.imperfect_recall)),
                 repr(cg.compile_seconds),
-                compile_module.names_to_json(cg.action_names),
+                names_to_json(cg.action_names),
             )
         ).encode(),
         dtype=np.uint8,
@@ -165,7 +159,7 @@ def load_compiled(path: Path, key: str) -> CompiledGame:
             mode=mode,
             imperfect_recall=bool(int(imperfect)),
             infoset_keys=keys,
-            action_names=compile_module.names_from_json(names),
+            action_names=names_from_json(names),
             compile_seconds=float(seconds),
             **arrays,
         )

@@ -15,12 +15,14 @@ import zipfile
 from pathlib import Path
 
 import numpy as np
+from tqdm.auto import tqdm
 
 from analysis.solve import kernels
 from analysis.solve.best_response import Exploitability, exploitability
 from analysis.solve.cache import atomic_savez
-from analysis.solve.compile import CompiledGame
+from analysis.solve.compiled import CompiledGame
 from analysis.solve.errors import CorruptFileError, SolveError
+from analysis.solve.factored import factor, run_iterations_public
 
 # Method name -> (CFR+?, alpha, beta, gamma); DCFR's defaults are Brown & Sandholm's.
 METHODS: dict[str, tuple[bool, float, float, float]] = {
@@ -64,8 +66,6 @@ class CFRSolver:
             raise SolveError(f"unknown engine {engine!r}; choose auto, history or public")
         self.public = None
         if engine != "history" and compiled.mode == "tree":
-            from analysis.solve.factored import factor
-
             public = factor(compiled)
             # The public passes stream dense vectors: worth it up to ~2x the multiply-adds.
             if public is not None and (
@@ -112,8 +112,6 @@ class CFRSolver:
         cg = self.compiled
         start = time.perf_counter()
         if self.public is not None:
-            from analysis.solve.factored import run_iterations_public
-
             pt = self.public
             run_iterations_public(
                 pt.kind,
@@ -297,8 +295,6 @@ class CFRSolver:
             progress = sys.stderr.isatty()
         bar = None
         if progress:
-            from tqdm.auto import tqdm
-
             bar = tqdm(
                 total=iterations,
                 initial=self.iteration,

@@ -1,18 +1,10 @@
 """Public-tree CFR: the same iterations, vectorised over the players' private states.
 
-Many card games deal private cards first and then play public actions (Kuhn, Leduc,
-Liar's Dice): every deal plays out the same *public tree*, and a player's information
-set is (public node, own private state). CFR then needs, per public node, one reach
-vector over the opponent's private states and one counterfactual-value vector over the
-updating player's private states, instead of one number per history; terminals become
-small dense payoff matrices over private-state pairs (chance probabilities folded in).
-That is far less work than the history tree, and it streams.
-
-:func:`factor` finds this structure in any tree-mode :class:`CompiledGame` from its arrays
-alone, and returns ``None`` when the game does not have it (a hidden action, private
-chance after the deal, legal actions that depend on private cards, ...): the solver then
-runs on the history tree. Regret, strategy and own-reach rows are those of the compiled
-game, so the iterates are the history-tree iterates, summed in another order.
+In games that deal private cards and then play public actions (Kuhn, Leduc, Liar's Dice)
+every deal plays out the same *public tree*; CFR then needs, per public node, one vector
+over private states instead of one number per history. :func:`factor` finds that
+structure in a tree-mode :class:`CompiledGame` from its arrays (``None`` when absent); the
+regret and strategy rows are the compiled game's, so the iterates are the history tree's.
 """
 
 from __future__ import annotations
@@ -22,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from analysis.solve.compile import CHANCE, CompiledGame
+from analysis.solve.compiled import CHANCE, CompiledGame
 from analysis.solve.kernels import own_reach_rows, regret_matching, update_player
 
 

@@ -1,13 +1,9 @@
-"""The numba-compiled passes over a :class:`~analysis.solve.compile.CompiledGame`'s arrays.
+"""The numba-compiled passes over a :class:`~analysis.solve.compiled.CompiledGame`'s arrays.
 
-Internal nodes are in breadth-first topological order (root 0), terminals after them
-(child ids ``>= n`` are terminals, ``utility[c - n]``): a top-down pass runs over node ids
-in increasing order, a bottom-up pass in decreasing order, both streaming over nearly
-contiguous memory. In tree mode each node has one parent, so reaches are assigned; on a
-state graph they are summed over the parents (``tree=False``).
-
-Node kinds: 1 chance, 2 player 0, 3 player 1. Strategy and regret rows are flat:
-information set ``i`` owns ``offset[i]:offset[i + 1]``, in the order of its nodes' edges.
+A top-down pass (reaches) runs over node ids in increasing order, a bottom-up pass
+(values, regrets) in decreasing order; child ids ``>= n`` are terminals. On a state graph
+reaches are summed over the parents (``tree=False``). Node kinds: 1 chance, 2 player 0,
+3 player 1; information set ``i`` owns rows ``offset[i]:offset[i + 1]``.
 """
 
 from __future__ import annotations

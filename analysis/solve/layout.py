@@ -12,6 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from analysis.solve.compiled import PLAYER0
+
 
 @njit(cache=True)
 def topological_order(kind, estart, echild, root):
@@ -147,10 +149,71 @@ def gather_rows(offset, order):
     """Flat rows ``offset[i]:offset[i + 1]`` of the sets ``order`` (with repeats), laid
     end to end: returns the new offsets and the index of every old row in the new order.
 
-    Without a Python list of slices: tens of millions of information sets in a villain
-    graph.
+    Without a Python list of slices, which would not fit for the largest graphs.
     """
     counts = np.diff(offset)[order]
     new = np.zeros(counts.shape[0] + 1, dtype=np.int64)
     np.cumsum(counts, out=new[1:])
     return new, np.repeat(offset[:-1][order] - new[:-1], counts) + np.arange(new[-1])
+
+
+def lay_out(
+    graph,
+    imperfect,
+    kind,
+    infoset,
+    estart,
+    echild,
+    eprob,
+    eaction,
+    utility,
+    iplayer,
+    ioffset,
+    iactions,
+    ikeys,
+    names,
+    akeys=None,
+    root=None,
+):
+    """From the walk's children-first arrays to the streaming layout (see ``py``).
+
+    ``root`` is the root's index in the walk's numbering (default: the last node, as a
+    children-first walk closes it).
+    """
+    root = kind.shape[0] - 1 if root is None else root
+    internal, terminal = topological_order(kind, estart, echild, root)
+    kind, infoset, estart, echild, eprob, eaction, utility = relabel(
+        kind, infoset, estart, echild, eprob, eaction, utility, internal, terminal
+    )
+    m = iplayer.shape[0]
+    new = infoset_first_seen(infoset, m)
+    order = np.argsort(new)
+    offset, gather = gather_rows(ioffset, order)
+    actions = iactions[gather]
+    # Only decision nodes have an information set (-1 elsewhere, whatever the walk held).
+    infoset = np.where(kind >= PLAYER0, new[infoset], -1).astype(np.int32)
+    if graph:
+        rows = np.full(m, -2, dtype=np.int64)
+    else:
+        rows, perfect = parent_rows(kind, infoset, estart, echild, offset, m)
+        if not perfect:
+            rows[:] = -2
+    index_type = np.int32 if echild.shape[0] < 2**31 - 1 else np.int64
+    return dict(
+        imperfect_recall=imperfect,
+        kind=kind,
+        infoset=infoset,
+        edge_start=estart.astype(index_type),
+        edge_child=echild,
+        edge_prob=eprob,
+        edge_action=eaction,
+        utility=utility,
+        infoset_player=iplayer[order].copy(),
+        infoset_offset=offset,
+        infoset_actions=actions.astype(np.int32),
+        infoset_keys=[ikeys[i] for i in order] if ikeys else [],
+        infoset_parent_row=rows,
+        action_names=names,
+        infoset_abstract_keys=[akeys[i] for i in order] if akeys else [],
+    )
+

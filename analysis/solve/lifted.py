@@ -1,35 +1,15 @@
 """Deal-lifted compile: a state graph with hidden deals, walked once for all deals.
 
-In graph mode (:func:`analysis.solve.compile_game`) a game whose players are dealt
-hidden cards has one copy of every position for each deal the public cannot tell apart:
-a ¡Cobardes! battle with two villains dealt from nine walks each position up to 72 times,
-and the walk, Python calling the rules at every node, is what takes the time. Here a
-position is walked once for all the deals that differ from it only in the cards still
-hidden, and the full graph is produced from that walk by numpy:
-
-* a **lifted node** is a position with each player's hidden card masked
-  (``hidden_state_key``); it stands for one graph node per assignment of the hidden
-  cards (its *slots*: one, one per card, or one per ordered pair of distinct cards);
-* a **plain edge** reveals nothing: the child of every slot is the same slot of the
-  child (the rules treat the cards as symbols until they are shown);
-* a **reveal edge** shows hidden cards (a villain played): its child depends on the
-  cards shown, so the walk moves the position to every possible deal
-  (``transpose``) and walks each child;
-* a **conceal edge** is a chance node dealing a hidden card: one lifted child, expanded
-  into one edge per card the deal can give.
-
-The walk checks what it relies on: moving a position to another deal must leave its
-masked key unchanged (otherwise that deal cannot be at this position, and the slot
-stays unreachable); every deal of a reveal must reveal the same players; information
-sets must have the same legal actions everywhere. The expansion keeps only the slots
-reachable from the root, and lays the result out exactly as ``compile_game`` does:
-the tests compare the two compiles array for array on small battles.
-
-The game offers ``game.lifted_walker()``: a :class:`games.keys.Walker` in graph mode
-plus ``lifts`` (whether this walk applies), ``private_cards``, ``conceals``,
-``deal_pool``, ``still_hidden``, ``hidden_state_key``, ``hidden_infoset_key``,
-``unmask_infoset_key``, ``infoset_key_aliases``, ``transpose`` and ``shows_privately``
-(see :class:`games.cobardes.hidden.LiftedBattleWalker`).
+A game whose players are dealt hidden cards has, in graph mode, one copy of every
+position per deal the public cannot tell apart. Here a position is walked once for all
+the deals that differ only in the cards still hidden (a *lifted node*, with one *slot*
+per assignment of the hidden cards), and numpy expands the walk into the full graph:
+a *plain* edge reveals nothing (each slot goes to the same slot of the child), a
+*reveal* edge shows hidden cards (the walk moves the position to every possible deal,
+``transpose``), a *conceal* edge deals a hidden card (one edge per card). The result is
+laid out exactly as :func:`analysis.solve.compile_game` lays it out (tested array for
+array). The game offers ``game.lifted_walker()``
+(:class:`games.cobardes.hidden.LiftedBattleWalker`).
 """
 
 from __future__ import annotations
@@ -40,20 +20,13 @@ from array import array
 import numpy as np
 import pyspiel
 from numba import njit
+from tqdm.auto import tqdm
 
 from analysis.solve import layout
-from analysis.solve.compile import (
-    CHANCE,
-    PLAYER0,
-    CompiledGame,
-    _finish,
-    _format_bytes,
-    _key_text,
-    check_supported,
-    default_memory_budget,
-    key_digest,
-)
+from analysis.solve.compiled import CHANCE, PLAYER0, CompiledGame, check_supported
+from analysis.solve.digest import key_digest, key_text
 from analysis.solve.errors import GameTooLargeError, UnsupportedGameError
+from analysis.solve.memory import default_memory_budget, format_bytes
 
 PLAIN, REVEAL, CONCEAL = 0, 1, 2
 # A reveal table's entry for a deal that cannot be at the position.
@@ -111,7 +84,16 @@ def compile_lifted(game: pyspiel.Game, max_memory: int | None = None, progress: 
 
 
 class _LiftedWalk:
-    """The walk over lifted nodes and its flat arrays."""
+    """The walk over lifted nodes and its flat arrays.
+
+    The walker offers ``lifts``, ``private_cards``, ``conceals``, ``deal_pool``,
+    ``still_hidden``, ``hidden_state_key``, ``hidden_infoset_key``, ``unmask_infoset_key``,
+    ``infoset_key_aliases``, ``transpose`` and ``shows_privately``. The walk checks what
+    it relies on: moving a position to another deal leaves its masked key unchanged (else
+    that deal cannot be there and the slot stays unreachable), every deal of a reveal
+    reveals the same players, and an information set has the same legal actions
+    everywhere. The expansion keeps only the slots reachable from the root.
+    """
 
     def __init__(self, walker, name, key_names, progress):
         self.w = walker
@@ -159,8 +141,6 @@ class _LiftedWalk:
             raise UnsupportedGameError(f"{self.name} ends before anyone moves: nothing to solve")
         bar = None
         if self.progress:
-            from tqdm.auto import tqdm
-
             bar = tqdm(desc="walking positions", unit=" nodes", unit_scale=True, mininterval=0.5)
         hidden = (-1, -1)
         key = key_digest(w.hidden_state_key(root, hidden))
@@ -190,7 +170,7 @@ class _LiftedWalk:
                 if len(self.kind) >= max_positions:
                     raise GameTooLargeError(
                         f"{self.name}: more than {max_positions:,} positions to walk (~"
-                        f"{_format_bytes(max_positions * LIFTED_WALK_BYTES)}), over the memory "
+                        f"{format_bytes(max_positions * LIFTED_WALK_BYTES)}), over the memory "
                         "budget")
                 self.memo[ckey] = len(self.kind)
                 self.on_stack.add(ckey)
@@ -381,7 +361,7 @@ class _LiftedWalk:
         np.cumsum(slots, out=base[1:])
         if base[-1] * 9 > budget:
             raise GameTooLargeError(f"{self.name}: {base[-1]:,} deal slots, over the memory "
-                                    f"budget of {_format_bytes(budget)}")
+                                    f"budget of {format_bytes(budget)}")
         lifted = (
             np.frombuffer(self.kind, dtype=np.int8), hmask, base,
             np.frombuffer(self.elo, dtype=np.int64), np.frombuffer(self.ehi, dtype=np.int64),
@@ -406,8 +386,8 @@ class _LiftedWalk:
         if need > budget:
             raise GameTooLargeError(
                 f"{self.name} has {n_int + n_term:,} nodes in graph mode (~"
-                f"{_format_bytes(need)} to expand them after a walk of {self.walked:,} "
-                f"positions), over the memory budget of {_format_bytes(budget)}")
+                f"{format_bytes(need)} to expand them after a walk of {self.walked:,} "
+                f"positions), over the memory budget of {format_bytes(budget)}")
         liid = np.frombuffer(self.liid, dtype=np.int32)
         iown = np.frombuffer(self.iown, dtype=np.int8)
         iplayer = np.frombuffer(self.iplayer, dtype=np.int8)
@@ -460,10 +440,10 @@ class _LiftedWalk:
         ikeys = []
         if self.key_names:
             w = self.w
-            ikeys = [_key_text(w.unmask_infoset_key(self.ikeys[j], int(iplayer[j]),
+            ikeys = [key_text(w.unmask_infoset_key(self.ikeys[j], int(iplayer[j]),
                                                     int(cards[c]) if iown[j] else -1))
                      for j, c in zip(owner.tolist(), card_index.tolist(), strict=True)]
-        return _finish(True, True, kind, ninfo, estart, echild, eprob, eaction, utility,
+        return layout.lay_out(True, True, kind, ninfo, estart, echild, eprob, eaction, utility,
                        players, offset, actions, ikeys, names, root=0)
 
 

@@ -13,7 +13,7 @@ import numpy as np
 from scipy import sparse
 from scipy.optimize import linprog
 
-from analysis.solve.compile import CHANCE, PLAYER0, CompiledGame
+from analysis.solve.compiled import CHANCE, PLAYER0, CompiledGame
 from analysis.solve.errors import GameTooLargeError, SolveError
 
 MAX_LP_NODES = 2_000_000

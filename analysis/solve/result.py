@@ -14,9 +14,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pyspiel
+from open_spiel.python import policy as policy_lib
 
 from analysis.solve.cache import publish_mode
-from analysis.solve.compile import names_from_json, names_to_json
+from analysis.solve.compiled import names_from_json, names_to_json
 from analysis.solve.errors import CorruptFileError, SolveError
 
 RESULT_JSON = "result.json"
@@ -114,8 +115,6 @@ class SolveResult:
         game's states must offer ``infoset_key`` (each OpenSpiel information state takes the
         strategy of its key); simultaneous games are supported in tree mode only.
         """
-        from open_spiel.python import policy as policy_lib
-
         if game is None:
             game = pyspiel.load_game(self.compiled_game)
         tabular = policy_lib.TabularPolicy(game)
