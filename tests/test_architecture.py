@@ -22,7 +22,6 @@ PACKAGES = ("games", "analysis")
 # Imported inside a function where only some runs need them (slow to import, or optional).
 LAZY_ALLOWED = frozenset({"dask", "distributed", "pandas", "IPython", "matplotlib", "scipy"})
 STORE = "analysis/store.py"
-OTHER_AREAS = "other areas still being fixed"
 
 # The solver's area: the engine, its commands, the shared helpers and the games package root.
 SOLVER_AREA = (
@@ -240,25 +239,25 @@ def test_the_solver_area_keeps_the_rules():
 
 
 # ---------------------------------------------------------------- the whole code base
-@pytest.mark.xfail(strict=False, reason=OTHER_AREAS)
+
 def test_no_import_cycle():
     cycle = find_cycle(import_graph(module_files()))
     assert cycle is None, "import cycle: " + " -> ".join(cycle)
 
 
-@pytest.mark.xfail(strict=False, reason=OTHER_AREAS)
+
 def test_no_import_inside_a_function():
     _check([f for p in _files() for f in function_imports(p)],
            f"imports inside functions (allowed lazily: {', '.join(sorted(LAZY_ALLOWED))})")
 
 
-@pytest.mark.xfail(strict=False, reason=OTHER_AREAS)
+
 def test_argparse_only_in_the_command_line():
     _check([f for p in _files() if "analysis/cli/" not in _shown(p)
             for f in command_line_code(p)], "command-line code outside analysis/cli/")
 
 
-@pytest.mark.xfail(strict=False, reason=OTHER_AREAS)
+
 def test_the_data_folder_is_located_only_by_the_store():
     _check([f for p in _files() if _shown(p) != STORE for f in data_locations(p)],
            "data locations outside analysis/store.py (ask analysis.store)")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from analysis.bots import bots_for
+from analysis.cli.bots import bots_for
 from analysis.params import game_parameter_spec
 from games import catalog
 

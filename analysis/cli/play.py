@@ -7,6 +7,7 @@ import sys
 
 import numpy as np
 
+from analysis.cli import bots  # noqa: F401  (registers every bot before a game is played)
 from analysis.params import load_game, parse_params
 from analysis.play import play_game
 
