@@ -23,8 +23,10 @@ def parse_param_value(text: str, default: Any, key: str) -> Any:
         raise InvalidParameterError(f"parameter {key!r} takes true or false, not {text!r}")
     if isinstance(default, int):
         try:
-            return int(text)
-        except ValueError:
+            return _in_int_range(int(text), key, text)
+        except ValueError as exc:
+            if isinstance(exc, InvalidParameterError):
+                raise
             raise InvalidParameterError(
                 f"parameter {key!r} takes a whole number, not {text!r}"
             ) from None
@@ -37,6 +39,18 @@ def parse_param_value(text: str, default: Any, key: str) -> Any:
     return text
 
 
+# Game parameters are C++ ``int``s inside OpenSpiel: a larger number cannot be passed on.
+INT_MIN, INT_MAX = -(2**31), 2**31 - 1
+
+
+def _in_int_range(value: int, key: str, text: str) -> int:
+    if not INT_MIN <= value <= INT_MAX:
+        raise InvalidParameterError(
+            f"parameter {key!r} takes a whole number from {INT_MIN} to {INT_MAX}, not {text!r}"
+        )
+    return value
+
+
 def _finite(value: float, key: str, text: str) -> float:
     """``value``, refused if NaN or infinite (no game rule is written for those)."""
     if not math.isfinite(value):
@@ -47,9 +61,10 @@ def _finite(value: float, key: str, text: str) -> float:
 def _guess_value(text: str, key: str) -> Any:
     """Type a value for a game whose parameter has no declared default."""
     try:
-        return int(text)
-    except ValueError:
-        pass
+        return _in_int_range(int(text), key, text)
+    except ValueError as exc:
+        if isinstance(exc, InvalidParameterError):
+            raise
     try:
         return _finite(float(text), key, text)
     except ValueError as exc:

@@ -375,3 +375,33 @@ def test_a_real_checkpoint_passes_the_check(tmp_path):
     checkpoint = tmp_path / "c.npz"
     solve("kuhn_poker", iterations=3, checkpoint=checkpoint, use_cache=False)
     check_checkpoint_file(checkpoint)
+
+
+@pytest.mark.parametrize("size", ["nan", "inf", "-5GB", "0"])
+def test_max_memory_must_be_a_positive_size(size, tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(cli_solve, "solve", _refuse)
+    argv = ["solve", "kuhn_poker", "--max-memory", size, "--out", str(tmp_path / "o")]
+    status, _, err = run(argv, capsys)
+    assert status == 2
+    assert_one_line(err, "--max-memory", "positive size")
+
+
+def test_negative_values_reach_the_number_check(capsys):
+    """``-1e-3`` and ``-inf`` are values, not unknown options: the message names the range."""
+    status, _, err = run(["solve", "kuhn_poker", "--target-exploitability", "-1e-3"], capsys)
+    assert status == 2
+    assert_one_line(err, "--target-exploitability", "above 0")
+
+
+def test_goat_lords_search_bots_need_simulations(monkeypatch, capsys):
+    monkeypatch.setattr(cli_goat_lords, "run_experiment", _refuse)
+    status, _, err = run(["goat-lords", "--bots", "mcts:0", "--games", "1"], capsys)
+    assert status == 2
+    assert_one_line(err, "--bots", "mcts:0", "at least 1")
+
+
+@pytest.mark.parametrize("value", ["99999999999999999999", "-2147483649"])
+def test_param_whole_numbers_must_fit_the_game(value, capsys):
+    status, _, err = run(["play", "leduc_poker", "--param", f"players={value}"], capsys)
+    assert status == 2
+    assert_one_line(err, "'players'", "whole number from")

@@ -29,7 +29,7 @@ _COMMANDS = (games, play, solve, report, goat_lords, advise, cobardes, coup)
 
 
 _NEGATIVE_NUMBER = re.compile(
-    r"^-(\d+\.?\d*|\d*\.\d+)([eE][-+]?\d+)?$|^-(inf|infinity|nan)$", re.IGNORECASE
+    r"^-(\.?\d.*|inf|infinity|nan)$", re.IGNORECASE
 )
 
 
@@ -40,9 +40,9 @@ class FarolParser(argparse.ArgumentParser):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        # argparse takes only ``-1``/``-.5`` for negative numbers; let ``-1e-3``, ``-inf``
-        # and ``-nan`` be values too, so that the number checks name the flag and its range
-        # instead of argparse saying "expected one argument".
+        # argparse takes only ``-1``/``-.5`` for negative numbers; let ``-1e-3``, ``-5GB``,
+        # ``-inf`` and ``-nan`` be values too (no option starts so), so that the checks name
+        # the flag and its range instead of argparse saying "expected one argument".
         self._negative_number_matcher = _NEGATIVE_NUMBER
 
     def error(self, message: str):  # noqa: D102 (argparse's hook)

@@ -42,6 +42,10 @@ def _run_command(args) -> int:
     bots = tuple(b.strip() for b in args.bots.split(",") if b.strip())
     if len(bots) == 1:
         bots = bots * args.players
+    for bot in bots:
+        count = bot.partition(":")[2]
+        if count.isdigit() and int(count) < 1:
+            raise InvalidParameterError(f"--bots: {bot} needs at least 1 simulation per move")
     if len(bots) != args.players:
         raise InvalidParameterError(f"--bots names {len(bots)} bots for {args.players} players")
     params = parse_params(GAME, args.param)

@@ -106,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
         graph=args.graph,
         rebuild_cache=args.rebuild_cache,
         checkpoint=checkpoint,
-        max_memory=parse_memory(args.max_memory),
+        max_memory=memory_budget(args.max_memory),
         progress=False if args.no_progress else None,
     )
     saved = save_or_rescue(result, out)
@@ -127,6 +127,22 @@ def run(args: argparse.Namespace) -> int:
     print(f"exploitability: {result.exploitability:.3g}  (NashConv {result.nash_conv:.3g})")
     print(f"saved: {saved}")
     return 0 if saved == out else 1
+
+
+def memory_budget(text: str | None) -> int | None:
+    """``--max-memory`` in bytes (``None``: the default), refusing sizes that are not
+    finite and positive."""
+    try:
+        value = parse_memory(text)
+    except InvalidParameterError:
+        raise
+    except (ValueError, OverflowError):
+        value = None if text is None else 0
+    if text is not None and (value is None or value <= 0):
+        raise InvalidParameterError(
+            f"--max-memory takes a positive size like 8GB or 512MB, not {text!r}"
+        )
+    return value
 
 
 def save_or_rescue(result: SolveResult, out: Path) -> Path:
