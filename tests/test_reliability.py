@@ -405,3 +405,28 @@ def test_param_whole_numbers_must_fit_the_game(value, capsys):
     status, _, err = run(["play", "leduc_poker", "--param", f"players={value}"], capsys)
     assert status == 2
     assert_one_line(err, "'players'", "whole number from")
+
+
+def test_cobardes_abstraction_checks_the_data_folder_first(blocked, monkeypatch, capsys):
+    monkeypatch.setattr(cli_cobardes.villains, "abstraction_loss", _refuse)
+    status, _, err = run(["--data", str(blocked), "cobardes", "abstraction"], capsys)
+    assert status == 2
+    assert_one_line(err, "farol cobardes: error:", "--data")
+
+
+def test_default_output_folders_are_checked_too(blocked, monkeypatch, capsys):
+    monkeypatch.setattr(cli_cobardes.sweep, "run_sweep", _refuse)
+    monkeypatch.setattr(cli_goat_lords, "run_experiment", _refuse)
+    monkeypatch.setenv("FAROL_DATA_DIR", str(blocked))
+    status, _, err = run(["cobardes", "sweep"], capsys)
+    assert status == 2
+    assert_one_line(err, "--dir")
+    status, _, err = run(["goat-lords", "--games", "1"], capsys)
+    assert status == 2
+    assert_one_line(err, "--out")
+
+
+def test_bad_values_return_2_in_process(capsys):
+    """In-process callers get the status back for a bad flag value, as for other bad input."""
+    assert cli.main(["advise", "cobardes", "--combat", "9"]) == 2
+    assert_one_line(capsys.readouterr().err, "--combat", "from 1 to 7")

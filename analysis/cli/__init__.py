@@ -33,10 +33,20 @@ _NEGATIVE_NUMBER = re.compile(
 )
 
 
+class ArgumentValueError(FarolError):
+    """A flag given a value it does not take (argparse's check or a ``type=`` check);
+    the message is the whole line, ``farol <command>: error: argument --flag: ...``."""
+
+
 class FarolParser(argparse.ArgumentParser):
     """An argument parser whose errors are one line, ``farol <command>: error: <what>``
     (exit 2), without the usage text; ``--help`` still prints it. Sub-commands'
-    parsers are of this class too (``add_subparsers`` uses the parent's class)."""
+    parsers are of this class too (``add_subparsers`` uses the parent's class).
+
+    A bad value of a flag (argparse words these ``argument --flag: ...``) is raised as
+    :class:`ArgumentValueError`, so :func:`main` returns 2 as for any other bad input;
+    a malformed command line (an unknown option, a missing argument) exits with 2.
+    """
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -46,7 +56,10 @@ class FarolParser(argparse.ArgumentParser):
         self._negative_number_matcher = _NEGATIVE_NUMBER
 
     def error(self, message: str):  # noqa: D102 (argparse's hook)
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        line = f"{self.prog}: error: {message} (see {self.prog} --help)"
+        if message.startswith("argument "):
+            raise ArgumentValueError(line)
+        self.exit(2, line + "\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -71,7 +84,11 @@ def main(argv: list[str] | None = None) -> int:
     """Run ``farol``; returns the exit status (bad input: 2, with one line naming it)."""
     parser = build_parser()
     argv = advise_coup.protect_position(list(sys.argv[1:] if argv is None else argv))
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except ArgumentValueError as exc:
+        print(exc, file=sys.stderr)
+        return 2
     # ``--data DIR`` points every study at DIR for this run (restored afterwards, so that
     # in-process callers such as the tests see no lasting change).
     data = store.use(args.data) if args.data else contextlib.nullcontext()

@@ -13,7 +13,7 @@ import json
 
 from analysis.cli.advise_cobardes import MAX_COMBATS, MAX_WARRIOR
 from analysis.cli.numbers import finite_float, int_in
-from analysis.cli.outputs import check_output_dir
+from analysis.cli.outputs import check_output_dir, check_output_file
 from analysis.cobardes import (
     bot,  # noqa: F401  (registers the solved bot)
     renewal,
@@ -54,7 +54,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_sweep(args: argparse.Namespace) -> int:
-    directory = check_output_dir(args.dir, "--dir") if args.dir else sweep.pairings_dir()
+    directory = check_output_dir(args.dir or sweep.pairings_dir(), "--dir")
     kinds = ("battle", "war", "villains") if args.kind == "all" else (args.kind,)
     for kind in kinds:
         results = sweep.run_sweep(None, args.warriors, args.combats, directory, args.workers,
@@ -67,8 +67,7 @@ def run_renewal(args: argparse.Namespace) -> int:
     """Solve the renewal war (cached, resumable) and print a summary."""
     model = renewal.RenewalModel(renewal.court_deck(args.courtiers), args.warriors,
                                  args.combats)
-    if args.dir:
-        check_output_dir(args.dir, "--dir")
+    check_output_dir(args.dir or renewal.renewal_dir(), "--dir")
     sol = renewal.run_renewal(model, args.dir, args.workers, args.tol)
     print(f"{model.size} states, residual {sol.residual:.2e}, spectral radius "
           f"{sol.spectral_radius:.4f}, {len(sol.history)} iterations")
@@ -76,6 +75,9 @@ def run_renewal(args: argparse.Namespace) -> int:
 
 
 def run_abstraction(args: argparse.Namespace) -> int:
+    for path in (villains.abstraction_loss_path(), subgames.cut_loss_path(),
+                 subgames.hidden_villains_path()):
+        check_output_file(path, "--data")
     rows = []
     for label, params in villains.REDUCED_DECKS:
         loss = villains.abstraction_loss(label, params, iterations=args.iterations)

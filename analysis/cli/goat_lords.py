@@ -57,7 +57,7 @@ def _run_command(args) -> int:
                                         args.rotate)).encode()).hexdigest()[:8]
     exp = Experiment(name, args.players, bots, args.games, seed=args.seed,
                      params=tuple(sorted(params.items())), rotate=args.rotate)
-    out = check_output_dir(args.out, "--out") if args.out else csv_folder()
+    out = check_output_dir(args.out or csv_folder(), "--out")
     df = run_experiment(exp, out, workers=args.workers)
     print(f"{len(df)} games of {GAME} ({', '.join(bots)}), seed {args.seed}; rows in {store.shown(csv_path(exp, out))}")
     for row in seat_win_rates(df).itertuples():
