@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -22,26 +23,53 @@ def parse_param_value(text: str, default: Any, key: str) -> Any:
         raise InvalidParameterError(f"parameter {key!r} takes true or false, not {text!r}")
     if isinstance(default, int):
         try:
-            return int(text)
-        except ValueError:
+            return _in_int_range(int(text), key, text)
+        except ValueError as exc:
+            if isinstance(exc, InvalidParameterError):
+                raise
             raise InvalidParameterError(
                 f"parameter {key!r} takes a whole number, not {text!r}"
             ) from None
     if isinstance(default, float):
         try:
-            return float(text)
+            value = float(text)
         except ValueError:
             raise InvalidParameterError(f"parameter {key!r} takes a number, not {text!r}") from None
+        return _finite(value, key, text)
     return text
 
 
-def _guess_value(text: str) -> Any:
+# Game parameters are C++ ``int``s inside OpenSpiel: a larger number cannot be passed on.
+INT_MIN, INT_MAX = -(2**31), 2**31 - 1
+
+
+def _in_int_range(value: int, key: str, text: str) -> int:
+    if not INT_MIN <= value <= INT_MAX:
+        raise InvalidParameterError(
+            f"parameter {key!r} takes a whole number from {INT_MIN} to {INT_MAX}, not {text!r}"
+        )
+    return value
+
+
+def _finite(value: float, key: str, text: str) -> float:
+    """``value``, refused if NaN or infinite (no game rule is written for those)."""
+    if not math.isfinite(value):
+        raise InvalidParameterError(f"parameter {key!r} takes a finite number, not {text!r}")
+    return value
+
+
+def _guess_value(text: str, key: str) -> Any:
     """Type a value for a game whose parameter has no declared default."""
-    for convert in (int, float):
-        try:
-            return convert(text)
-        except ValueError:
-            pass
+    try:
+        return _in_int_range(int(text), key, text)
+    except ValueError as exc:
+        if isinstance(exc, InvalidParameterError):
+            raise
+    try:
+        return _finite(float(text), key, text)
+    except ValueError as exc:
+        if isinstance(exc, InvalidParameterError):
+            raise
     if text.lower() in ("true", "false"):
         return text.lower() == "true"
     return text
@@ -68,7 +96,7 @@ def parse_params(game_name: str, assignments: Iterable[str] | None) -> dict[str,
             raise InvalidParameterError(
                 f"{game_name} has no parameter {key!r}; its parameters: {known}"
             )
-        params[key] = parse_param_value(text, spec[key], key) if key in spec else _guess_value(text)
+        params[key] = parse_param_value(text, spec[key], key) if key in spec else _guess_value(text, key)
     return params
 
 

@@ -75,7 +75,10 @@ def play_game(
     """
     n = game.num_players()
     if not 0 <= seat < n:
-        raise InvalidParameterError(f"seat {seat} does not exist: {game} has seats 0 to {n - 1}")
+        name = game.get_type().short_name
+        raise InvalidParameterError(
+            f"--seat: seat {seat} does not exist; {name} with these parameters has seats 0 to {n - 1}"
+        )
     rng = np.random.default_rng(seed)
     bots = {p: make_bot(opponent, game, p, seed + 1 + p) for p in range(n) if p != seat}
     state = game.new_initial_state()

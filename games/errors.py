@@ -37,3 +37,7 @@ class UnknownGameError(FarolError, KeyError):
 
 class UnknownBotError(FarolError):
     """An opponent or agent name that no bot answers to for the game."""
+
+
+class OutputError(FarolError):
+    """A location Farol was asked to write to but cannot (not a folder, not writable)."""

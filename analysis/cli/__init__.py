@@ -4,20 +4,66 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
+import re
 import sys
 
 import pyspiel
 
 from analysis import store
-from analysis.cli import advise, cobardes, coup, games, goat_lords, play, report, solve
+from analysis.cli import (
+    advise,
+    advise_coup,
+    cobardes,
+    coup,
+    games,
+    goat_lords,
+    play,
+    report,
+    solve,
+)
 from games.errors import FarolError
 
 # Each module defines register(subparsers), which adds one sub-command.
 _COMMANDS = (games, play, solve, report, goat_lords, advise, cobardes, coup)
 
 
+_NEGATIVE_NUMBER = re.compile(
+    r"^-(\.?\d.*|inf|infinity|nan)$", re.IGNORECASE
+)
+
+
+class ArgumentValueError(FarolError):
+    """A flag given a value it does not take (argparse's check or a ``type=`` check);
+    the message is the whole line, ``farol <command>: error: argument --flag: ...``."""
+
+
+class FarolParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line, ``farol <command>: error: <what>``
+    (exit 2), without the usage text; ``--help`` still prints it. Sub-commands'
+    parsers are of this class too (``add_subparsers`` uses the parent's class).
+
+    A bad value of a flag (argparse words these ``argument --flag: ...``) is raised as
+    :class:`ArgumentValueError`, so :func:`main` returns 2 as for any other bad input;
+    a malformed command line (an unknown option, a missing argument) exits with 2.
+    """
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # argparse takes only ``-1``/``-.5`` for negative numbers; let ``-1e-3``, ``-5GB``,
+        # ``-inf`` and ``-nan`` be values too (no option starts so), so that the checks name
+        # the flag and its range instead of argparse saying "expected one argument".
+        self._negative_number_matcher = _NEGATIVE_NUMBER
+
+    def error(self, message: str):  # noqa: D102 (argparse's hook)
+        line = f"{self.prog}: error: {message} (see {self.prog} --help)"
+        if message.startswith("argument "):
+            raise ArgumentValueError(line)
+        self.exit(2, line + "\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = FarolParser(
         prog="farol",
         description="Farol: a game-theory lab for bluffing card games.",
     )
@@ -37,13 +83,25 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run ``farol``; returns the exit status (bad input: 2, with one line naming it)."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = advise_coup.protect_position(list(sys.argv[1:] if argv is None else argv))
+    try:
+        args = parser.parse_args(argv)
+    except ArgumentValueError as exc:
+        print(exc, file=sys.stderr)
+        return 2
     # ``--data DIR`` points every study at DIR for this run (restored afterwards, so that
     # in-process callers such as the tests see no lasting change).
     data = store.use(args.data) if args.data else contextlib.nullcontext()
     try:
         with data:
-            return int(args.func(args) or 0)
+            status = int(args.func(args) or 0)
+            sys.stdout.flush()
+            return status
+    except BrokenPipeError:
+        # The reader went away (``farol games | head -1``): end quietly, as Unix tools do.
+        # Python flushes stdout again at exit; point it at devnull so that flush is silent.
+        _silence_stdout()
+        return 1
     except (FarolError, pyspiel.SpielError) as exc:
         message = str(exc)
         print(f"farol {args.command}: error: {message}", file=sys.stderr)
@@ -51,6 +109,14 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"farol {args.command}: interrupted", file=sys.stderr)
         return 130
+
+
+def _silence_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass  # no real file descriptor behind stdout (e.g. captured in tests)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 
+from analysis.cli.numbers import finite_float, int_in
 from analysis.cobardes.advise import VARIANTS, Query, advise, format_text, parse_cards, parse_score
+from games.cobardes.cards import NUM_WARRIORS
+
+# The rules' limits (checked again by games/cobardes/options.py): warriors are numbered
+# 0 to MAX_WARRIOR and a battle has 1 to MAX_COMBATS combats.
+MAX_WARRIOR = NUM_WARRIORS - 1
+MAX_COMBATS = 7
 
 
 def add_advise_parser(subparsers) -> None:
@@ -21,14 +28,15 @@ def add_advise_parser(subparsers) -> None:
     parser.add_argument("--my-villain", default=None, help="your villain (hidden from the rival)")
     parser.add_argument("--their-villain", default=None,
                         help="the rival's villain if known (else hidden, ?)")
-    parser.add_argument("--combat", type=int, default=1, help="the combat about to start")
-    parser.add_argument("--combats", type=int, default=7, help="combats in a battle (7)")
-    parser.add_argument("--warriors", type=int, default=6, help="highest warrior (6)")
+    parser.add_argument("--combat", type=int_in(1, MAX_COMBATS), default=1, help="the combat about to start")
+    parser.add_argument("--combats", type=int_in(1, MAX_COMBATS), default=7, help="combats in a battle (7)")
+    parser.add_argument("--warriors", type=int_in(0, MAX_WARRIOR), default=6,
+                        help=f"highest warrior, 0 to {MAX_WARRIOR} (6)")
     parser.add_argument("--score", default=None, help="war score, yours-theirs, e.g. 1-2")
-    parser.add_argument("--win-value", type=float, default=1.0)
-    parser.add_argument("--crown-value", type=float, default=3.0)
-    parser.add_argument("--draw-value", type=float, default=0.0)
-    parser.add_argument("--iterations", type=int, default=300,
+    parser.add_argument("--win-value", type=finite_float(), default=1.0)
+    parser.add_argument("--crown-value", type=finite_float(), default=3.0)
+    parser.add_argument("--draw-value", type=finite_float(), default=0.0)
+    parser.add_argument("--iterations", type=int_in(1), default=300,
                         help="CFR iterations for battles with villains")
     parser.add_argument("--json", action="store_true", help="print JSON for machines")
     parser.set_defaults(func=run)

@@ -11,6 +11,9 @@ from __future__ import annotations
 import argparse
 import json
 
+from analysis.cli.advise_cobardes import MAX_COMBATS, MAX_WARRIOR
+from analysis.cli.numbers import finite_float, int_in
+from analysis.cli.outputs import check_output_dir, check_output_file
 from analysis.cobardes import (
     bot,  # noqa: F401  (registers the solved bot)
     renewal,
@@ -27,31 +30,31 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sub.required = True
     sw = sub.add_parser("sweep", help="solve every pairing (cached, resumable, Dask-ready)")
     sw.add_argument("--kind", choices=("battle", "war", "villains", "all"), default="all")
-    sw.add_argument("--workers", type=int, default=2, help="local processes (default 2)")
+    sw.add_argument("--workers", type=int_in(1), default=2, help="local processes (default 2)")
     sw.add_argument("--scheduler", default=None, help="Dask scheduler, e.g. tcp://host:8786")
-    sw.add_argument("--warriors", type=int, default=6)
-    sw.add_argument("--combats", type=int, default=7)
+    sw.add_argument("--warriors", type=int_in(0, MAX_WARRIOR), default=6)
+    sw.add_argument("--combats", type=int_in(1, MAX_COMBATS), default=7)
     sw.add_argument("--dir", default=None, help="cache folder "
                     "(default: the data folder's cobardes/pairings)")
     sw.set_defaults(func=run_sweep)
     rn = sub.add_parser("renewal", help="the war with courtier renewal between battles "
                         "(keep-or-renew; cached, resumable)")
-    rn.add_argument("--workers", type=int, default=2, help="local processes (default 2)")
-    rn.add_argument("--warriors", type=int, default=6)
-    rn.add_argument("--combats", type=int, default=7)
+    rn.add_argument("--workers", type=int_in(1), default=2, help="local processes (default 2)")
+    rn.add_argument("--warriors", type=int_in(0, MAX_WARRIOR), default=6)
+    rn.add_argument("--combats", type=int_in(1, MAX_COMBATS), default=7)
     rn.add_argument("--courtiers", default="all",
                     help="the court deck, names separated by / (default all ten)")
-    rn.add_argument("--tol", type=float, default=1e-9, help="fixed-point residual")
+    rn.add_argument("--tol", type=finite_float(0, above=True), default=1e-9, help="fixed-point residual")
     rn.add_argument("--dir", default=None,
                     help="cache folder (default: the data folder's cobardes/renewal)")
     rn.set_defaults(func=run_renewal)
     ab = sub.add_parser("abstraction", help="measure the state-keyed abstraction's loss")
-    ab.add_argument("--iterations", type=int, default=2000)
+    ab.add_argument("--iterations", type=int_in(1), default=2000)
     ab.set_defaults(func=run_abstraction)
 
 
 def run_sweep(args: argparse.Namespace) -> int:
-    directory = args.dir or sweep.pairings_dir()
+    directory = check_output_dir(args.dir or sweep.pairings_dir(), "--dir")
     kinds = ("battle", "war", "villains") if args.kind == "all" else (args.kind,)
     for kind in kinds:
         results = sweep.run_sweep(None, args.warriors, args.combats, directory, args.workers,
@@ -64,6 +67,7 @@ def run_renewal(args: argparse.Namespace) -> int:
     """Solve the renewal war (cached, resumable) and print a summary."""
     model = renewal.RenewalModel(renewal.court_deck(args.courtiers), args.warriors,
                                  args.combats)
+    check_output_dir(args.dir or renewal.renewal_dir(), "--dir")
     sol = renewal.run_renewal(model, args.dir, args.workers, args.tol)
     print(f"{model.size} states, residual {sol.residual:.2e}, spectral radius "
           f"{sol.spectral_radius:.4f}, {len(sol.history)} iterations")
@@ -71,6 +75,9 @@ def run_renewal(args: argparse.Namespace) -> int:
 
 
 def run_abstraction(args: argparse.Namespace) -> int:
+    for path in (villains.abstraction_loss_path(), subgames.cut_loss_path(),
+                 subgames.hidden_villains_path()):
+        check_output_file(path, "--data")
     rows = []
     for label, params in villains.REDUCED_DECKS:
         loss = villains.abstraction_loss(label, params, iterations=args.iterations)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import hashlib
-from pathlib import Path
 
 import pyspiel
 
 from analysis import store
+from analysis.cli.numbers import int_in
+from analysis.cli.outputs import check_output_dir
 from analysis.goat_lords import GAME
 from analysis.goat_lords.bots import build_bot
 from analysis.goat_lords.statistics import (
@@ -25,15 +26,15 @@ from games.errors import InvalidParameterError
 def register(subparsers) -> None:
     """``farol goat-lords``: run one tournament and print its answers (bots register on import)."""
     parser = subparsers.add_parser("goat-lords", help="Goat Lords tournament: seat win rates, duels, wilds")
-    parser.add_argument("--players", type=int, default=2, help="players at the table (2-6)")
+    parser.add_argument("--players", type=int_in(2, 6), default=2, help="players at the table (2-6)")
     parser.add_argument("--bots", default="greedy",
                         help="comma-separated bot per seat, or one bot for all (greedy, random, mcts:N, ismcts:N)")
-    parser.add_argument("--games", type=int, default=200, help="games to play (default 200)")
-    parser.add_argument("--seed", type=int, default=20261130, help="experiment seed")
+    parser.add_argument("--games", type=int_in(1), default=200, help="games to play (default 200)")
+    parser.add_argument("--seed", type=int_in(0, 2**31 - 1), default=20261130, help="experiment seed")
     parser.add_argument("--rotate", action="store_true", help="rotate the seating every game")
     parser.add_argument("--param", action="append", default=[], metavar="K=V", help="game parameter")
     parser.add_argument("--out", default=None, help="folder of the resumable CSV (default: the data folder)")
-    parser.add_argument("--workers", type=int, default=None, help="processes (default 2)")
+    parser.add_argument("--workers", type=int_in(1), default=None, help="processes (default 2)")
     parser.set_defaults(func=_run_command)
 
 
@@ -41,6 +42,10 @@ def _run_command(args) -> int:
     bots = tuple(b.strip() for b in args.bots.split(",") if b.strip())
     if len(bots) == 1:
         bots = bots * args.players
+    for bot in bots:
+        count = bot.partition(":")[2]
+        if count.isdigit() and int(count) < 1:
+            raise InvalidParameterError(f"--bots: {bot} needs at least 1 simulation per move")
     if len(bots) != args.players:
         raise InvalidParameterError(f"--bots names {len(bots)} bots for {args.players} players")
     params = parse_params(GAME, args.param)
@@ -52,7 +57,7 @@ def _run_command(args) -> int:
                                         args.rotate)).encode()).hexdigest()[:8]
     exp = Experiment(name, args.players, bots, args.games, seed=args.seed,
                      params=tuple(sorted(params.items())), rotate=args.rotate)
-    out = Path(args.out) if args.out else csv_folder()
+    out = check_output_dir(args.out or csv_folder(), "--out")
     df = run_experiment(exp, out, workers=args.workers)
     print(f"{len(df)} games of {GAME} ({', '.join(bots)}), seed {args.seed}; rows in {store.shown(csv_path(exp, out))}")
     for row in seat_win_rates(df).itertuples():

@@ -8,6 +8,7 @@ import sys
 import numpy as np
 
 from analysis.cli import bots  # noqa: F401  (registers every bot before a game is played)
+from analysis.cli.numbers import int_in
 from analysis.params import load_game, parse_params
 from analysis.play import play_game
 
@@ -16,9 +17,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("play", help="play a game in the terminal against a bot")
     parser.add_argument("game", help="registered game name, e.g. python_coup")
     parser.add_argument("--param", action="append", default=[], metavar="K=V", help="game parameter")
-    parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    parser.add_argument("--seat", type=int_in(0), default=0, help="your seat (default 0)")
     parser.add_argument("--opponent", default="random", help="bot for the other seats (default random)")
-    parser.add_argument("--seed", type=int, default=None, help="random seed (default: fresh)")
+    parser.add_argument("--seed", type=int_in(0, 2**31 - 1), default=None, help="random seed (default: fresh)")
     parser.set_defaults(func=run)
 
 

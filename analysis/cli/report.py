@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
+from analysis.cli.outputs import check_output_dir
 from analysis.report.write import write_family_report, write_index
 from games import catalog
 
@@ -21,7 +21,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    outdir = Path(args.out)
+    outdir = check_output_dir(args.out, "--out")
     if args.game == "all":
         keys = [f.key for f in catalog.families()]
     else:

@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
+import time
 from pathlib import Path
 
 from analysis import store
+from analysis.cli.numbers import finite_float, int_in
+from analysis.cli.outputs import check_output_dir, check_output_file
 from analysis.params import parse_params
 from analysis.solve import METHODS, solve
+from analysis.solve.cache import check_checkpoint_file
 from analysis.solve.memory import parse_memory
-from games.errors import InvalidParameterError
+from analysis.solve.result import SolveResult
+from games.errors import InvalidParameterError, OutputError
 
 
 def default_out_dir(game: str, params: dict, graph: bool) -> Path:
@@ -39,12 +45,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--method", choices=sorted(METHODS), default="cfr+")
     parser.add_argument(
         "--target-exploitability",
-        type=float,
+        type=finite_float(0, above=True),
         metavar="E",
         help="stop once the average strategy is at most this exploitable",
     )
-    parser.add_argument("--seconds", type=float, metavar="S", help="time budget of this run")
-    parser.add_argument("--iterations", type=int, metavar="N", help="total iteration count")
+    parser.add_argument("--seconds", type=finite_float(0, above=True), metavar="S", help="time budget of this run")
+    parser.add_argument("--iterations", type=int_in(1), metavar="N", help="total iteration count")
     parser.add_argument(
         "--graph",
         action="store_true",
@@ -83,8 +89,13 @@ def run(args: argparse.Namespace) -> int:
         if args.checkpoint
         else store.cache("checkpoints", f"{out.name}-{args.method.replace('+', 'plus')}.npz")
     )
+    # Check the output locations now: a solve may run for hours.
+    check_output_dir(out, "--out")
+    check_output_file(checkpoint, "--checkpoint")
     if args.fresh and checkpoint.exists():
         checkpoint.unlink()
+    if checkpoint.exists():
+        check_checkpoint_file(checkpoint)
     result = solve(
         args.game,
         params=params or None,
@@ -95,10 +106,10 @@ def run(args: argparse.Namespace) -> int:
         graph=args.graph,
         rebuild_cache=args.rebuild_cache,
         checkpoint=checkpoint,
-        max_memory=parse_memory(args.max_memory),
+        max_memory=memory_budget(args.max_memory),
         progress=False if args.no_progress else None,
     )
-    result.save(out)
+    saved = save_or_rescue(result, out)
     print(f"game: {result.game}")
     print(
         f"method: {result.method}  mode: {result.mode}  engine: {result.engine}"
@@ -114,5 +125,46 @@ def run(args: argparse.Namespace) -> int:
     )
     print(f"value (player 0): {result.value:.6f}")
     print(f"exploitability: {result.exploitability:.3g}  (NashConv {result.nash_conv:.3g})")
-    print(f"saved: {out}")
-    return 0
+    print(f"saved: {saved}")
+    return 0 if saved == out else 1
+
+
+def memory_budget(text: str | None) -> int | None:
+    """``--max-memory`` in bytes (``None``: the default), refusing sizes that are not
+    finite and positive."""
+    try:
+        value = parse_memory(text)
+    except InvalidParameterError:
+        raise
+    except (ValueError, OverflowError):
+        value = None if text is None else 0
+    if text is not None and (value is None or value <= 0):
+        raise InvalidParameterError(
+            f"--max-memory takes a positive size like 8GB or 512MB, not {text!r}"
+        )
+    return value
+
+
+def save_or_rescue(result: SolveResult, out: Path) -> Path:
+    """Save ``result`` in ``out``; if that fails (the folder went away, the disk filled),
+    save it under the cache's ``rescued`` folder instead and say so on stderr, so that the
+    work is not lost. Returns where it was saved."""
+    try:
+        return result.save(out)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        rescued = store.cache("rescued", f"{out.name or 'result'}-{stamp}")
+        try:
+            result.save(rescued)
+        except OSError as again:
+            raise OutputError(
+                f"cannot save the result in --out {out} ({reason}) nor in {rescued} "
+                f"({again.strerror or again})"
+            ) from None
+        print(
+            f"farol solve: cannot save the result in --out {out} ({reason}); "
+            f"saved it in {rescued.absolute()} instead",
+            file=sys.stderr,
+        )
+        return rescued

@@ -196,3 +196,27 @@ def _check_consistent(cg: CompiledGame) -> None:
     )
     if not ok:
         raise ValueError("its arrays do not fit together")
+
+
+# The arrays of a checkpoint (see CFRSolver.save_checkpoint).
+CHECKPOINT_ARRAYS = ("regret", "strategy_sum", "iteration", "seconds", "identity")
+
+
+def check_checkpoint_file(path: str | Path) -> None:
+    """Refuse a file that is not a checkpoint Farol wrote (a text file, another archive)
+    before a solve tries to resume from it.
+
+    Raises
+    ------
+    CorruptFileError
+        Naming the file, if it is not a zip of the checkpoint's arrays.
+    """
+    path = Path(path)
+    problem = f"{path} is not a Farol checkpoint; delete it or choose another checkpoint path"
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = set(archive.namelist())
+    except (OSError, zipfile.BadZipFile, ValueError):
+        raise CorruptFileError(problem) from None
+    if not all(f"{name}.npy" in names for name in CHECKPOINT_ARRAYS):
+        raise CorruptFileError(problem)

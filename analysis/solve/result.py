@@ -191,8 +191,13 @@ class SolveResult:
             if target.exists():
                 old = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.old"))
                 os.replace(target, old / "previous")
-                os.replace(tmp, target)
-                shutil.rmtree(old, ignore_errors=True)
+                try:
+                    os.replace(tmp, target)
+                except OSError:
+                    os.replace(old / "previous", target)  # put the previous result back
+                    raise
+                finally:
+                    shutil.rmtree(old, ignore_errors=True)
             else:
                 os.replace(tmp, target)
         finally:
