@@ -15,8 +15,6 @@ import ast
 from collections.abc import Iterable
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("games", "analysis")
 # Imported inside a function where only some runs need them (slow to import, or optional).
