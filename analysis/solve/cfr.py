@@ -19,7 +19,7 @@ from tqdm.auto import tqdm
 
 from analysis.solve import kernels
 from analysis.solve.best_response import Exploitability, exploitability
-from analysis.solve.cache import atomic_savez
+from analysis.solve.cache import atomic_savez, check_checkpoint_file
 from analysis.solve.compiled import CompiledGame
 from analysis.solve.errors import CorruptFileError, SolveError
 from analysis.solve.factored import factor, run_iterations_public
@@ -215,8 +215,9 @@ class CFRSolver:
         Raises
         ------
         CorruptFileError
-            If the file is unreadable or belongs to another game or method.
+            If the file is unreadable, not a checkpoint, or belongs to another game or method.
         """
+        check_checkpoint_file(path)
         try:
             with np.load(Path(path), allow_pickle=False) as data:
                 identity = data["identity"].tobytes().decode()
