@@ -208,7 +208,7 @@ def bracket_of(endgame: Endgame, directory: Path | None = None) -> dict | None:
     if bracket is None:
         return None
     bracket["max_exploitability"] = max(
-        max(r["low"]["exploitability"], r["high"]["exploitability"]) for r in by_cap.values())
+        max(r.low["exploitability"], r.high["exploitability"]) for r in by_cap.values())
     return bracket
 
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis.coup.bluffing import frame
+from analysis.coup.model import EndgameRecord
 
 
-def first_player(records: list[dict]) -> pd.DataFrame:
+def first_player(records: list[EndgameRecord]) -> pd.DataFrame:
     """Per deck: the mover's value at equal coins (moving first), and the 1-coin rule's
     effect: the mover's value with 1 coin against 2, beside 2 against 2."""
     df = frame(records)
@@ -32,7 +33,7 @@ def first_player(records: list[dict]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def deck_difference(records: list[dict]) -> pd.DataFrame:
+def deck_difference(records: list[EndgameRecord]) -> pd.DataFrame:
     """Per coin pair: mover value with the Ambassador minus with the Inquisitor."""
     df = frame(records)
     table = df.pivot_table(index=["mover", "other"], columns="deck", values="value")

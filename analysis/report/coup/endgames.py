@@ -123,21 +123,21 @@ def section_cap3(ctx: ReportContext) -> str:
 def section_revealed(ctx: ReportContext) -> str:
     """How the revealed cards (which change what can be dealt) move the values."""
     lines = ["## Revealed cards\n"]
-    main = {(r["endgame"]["deck"], r["endgame"]["mover_coins"], r["endgame"]["other_coins"]): r
+    main = {(r.endgame.deck, r.endgame.mover_coins, r.endgame.other_coins): r
             for r in endgame_records()}
     rows = []
     for revealed in REVEALED_SETS:
         records = model.cached(sweep.grid(REVEALED_COINS, revealed=revealed))
-        for deck in sorted({r["endgame"]["deck"] for r in records}):
-            sub = [r for r in records if r["endgame"]["deck"] == deck]
-            diffs = [abs(r["value"] - main[(deck, r["endgame"]["mover_coins"],
-                                            r["endgame"]["other_coins"])]["value"])
-                     for r in sub if (deck, r["endgame"]["mover_coins"],
-                                      r["endgame"]["other_coins"]) in main]
-            rows.append((revealed, deck, len(sub), np.mean([r["value"] for r in sub]),
+        for deck in sorted({r.endgame.deck for r in records}):
+            sub = [r for r in records if r.endgame.deck == deck]
+            diffs = [abs(r.value - main[(deck, r.endgame.mover_coins,
+                                          r.endgame.other_coins)].value)
+                     for r in sub if (deck, r.endgame.mover_coins,
+                                      r.endgame.other_coins) in main]
+            rows.append((revealed, deck, len(sub), np.mean([r.value for r in sub]),
                          max(diffs) if diffs else float("nan"),
-                         max(r["exploitability"] for r in sub),
-                         min(r["iterations"] for r in sub), max(r["iterations"] for r in sub)))
+                         max(r.exploitability for r in sub),
+                         min(r.iterations for r in sub), max(r.iterations for r in sub)))
     if not rows:
         return "\n".join(lines + ["Only the main revealed pair is solved so far."])
     lines += [
