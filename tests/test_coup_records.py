@@ -7,10 +7,12 @@ import json
 import pytest
 
 from analysis import store
+from analysis.coup.abstraction import Estimate
 from analysis.coup.model import BracketRecord, Endgame, EndgameRecord
 
 KINDS = {"endgames": EndgameRecord, "endgames_priced": EndgameRecord,
-         "brackets": BracketRecord, "brackets_markov": BracketRecord}
+         "brackets": BracketRecord, "brackets_markov": BracketRecord,
+         "abstraction": Estimate, "abstraction_memory": Estimate}
 
 
 @pytest.mark.parametrize("kind", sorted(KINDS))

@@ -123,8 +123,12 @@ class StoredRecord:
         out = {}
         for name in names:
             value = getattr(self, name)
-            out[name] = value.to_json() if isinstance(value, Endgame) else value
+            out[name] = self.endgame_json(value) if isinstance(value, Endgame) else value
         return out
+
+    def endgame_json(self, endgame: Endgame) -> dict:
+        """The stored form of the record's ``endgame`` (every field)."""
+        return endgame.to_json()
 
     @classmethod
     def from_json(cls, data: dict):
