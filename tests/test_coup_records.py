@@ -8,11 +8,19 @@ import pytest
 
 from analysis import store
 from analysis.coup.abstraction import Estimate
-from analysis.coup.model import BracketRecord, Endgame, EndgameRecord
+from analysis.coup.full_game import FullGameRow
+from analysis.coup.larger import LargerRow
+from analysis.coup.model import BracketRecord, Endgame, EndgameRecord, read_typed_rows
+from analysis.coup.sweep import CapStudyRow
 
 KINDS = {"endgames": EndgameRecord, "endgames_priced": EndgameRecord,
          "brackets": BracketRecord, "brackets_markov": BracketRecord,
          "abstraction": Estimate, "abstraction_memory": Estimate}
+# The resumable results files: one JSON object of rows (written by
+# analysis.solve.cache.write_rows: sorted keys).
+ROW_FILES = {"cap_study.json": CapStudyRow, "full_game.json": FullGameRow,
+             "full_game_markov.json": FullGameRow, "larger.json": LargerRow,
+             "larger_markov.json": LargerRow}
 
 
 @pytest.mark.parametrize("kind", sorted(KINDS))
@@ -24,6 +32,16 @@ def test_every_committed_record_round_trips(kind):
         record = KINDS[kind].from_json(json.loads(text))
         assert isinstance(record.endgame, Endgame)
         assert json.dumps(record.to_json(), indent=1) + "\n" == text, path.name
+
+
+@pytest.mark.parametrize("name", sorted(ROW_FILES))
+def test_every_committed_row_file_round_trips(name):
+    path = store.data("coup", name)
+    text = path.read_text()
+    rows = read_typed_rows(ROW_FILES[name], path)
+    assert rows and all(isinstance(r, ROW_FILES[name]) for r in rows.values())
+    again = {key: row.to_json() for key, row in rows.items()}
+    assert json.dumps(again, indent=1, sort_keys=True) + "\n" == text
 
 
 def test_missing_fields_are_none_and_unknown_keys_refused():

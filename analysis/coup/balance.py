@@ -10,6 +10,7 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis.coup.bluffing import frame
+from analysis.coup.larger import LargerRow
 from analysis.coup.model import EndgameRecord
 
 
@@ -43,12 +44,12 @@ def deck_difference(records: list[EndgameRecord]) -> pd.DataFrame:
     return out.reset_index()
 
 
-def opening(larger_rows: dict) -> pd.DataFrame:
+def opening(larger_rows: dict[str, LargerRow]) -> pd.DataFrame:
     """The 2v2 opening positions from the larger-endgame runs (values where solved)."""
     rows = []
     for row in larger_rows.values():
-        if row["case"].startswith("2v2"):
-            rows.append({k: row.get(k) for k in ("case", "deck", "turn_cap", "status",
+        if row.case.startswith("2v2"):
+            rows.append({k: getattr(row, k) for k in ("case", "deck", "turn_cap", "status",
                                                  "estimated_tree_nodes", "tree_value",
                                                  "tree_exploitability", "tree_iterations")})
     return pd.DataFrame(rows)

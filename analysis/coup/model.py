@@ -140,6 +140,13 @@ class StoredRecord:
         return cls(**values, key_order=tuple(data))
 
 
+def read_typed_rows(cls, path: Path) -> dict:
+    """The rows of a resumable results file (``{key: row}``, as
+    :func:`analysis.solve.cache.write_rows` writes them) as ``cls`` records; raises
+    ``OSError``/``ValueError`` when the file is missing or unreadable."""
+    return {key: cls.from_json(row) for key, row in json.loads(Path(path).read_text()).items()}
+
+
 @dataclass(frozen=True)
 class EndgameRecord(StoredRecord):
     """One solved endgame (:func:`analysis.coup.endgames.solve_endgame`), or the same with

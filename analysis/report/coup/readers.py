@@ -87,17 +87,17 @@ def markov_tightest(rows: dict, key) -> dict[tuple, tuple[float, float, int]]:
     best: dict[tuple, tuple[float, float, int]] = {}
     for r in rows.values():
         lo, hi, cap = best.get(key(r), (0.0, 1.0, 0))
-        lo, hi = max(lo, r["root_bracket"][0]), min(hi, r["root_bracket"][1])
-        if r["status"] == "bracketed":
-            lo, hi = max(lo, r["lower_win"]), min(hi, r["upper_win"])
-            cap = max(cap, r["turn_cap"])
+        lo, hi = max(lo, r.root_bracket[0]), min(hi, r.root_bracket[1])
+        if r.status == "bracketed":
+            lo, hi = max(lo, r.lower_win), min(hi, r.upper_win)
+            cap = max(cap, r.turn_cap)
         best[key(r)] = (lo, hi, cap)
     return best
 
 
 def full_game_best(rows: dict) -> dict[tuple, tuple[float, float, int]]:
     """Per (setup, deck), the first player's tightest bracket (:func:`markov_tightest`)."""
-    return markov_tightest(rows, lambda r: (r["setup"], r["deck"]))
+    return markov_tightest(rows, lambda r: (r.setup, r.deck))
 
 
 def priced_records() -> list[EndgameRecord]:
