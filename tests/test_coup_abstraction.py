@@ -118,8 +118,8 @@ def test_the_sweep_writes_and_resumes(tmp_path, monkeypatch):
     eg = Endgame(7, 2, "inquisitor")
     records = A.sweep([eg], tmp_path, caps=(1, 2), loss_cap=1, progress=False)
     rec = records[0]
-    assert rec["converged"] and rec["estimate_cap"] == 2
-    assert rec["loss"]["loss"] <= 2e-4
+    assert rec.converged and rec.estimate_cap == 2
+    assert rec.loss["loss"] <= 2e-4
     assert (tmp_path / f"{A.slug(eg)}.json").exists()
 
     def boom(*args):

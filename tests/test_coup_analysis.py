@@ -366,15 +366,16 @@ def test_sweep_resumes_and_redoes_damaged_records(tmp_path):
     endgames = sweep.grid(coins=(0, 7), decks=("inquisitor",), cap=1)
     assert [eg.turn_cap for eg in endgames] == [1, 1, 1, 1]
     records = sweep.sweep(endgames, tmp_path, workers=1, progress=False)
-    assert [r["endgame"]["mover_coins"] for r in records] == [0, 0, 7, 7]
-    assert records[2]["win"] == pytest.approx(1.0, abs=1e-4)
+    assert [r.endgame.mover_coins for r in records] == [0, 0, 7, 7]
+    assert records[2].win == pytest.approx(1.0, abs=1e-4)
     paths = [model.record_path(tmp_path, eg) for eg in endgames]
     stamps = [p.stat().st_mtime_ns for p in paths]
     paths[1].write_text("{not json")
     again = sweep.sweep(endgames, tmp_path, workers=1, progress=False)
     assert [p.stat().st_mtime_ns for p in paths][::2] == stamps[::2]
-    assert again[1]["value"] == pytest.approx(records[1]["value"], abs=1e-6)
-    assert "openspiel_exploitability" in records[0]  # every third endgame is checked twice
+    assert again[1].value == pytest.approx(records[1].value, abs=1e-6)
+    # every third endgame is checked twice
+    assert "openspiel_exploitability" in records[0].to_json()
 
 
 def test_farol_coup_sweep_command(tmp_path, capsys):
@@ -446,6 +447,6 @@ def test_sweeps_in_worker_processes_match_the_serial_sweep(tmp_path):
     endgames = sweep.grid(coins=(0, 7), decks=("inquisitor",), cap=1)
     serial = sweep.sweep(endgames, tmp_path / "a", workers=1, progress=False)
     pooled = sweep.sweep(endgames, tmp_path / "b", workers=2, progress=False)
-    assert [r["value"] for r in pooled] == pytest.approx([r["value"] for r in serial], abs=1e-9)
+    assert [r.value for r in pooled] == pytest.approx([r.value for r in serial], abs=1e-9)
     brackets = sweep.bracket_sweep(endgames, tmp_path / "c", workers=2, progress=False)
     assert len(brackets) == len(endgames) and all(b is not None for b in brackets)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from analysis.coup.brackets import compile_endgame, solve_bracket, with_cap_payoff
-from analysis.coup.model import Endgame
+from analysis.coup.model import BracketRecord, Endgame
 from analysis.solve import CFRSolver, compile_game
 from games.coup import endgame_game
 
@@ -152,8 +152,8 @@ def test_the_tightest_bracket_intersects_every_cap():
     from analysis.report.coup.readers import tightest
 
     def rec(cap, lower, upper):
-        return {"endgame": {"deck": "inquisitor", "mover_coins": 1, "other_coins": 7,
-                            "turn_cap": cap}, "lower_win": lower, "upper_win": upper}
+        return BracketRecord(Endgame(1, 7, "inquisitor", turn_cap=cap),
+                             lower_win=lower, upper_win=upper)
 
     by_cap = {3: [rec(3, 0.0769, 0.0962)], 4: [rec(4, 0.0769, 0.0962)],
               5: [rec(5, 0.0960, 0.0965)]}

@@ -122,8 +122,8 @@ def test_remembering_the_examined_card_removes_the_loss_at_cap_two():
 def test_the_sweep_records_its_keys(tmp_path):
     eg = Endgame(7, 2, "inquisitor")
     (rec,) = A.sweep([eg], tmp_path, caps=(1, 2), loss_cap=1, progress=False, keys="memory")
-    assert rec["keys"] == "memory" and rec["solver"] == A.MEMORY_SOLVER
-    assert rec["converged"] and rec["win"] == pytest.approx(1.0, abs=1e-3)
+    assert rec.keys == "memory" and rec.solver == A.MEMORY_SOLVER
+    assert rec.converged and rec.win == pytest.approx(1.0, abs=1e-3)
 
 
 def test_unknown_keys_are_refused_by_name(capsys):

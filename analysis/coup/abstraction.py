@@ -16,12 +16,14 @@ import json
 import sys
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from analysis.coup.model import (
     CONVERGED_WIDTH,
     DECKS,
     Endgame,
+    StoredRecord,
     brackets_by_cap,
     brackets_dir,
     data_dir,
@@ -208,7 +210,7 @@ def bracket_of(endgame: Endgame, directory: Path | None = None) -> dict | None:
     if bracket is None:
         return None
     bracket["max_exploitability"] = max(
-        max(r["low"]["exploitability"], r["high"]["exploitability"]) for r in by_cap.values())
+        max(r.low["exploitability"], r.high["exploitability"]) for r in by_cap.values())
     return bracket
 
 
@@ -255,13 +257,45 @@ def estimate(endgame: Endgame, caps: Iterable[int] = CAPS, loss_cap: int | None 
     return record
 
 
-def load(directory: Path, endgame: Endgame) -> dict | None:
+@dataclass(frozen=True)
+class Estimate(StoredRecord):
+    """One endgame's stored estimate (:func:`estimate`): the cap loop's rows (``caps``)
+    and verdict, the loss at the loss cap, the rigorous bracket then on disk and where
+    the estimate falls. Its ``endgame`` is stored without a cap (the estimate spans
+    caps; read back with the default one)."""
+
+    endgame: Endgame | None = None
+    position: str | None = None
+    keys: str | None = None
+    solver: str | None = None
+    parameters: dict | None = None
+    caps: list | None = None
+    converged: bool | None = None
+    stopped: str | None = None
+    estimate_cap: int | None = None
+    value: float | None = None
+    win: float | None = None
+    change: float | None = None
+    loss: dict | None = None
+    bracket: dict | None = None
+    inside: bool | None = None
+    outside_by: float | None = None
+    seconds: float | None = None
+    version: int | None = None
+    key_order: tuple[str, ...] = field(default=(), compare=False, repr=False)
+
+    def endgame_json(self, endgame: Endgame) -> dict:
+        return {"mover_coins": endgame.mover_coins, "other_coins": endgame.other_coins,
+                "deck": endgame.deck, "revealed": list(endgame.revealed)}
+
+
+def load(directory: Path, endgame: Endgame) -> Estimate | None:
     """The record of ``endgame`` on disk, or ``None`` (missing, unreadable or stale)."""
     try:
         record = json.loads((Path(directory) / f"{slug(endgame)}.json").read_text())
     except (OSError, ValueError):
         return None
-    return record if record.get("version") == VERSION else None
+    return Estimate.from_json(record) if record.get("version") == VERSION else None
 
 
 def run_task(endgame: Endgame, directory: str, caps: tuple[int, ...],
@@ -289,7 +323,7 @@ def scope(decks: Iterable[str] = DECKS, pairs: Iterable[tuple[int, int]] = SCOPE
 
 def sweep(endgames: list[Endgame], directory: Path | None = None, caps: Iterable[int] = CAPS,
           workers: int = 1, progress: bool | None = None,
-          loss_cap: int | None = LOSS_CAP, keys: str = "plain") -> list[dict]:
+          loss_cap: int | None = LOSS_CAP, keys: str = "plain") -> list[Estimate]:
     """Estimate every endgame not yet on disk (resumable; through the shared runner).
 
     The progress bar shows when stderr is a terminal (``progress=None``).
@@ -306,7 +340,7 @@ def sweep(endgames: list[Endgame], directory: Path | None = None, caps: Iterable
     return [load(directory, eg) for eg in endgames]
 
 
-def cached(directory: Path | None = None) -> list[dict]:
+def cached(directory: Path | None = None) -> list[Estimate]:
     """Every current record in ``directory`` (default: the plain keys'; sorted by deck
     and coins)."""
     directory = records_dir() if directory is None else Path(directory)
@@ -317,6 +351,6 @@ def cached(directory: Path | None = None) -> list[dict]:
         except (OSError, ValueError):
             continue
         if record.get("version") == VERSION:
-            out.append(record)
-    return sorted(out, key=lambda r: (r["endgame"]["deck"], r["endgame"]["mover_coins"],
-                                      r["endgame"]["other_coins"]))
+            out.append(Estimate.from_json(record))
+    return sorted(out, key=lambda r: (r.endgame.deck, r.endgame.mover_coins,
+                                      r.endgame.other_coins))

@@ -10,9 +10,11 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis.coup.bluffing import frame
+from analysis.coup.larger import LargerRow
+from analysis.coup.model import EndgameRecord
 
 
-def first_player(records: list[dict]) -> pd.DataFrame:
+def first_player(records: list[EndgameRecord]) -> pd.DataFrame:
     """Per deck: the mover's value at equal coins (moving first), and the 1-coin rule's
     effect: the mover's value with 1 coin against 2, beside 2 against 2."""
     df = frame(records)
@@ -32,7 +34,7 @@ def first_player(records: list[dict]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def deck_difference(records: list[dict]) -> pd.DataFrame:
+def deck_difference(records: list[EndgameRecord]) -> pd.DataFrame:
     """Per coin pair: mover value with the Ambassador minus with the Inquisitor."""
     df = frame(records)
     table = df.pivot_table(index=["mover", "other"], columns="deck", values="value")
@@ -42,12 +44,12 @@ def deck_difference(records: list[dict]) -> pd.DataFrame:
     return out.reset_index()
 
 
-def opening(larger_rows: dict) -> pd.DataFrame:
+def opening(larger_rows: dict[str, LargerRow]) -> pd.DataFrame:
     """The 2v2 opening positions from the larger-endgame runs (values where solved)."""
     rows = []
     for row in larger_rows.values():
-        if row["case"].startswith("2v2"):
-            rows.append({k: row.get(k) for k in ("case", "deck", "turn_cap", "status",
+        if row.case.startswith("2v2"):
+            rows.append({k: getattr(row, k) for k in ("case", "deck", "turn_cap", "status",
                                                  "estimated_tree_nodes", "tree_value",
                                                  "tree_exploitability", "tree_iterations")})
     return pd.DataFrame(rows)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from analysis.coup.model import EndgameRecord
+
 # The honest-play anchor quoted in issue 8: one card each, coins 0-6 each, no
 # Ambassador; a published simulation of honest play has the player to move winning
 # this many of the 196 (coin pair x opponent card) cases.
@@ -19,35 +21,35 @@ HONEST_PLAY_WINS = {"Captain": 163, "Assassin": 134, "Duke": 110, "Contessa": 74
 HONEST_PLAY_CASES = 196
 
 
-def frame(records: list[dict]) -> pd.DataFrame:
+def frame(records: list[EndgameRecord]) -> pd.DataFrame:
     """One row per endgame: deck, coins, value, outcome probabilities, solver figures."""
     rows = []
     for r in records:
-        eg = r["endgame"]
+        eg = r.endgame
         rows.append({
-            "deck": eg["deck"], "revealed": "-".join(eg["revealed"]), "turn_cap": eg["turn_cap"],
-            "mover": eg["mover_coins"], "other": eg["other_coins"], "value": r["value"],
-            "win": r["win"], "draw": r["draw"], "lose": r["lose"],
-            "exploitability": r["exploitability"],
-            "openspiel_exploitability": r.get("openspiel_exploitability"),
-            "iterations": r["iterations"], "nodes": r["nodes"], "infosets": r["infosets"],
-            "seconds": r["solve_seconds"] + r["walk_seconds"],
+            "deck": eg.deck, "revealed": "-".join(eg.revealed), "turn_cap": eg.turn_cap,
+            "mover": eg.mover_coins, "other": eg.other_coins, "value": r.value,
+            "win": r.win, "draw": r.draw, "lose": r.lose,
+            "exploitability": r.exploitability,
+            "openspiel_exploitability": r.openspiel_exploitability,
+            "iterations": r.iterations, "nodes": r.nodes, "infosets": r.infosets,
+            "seconds": r.solve_seconds + r.walk_seconds,
         })
     return pd.DataFrame(rows)
 
 
-def claims_frame(records: list[dict]) -> pd.DataFrame:
+def claims_frame(records: list[EndgameRecord]) -> pd.DataFrame:
     """One row per (endgame, claim): frequency, bluff rate, challenge rates."""
     rows = []
     for r in records:
-        eg = r["endgame"]
-        for claim, c in r["claims"].items():
-            rows.append({"deck": eg["deck"], "mover": eg["mover_coins"],
-                         "other": eg["other_coins"], "claim": claim, **c})
+        eg = r.endgame
+        for claim, c in r.claims.items():
+            rows.append({"deck": eg.deck, "mover": eg.mover_coins,
+                         "other": eg.other_coins, "claim": claim, **c})
     return pd.DataFrame(rows)
 
 
-def claim_summary(records: list[dict], min_frequency: float = 1e-3) -> pd.DataFrame:
+def claim_summary(records: list[EndgameRecord], min_frequency: float = 1e-3) -> pd.DataFrame:
     """Per deck and claim: positions where it is made, mean frequency, weighted bluff and
     challenge rates (weights: how often the claim is made)."""
     df = claims_frame(records)
@@ -67,7 +69,7 @@ def claim_summary(records: list[dict], min_frequency: float = 1e-3) -> pd.DataFr
     return pd.DataFrame(out).sort_values(["deck", "claim"]).reset_index(drop=True)
 
 
-def claim_grid(records: list[dict], claim: str, deck: str, column: str = "bluff_rate"
+def claim_grid(records: list[EndgameRecord], claim: str, deck: str, column: str = "bluff_rate"
                ) -> pd.DataFrame:
     """A mover-coins x other-coins table of one claim's ``column`` (NaN: never made)."""
     df = claims_frame(records)
@@ -75,20 +77,20 @@ def claim_grid(records: list[dict], claim: str, deck: str, column: str = "bluff_
     return df.pivot_table(index="mover", columns="other", values=column, aggfunc="first")
 
 
-def _held_cards(records: list[dict], coins: range | None, side: str):
+def _held_cards(records: list[EndgameRecord], coins: range | None, side: str):
     """``(deck, card, outcome masses)`` for each card ``side`` may hold in each record
     whose coins both lie in ``coins`` (every record without ``coins``)."""
     for r in records:
-        eg = r["endgame"]
-        if coins is not None and not (eg["mover_coins"] in coins and eg["other_coins"] in coins):
+        eg = r.endgame
+        if coins is not None and not (eg.mover_coins in coins and eg.other_coins in coins):
             continue
-        for key, v in r["card_values"].items():
+        for key, v in r.card_values.items():
             who, card = key.split(":")
             if who == side:
-                yield eg["deck"], card, v
+                yield eg.deck, card, v
 
 
-def character_values(records: list[dict], coins: range | None = None,
+def character_values(records: list[EndgameRecord], coins: range | None = None,
                      side: str = "mover") -> pd.DataFrame:
     """Per deck and card held by ``side``: P(win/draw/lose) of the mover, averaged over
     coin pairs (both coins in ``coins`` when given)."""
@@ -101,7 +103,7 @@ def character_values(records: list[dict], coins: range | None = None,
     return out.sort_values(["deck", "value"], ascending=[True, False]).reset_index(drop=True)
 
 
-def honest_comparison(records: list[dict]) -> pd.DataFrame:
+def honest_comparison(records: list[EndgameRecord]) -> pd.DataFrame:
     """Our equilibrium P(win) of the mover per card (coins 0-6 each) beside honest play's."""
     eq = character_values(records, coins=range(7))
     rows = []
@@ -116,7 +118,7 @@ def honest_comparison(records: list[dict]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def card_win_ranges(records: list[dict], coins: range | None = None,
+def card_win_ranges(records: list[EndgameRecord], coins: range | None = None,
                     side: str = "mover") -> pd.DataFrame:
     """Per deck and card held by ``side``: the mover's win probability in the cap-priced
     records (:func:`analysis.coup.endgames.solve_priced_endgame`), averaged over coin
@@ -138,7 +140,7 @@ def card_win_ranges(records: list[dict], coins: range | None = None,
     return out.sort_values(["deck", "low"], ascending=[True, False]).reset_index(drop=True)
 
 
-def first_mix(records: list[dict], deck: str, max_mover_coins: int = 6) -> pd.DataFrame:
+def first_mix(records: list[EndgameRecord], deck: str, max_mover_coins: int = 6) -> pd.DataFrame:
     """The mover's first action per card held, averaged over coin pairs (rows: cards).
 
     Positions where the mover has more than ``max_mover_coins`` coins are left out: from
@@ -146,9 +148,9 @@ def first_mix(records: list[dict], deck: str, max_mover_coins: int = 6) -> pd.Da
     """
     rows = []
     for r in records:
-        if r["endgame"]["deck"] != deck or r["endgame"]["mover_coins"] > max_mover_coins:
+        if r.endgame.deck != deck or r.endgame.mover_coins > max_mover_coins:
             continue
-        for card, mix in r["first_mix"].items():
+        for card, mix in r.first_mix.items():
             rows.append({"card": card, **mix})
     df = pd.DataFrame(rows).fillna(0.0)
     if df.empty:
@@ -156,7 +158,7 @@ def first_mix(records: list[dict], deck: str, max_mover_coins: int = 6) -> pd.Da
     return df.groupby("card").mean()
 
 
-def fake_contessa(records: list[dict], deck: str) -> pd.DataFrame:
+def fake_contessa(records: list[EndgameRecord], deck: str) -> pd.DataFrame:
     """Per coin pair: how often the target claims the Contessa against an assassination,
     how often that block is a bluff, and how often the assassin challenges it."""
     df = claims_frame(records)

@@ -10,6 +10,7 @@ the first player's win probability at the deal already. Resumable row files
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -18,7 +19,7 @@ import pyspiel
 import games  # noqa: F401  (registers python_coup)
 from analysis.coup.brackets import SOLVER, bracket_of, markov_game_bracket, markov_summary
 from analysis.coup.guarantees import guarantees_from, uncapped_roots
-from analysis.coup.model import data_dir
+from analysis.coup.model import StoredRecord, data_dir, read_typed_rows
 from analysis.solve import compile_game
 from analysis.solve.cache import read_rows, write_rows
 from analysis.solve.compile import TREE_BYTES_PER_NODE, estimate_tree_nodes
@@ -47,6 +48,51 @@ def rows_path() -> Path:
 def markov_path() -> Path:
     """Where the rows of the full games with the cap priced by Markov guarantees live."""
     return data_dir("full_game_markov.json")
+
+
+@dataclass(frozen=True)
+class FullGameRow(StoredRecord):
+    """One (setup, deck, cap) of the full game: the size estimate and, where the tree
+    fits, the bracket (:func:`solve_case`); or, priced by Markov guarantees
+    (:func:`solve_markov_case`), the guarantees at the deal and the bracket."""
+
+    setup: str | None = None
+    deck: str | None = None
+    turn_cap: int | None = None
+    solver: str | None = None
+    cap_payoffs: str | None = None
+    markov: dict | None = None
+    root_bracket: list | None = None
+    estimated_tree_nodes: float | None = None
+    status: str | None = None
+    refused: str | None = None
+    nodes_per_second: float | None = None
+    compile_seconds: float | None = None
+    nodes: int | None = None
+    infosets: int | None = None
+    cap_terminals: int | None = None
+    low: dict | None = None
+    high: dict | None = None
+    lower: float | None = None
+    upper: float | None = None
+    lower_win: float | None = None
+    upper_win: float | None = None
+    width: float | None = None
+    converged: bool | None = None
+    key_order: tuple[str, ...] = field(default=(), compare=False, repr=False)
+
+
+def load_rows(path: Path | None = None) -> dict[str, FullGameRow]:
+    """The rows on disk by ``setup|deck|cap`` (default :func:`rows_path`); raises
+    ``OSError``/``ValueError`` when the file is missing or unreadable."""
+    return read_typed_rows(FullGameRow, rows_path() if path is None else path)
+
+
+def load_markov_rows(path: Path | None = None) -> dict[str, FullGameRow]:
+    """The Markov-priced rows on disk (default :func:`markov_path`; ``{}`` when missing
+    or unreadable)."""
+    return {k: FullGameRow.from_json(r)
+            for k, r in read_rows(markov_path() if path is None else path).items()}
 
 
 def full_game(setup: str, deck: str, cap: int) -> pyspiel.Game:

@@ -9,6 +9,7 @@ the 2v1 and 1v2 cases with the cap priced by Markov guarantees. Resumable row fi
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -16,7 +17,7 @@ import numpy as np
 
 from analysis.coup.brackets import SOLVER, markov_game_bracket, markov_summary
 from analysis.coup.guarantees import guarantees_from, uncapped_roots
-from analysis.coup.model import data_dir
+from analysis.coup.model import StoredRecord, data_dir, read_typed_rows
 from analysis.solve import CFRSolver, compile_game, exploitability
 from analysis.solve.cache import read_rows, write_rows
 from analysis.solve.compile import GRAPH_BYTES_PER_NODE, TREE_BYTES_PER_NODE, estimate_tree_nodes
@@ -53,6 +54,67 @@ def rows_path() -> Path:
 def markov_path() -> Path:
     """Where the rows of the 2v1 and 1v2 brackets priced by Markov guarantees live."""
     return data_dir("larger_markov.json")
+
+
+@dataclass(frozen=True)
+class LargerRow(StoredRecord):
+    """One case, deck and cap: the size estimate, the exact tree solve and the state-keyed
+    abstraction's where they fit (:func:`solve_case`); or, priced by Markov guarantees
+    (:func:`solve_markov_case`), the guarantees at the deal and the bracket."""
+
+    case: str | None = None
+    position: str | None = None
+    deck: str | None = None
+    turn_cap: int | None = None
+    estimated_tree_nodes: float | None = None
+    tree_compile_seconds: float | None = None
+    tree_nodes: int | None = None
+    tree_infosets: int | None = None
+    tree_iterations: int | None = None
+    tree_solve_seconds: float | None = None
+    tree_exploitability: float | None = None
+    tree_value: float | None = None
+    graph_compile_seconds: float | None = None
+    graph_nodes: int | None = None
+    graph_infosets: int | None = None
+    graph_iterations: int | None = None
+    graph_solve_seconds: float | None = None
+    graph_exploitability_in_abstraction: float | None = None
+    graph_value: float | None = None
+    imperfect_recall: bool | None = None
+    abstraction_loss: float | None = None
+    status: str | None = None
+    solver: str | None = None
+    cap_payoffs: str | None = None
+    markov: dict | None = None
+    root_bracket: list | None = None
+    budget: int | None = None
+    compile_seconds: float | None = None
+    nodes: int | None = None
+    infosets: int | None = None
+    cap_terminals: int | None = None
+    low: dict | None = None
+    high: dict | None = None
+    lower: float | None = None
+    upper: float | None = None
+    lower_win: float | None = None
+    upper_win: float | None = None
+    width: float | None = None
+    converged: bool | None = None
+    key_order: tuple[str, ...] = field(default=(), compare=False, repr=False)
+
+
+def load_rows(path: Path | None = None) -> dict[str, LargerRow]:
+    """The rows on disk (default :func:`rows_path`); raises ``OSError``/``ValueError``
+    when the file is missing or unreadable."""
+    return read_typed_rows(LargerRow, rows_path() if path is None else path)
+
+
+def load_markov_rows(path: Path | None = None) -> dict[str, LargerRow]:
+    """The Markov-priced rows on disk (default :func:`markov_path`; ``{}`` when missing
+    or unreadable)."""
+    return {k: LargerRow.from_json(r)
+            for k, r in read_rows(markov_path() if path is None else path).items()}
 
 
 def abstraction_loss(game, graph_result_strategy, graph_compiled, tree_compiled) -> float:

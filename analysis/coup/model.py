@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pyspiel
@@ -101,25 +101,137 @@ class Endgame:
     @classmethod
     def from_json(cls, data: dict) -> Endgame:
         """The endgame a record's ``endgame`` field names (without ``turn_cap``, as in the
-        state-keyed estimates whose records span caps: the default cap)."""
+        state-keyed estimates whose records span caps: the default cap; without
+        ``revealed``: the main sweep's pair)."""
         return cls(data["mover_coins"], data["other_coins"], data["deck"],
-                   tuple(data["revealed"]), data.get("turn_cap", DEFAULT_CAP))
+                   tuple(data.get("revealed", MAIN_REVEALED)), data.get("turn_cap", DEFAULT_CAP))
 
 
 # --------------------------------------------------------------------------- records
+class StoredRecord:
+    """What the typed records share: ``from_json`` reads a stored record's dict (its
+    ``endgame`` as an :class:`Endgame`) and ``to_json`` gives it back, key for key in the
+    order read, so a re-saved file is byte-identical. Keys absent from the dict are
+    ``None`` and stay absent; a key the record does not know is an error (never dropped).
+    A record built in code (``key_order`` empty) writes its non-``None`` fields in order.
+    Every field may be missing (``None``), as in the small records some tests write."""
+
+    def to_json(self) -> dict:
+        names = self.key_order or tuple(
+            f.name for f in dataclasses.fields(self)
+            if f.name != "key_order" and getattr(self, f.name) is not None)
+        out = {}
+        for name in names:
+            value = getattr(self, name)
+            out[name] = self.endgame_json(value) if isinstance(value, Endgame) else value
+        return out
+
+    def endgame_json(self, endgame: Endgame) -> dict:
+        """The stored form of the record's ``endgame`` (every field)."""
+        return endgame.to_json()
+
+    @classmethod
+    def from_json(cls, data: dict):
+        known = {f.name for f in dataclasses.fields(cls)} - {"key_order"}
+        unknown = [k for k in data if k not in known]
+        if unknown:
+            raise ValueError(f"{cls.__name__}: unknown keys {', '.join(unknown)}")
+        values = {k: Endgame.from_json(v) if k == "endgame" else v for k, v in data.items()}
+        return cls(**values, key_order=tuple(data))
+
+
+def read_typed_rows(cls, path: Path) -> dict:
+    """The rows of a resumable results file (``{key: row}``, as
+    :func:`analysis.solve.cache.write_rows` writes them) as ``cls`` records; raises
+    ``OSError``/``ValueError`` when the file is missing or unreadable."""
+    return {key: cls.from_json(row) for key, row in json.loads(Path(path).read_text()).items()}
+
+
+@dataclass(frozen=True)
+class EndgameRecord(StoredRecord):
+    """One solved endgame (:func:`analysis.coup.endgames.solve_endgame`), or the same with
+    the cap priced by Markov guarantees (:func:`~analysis.coup.endgames.solve_priced_endgame`:
+    ``cap_payoffs``, ``sides``, the win bounds and the cap's shares are set then)."""
+
+    endgame: Endgame | None = None
+    position: str | None = None
+    solver: str | None = None
+    cap_payoffs: str | None = None
+    method: str | None = None
+    iterations: int | None = None
+    exploitability: float | None = None
+    sides: dict | None = None
+    lower_win: float | None = None
+    upper_win: float | None = None
+    value: float | None = None
+    win: float | None = None
+    draw: float | None = None
+    lose: float | None = None
+    cap_win: float | None = None
+    cap_lose: float | None = None
+    win_range: list | None = None
+    nodes: int | None = None
+    infosets: int | None = None
+    compile_seconds: float | None = None
+    solve_seconds: float | None = None
+    walk_seconds: float | None = None
+    claims: dict | None = None
+    card_values: dict | None = None
+    first_mix: dict | None = None
+    openspiel_exploitability: float | None = None
+    version: int | None = None
+    key_order: tuple[str, ...] = field(default=(), compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class BracketRecord(StoredRecord):
+    """Bounds on one endgame's uncapped value from its cap
+    (:func:`analysis.coup.brackets.solve_bracket`): ``low``/``high`` are the two solves
+    (cap paying a loss / a win, or the Markov guarantees' ends); ``markov`` says what
+    priced the cap. :func:`merge_brackets` builds one with only the ends and the sides'
+    exploitability."""
+
+    endgame: Endgame | None = None
+    position: str | None = None
+    solver: str | None = None
+    decisive_coup: bool | None = None
+    cap_payoffs: str | None = None
+    compile_seconds: float | None = None
+    markov: dict | None = None
+    nodes: int | None = None
+    infosets: int | None = None
+    cap_terminals: int | None = None
+    low: dict | None = None
+    high: dict | None = None
+    lower: float | None = None
+    upper: float | None = None
+    lower_win: float | None = None
+    upper_win: float | None = None
+    width: float | None = None
+    converged: bool | None = None
+    version: int | None = None
+    key_order: tuple[str, ...] = field(default=(), compare=False, repr=False)
+
+
 def record_path(directory: Path, endgame: Endgame) -> Path:
     """Where ``endgame``'s record lives in ``directory`` (endgames and brackets alike)."""
     return Path(directory) / f"{endgame.slug()}.json"
 
 
-def load_record(directory: Path, endgame: Endgame) -> dict | None:
-    """The stored record of ``endgame`` in ``directory``, or ``None`` (missing,
-    unreadable or stale)."""
+def _load(directory: Path, endgame: Endgame) -> dict | None:
+    # The stored dict of ``endgame`` in ``directory``, or None (missing, unreadable, stale).
     try:
         record = json.loads(record_path(directory, endgame).read_text())
     except (OSError, ValueError):
         return None
     return record if record.get("version") == SWEEP_VERSION else None
+
+
+def load_record(directory: Path, endgame: Endgame) -> EndgameRecord | None:
+    """The stored endgame record of ``endgame`` in ``directory``, or ``None`` (missing,
+    unreadable or stale)."""
+    record = _load(directory, endgame)
+    return None if record is None else EndgameRecord.from_json(record)
 
 
 def save_record(directory: Path, endgame: Endgame, record: dict) -> None:
@@ -129,7 +241,7 @@ def save_record(directory: Path, endgame: Endgame, record: dict) -> None:
     atomic_write_text(record_path(directory, endgame), json.dumps(record, indent=1) + "\n")
 
 
-def cached(endgames: list[Endgame], directory: Path | None = None) -> list[dict]:
+def cached(endgames: list[Endgame], directory: Path | None = None) -> list[EndgameRecord]:
     """The endgame records already on disk (missing ones left out; default: the cap-0
     endgames)."""
     directory = endgames_dir() if directory is None else Path(directory)
@@ -139,11 +251,17 @@ def cached(endgames: list[Endgame], directory: Path | None = None) -> list[dict]
 
 # --------------------------------------------------------------------------- brackets
 bracket_path = record_path
-load_bracket = load_record
 save_bracket = save_record
 
 
-def cached_brackets(endgames: list[Endgame], directory: Path | None = None) -> list[dict]:
+def load_bracket(directory: Path, endgame: Endgame) -> BracketRecord | None:
+    """The stored bracket record of ``endgame`` in ``directory``, or ``None`` (missing,
+    unreadable or stale)."""
+    record = _load(directory, endgame)
+    return None if record is None else BracketRecord.from_json(record)
+
+
+def cached_brackets(endgames: list[Endgame], directory: Path | None = None) -> list[BracketRecord]:
     """The bracket records already on disk (missing ones left out; default: the plain
     brackets)."""
     directory = brackets_dir() if directory is None else Path(directory)
@@ -151,22 +269,23 @@ def cached_brackets(endgames: list[Endgame], directory: Path | None = None) -> l
     return [r for r in out if r is not None]
 
 
-def merge_brackets(records: list[dict]) -> dict:
+def merge_brackets(records: list[BracketRecord]) -> BracketRecord:
     """One endgame's brackets at one cap, priced two ways (plain and Markov), as one: the
     larger lower end, the smaller upper end, the worse exploitability of each side."""
     if len(records) == 1:
         return records[0]
-    lower = max(r["lower_win"] for r in records)
-    upper = min(r["upper_win"] for r in records)
-    side = {name: {"exploitability": max(r[name]["exploitability"] for r in records)}
-            for name in ("low", "high") if all(name in r for r in records)}
-    return {"endgame": records[0]["endgame"], "lower_win": lower, "upper_win": upper,
-            "width": upper - lower, "converged": upper - lower <= CONVERGED_WIDTH,
-            "cap_payoffs": "+".join(r.get("cap_payoffs", "loss/win") for r in records)} | side
+    lower = max(r.lower_win for r in records)
+    upper = min(r.upper_win for r in records)
+    side = {name: {"exploitability": max(getattr(r, name)["exploitability"] for r in records)}
+            for name in ("low", "high") if all(getattr(r, name) is not None for r in records)}
+    return BracketRecord(
+        records[0].endgame, lower_win=lower, upper_win=upper, width=upper - lower,
+        converged=upper - lower <= CONVERGED_WIDTH,
+        cap_payoffs="+".join(r.cap_payoffs or "loss/win" for r in records), **side)
 
 
 def brackets_by_cap(directory: Path, endgame: Endgame, caps: Iterable[int] = range(1, 10),
-                    also: Path | None = None) -> dict[int, dict]:
+                    also: Path | None = None) -> dict[int, BracketRecord]:
     """The bracket records on disk of ``endgame`` at each of ``caps`` (missing ones left
     out); ``also``: a second directory (the Markov-priced brackets), whose record at the
     same cap is merged in (:func:`merge_brackets`)."""
@@ -181,7 +300,7 @@ def brackets_by_cap(directory: Path, endgame: Endgame, caps: Iterable[int] = ran
     return out
 
 
-def intersect_brackets(by_cap: dict[int, dict]) -> dict | None:
+def intersect_brackets(by_cap: dict[int, BracketRecord]) -> dict | None:
     """The intersection of one endgame's brackets at several caps (``{cap: record}``).
 
     Every cap's bracket holds the uncapped value, so their intersection does too:
@@ -192,8 +311,8 @@ def intersect_brackets(by_cap: dict[int, dict]) -> dict | None:
     if not by_cap:
         return None
     caps = sorted(by_cap)
-    low = max(caps, key=lambda c: by_cap[c]["lower_win"])
-    high = min(caps, key=lambda c: by_cap[c]["upper_win"])
-    lower, upper = by_cap[low]["lower_win"], by_cap[high]["upper_win"]
+    low = max(caps, key=lambda c: by_cap[c].lower_win)
+    high = min(caps, key=lambda c: by_cap[c].upper_win)
+    lower, upper = by_cap[low].lower_win, by_cap[high].upper_win
     return {"lower_win": lower, "upper_win": upper, "width": upper - lower,
             "lower_cap": low, "upper_cap": high, "caps": caps}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from analysis.coup.brackets import solve_bracket
@@ -21,6 +22,7 @@ from analysis.coup.model import (
     DEFAULT_CAP,
     MAIN_REVEALED,
     Endgame,
+    StoredRecord,
     brackets_by_cap,
     brackets_dir,
     data_dir,
@@ -28,6 +30,7 @@ from analysis.coup.model import (
     intersect_brackets,
     load_bracket,
     load_record,
+    read_typed_rows,
     save_bracket,
     save_record,
 )
@@ -86,6 +89,33 @@ CAP_STUDY_CAPS = (1, 2, 3)
 def cap_study_path() -> Path:
     """Where the turn-cap study's rows live."""
     return data_dir("cap_study.json")
+
+
+@dataclass(frozen=True)
+class CapStudyRow(StoredRecord):
+    """One position solved at one cap in the turn-cap study (:func:`cap_study_sweep`)."""
+
+    value: float | None = None
+    win: float | None = None
+    draw: float | None = None
+    lose: float | None = None
+    nodes: int | None = None
+    infosets: int | None = None
+    iterations: int | None = None
+    exploitability: float | None = None
+    compile_seconds: float | None = None
+    solve_seconds: float | None = None
+    deck: str | None = None
+    mover_coins: int | None = None
+    other_coins: int | None = None
+    turn_cap: int | None = None
+    key_order: tuple[str, ...] = field(default=(), compare=False, repr=False)
+
+
+def load_cap_study(path: Path | None = None) -> dict[str, CapStudyRow]:
+    """The turn-cap study's rows by endgame slug; raises ``OSError``/``ValueError`` when
+    the file is missing or unreadable."""
+    return read_typed_rows(CapStudyRow, cap_study_path() if path is None else path)
 
 
 def cap_study_sweep(positions=CAP_STUDY_POSITIONS, caps=CAP_STUDY_CAPS,

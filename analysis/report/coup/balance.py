@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from analysis.coup import balance, bluffing, model
+from analysis.coup import balance, bluffing, larger, model
 from analysis.report.context import ReportContext
 from analysis.report.coup.readers import endgame_records
 from analysis.report.coup.tables import fmt, solver_note
@@ -47,10 +47,10 @@ def section_balance(ctx: ReportContext) -> str:
             f"\nAmbassador minus Inquisitor, mover value per coin pair: mean {v.mean():+.3f}, "
             f"range {v.min():+.3f} to {v.max():+.3f} over {len(v)} pairs.\n")
     try:
-        larger = json.loads((model.data_dir("larger.json")).read_text())
+        rows = larger.load_rows()
     except (OSError, ValueError):
-        larger = {}
-    op = balance.opening(larger)
+        rows = {}
+    op = balance.opening(rows)
     if not op.empty:
         lines.append("The full 2-player game's opening (2v2 influence): 1-coin rule "
                      "(`?+?/-/1;?+?/-/2`) against 2 coins each, as far as the engine reaches:\n")

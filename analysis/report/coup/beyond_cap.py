@@ -7,27 +7,25 @@ import pandas as pd
 
 from analysis.coup import abstraction as A
 from analysis.coup import model, sweep
-from analysis.coup.model import Endgame
 from analysis.report.context import ReportContext
 from analysis.report.coup.tables import fmt, heatmaps
 
 
-def _abstraction_frame(records: list[dict]):
+def _abstraction_frame(records: list[A.Estimate]):
     """One row per estimate record. The rigorous bracket is read from the bracket records
     on disk now (brackets solved after the estimate narrow it); the record's own copy is
     the fallback."""
     rows = []
     for r in records:
-        solved = [c for c in r["caps"] if c["status"] == "solved"]
+        solved = [c for c in r.caps if c["status"] == "solved"]
         last = solved[-1] if solved else {}
-        loss = r.get("loss") or {}
-        endgame = Endgame.from_json(r["endgame"])
-        b = A.bracket_of(endgame) or r.get("bracket") or {}
-        where = A.compare(r["win"], b) if b and r["win"] is not None else {}
+        loss = r.loss or {}
+        b = A.bracket_of(r.endgame) or r.bracket or {}
+        where = A.compare(r.win, b) if b and r.win is not None else {}
         rows.append({
-            "deck": r["endgame"]["deck"], "mover": r["endgame"]["mover_coins"],
-            "other": r["endgame"]["other_coins"], "win": r["win"], "cap": r["estimate_cap"],
-            "converged": r["converged"], "stopped": r["stopped"], "change": r["change"],
+            "deck": r.endgame.deck, "mover": r.endgame.mover_coins,
+            "other": r.endgame.other_coins, "win": r.win, "cap": r.estimate_cap,
+            "converged": r.converged, "stopped": r.stopped, "change": r.change,
             "caps": solved, "nodes": last.get("nodes"), "iterations": last.get("iterations"),
             "exploitability": last.get("exploitability"),
             "lower_win": b.get("lower_win"), "upper_win": b.get("upper_win"),
@@ -39,7 +37,7 @@ def _abstraction_frame(records: list[dict]):
             "tree_exploitability": loss.get("tree_exploitability"),
             "loss_iterations": (loss.get("abstraction") or {}).get("iterations"),
             "loss_exploitability": (loss.get("abstraction") or {}).get("exploitability"),
-            "seconds": r["seconds"],
+            "seconds": r.seconds,
         })
     return pd.DataFrame(rows)
 
@@ -132,7 +130,7 @@ def section_abstraction(ctx: ReportContext) -> str:
                                                              strict=True))))
     wide = A.scope(pairs=[(a, b) for a in sweep.COINS for b in sweep.COINS])
     closed = _closed_since(df)
-    params = records[0]["parameters"]
+    params = records[0].parameters
     lines += [
         "Where the rigorous brackets above are still wide, this is the best available "
         "answer, **an estimate, not an exact value**. The endgame is solved in the *state-keyed "
@@ -254,7 +252,7 @@ def section_memory_keys(ctx: ReportContext) -> str:
     plain = _abstraction_frame(A.cached(model.data_dir("abstraction")))
     on = ["deck", "mover", "other"]
     df = memory.merge(plain, on=on, how="left", suffixes=("", "_plain"))
-    params = records[0]["parameters"]
+    params = records[0].parameters
     both = df.dropna(subset=["loss", "loss_plain"])
     lines += [
         "Most of the estimate's loss is what the plain keys forget. The *memory keys* "

@@ -188,7 +188,7 @@ def section_markov_brackets(ctx: ReportContext) -> str:
     lines = ["## Pricing the cap: Markov guarantees\n"]
     if not markov:
         return "\n".join(lines + ["Not run yet: `farol coup brackets --markov`."])
-    info = [r["markov"] for recs in markov.values() for r in recs]
+    info = [r.markov for recs in markov.values() for r in recs]
     sizes = sorted({m["positions"] for m in info})
     size = (f"{sizes[0]:,}" if len(sizes) == 1 else f"{sizes[0]:,}-{sizes[-1]:,}")
     secs = max(m["seconds"] for m in info)

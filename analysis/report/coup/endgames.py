@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 
 from analysis.coup import bluffing, model, sweep
@@ -123,21 +121,21 @@ def section_cap3(ctx: ReportContext) -> str:
 def section_revealed(ctx: ReportContext) -> str:
     """How the revealed cards (which change what can be dealt) move the values."""
     lines = ["## Revealed cards\n"]
-    main = {(r["endgame"]["deck"], r["endgame"]["mover_coins"], r["endgame"]["other_coins"]): r
+    main = {(r.endgame.deck, r.endgame.mover_coins, r.endgame.other_coins): r
             for r in endgame_records()}
     rows = []
     for revealed in REVEALED_SETS:
         records = model.cached(sweep.grid(REVEALED_COINS, revealed=revealed))
-        for deck in sorted({r["endgame"]["deck"] for r in records}):
-            sub = [r for r in records if r["endgame"]["deck"] == deck]
-            diffs = [abs(r["value"] - main[(deck, r["endgame"]["mover_coins"],
-                                            r["endgame"]["other_coins"])]["value"])
-                     for r in sub if (deck, r["endgame"]["mover_coins"],
-                                      r["endgame"]["other_coins"]) in main]
-            rows.append((revealed, deck, len(sub), np.mean([r["value"] for r in sub]),
+        for deck in sorted({r.endgame.deck for r in records}):
+            sub = [r for r in records if r.endgame.deck == deck]
+            diffs = [abs(r.value - main[(deck, r.endgame.mover_coins,
+                                          r.endgame.other_coins)].value)
+                     for r in sub if (deck, r.endgame.mover_coins,
+                                      r.endgame.other_coins) in main]
+            rows.append((revealed, deck, len(sub), np.mean([r.value for r in sub]),
                          max(diffs) if diffs else float("nan"),
-                         max(r["exploitability"] for r in sub),
-                         min(r["iterations"] for r in sub), max(r["iterations"] for r in sub)))
+                         max(r.exploitability for r in sub),
+                         min(r.iterations for r in sub), max(r.iterations for r in sub)))
     if not rows:
         return "\n".join(lines + ["Only the main revealed pair is solved so far."])
     lines += [
@@ -158,7 +156,7 @@ def section_revealed(ctx: ReportContext) -> str:
 def section_turn_cap(ctx: ReportContext) -> str:
     lines = ["## Turn cap\n"]
     try:
-        rows = json.loads((model.data_dir("cap_study.json")).read_text())
+        rows = sweep.load_cap_study()
     except (OSError, ValueError):
         return "\n".join(lines + ["Not run yet: `analysis.coup.sweep.cap_study_sweep()`."])
     lines += [
@@ -170,25 +168,25 @@ def section_turn_cap(ctx: ReportContext) -> str:
         "iterations | exploitability |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for r in sorted(rows.values(), key=lambda r: (r["deck"], r["mover_coins"],
-                                                   r["other_coins"], r["turn_cap"])):
-        lines.append(f"| {r['deck']} | {r['mover_coins']} | {r['other_coins']} | "
-                     f"{r['turn_cap']} | {r['value']:+.4f} | {r['win']:.4f} | {r['draw']:.4f} | "
-                     f"{r['nodes']:,} | {r['iterations']} | {r['exploitability']:.1e} |")
+    for r in sorted(rows.values(), key=lambda r: (r.deck, r.mover_coins,
+                                                   r.other_coins, r.turn_cap)):
+        lines.append(f"| {r.deck} | {r.mover_coins} | {r.other_coins} | "
+                     f"{r.turn_cap} | {r.value:+.4f} | {r.win:.4f} | {r.draw:.4f} | "
+                     f"{r.nodes:,} | {r.iterations} | {r.exploitability:.1e} |")
     lines.append(f"\n(solver: {SOLVER})\n")
     settled = []
     by_pos: dict = {}
     for r in rows.values():
-        by_pos.setdefault((r["deck"], r["mover_coins"], r["other_coins"]), {})[r["turn_cap"]] = r
+        by_pos.setdefault((r.deck, r.mover_coins, r.other_coins), {})[r.turn_cap] = r
     for pos, caps in sorted(by_pos.items()):
         if 2 in caps and 3 in caps:
-            same = abs(caps[2]["value"] - caps[3]["value"]) <= 1e-3
-            word = ("settled" if caps[3]["draw"] <= 1e-3 else "unchanged, draws remain") \
+            same = abs(caps[2].value - caps[3].value) <= 1e-3
+            word = ("settled" if caps[3].draw <= 1e-3 else "unchanged, draws remain") \
                 if same else "still moving"
             settled.append(f"{pos[1]}/{pos[2]} coins: {word}")
     if settled:
         lines.append("Cap 2 to cap 3: " + "; ".join(settled) + ".")
-    moves = [abs(c[3]["value"] - c[2]["value"]) for c in by_pos.values() if 2 in c and 3 in c]
+    moves = [abs(c[3].value - c[2].value) for c in by_pos.values() if 2 in c and 3 in c]
     if moves:
         lines.append(
             f"\nFrom cap 2 to cap 3 the values move by up to {max(moves):.3f}. A position is "

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 
-from analysis.coup import model
+from analysis.coup import full_game
 from analysis.coup.endgames import SOLVER
 from analysis.report.context import ReportContext
 from analysis.report.coup.readers import full_game_best, markov_brackets, plain_brackets, tightest
 from analysis.report.coup.tables import DECKS_ORDER, fmt, solve_cells, span
-from analysis.solve.cache import read_rows
 
 
 def _endgame_first_mover() -> list[str]:
@@ -48,7 +45,7 @@ def section_full_game(ctx: ReportContext) -> str:
     """The full 2-player game's first-player advantage: what is reachable and why not more."""
     lines = ["## The full 2-player game: first-player advantage\n"]
     try:
-        rows = json.loads((model.data_dir("full_game.json")).read_text())
+        rows = full_game.load_rows()
     except (OSError, ValueError):
         return "\n".join(lines + ["Not run yet: `farol coup full-game`."])
     lines += [
@@ -59,19 +56,19 @@ def section_full_game(ctx: ReportContext) -> str:
         "bracket, first player's win prob. | iterations | exploitability |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for r in sorted(rows.values(), key=lambda r: (r["setup"], r["deck"], r["turn_cap"])):
-        done = r["status"] == "bracketed"
+    for r in sorted(rows.values(), key=lambda r: (r.setup, r.deck, r.turn_cap)):
+        done = r.status == "bracketed"
         # Up to cap 6 the bracket is [0, 1] by the passive-player argument below.
-        status = r["status"] if done else "not compiled"
-        known = "0-1 (argument below)" if r["turn_cap"] <= PASSIVE_OPEN_CAP else "–"
+        status = r.status if done else "not compiled"
+        known = "0-1 (argument below)" if r.turn_cap <= PASSIVE_OPEN_CAP else "–"
         lines.append(
-            f"| {r['setup']} | {r['deck']} | {r['turn_cap']} | {r['estimated_tree_nodes']:.2g} | "
-            f"{status} | {fmt(r.get('nodes'), ',')} | "
-            + (f"{r['compile_seconds']:.0f} ({r['nodes_per_second']:,.0f}) | "
-               f"{r['lower_win']:.3f}-{r['upper_win']:.3f} | " + solve_cells(r)
+            f"| {r.setup} | {r.deck} | {r.turn_cap} | {r.estimated_tree_nodes:.2g} | "
+            f"{status} | {fmt(r.nodes, ',')} | "
+            + (f"{r.compile_seconds:.0f} ({r.nodes_per_second:,.0f}) | "
+               f"{r.lower_win:.3f}-{r.upper_win:.3f} | " + solve_cells(r)
                if done else f"– | {known} | – | – |"))
-    est = {(r["deck"], r["turn_cap"]): r["estimated_tree_nodes"] for r in rows.values()}
-    rates = [r["nodes_per_second"] for r in rows.values() if r["status"] == "bracketed"]
+    est = {(r.deck, r.turn_cap): r.estimated_tree_nodes for r in rows.values()}
+    rates = [r.nodes_per_second for r in rows.values() if r.status == "bracketed"]
     rate = max(rates) if rates else None
     lines.append(
         f"\n(solver: {SOLVER}; the estimates are Knuth's random probes, 400 a case.)\n")
@@ -129,7 +126,7 @@ def first_mover_bullet(by_cap: dict) -> list[str]:
 
 def full_game_bullet() -> str:
     """The findings line on the full game's first-player advantage."""
-    best = full_game_best(read_rows(model.data_dir("full_game_markov.json")))
+    best = full_game_best(full_game.load_markov_rows())
     if not best:
         return ("- **The full game's first-player advantage** is out of exact reach: its "
                 "bracket is [0, 1] for every cap up to 6 (see *The full 2-player game*).")
@@ -143,7 +140,7 @@ def full_game_bullet() -> str:
 
 def full_game_markov() -> list[str]:
     """The full game's brackets with the cap priced by the whole game's Markov guarantees."""
-    rows = read_rows(model.data_dir("full_game_markov.json"))
+    rows = full_game.load_markov_rows()
     if not rows:
         return ["**Pricing the cap.** Not run yet: `farol coup full-game --markov`.\n"]
     out = [
@@ -153,7 +150,7 @@ def full_game_markov() -> list[str]:
         "opponent who sees every card), the bracket is no longer [0, 1], though with two "
         "cards each for many turns the opponent who sees the cards leaves little: the two "
         "players' guarantees at the deal add up to "
-        + span(sum(r["markov"]["root_guarantee"]) for r in rows.values()) + ". The guarantees "
+        + span(sum(r.markov["root_guarantee"]) for r in rows.values()) + ". The guarantees "
         "are solved on the position graph of the whole game (both setups' deals, one graph "
         "a deck); the first player's win probability lies in [W_0, 1 - W_1] at the deal "
         "already, and within the capped game's bracket where its tree fits:\n",
@@ -161,16 +158,16 @@ def full_game_markov() -> list[str]:
         "compile s | bracket, first player's win prob. | iterations | exploitability |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for r in sorted(rows.values(), key=lambda r: (r["deck"], r["setup"], r["turn_cap"])):
-        m = r["markov"]
-        lo, hi = r["root_bracket"]
-        done = r["status"] == "bracketed"
+    for r in sorted(rows.values(), key=lambda r: (r.deck, r.setup, r.turn_cap)):
+        m = r.markov
+        lo, hi = r.root_bracket
+        done = r.status == "bracketed"
         out.append(
-            f"| {r['setup']} | {r['deck']} | {r['turn_cap']} | {m['positions']:,} "
+            f"| {r.setup} | {r.deck} | {r.turn_cap} | {m['positions']:,} "
             f"({m['edges']:,}) | {m['seconds']:.0f} | {lo:.3f}-{hi:.3f} | "
-            + (f"{r['nodes']:,} | {r['compile_seconds']:.0f} | "
-               f"{r['lower_win']:.3f}-{r['upper_win']:.3f} | " + solve_cells(r)
-               if done else f"– | – | {r['status']} | – | – |"))
+            + (f"{r.nodes:,} | {r.compile_seconds:.0f} | "
+               f"{r.lower_win:.3f}-{r.upper_win:.3f} | " + solve_cells(r)
+               if done else f"– | – | {r.status} | – | – |"))
     best = full_game_best(rows)
     if best:
         parts = [f"{deck}, {'1-coin rule' if setup == 'basic' else '2 coins each'}: "

@@ -2,22 +2,19 @@
 
 from __future__ import annotations
 
-import json
-
-from analysis.coup import model
+from analysis.coup import larger
 from analysis.coup.endgames import SOLVER
 from analysis.report.context import ReportContext
 from analysis.report.coup.readers import markov_tightest
 from analysis.report.coup.tables import fmt, solve_cells, span
-from analysis.solve.cache import read_rows
 
 
 def larger_bullet() -> list[str]:
     """The findings line on two cards against one, from the 2v1/1v2 Markov brackets."""
-    rows = read_rows(model.data_dir("larger_markov.json"))
+    rows = larger.load_markov_rows()
     if not rows:
         return []
-    tight = markov_tightest(rows, lambda r: (r["case"], r["deck"], r["position"]))
+    tight = markov_tightest(rows, lambda r: (r.case, r.deck, r.position))
     two = [v for (case, _, _), v in tight.items() if case == "2v1"]
     one = [v for (case, _, _), v in tight.items() if case == "1v2"]
     if not two or not one:
@@ -31,7 +28,7 @@ def larger_bullet() -> list[str]:
 def section_larger(ctx: ReportContext) -> str:
     lines = ["## Larger endgames\n"]
     try:
-        rows = json.loads((model.data_dir("larger.json")).read_text())
+        rows = larger.load_rows()
     except (OSError, ValueError):
         return "\n".join(lines + ["Not run yet: `python -m analysis.coup.larger`."])
     lines += [
@@ -48,21 +45,21 @@ def section_larger(ctx: ReportContext) -> str:
         "graph nodes | graph s | expl. in abstraction | loss in full game | value |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for r in sorted(rows.values(), key=lambda r: (r["deck"], r["position"], r["turn_cap"])):
-        solved = r.get("status") == "solved"
-        tree_s = (r.get("tree_compile_seconds", 0) + r.get("tree_solve_seconds", 0)) \
+    for r in sorted(rows.values(), key=lambda r: (r.deck, r.position, r.turn_cap)):
+        solved = r.status == "solved"
+        tree_s = ((r.tree_compile_seconds or 0) + (r.tree_solve_seconds or 0)) \
             if solved else None
-        graph_s = (r.get("graph_compile_seconds", 0) + r.get("graph_solve_seconds", 0)) \
-            if "graph_nodes" in r else None
-        value = fmt(r.get("tree_value"), "+.4f") if solved else (
-            f"{r['graph_value']:+.4f} (abstraction)" if "graph_value" in r else "–")
+        graph_s = ((r.graph_compile_seconds or 0) + (r.graph_solve_seconds or 0)) \
+            if r.graph_nodes is not None else None
+        value = fmt(r.tree_value, "+.4f") if solved else (
+            f"{r.graph_value:+.4f} (abstraction)" if r.graph_value is not None else "–")
         lines.append(
-            f"| {r['case']} | `{r['position']}` | {r['deck']} | {r['turn_cap']} | "
-            f"{r['estimated_tree_nodes']:.3g} | {fmt(r.get('tree_nodes'), ',')} | "
-            f"{fmt(tree_s, '.1f')} | {fmt(r.get('tree_exploitability'), '.1e')} | "
-            f"{fmt(r.get('graph_nodes'), ',')} | {fmt(graph_s, '.1f')} | "
-            f"{fmt(r.get('graph_exploitability_in_abstraction'), '.1e')} | "
-            f"{fmt(r.get('abstraction_loss'), '.1e')} | {value} |")
+            f"| {r.case} | `{r.position}` | {r.deck} | {r.turn_cap} | "
+            f"{r.estimated_tree_nodes:.3g} | {fmt(r.tree_nodes, ',')} | "
+            f"{fmt(tree_s, '.1f')} | {fmt(r.tree_exploitability, '.1e')} | "
+            f"{fmt(r.graph_nodes, ',')} | {fmt(graph_s, '.1f')} | "
+            f"{fmt(r.graph_exploitability_in_abstraction, '.1e')} | "
+            f"{fmt(r.abstraction_loss, '.1e')} | {value} |")
     lines.append("\n(solver: CFR+, Farol engine. Rows without a tree solve are over the tree "
                  "budget; where the abstraction alone fits it is solved for at most "
                  "120 s and its exploitability is measured within the abstraction only.)\n")
@@ -72,7 +69,7 @@ def section_larger(ctx: ReportContext) -> str:
 
 def larger_markov() -> list[str]:
     """The 2v1 and 1v2 uncapped values, bracketed with the cap priced by Markov guarantees."""
-    rows = read_rows(model.data_dir("larger_markov.json"))
+    rows = larger.load_markov_rows()
     if not rows:
         return ["**Without a cap.** Not run yet: `farol coup larger --markov`.\n"]
     out = [
@@ -85,19 +82,19 @@ def larger_markov() -> list[str]:
         "s | bracket | width | iterations | exploitability |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for r in sorted(rows.values(), key=lambda r: (r["deck"], r["position"], r["turn_cap"])):
-        m = r["markov"]
-        lo, hi = r["root_bracket"]
-        head = (f"| {r['case']} | `{r['position']}` | {r['deck']} | {r['turn_cap']} | "
+    for r in sorted(rows.values(), key=lambda r: (r.deck, r.position, r.turn_cap)):
+        m = r.markov
+        lo, hi = r.root_bracket
+        head = (f"| {r.case} | `{r.position}` | {r.deck} | {r.turn_cap} | "
                 f"{m['positions']:,} | {m['seconds']:.0f} | {lo:.3f}-{hi:.3f} | ")
-        if r["status"] != "bracketed":
-            out.append(head + f"– | – | {r['status']} | – | – | – |")
+        if r.status != "bracketed":
+            out.append(head + f"– | – | {r.status} | – | – | – |")
             continue
-        seconds = r["compile_seconds"] + r["low"]["seconds"] + r["high"]["seconds"]
-        out.append(head + f"{r['nodes']:,} | {seconds:.0f} | {r['lower_win']:.4f}-"
-                   f"{r['upper_win']:.4f} | {r['width']:.4f} | " + solve_cells(r))
+        seconds = r.compile_seconds + r.low["seconds"] + r.high["seconds"]
+        out.append(head + f"{r.nodes:,} | {seconds:.0f} | {r.lower_win:.4f}-"
+                   f"{r.upper_win:.4f} | {r.width:.4f} | " + solve_cells(r))
     tight = {k: (lo, hi) for k, (lo, hi, _) in markov_tightest(
-        rows, lambda r: (r["deck"], r["case"], r["position"])).items()}
+        rows, lambda r: (r.deck, r.case, r.position)).items()}
     parts = [f"{case} `{position}` ({deck}) {lo:.3f}-{hi:.3f}"
              for (deck, case, position), (lo, hi) in sorted(tight.items())]
     out.append("\nTightest bracket per case (over the caps and the deal): " + "; ".join(parts)

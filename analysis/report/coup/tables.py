@@ -54,8 +54,8 @@ DECKS_ORDER = ("ambassador", "inquisitor")
 
 def solve_cells(r: dict) -> str:
     # The two solves' larger iteration count and exploitability, as two table cells.
-    return (f"{max(r['low']['iterations'], r['high']['iterations'])} | "
-            f"{max(r['low']['exploitability'], r['high']['exploitability']):.1e} |")
+    return (f"{max(r.low['iterations'], r.high['iterations'])} | "
+            f"{max(r.low['exploitability'], r.high['exploitability']):.1e} |")
 
 
 def span(values) -> str:
