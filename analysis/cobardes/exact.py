@@ -33,6 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
+from open_spiel.python import policy as os_policy
 from scipy.optimize import linprog
 
 from games.cobardes import cards as C
@@ -535,26 +536,20 @@ def card_label(card: int) -> str:
     return C.CARD_NAMES[card]
 
 
-class ExactPolicy:
+class ExactPolicy(os_policy.Policy):
     """The solved strategies as an OpenSpiel policy (``action_probabilities(state)``) for
     a ``python_cobardes_battle`` game without villains; chance nodes excluded.
 
     Built on :class:`ExactSolver`; usable with OpenSpiel's ``exploitability`` and
-    ``expected_game_score`` (a subclass of ``open_spiel.python.policy.Policy``)."""
+    ``expected_game_score``."""
 
-    def __new__(cls, game, solver: ExactSolver | None = None):
-        from open_spiel.python import policy as os_policy
+    def __init__(self, game, solver: ExactSolver | None = None):
+        super().__init__(game, [0, 1])
+        rules = game.rules
+        self.solver = solver or ExactSolver(rules.cfg, payoff_values(rules.pay))
 
-        class _Policy(os_policy.Policy):
-            def __init__(self):
-                super().__init__(game, [0, 1])
-                rules = game.rules
-                self.solver = solver or ExactSolver(rules.cfg, payoff_values(rules.pay))
-
-            def action_probabilities(self, state, player_id=None):
-                return self.solver.strategy(state.position)
-
-        return _Policy()
+    def action_probabilities(self, state, player_id=None):
+        return self.solver.strategy(state.position)
 
 
 def position_table(solver: ExactSolver) -> list[dict]:

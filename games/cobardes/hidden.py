@@ -25,9 +25,9 @@ to one player only, which this lifted walk cannot express: ``lifts()`` then says
 
 from __future__ import annotations
 
-from games.cobardes import battle as B
 from games.cobardes import cards as C
 from games.cobardes import engine as E
+from games.cobardes import keys as K
 from games.cobardes.walker import BattleWalker
 
 # Masked ids: bits of the hand mask no card uses, and card values no card has.
@@ -64,7 +64,7 @@ def masked_state_key(pos: E.Pos, hidden: tuple[int, int]) -> tuple:
     The Troubadour flags are read before masking: whether villains are left in hand
     is public, which villain is not.
     """
-    key = B.state_key(pos)
+    key = K.state_key(pos)
     if hidden[0] < 0 and hidden[1] < 0:
         return key
     hands, cards = list(pos.h), pos.cards
@@ -83,7 +83,7 @@ def _replace_in_infoset_key(key: tuple, player: int, old: tuple[int, int],
 def masked_infoset_key(pos: E.Pos, player: int, hidden: tuple[int, int]) -> tuple:
     """``player``'s information-set key with their own hidden villain's id masked (the
     rival's hidden villain is never in it: the key counts the rival's villains)."""
-    key = B.infoset_key(pos, player)
+    key = K.infoset_key(pos, player)
     x = hidden[player]
     if x < 0:
         return key

@@ -37,10 +37,11 @@ import pyspiel
 
 from games.cobardes import cards as C
 from games.cobardes import engine as E
-from games.cobardes.battle import CobardesObserver, info_string, render_pos
-from games.cobardes.battle import infoset_key as battle_infoset_key
-from games.cobardes.battle import state_key as battle_state_key
+from games.cobardes.battle import CobardesObserver
+from games.cobardes.keys import infoset_key as battle_infoset_key
+from games.cobardes.keys import state_key as battle_state_key
 from games.cobardes.options import BATTLE_DEFAULTS, rules_config
+from games.cobardes.view import describe, info_string, render_pos
 from games.errors import IllegalActionError, InvalidParameterError
 
 TOKENS_TO_WIN = 3
@@ -453,8 +454,6 @@ class CobardesWarState(pyspiel.State):
                  f"court deck {E.bits(w.cdeck[0])} then {w.cdeck[1]}",
                  "war events: " + " | ".join(t for _, t in w.ev)]
         if w.b is not None:
-            from games.cobardes.battle import describe
-
             lines.append(describe(w.b))
         return "\n".join(lines)
 
