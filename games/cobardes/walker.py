@@ -65,7 +65,7 @@ class BattleWalker:
     def new_observations(self, parent: E.Pos, child: E.Pos, player: int) -> tuple:
         # The log only grows: the move's events are the child's tail.
         bit = 1 << player
-        return tuple(text for mask, text in child.ev[len(parent.ev):] if mask & bit)
+        return tuple(V.event_text(e) for e in child.ev[len(parent.ev):] if e[0] & bit)
 
     def information_state_string(self, s: E.Pos, player: int) -> str:
         return V.info_string(s, player)

@@ -37,11 +37,12 @@ import pyspiel
 
 from games.cobardes import cards as C
 from games.cobardes import engine as E
+from games.cobardes import events as EV
 from games.cobardes.battle import CobardesObserver
 from games.cobardes.keys import infoset_key as battle_infoset_key
 from games.cobardes.keys import state_key as battle_state_key
 from games.cobardes.options import BATTLE_DEFAULTS, rules_config
-from games.cobardes.view import describe, info_string, render_pos
+from games.cobardes.view import describe, event_texts, info_string, render_pos
 from games.errors import IllegalActionError, InvalidParameterError
 
 TOKENS_TO_WIN = 3
@@ -133,8 +134,8 @@ class WarPos:
         return self
 
 
-def _say(w: WarPos, mask: int, text: str) -> None:
-    w.ev = w.ev + ((mask, text),)
+def _say(w: WarPos, event: tuple) -> None:
+    w.ev = w.ev + (event,)
 
 
 def _initial(rules: WarRules) -> WarPos:
@@ -154,7 +155,7 @@ def _initial(rules: WarRules) -> WarPos:
     w.cdeck = (rules.cfg.court_deck if rules.courtiers else 0, ())
     w.queue = ()
     w.draws = ()
-    w.ev = ((3, f"war: score {w.tokens[0]}-{w.tokens[1]}"),)
+    w.ev = ((3, EV.WAR_SCORE) + w.tokens,)
     w.outcome = None
     w.kv = (0, 0)
     draws = []
@@ -191,11 +192,11 @@ def _receive(w: WarPos, kind: str, p: int, card: int) -> None:
     w.draws = w.draws[1:]
     if kind == "villain":
         w.held = (w.held[0] | (1 << card), w.held[1]) if p == 0 else (w.held[0], w.held[1] | (1 << card))
-        _say(w, 1 << p, f"you draw the {C.CARD_NAMES[card]}")
-        _say(w, 3, f"P{p} draws a villain")
+        _say(w, (1 << p, EV.WAR_DRAWS_YOU, card))
+        _say(w, (3, EV.WAR_DRAWS_VILLAIN, p))
     else:
         w.courts = (card, w.courts[1]) if p == 0 else (w.courts[0], card)
-        _say(w, 3, f"P{p} draws the courtier {C.COURTIER_NAMES[card]}")
+        _say(w, (3, EV.WAR_DRAWS_COURTIER, p, card))
 
 
 def _start_battle(rules: WarRules, w: WarPos) -> None:
@@ -205,7 +206,7 @@ def _start_battle(rules: WarRules, w: WarPos) -> None:
     # What each player knew of the rival's kept villain stays known.
     kv = (w.kv[0] & w.held[1], w.kv[1] & w.held[0])
     b = E.new_pos(hands, w.courts, kv=kv)
-    _say(w, 3, f"battle {w.nbattle} (score {w.tokens[0]}-{w.tokens[1]})")
+    _say(w, (3, EV.WAR_BATTLE, w.nbattle) + w.tokens)
     w.b = E.begin(rules.cfg, b)
     w.phase = BATTLE
     w.actor = w.b.actor
@@ -231,20 +232,20 @@ def _after_battle_move(rules: WarRules, w: WarPos) -> None:
         w.outcome = winner
         w.phase = OVER
         w.actor = E.TERMINAL
-        _say(w, 3, f"P{winner} wins the war" + (" with the Crown" if kind == E.CROWN else " with 3 Victory tokens"))
+        _say(w, (3, EV.WAR_WON, winner, int(kind == E.CROWN)))
         return
     if w.nbattle >= rules.max_battles:
         w.outcome = -1
         w.phase = OVER
         w.actor = E.TERMINAL
-        _say(w, 3, f"the war reaches the cap of {rules.max_battles} battles undecided")
+        _say(w, (3, EV.WAR_CAP, rules.max_battles))
         return
     # Renewal: the battlefield's villains and used courtiers go under their decks.
     shuffled, queue = w.vdeck
     w.vdeck = (shuffled, queue + tuple(field_villains))
     w.vknown = w.vknown + (3,) * len(field_villains)
     for v in field_villains:
-        _say(w, 3, f"the {C.CARD_NAMES[v]} goes under the villain deck")
+        _say(w, (3, EV.WAR_VILLAIN_UNDER, v))
     held = (b.h[0] & C.VILLAIN_MASK, b.h[1] & C.VILLAIN_MASK)
     w.held = held
     w.kv = (b.kv[0], b.kv[1])
@@ -253,7 +254,7 @@ def _after_battle_move(rules: WarRules, w: WarPos) -> None:
     for p in (0, 1):
         if courts[p] >= 0 and b.used >> p & 1:
             queue = queue + (courts[p],)
-            _say(w, 3, f"P{p}'s {C.COURTIER_NAMES[courts[p]]} goes under the court deck")
+            _say(w, (3, EV.WAR_COURTIER_UNDER, p, courts[p]))
             courts[p] = -1
     w.cdeck = (shuffled, queue)
     w.courts = tuple(courts)
@@ -322,10 +323,10 @@ def apply(rules: WarRules, w: WarPos, action: int) -> WarPos:
             if action == REPLACE_C:
                 shuffled, queue = w.cdeck
                 w.cdeck = (shuffled, queue + (w.courts[p],))
-                _say(w, 3, f"P{p} puts the {C.COURTIER_NAMES[w.courts[p]]} under the court deck")
+                _say(w, (3, EV.WAR_PUTS_COURTIER, p, w.courts[p]))
                 w.courts = (-1, w.courts[1]) if p == 0 else (w.courts[0], -1)
             else:
-                _say(w, 3, f"P{p} keeps the {C.COURTIER_NAMES[w.courts[p]]}")
+                _say(w, (3, EV.WAR_KEEPS_COURTIER, p, w.courts[p]))
         else:
             held = w.held[p]
             keep = 0 if action == REPLACE_V else 1 << (action - KEEP_V0 + 7)
@@ -335,12 +336,12 @@ def apply(rules: WarRules, w: WarPos, action: int) -> WarPos:
             w.vknown = w.vknown + (1 << p,) * len(under)
             w.held = (keep, w.held[1]) if p == 0 else (w.held[0], keep)
             if keep:
-                _say(w, 1 << p, f"you keep the {C.CARD_NAMES[action - KEEP_V0 + 7]}")
-                _say(w, 3, f"P{p} keeps a villain")
+                _say(w, (1 << p, EV.WAR_YOU_KEEP, action - KEEP_V0 + 7))
+                _say(w, (3, EV.WAR_KEEPS_VILLAIN, p))
             for v in under:
-                _say(w, 1 << p, f"you put the {C.CARD_NAMES[v]} under the villain deck")
+                _say(w, (1 << p, EV.WAR_YOU_PUT, v))
             if under:
-                _say(w, 3, f"P{p} puts {len(under)} villain(s) under the villain deck")
+                _say(w, (3, EV.WAR_PUTS_VILLAINS, p, len(under)))
         _next_decision(rules, w)
     else:
         raise IllegalActionError("the war is over")
@@ -452,7 +453,7 @@ class CobardesWarState(pyspiel.State):
                  f"{[C.CARD_NAMES[c] for c in E.bits(w.held[1])]}; courtiers {w.courts}; "
                  f"villain deck {E.bits(w.vdeck[0])} then {w.vdeck[1]}; "
                  f"court deck {E.bits(w.cdeck[0])} then {w.cdeck[1]}",
-                 "war events: " + " | ".join(t for _, t in w.ev)]
+                 "war events: " + " | ".join(event_texts(w.ev))]
         if w.b is not None:
             lines.append(describe(w.b))
         return "\n".join(lines)
@@ -473,7 +474,7 @@ class CobardesWarState(pyspiel.State):
 
     def war_history(self, player: int) -> str:
         bit = 1 << player
-        return " | ".join(t for m, t in self._w.ev if m & bit)
+        return " | ".join(event_texts(self._w.ev, bit))
 
     # ---- Farol's solver protocol
     def state_key(self):
@@ -498,8 +499,7 @@ class _WarObserver(CobardesObserver):
         if self.perfect_recall:
             w = state.war
             bit = 1 << player
-            texts = [t for m, t in w.ev
-                     if (m & bit) and ((m == 3 and self.public) or (m != 3 and self.private))]
+            texts = event_texts(w.ev, bit, self.public, self.private)
             battle = info_string(state.position, player, self.public, self.private) \
                 if w.phase == BATTLE else f"P{player}:"
             return "war: " + " | ".join(texts) + " || " + battle
@@ -513,12 +513,12 @@ def render(state, seat: int) -> str:
     if w.phase == RENEW:
         held = ", ".join(C.CARD_NAMES[c] for c in E.bits(w.held[seat])) or "none"
         court = C.COURTIER_NAMES[w.courts[seat]] if w.courts[seat] >= 0 else "none"
-        recent = [t for m, t in w.ev if m & (1 << seat)][-6:]
+        recent = event_texts(w.ev, 1 << seat)[-6:]
         return "\n".join([header, "Renewing the armies before the next battle.",
                           f"Your unplayed villain(s): {held}; your courtier: {court}",
                           "Latest: " + " | ".join(recent)])
     if w.phase == OVER:
-        recent = [t for m, t in w.ev if m & (1 << seat)][-4:]
+        recent = event_texts(w.ev, 1 << seat)[-4:]
         return "\n".join([header, "The war is over.", "Latest: " + " | ".join(recent)])
     return render_pos(state.position, seat, header=header)
 
