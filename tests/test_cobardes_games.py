@@ -18,7 +18,8 @@ from analysis.params import load_game
 from analysis.play import play_game
 from games.cobardes import cards as C
 from games.cobardes import engine as E
-from games.cobardes import options
+from games.cobardes import events as EV
+from games.cobardes import options, view
 from games.cobardes import war as W
 from games.cobardes.battle import render
 from games.errors import InvalidParameterError, InvalidPositionError, UnknownCardError
@@ -236,6 +237,15 @@ def test_a_person_plays_to_the_end(name):
     assert "Your hand:" in text
     if name == "python_cobardes_war":
         assert "Victory tokens" in text
+
+
+def test_every_event_code_has_its_text():
+    """The engines log event codes; the view writes each one out (the ruling "with no
+    other warrior to send, the frightened one stays" as an example)."""
+    assert set(view._TEXTS) == set(range(EV.NUM_CODES))
+    assert view.event_text((3, EV.GHOST_STAYS, 1, 4)) == "P1 has no other warrior: warrior 4 stays"
+    assert view.event_text((3, EV.REVEAL, 5, C.PRINCE)) == "reveal: P0 warrior 5, P1 warrior 0 (prince)"
+    assert view.event_texts([(1, EV.YOU_PREPARE, 3), (3, EV.PREPARES, 0)], 2) == ["P0 prepares a card"]
 
 
 def test_render_shows_only_what_the_seat_may_see():

@@ -23,7 +23,7 @@ whose prince already got out of a combat unharmed).
 
 Keys
 ----
-``state_key()`` and ``infoset_key(player)`` (:mod:`games.keys`) give the position
+``state_key()`` and ``infoset_key(player)`` (:mod:`games.cobardes.keys`) give the position
 without the order of past events: hands, courtiers and whether used, combat,
 phase, pending choices, Troubadour flags, known villains; the information-set
 key keeps the rival's hidden villains and face-down card out.

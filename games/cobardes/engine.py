@@ -4,7 +4,8 @@ A :class:`Pos` holds the whole position in a handful of ints and tuples (hands a
 bit masks). :func:`apply` never changes the position it is given: it returns a
 new one, so a position can be shared between OpenSpiel states (cloning a state
 copies one reference). The OpenSpiel games (:mod:`games.cobardes.battle`,
-:mod:`games.cobardes.war`) only wrap these functions.
+:mod:`games.cobardes.war`) only wrap these functions. What happens is logged as event
+codes (:mod:`games.cobardes.events`), written out in English by :mod:`games.cobardes.view`.
 
 A combat runs through these phases (rulebook, "The Combat"):
 
@@ -271,12 +272,6 @@ def _unfield(pos: Pos, p: int, card: int) -> None:
     field = list(pos.field)
     field.remove((p, card))
     pos.field = tuple(field)
-
-
-def card_text(card: int) -> str:
-    if C.is_villain(card):
-        return C.CARD_NAMES[card]
-    return "warrior 0 (prince)" if card == C.PRINCE else f"warrior {card}"
 
 
 def _resolve(cfg: Config, pos: Pos) -> None:
@@ -661,8 +656,15 @@ def transpose(pos: Pos, a: int, b: int) -> Pos:
     return out
 
 
+def card_text(card: int) -> str:
+    """A card as actions and events name it: ``warrior 3``, ``warrior 0 (prince)``, a villain."""
+    if C.is_villain(card):
+        return C.CARD_NAMES[card]
+    return "warrior 0 (prince)" if card == C.PRINCE else f"warrior {card}"
+
+
 def action_name(action: int, court: int = -1) -> str:
-    """Readable name of a player action."""
+    """Readable name of a player action (for errors and :mod:`games.cobardes.view`)."""
     if action < C.NUM_CARDS:
         return f"play {card_text(action)}" if action < 7 else f"play villain {C.CARD_NAMES[action]}"
     if action == PASS:
