@@ -1,35 +1,11 @@
 """``python_cobardes_battle``: one ¡Cobardes! battle, two players, zero-sum.
 
-The simultaneous reveal is encoded sequentially with the first choice hidden:
-player 0 prepares a card face down, player 1 prepares one without seeing it,
-then both are revealed (player 1's information state does not contain player
-0's card). Rulings: ``docs/rules/cobardes.md``.
-
-Parameters (details in :mod:`games.cobardes.options`)
-------------------------------------------------------
-``kinds`` (``all`` | ``warriors`` | ``warriors+courtiers`` | ``warriors+villains``),
-``warriors`` (highest warrior, 6), ``combats`` (7), ``courtier0``/``courtier1``
-and ``villain0``/``villain1`` (``random`` | ``none`` | a name), ``court_deck`` /
-``villain_deck`` (``all`` or names separated by ``/``), ``quicker``
-(``alternate`` | ``random`` | ``p0`` | ``p1``), ``followup`` (``optional`` |
-``mandatory``), ``exchange_limit`` (1), the payoffs to player 0 ``win_value``,
-``loss_value``, ``crown_value``, ``crown_loss_value``, ``draw_value`` (1, -1, 3,
--3, 0), and ``position``, a starting position::
-
-    hand0:1.2.3.Beggar;hand1:0.1.2.4.?;court0:Squire*;court1:Archer;combat:4;unharmed:0
-
-(``?`` a hidden random villain, ``*`` a used courtier, ``unharmed`` the players
-whose prince already got out of a combat unharmed).
-
-Keys
-----
-``state_key()`` and ``infoset_key(player)`` (:mod:`games.cobardes.keys`) give the position
-without the order of past events: hands, courtiers and whether used, combat,
-phase, pending choices, Troubadour flags, known villains; the information-set
-key keeps the rival's hidden villains and face-down card out.
-
-The state keeps one shared :class:`~games.cobardes.options.Rules` and one
-immutable :class:`~games.cobardes.engine.Pos`; cloning copies two references.
+The simultaneous reveal is encoded sequentially with the first choice hidden (player 1's
+information state does not contain player 0's face-down card). Parameters:
+:mod:`games.cobardes.options`; rulings: ``docs/rules/cobardes.md``. The state holds one
+immutable engine position (:class:`~games.cobardes.engine.Pos`, carrying the shared
+rules), so cloning copies a reference; keys come from :mod:`games.cobardes.keys`, texts
+from :mod:`games.cobardes.view`.
 """
 
 from __future__ import annotations
