@@ -16,9 +16,11 @@ import numpy as np
 import pytest
 
 import games  # noqa: F401
+from analysis.cobardes import exact
 from analysis.cobardes.exact import ExactSolver, payoff_values, solve_matrix_lp
 from analysis.cobardes.fast_exact import FastExactSolver, _tableau_value, effect_tables, pack
 from analysis.cobardes.sweep import DEFAULT_DIR, solve_villain_pair
+from analysis.solve import matrix_game
 from games.cobardes import cards as C
 from games.cobardes import engine as E
 from games.cobardes.options import make_rules
@@ -153,6 +155,19 @@ def test_matrix_games_match_the_lp():
             answered += 1
             assert got == pytest.approx(solve_matrix_lp(a).value, abs=1e-9)
     assert answered > 290
+
+
+def test_both_solvers_share_one_simplex():
+    """The Python solver's matrix games and the compiled solver's go through the same
+    tableau (:mod:`analysis.solve.matrix_game`): the same values, bit for bit."""
+    assert exact.solve_matrix is matrix_game.solve_matrix
+    rng = np.random.default_rng(5)
+    for trial in range(200):
+        m, n = rng.integers(1, 8, size=2)
+        a = rng.integers(-2, 3, size=(m, n)).astype(float) if trial % 2 else rng.normal(size=(m, n))
+        got = _tableau_value(a)
+        if not np.isnan(got):
+            assert got == exact.solve_matrix(a).value
 
 
 @pytest.mark.parametrize("params", [

@@ -1,30 +1,15 @@
 """The battle engine: one ¡Cobardes! battle as pure transitions over a small position.
 
-A :class:`Pos` holds the whole position in a handful of ints and tuples (hands as
-bit masks). :func:`apply` never changes the position it is given: it returns a
-new one, so a position can be shared between OpenSpiel states (cloning a state
-copies one reference). The OpenSpiel games (:mod:`games.cobardes.battle`,
-:mod:`games.cobardes.war`) only wrap these functions. What happens is logged as event
-codes (:mod:`games.cobardes.events`), written out in English by :mod:`games.cobardes.view`.
+:func:`apply` returns a new :class:`Pos` (hands as bit masks) and never changes the one
+it is given, so OpenSpiel states (:mod:`games.cobardes.battle`, :mod:`games.cobardes.war`)
+share positions and a clone copies one reference. Events are logged as codes
+(:mod:`games.cobardes.events`); :mod:`games.cobardes.view` writes them out.
 
-A combat runs through these phases (rulebook, "The Combat"):
-
-``VANGUARD``
-    Each player with an unused vanguard courtier advances it or passes, the
-    quicker one first (``Config.quicker``). Procuress swaps (``PROC_TAKE`` /
-    ``PROC_GIVE``) and the Inquisitor's random draw (chance, ``INQUISITOR``)
-    resolve at once.
-``COMMIT``
-    Both players prepare a card. Sequential encoding of the simultaneous reveal:
-    the first player commits face down, the second commits without seeing it,
-    then both are revealed. A Fortune-Teller or Maiden makes the rival commit
-    first, face up.
-``GHOST`` / ``FOLLOW``
-    Villainy: the King's Ghost's victim replaces its warrior; the villain's owner
-    plays a follow-up warrior knowing the enemy one (or declines, if allowed).
-``REAR`` / ``ARCHER`` / ``SENTINEL``
-    The player exceeded by 2 or more may send a rearguard courtier; if the result
-    flips, the other player may answer with theirs.
+A combat's phases (rulebook, "The Combat"): ``VANGUARD`` courtiers, quicker player first
+(with the Procuress's swap ``PROC_TAKE``/``PROC_GIVE`` and the Inquisitor's draw); the
+confrontation ``COMMIT``, a simultaneous reveal encoded as a face-down first card (face up
+under a Fortune-Teller or Maiden); villainy (``GHOST`` replacement, ``FOLLOW`` up); and
+rearguard courtiers (``REAR``, then ``ARCHER``/``SENTINEL`` changes).
 """
 
 from __future__ import annotations

@@ -1,34 +1,12 @@
 """``python_cobardes_war``: the whole ¡Cobardes! war, battle after battle.
 
-"The first to do either of the following wins the war and the Crown token: gain
-3 Victory tokens or defeat the enemy prince in a combat." Each battle is played
-by the battle engine (:mod:`games.cobardes.engine`). Between battles the armies
-are renewed ("Discard the villain and courtier cards that are on the battlefield,
-placing them under the corresponding deck, and renew them with others of the same
-type. If you did not play your villain or courtier you may decide not to replace
-them and keep them for the next battle."): each player decides, in seat order, to
-keep or replace an unplayed villain and courtier; then the missing cards are drawn.
-
-Decks
------
-A deck is a shuffled part (drawn by a chance node, uniformly) on top of a queue
-of cards placed under it in a known order (drawn deterministically once the
-shuffled part is used up), so "placing them under the corresponding deck" is
-exact. The drawer sees the card drawn; the rival sees that a card was drawn.
-
-Parameters
-----------
-The rules parameters of the battle (``kinds``, ``warriors``, ``combats``,
-``court_deck``, ``villain_deck``, ``quicker``, ``followup``, ``exchange_limit``,
-see :mod:`games.cobardes.options`) plus:
-
-``max_battles``
-    Cap on the number of battles (default 9). A war still undecided after it ends
-    with returns 0 for both players (the value at the cap).
-``tokens0``, ``tokens1``
-    Victory tokens at the start (default 0), to start from any score.
-
-Returns: +1 to the war's winner, -1 to the loser, 0 at the cap.
+Won with 3 Victory tokens or the Crown. Each battle runs on the battle engine
+(:mod:`games.cobardes.engine`); between battles each player, in seat order, keeps or
+replaces an unplayed villain and courtier, then the missing cards are drawn. A deck is a
+shuffled part (a uniform chance draw) on top of a known queue of cards placed under it.
+Parameters: the battle's rules ones (:mod:`games.cobardes.options`) plus ``max_battles``
+(9; a war undecided at the cap returns 0) and ``tokens0``/``tokens1`` (the starting
+score). Returns: +1 to the war's winner, -1 to the loser.
 """
 
 from __future__ import annotations
