@@ -98,8 +98,13 @@ def event_text(event: tuple) -> str:
 def event_texts(events, bit: int = 3, public: bool = True, private: bool = True) -> list[str]:
     """The texts of the ``events`` a player (``bit``: 1 or 2; 3 any) saw, in order;
     ``public``/``private`` keep the events both players saw / one player saw."""
-    return [event_text(e) for e in events
-            if (e[0] & bit) and ((e[0] == 3 and public) or (e[0] != 3 and private))]
+    out = []
+    for e in events:
+        seen_by = e[0]
+        if seen_by & bit and (public if seen_by == 3 else private):
+            text = _SEEN.get(e)
+            out.append(text if text is not None else event_text(e))
+    return out
 
 
 def action_string(s: E.Pos, player: int, action: int) -> str:
