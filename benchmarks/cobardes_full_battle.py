@@ -1,33 +1,17 @@
 """Benchmark: the full ¡Cobardes! battle with hidden villains, solved by the state-keyed engine.
 
 One courtier pairing (default Squire vs Archer), warriors 0-6 each, 7 combats, both
-villains dealt at random from all nine: the whole state graph is compiled (no node cap,
-a memory budget only), then CFR+ runs in slices for a time budget. Printed: the graph's
-size, the compile's seconds and peak memory, and after every slice the iterations, the
-value and the exploitability measured within the abstraction — the gain of the best
-responses that also forget, which are strategies of the real game too, so it is a
-**lower bound** on the true exploitability of the solution (the true one needs the
-perfect-recall tree, far beyond reach). Then the value of every villain deal and each
-player's first-combat mix for every villain they can hold.
+villains dealt at random from all nine: the state graph is compiled by the deal-lifted
+walk (:mod:`analysis.solve.lifted`), then CFR+ runs in slices for a time budget. Printed:
+the graph's size, the compile's seconds and peak memory, and after every slice the value
+and the exploitability within the abstraction (a lower bound on the true one); then the
+value of every villain deal and each player's first-combat mix.
 
-The compile takes the deal-lifted walk (:mod:`analysis.solve.lifted`): each position is
-walked once for all the villain deals that differ only in the villains still hidden, and
-the graph is expanded by numpy. Most of the graph is positions where no villain is
-hidden any more (after both were played or exchanged), which every deal already
-shared, so the walk visits about 60% of the graph's internal nodes, not 1/72 of them.
-
-``--method cut`` (the default) cuts the public subgames off
-(:mod:`analysis.cobardes.subgames`): positions where every villain left in a hand is
-known to both players are solved exactly by backward induction as the walk reaches them
-(the numba-compiled :class:`analysis.cobardes.fast_exact.FastExactSolver`), and CFR+ runs
-on the trunk only (about half the graph). ``--method graph`` solves the whole state graph
-by CFR+, as before.
-
-This is the issue's "full battle for one courtier pairing, villains dealt at random",
-measured against its 5-minute target (compile plus CFR+; the last line says whether it
-was met). numba compiles the exact solver on its first use (about 10 s) and caches it;
-the committed run started from an empty cache (``NUMBA_CACHE_DIR=$(mktemp -d)``), so its
-total includes that compile.
+``--method cut`` (the default) solves the public subgames exactly as the walk reaches
+them (:mod:`analysis.cobardes.subgames`, the numba-compiled
+:class:`analysis.cobardes.fast_exact.FastExactSolver`) and runs CFR+ on the trunk only;
+``--method graph`` runs CFR+ on the whole state graph. The committed runs started from an
+empty numba cache (``NUMBA_CACHE_DIR=$(mktemp -d)``), so their totals include its compile.
 
 Run: ``.venv/bin/python benchmarks/cobardes_full_battle.py [--method cut|graph]
 [--minutes 2] [--slices 2]``; writes

@@ -1,11 +1,9 @@
 """Benchmark: a ¡Cobardes! battle with hidden villains, solved by the state-keyed engine.
 
-Prints, for one courtier pairing (Squire vs Archer) with both villains dealt at random
-from the full villain deck, the compiled size, the seconds (compile, CFR+) and the
-exploitability measured within the abstraction, on a ladder of armies; then full armies
-with a 3-villain deck within the 5-minute budget. The full battle (warriors 0-6, 7
-combats, all 9 villains) is ``benchmarks/cobardes_full_battle.py``: it does not fit the
-5-minute target, and that script measures by how much.
+For one courtier pairing (Squire vs Archer) with both villains dealt at random from the
+full villain deck: the compiled size, the seconds (compile, CFR+) and the exploitability
+within the abstraction on a ladder of armies; then full armies with a reduced villain
+deck within the time budget. The full battle is ``benchmarks/cobardes_full_battle.py``.
 
 Run: ``.venv/bin/python benchmarks/cobardes_villains.py [--budget 300]``;
 writes ``benchmarks/results/cobardes_villains.{txt,json}``.

@@ -9,14 +9,18 @@ villains, each rules option, and at every position of sampled games.
 from __future__ import annotations
 
 import itertools
+import json
 import random
 
 import numpy as np
 import pytest
 
 import games  # noqa: F401
+from analysis.cobardes import exact
 from analysis.cobardes.exact import ExactSolver, payoff_values, solve_matrix_lp
 from analysis.cobardes.fast_exact import FastExactSolver, _tableau_value, effect_tables, pack
+from analysis.cobardes.sweep import DEFAULT_DIR, solve_villain_pair
+from analysis.solve import matrix_game
 from games.cobardes import cards as C
 from games.cobardes import engine as E
 from games.cobardes.options import make_rules
@@ -153,6 +157,19 @@ def test_matrix_games_match_the_lp():
     assert answered > 290
 
 
+def test_both_solvers_share_one_simplex():
+    """The Python solver's matrix games and the compiled solver's go through the same
+    tableau (:mod:`analysis.solve.matrix_game`): the same values, bit for bit."""
+    assert exact.solve_matrix is matrix_game.solve_matrix
+    rng = np.random.default_rng(5)
+    for trial in range(200):
+        m, n = rng.integers(1, 8, size=2)
+        a = rng.integers(-2, 3, size=(m, n)).astype(float) if trial % 2 else rng.normal(size=(m, n))
+        got = _tableau_value(a)
+        if not np.isnan(got):
+            assert got == exact.solve_matrix(a).value
+
+
 @pytest.mark.parametrize("params", [
     {"kinds": "all", "warriors": 4, "combats": 4, "courtier0": "Fortune-Teller",
      "courtier1": "Maiden", "villain0": "Seductress", "villain1": "Beggar"},
@@ -189,10 +206,6 @@ def test_full_armies_reproduce_the_committed_villain_sweep():
     """Full armies (warriors 0-6, 7 combats) with both villains named: the compiled solver
     gives the values the Python solver wrote in the committed 9 x 9 sweep
     (``reports/data/cobardes/pairings/villains``)."""
-    import json
-
-    from analysis.cobardes.sweep import DEFAULT_DIR
-
     for v0, v1 in (("Thug", "Sheep"), ("Executioner", "Seductress"), ("Assassin", "Friar")):
         path = DEFAULT_DIR / "villains" / f"{v0.lower()}__{v1.lower()}__w6c7.json"
         want = json.loads(path.read_text())["battle"]["value"]
@@ -204,8 +217,6 @@ def test_full_armies_reproduce_the_committed_villain_sweep():
 def test_a_villain_sweep_record_is_the_python_solvers_value():
     """``farol cobardes sweep`` over villain pairs solves each with the compiled solver:
     the record holds the Python solver's value and the positions it solved."""
-    from analysis.cobardes.sweep import solve_villain_pair
-
     record = solve_villain_pair(("Seductress", "Sheep"), warriors=3, combats=3)
     rules, slow, _ = _both({"kinds": "warriors+villains", "villain0": "Seductress",
                             "villain1": "Sheep", **SMALL})

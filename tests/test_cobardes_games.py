@@ -3,17 +3,25 @@ OpenSpiel's CFR and exploitability, the CLI, and random-game invariants."""
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pyspiel
 import pytest
 from cobardes_util import battle, face_off
+from open_spiel.python.algorithms import cfr, expected_game_score, exploitability
+from open_spiel.python.observation import make_observation
 
 from analysis import cli
+from analysis.bots import sample_chance
 from analysis.params import load_game
 from analysis.play import play_game
 from games.cobardes import cards as C
 from games.cobardes import engine as E
+from games.cobardes import events as EV
+from games.cobardes import options, view
 from games.cobardes import war as W
+from games.cobardes.battle import render
 from games.errors import InvalidParameterError, InvalidPositionError, UnknownCardError
 
 # ------------------------------------------------------------------ parameters and positions
@@ -129,8 +137,6 @@ def test_public_and_private_observation_strings():
         "courtier0": "none", "courtier1": "none"})
     s = game.new_initial_state()
     s.apply_action(C.SHEEP)
-    from open_spiel.python.observation import make_observation
-
     public = make_observation(game, pyspiel.IIGObservationType(
         public_info=True, perfect_recall=True, private_info=pyspiel.PrivateInfoType.NONE))
     private = make_observation(game, pyspiel.IIGObservationType(
@@ -148,8 +154,6 @@ def test_observation_tensor_shape_and_content():
 
 
 def test_clone_shares_the_immutable_position_and_is_fast():
-    import time
-
     s = battle()
     c = s.clone()
     assert c.position is s.position
@@ -166,8 +170,6 @@ CFR_PARAMS = {"warriors": 1, "combats": 2, "kinds": "warriors+villains",
 
 
 def _cfr_pair(params, iterations):
-    from open_spiel.python.algorithms import cfr, expected_game_score, exploitability
-
     game = pyspiel.load_game("python_cobardes_battle", params)
     py = cfr.CFRSolver(game)
     first = None
@@ -237,9 +239,16 @@ def test_a_person_plays_to_the_end(name):
         assert "Victory tokens" in text
 
 
-def test_render_shows_only_what_the_seat_may_see():
-    from games.cobardes.battle import render
+def test_every_event_code_has_its_text():
+    """The engines log event codes; the view writes each one out (the ruling "with no
+    other warrior to send, the frightened one stays" as an example)."""
+    assert set(view._TEXTS) == set(range(EV.NUM_CODES))
+    assert view.event_text((3, EV.GHOST_STAYS, 1, 4)) == "P1 has no other warrior: warrior 4 stays"
+    assert view.event_text((3, EV.REVEAL, 5, C.PRINCE)) == "reveal: P0 warrior 5, P1 warrior 0 (prince)"
+    assert view.event_texts([(1, EV.YOU_PREPARE, 3), (3, EV.PREPARES, 0)], 2) == ["P0 prepares a card"]
 
+
+def test_render_shows_only_what_the_seat_may_see():
     s = battle(v0="Thug", v1="random", villain_deck="Sheep")
     s.apply_action(C.SHEEP)
     s.apply_action(5)  # P0 prepares the 5, face down
@@ -467,8 +476,6 @@ def test_equal_state_keys_have_the_same_future(params):
 def test_information_state_tensor_determines_the_information_state():
     """The battle's information-state tensor has perfect recall: two nodes with the same
     tensor for a player have the same information-state string."""
-    from analysis.bots import sample_chance
-
     game = pyspiel.load_game("python_cobardes_battle", {
         "courtier0": "Procuress", "courtier1": "Inquisitor",
         "villain_deck": "Thug/Beggar/Seductress/Executioner"})
@@ -491,8 +498,6 @@ def test_information_state_tensor_determines_the_information_state():
 
 def test_the_documented_position_example_loads():
     """The example in docs/rules/cobardes.md and the module docstrings."""
-    from games.cobardes import options
-
     example = next(line.strip() for line in options.__doc__.splitlines()
                    if line.strip().startswith("hand0:"))
     s = battle(position=example)

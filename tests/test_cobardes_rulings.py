@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pyspiel
 import pytest
 from cobardes_util import ADVANCE, PASS, SEND, battle, card, face_off, outcome
 
@@ -57,8 +58,6 @@ def test_example_of_a_battle_combat_by_combat():
 
 def test_example_in_the_war_brings_the_score_to_two_all():
     """"Claudia has 1 Victory against Héctor's 2" ... "Victory, 2-2": the war goes on."""
-    import pyspiel
-
     game = pyspiel.load_game("python_cobardes_war", {"kinds": "warriors", "tokens0": 1, "tokens1": 2})
     s = game.new_initial_state()
     s.apply_action(5)

@@ -1,28 +1,10 @@
-"""Exact solutions of ¡Cobardes! battles of public information (no villains).
+"""Exact solutions of ¡Cobardes! battles of public information (no hidden card).
 
-Without villains every card is public and the only simultaneous decision is the
-confrontation ("Both players prepare a card from their hand ... both reveal it at
-the same time"). The value of a position therefore depends on the position alone,
-and backward induction over positions solves the battle exactly:
-
-* a confrontation prepared face down is a zero-sum matrix game (rows: the first
-  player's cards, columns: the second's; entries: the values of the positions that
-  follow), solved by linear programming (``scipy.optimize.linprog``, HiGHS); its
-  duals give the second player's mix;
-* every other decision (vanguard courtier, rearguard courtier, a card played face
-  up under the Fortune-Teller or the Maiden, an Archer/Sentinel change) is a
-  maximum or minimum over the positions that follow;
-* the Inquisitor's draw is an expectation.
-
-Positions are read through the battle engine's pure functions
-(:mod:`games.cobardes.engine`) and identified by the game's own ``state_key``, so no
-rule is re-implemented here. Positions where a courtier has already been used are
-keyed without its identity (it can no longer act), which lets every courtier
-pairing share the solved sub-battles with the warriors-only game: solving all
-10 x 10 pairings costs little more than solving each courtier alone.
-
-Values are player 0's, for terminal payoffs given as parameters (battle win, crown,
-draw; the battle loss and crown loss are their negatives unless given).
+Backward induction over positions: a confrontation prepared face down is a zero-sum
+matrix game (:mod:`analysis.solve.matrix_game`), every other decision a maximum or
+minimum, the Inquisitor's draw an expectation. Positions are read through the engine
+(:mod:`games.cobardes.engine`) and keyed by the game's ``state_key`` with used courtiers
+forgotten, so courtier pairings share their solved sub-battles. Values are player 0's.
 """
 
 from __future__ import annotations
@@ -33,123 +15,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.optimize import linprog
+from open_spiel.python import policy as os_policy
 
+from analysis.solve.matrix_game import (  # noqa: F401  (imported from here by other modules)
+    MatrixSolution,
+    solve_matrix,
+    solve_matrix_lp,
+)
 from games.cobardes import cards as C
 from games.cobardes import engine as E
-from games.cobardes.battle import state_key
+from games.cobardes.keys import state_key
 from games.cobardes.options import Payoffs, make_rules
 from games.errors import InvalidPositionError
-
-_TOL = 1e-12
-# Pivoting tolerance: payoffs are O(1) (shifted to >= 1), round-off is ~1e-15 a pivot.
-_PIVOT_TOL = 1e-9
-# An equilibrium is accepted when neither player gains more than this by deviating.
-_CHECK_TOL = 1e-8
-
-
-@dataclass(frozen=True)
-class MatrixSolution:
-    """A solved zero-sum matrix game: ``value`` for the row (maximising) player."""
-
-    value: float
-    row: np.ndarray
-    col: np.ndarray
-
-
-def solve_matrix(payoff: np.ndarray) -> MatrixSolution:
-    """Solve the zero-sum matrix game ``payoff`` (row player maximises).
-
-    A pure saddle point is returned directly. The tableau's answer is verified (neither
-    player gains by deviating); if it is not an equilibrium, or round-off broke a pivot,
-    the game is solved again by :func:`solve_matrix_lp`. Otherwise the payoffs are shifted to
-    be positive and the column player's LP ``max sum y s.t. A y <= 1, y >= 0`` is
-    solved by a dense tableau simplex with Bland's rule (no phase one: the slack
-    basis is feasible); the value is ``1 / sum y`` and the row player's mix comes
-    from the slacks' reduced costs (the dual). For these tiny games (at most 7 x 7)
-    this is ~20x faster than a general LP call, and exact up to rounding.
-
-    Returns
-    -------
-    MatrixSolution
-        The value and both players' equilibrium mixes.
-    """
-    a = np.asarray(payoff, dtype=float)
-    m, n = a.shape
-    row_min = a.min(axis=1)
-    col_max = a.max(axis=0)
-    lower, upper = row_min.max(), col_max.min()
-    if upper - lower <= 1e-12:
-        x = np.zeros(m)
-        y = np.zeros(n)
-        x[int(np.argmax(row_min))] = 1.0
-        y[int(np.argmin(col_max))] = 1.0
-        return MatrixSolution(float(lower), x, y)
-    shift = 1.0 - a.min()
-    b = a + shift
-    # Tableau rows: m constraints [B | I | 1]; objective row [-1 ... | 0 | 0].
-    t = np.zeros((m + 1, n + m + 1))
-    t[:m, :n] = b
-    t[:m, n:n + m] = np.eye(m)
-    t[:m, -1] = 1.0
-    t[m, :n] = -1.0
-    basis = list(range(n, n + m))
-    for _ in range(10 * (m + n) + 50):
-        entering = -1
-        for j in range(n + m):  # Bland: the first improving column
-            if t[m, j] < -_PIVOT_TOL:
-                entering = j
-                break
-        if entering < 0:
-            break
-        col = t[:m, entering]
-        best, leave = np.inf, -1
-        for i in range(m):
-            if col[i] > _PIVOT_TOL:
-                ratio = t[i, -1] / col[i]
-                if ratio < best - _TOL or (abs(ratio - best) <= _TOL and basis[i] < basis[leave]):
-                    best, leave = ratio, i
-        if leave < 0:  # only round-off says "improving": optimal
-            break
-        t[leave] /= t[leave, entering]
-        for i in range(m + 1):
-            if i != leave and t[i, entering] != 0.0:
-                t[i] -= t[i, entering] * t[leave]
-        basis[leave] = entering
-    z = t[m, -1]
-    y = np.zeros(n)
-    for i, j in enumerate(basis):
-        if j < n:
-            y[j] = t[i, -1]
-    x = np.clip(t[m, n:n + m], 0.0, None)
-    y = np.clip(y, 0.0, None)
-    if z > 0 and x.sum() > 0 and y.sum() > 0:
-        sol = MatrixSolution(float(1.0 / z - shift), x / x.sum(), y / y.sum())
-        # Accept only a verified equilibrium; near-ties can fool a tableau pivot.
-        if (sol.row @ a).min() >= sol.value - _CHECK_TOL and \
-                (a @ sol.col).max() <= sol.value + _CHECK_TOL:
-            return sol
-    return solve_matrix_lp(a)
-
-
-def solve_matrix_lp(payoff: np.ndarray) -> MatrixSolution:
-    """The same game solved by ``scipy.optimize.linprog`` (HiGHS): the reference the
-    tableau simplex of :func:`solve_matrix` is tested against."""
-    a = np.asarray(payoff, dtype=float)
-    m, n = a.shape
-    # Variables x_1..x_m, v. Minimise -v subject to v - (A' x)_j <= 0, sum x = 1.
-    cost = np.zeros(m + 1)
-    cost[-1] = -1.0
-    a_ub = np.hstack([-a.T, np.ones((n, 1))])
-    a_eq = np.zeros((1, m + 1))
-    a_eq[0, :m] = 1.0
-    res = linprog(cost, A_ub=a_ub, b_ub=np.zeros(n), A_eq=a_eq, b_eq=[1.0],
-                  bounds=[(0, None)] * m + [(None, None)], method="highs")
-    if res.status != 0:
-        raise RuntimeError(f"matrix game LP failed: {res.message}")
-    x = np.clip(res.x[:m], 0.0, None)
-    y = np.clip(-res.ineqlin.marginals, 0.0, None)
-    return MatrixSolution(float(-res.fun), x / x.sum(), y / y.sum())
 
 
 @dataclass
@@ -535,26 +412,20 @@ def card_label(card: int) -> str:
     return C.CARD_NAMES[card]
 
 
-class ExactPolicy:
+class ExactPolicy(os_policy.Policy):
     """The solved strategies as an OpenSpiel policy (``action_probabilities(state)``) for
     a ``python_cobardes_battle`` game without villains; chance nodes excluded.
 
     Built on :class:`ExactSolver`; usable with OpenSpiel's ``exploitability`` and
-    ``expected_game_score`` (a subclass of ``open_spiel.python.policy.Policy``)."""
+    ``expected_game_score``."""
 
-    def __new__(cls, game, solver: ExactSolver | None = None):
-        from open_spiel.python import policy as os_policy
+    def __init__(self, game, solver: ExactSolver | None = None):
+        super().__init__(game, [0, 1])
+        rules = game.rules
+        self.solver = solver or ExactSolver(rules.cfg, payoff_values(rules.pay))
 
-        class _Policy(os_policy.Policy):
-            def __init__(self):
-                super().__init__(game, [0, 1])
-                rules = game.rules
-                self.solver = solver or ExactSolver(rules.cfg, payoff_values(rules.pay))
-
-            def action_probabilities(self, state, player_id=None):
-                return self.solver.strategy(state.position)
-
-        return _Policy()
+    def action_probabilities(self, state, player_id=None):
+        return self.solver.strategy(state.position)
 
 
 def position_table(solver: ExactSolver) -> list[dict]:

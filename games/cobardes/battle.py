@@ -1,35 +1,11 @@
 """``python_cobardes_battle``: one ¡Cobardes! battle, two players, zero-sum.
 
-The simultaneous reveal is encoded sequentially with the first choice hidden:
-player 0 prepares a card face down, player 1 prepares one without seeing it,
-then both are revealed (player 1's information state does not contain player
-0's card). Rulings: ``docs/rules/cobardes.md``.
-
-Parameters (details in :mod:`games.cobardes.options`)
-------------------------------------------------------
-``kinds`` (``all`` | ``warriors`` | ``warriors+courtiers`` | ``warriors+villains``),
-``warriors`` (highest warrior, 6), ``combats`` (7), ``courtier0``/``courtier1``
-and ``villain0``/``villain1`` (``random`` | ``none`` | a name), ``court_deck`` /
-``villain_deck`` (``all`` or names separated by ``/``), ``quicker``
-(``alternate`` | ``random`` | ``p0`` | ``p1``), ``followup`` (``optional`` |
-``mandatory``), ``exchange_limit`` (1), the payoffs to player 0 ``win_value``,
-``loss_value``, ``crown_value``, ``crown_loss_value``, ``draw_value`` (1, -1, 3,
--3, 0), and ``position``, a starting position::
-
-    hand0:1.2.3.Beggar;hand1:0.1.2.4.?;court0:Squire*;court1:Archer;combat:4;unharmed:0
-
-(``?`` a hidden random villain, ``*`` a used courtier, ``unharmed`` the players
-whose prince already got out of a combat unharmed).
-
-Keys
-----
-``state_key()`` and ``infoset_key(player)`` (:mod:`games.keys`) give the position
-without the order of past events: hands, courtiers and whether used, combat,
-phase, pending choices, Troubadour flags, known villains; the information-set
-key keeps the rival's hidden villains and face-down card out.
-
-The state keeps one shared :class:`~games.cobardes.options.Rules` and one
-immutable :class:`~games.cobardes.engine.Pos`; cloning copies two references.
+The simultaneous reveal is encoded sequentially with the first choice hidden (player 1's
+information state does not contain player 0's face-down card). Parameters:
+:mod:`games.cobardes.options`; rulings: ``docs/rules/cobardes.md``. The state holds one
+immutable engine position (:class:`~games.cobardes.engine.Pos`, carrying the shared
+rules), so cloning copies a reference; keys come from :mod:`games.cobardes.keys`, texts
+from :mod:`games.cobardes.view`.
 """
 
 from __future__ import annotations
@@ -39,7 +15,18 @@ import pyspiel
 
 from games.cobardes import cards as C
 from games.cobardes import engine as E
+from games.cobardes.hidden import LiftedBattleWalker
+from games.cobardes.keys import infoset_key, state_key
 from games.cobardes.options import BATTLE_DEFAULTS, Rules, make_rules
+from games.cobardes.view import (  # noqa: F401  (names other modules import from here)
+    action_string,
+    describe,
+    info_string,
+    observation_string,
+    render,
+    render_pos,
+)
+from games.cobardes.walker import BattleWalker
 from games.errors import IllegalActionError
 
 _GAME_TYPE = pyspiel.GameType(
@@ -94,14 +81,10 @@ class CobardesBattleGame(pyspiel.Game):
 
     def solver_walker(self, history: bool = True):
         """The battle's pure rule functions for the compiler (:class:`games.keys.Walker`)."""
-        from games.cobardes.walker import BattleWalker
-
         return BattleWalker(self.rules, history)
 
     def lifted_walker(self):
         """The walker of the deal-lifted compile (:mod:`games.cobardes.hidden`)."""
-        from games.cobardes.hidden import LiftedBattleWalker
-
         return LiftedBattleWalker(self.rules)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
@@ -185,120 +168,6 @@ class CobardesBattleState(pyspiel.State):
     def outcome(self):
         """``None`` while playing, else ``(kind, winner)``."""
         return self._s.outcome
-
-
-def action_string(s: E.Pos, player: int, action: int) -> str:
-    """The name of ``player``'s (or chance's) ``action`` at position ``s``."""
-    if player == E.CHANCE:
-        if s.phase == E.DEAL and s.pending and s.pending[0][0] == "court":
-            return f"deal {C.COURTIER_NAMES[action]}"
-        if s.phase == E.QUICK:
-            return f"P{action} is quicker"
-        return f"draw {C.CARD_NAMES[action]}"
-    court = s.court[player] if 0 <= player < 2 else -1
-    return E.action_name(action, court)
-
-
-def _unharmed(s: E.Pos) -> int:
-    """The Troubadour flags, or 0 when no villain is left in a hand or to be dealt.
-
-    Dropping the flags when no Troubadour can be played merges transpositions
-    (warriors-only battles). The rule reads only fields of the key itself (hands,
-    pending deals), never the battlefield: so positions with equal keys have children
-    with equal keys (the graph a walk builds does not depend on which of them it
-    walked first), and the rule does not depend on which hidden villain is where (the
-    deal-lifted compile, :mod:`games.cobardes.hidden`, relies on both).
-    """
-    if not s.unh:
-        return 0
-    return s.unh if (s.h[0] | s.h[1]) & C.VILLAIN_MASK or s.pending else 0
-
-
-def state_key(s: E.Pos) -> tuple:
-    return (s.h, s.court, s.used, _unharmed(s), s.combat, s.phase, s.actor, s.queue, s.bonus, s.priv,
-            s.forced, s.first, s.open, s.cards, s.exch, s.fw, s.mods, s.vil, s.aux,
-            (s.kv[0] & s.h[1], s.kv[1] & s.h[0]), s.outcome, s.pending, s.quick)
-
-
-def infoset_key(s: E.Pos, player: int) -> tuple:
-    r = 1 - player
-    rival = s.h[r]
-    cards = s.cards
-    if s.phase == E.COMMIT and not s.open and cards[r] >= 0 and r == s.first:
-        cards = (cards[0], -2) if r == 1 else (-2, cards[1])
-    aux = s.aux if (s.phase != E.PROC_GIVE or player == s.actor) else -3
-    return (player, s.h[player], rival & C.WARRIOR_MASK, bin(rival & C.VILLAIN_MASK).count("1"),
-            s.kv[player] & rival, s.court, s.used, _unharmed(s), s.combat, s.phase, s.actor, s.queue,
-            s.bonus, s.priv, s.forced, s.first, s.open, cards, s.exch, s.fw, s.mods, s.vil, aux,
-            s.outcome, s.pending, s.quick)
-
-
-def _cards(mask: int) -> str:
-    return " ".join(C.CARD_NAMES[c] for c in E.bits(mask)) or "-"
-
-
-def _court(s: E.Pos, p: int) -> str:
-    c = s.court[p]
-    if c < 0:
-        return "none"
-    return C.COURTIER_NAMES[c] + (" (used)" if s.used >> p & 1 else "")
-
-
-def _field(s: E.Pos, p: int) -> str:
-    return " ".join(C.CARD_NAMES[c] for q, c in s.field if q == p) or "-"
-
-
-def _status(s: E.Pos) -> str:
-    if s.outcome is not None:
-        kind, winner = s.outcome
-        return f"over: {kind}" + (f" for P{winner}" if winner >= 0 else "")
-    who = "chance" if s.actor == E.CHANCE else f"P{s.actor}"
-    return f"combat {s.combat}, {E.PHASE_NAMES[s.phase]}, {who} to act"
-
-
-def describe(s: E.Pos) -> str:
-    """Everything about a position (debug string; shows hidden cards)."""
-    lines = [
-        _status(s),
-        f"P0 hand: {_cards(s.h[0])} | courtier {_court(s, 0)} | field {_field(s, 0)}",
-        f"P1 hand: {_cards(s.h[1])} | courtier {_court(s, 1)} | field {_field(s, 1)}",
-        f"prepared {s.cards} fighting {s.fw} unharmed {s.unh:02b} bonus {s.bonus:02b} "
-        f"mods {s.mods} exchanges {s.exch}",
-        "events: " + " | ".join(text for _, text in s.ev),
-    ]
-    return "\n".join(lines)
-
-
-def info_string(s: E.Pos, player: int, public: bool = True, private: bool = True) -> str:
-    """Perfect-recall information state: every event ``player`` saw, in order."""
-    bit = 1 << player
-    texts = [text for mask, text in s.ev
-             if (mask & bit) and ((mask == 3 and public) or (mask != 3 and private))]
-    return f"P{player}: " + " | ".join(texts)
-
-
-def observation_string(s: E.Pos, player: int, public: bool = True, private: bool = True) -> str:
-    """What ``player`` sees now (no memory of the order of past events)."""
-    r = 1 - player
-    parts = [f"P{player}", _status(s)]
-    if private:
-        parts.append(f"hand: {_cards(s.h[player])}")
-        known = s.kv[player] & s.h[r]
-        if known:
-            parts.append(f"P{r} holds: {_cards(known)}")
-        if s.phase == E.COMMIT and s.cards[player] >= 0:
-            parts.append(f"you prepared {C.CARD_NAMES[s.cards[player]]}")
-    if public:
-        hidden = bin(s.h[r] & C.VILLAIN_MASK).count("1")
-        parts.append(f"P{r} warriors: {_cards(s.h[r] & C.WARRIOR_MASK)}, villains: {hidden}")
-        parts.append(f"courtiers: P0 {_court(s, 0)}, P1 {_court(s, 1)}")
-        parts.append(f"field: P0 {_field(s, 0)} / P1 {_field(s, 1)}")
-        if s.phase == E.COMMIT and s.cards[r] >= 0:
-            parts.append(f"P{r} played {C.CARD_NAMES[s.cards[r]]}" if s.open else f"P{r} prepared a card")
-        if s.fw != (-1, -1):
-            parts.append(f"fighting: {s.fw} bonus {s.bonus:02b} mods {s.mods}")
-        parts.append(f"unharmed {s.unh:02b} exchanges {s.exch}")
-    return " | ".join(parts)
 
 
 class CobardesObserver:
@@ -408,47 +277,6 @@ def _pos_of(state) -> E.Pos:
 def _prefix_of(state, player) -> str:
     prefix = getattr(state, "observation_prefix", None)
     return prefix(player) if prefix else ""
-
-
-def render(state, seat: int) -> str:
-    """What ``seat`` sees, for ``farol play``."""
-    s = state.position
-    return render_pos(s, seat, getattr(state, "_r", None))
-
-
-def render_pos(s: E.Pos, seat: int, rules=None, header: str = "") -> str:
-    r = 1 - seat
-    lines = []
-    if header:
-        lines.append(header)
-    lines.append(f"You are P{seat}. " + _status(s).replace(f"P{seat} to act", "your move"))
-    lines.append(f"Your hand: {_cards(s.h[seat])}")
-    lines.append(f"Your courtier: {_court(s, seat)}   Enemy courtier: {_court(s, r)}")
-    hidden = bin(s.h[r] & C.VILLAIN_MASK).count("1")
-    known = s.kv[seat] & s.h[r]
-    rival = f"Enemy hand: warriors {_cards(s.h[r] & C.WARRIOR_MASK)}, {hidden} villain(s)"
-    if known:
-        rival += f" (you know: {_cards(known)})"
-    lines.append(rival)
-    lines.append(f"Battlefield: you {_field(s, seat)} | enemy {_field(s, r)}")
-    if s.unh >> seat & 1:
-        lines.append("Your prince has got out of a combat unharmed (Troubadour ready).")
-    if s.phase == E.COMMIT:
-        if s.cards[seat] >= 0:
-            lines.append(f"You prepared {C.CARD_NAMES[s.cards[seat]]}.")
-        if s.cards[r] >= 0:
-            lines.append(f"The enemy played {C.CARD_NAMES[s.cards[r]]} first." if s.open
-                         else "The enemy has prepared a card face down.")
-        if s.forced >> seat & 1:
-            lines.append("The Maiden forces you to play your strongest warrior.")
-    if s.fw != (-1, -1) and s.phase in (E.FOLLOW, E.REAR, E.GHOST, E.ARCHER, E.SENTINEL):
-        mine = C.CARD_NAMES[s.fw[seat]] if s.fw[seat] >= 0 else "-"
-        theirs = C.CARD_NAMES[s.fw[r]] if s.fw[r] >= 0 else "-"
-        lines.append(f"Fighting now: your {mine} against their {theirs}")
-    recent = [text for mask, text in s.ev if mask & (1 << seat)][-4:]
-    if recent:
-        lines.append("Latest: " + " | ".join(recent))
-    return "\n".join(lines)
 
 
 pyspiel.register_game(_GAME_TYPE, CobardesBattleGame)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from games.catalog import GameEntry, GameFamily, register_family
+from games.cobardes import view as battle_view
+from games.cobardes import war
 
 SUMMARY = """\
 Two players each hold seven **warriors** (0 to 6; the 0 is the prince), one hidden
@@ -45,22 +47,8 @@ BATTLE_CONTRACT = (
 )
 
 
-def _render_battle(state, seat):
-    from games.cobardes.battle import render
-
-    return render(state, seat)
-
-
-def _render_war(state, seat):
-    from games.cobardes.war import render
-
-    return render(state, seat)
-
-
 def register() -> None:
     """Add the ``cobardes`` family to the catalog."""
-    from games.cobardes.war import WAR_CONTRACT, WAR_SMALL
-
     register_family(GameFamily(
         key="cobardes",
         title="¡Cobardes!",
@@ -81,14 +69,14 @@ def register() -> None:
                      {"warriors": 2, "combats": 2, "kinds": "warriors+villains",
                       "villain_deck": "Thug/Sheep/Executioner"}),
                 ),
-                render=_render_battle,
+                render=battle_view.render,
             ),
             GameEntry(
                 name="python_cobardes_war",
                 title="¡Cobardes! — the war",
-                contract_params=WAR_CONTRACT,
-                small_variants=WAR_SMALL,
-                render=_render_war,
+                contract_params=war.WAR_CONTRACT,
+                small_variants=war.WAR_SMALL,
+                render=war.render,
             ),
         ),
     ))

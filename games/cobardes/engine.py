@@ -1,29 +1,15 @@
 """The battle engine: one ¡Cobardes! battle as pure transitions over a small position.
 
-A :class:`Pos` holds the whole position in a handful of ints and tuples (hands as
-bit masks). :func:`apply` never changes the position it is given: it returns a
-new one, so a position can be shared between OpenSpiel states (cloning a state
-copies one reference). The OpenSpiel games (:mod:`games.cobardes.battle`,
-:mod:`games.cobardes.war`) only wrap these functions.
+:func:`apply` returns a new :class:`Pos` (hands as bit masks) and never changes the one
+it is given, so OpenSpiel states (:mod:`games.cobardes.battle`, :mod:`games.cobardes.war`)
+share positions and a clone copies one reference. Events are logged as codes
+(:mod:`games.cobardes.events`); :mod:`games.cobardes.view` writes them out.
 
-A combat runs through these phases (rulebook, "The Combat"):
-
-``VANGUARD``
-    Each player with an unused vanguard courtier advances it or passes, the
-    quicker one first (``Config.quicker``). Procuress swaps (``PROC_TAKE`` /
-    ``PROC_GIVE``) and the Inquisitor's random draw (chance, ``INQUISITOR``)
-    resolve at once.
-``COMMIT``
-    Both players prepare a card. Sequential encoding of the simultaneous reveal:
-    the first player commits face down, the second commits without seeing it,
-    then both are revealed. A Fortune-Teller or Maiden makes the rival commit
-    first, face up.
-``GHOST`` / ``FOLLOW``
-    Villainy: the King's Ghost's victim replaces its warrior; the villain's owner
-    plays a follow-up warrior knowing the enemy one (or declines, if allowed).
-``REAR`` / ``ARCHER`` / ``SENTINEL``
-    The player exceeded by 2 or more may send a rearguard courtier; if the result
-    flips, the other player may answer with theirs.
+A combat's phases (rulebook, "The Combat"): ``VANGUARD`` courtiers, quicker player first
+(with the Procuress's swap ``PROC_TAKE``/``PROC_GIVE`` and the Inquisitor's draw); the
+confrontation ``COMMIT``, a simultaneous reveal encoded as a face-down first card (face up
+under a Fortune-Teller or Maiden); villainy (``GHOST`` replacement, ``FOLLOW`` up); and
+rearguard courtiers (``REAR``, then ``ARCHER``/``SENTINEL`` changes).
 """
 
 from __future__ import annotations
@@ -31,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.cobardes import cards as C
+from games.cobardes import events as EV
 
 CHANCE = -1
 TERMINAL = -4
@@ -161,24 +148,22 @@ def begin(cfg: Config, pos: Pos) -> Pos:
 
 # --------------------------------------------------------------------------- helpers
 
-def _say(pos: Pos, mask: int, text: str) -> None:
-    # ``ev is None``: a position walked without its log (the compiler's graph walk).
-    # Callers test it before formatting the text: building the f-strings was a tenth of
-    # a walk's time.
+def _say(pos: Pos, event: tuple) -> None:
+    # ``event`` is ``(seen_by, code, *args)`` (:mod:`games.cobardes.events`). ``ev is
+    # None``: a position walked without its log (the compiler's graph walk).
     if pos.ev is not None:
-        pos.ev = pos.ev + ((mask, text),)
+        pos.ev = pos.ev + (event,)
 
 
 def _set(t: tuple, i: int, v) -> tuple:
     return (v, t[1]) if i == 0 else (t[0], v)
 
 
-def _end(pos: Pos, kind: str, winner: int, why: str) -> None:
+def _end(pos: Pos, kind: str, winner: int, why: tuple) -> None:
     pos.outcome = (kind, winner)
     pos.phase = END
     pos.actor = TERMINAL
-    if pos.ev is not None:
-        _say(pos, 3, why)
+    _say(pos, why)
 
 
 def _can_advance(pos: Pos, p: int) -> bool:
@@ -195,11 +180,11 @@ def _start_combat(cfg: Config, pos: Pos, announce: bool = True) -> None:
     pos.fw = (-1, -1)
     pos.mods = (0, 0)
     pos.vil = pos.aux = -1
-    if announce and pos.ev is not None:
-        _say(pos, 3, f"combat {pos.combat}")
+    if announce:
+        _say(pos, (3, EV.COMBAT, pos.combat))
     if not pos.h[0] or not pos.h[1]:
         # Ruling: a combat needs a card from each player.
-        _end(pos, NO_CARDS, -1, "a player has no card left: the battle is a draw")
+        _end(pos, NO_CARDS, -1, (3, EV.NO_CARDS))
         return
     both = _can_advance(pos, 0) and _can_advance(pos, 1)
     mode = cfg.quicker
@@ -238,7 +223,7 @@ def _next_vanguard(cfg: Config, pos: Pos) -> None:
 
 def _enter_confront(cfg: Config, pos: Pos) -> None:
     if not pos.h[0] or not pos.h[1]:
-        _end(pos, NO_CARDS, -1, "a player has no card left: the battle is a draw")
+        _end(pos, NO_CARDS, -1, (3, EV.NO_CARDS))
         return
     priv = pos.priv
     if priv == 0:
@@ -274,12 +259,6 @@ def _unfield(pos: Pos, p: int, card: int) -> None:
     pos.field = tuple(field)
 
 
-def _name(card: int) -> str:
-    if C.is_villain(card):
-        return C.CARD_NAMES[card]
-    return "warrior 0 (prince)" if card == C.PRINCE else f"warrior {card}"
-
-
 def _resolve(cfg: Config, pos: Pos) -> None:
     a0, a1 = pos.cards
     _remove(pos, 0, a0)
@@ -294,27 +273,23 @@ def _resolve(cfg: Config, pos: Pos) -> None:
         kind, who = C.villains_meet(a0, a1, pos.exch, cfg.exchange_limit)
         if kind == C.EXECUTE:
             pos.field = pos.field + ((0, a0), (1, a1))
-            _end(pos, VICTORY, who, f"P{who}'s Executioner catches the enemy villain: P{who} wins the battle")
+            _end(pos, VICTORY, who, (3, EV.EXECUTE, who))
             return
         if kind == C.CAPTURE:
             victim_card = a1 if who == 0 else a0
             pos.field = pos.field + ((who, C.SEDUCTRESS),)
             _add(pos, who, victim_card)
             pos.kv = _set(pos.kv, 1 - who, pos.kv[1 - who] | (1 << victim_card))
-            if pos.ev is not None:
-                _say(pos, 3, f"P{who}'s Seductress takes the {C.CARD_NAMES[victim_card]} to P{who}'s hand; "
-                             "the confrontation is repeated")
+            _say(pos, (3, EV.CAPTURE, who, victim_card))
         elif kind == C.EXCHANGE:
             _add(pos, 0, a1)
             _add(pos, 1, a0)
             pos.kv = (pos.kv[0] | (1 << a0), pos.kv[1] | (1 << a1))
             pos.exch += 1
-            if pos.ev is not None:
-                _say(pos, 3, "the villains are exchanged; the confrontation is repeated")
+            _say(pos, (3, EV.EXCHANGE))
         else:
             pos.out = pos.out + (a0, a1)
-            if pos.ev is not None:
-                _say(pos, 3, "villains exchanged again: both are withdrawn under the Villain deck")
+            _say(pos, (3, EV.WITHDRAW))
         _enter_confront(cfg, pos)
         return
     p = 0 if v0 else 1
@@ -322,17 +297,15 @@ def _resolve(cfg: Config, pos: Pos) -> None:
     villain, warrior = (a0, a1) if v0 else (a1, a0)
     pos.field = pos.field + ((0, a0), (1, a1))
     effect = C.villainy(villain, warrior, bool(pos.unh >> p & 1))
-    name = C.CARD_NAMES[villain]
     if effect == C.CROWN:
-        _end(pos, CROWN, p, f"P{p}'s {name} defeats the enemy prince: P{p} takes the Crown")
+        _end(pos, CROWN, p, (3, EV.VILLAIN_CROWN, p, villain))
     elif effect == C.VICTORY:
-        _end(pos, VICTORY, p, f"P{p}'s {name} wins the battle")
+        _end(pos, VICTORY, p, (3, EV.VILLAIN_VICTORY, p, villain))
     elif effect == C.PEACE:
-        _end(pos, PEACE, -1, f"P{p}'s {name} stops the battle: nobody wins")
+        _end(pos, PEACE, -1, (3, EV.VILLAIN_PEACE, p, villain))
     elif effect == C.FIGHT:
         pos.fw = _set(_set(pos.fw, p, villain), q, warrior)
-        if pos.ev is not None:
-            _say(pos, 3, f"P{p}'s {name} fights as a warrior of strength 1")
+        _say(pos, (3, EV.VILLAIN_FIGHTS, p, villain))
         _enter_fight(cfg, pos)
     elif effect == C.GHOST:
         _unfield(pos, q, warrior)
@@ -343,15 +316,13 @@ def _resolve(cfg: Config, pos: Pos) -> None:
             pos.vil = p
             pos.phase = GHOST
             pos.actor = q
-            if pos.ev is not None:
-                _say(pos, 3, f"P{p}'s King's Ghost frightens P{q}'s warrior {warrior} back to hand")
+            _say(pos, (3, EV.GHOST_FRIGHTENS, p, warrior))
         else:
             # Ruling: with no other warrior to send, the frightened one stays.
             _remove(pos, q, warrior)
             pos.field = pos.field + ((q, warrior),)
             pos.fw = _set(pos.fw, q, warrior)
-            if pos.ev is not None:
-                _say(pos, 3, f"P{q} has no other warrior: warrior {warrior} stays")
+            _say(pos, (3, EV.GHOST_STAYS, q, warrior))
             _begin_follow(cfg, pos, p)
     else:
         pos.fw = _set(pos.fw, q, warrior)
@@ -364,8 +335,7 @@ def _begin_follow(cfg: Config, pos: Pos, p: int) -> None:
         pos.phase = FOLLOW
         pos.actor = p
     else:
-        if pos.ev is not None:
-            _say(pos, 3, f"P{p} has no warrior to follow up with: the combat has no winner")
+        _say(pos, (3, EV.NO_FOLLOW, p))
         _end_combat(cfg, pos)
 
 
@@ -392,15 +362,14 @@ def _enter_fight(cfg: Config, pos: Pos) -> None:
 def _finish_fight(cfg: Config, pos: Pos, winner: int) -> None:
     s0, s1 = _value(pos, 0), _value(pos, 1)
     if winner < 0:
-        if pos.ev is not None:
-            _say(pos, 3, f"combat {pos.combat}: {s0} against {s1}, nobody wins")
+        _say(pos, (3, EV.COMBAT_TIED, pos.combat, s0, s1))
         _end_combat(cfg, pos)
         return
     loser = 1 - winner
     if pos.fw[loser] == C.PRINCE:
-        _end(pos, CROWN, winner, f"{s0} against {s1}: P{winner} defeats the enemy prince and takes the Crown")
+        _end(pos, CROWN, winner, (3, EV.FIGHT_CROWN, s0, s1, winner))
     else:
-        _end(pos, VICTORY, winner, f"{s0} against {s1}: P{winner} wins the battle")
+        _end(pos, VICTORY, winner, (3, EV.FIGHT_VICTORY, s0, s1, winner))
 
 
 def _end_combat(cfg: Config, pos: Pos) -> None:
@@ -409,7 +378,7 @@ def _end_combat(cfg: Config, pos: Pos) -> None:
             pos.unh |= 1 << p
     pos.combat += 1
     if pos.combat > cfg.combats:
-        _end(pos, DRAW, -1, f"no winner after {cfg.combats} combats: the battle is a draw")
+        _end(pos, DRAW, -1, (3, EV.DRAW, cfg.combats))
         return
     _start_combat(cfg, pos)
 
@@ -421,12 +390,9 @@ def _swap_villains(cfg: Config, pos: Pos, p: int, take: int, give: int) -> None:
     _remove(pos, p, give)
     _add(pos, p, take)
     pos.kv = _set(_set(pos.kv, p, pos.kv[p] | (1 << give)), r, pos.kv[r] | (1 << take))
-    if pos.ev is not None:
-        _say(pos, 1 << p, f"you swap your {C.CARD_NAMES[give]} for their {C.CARD_NAMES[take]}")
-    if pos.ev is not None:
-        _say(pos, 1 << r, f"P{p} takes your {C.CARD_NAMES[take]} and gives you the {C.CARD_NAMES[give]}")
-    if pos.ev is not None:
-        _say(pos, 3, f"P{p} swaps villains")
+    _say(pos, (1 << p, EV.SWAP_YOURS, give, take))
+    _say(pos, (1 << r, EV.SWAP_THEIRS, p, take, give))
+    _say(pos, (3, EV.SWAP, p))
     _next_vanguard(cfg, pos)
 
 
@@ -515,31 +481,24 @@ def apply(cfg: Config, pos: Pos, action: int) -> Pos:
         pos.cards = _set(pos.cards, p, action)
         if p == pos.first:
             if pos.open:
-                if pos.ev is not None:
-                    _say(pos, 3, f"P{p} plays {_name(action)} first")
+                _say(pos, (3, EV.PLAYS_FIRST, p, action))
             else:
-                if pos.ev is not None:
-                    _say(pos, 1 << p, f"you prepare {_name(action)}")
-                if pos.ev is not None:
-                    _say(pos, 3, f"P{p} prepares a card")
+                _say(pos, (1 << p, EV.YOU_PREPARE, action))
+                _say(pos, (3, EV.PREPARES, p))
             pos.actor = 1 - p
             return pos
-        a0, a1 = pos.cards
-        if pos.ev is not None:
-            _say(pos, 3, f"reveal: P0 {_name(a0)}, P1 {_name(a1)}")
+        _say(pos, (3, EV.REVEAL) + pos.cards)
         _resolve(cfg, pos)
     elif phase == VANGUARD:
         pos.queue = pos.queue[1:]
         c = pos.court[p]
         if action == PASS:
-            if pos.ev is not None:
-                _say(pos, 3, f"P{p} holds the {C.COURTIER_NAMES[c]} back")
+            _say(pos, (3, EV.HOLDS_BACK, p, c))
             _next_vanguard(cfg, pos)
             return pos
         pos.used |= 1 << p
         r = 1 - p
-        if pos.ev is not None:
-            _say(pos, 3, f"P{p} advances the {C.COURTIER_NAMES[c]}")
+        _say(pos, (3, EV.ADVANCES, p, c))
         if c in C.VANGUARD_EFFECTS:
             effect = C.VANGUARD_EFFECTS[c]()
             if effect["bonus"]:
@@ -551,11 +510,8 @@ def apply(cfg: Config, pos: Pos, action: int) -> Pos:
             _next_vanguard(cfg, pos)
         elif c == C.PROCURESS:
             theirs = pos.h[r] & C.VILLAIN_MASK
-            shown = ", ".join(C.CARD_NAMES[v] for v in bits(theirs)) or "no villain"
-            if pos.ev is not None:
-                _say(pos, 1 << p, f"P{r} shows you: {shown}")
-            if pos.ev is not None:
-                _say(pos, 3, f"P{r} shows their villain to P{p}")
+            _say(pos, (1 << p, EV.SHOWS_YOU, r, theirs))
+            _say(pos, (3, EV.SHOWS, r, p))
             pos.kv = _set(pos.kv, p, pos.kv[p] | theirs)
             if theirs and pos.h[p] & C.VILLAIN_MASK:
                 pos.phase = PROC_TAKE
@@ -568,39 +524,33 @@ def apply(cfg: Config, pos: Pos, action: int) -> Pos:
             pos.actor = CHANCE
     elif phase == FOLLOW:
         if action == PASS:
-            if pos.ev is not None:
-                _say(pos, 3, f"P{p} plays no warrior after the villain: the combat has no winner")
+            _say(pos, (3, EV.DECLINES, p))
             _end_combat(cfg, pos)
             return pos
         _remove(pos, p, action)
         pos.field = pos.field + ((p, action),)
         pos.fw = _set(pos.fw, p, action)
-        if pos.ev is not None:
-            _say(pos, 3, f"P{p} follows up with warrior {action}")
+        _say(pos, (3, EV.FOLLOWS, p, action))
         _enter_fight(cfg, pos)
     elif phase == GHOST:
         _remove(pos, p, action)
         pos.field = pos.field + ((p, action),)
         pos.fw = _set(pos.fw, p, action)
-        if pos.ev is not None:
-            _say(pos, 3, f"P{p} replaces it with warrior {action}")
+        _say(pos, (3, EV.REPLACES, p, action))
         _begin_follow(cfg, pos, 1 - p)
     elif phase == REAR:
         if action == PASS:
-            if pos.ev is not None:
-                _say(pos, 3, f"P{p} keeps the {C.COURTIER_NAMES[pos.court[p]]} back")
+            _say(pos, (3, EV.KEEPS_BACK, p, pos.court[p]))
             _finish_fight(cfg, pos, 1 - p)
             return pos
         kind, amount = _rear_effect(pos, p)
         pos.used |= 1 << p
-        if pos.ev is not None:
-            _say(pos, 3, f"P{p} sends the {C.COURTIER_NAMES[pos.court[p]]}")
+        _say(pos, (3, EV.SENDS, p, pos.court[p]))
         if kind == C.ADD:
             pos.mods = _set(pos.mods, p, pos.mods[p] + amount)
             _enter_fight(cfg, pos)
         elif kind == C.NO_WINNER:
-            if pos.ev is not None:
-                _say(pos, 3, f"combat {pos.combat} ends with no winner")
+            _say(pos, (3, EV.COMBAT_NO_WINNER, pos.combat))
             _end_combat(cfg, pos)
         else:
             changer = 1 - p if kind == C.RIVAL_CHANGES else p
@@ -610,21 +560,18 @@ def apply(cfg: Config, pos: Pos, action: int) -> Pos:
             pos.aux = fled
             pos.phase = ARCHER if kind == C.RIVAL_CHANGES else SENTINEL
             pos.actor = changer
-            if pos.ev is not None:
-                _say(pos, 3, f"P{changer}'s {_name(fled)} returns to hand")
+            _say(pos, (3, EV.RETURNS, changer, fled))
     elif phase in (ARCHER, SENTINEL):
         _remove(pos, p, action)
         pos.field = pos.field + ((p, action),)
         pos.fw = _set(pos.fw, p, action)
         pos.mods = _set(pos.mods, p, 0)
         pos.aux = -1
-        if pos.ev is not None:
-            _say(pos, 3, f"P{p} changes it for warrior {action}")
+        _say(pos, (3, EV.CHANGES, p, action))
         _enter_fight(cfg, pos)
     elif phase == PROC_TAKE:
         if action == PASS:
-            if pos.ev is not None:
-                _say(pos, 3, f"P{p} does not swap villains")
+            _say(pos, (3, EV.NO_SWAP, p))
             _next_vanguard(cfg, pos)
             return pos
         take = action - TAKE0 + 7
@@ -639,32 +586,27 @@ def apply(cfg: Config, pos: Pos, action: int) -> Pos:
     elif phase == INQUISITOR:
         owner = pos.aux
         pos.aux = -1
-        if pos.ev is not None:
-            _say(pos, 3, f"P{owner}'s Inquisitor draws {_name(action)} from P{1 - owner}'s hand")
+        _say(pos, (3, EV.INQ_DRAWS, owner, action))
         if C.inquisitor(action):
-            _end(pos, VICTORY, owner, f"the Inquisitor surprises warrior 2: P{owner} wins the battle")
+            _end(pos, VICTORY, owner, (3, EV.INQ_WINS, owner))
             return pos
         if C.is_villain(action):
             pos.kv = _set(pos.kv, owner, pos.kv[owner] | (1 << action))
         _next_vanguard(cfg, pos)
     elif phase == QUICK:
         pos.quick = action
-        if pos.ev is not None:
-            _say(pos, 3, f"P{action} is quicker")
+        _say(pos, (3, EV.QUICKER, action))
         _open_vanguard(cfg, pos)
     elif phase == DEAL:
         kind, who = pos.pending[0]
         pos.pending = pos.pending[1:]
         if kind == "court":
             pos.court = _set(pos.court, who, action)
-            if pos.ev is not None:
-                _say(pos, 3, f"P{who}'s courtier: {C.COURTIER_NAMES[action]}")
+            _say(pos, (3, EV.COURTIER, who, action, 0))
         else:
             _add(pos, who, action)
-            if pos.ev is not None:
-                _say(pos, 1 << who, f"you receive the {C.CARD_NAMES[action]}")
-            if pos.ev is not None:
-                _say(pos, 3, f"P{who} receives a villain")
+            _say(pos, (1 << who, EV.YOU_RECEIVE, action))
+            _say(pos, (3, EV.RECEIVES, who))
         if not pos.pending:
             _start_combat(cfg, pos)
     else:
@@ -699,10 +641,17 @@ def transpose(pos: Pos, a: int, b: int) -> Pos:
     return out
 
 
+def card_text(card: int) -> str:
+    """A card as actions and events name it: ``warrior 3``, ``warrior 0 (prince)``, a villain."""
+    if C.is_villain(card):
+        return C.CARD_NAMES[card]
+    return "warrior 0 (prince)" if card == C.PRINCE else f"warrior {card}"
+
+
 def action_name(action: int, court: int = -1) -> str:
-    """Readable name of a player action."""
+    """Readable name of a player action (for errors and :mod:`games.cobardes.view`)."""
     if action < C.NUM_CARDS:
-        return f"play {_name(action)}" if action < 7 else f"play villain {C.CARD_NAMES[action]}"
+        return f"play {card_text(action)}" if action < 7 else f"play villain {C.CARD_NAMES[action]}"
     if action == PASS:
         return "pass"
     if action == ADVANCE:

@@ -1,33 +1,20 @@
 """The battle's hidden villains, as the solver's deal-lifted compile needs them.
 
-A battle with villains dealt at random has one state-graph copy of every position for
-each deal the public cannot tell apart (72 deals of two villains from nine), and a walk
-through the positions visits every copy. :class:`LiftedBattleWalker` lets
-:func:`analysis.solve.lifted.compile_lifted` walk each position once for all deals: a
-position stands for every deal that differs from it only in the villains still hidden,
-and the compiler expands the walk to the full graph in numpy.
-
-Nothing here is a rule. The walker calls the same engine functions as
-:class:`games.cobardes.walker.BattleWalker`; what this module adds is information
-structure: which villain ids are still hidden (:func:`still_hidden`), the keys with those
-ids masked, and :func:`games.cobardes.engine.transpose` to move a position to another
-deal. The compile checks, position by position, that moving to another deal leaves the
-masked key unchanged, and the tests check that the expanded graph equals the direct
-walk's, array for array.
-
-A villain is hidden from the deal until it is shown to both players: played (a
-confrontation reveals both cards; a Fortune-Teller or Maiden makes the first card face
-up) or drawn by an Inquisitor in front of both. The Procuress shows the rival's villain
-to one player only, which this lifted walk cannot express: ``lifts()`` then says no
-(graph mode walks every deal), and a lifted compile forced on such a battle stops with
-``UnsupportedGameError`` when it meets the Procuress advancing against a hidden villain.
+:class:`LiftedBattleWalker` lets :func:`analysis.solve.lifted.compile_lifted` walk each
+position once for every villain deal the public cannot tell apart: a position stands for
+all deals that differ only in the villains still hidden, and the compiler expands the
+walk to the full graph. Nothing here is a rule: it adds which villains are still hidden
+(:func:`still_hidden`), the keys with those ids masked, and moving a position to another
+deal (:func:`games.cobardes.engine.transpose`). A villain stays hidden until shown to
+both players; the Procuress shows one to a single player, which this walk cannot express
+(``lifts()`` then says no).
 """
 
 from __future__ import annotations
 
-from games.cobardes import battle as B
 from games.cobardes import cards as C
 from games.cobardes import engine as E
+from games.cobardes import keys as K
 from games.cobardes.walker import BattleWalker
 
 # Masked ids: bits of the hand mask no card uses, and card values no card has.
@@ -64,7 +51,7 @@ def masked_state_key(pos: E.Pos, hidden: tuple[int, int]) -> tuple:
     The Troubadour flags are read before masking: whether villains are left in hand
     is public, which villain is not.
     """
-    key = B.state_key(pos)
+    key = K.state_key(pos)
     if hidden[0] < 0 and hidden[1] < 0:
         return key
     hands, cards = list(pos.h), pos.cards
@@ -83,7 +70,7 @@ def _replace_in_infoset_key(key: tuple, player: int, old: tuple[int, int],
 def masked_infoset_key(pos: E.Pos, player: int, hidden: tuple[int, int]) -> tuple:
     """``player``'s information-set key with their own hidden villain's id masked (the
     rival's hidden villain is never in it: the key counts the rival's villains)."""
-    key = B.infoset_key(pos, player)
+    key = K.infoset_key(pos, player)
     x = hidden[player]
     if x < 0:
         return key

@@ -64,6 +64,7 @@ from dataclasses import dataclass
 
 from games.cobardes import cards as C
 from games.cobardes import engine as E
+from games.cobardes import events as EV
 from games.errors import InvalidParameterError, InvalidPositionError
 
 KINDS = ("all", "warriors", "warriors+courtiers", "warriors+villains")
@@ -310,10 +311,9 @@ def parse_position(text: str, params, k: int, courtiers: bool, villains: bool, c
                     pending=tuple(pending))
     ev = []
     for p in (0, 1):
-        shown = " ".join(C.CARD_NAMES[c] for c in E.bits(hands[p]))
-        ev.append((3, f"P{p} hand: {shown}" + (" + a hidden villain" * hidden[p])))
+        ev.append((3, EV.HAND, p, hands[p], hidden[p]))
         if courts[p] >= 0:
-            ev.append((3, f"P{p}'s courtier: {C.COURTIER_NAMES[courts[p]]}" + (" (used)" if used >> p & 1 else "")))
+            ev.append((3, EV.COURTIER, p, courts[p], used >> p & 1))
     pos.ev = tuple(ev)
     return pos
 

@@ -8,8 +8,9 @@ through it visits the same game without building an OpenSpiel state per node.
 
 from __future__ import annotations
 
-from games.cobardes import battle as B
 from games.cobardes import engine as E
+from games.cobardes import keys as K
+from games.cobardes import view as V
 from games.cobardes.options import Rules
 
 
@@ -56,18 +57,18 @@ class BattleWalker:
         return value, -value
 
     def state_key(self, s: E.Pos):
-        return B.state_key(s)
+        return K.state_key(s)
 
     def infoset_key(self, s: E.Pos, player: int):
-        return B.infoset_key(s, player)
+        return K.infoset_key(s, player)
 
     def new_observations(self, parent: E.Pos, child: E.Pos, player: int) -> tuple:
         # The log only grows: the move's events are the child's tail.
         bit = 1 << player
-        return tuple(text for mask, text in child.ev[len(parent.ev):] if mask & bit)
+        return tuple(V.event_text(e) for e in child.ev[len(parent.ev):] if e[0] & bit)
 
     def information_state_string(self, s: E.Pos, player: int) -> str:
-        return B.info_string(s, player)
+        return V.info_string(s, player)
 
     def action_to_string(self, s: E.Pos, player: int, action: int) -> str:
-        return B.action_string(s, player, action)
+        return V.action_string(s, player, action)

@@ -1,34 +1,12 @@
 """``python_cobardes_war``: the whole ¡Cobardes! war, battle after battle.
 
-"The first to do either of the following wins the war and the Crown token: gain
-3 Victory tokens or defeat the enemy prince in a combat." Each battle is played
-by the battle engine (:mod:`games.cobardes.engine`). Between battles the armies
-are renewed ("Discard the villain and courtier cards that are on the battlefield,
-placing them under the corresponding deck, and renew them with others of the same
-type. If you did not play your villain or courtier you may decide not to replace
-them and keep them for the next battle."): each player decides, in seat order, to
-keep or replace an unplayed villain and courtier; then the missing cards are drawn.
-
-Decks
------
-A deck is a shuffled part (drawn by a chance node, uniformly) on top of a queue
-of cards placed under it in a known order (drawn deterministically once the
-shuffled part is used up), so "placing them under the corresponding deck" is
-exact. The drawer sees the card drawn; the rival sees that a card was drawn.
-
-Parameters
-----------
-The rules parameters of the battle (``kinds``, ``warriors``, ``combats``,
-``court_deck``, ``villain_deck``, ``quicker``, ``followup``, ``exchange_limit``,
-see :mod:`games.cobardes.options`) plus:
-
-``max_battles``
-    Cap on the number of battles (default 9). A war still undecided after it ends
-    with returns 0 for both players (the value at the cap).
-``tokens0``, ``tokens1``
-    Victory tokens at the start (default 0), to start from any score.
-
-Returns: +1 to the war's winner, -1 to the loser, 0 at the cap.
+Won with 3 Victory tokens or the Crown. Each battle runs on the battle engine
+(:mod:`games.cobardes.engine`); between battles each player, in seat order, keeps or
+replaces an unplayed villain and courtier, then the missing cards are drawn. A deck is a
+shuffled part (a uniform chance draw) on top of a known queue of cards placed under it.
+Parameters: the battle's rules ones (:mod:`games.cobardes.options`) plus ``max_battles``
+(9; a war undecided at the cap returns 0) and ``tokens0``/``tokens1`` (the starting
+score). Returns: +1 to the war's winner, -1 to the loser.
 """
 
 from __future__ import annotations
@@ -37,10 +15,12 @@ import pyspiel
 
 from games.cobardes import cards as C
 from games.cobardes import engine as E
-from games.cobardes.battle import CobardesObserver, info_string, render_pos
-from games.cobardes.battle import infoset_key as battle_infoset_key
-from games.cobardes.battle import state_key as battle_state_key
+from games.cobardes import events as EV
+from games.cobardes.battle import CobardesObserver
+from games.cobardes.keys import infoset_key as battle_infoset_key
+from games.cobardes.keys import state_key as battle_state_key
 from games.cobardes.options import BATTLE_DEFAULTS, rules_config
+from games.cobardes.view import describe, event_texts, info_string, render_pos
 from games.errors import IllegalActionError, InvalidParameterError
 
 TOKENS_TO_WIN = 3
@@ -132,8 +112,8 @@ class WarPos:
         return self
 
 
-def _say(w: WarPos, mask: int, text: str) -> None:
-    w.ev = w.ev + ((mask, text),)
+def _say(w: WarPos, event: tuple) -> None:
+    w.ev = w.ev + (event,)
 
 
 def _initial(rules: WarRules) -> WarPos:
@@ -153,7 +133,7 @@ def _initial(rules: WarRules) -> WarPos:
     w.cdeck = (rules.cfg.court_deck if rules.courtiers else 0, ())
     w.queue = ()
     w.draws = ()
-    w.ev = ((3, f"war: score {w.tokens[0]}-{w.tokens[1]}"),)
+    w.ev = ((3, EV.WAR_SCORE) + w.tokens,)
     w.outcome = None
     w.kv = (0, 0)
     draws = []
@@ -190,11 +170,11 @@ def _receive(w: WarPos, kind: str, p: int, card: int) -> None:
     w.draws = w.draws[1:]
     if kind == "villain":
         w.held = (w.held[0] | (1 << card), w.held[1]) if p == 0 else (w.held[0], w.held[1] | (1 << card))
-        _say(w, 1 << p, f"you draw the {C.CARD_NAMES[card]}")
-        _say(w, 3, f"P{p} draws a villain")
+        _say(w, (1 << p, EV.WAR_DRAWS_YOU, card))
+        _say(w, (3, EV.WAR_DRAWS_VILLAIN, p))
     else:
         w.courts = (card, w.courts[1]) if p == 0 else (w.courts[0], card)
-        _say(w, 3, f"P{p} draws the courtier {C.COURTIER_NAMES[card]}")
+        _say(w, (3, EV.WAR_DRAWS_COURTIER, p, card))
 
 
 def _start_battle(rules: WarRules, w: WarPos) -> None:
@@ -204,7 +184,7 @@ def _start_battle(rules: WarRules, w: WarPos) -> None:
     # What each player knew of the rival's kept villain stays known.
     kv = (w.kv[0] & w.held[1], w.kv[1] & w.held[0])
     b = E.new_pos(hands, w.courts, kv=kv)
-    _say(w, 3, f"battle {w.nbattle} (score {w.tokens[0]}-{w.tokens[1]})")
+    _say(w, (3, EV.WAR_BATTLE, w.nbattle) + w.tokens)
     w.b = E.begin(rules.cfg, b)
     w.phase = BATTLE
     w.actor = w.b.actor
@@ -230,20 +210,20 @@ def _after_battle_move(rules: WarRules, w: WarPos) -> None:
         w.outcome = winner
         w.phase = OVER
         w.actor = E.TERMINAL
-        _say(w, 3, f"P{winner} wins the war" + (" with the Crown" if kind == E.CROWN else " with 3 Victory tokens"))
+        _say(w, (3, EV.WAR_WON, winner, int(kind == E.CROWN)))
         return
     if w.nbattle >= rules.max_battles:
         w.outcome = -1
         w.phase = OVER
         w.actor = E.TERMINAL
-        _say(w, 3, f"the war reaches the cap of {rules.max_battles} battles undecided")
+        _say(w, (3, EV.WAR_CAP, rules.max_battles))
         return
     # Renewal: the battlefield's villains and used courtiers go under their decks.
     shuffled, queue = w.vdeck
     w.vdeck = (shuffled, queue + tuple(field_villains))
     w.vknown = w.vknown + (3,) * len(field_villains)
     for v in field_villains:
-        _say(w, 3, f"the {C.CARD_NAMES[v]} goes under the villain deck")
+        _say(w, (3, EV.WAR_VILLAIN_UNDER, v))
     held = (b.h[0] & C.VILLAIN_MASK, b.h[1] & C.VILLAIN_MASK)
     w.held = held
     w.kv = (b.kv[0], b.kv[1])
@@ -252,7 +232,7 @@ def _after_battle_move(rules: WarRules, w: WarPos) -> None:
     for p in (0, 1):
         if courts[p] >= 0 and b.used >> p & 1:
             queue = queue + (courts[p],)
-            _say(w, 3, f"P{p}'s {C.COURTIER_NAMES[courts[p]]} goes under the court deck")
+            _say(w, (3, EV.WAR_COURTIER_UNDER, p, courts[p]))
             courts[p] = -1
     w.cdeck = (shuffled, queue)
     w.courts = tuple(courts)
@@ -321,10 +301,10 @@ def apply(rules: WarRules, w: WarPos, action: int) -> WarPos:
             if action == REPLACE_C:
                 shuffled, queue = w.cdeck
                 w.cdeck = (shuffled, queue + (w.courts[p],))
-                _say(w, 3, f"P{p} puts the {C.COURTIER_NAMES[w.courts[p]]} under the court deck")
+                _say(w, (3, EV.WAR_PUTS_COURTIER, p, w.courts[p]))
                 w.courts = (-1, w.courts[1]) if p == 0 else (w.courts[0], -1)
             else:
-                _say(w, 3, f"P{p} keeps the {C.COURTIER_NAMES[w.courts[p]]}")
+                _say(w, (3, EV.WAR_KEEPS_COURTIER, p, w.courts[p]))
         else:
             held = w.held[p]
             keep = 0 if action == REPLACE_V else 1 << (action - KEEP_V0 + 7)
@@ -334,12 +314,12 @@ def apply(rules: WarRules, w: WarPos, action: int) -> WarPos:
             w.vknown = w.vknown + (1 << p,) * len(under)
             w.held = (keep, w.held[1]) if p == 0 else (w.held[0], keep)
             if keep:
-                _say(w, 1 << p, f"you keep the {C.CARD_NAMES[action - KEEP_V0 + 7]}")
-                _say(w, 3, f"P{p} keeps a villain")
+                _say(w, (1 << p, EV.WAR_YOU_KEEP, action - KEEP_V0 + 7))
+                _say(w, (3, EV.WAR_KEEPS_VILLAIN, p))
             for v in under:
-                _say(w, 1 << p, f"you put the {C.CARD_NAMES[v]} under the villain deck")
+                _say(w, (1 << p, EV.WAR_YOU_PUT, v))
             if under:
-                _say(w, 3, f"P{p} puts {len(under)} villain(s) under the villain deck")
+                _say(w, (3, EV.WAR_PUTS_VILLAINS, p, len(under)))
         _next_decision(rules, w)
     else:
         raise IllegalActionError("the war is over")
@@ -451,10 +431,8 @@ class CobardesWarState(pyspiel.State):
                  f"{[C.CARD_NAMES[c] for c in E.bits(w.held[1])]}; courtiers {w.courts}; "
                  f"villain deck {E.bits(w.vdeck[0])} then {w.vdeck[1]}; "
                  f"court deck {E.bits(w.cdeck[0])} then {w.cdeck[1]}",
-                 "war events: " + " | ".join(t for _, t in w.ev)]
+                 "war events: " + " | ".join(event_texts(w.ev))]
         if w.b is not None:
-            from games.cobardes.battle import describe
-
             lines.append(describe(w.b))
         return "\n".join(lines)
 
@@ -474,7 +452,7 @@ class CobardesWarState(pyspiel.State):
 
     def war_history(self, player: int) -> str:
         bit = 1 << player
-        return " | ".join(t for m, t in self._w.ev if m & bit)
+        return " | ".join(event_texts(self._w.ev, bit))
 
     # ---- Farol's solver protocol
     def state_key(self):
@@ -499,8 +477,7 @@ class _WarObserver(CobardesObserver):
         if self.perfect_recall:
             w = state.war
             bit = 1 << player
-            texts = [t for m, t in w.ev
-                     if (m & bit) and ((m == 3 and self.public) or (m != 3 and self.private))]
+            texts = event_texts(w.ev, bit, self.public, self.private)
             battle = info_string(state.position, player, self.public, self.private) \
                 if w.phase == BATTLE else f"P{player}:"
             return "war: " + " | ".join(texts) + " || " + battle
@@ -514,12 +491,12 @@ def render(state, seat: int) -> str:
     if w.phase == RENEW:
         held = ", ".join(C.CARD_NAMES[c] for c in E.bits(w.held[seat])) or "none"
         court = C.COURTIER_NAMES[w.courts[seat]] if w.courts[seat] >= 0 else "none"
-        recent = [t for m, t in w.ev if m & (1 << seat)][-6:]
+        recent = event_texts(w.ev, 1 << seat)[-6:]
         return "\n".join([header, "Renewing the armies before the next battle.",
                           f"Your unplayed villain(s): {held}; your courtier: {court}",
                           "Latest: " + " | ".join(recent)])
     if w.phase == OVER:
-        recent = [t for m, t in w.ev if m & (1 << seat)][-4:]
+        recent = event_texts(w.ev, 1 << seat)[-4:]
         return "\n".join([header, "The war is over.", "Latest: " + " | ".join(recent)])
     return render_pos(state.position, seat, header=header)
 
