@@ -19,7 +19,7 @@ import games  # noqa: F401
 from analysis.cobardes import exact
 from analysis.cobardes.exact import ExactSolver, payoff_values, solve_matrix_lp
 from analysis.cobardes.fast_exact import FastExactSolver, _tableau_value, effect_tables, pack
-from analysis.cobardes.sweep import DEFAULT_DIR, solve_villain_pair
+from analysis.cobardes.sweep import pairings_dir, solve_villain_pair
 from analysis.solve import matrix_game
 from games.cobardes import cards as C
 from games.cobardes import engine as E
@@ -207,7 +207,7 @@ def test_full_armies_reproduce_the_committed_villain_sweep():
     gives the values the Python solver wrote in the committed 9 x 9 sweep
     (``reports/data/cobardes/pairings/villains``)."""
     for v0, v1 in (("Thug", "Sheep"), ("Executioner", "Seductress"), ("Assassin", "Friar")):
-        path = DEFAULT_DIR / "villains" / f"{v0.lower()}__{v1.lower()}__w6c7.json"
+        path = pairings_dir() / "villains" / f"{v0.lower()}__{v1.lower()}__w6c7.json"
         want = json.loads(path.read_text())["battle"]["value"]
         rules = make_rules({"kinds": "warriors+villains", "villain0": v0, "villain1": v1})
         got = FastExactSolver(rules.cfg, rules.pay).value(rules.initial)
@@ -220,5 +220,5 @@ def test_a_villain_sweep_record_is_the_python_solvers_value():
     record = solve_villain_pair(("Seductress", "Sheep"), warriors=3, combats=3)
     rules, slow, _ = _both({"kinds": "warriors+villains", "villain0": "Seductress",
                             "villain1": "Sheep", **SMALL})
-    assert record["battle"]["value"] == pytest.approx(slow.value(rules.initial), abs=1e-12)
-    assert record["positions"] == slow.solved and record["matrix_games"] > 0
+    assert record.battle["value"] == pytest.approx(slow.value(rules.initial), abs=1e-12)
+    assert record.positions == slow.solved and record.matrix_games > 0
