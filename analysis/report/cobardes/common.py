@@ -93,5 +93,5 @@ def duration_text(seconds: float) -> str:
 
 def target_text(full: dict) -> str:
     if full["total_seconds"] <= 300:
-        return "within the issue's 5-minute target"
-    return f"{full['total_seconds'] / 300:.1f} times the issue's 5-minute target"
+        return "under 5 minutes"
+    return f"{full['total_seconds'] / 300:.1f} times 5 minutes"

@@ -145,7 +145,7 @@ def section_bluffing(ctx: ReportContext) -> str:
     lines.append("### Against honest play\n")
     hc = bluffing.honest_comparison(records)
     lines.append(
-        "The issue's anchor: a published simulation of *honest* play (one card each, coins 0-6, "
+        "For comparison, a published simulation of *honest* play (one card each, coins 0-6, "
         "no Ambassador) has the mover winning with Captain 163/196, Assassin 134/196, Duke "
         "110/196, Contessa 74/196 of coin pairs. Our equilibrium P(win) of the mover by card "
         "over the same coins (0-6 each; our decks keep their fifth character, and the game "
