@@ -207,3 +207,41 @@ def test_checkpointed_solve_survives_sigkill(tmp_path):
         assert sorted(a.files) == sorted(b.files)
         for name in a.files:
             np.testing.assert_array_equal(a[name], b[name])
+
+
+# ---------------------------------------------------------------- Coup endgame sweep
+
+COUP = ["coup", "sweep", "--caps", "1", "--coins", "0-2", "--decks", "ambassador",
+        "--workers", "1"]
+
+
+def _coup_records(folder: Path) -> dict[str, dict]:
+    out = {}
+    for path in sorted(folder.glob("*.json")):
+        data = json.loads(path.read_text())
+        out[path.name] = {k: v for k, v in data.items() if not k.endswith("seconds")}
+    return out
+
+
+@pytest.mark.slow
+def test_coup_sweep_survives_sigkill(tmp_path):
+    rng = random.Random(20261204)
+    reference = tmp_path / "reference"
+    farol(COUP + ["--directory", str(reference)], tmp_path)
+    folder = tmp_path / "endgames"
+    args = COUP + ["--directory", str(folder)]
+    proc = start(args, tmp_path)
+    wait_for(lambda: any(folder.glob("*.json")), proc)
+    time.sleep(rng.uniform(0.1, 1.5))
+    kill(proc)
+    before = snapshot(folder, "*.json")
+    assert 0 < len(before) < 9
+    for _, raw in before.values():
+        json.loads(raw)
+    farol(args, tmp_path)
+    after = snapshot(folder, "*.json")
+    for name, saved in before.items():
+        assert after[name] == saved, f"{name} was recomputed"
+    assert len(after) == 9
+    assert _coup_records(folder) == _coup_records(reference)
+    assert not [p for p in folder.iterdir() if p.suffix != ".json"]
