@@ -69,6 +69,14 @@ def snapshot(folder: Path, pattern: str) -> dict[str, tuple[int, bytes]]:
     return {p.name: (p.stat().st_mtime_ns, p.read_bytes()) for p in sorted(folder.glob(pattern))}
 
 
+def assert_only_records(folder: Path) -> None:
+    """Nothing but records in ``folder``, and at most a temporary file of a write the kill
+    cut short (``<record>.json<random>.tmp``, never read as a record)."""
+    strays = [p.name for p in folder.iterdir() if p.suffix != ".json"]
+    assert all(".json" in name and name.endswith(".tmp") for name in strays), strays
+    assert len(strays) <= 1, strays
+
+
 # ---------------------------------------------------------------- ¡Cobardes! sweep
 
 SWEEP = ["cobardes", "sweep", "--kind", "battle", "--warriors", "3", "--combats", "3",
@@ -105,7 +113,7 @@ def test_cobardes_sweep_survives_sigkill(tmp_path):
     for name, saved in before.items():
         assert after[name] == saved, f"{name} was recomputed"
     assert _records(folder / "battle") == _records(reference / "battle")
-    assert not [p for p in (folder / "battle").iterdir() if p.suffix != ".json"]
+    assert_only_records(folder / "battle")
 
 
 # ---------------------------------------------------------------- Goat Lords tournament
@@ -244,4 +252,4 @@ def test_coup_sweep_survives_sigkill(tmp_path):
         assert after[name] == saved, f"{name} was recomputed"
     assert len(after) == 9
     assert _coup_records(folder) == _coup_records(reference)
-    assert not [p for p in folder.iterdir() if p.suffix != ".json"]
+    assert_only_records(folder)
