@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -49,13 +50,24 @@ def start(args: list[str], tmp_path: Path) -> subprocess.Popen:
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def wait_for(condition, proc: subprocess.Popen, timeout: float = TIMEOUT) -> None:
-    """Poll until ``condition()`` holds while ``proc`` still runs (fails otherwise)."""
-    end = time.monotonic() + timeout
-    while not condition():
-        assert proc.poll() is None, "the job finished before it could be interrupted"
-        assert time.monotonic() < end, "timed out waiting for the job"
-        time.sleep(0.02)
+def interrupt(args: list[str], tmp_path: Path, folder: Path, started, delay: float) -> None:
+    """Run ``farol ARGS`` and SIGKILL it ``delay`` seconds after ``started()`` holds (its
+    first result saved). On a machine fast enough to finish first, start again from an
+    empty ``folder`` with half the delay."""
+    while True:
+        proc = start(args, tmp_path)
+        end = time.monotonic() + TIMEOUT
+        while not started() and proc.poll() is None:
+            assert time.monotonic() < end, "timed out waiting for the job"
+            time.sleep(0.02)
+        try:
+            proc.wait(timeout=delay)
+        except subprocess.TimeoutExpired:
+            kill(proc)
+            return
+        assert proc.returncode == 0 and delay > 0.01, "the job always finished first"
+        shutil.rmtree(folder, ignore_errors=True)
+        delay /= 2
 
 
 def kill(proc: subprocess.Popen) -> None:
@@ -99,10 +111,8 @@ def test_cobardes_sweep_survives_sigkill(tmp_path):
     farol(SWEEP + ["--dir", str(reference)], tmp_path)
     folder = tmp_path / "sweep"
     args = SWEEP + ["--dir", str(folder)]
-    proc = start(args, tmp_path)
-    wait_for(lambda: any((folder / "battle").glob("*.json")), proc)
-    time.sleep(rng.uniform(0.1, 1.0))
-    kill(proc)
+    interrupt(args, tmp_path, folder, lambda: any((folder / "battle").glob("*.json")),
+              rng.uniform(0.1, 1.0))
     before = snapshot(folder / "battle", "*.json")
     assert before
     # Every record under its final name is whole (written through a temporary file).
@@ -137,10 +147,8 @@ def test_goat_lords_tournament_survives_sigkill(tmp_path):
     farol(GAMES + ["--out", str(reference)], tmp_path)
     folder = tmp_path / "games"
     args = GAMES + ["--out", str(folder)]
-    proc = start(args, tmp_path)
-    wait_for(lambda: any(folder.glob("goat_lords_*.csv")), proc)
-    time.sleep(rng.uniform(0.1, 1.0))
-    kill(proc)
+    interrupt(args, tmp_path, folder, lambda: any(folder.glob("goat_lords_*.csv")),
+              rng.uniform(0.1, 1.0))
     saved = _csv(folder).read_bytes()
     whole = saved[: saved.rfind(b"\n") + 1]
     farol(args, tmp_path)
@@ -200,9 +208,19 @@ def test_checkpointed_solve_survives_sigkill(tmp_path):
     farol(_solve(out, checkpoint, "--seconds", "1"), tmp_path)
     saved = _checkpoint_iteration(checkpoint)
     assert 0 < saved < ITERATIONS
-    proc = start(_solve(out, checkpoint), tmp_path)
-    time.sleep(rng.uniform(2.0, 6.0))
-    kill(proc)
+    stopped = checkpoint.read_bytes()
+    delay = rng.uniform(2.0, 6.0)
+    while True:
+        proc = start(_solve(out, checkpoint), tmp_path)
+        try:
+            proc.wait(timeout=delay)
+        except subprocess.TimeoutExpired:
+            kill(proc)
+            break
+        # A machine fast enough to finish first: back to the stopped solve, kill sooner.
+        assert delay > 0.1, "the solve always finished before it could be interrupted"
+        checkpoint.write_bytes(stopped)
+        delay /= 2
     resumed_from = _checkpoint_iteration(checkpoint)  # whole, not a half-written file
     assert saved <= resumed_from < ITERATIONS
     farol(_solve(out, checkpoint), tmp_path)
@@ -238,10 +256,8 @@ def test_coup_sweep_survives_sigkill(tmp_path):
     farol(COUP + ["--directory", str(reference)], tmp_path)
     folder = tmp_path / "endgames"
     args = COUP + ["--directory", str(folder)]
-    proc = start(args, tmp_path)
-    wait_for(lambda: any(folder.glob("*.json")), proc)
-    time.sleep(rng.uniform(0.1, 1.5))
-    kill(proc)
+    interrupt(args, tmp_path, folder, lambda: any(folder.glob("*.json")),
+              rng.uniform(0.1, 1.5))
     before = snapshot(folder, "*.json")
     assert 0 < len(before) < 9
     for _, raw in before.values():
