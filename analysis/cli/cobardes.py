@@ -21,6 +21,7 @@ from analysis.cobardes import (
     sweep,
     villains,
 )
+from analysis.solve.cache import atomic_write_text
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -86,8 +87,7 @@ def run_abstraction(args: argparse.Namespace) -> int:
               f"(in abstraction {loss.graph_exploitability_in_abstraction:.2e}, exact tree "
               f"{loss.tree_exploitability:.2e})")
     path = villains.abstraction_loss_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(rows, indent=1))
+    atomic_write_text(path, json.dumps(rows, indent=1))
     print(f"wrote {path}")
     rows = []
     for label, params in villains.REDUCED_DECKS + subgames.LARGER_DECKS:
@@ -98,11 +98,11 @@ def run_abstraction(args: argparse.Namespace) -> int:
               f"{loss.graph_exploitability_in_abstraction:.2e}, exact tree "
               f"{loss.tree_exploitability:.2e})", flush=True)
     path = subgames.cut_loss_path()
-    path.write_text(json.dumps(rows, indent=1))
+    atomic_write_text(path, json.dumps(rows, indent=1))
     print(f"wrote {path}")
     label, params = villains.HIDDEN_TABLE_DECK
     table = subgames.hidden_villain_values_exact(label, params, iterations=args.iterations)
     path = subgames.hidden_villains_path()
-    path.write_text(json.dumps(table, indent=1))
+    atomic_write_text(path, json.dumps(table, indent=1))
     print(f"wrote {path} ({table['provenance']})")
     return 0

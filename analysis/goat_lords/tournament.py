@@ -8,6 +8,7 @@ rerun plays only the missing games.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import sys
@@ -148,9 +149,25 @@ def load_rows(exp: Experiment, data_dir: Path | None = None) -> pd.DataFrame:
     path = csv_path(exp, data_dir)
     if not path.exists():
         return pd.DataFrame(columns=COLUMNS)
-    df = pd.read_csv(path, dtype={"winners": str, "returns": str, "points": str, "wilds": str,
-                                  "seating": str, "key": str})
+    text = path.read_text()
+    # A run killed while appending may leave a last line without its newline: not a game.
+    text = text[: text.rfind("\n") + 1]
+    if not text:
+        return pd.DataFrame(columns=COLUMNS)
+    df = pd.read_csv(io.StringIO(text), dtype={"winners": str, "returns": str, "points": str,
+                                               "wilds": str, "seating": str, "key": str})
     return df[df["key"] == exp.key()].drop_duplicates("index").sort_values("index")
+
+
+def drop_partial_line(path: Path) -> None:
+    """Cut a last line left without its newline (a run killed while appending), so the
+    rows appended next start on a line of their own; its game is played again."""
+    if not path.exists():
+        return
+    with open(path, "rb+") as fh:
+        data = fh.read()
+        if data and not data.endswith(b"\n"):
+            fh.truncate(data.rfind(b"\n") + 1)
 
 
 def run_experiment(
@@ -177,6 +194,8 @@ def run_experiment(
         chunks = [todo[i : i + chunk] for i in range(0, len(todo), chunk)]
         show = sys.stderr.isatty() if progress is None else progress
         bar = tqdm(total=len(todo), desc=exp.name, disable=not show, leave=False)
+
+        drop_partial_line(path)
 
         def save(rows: list[dict]) -> None:
             frame = pd.DataFrame(rows, columns=COLUMNS)
