@@ -17,6 +17,7 @@ import pyspiel
 
 from analysis import store
 from analysis.solve.cache import atomic_write_text
+from analysis.solve.errors import CorruptFileError
 from games.coup import endgame_game
 from games.errors import InvalidParameterError
 
@@ -143,8 +144,17 @@ class StoredRecord:
 def read_typed_rows(cls, path: Path) -> dict:
     """The rows of a resumable results file (``{key: row}``, as
     :func:`analysis.solve.cache.write_rows` writes them) as ``cls`` records; raises
-    ``OSError``/``ValueError`` when the file is missing or unreadable."""
-    return {key: cls.from_json(row) for key, row in json.loads(Path(path).read_text()).items()}
+    ``OSError`` when the file is missing and :class:`CorruptFileError` (a ``ValueError``)
+    naming the file when it is not such a file (truncated, foreign)."""
+    text = Path(path).read_text()
+    try:
+        rows = json.loads(text)
+        if not isinstance(rows, dict) or not all(isinstance(row, dict) for row in rows.values()):
+            raise ValueError("it is not an object of rows")
+        return {key: cls.from_json(row) for key, row in rows.items()}
+    except (ValueError, TypeError) as exc:
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise CorruptFileError(f"{path} is not a {cls.__name__} rows file ({reason})") from None
 
 
 @dataclass(frozen=True)
@@ -224,7 +234,7 @@ def _load(directory: Path, endgame: Endgame) -> dict | None:
         record = json.loads(record_path(directory, endgame).read_text())
     except (OSError, ValueError):
         return None
-    return record if record.get("version") == SWEEP_VERSION else None
+    return record if isinstance(record, dict) and record.get("version") == SWEEP_VERSION else None
 
 
 def load_record(directory: Path, endgame: Endgame) -> EndgameRecord | None:
