@@ -7,6 +7,7 @@ flipped, replaced by random bytes, or a well-formed file of something else.
 
 from __future__ import annotations
 
+import json
 import shutil
 
 import numpy as np
@@ -227,3 +228,22 @@ def test_record_classes_refuse_foreign_keys():
     for cls in (EndgameRecord, BracketRecord):
         with pytest.raises(ValueError, match="unknown keys"):
             cls.from_json({"surprise": 1})
+
+
+@FUZZ
+@given(load=st.sampled_from([load_record, load_bracket]), record=st.dictionaries(
+    st.sampled_from(["endgame", "lower_win", "value", "surprise", "converged"]),
+    st.one_of(st.none(), st.integers(), st.text(max_size=5),
+              st.fixed_dictionaries({"mover_coins": st.integers(-2, 9), "other_coins": st.integers(-2, 9),
+                                     "deck": st.sampled_from(["ambassador", "x"])}),
+              st.lists(st.integers(), max_size=2)), max_size=4))
+def test_current_record_of_foreign_shape_is_named(tmp_path, load, record):
+    endgame = Endgame(1, 2)
+    path = tmp_path / f"{endgame.slug()}.json"
+    path.write_text(json.dumps({**record, "version": 1}))
+    try:
+        loaded = load(tmp_path, endgame)
+    except CorruptFileError as exc:
+        one_line(exc, str(path))
+    else:
+        assert loaded is not None

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import games
+from analysis.cli import main
 from analysis.params import INT_MAX, INT_MIN, game_parameter_spec, load_game, parse_params
 from games.errors import FarolError
 
@@ -107,3 +108,23 @@ def test_unknown_game_is_one_line():
         one_line(exc)
     else:
         raise AssertionError("an unknown game was accepted")
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(case=assignments(), command=st.sampled_from(["play", "solve"]))
+def test_cli_refuses_bad_params_in_one_line(case, command, capsys):
+    # Only assignments that fail to parse: valid ones would play or solve the game.
+    game, items = case
+    try:
+        parse_params(game, items)
+    except FarolError:
+        pass
+    else:
+        return
+    argv = [command, game]
+    for item in items:
+        argv += ["--param", item]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1, err

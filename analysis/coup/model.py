@@ -152,7 +152,7 @@ def read_typed_rows(cls, path: Path) -> dict:
         if not isinstance(rows, dict) or not all(isinstance(row, dict) for row in rows.values()):
             raise ValueError("it is not an object of rows")
         return {key: cls.from_json(row) for key, row in rows.items()}
-    except (ValueError, TypeError) as exc:
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:
         reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise CorruptFileError(f"{path} is not a {cls.__name__} rows file ({reason})") from None
 
@@ -237,11 +237,24 @@ def _load(directory: Path, endgame: Endgame) -> dict | None:
     return record if isinstance(record, dict) and record.get("version") == SWEEP_VERSION else None
 
 
+def _typed(directory: Path, endgame: Endgame, cls):
+    # ``endgame``'s current record in ``directory`` as ``cls``; a file of the current version
+    # whose fields are not ``cls``'s is named in one CorruptFileError (a ValueError).
+    record = _load(directory, endgame)
+    if record is None:
+        return None
+    try:
+        return cls.from_json(record)
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        path = record_path(directory, endgame)
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise CorruptFileError(f"{path} is not a {cls.__name__} ({reason}); delete it") from None
+
+
 def load_record(directory: Path, endgame: Endgame) -> EndgameRecord | None:
     """The stored endgame record of ``endgame`` in ``directory``, or ``None`` (missing,
     unreadable or stale)."""
-    record = _load(directory, endgame)
-    return None if record is None else EndgameRecord.from_json(record)
+    return _typed(directory, endgame, EndgameRecord)
 
 
 def save_record(directory: Path, endgame: Endgame, record: dict) -> None:
@@ -267,8 +280,7 @@ save_bracket = save_record
 def load_bracket(directory: Path, endgame: Endgame) -> BracketRecord | None:
     """The stored bracket record of ``endgame`` in ``directory``, or ``None`` (missing,
     unreadable or stale)."""
-    record = _load(directory, endgame)
-    return None if record is None else BracketRecord.from_json(record)
+    return _typed(directory, endgame, BracketRecord)
 
 
 def cached_brackets(endgames: list[Endgame], directory: Path | None = None) -> list[BracketRecord]:
