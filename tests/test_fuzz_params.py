@@ -10,13 +10,14 @@ from __future__ import annotations
 import math
 
 import pyspiel
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import games
 from analysis.cli import main
 from analysis.params import INT_MAX, INT_MIN, game_parameter_spec, load_game, parse_params
-from games.errors import FarolError
+from games.errors import FarolError, InvalidParameterError
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 GAMES = [e.name for e in games.entries()] + ["kuhn_poker", "leduc_poker"]
@@ -128,3 +129,11 @@ def test_cli_refuses_bad_params_in_one_line(case, command, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1, err
+
+
+@pytest.mark.parametrize(("game", "key"), [("python_coup", "turn_cap"), ("python_goat_lords", "max_rounds"),
+                                           ("python_goat_lords", "max_turns")])
+def test_a_game_too_long_for_openspiel_names_the_parameter(game, key):
+    with pytest.raises(InvalidParameterError, match=f"longer than OpenSpiel can count.*lower {key}") as err:
+        load_game(game, parse_params(game, [f"{key}={INT_MAX}"]))
+    one_line(err.value)
