@@ -119,6 +119,18 @@ def load_game(game_name: str, params: Mapping[str, Any] | None = None) -> pyspie
     except FarolError:
         raise
     except (pyspiel.SpielError, ValueError, TypeError, KeyError) as exc:
+        if isinstance(exc, TypeError) and "max_game_length=" in str(exc):
+            raise InvalidParameterError(_too_long(game_name, params or {})) from None
         message = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
         message = message.replace("OpenSpiel exception: ", "")
         raise InvalidParameterError(f"cannot load {game_name}: {message}") from None
+
+
+def _too_long(game_name: str, params: Mapping[str, Any]) -> str:
+    """The message for parameters that make a game longer than OpenSpiel's ``GameInfo``
+    can hold (a C++ ``int``), naming the largest whole-number parameter given."""
+    given = sorted(((abs(v), k) for k, v in params.items()
+                    if isinstance(v, int) and not isinstance(v, bool)), reverse=True)
+    hint = f"; lower {given[0][1]} (given {params[given[0][1]]})" if given else ""
+    return (f"cannot load {game_name}: its parameters make the game longer than OpenSpiel "
+            f"can count (at most {INT_MAX} moves){hint}")

@@ -103,12 +103,17 @@ def main(argv: list[str] | None = None) -> int:
         _silence_stdout()
         return 1
     except (FarolError, pyspiel.SpielError) as exc:
-        message = str(exc)
-        print(f"farol {args.command}: error: {message}", file=sys.stderr)
+        print(f"farol {args.command}: error: {one_line(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"farol {args.command}: interrupted", file=sys.stderr)
         return 130
+
+
+def one_line(message: str) -> str:
+    """``message`` on one line: characters that would break it or that a terminal does not
+    print (a user's input echoed back may hold them) are written as escapes."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in message.strip())
 
 
 def _silence_stdout() -> None:

@@ -17,6 +17,7 @@ import pyspiel
 
 from analysis import store
 from analysis.solve.cache import atomic_write_text
+from analysis.solve.errors import CorruptFileError
 from games.coup import endgame_game
 from games.errors import InvalidParameterError
 
@@ -143,8 +144,17 @@ class StoredRecord:
 def read_typed_rows(cls, path: Path) -> dict:
     """The rows of a resumable results file (``{key: row}``, as
     :func:`analysis.solve.cache.write_rows` writes them) as ``cls`` records; raises
-    ``OSError``/``ValueError`` when the file is missing or unreadable."""
-    return {key: cls.from_json(row) for key, row in json.loads(Path(path).read_text()).items()}
+    ``OSError`` when the file is missing and :class:`CorruptFileError` (a ``ValueError``)
+    naming the file when it is not such a file (truncated, foreign)."""
+    text = Path(path).read_text()
+    try:
+        rows = json.loads(text)
+        if not isinstance(rows, dict) or not all(isinstance(row, dict) for row in rows.values()):
+            raise ValueError("it is not an object of rows")
+        return {key: cls.from_json(row) for key, row in rows.items()}
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise CorruptFileError(f"{path} is not a {cls.__name__} rows file ({reason})") from None
 
 
 @dataclass(frozen=True)
@@ -224,14 +234,27 @@ def _load(directory: Path, endgame: Endgame) -> dict | None:
         record = json.loads(record_path(directory, endgame).read_text())
     except (OSError, ValueError):
         return None
-    return record if record.get("version") == SWEEP_VERSION else None
+    return record if isinstance(record, dict) and record.get("version") == SWEEP_VERSION else None
+
+
+def _typed(directory: Path, endgame: Endgame, cls):
+    # ``endgame``'s current record in ``directory`` as ``cls``; a file of the current version
+    # whose fields are not ``cls``'s is named in one CorruptFileError (a ValueError).
+    record = _load(directory, endgame)
+    if record is None:
+        return None
+    try:
+        return cls.from_json(record)
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        path = record_path(directory, endgame)
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise CorruptFileError(f"{path} is not a {cls.__name__} ({reason}); delete it") from None
 
 
 def load_record(directory: Path, endgame: Endgame) -> EndgameRecord | None:
     """The stored endgame record of ``endgame`` in ``directory``, or ``None`` (missing,
     unreadable or stale)."""
-    record = _load(directory, endgame)
-    return None if record is None else EndgameRecord.from_json(record)
+    return _typed(directory, endgame, EndgameRecord)
 
 
 def save_record(directory: Path, endgame: Endgame, record: dict) -> None:
@@ -257,8 +280,7 @@ save_bracket = save_record
 def load_bracket(directory: Path, endgame: Endgame) -> BracketRecord | None:
     """The stored bracket record of ``endgame`` in ``directory``, or ``None`` (missing,
     unreadable or stale)."""
-    record = _load(directory, endgame)
-    return None if record is None else BracketRecord.from_json(record)
+    return _typed(directory, endgame, BracketRecord)
 
 
 def cached_brackets(endgames: list[Endgame], directory: Path | None = None) -> list[BracketRecord]:

@@ -10,8 +10,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import struct
 import tempfile
 import zipfile
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -33,6 +35,23 @@ _ARRAYS = (
     "infoset_offset",
     "infoset_actions",
     "infoset_parent_row",
+)
+
+
+# What reading a damaged or foreign ``.npz``/JSON file can raise, from numpy, zipfile
+# (a flipped flag bit: NotImplementedError) and the record's own checks.
+READ_ERRORS = (
+    OSError,
+    ValueError,
+    KeyError,
+    TypeError,
+    AttributeError,
+    IndexError,
+    EOFError,
+    NotImplementedError,
+    struct.error,
+    zlib.error,
+    zipfile.BadZipFile,
 )
 
 
@@ -165,19 +184,17 @@ def load_compiled(path: Path, key: str) -> CompiledGame:
         )
         _check_consistent(cg)
         return cg
-    except (
-        OSError,
-        ValueError,
-        KeyError,
-        EOFError,
-        IndexError,
-        UnicodeDecodeError,
-        zipfile.BadZipFile,
-    ) as exc:
+    except READ_ERRORS as exc:
         raise CorruptFileError(
-            f"cached compiled game {path} is unreadable ({exc}); delete it or rebuild the "
+            f"cached compiled game {path} is unreadable ({_one_line(exc)}); delete it or rebuild the "
             "cache (--rebuild-cache)"
         ) from None
+
+
+def _one_line(exc: BaseException) -> str:
+    """The first line of ``exc``'s message (or its type's name)."""
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def _check_consistent(cg: CompiledGame) -> None:
@@ -216,7 +233,7 @@ def check_checkpoint_file(path: str | Path) -> None:
     try:
         with zipfile.ZipFile(path) as archive:
             names = set(archive.namelist())
-    except (OSError, zipfile.BadZipFile, ValueError):
+    except READ_ERRORS:
         raise CorruptFileError(problem) from None
     if not all(f"{name}.npy" in names for name in CHECKPOINT_ARRAYS):
         raise CorruptFileError(problem)

@@ -6,7 +6,6 @@ import json
 import os
 import shutil
 import tempfile
-import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,7 @@ import pandas as pd
 import pyspiel
 from open_spiel.python import policy as policy_lib
 
-from analysis.solve.cache import publish_mode
+from analysis.solve.cache import READ_ERRORS, publish_mode
 from analysis.solve.compiled import names_from_json, names_to_json
 from analysis.solve.errors import CorruptFileError, SolveError
 
@@ -232,13 +231,7 @@ class SolveResult:
                 strategy=arrays["strategy"],
                 action_names=names_from_json(arrays["action_names"].tobytes().decode()),
             )
-        except (
-            OSError,
-            ValueError,
-            KeyError,
-            TypeError,
-            EOFError,
-            UnicodeDecodeError,
-            zipfile.BadZipFile,
-        ) as exc:
-            raise CorruptFileError(f"cannot read a solve result from {path}: {exc}") from None
+        except READ_ERRORS as exc:
+            text = str(exc).strip()
+            reason = text.splitlines()[0] if text else type(exc).__name__
+            raise CorruptFileError(f"cannot read a solve result from {path}: {reason}") from None

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import pyspiel
 
 from games.coup import cards as C
-from games.errors import InvalidPositionError, UnknownCardError
+from games.errors import InvalidParameterError, InvalidPositionError, UnknownCardError
 
 UNKNOWN = -1
 
@@ -73,12 +73,16 @@ def parse_position(text: str, deck: str = "ambassador", total_coins: int = 50) -
     ------
     UnknownCardError
         For a card name that is not in ``deck``.
+    InvalidParameterError
+        For a ``deck`` that is not one of :data:`games.coup.cards.DECKS`.
     InvalidPositionError
         For a malformed or impossible position: a player without two cards in
         all, more copies of a character than the deck has, negative coins, more
         coins than exist, coins held by a player who is out, fewer than two
         players in the game, or a player who is out to move.
     """
+    if deck not in C.DECKS:
+        raise InvalidParameterError(f"deck must be one of {', '.join(C.DECKS)}, not {deck!r}")
     entries = [e.strip() for e in text.split(";") if e.strip()]
     to_move = 0
     if entries and entries[-1].lower().startswith("move:"):
@@ -86,7 +90,7 @@ def parse_position(text: str, deck: str = "ambassador", total_coins: int = 50) -
         try:
             to_move = int(value)
         except ValueError:
-            raise InvalidPositionError(f"position: 'move:{value}' needs a seat number") from None
+            raise InvalidPositionError(f"position: {'move:' + value!r} needs a seat number") from None
     hidden, revealed, coins = [], [], []
     for seat, entry in enumerate(entries):
         parts = entry.split("/")
