@@ -315,6 +315,10 @@ def test_goat_lords_zero_games_refused_before_playing(monkeypatch, capsys):
         (["cobardes", "renewal", "--combats", "9"], "--combats", "from 1 to 7"),
         (["cobardes", "renewal", "--tol", "nan"], "--tol", "above 0"),
         (["cobardes", "abstraction", "--iterations", "0"], "--iterations", "at least 1"),
+        (["coup", "full-game", "--budget", "nan"], "--budget", "at least 1"),
+        (["coup", "larger", "--budget", "inf"], "--budget", "at least 1"),
+        (["coup", "sweep", "--workers", "0"], "--workers", "at least 1"),
+        (["coup", "brackets", "--limit", "-1"], "--limit", "at least 0"),
     ],
 )
 def test_bad_numbers_are_one_line_naming_flag_and_range(argv, flag, allowed, capsys):

@@ -11,6 +11,7 @@ import argparse
 from pathlib import Path
 
 from analysis import store
+from analysis.cli.numbers import finite_float, int_in
 from analysis.coup import abstraction, full_game, larger, model, sweep
 from analysis.solve.compile import parse_memory
 from games.errors import InvalidParameterError
@@ -27,7 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_bracket_arguments(brackets)
     brackets.set_defaults(func=run_brackets)
     full = sub.add_parser("full-game", help="the 2-player game from the deal: sizes and bounds")
-    full.add_argument("--budget", type=float, default=1e7, help="most histories to compile")
+    full.add_argument("--budget", type=finite_float(1), default=1e7, help="most histories to compile")
     full.add_argument("--markov", action="store_true",
                       help="price the cap with the whole game's Markov guarantees (caps 1-2; "
                            f"records go to {store.shown(full_game.markov_path())})")
@@ -39,7 +40,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     bigger.add_argument("--markov", action="store_true",
                         help="bracket the 2v1 and 1v2 uncapped values, the cap priced by "
                              f"Markov guarantees ({store.shown(larger.markov_path())})")
-    bigger.add_argument("--budget", type=float, default=1.5e7,
+    bigger.add_argument("--budget", type=finite_float(1), default=1.5e7,
                         help="with --markov: most histories to compile (cases found over a "
                              "smaller budget are tried again)")
     bigger.set_defaults(func=run_larger)
@@ -108,7 +109,7 @@ def add_sweep_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--decks", default=",".join(model.DECKS), help="decks, comma-separated")
     parser.add_argument("--revealed", default="-".join(model.MAIN_REVEALED),
                         help="mover's and other's revealed card, e.g. contessa-contessa")
-    parser.add_argument("--workers", type=int, default=2, help="processes in parallel")
+    parser.add_argument("--workers", type=int_in(1), default=2, help="processes in parallel")
     parser.add_argument("--cap-pricing", default="draw", choices=("draw", "markov"),
                         help="draw (default): the cap scores 0; markov: the cap pays the "
                              "Markov guarantees and the study walks each player's safe "
@@ -154,7 +155,7 @@ def add_bracket_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--decks", default=",".join(model.DECKS), help="decks, comma-separated")
     parser.add_argument("--revealed", default="-".join(model.MAIN_REVEALED),
                         help="the two revealed cards, e.g. contessa-contessa")
-    parser.add_argument("--limit", type=int, default=0,
+    parser.add_argument("--limit", type=int_in(0), default=0,
                         help="solve at most this many endgames per cap (in --order)")
     parser.add_argument("--order", default="widest",
                         help="widest: the widest brackets at lower caps first (default); "
@@ -169,7 +170,7 @@ def add_bracket_arguments(parser: argparse.ArgumentParser) -> None:
                              "or a win (still rigorous, far tighter; implies --decisive-coup; "
                              f"records go to {store.shown(model.markov_brackets_dir())} "
                              "unless --directory)")
-    parser.add_argument("--workers", type=int, default=2, help="processes in parallel")
+    parser.add_argument("--workers", type=int_in(1), default=2, help="processes in parallel")
     parser.add_argument("--max-memory", metavar="SIZE", default=None,
                         help="each compile's memory budget, e.g. 20GB (default: half of the "
                              "available memory; an endgame over it is skipped)")
@@ -265,9 +266,9 @@ def run_abstraction(args: argparse.Namespace) -> int:
             else abstraction.MEMORY_CAPS if keys == "memory" else abstraction.CAPS)
     directory = Path(args.directory) if args.directory else abstraction.records_dir(keys)
     pairs = parse_pairs(args.pairs)
+    endgames = abstraction.scope(decks, pairs)
     if args.jobs < 1:
         raise InvalidParameterError(f"--jobs {args.jobs}: at least 1")
-    endgames = abstraction.scope(decks, pairs)
     records = abstraction.sweep(endgames, directory, caps, args.jobs, keys=keys)
     shown = args.directory or store.shown(directory)
     print(f"{len(records)} state-keyed estimates ({keys} keys) in {shown}")
