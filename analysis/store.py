@@ -45,12 +45,6 @@ def cache(*parts: str) -> Path:
     return cache_root().joinpath(*parts)
 
 
-def set_data_root(path: str | os.PathLike | None) -> None:
-    """Point every study at ``path`` (``None``: back to the environment or default)."""
-    global _override
-    _override = None if path is None else Path(path)
-
-
 @contextlib.contextmanager
 def use(path: str | os.PathLike) -> Iterator[Path]:
     """Within the block, the data root is ``path`` (tests use a temporary folder)."""
