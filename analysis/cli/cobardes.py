@@ -1,6 +1,7 @@
 """``farol cobardes``: sweeps of solved battles, the renewal war, the abstraction's loss.
 
 ``sweep`` solves every courtier pairing (or villain pair) not yet stored (resumable);
+``--kind hidden`` solves the 100 courtier matchups with both villains dealt hidden;
 ``renewal`` solves the war with courtiers renewed between battles (resumable);
 ``abstraction`` measures the state-keyed abstraction's loss on reduced decks, whole
 graph and trunk, and the value of each hidden villain deal on a reduced army.
@@ -16,12 +17,15 @@ from analysis.cli.numbers import finite_float, int_in
 from analysis.cli.outputs import check_output_dir, check_output_file
 from analysis.cobardes import (
     bot,  # noqa: F401  (registers the solved bot)
+    hidden_sweep,
     renewal,
     subgames,
     sweep,
     villains,
 )
 from analysis.solve.cache import atomic_write_text
+from games.cobardes import cards as C
+from games.errors import InvalidParameterError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -30,7 +34,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sub = parser.add_subparsers(dest="action", metavar="ACTION")
     sub.required = True
     sw = sub.add_parser("sweep", help="solve every pairing (cached, resumable, Dask-ready)")
-    sw.add_argument("--kind", choices=("battle", "war", "villains", "all"), default="all")
+    sw.add_argument("--kind", choices=("battle", "war", "villains", "all", "hidden"),
+                    default="all", help="all: battle, war and villains; hidden: the 100 "
+                    "courtier matchups with both villains dealt hidden (hours; not in all)")
+    sw.add_argument("--matchups", default=None, metavar="A/B,...",
+                    help="only these courtier matchups (with --kind hidden), e.g. "
+                    "Squire/Archer,Archer/Squire")
+    sw.add_argument("--iterations", type=int_in(1), default=hidden_sweep.ITERATIONS,
+                    help=f"CFR+ iterations a hidden-villain matchup (default "
+                    f"{hidden_sweep.ITERATIONS})")
     sw.add_argument("--workers", type=int_in(1), default=2, help="local processes (default 2)")
     sw.add_argument("--scheduler", default=None, help="Dask scheduler, e.g. tcp://host:8786")
     sw.add_argument("--warriors", type=int_in(0, MAX_WARRIOR), default=6)
@@ -56,11 +68,38 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_sweep(args: argparse.Namespace) -> int:
     directory = check_output_dir(args.dir or sweep.pairings_dir(), "--dir")
+    if args.kind == "hidden":
+        return run_hidden(args, directory)
+    if args.matchups is not None:
+        raise InvalidParameterError("--matchups goes with --kind hidden")
     kinds = ("battle", "war", "villains") if args.kind == "all" else (args.kind,)
     for kind in kinds:
         results = sweep.run_sweep(None, args.warriors, args.combats, directory, args.workers,
                                   args.scheduler, progress=True, war=kind)
         print(f"{kind}: {len(results)} solved in {directory}")
+    return 0
+
+
+def _matchups(text: str | None) -> list[tuple[str, str]] | None:
+    if text is None:
+        return None
+    out = []
+    for item in text.split(","):
+        names = [n.strip() for n in item.split("/")]
+        if len(names) != 2 or not all(names):
+            raise InvalidParameterError(f"--matchups: {item!r} is not two courtiers as A/B")
+        out.append((C.COURTIER_NAMES[C.courtier_id(names[0])],
+                    C.COURTIER_NAMES[C.courtier_id(names[1])]))
+    return out
+
+
+def run_hidden(args: argparse.Namespace, directory) -> int:
+    matchups = _matchups(args.matchups)
+    results = hidden_sweep.run_hidden_sweep(matchups, args.warriors, args.combats, directory,
+                                            args.workers, args.scheduler, progress=True,
+                                            iterations=args.iterations)
+    wanted = len(matchups) if matchups is not None else len(hidden_sweep.hidden_matchups())
+    print(f"hidden villains: {len(results)} of {wanted} matchups solved in {directory}")
     return 0
 
 

@@ -1,0 +1,225 @@
+"""Every courtier matchup with both villains dealt hidden: one state-keyed solve each.
+
+A matchup is the full battle (warriors 0-6, 7 combats by default) with both villains
+dealt at random from all nine and kept hidden. Its public subgames are solved exactly
+and CFR+ runs a fixed number of iterations on the trunk
+(:func:`analysis.cobardes.trunk.compile_cut`). One :class:`HiddenMatchupRecord` per
+matchup is stored under :func:`hidden_dir`; :func:`run_hidden_sweep` skips what is
+stored, over local processes or a Dask cluster. The 10 mirror matchups (both players
+with the same courtier type) are hypothetical battles, as each courtier card exists once.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+
+import pyspiel
+from tqdm.auto import tqdm
+
+import games  # noqa: F401  (registers the games)
+from analysis import store
+from analysis.cobardes.sweep import battle_params, is_mirror, task_path
+from analysis.cobardes.trunk import compile_cut
+from analysis.cobardes.villains import GAME, deal_values
+from analysis.provenance import provenance
+from analysis.solve import CFRSolver
+from analysis.solve.cache import atomic_write_text
+from games.cobardes import cards as C
+from games.errors import InvalidParameterError
+
+# Bump when the meaning of a stored record changes.
+HIDDEN_VERSION = 1
+ITERATIONS = 200
+KIND = "hidden"
+SOLVER = ("public subgames by exact backward induction; CFR+ on the trunk's state graph "
+          "(an abstraction: the exploitability measured within it is a lower bound on the "
+          "true one)")
+
+
+def hidden_dir() -> Path:
+    """Where the matchups are stored: the data folder's ``cobardes/pairings``."""
+    return store.data("cobardes", "pairings")
+
+
+def hidden_matchups() -> list[tuple[str, str]]:
+    """The 100 courtier matchups: every ordered pair, mirrors included."""
+    names = list(C.COURTIER_NAMES)
+    return [(a, b) for a in names for b in names]
+
+
+def hidden_params(pairing: tuple[str, str], warriors: int = 6, combats: int = 7) -> dict:
+    """The battle's parameters: the pairing's courtiers, both villains dealt hidden."""
+    params = battle_params(pairing, warriors, combats)
+    params.update(kinds="all", villain0="random", villain1="random", villain_deck="all")
+    return params
+
+
+@dataclass(frozen=True)
+class HiddenMatchupRecord:
+    """One matchup solved. ``value`` is player 0's, before the villains are dealt;
+    ``deals`` holds player 0's value after each deal (player 0's villain, then player
+    1's); ``exploitability_lower_bound`` is measured within the abstraction."""
+
+    pairing: tuple[str, str]
+    warriors: int
+    combats: int
+    iterations: int
+    value: float
+    exploitability_lower_bound: float
+    deals: dict[str, dict[str, float]]
+    nodes: int
+    infosets: int
+    compile_seconds: float
+    solve_seconds: float
+    hypothetical: bool
+    solver: str
+    provenance: dict
+
+    def villain_values(self, player: int) -> dict[str, float]:
+        """``player``'s value holding each villain, the rival's dealt from the other eight
+        (every deal equally likely)."""
+        if player == 0:
+            return {v: sum(row.values()) / len(row) for v, row in sorted(self.deals.items())}
+        cols: dict[str, list[float]] = {}
+        for row in self.deals.values():
+            for theirs, value in row.items():
+                cols.setdefault(theirs, []).append(-value)
+        return {v: sum(c) / len(c) for v, c in sorted(cols.items())}
+
+    def to_json(self) -> dict:
+        return {"version": HIDDEN_VERSION, "kind": KIND, "pairing": list(self.pairing),
+                "warriors": self.warriors, "combats": self.combats,
+                "iterations": self.iterations, "value": self.value,
+                "exploitability_lower_bound": self.exploitability_lower_bound,
+                "deals": self.deals, "nodes": self.nodes, "infosets": self.infosets,
+                "compile_seconds": self.compile_seconds, "solve_seconds": self.solve_seconds,
+                "hypothetical": self.hypothetical, "solver": self.solver,
+                "provenance": self.provenance}
+
+    @classmethod
+    def from_json(cls, data: dict) -> HiddenMatchupRecord:
+        if data.get("version") != HIDDEN_VERSION or data.get("kind") != KIND:
+            raise ValueError("not a hidden-villain matchup record of this version")
+        return cls(tuple(data["pairing"]), data["warriors"], data["combats"],
+                   data["iterations"], data["value"], data["exploitability_lower_bound"],
+                   data["deals"], data["nodes"], data["infosets"], data["compile_seconds"],
+                   data["solve_seconds"], data["hypothetical"], data["solver"],
+                   data["provenance"])
+
+
+def solve_hidden_matchup(pairing: tuple[str, str], warriors: int = 6, combats: int = 7,
+                         iterations: int = ITERATIONS) -> HiddenMatchupRecord:
+    """Solve one matchup with hidden villains (deterministic: CFR+ draws no numbers)."""
+    for name in pairing:
+        C.courtier_id(name)  # one clear error for an unknown courtier
+    game = pyspiel.load_game(GAME, hidden_params(pairing, warriors, combats))
+    start = time.perf_counter()
+    cut = compile_cut(game, graph=True, key_names=False)
+    compile_seconds = time.perf_counter() - start
+    compiled = cut.compiled
+    solver = CFRSolver(compiled, "cfr+")
+    report = solver.run(iterations=iterations, progress=False)
+    strategy = solver.average_strategy()
+    return HiddenMatchupRecord(
+        tuple(pairing), warriors, combats, solver.iteration, report.value,
+        report.exploitability, deal_values(compiled, strategy), compiled.num_nodes,
+        compiled.num_infosets, compile_seconds, solver.seconds, is_mirror(pairing), SOLVER,
+        provenance(None))
+
+
+def record_path(directory: Path, pairing, warriors: int, combats: int) -> Path:
+    """A matchup's file, beside the other pairing sweeps' under ``hidden/``."""
+    slug = task_path(directory, pairing, warriors, combats, "battle").name
+    return Path(directory) / KIND / slug
+
+
+def load_record(path: Path) -> HiddenMatchupRecord | None:
+    """A stored matchup, or ``None`` when missing, unreadable or of another version."""
+    try:
+        return HiddenMatchupRecord.from_json(json.loads(Path(path).read_text()))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def run_hidden_task(pairing: tuple[str, str], warriors: int, combats: int, directory: str,
+                    iterations: int = ITERATIONS) -> str:
+    """Solve and store one matchup unless stored already; returns the file's path."""
+    path = record_path(Path(directory), pairing, warriors, combats)
+    if load_record(path) is None:
+        record = solve_hidden_matchup(pairing, warriors, combats, iterations)
+        atomic_write_text(path, json.dumps(record.to_json(), indent=1))
+    return str(path)
+
+
+def run_hidden_sweep(pairings: Iterable[tuple[str, str]] | None = None, warriors: int = 6,
+                     combats: int = 7, directory: str | Path | None = None,
+                     workers: int = 2, scheduler=None, progress: bool = True,
+                     iterations: int = ITERATIONS) -> dict[tuple[str, str], HiddenMatchupRecord]:
+    """Solve every matchup not yet stored; returns all stored ones.
+
+    ``scheduler``: ``None`` for local processes (``workers`` of them; 1 runs here), a
+    Dask scheduler address or a ``distributed.Client``.
+    """
+    pairings = hidden_matchups() if pairings is None else [tuple(p) for p in pairings]
+    for pairing in pairings:
+        if len(pairing) != 2:
+            raise InvalidParameterError(f"a matchup names two courtiers, not {pairing!r}")
+        for name in pairing:
+            C.courtier_id(name)
+    directory = hidden_dir() if directory is None else Path(directory)
+    todo = [p for p in pairings
+            if load_record(record_path(directory, p, warriors, combats)) is None]
+    args = (warriors, combats, str(directory), iterations)
+    bar = tqdm(total=len(todo), desc="matchups with hidden villains", unit=" matchup",
+               disable=not (progress and todo))
+    try:
+        if scheduler is not None and todo:
+            _run_dask(todo, args, scheduler, bar)
+        elif workers <= 1:
+            for p in todo:
+                run_hidden_task(p, *args)
+                bar.update(1)
+        elif todo:
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                futures = [pool.submit(run_hidden_task, p, *args) for p in todo]
+                for fut in as_completed(futures):
+                    fut.result()
+                    bar.update(1)
+    finally:
+        bar.close()
+    return load_hidden(pairings, warriors, combats, directory)
+
+
+def _run_dask(todo, args, scheduler, bar) -> None:
+    from distributed import Client
+    from distributed import as_completed as dask_completed
+
+    client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
+    try:
+        futures = client.map(run_hidden_task, todo, *[[a] * len(todo) for a in args],
+                             pure=False)
+        for fut in dask_completed(futures):
+            fut.result()
+            bar.update(1)
+    finally:
+        if client is not scheduler:
+            client.close()
+
+
+def load_hidden(pairings: Iterable[tuple[str, str]] | None = None, warriors: int = 6,
+                combats: int = 7, directory: str | Path | None = None
+                ) -> dict[tuple[str, str], HiddenMatchupRecord]:
+    """The stored matchups present on disk."""
+    pairings = hidden_matchups() if pairings is None else [tuple(p) for p in pairings]
+    directory = hidden_dir() if directory is None else Path(directory)
+    out = {}
+    for p in pairings:
+        record = load_record(record_path(directory, p, warriors, combats))
+        if record is not None:
+            out[p] = record
+    return out

@@ -1,0 +1,101 @@
+"""The sweep of courtier matchups with both villains dealt hidden: records, resume, Dask."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from analysis import store
+from analysis.cli import main
+from analysis.cobardes import hidden_sweep as H
+
+SMALL = {"warriors": 2, "combats": 2, "iterations": 10}
+PAIRS = [("Squire", "Archer"), ("Archer", "Squire"), ("Wolf", "Wolf")]
+
+
+def _numbers(record: H.HiddenMatchupRecord) -> dict:
+    """What a record says about the battle (its timings and provenance aside)."""
+    data = record.to_json()
+    for key in ("compile_seconds", "solve_seconds", "provenance"):
+        data.pop(key)
+    return data
+
+
+def test_there_are_100_matchups_with_10_mirrors():
+    matchups = H.hidden_matchups()
+    assert len(matchups) == len(set(matchups)) == 100
+    assert sum(a == b for a, b in matchups) == 10
+
+
+def test_a_record_reads_back_and_gives_each_villains_value(tmp_path):
+    record = H.solve_hidden_matchup(("Wolf", "Wolf"), 2, 2, iterations=10)
+    assert record.hypothetical  # one Wolf card: a mirror is a hypothetical battle
+    assert record.provenance["seed"] is None and record.provenance["version"]
+    again = H.HiddenMatchupRecord.from_json(json.loads(json.dumps(record.to_json())))
+    assert again == record
+    # 72 deals: 9 villains for player 0, the 8 others for player 1.
+    assert len(record.deals) == 9 and all(len(row) == 8 for row in record.deals.values())
+    # Before the deal, every deal is equally likely: the value is their mean, and the
+    # mean of each player's villain values.
+    mean = sum(v for row in record.deals.values() for v in row.values()) / 72
+    assert record.value == pytest.approx(mean, abs=1e-9)
+    for player, sign in ((0, 1), (1, -1)):
+        values = record.villain_values(player)
+        assert len(values) == 9
+        assert sign * sum(values.values()) / 9 == pytest.approx(record.value, abs=1e-9)
+    with pytest.raises(ValueError):
+        H.HiddenMatchupRecord.from_json(dict(record.to_json(), version=0))
+
+
+def test_the_sweep_resumes_without_recomputing(tmp_path, monkeypatch):
+    first = H.run_hidden_sweep(PAIRS[:2], directory=tmp_path, workers=1, progress=False,
+                               **SMALL)
+    assert set(first) == set(PAIRS[:2])
+    path = H.record_path(tmp_path, PAIRS[0], 2, 2)
+    stamp = path.stat().st_mtime_ns
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a stored matchup was solved again")
+
+    monkeypatch.setattr(H, "solve_hidden_matchup", refuse)
+    again = H.run_hidden_sweep(PAIRS[:2], directory=tmp_path, workers=1, progress=False,
+                               **SMALL)
+    assert path.stat().st_mtime_ns == stamp
+    assert again == first
+    # A damaged record is solved again, not misread.
+    path.write_text("{not json")
+    monkeypatch.undo()
+    healed = H.run_hidden_sweep(PAIRS[:1], directory=tmp_path, workers=1, progress=False,
+                                **SMALL)
+    assert _numbers(healed[PAIRS[0]]) == _numbers(first[PAIRS[0]])
+
+
+def test_processes_and_a_local_dask_cluster_give_the_same_records(tmp_path):
+    from distributed import LocalCluster
+
+    pooled = H.run_hidden_sweep(PAIRS, directory=tmp_path / "pool", workers=2,
+                                progress=False, **SMALL)
+    with LocalCluster(n_workers=2, processes=False, threads_per_worker=1,
+                      dashboard_address=None) as cluster:
+        dasked = H.run_hidden_sweep(PAIRS, directory=tmp_path / "dask",
+                                    scheduler=cluster.scheduler_address, progress=False,
+                                    **SMALL)
+    assert set(pooled) == set(dasked) == set(PAIRS)
+    for pair in PAIRS:
+        assert _numbers(pooled[pair]) == _numbers(dasked[pair])
+
+
+def test_the_command_solves_named_matchups_and_refuses_bad_ones(tmp_path, capsys):
+    with store.use(tmp_path):
+        assert main(["cobardes", "sweep", "--kind", "hidden", "--matchups", "wolf/maiden",
+                     "--warriors", "2", "--combats", "2", "--iterations", "5",
+                     "--workers", "1"]) == 0
+        out = capsys.readouterr().out
+        assert "1 of 1 matchups solved" in out
+        assert H.load_hidden([("Wolf", "Maiden")], 2, 2)
+        for bad, message in (("wolf", "is not two courtiers as A/B"),
+                             ("wolf/duke", "unknown ¡Cobardes! courtier 'duke'")):
+            assert main(["cobardes", "sweep", "--kind", "hidden", "--matchups", bad]) == 2
+            err = capsys.readouterr().err
+            assert message in err and len(err.strip().splitlines()) == 1
