@@ -48,6 +48,26 @@ def test_a_record_reads_back_and_gives_each_villains_value(tmp_path):
         H.HiddenMatchupRecord.from_json(dict(record.to_json(), version=0))
 
 
+def test_a_solved_matchups_strategy_is_cached_for_later(tmp_path, monkeypatch):
+    monkeypatch.setenv("FAROL_CACHE_DIR", str(tmp_path))
+    record = H.solve_hidden_matchup(("Squire", "Archer"), 2, 2, iterations=5)
+    rows = H.load_strategy(("Squire", "Archer"), 2, 2, rows=_rows(2, 2))
+    assert rows is not None and rows.shape == (_rows(2, 2),)
+    assert record.nodes > 0
+    assert H.load_strategy(("Squire", "Archer"), 2, 2, rows=3) is None  # another game
+    H.strategy_path(("Squire", "Archer"), 2, 2).write_bytes(b"damaged")
+    assert H.load_strategy(("Squire", "Archer"), 2, 2, rows=_rows(2, 2)) is None
+
+
+def _rows(warriors, combats):
+    import pyspiel
+
+    from analysis.cobardes.trunk import compile_cut
+
+    game = pyspiel.load_game(H.GAME, H.hidden_params(("Squire", "Archer"), warriors, combats))
+    return compile_cut(game, graph=True, key_names=False).compiled.num_actions
+
+
 def test_the_sweep_resumes_without_recomputing(tmp_path, monkeypatch):
     first = H.run_hidden_sweep(PAIRS[:2], directory=tmp_path, workers=1, progress=False,
                                **SMALL)

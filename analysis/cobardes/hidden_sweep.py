@@ -18,6 +18,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pyspiel
 from tqdm.auto import tqdm
 
@@ -28,7 +29,7 @@ from analysis.cobardes.trunk import compile_cut
 from analysis.cobardes.villains import GAME, deal_values
 from analysis.provenance import provenance
 from analysis.solve import CFRSolver
-from analysis.solve.cache import atomic_write_text
+from analysis.solve.cache import atomic_savez, atomic_write_text
 from games.cobardes import cards as C
 from games.errors import InvalidParameterError
 
@@ -112,9 +113,31 @@ class HiddenMatchupRecord:
                    data["provenance"])
 
 
+def strategy_path(pairing: tuple[str, str], warriors: int, combats: int) -> Path:
+    """Where a solved matchup's strategy is cached (the cache folder, not committed):
+    the trunk graph's average strategy, rows in the compile's order."""
+    slug = record_path(Path("."), pairing, warriors, combats).stem
+    return store.cache("cobardes", "hidden", f"{slug}.npz")
+
+
+def load_strategy(pairing: tuple[str, str], warriors: int, combats: int,
+                  rows: int) -> np.ndarray | None:
+    """A cached strategy with ``rows`` rows, or ``None`` when missing, damaged or made
+    by other code (another commit)."""
+    try:
+        with np.load(strategy_path(pairing, warriors, combats)) as data:
+            strategy, commit = data["strategy"], str(data["commit"])
+    except (OSError, ValueError, KeyError):
+        return None
+    if strategy.shape != (rows,) or commit != provenance(None)["commit"]:
+        return None
+    return strategy.astype(np.float64)
+
+
 def solve_hidden_matchup(pairing: tuple[str, str], warriors: int = 6, combats: int = 7,
                          iterations: int = ITERATIONS) -> HiddenMatchupRecord:
-    """Solve one matchup with hidden villains (deterministic: CFR+ draws no numbers)."""
+    """Solve one matchup with hidden villains (deterministic: CFR+ draws no numbers); its
+    strategy is also cached (:func:`strategy_path`) for later questions about it."""
     for name in pairing:
         C.courtier_id(name)  # one clear error for an unknown courtier
     game = pyspiel.load_game(GAME, hidden_params(pairing, warriors, combats))
@@ -125,11 +148,14 @@ def solve_hidden_matchup(pairing: tuple[str, str], warriors: int = 6, combats: i
     solver = CFRSolver(compiled, "cfr+")
     report = solver.run(iterations=iterations, progress=False)
     strategy = solver.average_strategy()
+    made = provenance(None)
+    atomic_savez(strategy_path(pairing, warriors, combats),
+                 strategy=strategy.astype(np.float32), commit=np.array(made["commit"]))
     return HiddenMatchupRecord(
         tuple(pairing), warriors, combats, solver.iteration, report.value,
         report.exploitability, deal_values(compiled, strategy), compiled.num_nodes,
         compiled.num_infosets, compile_seconds, solver.seconds, is_mirror(pairing), SOLVER,
-        provenance(None))
+        made)
 
 
 def record_path(directory: Path, pairing, warriors: int, combats: int) -> Path:
