@@ -231,3 +231,23 @@ def test_panel_is_registered_for_coup_only():
     coup = {spec.name for spec in bots_for(panel.GAME)}
     assert {"random", "honest", "bluffer", "bluffer-bold"} <= coup
     assert "honest" not in {spec.name for spec in bots_for("python_goat_lords")}
+
+
+@pytest.mark.parametrize("shown,answer", [(C.CAPTAIN, C.A_EXAMINE_FORCE), (C.CONTESSA, C.A_EXAMINE_KEEP)])
+def test_honest_inquisitor_forces_a_swap_of_a_strong_card_only(shown, answer):
+    # "el Inquisidor elige entre devolverla o descartarla"
+    game = pyspiel.load_game("python_coup", {"deck": "inquisitor",
+                                             "position": "inquisitor+duke/-/2;captain+contessa/-/2;move:0"})
+    state = game.new_initial_state()
+    state.apply_action(C.A_EXAMINE + 1)
+    state.apply_action(C.A_NO_CHALLENGE)
+    state.apply_action(C.A_SHOW + shown)
+    assert state.current_player() == 0
+    assert honest_bot(game, 0)(state) == answer
+    # Examined, the honest agent shows the card it values least.
+    game = pyspiel.load_game("python_coup", {"deck": "inquisitor",
+                                             "position": "captain+contessa/-/2;inquisitor+duke/-/2;move:1"})
+    state = game.new_initial_state()
+    state.apply_action(C.A_EXAMINE + 0)
+    state.apply_action(C.A_NO_CHALLENGE)
+    assert honest_bot(game, 0)(state) == C.A_SHOW + C.CONTESSA

@@ -59,6 +59,7 @@ def test_goat_lords_match_json(capsys):
 
 @pytest.mark.parametrize("argv,needle", [
     (["coup", "match", "--agents", "honest,nobody"], "no bot 'nobody'"),
+    (["coup", "match", "--agents", "solved,honest"], "endgame positions only"),
     (["coup", "match", "--agents", "honest", "--players", "9"], "--players"),
     (["coup", "match", "--agents", "honest", "--players", "1"], "--players"),
     (["coup", "match", "--agents", "honest", "--deck", "reformation"], "--deck"),

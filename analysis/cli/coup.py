@@ -286,11 +286,13 @@ def run_abstraction(args: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------------------- match
 SETUPS = ("basic", "standard", "draft")
+# Agents that play 2-player endgame positions only (a match starts from the deal).
+ENDGAME_ONLY = ("solved",)
 
 
 def add_match_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``farol coup match``."""
-    names = ", ".join(spec.name for spec in bots.bots_for(GAME))
+    names = ", ".join(spec.name for spec in bots.bots_for(GAME) if spec.name not in ENDGAME_ONLY)
     add_common_arguments(parser, f"one agent per seat, or one agent for every seat ({names})")
     parser.add_argument("--players", type=int_in(2, cards.MAX_PLAYERS), default=2,
                         help=f"players at the table (2-{cards.MAX_PLAYERS}; 7-8 play with 4 "
@@ -305,6 +307,11 @@ def add_match_arguments(parser: argparse.ArgumentParser) -> None:
 def run_match(args: argparse.Namespace) -> int:
     """``farol coup match``: play the games and print each seat's win rate."""
     agents = parse_agents(args.agents)
+    for name in agents:
+        if name in ENDGAME_ONLY:
+            raise InvalidParameterError(
+                f"--agents {name}: that agent plays 2-player endgame positions only (farol "
+                "advise coup, farol play); a match starts from the deal")
     if len(agents) == 1:
         agents = agents * args.players
     if len(agents) != args.players:
