@@ -152,11 +152,17 @@ def keep_score(keep: Sequence[int]) -> float:
     return sum(VALUE[c] for c in keep) - (_PAIR_PENALTY if dup else 0)
 
 
+def _without(cards: Sequence[int], card: int) -> tuple[int, ...]:
+    rest = list(cards)
+    rest.remove(card)
+    return tuple(sorted(rest))
+
+
 def plain_choice(view: View, legal: Sequence[int]) -> int:
     """The choices with no claim in them, made the same way by every panel agent.
 
-    Lose the card least worth keeping; keep the best cards of an exchange (Ambassador:
-    the best-scoring hand; Inquisitor: return the worst card); when examined, show the
+    Lose the card least worth keeping; keep the best-scoring hand an exchange offers
+    (:func:`keep_score`; the Inquisitor returns the card that leaves it); when examined, show the
     worst card; as the Inquisitor, force a swap of a Duke, Assassin or Captain shown
     and give anything else back; in the draft, pick the best character not yet held.
     """
@@ -166,7 +172,8 @@ def plain_choice(view: View, legal: Sequence[int]) -> int:
     if code == E.S_KEEP:
         return max(legal, key=lambda a: (keep_score(C.KEEP_OPTIONS[a - C.A_KEEP]), -a))
     if code == E.S_IRETURN:
-        return C.A_RETURN + worst([a - C.A_RETURN for a in legal])
+        pool = view.hand + view.drawn
+        return max(legal, key=lambda a: (keep_score(_without(pool, a - C.A_RETURN)), -a))
     if code == E.S_SHOW:
         return C.A_SHOW + worst([a - C.A_SHOW for a in legal])
     if code == E.S_IDECIDE:
