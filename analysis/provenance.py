@@ -9,9 +9,8 @@ from __future__ import annotations
 import importlib.metadata
 import subprocess
 from functools import lru_cache
-from pathlib import Path
 
-REPOSITORY = Path(__file__).resolve().parents[1]
+from analysis.store import REPOSITORY
 
 
 @lru_cache(maxsize=1)

@@ -15,9 +15,9 @@ from analysis.goat_lords.statistics import (
     mean_ci,
     seat_win_rates,
     wild_worth,
-    wilson,
 )
 from analysis.goat_lords.tournament import Experiment, play_one
+from analysis.statistics import wilson
 
 
 def test_statistics():

@@ -6,12 +6,22 @@ module is imported; this is the one place that imports them all.
 
 from __future__ import annotations
 
-from analysis.bots import bots_for, make_bot
+import pyspiel
+
+from analysis.bots import Bot, bots_for, make_bot
 from analysis.cobardes import bot as cobardes_bot
 from analysis.coup import advise as coup_advise
+from analysis.coup import panel as coup_panel
 from analysis.goat_lords import bots as goat_lords_bots
 
 # The modules whose import registered their bots (kept so the imports are used).
-REGISTERED_BY = (cobardes_bot, coup_advise, goat_lords_bots)
+REGISTERED_BY = (cobardes_bot, coup_advise, coup_panel, goat_lords_bots)
 
-__all__ = ["REGISTERED_BY", "bots_for", "make_bot"]
+
+def build(name: str, game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
+    """:func:`analysis.bots.make_bot` from this module, so that a worker process that
+    unpickles it imports every bot first (whatever way it was started)."""
+    return make_bot(name, game, seat, seed)
+
+
+__all__ = ["REGISTERED_BY", "bots_for", "build", "make_bot"]

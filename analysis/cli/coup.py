@@ -1,5 +1,6 @@
 """``farol coup``: run the Coup sweeps (endgames, brackets, full game, turn caps, larger
 endgames, state-keyed estimates); their results are what ``farol report coup`` reads.
+``farol coup match`` plays seeded games between agents and prints their win rates.
 
 Each sweep is resumable: what is on disk already is kept, so an interrupted run resumes
 where it stopped.
@@ -11,9 +12,14 @@ import argparse
 from pathlib import Path
 
 from analysis import store
+from analysis.cli import bots
+from analysis.cli.matches import add_common_arguments, parse_agents, print_result, show_progress
 from analysis.cli.numbers import finite_float, int_in
 from analysis.coup import abstraction, full_game, larger, model, sweep
+from analysis.coup.panel import GAME
+from analysis.match import play_match
 from analysis.solve.compile import parse_memory
+from games.coup import cards
 from games.errors import InvalidParameterError
 
 
@@ -48,6 +54,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "abstraction", help="state-keyed estimates of uncapped values where brackets are wide")
     add_abstraction_arguments(estimates)
     estimates.set_defaults(func=run_abstraction)
+    match = sub.add_parser("match", help="seeded games between agents: each seat's win rate")
+    add_match_arguments(match)
+    match.set_defaults(func=run_match)
 
 
 # --------------------------------------------------------------------------- option texts
@@ -272,4 +281,51 @@ def run_abstraction(args: argparse.Namespace) -> int:
     records = abstraction.sweep(endgames, directory, caps, args.jobs, keys=keys)
     shown = args.directory or store.shown(directory)
     print(f"{len(records)} state-keyed estimates ({keys} keys) in {shown}")
+    return 0
+
+
+# --------------------------------------------------------------------------- match
+SETUPS = ("basic", "standard", "draft")
+# Agents that play 2-player endgame positions only (a match starts from the deal).
+ENDGAME_ONLY = ("solved",)
+
+
+def add_match_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``farol coup match``."""
+    names = ", ".join(spec.name for spec in bots.bots_for(GAME) if spec.name not in ENDGAME_ONLY)
+    add_common_arguments(parser, f"one agent per seat, or one agent for every seat ({names})")
+    parser.add_argument("--players", type=int_in(2, cards.MAX_PLAYERS), default=2,
+                        help=f"players at the table (2-{cards.MAX_PLAYERS}; 7-8 play with 4 "
+                             "copies of each character; default 2)")
+    parser.add_argument("--deck", choices=cards.DECKS, default="ambassador",
+                        help="ambassador (default) or inquisitor")
+    parser.add_argument("--setup", choices=SETUPS, default=None,
+                        help="2 players only: basic (default; the first player starts with 1 "
+                             "coin), standard (2 coins each) or draft (each picks a card)")
+
+
+def run_match(args: argparse.Namespace) -> int:
+    """``farol coup match``: play the games and print each seat's win rate."""
+    agents = parse_agents(args.agents)
+    for name in agents:
+        if name in ENDGAME_ONLY:
+            raise InvalidParameterError(
+                f"--agents {name}: that agent plays 2-player endgame positions only (farol "
+                "advise coup, farol play); a match starts from the deal")
+    if len(agents) == 1:
+        agents = agents * args.players
+    if len(agents) != args.players:
+        raise InvalidParameterError(
+            f"--agents names {len(agents)} agents for {args.players} players: give one agent "
+            f"per seat, or one agent for every seat")
+    if args.setup is not None and args.players != 2:
+        raise InvalidParameterError(
+            f"--setup {args.setup}: the setups are for 2 players only; with {args.players} "
+            f"players leave it out")
+    params = {"players": args.players, "deck": args.deck}
+    if args.players == 2:
+        params["two_player_setup"] = args.setup or "basic"
+    result = play_match(GAME, agents, args.games, args.seed, params, workers=args.workers,
+                        progress=show_progress(), build=bots.build)
+    print_result(result, args.json)
     return 0

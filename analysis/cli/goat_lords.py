@@ -1,4 +1,5 @@
-"""``farol goat-lords``: run one Goat Lords tournament and print its answers."""
+"""``farol goat-lords``: run one Goat Lords tournament and print its answers;
+``farol goat-lords match`` plays seeded games between bots and prints their win rates."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import hashlib
 import pyspiel
 
 from analysis import store
+from analysis.cli.matches import add_common_arguments, parse_agents, print_result, show_progress
 from analysis.cli.numbers import int_in
 from analysis.cli.outputs import check_output_dir
 from analysis.goat_lords import GAME
@@ -19,8 +21,10 @@ from analysis.goat_lords.statistics import (
     seat_win_rates,
 )
 from analysis.goat_lords.tournament import Experiment, csv_folder, csv_path, run_experiment
+from analysis.match import play_match
 from analysis.params import parse_params
 from games.errors import InvalidParameterError
+from games.goat_lords.rules import MAX_PLAYERS, MIN_PLAYERS
 
 
 def register(subparsers) -> None:
@@ -36,6 +40,31 @@ def register(subparsers) -> None:
     parser.add_argument("--out", default=None, help="folder of the resumable CSV (default: the data folder)")
     parser.add_argument("--workers", type=int_in(1), default=None, help="processes (default 2)")
     parser.set_defaults(func=_run_command)
+    sub = parser.add_subparsers(dest="goat_lords_command", metavar="WHAT")
+    match = sub.add_parser("match", help="seeded games between bots: each seat's win rate")
+    add_common_arguments(match, f"one bot per seat, {MIN_PLAYERS} to {MAX_PLAYERS} (greedy, "
+                                "random, mcts, ismcts, mcts:N, ismcts:N)")
+    match.add_argument("--param", action="append", default=[], metavar="K=V",
+                       help="game parameter (players is the number of agents)")
+    match.set_defaults(func=run_match)
+
+
+def run_match(args) -> int:
+    """``farol goat-lords match``: one player per agent named; prints each seat's win rate."""
+    agents = parse_agents(args.agents)
+    if not MIN_PLAYERS <= len(agents) <= MAX_PLAYERS:
+        raise InvalidParameterError(
+            f"--agents names {len(agents)} bots: Goat Lords seats {MIN_PLAYERS} to {MAX_PLAYERS} "
+            "players, one per bot named")
+    params = parse_params(GAME, args.param)
+    if "players" in params:
+        raise InvalidParameterError("--param players: the number of players is the number of "
+                                    "--agents")
+    params = {"players": len(agents), **params}
+    result = play_match(GAME, agents, args.games, args.seed, params, workers=args.workers,
+                        progress=show_progress(), build=build_bot)
+    print_result(result, args.json)
+    return 0
 
 
 def _run_command(args) -> int:

@@ -146,6 +146,8 @@ def build_bot(name: str, game: pyspiel.Game, seat: int, seed: int) -> Bot:
         kind, sims = name.split(":", 1)
         if kind not in SEARCH_BOTS or not sims.isdigit():
             raise UnknownBotError(f"no bot {name!r} for {GAME}; with simulations choose mcts:N or ismcts:N")
+        if int(sims) < 1:
+            raise UnknownBotError(f"bot {name!r}: {kind} needs at least 1 simulation per move")
         return SEARCH_BOTS[kind](game, seat, seed, simulations=int(sims))
     return make_bot(name, game, seat, seed)
 

@@ -11,18 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-Z95 = 1.959963984540054
-
-
-def wilson(successes: float, n: int) -> tuple[float, float, float]:
-    """A proportion and its 95% Wilson score interval (ties may count fractionally)."""
-    if n == 0:
-        return (float("nan"),) * 3
-    p = successes / n
-    denom = 1 + Z95**2 / n
-    centre = (p + Z95**2 / (2 * n)) / denom
-    half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / denom
-    return p, max(0.0, centre - half), min(1.0, centre + half)
+from analysis.statistics import Z95, wilson
 
 
 def mean_ci(values: Sequence[float]) -> tuple[float, float, float]:

@@ -1,0 +1,64 @@
+"""What ``farol coup match`` and ``farol goat-lords match`` share: their common options,
+the ``--agents`` list and the printed answer (a table, or the result's JSON)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from analysis.cli.numbers import int_in
+from analysis.match import MatchResult
+from games.errors import InvalidParameterError
+
+
+def add_common_arguments(parser: argparse.ArgumentParser, seats_text: str) -> None:
+    """``--agents``, ``--games``, ``--seed``, ``--workers`` and ``--json``."""
+    parser.add_argument("--agents", required=True, metavar="A,B,...", help=seats_text)
+    parser.add_argument("--games", type=int_in(1), default=100, help="games to play (default 100)")
+    parser.add_argument("--seed", type=int_in(0), default=0,
+                        help="match seed (default 0); game i is seeded from the seed and i alone")
+    parser.add_argument("--workers", type=int_in(1), default=1,
+                        help="processes playing games in parallel (default 1; the result is the "
+                             "same for any number)")
+    parser.add_argument("--json", action="store_true",
+                        help="print the result as JSON (seats, game, params, games, seed, "
+                             "version, commit)")
+
+
+def parse_agents(text: str) -> tuple[str, ...]:
+    """``"honest,bluffer"`` as agent names (one-line error for an empty name)."""
+    names = tuple(name.strip() for name in text.split(","))
+    if any(not name for name in names):
+        raise InvalidParameterError(f"--agents {text!r}: write agent names separated by commas, "
+                                    "e.g. honest,bluffer")
+    return names
+
+
+def show_progress() -> bool:
+    """A progress bar only for a person watching (standard error is a terminal)."""
+    return sys.stderr.isatty()
+
+
+def print_result(result: MatchResult, as_json: bool) -> None:
+    """The result as JSON, or as a table of each agent's win rate in each seat."""
+    if as_json:
+        print(json.dumps(result.to_json(), indent=2))
+        return
+    players = 1 + max(r.seat for r in result.seats)
+    params = ", ".join(f"{k}={v}" for k, v in result.params.items())
+    print(f"{result.games} games of {result.game} ({params}), seed {result.seed}; "
+          f"seats rotate every game; a fair share is {100 / players:.1f}%")
+    width = max(len("agent"), *(len(r.agent) for r in result.seats))
+    print(f"  {'seat':>4}  {'agent':<{width}}  {'games':>6}  {'wins':>7}  {'win rate':>8}  95% interval")
+    for r in result.seats:
+        lo, hi = r.ci95
+        print(f"  {r.seat:>4}  {r.agent:<{width}}  {r.games:>6}  {r.wins:>7.6g}  "
+              f"{100 * r.win_rate:>7.1f}%  [{100 * lo:.1f}, {100 * hi:.1f}]")
+    totals = result.totals()
+    if len(totals) > 1:
+        print("  all seats:")
+        for r in totals:
+            lo, hi = r.ci95
+            print(f"  {'':>4}  {r.agent:<{width}}  {r.games:>6}  {r.wins:>7.6g}  "
+                  f"{100 * r.win_rate:>7.1f}%  [{100 * lo:.1f}, {100 * hi:.1f}]")

@@ -1,0 +1,221 @@
+"""Matches between named agents in any OpenSpiel game: seeded games, rotated seats, win rates.
+
+A match plays ``games`` games of one game with one agent name per seat (bots built by
+:func:`analysis.bots.make_bot`, or by the ``build`` function given).
+
+Seats rotate: in game ``i`` seat ``s`` is taken by ``agents[(s - i) % n]`` (n seats),
+so over ``n`` consecutive games every agent sits once in every seat; over ``games``
+games each agent sits in each seat ``games // n`` or ``games // n + 1`` times (exactly
+``games / n`` when ``n`` divides ``games``).
+
+Game ``i`` is seeded from ``(seed, i)`` alone (chance and every bot), so the result does
+not depend on the number of worker processes or on the order games finish in.
+
+Wins: the seats with the highest return share the game's win equally (a shared win
+counts ``1/k`` to each of ``k`` winners); when every seat gets the same return (a draw,
+or Coup's turn cap where nobody wins) each seat counts ``1/n``. So every game gives one
+win in all, and the wins of the seats sum to the number of games.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+import pyspiel
+from tqdm import tqdm
+
+import games as _farol_games  # noqa: F401  (registers Farol's games in every process)
+from analysis.bots import Bot, make_bot, sample_chance
+from analysis.provenance import code_commit, farol_version
+from analysis.statistics import wilson
+from games.errors import InvalidParameterError
+
+Build = Callable[[str, pyspiel.Game, int, int], Bot]
+# A returned value this close to the best counts as the best (a shared win).
+_TIE = 1e-9
+
+
+def seating(agents: Sequence[str], index: int) -> tuple[str, ...]:
+    """Who sits where in game ``index``: seat ``s`` gets ``agents[(s - index) % n]``."""
+    n = len(agents)
+    return tuple(agents[(s - index) % n] for s in range(n))
+
+
+def win_shares(returns: Sequence[float]) -> list[float]:
+    """Each seat's share of the win: the best return's seats split 1 equally."""
+    best = max(returns)
+    winners = [p for p, r in enumerate(returns) if r >= best - _TIE]
+    return [1.0 / len(winners) if p in winners else 0.0 for p in range(len(returns))]
+
+
+def game_seeds(seed: int, index: int, players: int) -> list[int]:
+    """The seeds of game ``index``: chance first, then one per seat (from ``(seed, index)``)."""
+    state = np.random.SeedSequence([seed, index]).generate_state(players + 1)
+    return [int(s) for s in state]
+
+
+def play_one(game_name: str, params: dict, agents: Sequence[str], seed: int, index: int,
+             build: Build = make_bot) -> list[float]:
+    """Play game ``index`` of a match; returns each seat's win share."""
+    game = pyspiel.load_game(game_name, params)
+    seats = seating(agents, index)
+    seeds = game_seeds(seed, index, len(seats))
+    bots = [build(name, game, s, seeds[s + 1]) for s, name in enumerate(seats)]
+    rng = np.random.default_rng(seeds[0])
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+        else:
+            state.apply_action(int(bots[state.current_player()](state)))
+    return win_shares(state.returns())
+
+
+def _play_chunk(game_name: str, params: dict, agents: tuple[str, ...], seed: int,
+                indices: list[int], build: Build) -> list[tuple[int, list[float]]]:
+    return [(i, play_one(game_name, params, agents, seed, i, build)) for i in indices]
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    """How one agent did in one seat: its wins (fractional for shared wins) out of its games."""
+
+    agent: str
+    seat: int
+    wins: float
+    games: int
+
+    @property
+    def win_rate(self) -> float:
+        return wilson(self.wins, self.games)[0]
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        """The 95% Wilson interval of the win rate."""
+        _, lo, hi = wilson(self.wins, self.games)
+        return lo, hi
+
+    def to_json(self) -> dict:
+        return {"agent": self.agent, "seat": self.seat, "wins": self.wins, "games": self.games,
+                "win_rate": self.win_rate, "ci95": list(self.ci95)}
+
+    @classmethod
+    def from_json(cls, data: dict) -> SeatRecord:
+        return cls(str(data["agent"]), int(data["seat"]), float(data["wins"]), int(data["games"]))
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """A finished match: one record per agent and seat it sat in, and what made it.
+
+    ``seats`` is ordered by seat, then by the agents' order in the line-up; an agent
+    that never sat in a seat (fewer games than seats) has no record there.
+    """
+
+    game: str
+    params: dict
+    seats: tuple[SeatRecord, ...]
+    games: int
+    seed: int
+    version: str
+    commit: str
+
+    def totals(self) -> list[SeatRecord]:
+        """Each agent over all its seats (``seat`` is -1), in order of first appearance."""
+        out = []
+        for agent in dict.fromkeys(r.agent for r in self.seats):
+            rows = [r for r in self.seats if r.agent == agent]
+            out.append(SeatRecord(agent, -1, sum(r.wins for r in rows), sum(r.games for r in rows)))
+        return out
+
+    def to_json(self) -> dict:
+        return {"seats": [r.to_json() for r in self.seats], "game": self.game,
+                "params": dict(self.params), "games": self.games, "seed": self.seed,
+                "version": self.version, "commit": self.commit}
+
+    @classmethod
+    def from_json(cls, data: dict) -> MatchResult:
+        seats = tuple(SeatRecord.from_json(r) for r in data["seats"])
+        return cls(str(data["game"]), dict(data["params"]), seats, int(data["games"]),
+                   int(data["seed"]), str(data["version"]), str(data["commit"]))
+
+
+def check_match(agents: Sequence[str], games: int, seed: int, players: int) -> None:
+    """Refuse a match that cannot be played, naming what is wrong (InvalidParameterError)."""
+    if len(agents) != players:
+        raise InvalidParameterError(
+            f"agents: {len(agents)} names for {players} players (one name per seat)")
+    if games < 1:
+        raise InvalidParameterError(f"games: at least 1, not {games}")
+    if seed < 0:
+        raise InvalidParameterError(f"seed: 0 or more, not {seed}")
+
+
+def play_match(
+    game_name: str,
+    agents: Sequence[str],
+    games: int,
+    seed: int,
+    params: dict | None = None,
+    workers: int = 1,
+    progress: bool = False,
+    build: Build = make_bot,
+) -> MatchResult:
+    """Play a match of ``games`` games; ``agents`` names one agent per seat.
+
+    ``workers`` processes play chunks of games in parallel (the result is the same for
+    any number); ``progress`` shows a bar with the time left on standard error.
+    ``build`` makes a bot from its name (default :func:`analysis.bots.make_bot`): pass a
+    module-level function so worker processes can find it.
+    """
+    params = dict(params or {})
+    agents = tuple(agents)
+    game = pyspiel.load_game(game_name, params)
+    check_match(agents, games, seed, game.num_players())
+    for s, name in enumerate(agents):
+        build(name, game, s, 0)  # an unknown name fails here, naming the choices
+    shares: dict[int, list[float]] = {}
+    workers = max(1, min(workers, os.cpu_count() or 1, games))
+    chunk = max(1, min(50, games // (4 * workers)))
+    chunks = [list(range(i, min(games, i + chunk))) for i in range(0, games, chunk)]
+    bar = tqdm(total=games, unit="game", desc=game_name, disable=not progress, leave=False,
+               file=sys.stderr)
+    try:
+        if workers == 1:
+            for part in chunks:
+                shares.update(_play_chunk(game_name, params, agents, seed, part, build))
+                bar.update(len(part))
+        else:
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                futures = [pool.submit(_play_chunk, game_name, params, agents, seed, part, build)
+                           for part in chunks]
+                for future in futures:
+                    done = future.result()
+                    shares.update(done)
+                    bar.update(len(done))
+    finally:
+        bar.close()
+    return tally(game_name, params, agents, games, seed, shares)
+
+
+def tally(game_name: str, params: dict, agents: tuple[str, ...], games: int, seed: int,
+          shares: dict[int, list[float]]) -> MatchResult:
+    """The match result of the games' win shares (game index -> share per seat)."""
+    n = len(agents)
+    wins: dict[tuple[int, str], float] = {}
+    played: dict[tuple[int, str], int] = {}
+    for i in range(games):
+        for s, name in enumerate(seating(agents, i)):
+            wins[s, name] = wins.get((s, name), 0.0) + shares[i][s]
+            played[s, name] = played.get((s, name), 0) + 1
+    order = list(dict.fromkeys(agents))
+    records = tuple(
+        SeatRecord(name, s, round(wins[s, name], 9), played[s, name])
+        for s in range(n) for name in order if (s, name) in played
+    )
+    return MatchResult(game_name, params, records, games, seed, farol_version(), code_commit())

@@ -1,0 +1,22 @@
+"""Intervals shared by every study: a proportion's 95% Wilson score interval.
+
+Tournaments and matches of any game report win rates with it; draws and shared wins
+count fractionally, so the number of successes may be a fraction.
+"""
+
+from __future__ import annotations
+
+import math
+
+Z95 = 1.959963984540054
+
+
+def wilson(successes: float, n: int) -> tuple[float, float, float]:
+    """A proportion and its 95% Wilson score interval (ties may count fractionally)."""
+    if n == 0:
+        return (float("nan"),) * 3
+    p = successes / n
+    denom = 1 + Z95**2 / n
+    centre = (p + Z95**2 / (2 * n)) / denom
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / denom
+    return p, max(0.0, centre - half), min(1.0, centre + half)
