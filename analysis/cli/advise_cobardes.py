@@ -25,7 +25,9 @@ def add_advise_parser(subparsers) -> None:
     parser.add_argument("--theirs", default=None, help="the rival's warriors in hand")
     parser.add_argument("--my-courtier", default=None, help="your courtier (append * if used)")
     parser.add_argument("--their-courtier", default=None, help="the rival's courtier (* if used)")
-    parser.add_argument("--my-villain", default=None, help="your villain (hidden from the rival)")
+    parser.add_argument("--my-villain", default=None, help="your villain (hidden from the rival; needed "
+                        "whenever villains are in play: the value shown is yours holding it, "
+                        "beside the value before the villains are dealt)")
     parser.add_argument("--their-villain", default=None,
                         help="the rival's villain if known (else hidden, ?)")
     parser.add_argument("--combat", type=int_in(1, MAX_COMBATS), default=1, help="the combat about to start")

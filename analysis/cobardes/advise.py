@@ -175,12 +175,15 @@ class Advice:
     confrontation: tuple[tuple[str, float], ...] | None = None
     value_given: str | None = None
     abstraction: bool | None = None
+    value_before_deal: float | None = None
 
     def to_json(self) -> dict:
         """The advice as ``farol advise cobardes --json`` prints it."""
         out: dict = {"value": self.value}
         if self.value_given is not None:
             out["value_given"] = self.value_given
+        if self.value_before_deal is not None:
+            out["value_before_deal"] = self.value_before_deal
         out |= {"player": self.player, "decision": self.decision,
                 "strategy": dict(self.strategy), "exploitability": self.exploitability}
         if self.abstraction is not None:
@@ -206,7 +209,8 @@ def advise(q: Query) -> Advice:
         return Advice(out["value"], out["player"], out["decision"],
                       tuple(out["strategy"].items()), out["exploitability"], out["solver"],
                       pay, variant, q.score, value_given=out["value_given"],
-                      abstraction=out["abstraction"])
+                      abstraction=out["abstraction"],
+                      value_before_deal=out["value_before_deal"])
     cfg, pos, game_pay = exact.initial_position(params)
     solver = FastExactSolver(cfg, game_pay)
     value = solver.value(pos)
@@ -246,7 +250,11 @@ def format_text(q: Query, advice: Advice) -> str:
     else:
         lines.append(f"Payoffs: battle win {pay['win']:+g}, crown {pay['crown']:+g}, "
                      f"draw {pay['draw']:+g}")
-    lines.append(f"Value for you: {out['value']:+.4f}")
+    if "value_before_deal" in out:
+        lines.append(f"Value for you, {out['value_given']}: {out['value']:+.4f}")
+        lines.append(f"Value before the villains are dealt: {out['value_before_deal']:+.4f}")
+    else:
+        lines.append(f"Value for you: {out['value']:+.4f}")
     who = "Your" if out["player"] == "you" else "The rival's"
     lines.append(f"{who} equilibrium mix ({out['decision']}):")
     for name, p in sorted(out["strategy"].items(), key=lambda kv: -kv[1]):

@@ -186,10 +186,12 @@ def advise_villains(params: dict, my_villain: str | None, iterations: int = 300,
     state-keyed graph (an abstraction: the exploitability is measured within it, a lower
     bound). Your villain is dealt at random in the solved game (so that the rival does
     not know it) and your strategy is read at your information set holding
-    ``my_villain``; the value is the position's value before the villains are dealt.
+    ``my_villain``. ``value`` is your value holding it (the rival's villain still unknown
+    to you); ``value_before_deal`` the position's value before the villains are dealt.
     ``progress`` (default: when stderr is a terminal) shows progress bars.
     """
     game = pyspiel.load_game(GAME, params)
+    mine = _own_villain(game, my_villain)
     if progress is None:
         progress = sys.stderr.isatty()
     cut, solver, report = solve_trunk(game, iterations, tree_memory or TREE_MEMORY,
@@ -197,13 +199,13 @@ def advise_villains(params: dict, my_villain: str | None, iterations: int = 300,
     compiled = cut.compiled
     tree = compiled.mode == "tree"
     state = game.new_initial_state()
-    mine = C.villain_id(my_villain) if my_villain else None
+    strategy = solver.average_strategy()
+    value_mine = _value_holding(compiled, node_values(compiled, strategy), 0,
+                                game.new_initial_state(), mine)
     while state.is_chance_node():
         pos = state.position
         outcomes = [a for a, p in state.chance_outcomes() if p > 0]
-        if pos.pending and pos.pending[0] == ("villain", 0) and mine is not None:
-            if mine not in outcomes:
-                raise InvalidPositionError(f"the {my_villain} cannot be yours here")
+        if pos.pending and pos.pending[0] == ("villain", 0):
             state.apply_action(mine)
         else:
             state.apply_action(outcomes[0])
@@ -214,7 +216,7 @@ def advise_villains(params: dict, my_villain: str | None, iterations: int = 300,
     if state.is_terminal() or state.is_chance_node():
         raise InvalidPositionError("you have no decision in this position")
     pos = state.position
-    probs = strategy_at(compiled, solver.average_strategy(), trunk_key(compiled, state, 0))
+    probs = strategy_at(compiled, strategy, trunk_key(compiled, state, 0))
     court = pos.court[0]
 
     def label(a):
@@ -226,7 +228,8 @@ def advise_villains(params: dict, my_villain: str | None, iterations: int = 300,
     measured = ("true exploitability" if tree else
                 "exploitability within the abstraction (a lower bound on the true one)")
     return {
-        "value": report.value, "value_given": "before the villains are dealt",
+        "value": value_mine, "value_given": f"holding the {C.CARD_NAMES[mine]}",
+        "value_before_deal": report.value,
         "player": "you", "decision": E.PHASE_NAMES[pos.phase],
         "strategy": {label(a): p for a, p in probs.items()},
         "exploitability": report.exploitability,
@@ -236,6 +239,44 @@ def advise_villains(params: dict, my_villain: str | None, iterations: int = 300,
                    f"iterations, public subgames solved exactly ({cut.exact_positions:,} "
                    f"positions); {measured} {report.exploitability:.2g}"),
     }
+
+
+def _own_villain(game: pyspiel.Game, name: str | None) -> int:
+    """The id of your villain ``name`` (dealt to you hidden at the start of ``game``);
+    one clear error when it is missing or cannot be yours."""
+    state = game.new_initial_state()
+    while state.is_chance_node() and state.position.pending[0] != ("villain", 0):
+        state.apply_action(next(a for a, p in state.chance_outcomes() if p > 0))
+    if not state.is_chance_node():
+        raise InvalidPositionError("you hold no hidden villain in this position")
+    pool = [a for a, p in state.chance_outcomes() if p > 0]
+    names = ", ".join(C.CARD_NAMES[a] for a in pool)
+    if name is None:
+        raise InvalidPositionError(f"you hold a hidden villain: say which with --my-villain "
+                                   f"(one of {names})")
+    mine = C.villain_id(name)
+    if mine not in pool:
+        raise InvalidPositionError(f"the {C.CARD_NAMES[mine]} cannot be yours here (one of "
+                                   f"{names})")
+    return mine
+
+
+def _value_holding(compiled, values: np.ndarray, node: int, state, mine: int) -> float:
+    """Player 0's value from ``node`` (``state`` in the game) once player 0 is dealt
+    ``mine``: the other deals before the first decision averaged by their chances."""
+    if not state.is_chance_node():
+        return float(values[node])
+    start, child = compiled.edge_start, compiled.edge_child
+    action, prob = compiled.edge_action, compiled.edge_prob
+    deals_mine = state.position.pending[0] == ("villain", 0)
+    total = 0.0
+    for e in range(start[node], start[node + 1]):
+        a = int(action[e])
+        if deals_mine and a != mine:
+            continue
+        weight = 1.0 if deals_mine else float(prob[e])
+        total += weight * _value_holding(compiled, values, int(child[e]), state.child(a), mine)
+    return total
 
 
 def node_values(compiled, strategy: np.ndarray) -> np.ndarray:
