@@ -14,6 +14,12 @@ SMALL = {"warriors": 2, "combats": 2, "iterations": 10}
 PAIRS = [("Squire", "Archer"), ("Archer", "Squire"), ("Wolf", "Wolf")]
 
 
+@pytest.fixture(autouse=True)
+def _own_cache(tmp_path, monkeypatch):
+    """Solved strategies go to a fresh cache folder, not the user's."""
+    monkeypatch.setenv("FAROL_CACHE_DIR", str(tmp_path / "cache"))
+
+
 def _numbers(record: H.HiddenMatchupRecord) -> dict:
     """What a record says about the battle (its timings and provenance aside)."""
     data = record.to_json()
@@ -48,8 +54,7 @@ def test_a_record_reads_back_and_gives_each_villains_value(tmp_path):
         H.HiddenMatchupRecord.from_json(dict(record.to_json(), version=0))
 
 
-def test_a_solved_matchups_strategy_is_cached_for_later(tmp_path, monkeypatch):
-    monkeypatch.setenv("FAROL_CACHE_DIR", str(tmp_path))
+def test_a_solved_matchups_strategy_is_cached_for_later():
     record = H.solve_hidden_matchup(("Squire", "Archer"), 2, 2, iterations=5)
     rows = H.load_strategy(("Squire", "Archer"), 2, 2, rows=_rows(2, 2))
     assert rows is not None and rows.shape == (_rows(2, 2),)
