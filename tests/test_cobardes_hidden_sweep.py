@@ -83,6 +83,7 @@ def test_the_sweep_resumes_without_recomputing(tmp_path, monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("a stored matchup was solved again")
 
+    solve = H.solve_hidden_matchup
     monkeypatch.setattr(H, "solve_hidden_matchup", refuse)
     again = H.run_hidden_sweep(PAIRS[:2], directory=tmp_path, workers=1, progress=False,
                                **SMALL)
@@ -90,7 +91,7 @@ def test_the_sweep_resumes_without_recomputing(tmp_path, monkeypatch):
     assert again == first
     # A damaged record is solved again, not misread.
     path.write_text("{not json")
-    monkeypatch.undo()
+    monkeypatch.setattr(H, "solve_hidden_matchup", solve)
     healed = H.run_hidden_sweep(PAIRS[:1], directory=tmp_path, workers=1, progress=False,
                                 **SMALL)
     assert _numbers(healed[PAIRS[0]]) == _numbers(first[PAIRS[0]])
