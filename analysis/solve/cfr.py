@@ -11,7 +11,6 @@ import signal
 import sys
 import threading
 import time
-import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -19,7 +18,7 @@ from tqdm.auto import tqdm
 
 from analysis.solve import kernels
 from analysis.solve.best_response import Exploitability, exploitability
-from analysis.solve.cache import atomic_savez, check_checkpoint_file
+from analysis.solve.cache import READ_ERRORS, atomic_savez, check_checkpoint_file
 from analysis.solve.compiled import CompiledGame
 from analysis.solve.errors import CorruptFileError, SolveError
 from analysis.solve.factored import factor, run_iterations_public
@@ -225,16 +224,11 @@ class CFRSolver:
                 strategy_sum = data["strategy_sum"]
                 iteration = int(data["iteration"])
                 seconds = float(data["seconds"])
-        except (
-            OSError,
-            ValueError,
-            KeyError,
-            EOFError,
-            UnicodeDecodeError,
-            zipfile.BadZipFile,
-        ) as exc:
+        except READ_ERRORS as exc:  # a zip's CRC-32 catches changed bytes
+            text = str(exc).strip()
+            reason = text.splitlines()[0] if text else type(exc).__name__
             raise CorruptFileError(
-                f"checkpoint {path} is unreadable ({exc}); delete it to start afresh"
+                f"checkpoint {path} is unreadable ({reason}); delete it to start afresh"
             ) from None
         if identity != self._identity():
             raise CorruptFileError(
