@@ -44,6 +44,9 @@ def one_line_error(capsys, argv) -> str:
     ("hand0:0.1.2.3.4.5.6;hand1:1.2.3.4.5.6;combat:2;unharmed:1",
      "player 0 cannot have fought 1 combat with only 0 warriors played: each combat takes "
      "a warrior from each hand"),
+    ("hand0:0.1.2.3.4.5.6.Thug;hand1:1.2.3.4.5.6.Sheep;combat:2;unharmed:1",
+     "player 0 cannot have fought 1 combat with only 0 warriors played: each combat takes "
+     "a warrior from each hand (a villain still in hand was never played)"),
     ("hand0:1.2.3.4.5.6.Thug;hand1:0.1.2.3.4.5.Sheep;combat:2", "player 0's prince is out "
      "of hand, so it left an earlier combat unharmed: add unharmed:0"),
     ("hand0:0.1.2.3.4.5.6.Thug.Beggar", "player 0 holds 2 villains; a hand holds at most "
@@ -74,6 +77,10 @@ def test_advise_refuses_hands_inconsistent_with_the_combat(capsys):
 
 
 def test_the_rule_in_both_directions_with_and_without_villains():
+    """"Confrontation. ... Both players prepare a card from their hand" (one warrior each
+    a combat, the Ghost's, Archer's and Sentinel's changes sending one back for another);
+    a villain against a warrior: "then you may play the warrior you want from your hand"
+    (may: the one combat a player can pass without spending a warrior)."""
     def hand(n):  # a hand with the n highest warriors gone
         return FULL >> n
 

@@ -61,11 +61,12 @@ def hands_problem(warriors: int, combat: int, hands: tuple[int, int], villains: 
         # villain faced a warrior and the follow-up was declined.
         spare = 1 - villains[p] if villains_in_play else 0
         if gone < done - spare:
+            why = (", except one in which the player's only villain faced a warrior" if spare
+                   else " (a villain still in hand was never played)" if villains_in_play
+                   else "")
             return (f"{who} cannot have fought {done} combat{'s' * (done != 1)} with only "
                     f"{gone} warrior{'s' * (gone != 1)} played: "
-                    "each combat takes a warrior from each hand"
-                    + (", except one in which the player's only villain faced a warrior"
-                       if spare else ""))
+                    f"each combat takes a warrior from each hand{why}")
     return None
 
 
