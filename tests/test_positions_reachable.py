@@ -17,7 +17,7 @@ from analysis import cli
 from games.cobardes import cards as C
 from games.cobardes import engine as E
 from games.cobardes.options import format_position
-from games.cobardes.reachable import hands_problem
+from games.cobardes.reachable import hands_problem, position_problem
 from games.coup import engine as CE
 from games.coup.positions import MAX_COINS, Position
 from games.coup.positions import format_position as coup_format
@@ -197,3 +197,35 @@ def test_coup_positions_reached_by_random_play_are_written_and_read_back():
                     legal = state.legal_actions()
                     state.apply_action(int(legal[rng.integers(len(legal))]))
     assert seen > 200
+
+
+@pytest.mark.parametrize("params", [
+    {"kinds": "all", "warriors": 1, "combats": 3, "villain_deck": "Thug/Sheep/Seductress",
+     "court_deck": "Wolf/Sentinel/Archer"},
+    {"kinds": "warriors+villains", "warriors": 2, "combats": 4,
+     "villain_deck": "Thug/Sheep/Seductress/Beggar"},
+])
+def test_every_combat_start_of_a_small_battle_passes_the_rule(params):
+    """Every position legal play reaches at the start of a combat (all deals, all moves,
+    walked exhaustively) is accepted, and some lag a warrior behind the combat."""
+    rules = pyspiel.load_game("python_cobardes_battle", params).rules
+    cfg, k = rules.cfg, rules.warriors
+    seen, starts, lagging = set(), 0, 0
+    stack = [(rules.initial, 0)]
+    while stack:
+        pos, before = stack.pop()
+        key = tuple(getattr(pos, f) for f in E.Pos.FIELDS if f not in ("ev", "seen"))
+        if key in seen or pos.outcome is not None:
+            continue
+        seen.add(key)
+        if pos.combat != before and pos.phase != E.DEAL:
+            warriors = tuple(h & ((1 << (k + 1)) - 1) for h in pos.h)
+            villains = tuple(len(E.bits(h & C.VILLAIN_MASK)) for h in pos.h)
+            assert position_problem(k, pos.combat, warriors, villains, rules.villains, pos.unh,
+                                    pos.court, pos.used) is None, format_position(pos)
+            starts += 1
+            lagging += any(k + 1 - bin(w).count("1") < pos.combat - 1 for w in warriors)
+        actions = ([a for a, _ in E.chance_outcomes(cfg, pos)] if pos.actor == E.CHANCE
+                   else E.legal_actions(cfg, pos))
+        stack.extend((E.apply(cfg, pos, a), pos.combat) for a in actions)
+    assert starts > 1000 and lagging > 0
