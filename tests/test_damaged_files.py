@@ -9,7 +9,7 @@ import zipfile
 
 import pytest
 
-from analysis import store
+from analysis import cli, store
 from analysis.cobardes import renewal
 from analysis.cobardes import sweep as cobardes_sweep
 from analysis.coup import abstraction
@@ -206,3 +206,25 @@ def test_a_damaged_tournament_csv_is_refused_in_the_data_and_replayed_in_the_cac
     assert err.startswith(str(cached)) and err.endswith("is damaged (not a tournament's rows "
                                                        "(other columns)); rebuilding it")
     assert not cached.exists()
+
+
+@pytest.mark.parametrize("kind", ["truncated", "json for npz", "flipped byte"])
+def test_the_default_checkpoint_is_a_cache_named_and_rebuilt(tmp_path, monkeypatch, capsys, kind):
+    """``farol solve`` without ``--checkpoint`` keeps its checkpoint in the cache: a damaged
+    one is named in one line and the solve starts afresh; a named one is refused."""
+    monkeypatch.setenv(store.CACHE_ENV, str(tmp_path / "cache"))
+    argv = ["solve", "kuhn_poker", "--iterations", "20", "--out", str(tmp_path / "out"),
+            "--no-progress"]
+    assert cli.main(argv) == 0
+    (checkpoint,) = (tmp_path / "cache" / "checkpoints").iterdir()
+    _damage(kind, checkpoint)
+    capsys.readouterr()
+    assert cli.main(argv) == 0
+    err = _one_line(capsys)
+    assert err.startswith(f"{checkpoint} is damaged") and err.endswith("; rebuilding it")
+    assert SolveResult.load(tmp_path / "out").iterations == 20
+    assert cli.main(argv) == 0 and capsys.readouterr().err == ""
+    _damage(kind, checkpoint)
+    assert cli.main([*argv, "--checkpoint", str(checkpoint)]) == 2
+    err = _one_line(capsys)
+    assert str(checkpoint) in err and "rebuilding" not in err

@@ -291,6 +291,6 @@ def check_checkpoint_file(path: str | Path) -> None:
         with zipfile.ZipFile(path) as archive:
             names = set(archive.namelist())
     except READ_ERRORS:
-        raise CorruptFileError(problem) from None
+        raise CorruptFileError(problem, reason="not a Farol checkpoint") from None
     if not all(f"{name}.npy" in names for name in CHECKPOINT_ARRAYS):
-        raise CorruptFileError(problem)
+        raise CorruptFileError(problem, reason="not a Farol checkpoint")

@@ -228,20 +228,23 @@ class CFRSolver:
             text = str(exc).strip()
             reason = text.splitlines()[0] if text else type(exc).__name__
             raise CorruptFileError(
-                f"checkpoint {path} is unreadable ({reason}); delete it to start afresh"
+                f"checkpoint {path} is unreadable ({reason}); delete it to start afresh",
+                reason=reason,
             ) from None
         if identity != self._identity():
             raise CorruptFileError(
                 f"checkpoint {path} belongs to another solve "
                 f"({identity.split('|')[0]}, {identity.split('|')[4]}); "
-                "delete it or choose another path"
+                "delete it or choose another path",
+                reason="it belongs to another solve",
             )
         if (
             regret.shape != self.regret.shape
             or strategy_sum.shape != self.regret.shape
             or not (np.isfinite(regret).all() and np.isfinite(strategy_sum).all())
         ):
-            raise CorruptFileError(f"checkpoint {path} holds damaged arrays; delete it")
+            raise CorruptFileError(f"checkpoint {path} holds damaged arrays; delete it",
+                                   reason="its arrays do not fit this solve")
         self.regret[:] = regret
         self.strategy_sum[:] = strategy_sum
         self.iteration = iteration
