@@ -206,6 +206,9 @@ def test_a_damaged_tournament_csv_is_refused_in_the_data_and_replayed_in_the_cac
     assert err.startswith(str(cached)) and err.endswith("is damaged (not a tournament's rows "
                                                        "(other columns)); rebuilding it")
     assert not cached.exists()
+    stored.write_bytes(b"\xff\xfe\x00 binary, not rows\n")
+    with pytest.raises(CorruptFileError, match="not text"):
+        load_rows(EXP, tmp_path)
 
 
 @pytest.mark.parametrize("kind", ["truncated", "json for npz", "flipped byte"])

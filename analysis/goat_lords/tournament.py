@@ -150,7 +150,10 @@ def load_rows(exp: Experiment, data_dir: Path | None = None) -> pd.DataFrame:
     path = csv_path(exp, data_dir)
     if not path.exists():
         return pd.DataFrame(columns=COLUMNS)
-    text = path.read_text()
+    try:
+        text = path.read_text()
+    except UnicodeDecodeError:
+        return _damaged(path, "not text")
     # A run killed while appending may leave a last line without its newline: not a game.
     text = text[: text.rfind("\n") + 1]
     if not text:
