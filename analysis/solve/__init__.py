@@ -95,8 +95,6 @@ def compile_cached(
     rebuild
         Ignore (and overwrite) a cached copy.
 
-    Raises
-    ------
     A cached file that is damaged or holds something else is named in one line on
     stderr ("... is damaged; rebuilding it") and replaced by a fresh compile.
     """
