@@ -11,7 +11,8 @@ combats took from each hand:
   a warrior back and another comes out: still one. So a combat takes **at most one**
   warrior from a hand.
 * A player keeps all their warriors in a combat only by playing a villain against a
-  warrior and not following up ("you may play the warrior you want"); that villain
+  warrior and not following up ("you may play the warrior you want"), or by the
+  Sheep fighting ("she becomes a warrior and fights with strength 1"); that villain
   stays on the battlefield. A player is dealt one villain ("one Villain taken at
   random from the Villain deck"); exchanges ("Each player takes into their hand the
   villain played by their rival"), the Seductress's capture (she stays on the
