@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -63,3 +64,13 @@ def shown(path: Path) -> str:
         return str(Path(path).resolve().relative_to(REPOSITORY))
     except ValueError:
         return str(path)
+
+
+def say_damaged(path: Path, why: str = "") -> None:
+    """Say in one line on stderr that the cache file ``path`` is damaged and rebuilt.
+
+    Caches are rebuilt after this line; stored results and files a user gives are
+    refused instead (a :class:`games.errors.FarolError` naming the file).
+    """
+    detail = f" ({why})" if why else ""
+    print(f"{shown(path)} is damaged{detail}; rebuilding it", file=sys.stderr)

@@ -21,7 +21,6 @@ record a sweep already stored (its own run's figures) without solving again.
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import time
 from pathlib import Path
@@ -30,6 +29,7 @@ from analysis.coup.brackets import solve_bracket
 from analysis.coup.endgames import openspiel_exploitability
 from analysis.coup.model import Endgame, brackets_dir, markov_brackets_dir, save_bracket
 from analysis.solve import CFRSolver, compile_game, make_result
+from analysis.solve.cache import read_json
 from analysis.solve.compile import parse_memory
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     mover, other = (int(x) for x in args.coins.split(","))
     if args.bracket or args.record:
         if args.record:
-            record = json.loads(Path(args.record).read_text())
+            record = read_json(Path(args.record))  # one line naming a damaged file
             line = bracket_line(record) + f" [record {Path(args.record).name}]"
         else:
             line = run_bracket(mover, other, args.deck, args.cap, args.save, args.markov,

@@ -132,12 +132,12 @@ def test_graph_solution_equals_recursive_solution():
 
 
 def test_last_combat_by_hand():
-    """The last combat (2 of 2): "If after seven combats there is no winner, the battle
+    """The last combat (6 of 6): "If after seven combats there is no winner, the battle
     ends in a draw." You hold 0 and 5, the rival 3 and 6: your 5 against 3 wins (+1),
     against 6 draws; your prince loses the Crown to either (-3). Value 0 (the rival
     answers 6), play the 5."""
-    params = {"kinds": "warriors", "combats": 2,
-              "position": "hand0:0.5;hand1:3.6;combat:2"}
+    params = {"kinds": "warriors", "combats": 6,
+              "position": "hand0:0.5;hand1:3.6;combat:6;unharmed:1"}
     cfg, pos, pay = initial_position(params)
     solver = ExactSolver(cfg, payoff_values(pay))
     assert solver.value(pos) == pytest.approx(0.0)

@@ -260,8 +260,8 @@ def test_standard_bearer_adds_one():
 def test_maiden_forces_the_strongest_warrior():
     """Maiden: "Your rival must play the strongest warrior in their hand. Afterwards, you
     may play the card you want from your hand." """
-    s = battle(c1="Maiden", position="hand0:0.2.5.Assassin")
-    # P0 is quicker in combat 1 but has no vanguard courtier: P1 declares at once.
+    s = battle(c1="Maiden", position="hand0:0.2.5.Assassin;hand1:0.1.2;combat:5")
+    # P0 is quicker in combat 5 but has no vanguard courtier: P1 declares at once.
     assert s.position.phase == E.VANGUARD and s.current_player() == 1
     s.apply_action(ADVANCE)
     assert s.current_player() == 0 and s.legal_actions() == [5]

@@ -60,7 +60,7 @@ def test_load_game_passes_our_errors_through():
 
 
 def test_position_string_sets_the_whole_start():
-    s = battle(position="hand0:0.1.2.3.Beggar;hand1:1.2.4.?;court0:Squire*;court1:Archer;combat:4;unharmed:1",
+    s = battle(position="hand0:0.1.2.3.Beggar;hand1:1.2.4.5.?;court0:Squire*;court1:Archer;combat:4;unharmed:1",
                villain_deck="Thug/Sheep")
     assert s.is_chance_node()
     assert sorted(a for a, _ in s.chance_outcomes()) == [C.THUG, C.SHEEP]
@@ -69,7 +69,7 @@ def test_position_string_sets_the_whole_start():
     assert pos.combat == 4 and pos.unh == 0b10 and pos.used == 0b01
     assert pos.court == (C.SQUIRE, C.ARCHER)
     assert E.bits(pos.h[0]) == [0, 1, 2, 3, C.BEGGAR]
-    assert E.bits(pos.h[1]) == [1, 2, 4, C.SHEEP]
+    assert E.bits(pos.h[1]) == [1, 2, 4, 5, C.SHEEP]
     assert "P1 holds: Beggar" not in s.observation_string(0)
     assert "P0 holds: Beggar" in s.observation_string(1), "a named villain is known to both"
     assert "Sheep" not in s.information_state_string(0)
@@ -77,8 +77,8 @@ def test_position_string_sets_the_whole_start():
 
 
 def test_position_with_spanish_names_and_used_courtier():
-    s = battle(position="hand0:Princesa.3.Mendigo;court0:Escudero*")
-    assert E.bits(s.position.h[0]) == [0, 3, C.BEGGAR]
+    s = battle(position="hand0:Princesa.3.4.5.6.Mendigo;hand1:0.1.2.3.4;court0:Escudero*;combat:3")
+    assert E.bits(s.position.h[0]) == [0, 3, 4, 5, 6, C.BEGGAR]
     assert s.position.court[0] == C.SQUIRE and s.position.used & 1
 
 

@@ -8,6 +8,7 @@ from cobardes_util import ADVANCE, PASS, SEND, battle, card, face_off, outcome
 
 from games.cobardes import cards as C
 from games.cobardes import engine as E
+from games.errors import InvalidPositionError
 
 
 def test_example_of_a_battle_combat_by_combat():
@@ -88,10 +89,10 @@ def test_followup_mandatory_when_asked():
 
 def test_no_warrior_to_follow_up_ends_the_combat():
     """Ruling 2: a player with no warrior in hand cannot follow up."""
-    s = battle(position="hand0:Beggar.0;hand1:3.4;combat:6")
+    s = battle(position="hand0:Beggar.0;hand1:3.4;combat:7;unharmed:1")
     face_off(s, 0, 3)  # 0 against 3 would lose...
     assert outcome(s) == (E.CROWN, 1)
-    s = battle(position="hand0:Beggar;hand1:3.4;combat:7")
+    s = battle(warriors=5, position="hand0:Beggar;hand1:3;combat:7;unharmed:0.1")
     face_off(s, "Beggar", 3)
     assert outcome(s) == (E.DRAW, -1), "no follow-up, no winner, and it was the 7th combat"
 
@@ -146,21 +147,23 @@ def test_captured_villain_can_be_played_later():
     assert outcome(s) == (E.VICTORY, 0)
 
 
-def test_two_villains_in_a_position_and_the_procuress_chooses_what_to_give():
-    """Rulings 6 and 12: a hand with two villains plays normally; the Procuress's owner
-    chooses which of their villains to give."""
-    s = battle(c1="Procuress", position="hand0:0.1.Thug.Beggar;hand1:0.1.Friar.Sheep")
-    assert s.current_player() == 1
-    s.apply_action(ADVANCE)
-    assert "P0 shows you: Thug, Beggar" in s.information_state_string(1)
-    s.apply_action(E.TAKE0 + card("Beggar") - 7)
-    assert s.position.phase == E.PROC_GIVE
-    assert s.legal_actions() == [E.GIVE0 + card("Friar") - 7, E.GIVE0 + card("Sheep") - 7]
-    s.apply_action(E.GIVE0 + card("Sheep") - 7)
-    pos = s.position
+def test_two_villains_in_one_hand_are_refused_but_the_engine_plays_them():
+    """Ruling 6: "As the Seductress herself leaves the hand, a standard battle never puts
+    two villains in one hand", so such a starting position is refused in one line; the
+    engine still plays one (ruling 12: the Procuress's owner chooses what to give)."""
+    with pytest.raises(InvalidPositionError, match="player 0 holds 2 villains"):
+        battle(c1="Procuress", position="hand0:0.1.Thug.Beggar;hand1:0.1.Friar.Sheep")
+    cfg = E.Config()
+    two = (1 << card("Thug")) | (1 << card("Beggar")), (1 << card("Friar")) | (1 << card("Sheep"))
+    pos = E.begin(cfg, E.new_pos((0b11 | two[0], 0b11 | two[1]), (-1, C.PROCURESS)))
+    assert pos.actor == 1
+    pos = E.apply(cfg, pos, ADVANCE)
+    pos = E.apply(cfg, pos, E.TAKE0 + card("Beggar") - 7)
+    assert pos.phase == E.PROC_GIVE
+    assert E.legal_actions(cfg, pos) == [E.GIVE0 + card("Friar") - 7, E.GIVE0 + card("Sheep") - 7]
+    pos = E.apply(cfg, pos, E.GIVE0 + card("Sheep") - 7)
     assert E.bits(pos.h[0]) == [0, 1, card("Thug"), card("Sheep")]
     assert E.bits(pos.h[1]) == [0, 1, card("Friar"), card("Beggar")]
-    assert "P1 takes your Beggar and gives you the Sheep" in s.information_state_string(0)
 
 
 # ------------------------------------------------------------------ ruling 8: King's Ghost
@@ -168,7 +171,7 @@ def test_two_villains_in_a_position_and_the_procuress_chooses_what_to_give():
 
 def test_kings_ghost_when_the_rival_has_no_other_warrior():
     """Ruling 8: with no other warrior to replace it, the frightened warrior stays."""
-    s = battle(v1="King's Ghost", position="hand0:5;hand1:0.6.King's Ghost;combat:7")
+    s = battle(v1="King's Ghost", position="hand0:5;hand1:0.King's Ghost;combat:7;unharmed:0")
     face_off(s, 5, "King's Ghost")
     assert s.position.phase == E.FOLLOW and s.current_player() == 1
     s.apply_action(0)
@@ -224,7 +227,8 @@ def test_two_fortune_tellers_cancel():
 
 def test_maiden_binds_the_repeated_confrontation():
     """Ruling 10: vanguard effects last the whole combat."""
-    s = battle(v0="Thug", v1="Beggar", c1="Maiden", position="hand0:Thug")
+    s = battle(v0="Thug", v1="Beggar", c1="Maiden", warriors=5,
+               position="hand0:Thug;hand1:Beggar;combat:7;unharmed:0.1")
     s.apply_action(ADVANCE)
     assert s.current_player() == 0 and s.legal_actions() == [card("Thug")]
 
@@ -252,7 +256,7 @@ def test_procuress_without_own_villain_only_looks():
 def test_archer_then_the_rival_answers_with_the_royal_guard():
     """Rulings 13-14: the Archer forces a change to the prince, which now loses; the rival
     answers with the Royal Guard."""
-    s = battle(c0="Archer", c1="Royal Guard", position="hand1:0.5")
+    s = battle(c0="Archer", c1="Royal Guard", position="hand0:0.3;hand1:0.5;combat:6")
     face_off(s, 3, 5)
     s.apply_action(SEND)  # P0's Archer
     s.apply_action(0)     # P1 must change the 5: only the prince is left
@@ -275,7 +279,7 @@ def test_sentinel_can_flip_and_the_rival_answers():
 
 def test_archer_needs_another_warrior():
     """Ruling 13: the Archer cannot be sent if the rival has no other warrior."""
-    s = battle(c0="Archer", position="hand1:5.Thug;combat:7", v1="Thug")
+    s = battle(c0="Archer", position="hand0:2;hand1:5.Thug;combat:7;unharmed:0.1", v1="Thug")
     face_off(s, 2, 5)
     assert outcome(s) == (E.VICTORY, 1)
 
@@ -305,14 +309,15 @@ def test_troubadour_counts_a_prince_that_faced_a_villain():
 
 def test_troubadour_flag_from_the_position():
     """Ruling 16: the flag is part of a starting position."""
-    s = battle(v0="Troubadour", position="hand0:1.2.Troubadour;combat:3;unharmed:0")
+    s = battle(v0="Troubadour", position="hand0:1.2.Troubadour;hand1:0.5.6;combat:6;unharmed:0")
     face_off(s, "Troubadour", 5)
     assert outcome(s) == (E.VICTORY, 0)
 
 
 def test_troubadour_against_a_villain_is_an_exchange():
     """Ruling 16: "When two villains meet, however, they are simply exchanged." """
-    s = battle(v0="Troubadour", v1="Beggar", position="hand0:1.2.Troubadour;combat:3;unharmed:0")
+    s = battle(v0="Troubadour", v1="Beggar",
+               position="hand0:1.2.Troubadour;hand1:0.5.Beggar;combat:6;unharmed:0")
     face_off(s, "Troubadour", "Beggar")
     assert outcome(s) is None and s.position.h[1] >> card("Troubadour") & 1
 

@@ -359,9 +359,12 @@ def test_farol_coup_sweep_prices_the_cap(tmp_path):
     assert record["cap_payoffs"] == "markov" and record["win"] == pytest.approx(1.0)
 
 
-def test_sweep_resumes_and_redoes_damaged_records(tmp_path):
-    """A second sweep solves nothing already on disk; an unreadable record is solved again."""
+def test_sweep_resumes_refuses_damaged_records_and_redoes_deleted_ones(tmp_path):
+    """A second sweep solves nothing already on disk; an unreadable record is refused
+    naming it (a stored result is never taken as missing); once deleted it is solved
+    again."""
     from analysis.coup import model, sweep
+    from analysis.solve import CorruptFileError
 
     endgames = sweep.grid(coins=(0, 7), decks=("inquisitor",), cap=1)
     assert [eg.turn_cap for eg in endgames] == [1, 1, 1, 1]
@@ -371,6 +374,10 @@ def test_sweep_resumes_and_redoes_damaged_records(tmp_path):
     paths = [model.record_path(tmp_path, eg) for eg in endgames]
     stamps = [p.stat().st_mtime_ns for p in paths]
     paths[1].write_text("{not json")
+    with pytest.raises(CorruptFileError, match="is damaged") as info:
+        sweep.sweep(endgames, tmp_path, workers=1, progress=False)
+    assert str(paths[1]) in str(info.value) and paths[1].read_text() == "{not json"
+    paths[1].unlink()
     again = sweep.sweep(endgames, tmp_path, workers=1, progress=False)
     assert [p.stat().st_mtime_ns for p in paths][::2] == stamps[::2]
     assert again[1].value == pytest.approx(records[1].value, abs=1e-6)

@@ -2,11 +2,14 @@
 
 The compiled-game cache and saved solve results (analysis/solve) and the Coup records
 and row files (analysis/coup/model.py), each damaged at random: truncated, bytes
-flipped, replaced by random bytes, or a well-formed file of something else.
+flipped, replaced by random bytes, or a well-formed file of something else. The cache
+is named on stderr and rebuilt; the stored results are refused.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import shutil
 
@@ -59,17 +62,30 @@ def damaged_cache(root, cached, data, tmp_path):
     return copy
 
 
-def answers_or_names(directory, name):
-    """The cached game read back whole, or one line naming the file; then a rebuild works."""
-    try:
+def compiled_and_said(directory):
+    """Compile kuhn_poker through the cache in ``directory``; the game and what stderr said."""
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
         cg = compile_cached("kuhn_poker", directory=directory)
-    except CorruptFileError as exc:
-        one_line(exc, name)
-        assert "--rebuild-cache" in str(exc)
-    else:
-        assert cg.num_nodes == 58
-    assert compile_cached("kuhn_poker", directory=directory, rebuild=True).num_nodes == 58
-    assert compile_cached("kuhn_poker", directory=directory).num_nodes == 58
+    return cg, err.getvalue()
+
+
+def rebuilt_and_named(directory, name, said: bool | None = None):
+    """The cached game read back whole, or one line naming the file and a rebuild; after
+    which the cache reads back without a word."""
+    cg, err = compiled_and_said(directory)
+    assert cg.num_nodes == 58 and cg.num_infosets == 12
+    if said is not None:
+        assert bool(err) == said, err
+    if err:
+        one_line(err.strip(), name)
+        assert err.strip().endswith("; rebuilding it") and "is damaged" in err
+    cg, err = compiled_and_said(directory)
+    assert cg.num_nodes == 58 and err == ""
+
+
+def answers_or_names(directory, name):
+    rebuilt_and_named(directory, name)
 
 
 @FUZZ
@@ -98,9 +114,7 @@ def test_flipped_bytes_in_compiled_cache_are_named_or_harmless(kuhn_cache, tmp_p
 def test_random_bytes_as_compiled_cache_are_named(kuhn_cache, tmp_path, junk):
     root, cached = kuhn_cache
     copy = damaged_cache(root, cached, junk, tmp_path)
-    with pytest.raises(CorruptFileError) as err:
-        compile_cached("kuhn_poker", directory=copy)
-    one_line(err.value, cached.name)
+    rebuilt_and_named(copy, cached.name, said=True)
 
 
 def test_compiled_cache_of_another_game_is_named(kuhn_cache, tmp_path):
@@ -109,10 +123,9 @@ def test_compiled_cache_of_another_game_is_named(kuhn_cache, tmp_path):
     compile_cached("leduc_poker", directory=other)
     (leduc,) = (other / "compiled").iterdir()
     copy = damaged_cache(root, cached, leduc.read_bytes(), tmp_path)
-    with pytest.raises(CorruptFileError, match="another game") as err:
-        compile_cached("kuhn_poker", directory=copy)
-    one_line(err.value, cached.name)
-    assert compile_cached("kuhn_poker", directory=copy, rebuild=True).num_nodes == 58
+    _, err = compiled_and_said(copy)
+    assert "another game" in err
+    rebuilt_and_named(copy, cached.name, said=False)
 
 
 @pytest.mark.parametrize("meta", ["", "only\nthree\nlines", "k\ng\ntree\nx\n1.0\n[]", "k\ng\ntree\n0\n1.0\n[1]"])
@@ -128,9 +141,7 @@ def test_compiled_cache_with_foreign_arrays_is_named(kuhn_cache, tmp_path, meta)
     text = meta.replace("k\n", key + "\n", 1) if meta.startswith("k\n") else meta
     arrays["meta"] = np.frombuffer(text.encode(), dtype=np.uint8)
     np.savez(path, **arrays)
-    with pytest.raises(CorruptFileError) as err:
-        compile_cached("kuhn_poker", directory=copy)
-    one_line(err.value, cached.name)
+    rebuilt_and_named(copy, cached.name, said=True)
 
 
 # ------------------------------------------------------------ saved solve results
@@ -218,10 +229,16 @@ def test_missing_row_file_is_still_an_os_error(tmp_path):
 
 @pytest.mark.parametrize("text", ["[]", "3", '"v"', "null", '{"version": 1', ""])
 @pytest.mark.parametrize("load", [load_record, load_bracket])
-def test_unreadable_cached_record_is_recomputed_not_misread(tmp_path, text, load):
+def test_unreadable_stored_record_is_refused_not_misread(tmp_path, text, load):
     endgame = Endgame(1, 2)
-    (tmp_path / f"{endgame.slug()}.json").write_text(text)
-    assert load(tmp_path, endgame) is None
+    path = tmp_path / f"{endgame.slug()}.json"
+    assert load(tmp_path, endgame) is None, "missing: not computed yet"
+    path.write_text(text)
+    with pytest.raises(CorruptFileError, match="is damaged") as err:
+        load(tmp_path, endgame)
+    one_line(err.value, str(path))
+    path.write_text('{"version": -1}')
+    assert load(tmp_path, endgame) is None, "another version: computed again"
 
 
 def test_record_classes_refuse_foreign_keys():

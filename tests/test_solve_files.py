@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import signal
+import struct
+import zipfile
 
 import numpy as np
 import pyspiel
@@ -55,24 +57,50 @@ def test_graph_mode_needs_state_keys():
         compile_game(pyspiel.load_game("kuhn_poker"), graph=True)
 
 
-def test_corrupted_cache_is_one_clear_error_and_rebuilds(tmp_path):
+def _same_compile(a, b) -> bool:
+    arrays = ("kind", "infoset", "edge_start", "edge_child", "edge_prob", "edge_action",
+              "utility", "infoset_player", "infoset_offset", "infoset_actions")
+    return (a.infoset_keys == b.infoset_keys and a.action_names == b.action_names
+            and all(np.array_equal(getattr(a, n), getattr(b, n)) for n in arrays))
+
+
+def _damage(kind: str, cached, tmp_path) -> None:
+    data = cached.read_bytes()
+    if kind == "not a zip":
+        cached.write_bytes(b"not a zip file at all")
+    elif kind == "truncated":
+        cached.write_bytes(data[: len(data) // 2])
+    elif kind == "flipped byte":  # in the middle of the utilities' stored bytes
+        with zipfile.ZipFile(cached) as archive:
+            info = archive.getinfo("utility.npy")
+        start = info.header_offset
+        name_len, extra_len = struct.unpack("<HH", data[start + 26: start + 30])
+        middle = bytearray(data)
+        middle[start + 30 + name_len + extra_len + info.file_size // 2] ^= 0xFF
+        cached.write_bytes(bytes(middle))
+    elif kind == "json":
+        cached.write_text('{"game": "kuhn_poker", "nodes": 58}\n')
+    else:  # another game's compiled file under this game's name
+        compile_cached("leduc_poker", directory=tmp_path / "other")
+        (other,) = (tmp_path / "other" / "compiled").iterdir()
+        cached.write_bytes(other.read_bytes())
+
+
+@pytest.mark.parametrize("kind", ["not a zip", "truncated", "flipped byte", "json", "foreign"])
+def test_damaged_cache_is_named_in_one_line_and_rebuilt(tmp_path, capsys, kind):
+    fresh = compile_game(pyspiel.load_game("kuhn_poker"))
     compile_cached("kuhn_poker", directory=tmp_path)
     (cached,) = (tmp_path / "compiled").iterdir()
-    cached.write_bytes(b"not a zip file at all")
-    with pytest.raises(CorruptFileError, match="unreadable"):
-        compile_cached("kuhn_poker", directory=tmp_path)
-    cg = compile_cached("kuhn_poker", directory=tmp_path, rebuild=True)
-    assert cg.num_nodes == 58
-    assert compile_cached("kuhn_poker", directory=tmp_path).num_nodes == 58
-
-
-def test_truncated_cache_is_one_clear_error(tmp_path):
-    compile_cached("leduc_poker", directory=tmp_path)
-    (cached,) = (tmp_path / "compiled").iterdir()
-    data = cached.read_bytes()
-    cached.write_bytes(data[: len(data) // 2])
-    with pytest.raises(CorruptFileError):
-        compile_cached("leduc_poker", directory=tmp_path)
+    _damage(kind, cached, tmp_path)
+    capsys.readouterr()
+    cg = compile_cached("kuhn_poker", directory=tmp_path)
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and err.endswith("; rebuilding it")
+    assert str(cached) in err and "is damaged" in err
+    assert _same_compile(cg, fresh)
+    again = compile_cached("kuhn_poker", directory=tmp_path)
+    assert capsys.readouterr().err == "", "the rebuilt cache is valid"
+    assert _same_compile(again, fresh)
 
 
 def test_corrupted_checkpoint_is_one_clear_error(tmp_path):
@@ -265,9 +293,10 @@ def test_graph_mode_flags_hidden_information_as_abstraction():
     assert not tree.abstraction
 
 
-def test_results_rows_round_trip_and_a_broken_file_starts_over(tmp_path):
+def test_results_rows_round_trip_and_a_broken_file_is_refused(tmp_path):
     """``write_rows``/``read_rows``: what a resumable sweep keeps between runs; a missing
-    or half-written file reads as no rows (the sweep recomputes them) instead of failing."""
+    file reads as no rows, a half-written one is refused naming it (a stored result is
+    never read as empty and then overwritten)."""
     path = tmp_path / "deep" / "rows.json"
     assert read_rows(path) == {}
     rows = {"b|2": {"value": 0.5}, "a|1": {"value": -1.0, "status": "bracketed"}}
@@ -275,4 +304,6 @@ def test_results_rows_round_trip_and_a_broken_file_starts_over(tmp_path):
     assert read_rows(path) == rows
     assert path.read_text().index('"a|1"') < path.read_text().index('"b|2"')
     path.write_text(path.read_text()[:10])
-    assert read_rows(path) == {}
+    with pytest.raises(CorruptFileError, match="is damaged") as info:
+        read_rows(path)
+    assert str(path) in str(info.value)

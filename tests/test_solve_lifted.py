@@ -39,7 +39,7 @@ CASES = [
      "villain_deck": "Assassin/Thug/Sheep/Executioner"},
     # A position from the middle of a battle, villains still to be dealt at random.
     {"kinds": "all", "courtier0": "Squire", "courtier1": "Inquisitor",
-     "position": "hand0:1.2.4.?;hand1:0.2.5.?;court0:Squire;court1:Inquisitor;combat:5"},
+     "position": "hand0:1.2.4.?;hand1:0.2.5.?;court0:Squire;court1:Inquisitor;combat:5;unharmed:0"},
 ]
 
 

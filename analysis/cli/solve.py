@@ -14,6 +14,7 @@ from analysis.cli.outputs import check_output_dir, check_output_file
 from analysis.params import parse_params
 from analysis.solve import METHODS, solve
 from analysis.solve.cache import check_checkpoint_file
+from analysis.solve.errors import CorruptFileError
 from analysis.solve.memory import parse_memory
 from analysis.solve.result import SolveResult
 from games.errors import InvalidParameterError, OutputError
@@ -94,21 +95,34 @@ def run(args: argparse.Namespace) -> int:
     check_output_file(checkpoint, "--checkpoint")
     if args.fresh and checkpoint.exists():
         checkpoint.unlink()
-    if checkpoint.exists():
-        check_checkpoint_file(checkpoint)
-    result = solve(
-        args.game,
-        params=params or None,
-        method=args.method,
-        target_exploitability=args.target_exploitability,
-        iterations=args.iterations,
-        seconds=args.seconds,
-        graph=args.graph,
-        rebuild_cache=args.rebuild_cache,
-        checkpoint=checkpoint,
-        max_memory=memory_budget(args.max_memory),
-        progress=False if args.no_progress else None,
-    )
+
+    def run_solve():
+        if checkpoint.exists():
+            check_checkpoint_file(checkpoint)
+        return solve(
+            args.game,
+            params=params or None,
+            method=args.method,
+            target_exploitability=args.target_exploitability,
+            iterations=args.iterations,
+            seconds=args.seconds,
+            graph=args.graph,
+            rebuild_cache=args.rebuild_cache,
+            checkpoint=checkpoint,
+            max_memory=memory_budget(args.max_memory),
+            progress=False if args.no_progress else None,
+        )
+
+    try:
+        result = run_solve()
+    except CorruptFileError as exc:
+        # A checkpoint the user named is refused; the default one is a cache: it is
+        # named in one line, removed, and the solve starts afresh.
+        if args.checkpoint or not checkpoint.exists() or str(checkpoint) not in str(exc):
+            raise
+        store.say_damaged(checkpoint, exc.reason)
+        checkpoint.unlink()
+        result = run_solve()
     saved = save_or_rescue(result, out)
     print(f"game: {result.game}")
     print(

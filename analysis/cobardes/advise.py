@@ -17,6 +17,7 @@ from analysis.cobardes.villains import advise_villains
 from analysis.cobardes.war import continuation
 from games.cobardes import cards as C
 from games.cobardes import engine as E
+from games.cobardes.reachable import hands_problem
 from games.errors import InvalidParameterError, InvalidPositionError
 
 VARIANTS = ("warriors", "courtiers", "villains", "all")
@@ -96,6 +97,11 @@ def battle_params(q: Query) -> dict:
         raise InvalidPositionError(f"courtiers are not in the {variant} variant")
     if not with_vil and (q.my_villain or q.their_villain):
         raise InvalidPositionError(f"villains are not in the {variant} variant")
+    hands = tuple(sum(1 << c for c in cards) for cards in (q.mine, q.theirs))
+    problem = hands_problem(q.warriors, q.combat, hands, (int(with_vil), int(with_vil)),
+                            with_vil, names=("--mine", "--theirs"))
+    if problem:
+        raise InvalidPositionError(problem)
     hand0 = [C.CARD_NAMES[c] for c in q.mine]
     hand1 = [C.CARD_NAMES[c] for c in q.theirs]
     if with_vil:
@@ -109,8 +115,11 @@ def battle_params(q: Query) -> dict:
     if with_court:
         fields.append(f"court0:{q.my_courtier or 'none'}")
         fields.append(f"court1:{q.their_courtier or 'none'}")
-    if q.unharmed:
-        fields.append("unharmed:" + ".".join(str(p) for p in q.unharmed))
+    # A prince out of hand left an earlier combat unharmed (games.cobardes.reachable).
+    unharmed = sorted(set(q.unharmed) | {p for p, cards in enumerate((q.mine, q.theirs))
+                                         if C.PRINCE not in cards})
+    if unharmed:
+        fields.append("unharmed:" + ".".join(str(p) for p in unharmed))
     params = {"kinds": kinds, "warriors": q.warriors, "combats": q.combats,
               "position": ";".join(fields)}
     pay = payoffs(q)

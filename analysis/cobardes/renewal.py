@@ -33,7 +33,7 @@ from analysis.cobardes.graph import (
     outcome_kind,
 )
 from analysis.cobardes.war import SCORES, TOKENS_TO_WIN, score_order
-from analysis.solve.cache import atomic_write_text
+from analysis.solve.cache import atomic_write_text, read_record
 from games.cobardes import cards as C
 from games.cobardes import engine as E
 from games.errors import InvalidParameterError
@@ -517,11 +517,8 @@ def run_renewal(model: RenewalModel | None = None, directory: str | Path | None 
 def load_renewal(path: str | Path) -> tuple[RenewalSolution, str] | None:
     """A cached renewal solution and its status (``running``, ``stopped`` or ``done``),
     or ``None``."""
-    try:
-        data = json.loads(Path(path).read_text())
-    except (OSError, ValueError):
-        return None
-    if data.get("version") != RENEWAL_VERSION:
+    data = read_record(path)
+    if data is None or data.get("version") != RENEWAL_VERSION:
         return None
     return RenewalSolution.from_json(data), data.get("status", "done")
 

@@ -22,7 +22,7 @@ from analysis.cobardes.exact import BattleSpec, initial_position
 from analysis.cobardes.fast_exact import FastExactSolver
 from analysis.cobardes.graph import OUTCOME_NAMES, BattleGraph, opening_actions
 from analysis.cobardes.war import card_mix, solve_war
-from analysis.solve.cache import atomic_write_text
+from analysis.solve.cache import atomic_write_text, read_record
 from games.cobardes import cards as C
 from games.errors import InvalidParameterError
 
@@ -281,11 +281,8 @@ def run_task(pairing: tuple[str, str], warriors: int, combats: int, directory: s
 
 def load_task(path: Path) -> Record | None:
     """A cached pairing, or ``None`` when missing, unreadable or from another version."""
-    try:
-        data = json.loads(Path(path).read_text())
-    except (OSError, ValueError):
-        return None
-    if data.get("version") != SWEEP_VERSION:
+    data = read_record(path)
+    if data is None or data.get("version") != SWEEP_VERSION:
         return None
     return PairingRecord.from_json(data) if "war" in data else VillainPairRecord.from_json(data)
 

@@ -33,7 +33,7 @@ from analysis.coup.model import (
 from analysis.coup.runner import run_all
 from analysis.solve import CFRSolver, CompiledGame, compile_game, exploitability
 from analysis.solve.abstraction import graph_strategy_on_tree
-from analysis.solve.cache import atomic_write_text
+from analysis.solve.cache import atomic_write_text, read_record
 from analysis.solve.compile import GRAPH_BYTES_PER_NODE
 from analysis.solve.errors import GameTooLargeError
 from games.coup.walker import MemoryWalker
@@ -291,11 +291,8 @@ class Estimate(StoredRecord):
 
 def load(directory: Path, endgame: Endgame) -> Estimate | None:
     """The record of ``endgame`` on disk, or ``None`` (missing, unreadable or stale)."""
-    try:
-        record = json.loads((Path(directory) / f"{slug(endgame)}.json").read_text())
-    except (OSError, ValueError):
-        return None
-    return Estimate.from_json(record) if record.get("version") == VERSION else None
+    record = read_record(Path(directory) / f"{slug(endgame)}.json")
+    return Estimate.from_json(record) if record and record.get("version") == VERSION else None
 
 
 def run_task(endgame: Endgame, directory: str, caps: tuple[int, ...],
@@ -346,11 +343,8 @@ def cached(directory: Path | None = None) -> list[Estimate]:
     directory = records_dir() if directory is None else Path(directory)
     out = []
     for path in sorted(directory.glob("*.json")):
-        try:
-            record = json.loads(path.read_text())
-        except (OSError, ValueError):
-            continue
-        if record.get("version") == VERSION:
+        record = read_record(path)
+        if record is not None and record.get("version") == VERSION:
             out.append(Estimate.from_json(record))
     return sorted(out, key=lambda r: (r.endgame.deck, r.endgame.mover_coins,
                                       r.endgame.other_coins))

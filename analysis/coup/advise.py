@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyspiel
 
+from analysis import store
 from analysis.bots import BotSpec, register_bot
 from analysis.coup import guarantees as GU
 from analysis.coup.brackets import compile_markov_game, solve_side
@@ -54,8 +55,8 @@ def solved_endgame(position: Position, deck: str, turn_cap: int,
     if use_cache and path.exists():
         try:
             return game, SolveResult.load(path)
-        except CorruptFileError:
-            pass
+        except CorruptFileError as exc:
+            store.say_damaged(path, exc.reason)
     compiled = compile_cached(game, use_cache=use_cache)
     solver = CFRSolver(compiled, "cfr+")
     report = solver.run(target_exploitability=TARGET, iterations=MAX_ITERATIONS, progress=False)
@@ -122,10 +123,13 @@ def priced_endgame(position: Position, deck: str, turn_cap: int,
              .hexdigest()[:20] for side in (0, 1)]
     sides: list[SolveResult] = []
     if use_cache and all(p.exists() for p in paths):
-        try:
-            sides = [SolveResult.load(p) for p in paths]
-        except CorruptFileError:
-            sides = []
+        for p in paths:
+            try:
+                sides.append(SolveResult.load(p))
+            except CorruptFileError as exc:
+                store.say_damaged(p, exc.reason)
+                sides = []
+                break
     if not sides:
         compiled, cap_bounds = compile_markov_game(game, guarantees)
         for side, path in zip((0, 1), paths, strict=True):

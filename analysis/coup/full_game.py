@@ -89,8 +89,8 @@ def load_rows(path: Path | None = None) -> dict[str, FullGameRow]:
 
 
 def load_markov_rows(path: Path | None = None) -> dict[str, FullGameRow]:
-    """The Markov-priced rows on disk (default :func:`markov_path`; ``{}`` when missing
-    or unreadable)."""
+    """The Markov-priced rows on disk (default :func:`markov_path`; ``{}`` when missing;
+    a damaged file is refused naming it)."""
     return {k: FullGameRow.from_json(r)
             for k, r in read_rows(markov_path() if path is None else path).items()}
 

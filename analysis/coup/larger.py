@@ -111,8 +111,8 @@ def load_rows(path: Path | None = None) -> dict[str, LargerRow]:
 
 
 def load_markov_rows(path: Path | None = None) -> dict[str, LargerRow]:
-    """The Markov-priced rows on disk (default :func:`markov_path`; ``{}`` when missing
-    or unreadable)."""
+    """The Markov-priced rows on disk (default :func:`markov_path`; ``{}`` when missing;
+    a damaged file is refused naming it)."""
     return {k: LargerRow.from_json(r)
             for k, r in read_rows(markov_path() if path is None else path).items()}
 

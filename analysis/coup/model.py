@@ -16,7 +16,7 @@ from pathlib import Path
 import pyspiel
 
 from analysis import store
-from analysis.solve.cache import atomic_write_text
+from analysis.solve.cache import atomic_write_text, read_record
 from analysis.solve.errors import CorruptFileError
 from games.coup import endgame_game
 from games.errors import InvalidParameterError
@@ -230,11 +230,9 @@ def record_path(directory: Path, endgame: Endgame) -> Path:
 
 def _load(directory: Path, endgame: Endgame) -> dict | None:
     # The stored dict of ``endgame`` in ``directory``, or None (missing, unreadable, stale).
-    try:
-        record = json.loads(record_path(directory, endgame).read_text())
-    except (OSError, ValueError):
-        return None
-    return record if isinstance(record, dict) and record.get("version") == SWEEP_VERSION else None
+    # A damaged file is refused naming it (read_record), never taken as missing.
+    record = read_record(record_path(directory, endgame))
+    return record if record is not None and record.get("version") == SWEEP_VERSION else None
 
 
 def _typed(directory: Path, endgame: Endgame, cls):

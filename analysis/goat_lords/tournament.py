@@ -25,6 +25,7 @@ from analysis import store
 from analysis.bots import sample_chance
 from analysis.goat_lords import GAME
 from analysis.goat_lords.bots import build_bot
+from analysis.solve.cache import damaged_record
 from games.goat_lords.cards import IS_WILD, NUM_KINDS
 from games.goat_lords.table import STARTER, Table
 
@@ -149,14 +150,32 @@ def load_rows(exp: Experiment, data_dir: Path | None = None) -> pd.DataFrame:
     path = csv_path(exp, data_dir)
     if not path.exists():
         return pd.DataFrame(columns=COLUMNS)
-    text = path.read_text()
+    try:
+        text = path.read_text()
+    except UnicodeDecodeError:
+        return _damaged(path, "not text")
     # A run killed while appending may leave a last line without its newline: not a game.
     text = text[: text.rfind("\n") + 1]
     if not text:
         return pd.DataFrame(columns=COLUMNS)
-    df = pd.read_csv(io.StringIO(text), dtype={"winners": str, "returns": str, "points": str,
-                                               "wilds": str, "seating": str, "key": str})
+    try:
+        df = pd.read_csv(io.StringIO(text), dtype={"winners": str, "returns": str, "points": str,
+                                                   "wilds": str, "seating": str, "key": str})
+    except (ValueError, pd.errors.ParserError) as exc:  # bytes that are not our rows
+        return _damaged(path, str(exc).strip().splitlines()[0])
+    if list(df.columns) != COLUMNS:
+        return _damaged(path, "not a tournament's rows (other columns)")
     return df[df["key"] == exp.key()].drop_duplicates("index").sort_values("index")
+
+
+def _damaged(path: Path, reason: str) -> pd.DataFrame:
+    """A damaged CSV: in the cache (quick runs) it is named, removed and played again;
+    a stored result is refused naming it."""
+    if path.resolve().is_relative_to(store.cache_root().resolve()):
+        store.say_damaged(path, reason)
+        path.unlink()
+        return pd.DataFrame(columns=COLUMNS)
+    raise damaged_record(path, reason)
 
 
 def drop_partial_line(path: Path) -> None:

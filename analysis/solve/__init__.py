@@ -14,6 +14,7 @@ from typing import Any
 
 import pyspiel
 
+from analysis import store
 from analysis.params import load_game
 from analysis.solve import cache as cache_module
 from analysis.solve.best_response import (
@@ -94,10 +95,8 @@ def compile_cached(
     rebuild
         Ignore (and overwrite) a cached copy.
 
-    Raises
-    ------
-    CorruptFileError
-        A cached file exists but is unreadable (``rebuild=True`` replaces it).
+    A cached file that is damaged or holds something else is named in one line on
+    stderr ("... is damaged; rebuilding it") and replaced by a fresh compile.
     """
     game = load_game_arg(game)
     check_supported(game)
@@ -108,7 +107,11 @@ def compile_cached(
     root = Path(directory) if directory is not None else cache_module.cache_dir()
     path = root / "compiled" / f"{key}.npz"
     if path.exists() and not rebuild:
-        return cache_module.load_compiled(path, key)
+        try:
+            return cache_module.load_compiled(path, key)
+        except CorruptFileError as exc:
+            # A cache is ours to rebuild: say so in one line, then compile again.
+            store.say_damaged(path, exc.reason)
     compiled = compile_game(game, graph=graph, max_memory=max_memory, progress=progress)
     cache_module.save_compiled(compiled, path, key)
     return compiled

@@ -107,12 +107,69 @@ def atomic_write_text(path: Path, text: str) -> None:
 
 
 def read_rows(path: Path) -> dict:
-    """The JSON object of a resumable results file, or ``{}`` when it is missing or
-    unreadable (a sweep then starts over)."""
-    try:
-        return json.loads(Path(path).read_text())
-    except (OSError, ValueError):
+    """The rows of a resumable results file (``{key: row object}``), ``{}`` when it is
+    missing (a sweep then starts afresh).
+
+    Raises
+    ------
+    CorruptFileError
+        Naming the file, when it is damaged or not a file of rows: a stored result is
+        refused, never read as empty and then overwritten.
+    """
+    path = Path(path)
+    if not path.exists():
         return {}
+    rows = read_json(path)
+    if not isinstance(rows, dict) or not all(isinstance(r, dict) for r in rows.values()):
+        raise damaged_record(path, "not a file of rows")
+    return rows
+
+
+def read_json(path: Path):
+    """The JSON value stored at ``path`` (a stored result or a file a user gives).
+
+    Raises
+    ------
+    CorruptFileError
+        Naming the file, when it is missing, unreadable, cut short or not JSON (a
+        :class:`games.errors.FarolError`: the command line prints it as one line).
+    """
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except FileNotFoundError:
+        raise CorruptFileError(f"{store.shown(path)} does not exist", reason="missing") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise damaged_record(path, _one_line(exc)) from None
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise damaged_record(path, _one_line(exc)) from None
+
+
+def read_record(path: Path) -> dict | None:
+    """The JSON object stored at ``path``, ``None`` when the file is missing.
+
+    Raises
+    ------
+    CorruptFileError
+        Naming the file, when it is damaged (unreadable, cut short) or holds something
+        other than a JSON object: a stored result is refused, never taken as missing.
+    """
+    path = Path(path)
+    if not path.exists():
+        return None
+    record = read_json(path)
+    if not isinstance(record, dict):
+        raise damaged_record(path, "not a JSON object")
+    return record
+
+
+def damaged_record(path: Path, reason: str) -> CorruptFileError:
+    """The one-line error refusing a damaged stored result or user file at ``path``."""
+    return CorruptFileError(
+        f"{store.shown(path)} is damaged ({reason}); it was not read: restore it "
+        "(e.g. git checkout) or delete it to compute it again", reason=reason)
 
 
 def write_rows(path: Path, rows: dict) -> None:
@@ -187,7 +244,7 @@ def load_compiled(path: Path, key: str) -> CompiledGame:
     except READ_ERRORS as exc:
         raise CorruptFileError(
             f"cached compiled game {path} is unreadable ({_one_line(exc)}); delete it or rebuild the "
-            "cache (--rebuild-cache)"
+            "cache (--rebuild-cache)", reason=_one_line(exc)
         ) from None
 
 
@@ -234,6 +291,6 @@ def check_checkpoint_file(path: str | Path) -> None:
         with zipfile.ZipFile(path) as archive:
             names = set(archive.namelist())
     except READ_ERRORS:
-        raise CorruptFileError(problem) from None
+        raise CorruptFileError(problem, reason="not a Farol checkpoint") from None
     if not all(f"{name}.npy" in names for name in CHECKPOINT_ARRAYS):
-        raise CorruptFileError(problem)
+        raise CorruptFileError(problem, reason="not a Farol checkpoint")

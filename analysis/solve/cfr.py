@@ -11,7 +11,6 @@ import signal
 import sys
 import threading
 import time
-import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -19,7 +18,7 @@ from tqdm.auto import tqdm
 
 from analysis.solve import kernels
 from analysis.solve.best_response import Exploitability, exploitability
-from analysis.solve.cache import atomic_savez, check_checkpoint_file
+from analysis.solve.cache import READ_ERRORS, atomic_savez, check_checkpoint_file
 from analysis.solve.compiled import CompiledGame
 from analysis.solve.errors import CorruptFileError, SolveError
 from analysis.solve.factored import factor, run_iterations_public
@@ -225,29 +224,27 @@ class CFRSolver:
                 strategy_sum = data["strategy_sum"]
                 iteration = int(data["iteration"])
                 seconds = float(data["seconds"])
-        except (
-            OSError,
-            ValueError,
-            KeyError,
-            EOFError,
-            UnicodeDecodeError,
-            zipfile.BadZipFile,
-        ) as exc:
+        except READ_ERRORS as exc:  # a zip's CRC-32 catches changed bytes
+            text = str(exc).strip()
+            reason = text.splitlines()[0] if text else type(exc).__name__
             raise CorruptFileError(
-                f"checkpoint {path} is unreadable ({exc}); delete it to start afresh"
+                f"checkpoint {path} is unreadable ({reason}); delete it to start afresh",
+                reason=reason,
             ) from None
         if identity != self._identity():
             raise CorruptFileError(
                 f"checkpoint {path} belongs to another solve "
                 f"({identity.split('|')[0]}, {identity.split('|')[4]}); "
-                "delete it or choose another path"
+                "delete it or choose another path",
+                reason="it belongs to another solve",
             )
         if (
             regret.shape != self.regret.shape
             or strategy_sum.shape != self.regret.shape
             or not (np.isfinite(regret).all() and np.isfinite(strategy_sum).all())
         ):
-            raise CorruptFileError(f"checkpoint {path} holds damaged arrays; delete it")
+            raise CorruptFileError(f"checkpoint {path} holds damaged arrays; delete it",
+                                   reason="its arrays do not fit this solve")
         self.regret[:] = regret
         self.strategy_sum[:] = strategy_sum
         self.iteration = iteration

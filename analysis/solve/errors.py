@@ -18,4 +18,12 @@ class GameTooLargeError(SolveError):
 
 
 class CorruptFileError(SolveError):
-    """A cache file, checkpoint or saved result that cannot be read back."""
+    """A cache file, checkpoint or saved result that cannot be read back.
+
+    ``reason`` says what is wrong with it, without the file's name (for the line a
+    rebuilt cache prints).
+    """
+
+    def __init__(self, message: str, reason: str = ""):
+        super().__init__(message)
+        self.reason = reason

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import io
 import json
 import os
 import shutil
@@ -21,6 +23,13 @@ from analysis.solve.errors import CorruptFileError, SolveError
 
 RESULT_JSON = "result.json"
 STRATEGY_NPZ = "strategy.npz"
+
+
+def _checksum(figures: dict, npz: bytes) -> str:
+    """SHA-256 of a result's figures (canonical JSON) and its strategy file's bytes."""
+    digest = hashlib.sha256(json.dumps(figures, sort_keys=True).encode())
+    digest.update(npz)
+    return digest.hexdigest()
 
 
 @dataclass(frozen=True, eq=False)
@@ -170,7 +179,6 @@ class SolveResult:
         target.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.tmp"))
         try:
-            (tmp / RESULT_JSON).write_text(json.dumps(self.figures(), indent=2) + "\n")
             keys = [k.encode() for k in self.infoset_keys]
             key_offsets = np.zeros(len(keys) + 1, dtype=np.int64)
             np.cumsum([len(k) for k in keys], out=key_offsets[1:])
@@ -186,6 +194,9 @@ class SolveResult:
                     names_to_json(self.action_names).encode(), dtype=np.uint8
                 ),
             )
+            figures = json.loads(json.dumps(self.figures()))  # as a reader will see them
+            figures["checksum"] = _checksum(figures, (tmp / STRATEGY_NPZ).read_bytes())
+            (tmp / RESULT_JSON).write_text(json.dumps(figures, indent=2) + "\n")
             publish_mode(tmp, directory=True)
             if target.exists():
                 old = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.old"))
@@ -216,12 +227,24 @@ class SolveResult:
         path = Path(directory)
         try:
             figures = json.loads((path / RESULT_JSON).read_text())
-            with np.load(path / STRATEGY_NPZ, allow_pickle=False) as data:
+            if not isinstance(figures, dict):
+                raise ValueError(f"{RESULT_JSON} is not a solve result")
+            stored = figures.pop("checksum", None)
+            npz = (path / STRATEGY_NPZ).read_bytes()
+            # Results saved before checksums were kept have none: their format is checked.
+            if stored is not None and stored != _checksum(figures, npz):
+                raise ValueError("its checksum does not match its contents")
+            with np.load(io.BytesIO(npz), allow_pickle=False) as data:
                 arrays = {k: data[k] for k in data.files}
             raw = arrays["key_blob"].tobytes()
             offsets = arrays["key_offsets"]
             keys = [raw[offsets[i] : offsets[i + 1]].decode() for i in range(len(offsets) - 1)]
             figures["best_response"] = tuple(figures["best_response"])
+            offsets = arrays["infoset_offset"]
+            if not (len(keys) + 1 == len(offsets) == len(arrays["infoset_player"]) + 1
+                    and int(offsets[-1]) == len(arrays["strategy"])
+                    == len(arrays["infoset_actions"])):
+                raise ValueError("its arrays do not fit together")
             return cls(
                 **figures,
                 infoset_keys=keys,
@@ -234,4 +257,5 @@ class SolveResult:
         except READ_ERRORS as exc:
             text = str(exc).strip()
             reason = text.splitlines()[0] if text else type(exc).__name__
-            raise CorruptFileError(f"cannot read a solve result from {path}: {reason}") from None
+            raise CorruptFileError(f"cannot read a solve result from {path}: {reason}",
+                                   reason=reason) from None

@@ -41,7 +41,7 @@ Position string
 ---------------
 Fields ``key:value`` separated by ``;``, any subset, in any order::
 
-    hand0:1.2.3.Beggar;hand1:0.1.2.4.?;court0:Squire*;court1:Archer;combat:4;unharmed:0
+    hand0:1.2.3.5.Beggar;hand1:0.1.2.4.?;court0:Squire*;court1:Archer;combat:4;unharmed:0
 
 ``hand0`` / ``hand1``
     The cards in hand, separated by ``.``: warriors ``0``-``6`` (``Prince`` = 0),
@@ -65,6 +65,7 @@ from dataclasses import dataclass
 from games.cobardes import cards as C
 from games.cobardes import engine as E
 from games.cobardes import events as EV
+from games.cobardes.reachable import position_problem
 from games.errors import InvalidParameterError, InvalidPositionError
 
 KINDS = ("all", "warriors", "warriors+courtiers", "warriors+villains")
@@ -211,7 +212,8 @@ def parse_position(text: str, params, k: int, courtiers: bool, villains: bool, c
         A card or courtier name that does not exist.
     InvalidPositionError
         A card in two places, a warrior above ``warriors``, a combat out of range,
-        an unharmed prince still in hand, a card kind not in play.
+        an unharmed prince still in hand, a card kind not in play, or hands that
+        legal play cannot bring to this combat (:mod:`games.cobardes.reachable`).
     """
     fields: dict[str, str] = {}
     for item in filter(None, (t.strip() for t in str(text).split(";"))):
@@ -299,12 +301,12 @@ def parse_position(text: str, params, k: int, courtiers: bool, villains: bool, c
         if unharmed >> p & 1 and hands[p] & 1:
             raise InvalidPositionError(
                 f"player {p}'s prince cannot have left a combat unharmed while still in hand")
-        # Each finished combat took at least one card out of the hand: a warrior, or
-        # a villain (which, with exchanges and captures, may be any of the nine).
-        gone = (k + 1) - len(E.bits(hands[p]))
-        if combat - 1 > gone + (len(C.VILLAINS) if villains else 0):
-            raise InvalidPositionError(
-                f"player {p} cannot have fought {combat - 1} combats with only {gone} warriors played")
+    problem = position_problem(
+        k, combat, (hands[0], hands[1]),
+        (len(E.bits(named[0])) + hidden[0], len(E.bits(named[1])) + hidden[1]), villains,
+        unharmed, (courts[0], courts[1]), used)
+    if problem:
+        raise InvalidPositionError(problem)
     hands = [hands[p] | named[p] for p in (0, 1)]
     kv = (named[1], named[0])
     pos = E.new_pos(hands, courts, used=used, unharmed=unharmed, combat=combat, kv=kv,
@@ -334,3 +336,24 @@ def make_rules(params) -> Rules:
     # single attribute to copy (see CobardesBattleState).
     pos.rules = rules
     return rules
+
+
+def format_position(pos: E.Pos) -> str:
+    """The position string of ``pos`` at the start of a combat (villains written by name).
+
+    The inverse of :func:`parse_position` for the fields it reads: hands, courtiers
+    (``*`` when used), the combat and the unharmed princes.
+    """
+    fields = []
+    for p in (0, 1):
+        cards = ".".join(C.CARD_NAMES[c] if C.is_villain(c) else str(c) for c in E.bits(pos.h[p]))
+        fields.append(f"hand{p}:{cards}")
+    for p in (0, 1):
+        c = pos.court[p]
+        fields.append(f"court{p}:" + ("none" if c < 0 else C.COURTIER_NAMES[c]
+                                      + "*" * (pos.used >> p & 1)))
+    fields.append(f"combat:{pos.combat}")
+    unharmed = [str(p) for p in (0, 1) if pos.unh >> p & 1]
+    if unharmed:
+        fields.append("unharmed:" + ".".join(unharmed))
+    return ";".join(fields)

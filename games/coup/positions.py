@@ -33,6 +33,11 @@ from games.coup import cards as C
 from games.errors import InvalidParameterError, InvalidPositionError, UnknownCardError
 
 UNKNOWN = -1
+# «Duque, cobra impuestos y coge 3 monedas», the largest gain of a turn; «Con diez
+# monedas o más estás obligado a dar un golpe de Estado»: so a player ends a turn with
+# at most 9 + 3 coins, and nobody else's turn gives them any.
+TAX_COINS = 3
+MAX_COINS = C.FORCED_COUP_COINS - 1 + TAX_COINS
 
 
 @dataclass(frozen=True)
@@ -78,8 +83,9 @@ def parse_position(text: str, deck: str = "ambassador", total_coins: int = 50) -
     InvalidPositionError
         For a malformed or impossible position: a player without two cards in
         all, more copies of a character than the deck has, negative coins, more
-        coins than exist, coins held by a player who is out, fewer than two
-        players in the game, or a player who is out to move.
+        coins than exist, more than :data:`MAX_COINS` coins in one hand, coins held
+        by a player who is out, fewer than two players in the game, or a player who
+        is out to move.
     """
     if deck not in C.DECKS:
         raise InvalidParameterError(f"deck must be one of {', '.join(C.DECKS)}, not {deck!r}")
@@ -146,6 +152,13 @@ def validate_position(position: Position, deck: str, total_coins: int = 50) -> N
         raise InvalidPositionError(
             f"position: players hold {sum(position.coins)} coins, more than the {total_coins} in the game"
         )
+    for seat, coins in enumerate(position.coins):
+        if coins > MAX_COINS:
+            raise InvalidPositionError(
+                f"position: player {seat} has {coins} coins; nobody can hold more than {MAX_COINS} "
+                f"(with {C.FORCED_COUP_COINS} or more a turn must be a Coup, and the largest "
+                f"gain, Tax, is {TAX_COINS})"
+            )
     living = [bool(h) for h in position.hidden]
     if sum(living) < 2:
         raise InvalidPositionError("position: fewer than two players have face-down cards; the game is over")

@@ -3,8 +3,6 @@ the full battle with hidden villains."""
 
 from __future__ import annotations
 
-import json
-
 import matplotlib.pyplot as plt
 import numpy as np
 
@@ -22,6 +20,7 @@ from analysis.report.cobardes.common import (
     villain_frame,
 )
 from analysis.report.context import ReportContext
+from analysis.solve.cache import read_json
 
 
 def villain_section(ctx: ReportContext) -> str:
@@ -56,7 +55,7 @@ def hidden_section(ctx: ReportContext) -> str:
     rows = []
     verdict = ""
     if villains.abstraction_loss_path().exists():
-        measured = json.loads(villains.abstraction_loss_path().read_text())
+        measured = read_json(villains.abstraction_loss_path())
         worst = max(measured, key=lambda r: r["graph_exploitability_true"]
                     - r["tree_exploitability"])
         verdict = (
@@ -76,7 +75,7 @@ def hidden_section(ctx: ReportContext) -> str:
         rows = _loss_rows(measured)
     bench = ""
     if BENCHMARK_JSON.exists():
-        b = json.loads(BENCHMARK_JSON.read_text())
+        b = read_json(BENCHMARK_JSON)
         bench = "\n\n**Benchmark** (`benchmarks/cobardes_villains.py`, committed output in " \
                 "`benchmarks/results/`):\n\n" + "\n".join(f"* {line}" for line in b["lines"])
     table = ("| reduced deck | tree nodes / infosets | graph nodes / infosets | CFR+ "
@@ -87,7 +86,7 @@ def hidden_section(ctx: ReportContext) -> str:
     hidden = ""
     cut = _cut_text(ctx)
     if subgames.hidden_villains_path().exists():
-        h = json.loads(subgames.hidden_villains_path().read_text())
+        h = read_json(subgames.hidden_villains_path())
         deals = villain_frame(h["table"])
         path = heatmap(ctx, deals, "hidden_villains", f"Battle value for player 0 by the "
                         f"villains dealt, hidden ({h['label']})", "battle value",
@@ -151,7 +150,7 @@ def _cut_text(ctx: ReportContext) -> str:
     """The trunk's loss, public subgames exact (``farol cobardes abstraction``)."""
     if not subgames.cut_loss_path().exists():
         return ""
-    measured = json.loads(subgames.cut_loss_path().read_text())
+    measured = read_json(subgames.cut_loss_path())
     chart = loss_chart(ctx, measured, "trunk_loss",
                        "Public subgames exact: the state-keyed trunk's loss")
     rows = _loss_rows(measured)
@@ -203,7 +202,7 @@ def full_battle_text(ctx: ReportContext) -> str:
     """The full battle with hidden villains, from the committed benchmark run."""
     if not FULL_BATTLE_JSON.exists():
         return ""
-    f = json.loads(FULL_BATTLE_JSON.read_text())
+    f = read_json(FULL_BATTLE_JSON)
     last = f["slices"][-1]
     deals = villain_frame(f["deal_values"])
     path = heatmap(ctx, deals, "full_battle_villains",
@@ -237,7 +236,7 @@ def full_battle_text(ctx: ReportContext) -> str:
                     f"of CFR+), {duration_text(f['compile_seconds'] + best['cfr_seconds'])} from "
                     "the start.")
     if f.get("method") == "cut" and FULL_GRAPH_JSON.exists():
-        g = json.loads(FULL_GRAPH_JSON.read_text())
+        g = read_json(FULL_GRAPH_JSON)
         g_last = g["slices"][-1]
         stalled += (f" For comparison, CFR+ on the whole state graph ({g['nodes']:,} nodes, "
                     f"same battle, `cobardes_full_battle_graph.txt`) took "

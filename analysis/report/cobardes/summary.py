@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pandas as pd
 
@@ -22,6 +20,7 @@ from analysis.report.cobardes.common import (
 )
 from analysis.report.cobardes.warriors import tip_rows
 from analysis.report.context import ReportContext
+from analysis.solve.cache import read_json
 from games.cobardes import cards as C
 
 
@@ -74,7 +73,7 @@ def summary_section(ctx: ReportContext) -> str:
             f"weakest ({(1 + strength.iloc[-1]) / 2:.2f}). An unplayed courtier is always "
             f"kept: {', '.join(always) or 'none'}; never kept: {', '.join(never) or 'none'}.")
     if subgames.hidden_villains_path().exists():
-        h = json.loads(subgames.hidden_villains_path().read_text())
+        h = read_json(subgames.hidden_villains_path())
         deals = villain_frame(h["table"])
         strength = balance.seat_neutral_strength(deals).dropna()
         lines.append(
@@ -82,7 +81,7 @@ def summary_section(ctx: ReportContext) -> str:
             f"worth most ({strength.iloc[0]:+.2f} a battle), the {strength.index[-1]} least "
             f"({strength.iloc[-1]:+.2f}).")
     if FULL_BATTLE_JSON.exists():
-        f = json.loads(FULL_BATTLE_JSON.read_text())
+        f = read_json(FULL_BATTLE_JSON)
         last = f["slices"][-1]
         deals = villain_frame(f["deal_values"])
         strength = balance.seat_neutral_strength(deals).dropna()

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -19,6 +17,7 @@ from analysis.cobardes.exact import (
 )
 from analysis.report.cobardes.common import EXACT, army_text, battle_spec, mix_bars, villain_frame
 from analysis.report.context import ReportContext
+from analysis.solve.cache import read_json
 from games.cobardes import cards as C
 
 
@@ -137,7 +136,7 @@ def tips_section(ctx: ReportContext) -> str:
     villain_line = ""
     rankings = []
     if subgames.hidden_villains_path().exists():
-        h = json.loads(subgames.hidden_villains_path().read_text())
+        h = read_json(subgames.hidden_villains_path())
         deals = villain_frame(h["table"])
         rankings.append((f"hidden villains ({h['label']}; {h['provenance']})",
                          balance.seat_neutral_strength(deals).dropna()))

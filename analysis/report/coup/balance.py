@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
-
 from analysis.coup import balance, bluffing, larger, model
 from analysis.report.context import ReportContext
 from analysis.report.coup.readers import endgame_records
 from analysis.report.coup.tables import fmt, solver_note
+from analysis.solve.cache import read_rows
 
 
 def section_balance(ctx: ReportContext) -> str:
@@ -25,10 +24,7 @@ def section_balance(ctx: ReportContext) -> str:
         lines.append(f"| {r.deck} | {fmt(r.mean_mover_value_equal_coins, '+.3f')} | "
                      f"{fmt(r.mover_win_equal_coins)} | {fmt(r.mover_lose_equal_coins)} | "
                      f"{fmt(r.value_1_vs_2, '+.3f')} | {fmt(r.value_2_vs_2, '+.3f')} |")
-    try:
-        caps = json.loads((model.data_dir("cap_study.json")).read_text())
-    except (OSError, ValueError):
-        caps = {}
+    caps = read_rows(model.data_dir("cap_study.json"))  # a damaged file is refused
     for cap in (2, 3):
         one = caps.get(f"inquisitor_contessa-contessa_m1_o2_cap{cap}")
         two = caps.get(f"inquisitor_contessa-contessa_m2_o2_cap{cap}")
@@ -48,7 +44,7 @@ def section_balance(ctx: ReportContext) -> str:
             f"range {v.min():+.3f} to {v.max():+.3f} over {len(v)} pairs.\n")
     try:
         rows = larger.load_rows()
-    except (OSError, ValueError):
+    except FileNotFoundError:  # not run yet; a damaged file is refused naming it
         rows = {}
     op = balance.opening(rows)
     if not op.empty:

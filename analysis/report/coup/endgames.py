@@ -157,7 +157,7 @@ def section_turn_cap(ctx: ReportContext) -> str:
     lines = ["## Turn cap\n"]
     try:
         rows = sweep.load_cap_study()
-    except (OSError, ValueError):
+    except FileNotFoundError:  # not run yet; a damaged file is refused naming it
         return "\n".join(lines + ["Not run yet: `analysis.coup.sweep.cap_study_sweep()`."])
     lines += [
         "The same positions solved at turn caps 1, 2 and 3 (Inquisitor deck, revealed "

@@ -46,7 +46,7 @@ def section_full_game(ctx: ReportContext) -> str:
     lines = ["## The full 2-player game: first-player advantage\n"]
     try:
         rows = full_game.load_rows()
-    except (OSError, ValueError):
+    except FileNotFoundError:  # not run yet; a damaged file is refused naming it
         return "\n".join(lines + ["Not run yet: `farol coup full-game`."])
     lines += [
         "The first player's value in the 2-player game from the deal (two cards each, seat 0 "

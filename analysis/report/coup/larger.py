@@ -29,7 +29,7 @@ def section_larger(ctx: ReportContext) -> str:
     lines = ["## Larger endgames\n"]
     try:
         rows = larger.load_rows()
-    except (OSError, ValueError):
+    except FileNotFoundError:  # not run yet; a damaged file is refused naming it
         return "\n".join(lines + ["Not run yet: `python -m analysis.coup.larger`."])
     lines += [
         "2v1 (the mover has two face-down cards), 1v2 and 2v2, small coin counts, turn caps "
