@@ -9,6 +9,7 @@ import pytest
 from analysis import store
 from analysis.cli import main
 from analysis.cobardes import hidden_sweep as H
+from analysis.solve.errors import CorruptFileError
 
 SMALL = {"warriors": 2, "combats": 2, "iterations": 10}
 PAIRS = [("Squire", "Archer"), ("Archer", "Squire"), ("Wolf", "Wolf")]
@@ -89,9 +90,13 @@ def test_the_sweep_resumes_without_recomputing(tmp_path, monkeypatch):
                                **SMALL)
     assert path.stat().st_mtime_ns == stamp
     assert again == first
-    # A damaged record is solved again, not misread.
+    # A damaged record is refused in one line naming it, never misread as missing;
+    # once deleted, the matchup is solved again.
     path.write_text("{not json")
     monkeypatch.setattr(H, "solve_hidden_matchup", solve)
+    with pytest.raises(CorruptFileError, match=path.name):
+        H.run_hidden_sweep(PAIRS[:1], directory=tmp_path, workers=1, progress=False, **SMALL)
+    path.unlink()
     healed = H.run_hidden_sweep(PAIRS[:1], directory=tmp_path, workers=1, progress=False,
                                 **SMALL)
     assert _numbers(healed[PAIRS[0]]) == _numbers(first[PAIRS[0]])

@@ -29,7 +29,7 @@ from analysis.cobardes.trunk import compile_cut
 from analysis.cobardes.villains import GAME, deal_values
 from analysis.provenance import provenance
 from analysis.solve import CFRSolver
-from analysis.solve.cache import atomic_savez, atomic_write_text
+from analysis.solve.cache import atomic_savez, atomic_write_text, damaged_record, read_record
 from games.cobardes import cards as C
 from games.errors import InvalidParameterError
 
@@ -165,11 +165,21 @@ def record_path(directory: Path, pairing, warriors: int, combats: int) -> Path:
 
 
 def load_record(path: Path) -> HiddenMatchupRecord | None:
-    """A stored matchup, or ``None`` when missing, unreadable or of another version."""
-    try:
-        return HiddenMatchupRecord.from_json(json.loads(Path(path).read_text()))
-    except (OSError, ValueError, KeyError, TypeError):
+    """A stored matchup, or ``None`` when missing or of another version.
+
+    Raises
+    ------
+    CorruptFileError
+        Naming the file, when it is damaged: a stored result is refused, never taken as
+        missing (delete it to solve the matchup again).
+    """
+    data = read_record(path)
+    if data is None or data.get("version") != HIDDEN_VERSION or data.get("kind") != KIND:
         return None
+    try:
+        return HiddenMatchupRecord.from_json(data)
+    except (KeyError, TypeError, ValueError):
+        raise damaged_record(Path(path), "not a matchup record") from None
 
 
 def run_hidden_task(pairing: tuple[str, str], warriors: int, combats: int, directory: str,
