@@ -6,8 +6,22 @@ import argparse
 import json
 
 from analysis.cli.numbers import finite_float, int_in
-from analysis.cobardes.advise import VARIANTS, Query, advise, format_text, parse_cards, parse_score
+from analysis.cobardes.advise import (
+    VARIANTS,
+    Query,
+    advise,
+    advise_spot,
+    format_spot,
+    format_text,
+    parse_cards,
+    parse_score,
+)
+from analysis.params import load_game, parse_params
 from games.cobardes.cards import NUM_WARRIORS
+from games.errors import InvalidParameterError
+from games.history import replay
+
+GAME = "python_cobardes_battle"
 
 # The rules' limits (checked again by games/cobardes/options.py): warriors are numbered
 # 0 to MAX_WARRIOR and a battle has 1 to MAX_COMBATS combats.
@@ -41,6 +55,14 @@ def add_advise_parser(subparsers) -> None:
     parser.add_argument("--iterations", type=int_in(1), default=300,
                         help="CFR iterations for battles with villains")
     parser.add_argument("--json", action="store_true", help="print JSON for machines")
+    parser.add_argument("--params", default=None, metavar="K=V,...",
+                        help="the battle's parameters for --history, e.g. "
+                        "'kinds=warriors+courtiers,courtier0=Squire,courtier1=Archer'")
+    parser.add_argument("--history", default=None, metavar="'MOVE;MOVE;...'",
+                        help="the moves from the start of the battle, as the game names "
+                        "them (deals included), e.g. 'play warrior 5;play warrior 4'; advice "
+                        "for the player to move at the spot reached (the position options "
+                        "are then not used)")
     parser.set_defaults(func=run)
 
 
@@ -56,7 +78,28 @@ def query_from_args(args: argparse.Namespace) -> Query:
         iterations=args.iterations)
 
 
+POSITION_FLAGS = ("variant", "mine", "theirs", "my_courtier", "their_courtier", "my_villain",
+                  "their_villain", "score")
+
+
+def run_history(args: argparse.Namespace) -> int:
+    given = [f"--{f.replace('_', '-')}" for f in POSITION_FLAGS if getattr(args, f) is not None]
+    if given:
+        raise InvalidParameterError(f"{', '.join(given)}: give the spot either by "
+                                    "--history or by position options, not both")
+    items = [i for i in (args.params or "").split(",") if i.strip()]
+    game = load_game(GAME, parse_params(GAME, items))
+    state = replay(game, args.history)
+    advice = advise_spot(state)
+    print(json.dumps(advice.to_json(), indent=2) if args.json else format_spot(state, advice))
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.history is not None:
+        return run_history(args)
+    if args.params is not None:
+        raise InvalidParameterError("--params goes with --history")
     q = query_from_args(args)
     advice = advise(q)
     print(json.dumps(advice.to_json(), indent=1) if args.json else format_text(q, advice))

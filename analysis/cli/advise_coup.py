@@ -1,4 +1,8 @@
-"""``farol advise coup POSITION``: the mix and value of the player to move in a Coup endgame."""
+"""``farol advise coup POSITION``: the mix and value of the player to move in a Coup endgame.
+
+The spot is a position string, or ``--history`` (with ``--params``): the moves from the
+start of a 2-player game by their names, up to the start of a turn.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +10,13 @@ import argparse
 import json
 
 from analysis.cli.numbers import int_in
-from analysis.coup.advise import CAP_PRICINGS, DEFAULT_CAP, advise
+from analysis.coup.advise import CAP_PRICINGS, DEFAULT_CAP, advise, position_at
+from analysis.params import load_game, parse_params
 from games.coup import cards as C
+from games.errors import InvalidParameterError, InvalidPositionError
+from games.history import replay
+
+GAME = "python_coup"
 
 
 def protect_position(argv: list[str]) -> list[str]:
@@ -32,8 +41,17 @@ def add_advise_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "coup", help="equilibrium mix and value of the player to move in a Coup endgame",
         description=__doc__.splitlines()[0])
-    parser.add_argument("position", help="e.g. 'duke/contessa/3;?/contessa/0;move:0' (your "
-                        "face-down cards by name, the opponent's as ?)")
+    parser.add_argument("position", nargs="?", default=None,
+                        help="e.g. 'duke/contessa/3;?/contessa/0;move:0' (your face-down "
+                        "cards by name, the opponent's as ?); or give --history")
+    parser.add_argument("--params", default=None, metavar="K=V,...",
+                        help="the game's parameters for --history, e.g. "
+                        "'deck=inquisitor,two_player_setup=standard'")
+    parser.add_argument("--history", default=None, metavar="'MOVE;MOVE;...'",
+                        help="the moves from the start of the game, as the game names them "
+                        "(card draws included), e.g. 'Draw Duke;Draw Contessa;Draw Captain;"
+                        "Draw Assassin;Income'; advice for the player to move at the start "
+                        "of the turn reached")
     parser.add_argument("--deck", default="ambassador", choices=C.DECKS)
     parser.add_argument("--turn-cap", type=int_in(1), default=DEFAULT_CAP,
                         help=f"turns solved from the position (default {DEFAULT_CAP})")
@@ -46,8 +64,24 @@ def add_advise_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+def spot(args: argparse.Namespace) -> tuple[str, str]:
+    """The position string and deck the arguments name (a position, or a history)."""
+    if (args.position is None) == (args.history is None):
+        raise InvalidPositionError("give a position or --history (one of the two)")
+    if args.history is None:
+        if args.params is not None:
+            raise InvalidParameterError("--params goes with --history")
+        return args.position, args.deck
+    items = [i for i in (args.params or "").split(",") if i.strip()]
+    params = parse_params(GAME, items)
+    params.setdefault("deck", args.deck)
+    state = replay(load_game(GAME, params), args.history)
+    return position_at(state), state.core.cfg.deck
+
+
 def run(args: argparse.Namespace) -> int:
-    advice = advise(args.position, args.deck, args.turn_cap, use_cache=not args.no_cache,
+    position, deck = spot(args)
+    advice = advise(position, deck, args.turn_cap, use_cache=not args.no_cache,
                     cap=args.cap_pricing)
     print(json.dumps(advice.to_json(), indent=2) if args.json else advice.text())
     return 0

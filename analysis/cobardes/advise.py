@@ -17,6 +17,7 @@ from analysis.cobardes.villains import advise_villains
 from analysis.cobardes.war import continuation
 from games.cobardes import cards as C
 from games.cobardes import engine as E
+from games.cobardes.hidden import any_villain_unknown
 from games.cobardes.reachable import hands_problem
 from games.errors import InvalidParameterError, InvalidPositionError
 
@@ -240,6 +241,64 @@ def advise(q: Query) -> Advice:
         value, "you" if pos.actor == 0 else "rival", E.PHASE_NAMES[pos.phase],
         tuple({_label(a, court): p for a, p in strategy.items()}.items()), 0.0, how,
         pay, variant, q.score, confrontation)
+
+
+def advise_spot(state) -> Advice:
+    """The value and equilibrium mix of the player to move at a battle ``state`` reached
+    by play (``farol advise cobardes --history``), seen by that player ("you").
+
+    Raises
+    ------
+    InvalidPositionError
+        The battle is over, the next move is chance's, or a villain is hidden from a
+        player (describe that position with --mine/--theirs/--my-villain instead).
+    """
+    if state.is_terminal():
+        raise InvalidPositionError("--history: the battle is over after these moves")
+    if state.is_chance_node():
+        raise InvalidPositionError("--history: the next move is chance's (a deal); end the "
+                                   "history at a decision")
+    rules = state.get_game().rules
+    pos = state.position
+    if pos.pending or pos.phase in (E.PROC_TAKE, E.PROC_GIVE) or any_villain_unknown(pos):
+        raise InvalidPositionError(
+            "--history reaches a spot where a villain is hidden from a player; describe it "
+            "with --mine/--theirs/--my-villain instead")
+    solver = FastExactSolver(rules.cfg, rules.pay)
+    mover = pos.actor
+    value = solver.value(exact.matrix_root(pos))
+    strategy = solver.strategy(pos)
+    court = pos.court[mover]
+    pay = rules.pay
+    if mover == 1:  # seen by the mover: their payoffs, their value
+        value = -value
+    payoffs = ((pay.win, pay.loss, pay.crown, pay.crown_loss, pay.draw) if mover == 0 else
+               (-pay.loss, -pay.win, -pay.crown_loss, -pay.crown, -pay.draw))
+    return Advice(value, "you", E.PHASE_NAMES[pos.phase],
+                  tuple({_label(a, court): p for a, p in strategy.items()}.items()), 0.0,
+                  f"exact backward induction over {solver.solved:,} public positions "
+                  f"({solver.matrix_games:,} matrix games by simplex)", payoffs,
+                  rules_variant(state.get_game()))
+
+
+def rules_variant(game) -> str:
+    """The variant of a battle game by its ``kinds`` parameter."""
+    kinds = game.get_parameters().get("kinds", "all")
+    return {"warriors": "warriors", "warriors+courtiers": "courtiers",
+            "warriors+villains": "villains"}.get(kinds, "all")
+
+
+def format_spot(state, advice: Advice) -> str:
+    """Advice at a spot reached by play, in plain words."""
+    out = advice.to_json()
+    lines = [f"After {len(state.history())} moves, player {state.current_player()} to move "
+             "(you):", str(state).rstrip(), f"Value for you: {out['value']:+.4f}",
+             f"Your equilibrium mix ({out['decision']}):"]
+    for name, p in sorted(out["strategy"].items(), key=lambda kv: -kv[1]):
+        if p > 5e-7:
+            lines.append(f"  {name:>14}  {100 * p:6.2f}%  {'#' * round(30 * p)}")
+    lines.append(f"Exploitability: {out['exploitability']:.3g} ({out['solver']})")
+    return "\n".join(lines)
 
 
 def format_text(q: Query, advice: Advice) -> str:

@@ -25,6 +25,7 @@ from analysis.solve.cache import cache_dir
 from analysis.solve.errors import CorruptFileError
 from games.coup import cards as C
 from games.coup import endgame_game
+from games.coup import engine as E
 from games.coup.positions import UNKNOWN, Position, format_position, parse_position
 from games.coup.walker import DecisiveCoupWalker
 from games.errors import InvalidParameterError, InvalidPositionError
@@ -247,6 +248,41 @@ class Advice:
         lines.append(f"Solver: {SOLVER}, {self.iterations} iterations, exploitability "
                      f"{self.exploitability:.1e} (whole endgame, {self.nodes:,} nodes)")
         return "\n".join(lines)
+
+
+def position_at(state: pyspiel.State) -> str:
+    """The position string of a 2-player ``state`` at the start of a turn, seen by the
+    player to move (the rival's face-down cards as ``?``).
+
+    Raises
+    ------
+    InvalidPositionError
+        The game is over, the next move is chance's, the spot is inside a turn (a
+        challenge, block, lost card or exchange: advice starts at a turn), the table has
+        more than two players, or the draft setup (its out-of-game cards cannot be written
+        in a position).
+    """
+    core = state.core
+    if state.is_terminal():
+        raise InvalidPositionError("--history: the game is over after these moves")
+    if core.cfg.num_players != 2:
+        raise InvalidPositionError(
+            f"--history: {core.cfg.num_players} players; the solver takes two-player games")
+    if core.cfg.setup == "draft":
+        raise InvalidPositionError("--history: a draft game cannot be advised from its "
+                                   "history (a position cannot say which cards left the game)")
+    if state.is_chance_node():
+        raise InvalidPositionError("--history: the next move is chance's (a card drawn); "
+                                   "end the history at a decision")
+    if not core.queue or core.queue[0][0] != E.S_ACTION:
+        raise InvalidPositionError(
+            f"--history ends inside a turn (at the {E.STEP_NAMES[core.queue[0][0]].rstrip('?')} "
+            "decision); advice is given at the start of a turn")
+    me = core.actor
+    hidden = tuple(tuple(core.hands[p]) if p == me else (UNKNOWN,) * len(core.hands[p])
+                   for p in range(2))
+    position = Position(hidden, tuple(core.revealed), tuple(core.coins), me)
+    return format_position(position, core.cfg.deck)
 
 
 def advise(position_text: str, deck: str = "ambassador", turn_cap: int = DEFAULT_CAP,
