@@ -126,6 +126,40 @@ def test_cobardes_sweep_survives_sigkill(tmp_path):
     assert_only_records(folder / "battle")
 
 
+HIDDEN = ["cobardes", "sweep", "--kind", "hidden", "--warriors", "2", "--combats", "2",
+          "--iterations", "20", "--workers", "1", "--matchups",
+          "Squire/Archer,Archer/Squire,Wolf/Maiden,Maiden/Wolf,Procuress/Wolf,Wolf/Wolf"]
+
+
+def _hidden_records(folder: Path) -> dict[str, dict]:
+    out = {}
+    for path in sorted(folder.glob("*.json")):
+        data = json.loads(path.read_text())
+        out[path.name] = {k: v for k, v in data.items()
+                          if k not in ("compile_seconds", "solve_seconds", "provenance")}
+    return out
+
+
+@pytest.mark.slow
+def test_hidden_villain_sweep_survives_sigkill(tmp_path):
+    rng = random.Random(20261203)
+    reference = tmp_path / "reference"
+    farol(HIDDEN + ["--dir", str(reference)], tmp_path)
+    folder = tmp_path / "sweep"
+    args = HIDDEN + ["--dir", str(folder)]
+    interrupt(args, tmp_path, folder, lambda: any((folder / "hidden").glob("*.json")),
+              rng.uniform(0.1, 1.0))
+    before = snapshot(folder / "hidden", "*.json")
+    assert before
+    farol(args, tmp_path)
+    after = snapshot(folder / "hidden", "*.json")
+    for name, saved in before.items():
+        assert after[name] == saved, f"{name} was recomputed"
+    assert len(after) == 6
+    assert _hidden_records(folder / "hidden") == _hidden_records(reference / "hidden")
+    assert_only_records(folder / "hidden")
+
+
 # ---------------------------------------------------------------- Goat Lords tournament
 
 GAMES = ["goat-lords", "--games", "400", "--workers", "1", "--seed", "7"]
