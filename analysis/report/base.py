@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import matplotlib.pyplot as plt
 import numpy as np
 
@@ -41,17 +39,15 @@ def sizes_section(ctx: ReportContext) -> str:
     for entry in ctx.family.games:
         for label, params in entry.small_variants:
             game = load_game(entry.name, params)
-            start = time.perf_counter()
             try:
                 size = count_tree(game, max_nodes=200_000 if ctx.quick else 3_000_000)
             except TreeTooLargeError as exc:
-                rows.append(f"| `{entry.name}` | {label} | {exc} | | | |")
+                rows.append(f"| `{entry.name}` | {label} | {exc} | | |")
                 continue
-            seconds = time.perf_counter() - start
             infosets = " / ".join(f"{n:,}" for n in size.infosets)
             rows.append(
                 f"| `{entry.name}` | {label} | {size.histories:,} | {size.terminals:,} "
-                f"| {infosets} | {seconds:.1f} s |"
+                f"| {infosets} |"
             )
     if not rows:
         return ""
@@ -59,8 +55,8 @@ def sizes_section(ctx: ReportContext) -> str:
         "## How big the games are\n\n"
         "Exhaustive walks of small variants (every history of the perfect-recall tree; "
         "information sets counted per player from the information-state strings).\n\n"
-        "| game | variant | histories | terminal histories | information sets (per player) | walk time |\n"
-        "|---|---|---|---|---|---|\n" + "\n".join(rows)
+        "| game | variant | histories | terminal histories | information sets (per player) |\n"
+        "|---|---|---|---|---|\n" + "\n".join(rows)
     )
 
 
