@@ -34,6 +34,46 @@ def seat_view(state: pyspiel.State, seat: int) -> str:
     return "(this game shows nothing to a seat)"
 
 
+def menu_code(i: int) -> str:
+    """The letter code of the ``i``-th listed move: a-z, then aa, ab, ... (letters, so
+    that numbers typed stay card numbers)."""
+    code = ""
+    i += 1
+    while i:
+        i, r = divmod(i - 1, 26)
+        code = chr(ord("a") + r) + code
+    return code
+
+
+def _words(text: str) -> list[str]:
+    return text.casefold().replace("(", " ").replace(")", " ").split()
+
+
+def match_move(answer: str, names: list[str]) -> int | list[int] | None:
+    """Which listed move ``answer`` means: its letter code, its whole name, or a unique run
+    of its words (``6`` or ``warrior 6`` for ``play warrior 6``), case and spacing aside.
+    Returns the index, the indices it could mean (ambiguous), or ``None``."""
+    folded = " ".join(answer.casefold().split())
+    codes = [menu_code(i) for i in range(len(names))]
+    if folded in codes:
+        return codes.index(folded)
+    exact = [i for i, name in enumerate(names) if " ".join(_words(name)) == folded]
+    if len(exact) == 1:
+        return exact[0]
+    wanted = _words(answer)
+    if not wanted:
+        return None
+    k = len(wanted)
+    runs = [i for i, name in enumerate(names)
+            if any(_words(name)[j:j + k] == wanted for j in range(len(_words(name)) - k + 1))]
+    if len(runs) == 1:
+        return runs[0]
+    tails = [i for i in runs if _words(names[i])[-k:] == wanted]
+    if len(tails) == 1:
+        return tails[0]
+    return runs or None
+
+
 def ask_action(
     state: pyspiel.State,
     seat: int,
@@ -45,20 +85,24 @@ def ask_action(
     names = [state.action_to_string(seat, a) for a in legal]
     write("Your legal actions:")
     for i, label in enumerate(names):
-        write(f"  [{i}] {label}")
+        write(f"  {menu_code(i)}) {label}")
     while True:
         try:
-            answer = read("Your move (number or name, q to quit): ").strip()
+            answer = read("Your move (its letter or name, q to quit): ").strip()
         except EOFError:
             return None
         if answer.lower() in ("q", "quit", "exit"):
             return None
-        if answer.isdigit() and int(answer) < len(legal):
-            return legal[int(answer)]
-        matches = [a for a, label in zip(legal, names, strict=True) if label.lower() == answer.lower()]
-        if len(matches) == 1:
-            return matches[0]
-        write(f"{answer!r} is not one of your legal actions; type its number from 0 to {len(legal) - 1}.")
+        found = match_move(answer, names)
+        if isinstance(found, int):
+            return legal[found]
+        if found:
+            write(f"{answer!r} could be: {', '.join(names[i] for i in found)}; type more of "
+                  "the name or its letter.")
+            continue
+        last = menu_code(len(legal) - 1)
+        write(f"{answer!r} is not one of your legal actions; type its letter (a to {last}) "
+              "or its name.")
 
 
 def play_game(

@@ -68,11 +68,11 @@ def _scripted(answers):
 def test_play_kuhn_to_the_end_shows_only_own_card():
     game = load_game("kuhn_poker")
     lines: list[str] = []
-    returns = play_game(game, seat=0, opponent="random", seed=3, read=_scripted(["0"] * 10), write=lines.append)
+    returns = play_game(game, seat=0, opponent="random", seed=3, read=_scripted(["a"] * 10), write=lines.append)
     assert returns is not None and sum(returns) == 0
     text = "\n".join(lines)
     assert "Game over" in text
-    assert "[0]" in text  # legal actions are listed by number
+    assert "  a) " in text  # legal actions are listed by letter
 
 
 @pytest.mark.parametrize("entry", catalog.entries(), ids=lambda e: e.name)
@@ -80,7 +80,7 @@ def test_play_each_of_our_games_against_random(entry):
     """A scripted person who always picks the first legal action finishes a game."""
     game = load_game(entry.name)
     lines: list[str] = []
-    returns = play_game(game, seat=0, opponent="random", seed=1, read=_scripted(["0"] * 100_000), write=lines.append)
+    returns = play_game(game, seat=0, opponent="random", seed=1, read=_scripted(["a"] * 100_000), write=lines.append)
     assert returns is not None
     assert len(returns) == game.num_players()
 
@@ -94,7 +94,7 @@ def test_play_quits_on_eof():
 def test_play_rejects_an_unknown_move_then_accepts_a_name():
     game = load_game("kuhn_poker")
     lines: list[str] = []
-    returns = play_game(game, 0, "random", 1, read=_scripted(["xyzzy", "Pass", "Pass", "0"]), write=lines.append)
+    returns = play_game(game, 0, "random", 1, read=_scripted(["xyzzy", "Pass", "Pass", "a"]), write=lines.append)
     assert any("is not one of your legal actions" in line for line in lines)
     assert returns is not None
 
@@ -129,3 +129,30 @@ def test_data_option_points_the_run_at_a_folder(tmp_path, monkeypatch, capsys):
     with pytest.raises(SystemExit):
         cli.main(["--help"])
     assert "--data DIR" in capsys.readouterr().out
+
+
+def test_moves_are_typed_by_letter_name_or_card_number():
+    """Letters list the moves, so a number typed is a card's: after the 5 is played,
+    ``6`` plays warrior 6 (not the sixth move listed), as do ``warrior 6`` and the name."""
+    from analysis.play import match_move, menu_code
+
+    names = ["play warrior 0", "play warrior 1", "play warrior 2", "play warrior 3",
+             "play warrior 4", "play warrior 6", "play villain Thug"]
+    for answer in ("6", "warrior 6", "play warrior 6", "PLAY  Warrior 6", "f"):
+        assert match_move(answer, names) == 5, answer
+    assert match_move("5", names) is None  # the 5 is gone: refused, not another move
+    assert match_move("thug", names) == 6
+    assert match_move("warrior", names) == [0, 1, 2, 3, 4, 5]  # ambiguous: all listed
+    assert [menu_code(i) for i in (0, 25, 26, 27, 52)] == ["a", "z", "aa", "ab", "ba"]
+    coup = ["Income", "Tax (claims Duke)", "Steal from P1 (claims Captain)"]
+    assert match_move("duke", coup) == 1 and match_move("tax", coup) == 1
+
+
+def test_an_ambiguous_move_lists_what_it_could_be():
+    game = load_game("python_cobardes_battle", {"kinds": "warriors"})
+    lines: list[str] = []
+    returns = play_game(game, 0, "random", 1, read=_scripted(["warrior"] + ["a"] * 50),
+                        write=lines.append)
+    assert returns is not None
+    assert any("'warrior' could be: play warrior 0 (prince), play warrior 1" in line
+               for line in lines)

@@ -390,7 +390,7 @@ def test_solved_bot_plays_the_exact_equilibrium():
     state.apply_action(0)  # player 0 prepares the prince face down
     assert bot(state) in state.legal_actions(1)
     lines = []
-    answers = iter(["0"] * 10)
+    answers = iter(["a"] * 10)
     returns = play_game(game, 0, "solved", seed=5, read=lambda _: next(answers),
                         write=lines.append)
     assert returns is not None and len(returns) == 2

@@ -219,13 +219,13 @@ def test_farol_games_lists_both(capsys):
 
 def _reader(rng):
     def read(_prompt):
-        return str(int(rng.integers(0, 3)))
+        return "abc"[int(rng.integers(0, 3))]
     return read
 
 
 @pytest.mark.parametrize("name", ["python_cobardes_battle", "python_cobardes_war"])
 def test_a_person_plays_to_the_end(name):
-    """A scripted person answering a random number (retrying when out of range)."""
+    """A scripted person answering a random letter (retrying when out of range)."""
     game = load_game(name)
     lines: list[str] = []
     rng = np.random.default_rng(5)

@@ -99,7 +99,7 @@ def _scripted(answers):
 def test_farol_play_to_the_end(opponent):
     game = load_game(GAME, {"players": 3})
     lines: list[str] = []
-    returns = play_game(game, seat=1, opponent=opponent, seed=2, read=_scripted(["0"] * 10_000),
+    returns = play_game(game, seat=1, opponent=opponent, seed=2, read=_scripted(["a"] * 10_000),
                         write=lines.append)
     assert returns is not None and abs(sum(returns)) < 1e-9
     text = "\n".join(lines)
@@ -111,7 +111,7 @@ def test_farol_play_greedy_in_a_fresh_process():
     code = "import sys; from analysis.cli import main; sys.exit(main())"
     proc = subprocess.run(
         [sys.executable, "-c", code, "play", GAME, "--opponent", "greedy", "--seed", "2"],
-        input="0\n" * 10_000, capture_output=True, text=True, timeout=120,
+        input="a\n" * 10_000, capture_output=True, text=True, timeout=120,
     )
     assert proc.returncode == 0, proc.stderr
     assert "Game over. Returns:" in proc.stdout
