@@ -1,0 +1,54 @@
+"""Benchmark: the time of the sweep of courtier matchups with both villains hidden.
+
+Reads the stored matchup records (``farol cobardes sweep --kind hidden``), each of which
+carries its own compile and CFR+ seconds, and projects the whole sweep of 100 matchups:
+on 2 local processes, and on Dask clusters of N workers (one matchup a worker at a time;
+a matchup's peak memory is the full battle's, see ``cobardes_full_battle.txt``).
+
+Run: ``.venv/bin/python benchmarks/cobardes_hidden_sweep.py [--note TEXT]``; writes
+``benchmarks/results/cobardes_hidden_sweep.txt``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+from pathlib import Path
+
+from analysis.cobardes.hidden_sweep import hidden_matchups, load_hidden
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--note", default="", help="how the machine was loaded during the sweep")
+    parser.add_argument("--out", type=Path, default=RESULTS)
+    args = parser.parse_args(argv)
+    records = load_hidden()
+    total = len(hidden_matchups())
+    lines = [f"hidden-villain matchups stored: {len(records)} of {total}"]
+    if args.note:
+        lines.append(f"conditions: {args.note}")
+    if records:
+        seconds = [r.compile_seconds + r.solve_seconds for r in records.values()]
+        median = statistics.median(seconds)
+        lines.append(f"seconds a matchup (compile + {next(iter(records.values())).iterations} "
+                     f"CFR+ iterations): median {median:.0f}, min {min(seconds):.0f}, max "
+                     f"{max(seconds):.0f}")
+        done = sum(seconds)
+        left = (total - len(records)) * median
+        for workers in (1, 2, 4, 8, 16):
+            rounds = math.ceil(total / workers)
+            hours = max((done + left) / workers, rounds * min(seconds)) / 3600
+            where = {1: "local process", 2: "local processes"}.get(workers, "Dask workers")
+            lines.append(f"projected time for all {total} on {workers} {where}: {hours:.1f} h"
+                         " (solved ones at their own time, the rest at the median)")
+    print(*lines, sep="\n")
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "cobardes_hidden_sweep.txt").write_text("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()
