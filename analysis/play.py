@@ -13,6 +13,7 @@ import numpy as np
 import pyspiel
 
 from analysis.bots import make_bot, sample_chance
+from analysis.coaching import Coach, Decision, coach_for, hint_lines, judge, review_lines
 from games import catalog
 from games.errors import InvalidParameterError
 
@@ -79,20 +80,28 @@ def ask_action(
     seat: int,
     read: Callable[[str], str],
     write: Callable[[str], None],
+    hint: Callable[[], list[str]] | None = None,
 ) -> int | None:
-    """Ask the person for one of ``seat``'s legal actions; ``None`` means quit."""
+    """Ask the person for one of ``seat``'s legal actions; ``None`` means quit. With
+    ``hint``, typing ``hint`` shows its lines."""
     legal = state.legal_actions(seat)
     names = [state.action_to_string(seat, a) for a in legal]
     write("Your legal actions:")
     for i, label in enumerate(names):
         write(f"  {menu_code(i)}) {label}")
+    prompt = ("Your move (its letter or name, hint, q to quit): " if hint is not None
+              else "Your move (its letter or name, q to quit): ")
     while True:
         try:
-            answer = read("Your move (its letter or name, q to quit): ").strip()
+            answer = read(prompt).strip()
         except EOFError:
             return None
         if answer.lower() in ("q", "quit", "exit"):
             return None
+        if hint is not None and answer.lower() == "hint":
+            for line in hint():
+                write(line)
+            continue
         found = match_move(answer, names)
         if isinstance(found, int):
             return legal[found]
@@ -127,6 +136,8 @@ def play_game(
     bots = {p: make_bot(opponent, game, p, seed + 1 + p) for p in range(n) if p != seat}
     state = game.new_initial_state()
     shown = None
+    coach: Coach | None = coach_for(game)
+    decisions: list[Decision] = []
     while not state.is_terminal():
         if state.is_chance_node():
             state.apply_action(sample_chance(state, rng))
@@ -140,10 +151,18 @@ def play_game(
                 write("")
                 write(view)
                 shown = view
-            human = ask_action(state, seat, read, write)
+            advice = coach(state) if coach is not None and not state.is_simultaneous_node() \
+                else None
+            hint = None
+            if coach is not None:
+                lines = hint_lines(state, seat, advice)
+                hint = lines.copy
+            human = ask_action(state, seat, read, write, hint)
             if human is None:
                 write("You left the game.")
                 return None
+            if advice is not None:
+                decisions.append(judge(state, seat, human, advice))
         if state.is_simultaneous_node():
             joint = [
                 human if p == seat else (bots[p](state) if state.legal_actions(p) else 0)
@@ -161,4 +180,6 @@ def play_game(
         "drew" if max(returns) == min(returns) else "lost"
     )
     write(f"You (seat {seat}) {outcome}.")
+    for line in review_lines(decisions):
+        write(line)
     return list(returns)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from analysis.coaching import register_coach
 from analysis.cobardes import exact, sweep
 from analysis.cobardes.fast_exact import FastExactSolver
 from analysis.cobardes.villains import advise_villains
@@ -154,6 +155,15 @@ def war_values(q: Query) -> dict[tuple[int, int], float]:
             for k, s in data.war["scores"].items()}
 
 
+def _actions(solver: FastExactSolver, pos: E.Pos, strategy: dict[int, float]
+             ) -> tuple[tuple[str, float, float], ...]:
+    """Each legal action of the mover at ``pos``: its name, equilibrium probability and
+    value for the mover (:meth:`FastExactSolver.action_values`)."""
+    court = pos.court[pos.actor]
+    values = solver.action_values(pos)
+    return tuple((_label(a, court), strategy.get(a, 0.0), v) for a, v in values.items())
+
+
 def _label(action: int, court: int) -> str:
     if action < C.NUM_CARDS:
         return C.CARD_NAMES[action]
@@ -186,6 +196,7 @@ class Advice:
     value_given: str | None = None
     abstraction: bool | None = None
     value_before_deal: float | None = None
+    actions: tuple[tuple[str, float, float], ...] | None = None
 
     def to_json(self) -> dict:
         """The advice as ``farol advise cobardes --json`` prints it."""
@@ -196,6 +207,9 @@ class Advice:
             out["value_before_deal"] = self.value_before_deal
         out |= {"player": self.player, "decision": self.decision,
                 "strategy": dict(self.strategy), "exploitability": self.exploitability}
+        if self.actions is not None:
+            out["actions"] = [{"action": a, "probability": p, "value": v}
+                              for a, p, v in self.actions]
         if self.abstraction is not None:
             out["abstraction"] = self.abstraction
         out["solver"] = self.solver
@@ -228,6 +242,7 @@ def advise(q: Query) -> Advice:
         raise InvalidPositionError("the battle is already over in this position")
     strategy = solver.strategy(pos)
     court = pos.court[pos.actor]
+    actions = _actions(solver, pos, strategy)
     confront = solver.confrontation(pos)
     # Counted before the confrontation's mix is solved (it may solve more positions).
     how = (f"exact backward induction over {solver.solved:,} public "
@@ -240,7 +255,7 @@ def advise(q: Query) -> Advice:
     return Advice(
         value, "you" if pos.actor == 0 else "rival", E.PHASE_NAMES[pos.phase],
         tuple({_label(a, court): p for a, p in strategy.items()}.items()), 0.0, how,
-        pay, variant, q.score, confrontation)
+        pay, variant, q.score, confrontation, actions=actions)
 
 
 def advise_spot(state) -> Advice:
@@ -274,11 +289,33 @@ def advise_spot(state) -> Advice:
         value = -value
     payoffs = ((pay.win, pay.loss, pay.crown, pay.crown_loss, pay.draw) if mover == 0 else
                (-pay.loss, -pay.win, -pay.crown_loss, -pay.crown, -pay.draw))
+    actions = _actions(solver, pos, strategy)
     return Advice(value, "you", E.PHASE_NAMES[pos.phase],
                   tuple({_label(a, court): p for a, p in strategy.items()}.items()), 0.0,
                   f"exact backward induction over {solver.solved:,} public positions "
                   f"({solver.matrix_games:,} matrix games by simplex)", payoffs,
-                  rules_variant(state.get_game()))
+                  rules_variant(state.get_game()), actions=actions)
+
+
+def battle_coach(game):
+    """The coach of ``farol play`` for a battle: exact advice at every spot where no
+    villain is hidden (:class:`FastExactSolver`, one memo for the whole game)."""
+    rules = game.rules
+    solver = FastExactSolver(rules.cfg, rules.pay)
+
+    def coach(state):
+        if state.is_terminal() or state.is_chance_node():
+            return None
+        pos = state.position
+        if pos.pending or pos.phase in (E.PROC_TAKE, E.PROC_GIVE) or any_villain_unknown(pos):
+            return None
+        strategy = solver.strategy(pos)
+        return [(a, strategy.get(a, 0.0), v) for a, v in solver.action_values(pos).items()]
+
+    return coach
+
+
+register_coach("python_cobardes_battle", battle_coach)
 
 
 def rules_variant(game) -> str:
@@ -288,15 +325,25 @@ def rules_variant(game) -> str:
             "warriors+villains": "villains"}.get(kinds, "all")
 
 
+def mix_lines(out: dict) -> list[str]:
+    """The mix as text lines, with each action's value when known (every legal action;
+    the mix's own actions first)."""
+    if "actions" not in out:
+        return [f"  {name:>14}  {100 * p:6.2f}%  {'#' * round(30 * p)}"
+                for name, p in sorted(out["strategy"].items(), key=lambda kv: -kv[1])
+                if p > 5e-7]
+    rows = sorted(out["actions"], key=lambda r: (-r["probability"], -r["value"]))
+    return [f"  {r['action']:>14}  {100 * r['probability']:6.2f}%  value {r['value']:+.4f}  "
+            f"{'#' * round(30 * r['probability'])}" for r in rows]
+
+
 def format_spot(state, advice: Advice) -> str:
     """Advice at a spot reached by play, in plain words."""
     out = advice.to_json()
     lines = [f"After {len(state.history())} moves, player {state.current_player()} to move "
              "(you):", str(state).rstrip(), f"Value for you: {out['value']:+.4f}",
              f"Your equilibrium mix ({out['decision']}):"]
-    for name, p in sorted(out["strategy"].items(), key=lambda kv: -kv[1]):
-        if p > 5e-7:
-            lines.append(f"  {name:>14}  {100 * p:6.2f}%  {'#' * round(30 * p)}")
+    lines += mix_lines(out)
     lines.append(f"Exploitability: {out['exploitability']:.3g} ({out['solver']})")
     return "\n".join(lines)
 
@@ -325,9 +372,7 @@ def format_text(q: Query, advice: Advice) -> str:
         lines.append(f"Value for you: {out['value']:+.4f}")
     who = "Your" if out["player"] == "you" else "The rival's"
     lines.append(f"{who} equilibrium mix ({out['decision']}):")
-    for name, p in sorted(out["strategy"].items(), key=lambda kv: -kv[1]):
-        if p > 5e-7:
-            lines.append(f"  {name:>14}  {100 * p:6.2f}%  {'#' * round(30 * p)}")
+    lines += mix_lines(out)
     if "confrontation" in out:
         lines.append("Your card mix if no vanguard courtier is advanced:")
         for name, p in sorted(out["confrontation"].items(), key=lambda kv: -kv[1]):

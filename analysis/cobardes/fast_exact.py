@@ -267,6 +267,25 @@ class FastExactSolver:
             probs = X.best_actions(vals, actor)[1]
         return {int(a): float(p) for a, p in zip(acts, probs, strict=True)}
 
+    def action_values(self, pos: E.Pos) -> dict[int, float]:
+        """Each legal action's value for the player acting at ``pos`` (a public position):
+        both play the equilibrium afterwards, and at a face-down confrontation the rival
+        plays its equilibrium mix. An action in the equilibrium mix is worth the
+        position's value; any other, at most that."""
+        root = X.matrix_root(pos)
+        cfg = self.cfg
+        if X.is_matrix_node(root):
+            grid, acts0, acts1 = X.confrontation_grid(cfg, root)
+            values = np.array([[self.value(c) for c in row] for row in grid])
+            sol = X.solve_matrix(values)
+            acts, vals = (acts0, values @ sol.col) if pos.actor == 0 else (acts1,
+                                                                             sol.row @ values)
+        else:
+            acts = E.legal_actions(cfg, root)
+            vals = np.array([self.value(E.apply(cfg, root, a)) for a in acts])
+        sign = 1.0 if pos.actor == 0 else -1.0
+        return {int(a): sign * float(v) for a, v in zip(acts, vals, strict=True)}
+
     def confrontation(self, pos: E.Pos) -> E.Pos:
         """The first position of ``pos``'s confrontation, vanguard courtiers held back."""
         return X.confrontation(self.cfg, pos)
