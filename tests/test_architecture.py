@@ -259,3 +259,16 @@ def test_argparse_only_in_the_command_line():
 def test_the_data_folder_is_located_only_by_the_store():
     _check([f for p in _files() if _shown(p) != STORE for f in data_locations(p)],
            "data locations outside analysis/store.py (ask analysis.store)")
+
+
+def test_importing_the_reports_leaves_matplotlibs_backend_alone():
+    """A notebook that imports the report modules keeps its inline charts."""
+    import subprocess
+    import sys
+
+    code = ("import matplotlib; matplotlib.use('svg'); import analysis.report.write, "
+            "analysis.report.coup, analysis.report.cobardes, analysis.report.goat_lords; "
+            "print(matplotlib.get_backend())")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=ROOT)
+    assert out.stdout.strip() == "svg"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+import matplotlib
+
 from analysis.cli.outputs import check_output_dir
 from analysis.report.write import write_family_report, write_index
 from games import catalog
@@ -21,6 +23,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # Charts go to files only: no window, whatever display the terminal has. (Set here,
+    # not when the report modules are imported, so a notebook keeps its own backend.)
+    matplotlib.use("Agg")
     outdir = check_output_dir(args.out, "--out")
     if args.game == "all":
         keys = [f.key for f in catalog.families()]

@@ -7,13 +7,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import matplotlib
+from matplotlib.figure import Figure
 
-matplotlib.use("Agg")
-
-from matplotlib.figure import Figure  # noqa: E402
-
-from games.catalog import GameFamily  # noqa: E402
+from games.catalog import GameFamily
 
 
 def quick_mode() -> bool:
