@@ -51,3 +51,29 @@ def test_the_text_and_the_json_label_both_values(capsys):
     data = json.loads(capsys.readouterr().out)
     assert data["value_given"] == "holding the Thug"
     assert {"value", "value_before_deal"} <= set(data)
+
+
+def test_the_json_lists_every_move_with_its_value_and_the_rivals_likely_villain():
+    out = advise(Query(my_villain="Thug", **SMALL)).to_json()
+    assert sum(r["probability"] for r in out["actions"]) == pytest.approx(1.0)
+    assert {r["action"] for r in out["actions"]} == set(out["strategy"])
+    # Your value is the mix of your moves' values.
+    mixed = sum(r["probability"] * r["value"] for r in out["actions"])
+    assert mixed == pytest.approx(out["value"], abs=1e-9)
+    # Before any move of the rival's, its villain is any of the eight others, alike.
+    assert set(out["opponent_hand"]) == set(VILLAINS) - {"Thug"}
+    assert all(p == pytest.approx(1 / 8) for p in out["opponent_hand"].values())
+    assert out["source"] == "trunk solve, perfect-recall tree"
+    named = advise(Query(my_villain="Thug", their_villain="Sheep", **SMALL)).to_json()
+    assert named["opponent_hand"] == {"Sheep": 1.0}
+
+
+def test_a_named_rival_villain_is_certain_and_a_villain_free_battle_is_solved_exactly():
+    out = advise(Query(variant="villains", warriors=2, combats=2, mine=(0, 1, 2),
+                       theirs=(0, 1, 2), their_villain="Sheep", my_villain="Thug",
+                       iterations=10)).to_json()
+    assert out["opponent_hand"] == {"Sheep": 1.0}
+    bare = advise(Query(variant="warriors", warriors=2, combats=2, mine=(0, 1, 2),
+                        theirs=(0, 1, 2))).to_json()
+    assert bare["source"] == "exact solve" and bare["opponent_hand"] == {}
+    assert bare["exploitability"] == 0.0

@@ -164,6 +164,11 @@ def _actions(solver: FastExactSolver, pos: E.Pos, strategy: dict[int, float]
     return tuple((_label(a, court), strategy.get(a, 0.0), v) for a, v in values.items())
 
 
+def _rival_villains(pos: E.Pos, mover: int) -> tuple[tuple[str, float], ...]:
+    """The villain the mover's rival holds, known to the mover (a public position)."""
+    return tuple((C.CARD_NAMES[v], 1.0) for v in E.bits(pos.h[1 - mover] & C.VILLAIN_MASK))
+
+
 def _label(action: int, court: int) -> str:
     if action < C.NUM_CARDS:
         return C.CARD_NAMES[action]
@@ -197,6 +202,8 @@ class Advice:
     abstraction: bool | None = None
     value_before_deal: float | None = None
     actions: tuple[tuple[str, float, float], ...] | None = None
+    opponent_hand: tuple[tuple[str, float], ...] = ()
+    source: str = "exact solve"
 
     def to_json(self) -> dict:
         """The advice as ``farol advise cobardes --json`` prints it."""
@@ -210,6 +217,8 @@ class Advice:
         if self.actions is not None:
             out["actions"] = [{"action": a, "probability": p, "value": v}
                               for a, p, v in self.actions]
+        out["opponent_hand"] = dict(self.opponent_hand)
+        out["source"] = self.source
         if self.abstraction is not None:
             out["abstraction"] = self.abstraction
         out["solver"] = self.solver
@@ -234,7 +243,10 @@ def advise(q: Query) -> Advice:
                       tuple(out["strategy"].items()), out["exploitability"], out["solver"],
                       pay, variant, q.score, value_given=out["value_given"],
                       abstraction=out["abstraction"],
-                      value_before_deal=out["value_before_deal"])
+                      value_before_deal=out["value_before_deal"], actions=out["actions"],
+                      opponent_hand=tuple(out["opponent_hand"].items()),
+                      source=("trunk solve, state-keyed abstraction" if out["abstraction"]
+                              else "trunk solve, perfect-recall tree"))
     cfg, pos, game_pay = exact.initial_position(params)
     solver = FastExactSolver(cfg, game_pay)
     value = solver.value(pos)
@@ -255,7 +267,8 @@ def advise(q: Query) -> Advice:
     return Advice(
         value, "you" if pos.actor == 0 else "rival", E.PHASE_NAMES[pos.phase],
         tuple({_label(a, court): p for a, p in strategy.items()}.items()), 0.0, how,
-        pay, variant, q.score, confrontation, actions=actions)
+        pay, variant, q.score, confrontation, actions=actions,
+        opponent_hand=_rival_villains(pos, pos.actor))
 
 
 def advise_spot(state) -> Advice:
@@ -294,7 +307,8 @@ def advise_spot(state) -> Advice:
                   tuple({_label(a, court): p for a, p in strategy.items()}.items()), 0.0,
                   f"exact backward induction over {solver.solved:,} public positions "
                   f"({solver.matrix_games:,} matrix games by simplex)", payoffs,
-                  rules_variant(state.get_game()), actions=actions)
+                  rules_variant(state.get_game()), actions=actions,
+                  opponent_hand=_rival_villains(pos, mover))
 
 
 def battle_coach(game):

@@ -23,6 +23,7 @@ from analysis.cobardes.trunk import TREE_MEMORY, solve_trunk, trunk_key
 from analysis.solve import CFRSolver, compile_cached, compile_game, exploitability
 from analysis.solve.abstraction import graph_strategy_on_tree
 from analysis.solve.compile import PLAYER0, PLAYER1
+from analysis.solve.errors import SolveError
 from analysis.solve.kernels import expected_value
 from games.cobardes import cards as C
 from games.cobardes import engine as E
@@ -200,8 +201,9 @@ def advise_villains(params: dict, my_villain: str | None, iterations: int = 300,
     tree = compiled.mode == "tree"
     state = game.new_initial_state()
     strategy = solver.average_strategy()
-    value_mine = _value_holding(compiled, node_values(compiled, strategy), 0,
-                                game.new_initial_state(), mine)
+    values = node_values(compiled, strategy)
+    value_mine = _value_holding(compiled, values, 0, game.new_initial_state(), mine)
+    spots = _your_decisions(compiled, 0, game.new_initial_state(), mine, 1.0, -1)
     while state.is_chance_node():
         pos = state.position
         outcomes = [a for a, p in state.chance_outcomes() if p > 0]
@@ -224,6 +226,16 @@ def advise_villains(params: dict, my_villain: str | None, iterations: int = 300,
             return C.CARD_NAMES[a]
         return {E.PASS: "pass", E.ADVANCE: "advance"}.get(a, E.action_name(a, court))
 
+    total = sum(w for _, _, w, _ in spots)
+    action_values = {}
+    for a in probs:
+        action_values[a] = sum(w * float(values[_child(compiled, node, a)])
+                               for node, _, w, _ in spots) / total
+    theirs: dict[str, float] = {}
+    for _, spot, w, rival in spots:
+        held = [rival] if rival >= 0 else E.bits(spot.position.h[1] & C.VILLAIN_MASK)
+        for v in held:
+            theirs[C.CARD_NAMES[v]] = theirs.get(C.CARD_NAMES[v], 0.0) + w / total
     kind = "perfect-recall tree" if tree else "state graph"
     measured = ("true exploitability" if tree else
                 "exploitability within the abstraction (a lower bound on the true one)")
@@ -232,6 +244,8 @@ def advise_villains(params: dict, my_villain: str | None, iterations: int = 300,
         "value_before_deal": report.value,
         "player": "you", "decision": E.PHASE_NAMES[pos.phase],
         "strategy": {label(a): p for a, p in probs.items()},
+        "actions": tuple((label(a), p, action_values[a]) for a, p in probs.items()),
+        "opponent_hand": dict(sorted(theirs.items())),
         "exploitability": report.exploitability,
         "abstraction": not tree,
         "solver": (f"CFR+ on the {kind} of the trunk ({compiled.num_nodes:,} nodes, "
@@ -259,6 +273,41 @@ def _own_villain(game: pyspiel.Game, name: str | None) -> int:
         raise InvalidPositionError(f"the {C.CARD_NAMES[mine]} cannot be yours here (one of "
                                    f"{names})")
     return mine
+
+
+def _child(compiled, node: int, action: int) -> int:
+    start = compiled.edge_start
+    for e in range(start[node], start[node + 1]):
+        if int(compiled.edge_action[e]) == action:
+            return int(compiled.edge_child[e])
+    raise SolveError(f"{compiled.game}: node {node} has no action {action}")
+
+
+def _your_decisions(compiled, node: int, state, mine: int, weight: float, rival: int):
+    """Your first decision nodes once you are dealt ``mine``: ``(node, state, weight,
+    rival's villain)`` for each deal of the rival's villain (weighted by its chance; -1
+    when it is not dealt here), the rival's earlier vanguard decisions held back."""
+    if state.is_terminal():
+        return []
+    start, child = compiled.edge_start, compiled.edge_child
+    if state.is_chance_node():
+        pending = state.position.pending[0]
+        out = []
+        for e in range(start[node], start[node + 1]):
+            a = int(compiled.edge_action[e])
+            if pending == ("villain", 0) and a != mine:
+                continue
+            p = 1.0 if pending == ("villain", 0) else float(compiled.edge_prob[e])
+            dealt = a if pending == ("villain", 1) else rival
+            out += _your_decisions(compiled, int(child[e]), state.child(a), mine,
+                                   weight * p, dealt)
+        return out
+    if state.current_player() == 1:
+        legal = state.legal_actions()
+        a = E.PASS if E.PASS in legal else legal[0]
+        return _your_decisions(compiled, _child(compiled, node, a), state.child(a), mine,
+                               weight, rival)
+    return [(node, state, weight, rival)]
 
 
 def _value_holding(compiled, values: np.ndarray, node: int, state, mine: int) -> float:
