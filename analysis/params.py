@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
-from collections.abc import Iterable, Mapping
+import os
+import sys
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 import pyspiel
@@ -58,23 +61,6 @@ def _finite(value: float, key: str, text: str) -> float:
     return value
 
 
-def _guess_value(text: str, key: str) -> Any:
-    """Type a value for a game whose parameter has no declared default."""
-    try:
-        return _in_int_range(int(text), key, text)
-    except ValueError as exc:
-        if isinstance(exc, InvalidParameterError):
-            raise
-    try:
-        return _finite(float(text), key, text)
-    except ValueError as exc:
-        if isinstance(exc, InvalidParameterError):
-            raise
-    if text.lower() in ("true", "false"):
-        return text.lower() == "true"
-    return text
-
-
 def parse_params(game_name: str, assignments: Iterable[str] | None) -> dict[str, Any]:
     """Parse ``k=v`` strings against ``game_name``'s declared parameters.
 
@@ -91,12 +77,12 @@ def parse_params(game_name: str, assignments: Iterable[str] | None) -> dict[str,
             raise InvalidParameterError(f"parameter {item!r} must be written key=value")
         key, _, text = item.partition("=")
         key = key.strip()
-        if spec and key not in spec:
+        if key not in spec:
             known = ", ".join(sorted(spec)) or "none"
             raise InvalidParameterError(
                 f"{game_name} has no parameter {key!r}; its parameters: {known}"
             )
-        params[key] = parse_param_value(text, spec[key], key) if key in spec else _guess_value(text, key)
+        params[key] = parse_param_value(text, spec[key], key)
     return params
 
 
@@ -115,7 +101,8 @@ def load_game(game_name: str, params: Mapping[str, Any] | None = None) -> pyspie
     """Load a game, turning OpenSpiel's and our games' errors into :class:`FarolError`."""
     game_parameter_spec(game_name)  # unknown names fail here, with the list of ours
     try:
-        return pyspiel.load_game(game_name, dict(params or {}))
+        with _native_stderr_quiet():
+            return pyspiel.load_game(game_name, dict(params or {}))
     except FarolError:
         raise
     except (pyspiel.SpielError, ValueError, TypeError, KeyError) as exc:
@@ -124,6 +111,26 @@ def load_game(game_name: str, params: Mapping[str, Any] | None = None) -> pyspie
         message = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
         message = message.replace("OpenSpiel exception: ", "")
         raise InvalidParameterError(f"cannot load {game_name}: {message}") from None
+
+
+@contextlib.contextmanager
+def _native_stderr_quiet() -> Iterator[None]:
+    """Silence the process's stderr (file descriptor 2) inside the block: OpenSpiel's C++
+    prints an exception's text there before raising it, and the one-line error that
+    follows says the same."""
+    sys.stderr.flush()
+    try:
+        saved = os.dup(2)
+    except OSError:  # no stderr to silence
+        yield
+        return
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 2)
+            yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
 
 
 def _too_long(game_name: str, params: Mapping[str, Any]) -> str:

@@ -147,3 +147,19 @@ def test_any_cobardes_history_is_advised_or_refused_in_one_line(names):
         assert json.loads(out.getvalue())["player"] == "you"
     else:
         assert code == 2 and len(err.getvalue().strip().splitlines()) == 1
+
+
+def test_coup_advice_values_every_legal_move_and_the_rivals_card(capsys):
+    state, names = _coup_history_to_1v1()
+    code, out, _ = _run(capsys, "coup", "--turn-cap", "1", "--cap-pricing", "draw",
+                        "--no-cache", "--json", "--history", ";".join(names))
+    assert code == 0
+    data = json.loads(out)
+    legal = {state.action_to_string(state.current_player(), a) for a in state.legal_actions()}
+    assert {r["action"] for r in data["actions"]} == legal
+    assert sum(r["probability"] for r in data["actions"]) == pytest.approx(1.0)
+    assert sum(r["probability"] * r["value"] for r in data["actions"]) == pytest.approx(
+        data["value"], abs=1e-9)
+    # The rival holds one face-down card: its distribution sums to one.
+    assert sum(data["opponent_hand"].values()) == pytest.approx(1.0)
+    assert data["source"].startswith("exact solve")

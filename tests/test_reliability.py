@@ -334,9 +334,10 @@ def test_param_floats_must_be_finite(value, capsys):
     assert_one_line(err, "farol play: error:", "'win_value'", "finite")
 
 
-def test_param_guessed_floats_must_be_finite():
-    # A game without declared parameters: values are typed by guess, and still checked.
-    with pytest.raises(InvalidParameterError, match="finite"):
+def test_a_parameter_the_game_does_not_declare_is_refused_before_loading():
+    # OpenSpiel refuses undeclared parameters too; saying so first names the game's own.
+    with pytest.raises(InvalidParameterError, match="matrix_rps has no parameter 'x'; "
+                       "its parameters: none"):
         parse_params("matrix_rps", ["x=nan"])
 
 
@@ -434,3 +435,17 @@ def test_bad_values_return_2_in_process(capsys):
     """In-process callers get the status back for a bad flag value, as for other bad input."""
     assert cli.main(["advise", "cobardes", "--combat", "9"]) == 2
     assert_one_line(capsys.readouterr().err, "--combat", "from 1 to 7")
+
+
+def test_openspiels_own_errors_print_one_line_only(capfd):
+    """OpenSpiel's C++ writes an exception's text on stderr before raising it; the user
+    sees Farol's one line only."""
+    from analysis.cli import main
+
+    for args, message in ((["play", "leduc_poker", "--param", "players=1"],
+                           "cannot load leduc_poker"),
+                          (["solve", "tic_tac_toe", "--param", "a=1"],
+                           "tic_tac_toe has no parameter 'a'; its parameters: none")):
+        assert main(args) == 2
+        err = capfd.readouterr().err
+        assert message in err and len(err.strip().splitlines()) == 1, err

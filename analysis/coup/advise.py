@@ -208,6 +208,8 @@ class Advice:
     cap_pricing: str = "draw"
     cap_win: float = 0.0
     bracket: tuple[float, float] | None = None
+    actions: tuple[tuple[str, float, float], ...] = ()
+    opponent_hand: tuple[tuple[str, float], ...] = ()
 
     def to_json(self) -> dict:
         out = {
@@ -215,6 +217,10 @@ class Advice:
             "turn_cap": self.turn_cap, "cap_pricing": self.cap_pricing,
             "player": self.player, "hand": list(self.hand),
             "mix": [{"action": a, "probability": p} for a, p in self.mix],
+            "actions": [{"action": a, "probability": p, "value": v}
+                        for a, p, v in self.actions],
+            "opponent_hand": dict(self.opponent_hand),
+            "source": f"exact solve of the endgame capped at {self.turn_cap} turns",
             "value": self.value, "win": self.win, "draw": self.draw, "lose": self.lose,
             "solver": SOLVER, "iterations": self.iterations,
             "exploitability": self.exploitability, "nodes": self.nodes,
@@ -230,7 +236,13 @@ class Advice:
                  f"{self.turn_cap}{priced})",
                  f"You are P{self.player} holding {' + '.join(self.hand)}. Play:"]
         width = max(len(a) for a, _ in self.mix)
-        lines += [f"  {a:<{width}}  {p:6.1%}" for a, p in self.mix if p >= 0.0005]
+        worth = {a: v for a, _, v in self.actions}
+        lines += [f"  {a:<{width}}  {p:6.1%}" + (f"  value {worth[a]:+.3f}" if a in worth else "")
+                  for a, p in self.mix if p >= 0.0005]
+        others = [(a, v) for a, p, v in self.actions if p < 0.0005]
+        if others:
+            lines.append("  other moves: " + ", ".join(f"{a} {v:+.3f}" for a, v in
+                                                       sorted(others, key=lambda x: -x[1])))
         if self.bracket is None:
             lines.append(f"Value for you: {self.value:+.3f} (win {self.win:.1%}, draw at the "
                          f"cap {self.draw:.1%}, lose {self.lose:.1%})")
@@ -338,23 +350,40 @@ def advise(position_text: str, deck: str = "ambassador", turn_cap: int = DEFAULT
         raise InvalidPositionError("position: your cards cannot be dealt here")
     total = sum(p for p, _ in matches)
     outcome = {"win": 0.0, "draw": 0.0, "lose": 0.0, "cap_win": 0.0}
-    for p, s in matches:
-        for k, v in _outcomes(s, table, me, guarantees).items():
-            outcome[k] += p / total * v
-    value = outcome["win"] - outcome["lose"]
-    if guarantees is not None:  # the cap pays the guarantee W as 2 W - 1
-        value += 2 * outcome["cap_win"] - outcome["draw"]
     state = matches[0][1]
     actions, probs = table[state.information_state_string(me)]
+    per_action = {int(a): dict.fromkeys(outcome, 0.0) for a in actions}
+    theirs: dict[str, float] = {}
+    for p, s in matches:
+        for a, acted in per_action.items():
+            for k, v in _outcomes(s.child(a), table, me, guarantees).items():
+                acted[k] += p / total * v
+        for c in set(s.core.hands[1 - me]):
+            name = C.card_name(c, deck)
+            theirs[name] = theirs.get(name, 0.0) + p / total
+    for a, pa in zip(actions, probs, strict=True):
+        for k in outcome:
+            outcome[k] += float(pa) * per_action[int(a)][k]
+
+    def worth(o: dict) -> float:
+        v = o["win"] - o["lose"]
+        if guarantees is not None:  # the cap pays the guarantee W as 2 W - 1
+            v += 2 * o["cap_win"] - o["draw"]
+        return v
+
+    value = worth(outcome)
     mix = sorted(((state.action_to_string(me, int(a)), float(p))
                   for a, p in zip(actions, probs, strict=True)), key=lambda x: -x[1])
+    valued = tuple((state.action_to_string(me, int(a)), float(p), worth(per_action[int(a)]))
+                   for a, p in zip(actions, probs, strict=True))
     return Advice(
         position=format_position(position, deck), deck=deck, turn_cap=turn_cap, player=me,
         hand=tuple(C.card_name(c, deck) for c in want), mix=tuple(mix),
         value=value, win=outcome["win"], draw=outcome["draw"],
         lose=outcome["lose"], iterations=result.iterations,
         exploitability=result.exploitability, nodes=result.num_nodes, cap_pricing=cap,
-        cap_win=outcome["cap_win"], bracket=bracket)
+        cap_win=outcome["cap_win"], bracket=bracket, actions=valued,
+        opponent_hand=tuple(sorted(theirs.items())))
 
 
 # --------------------------------------------------------------------------- the bot
