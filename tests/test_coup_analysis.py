@@ -301,7 +301,7 @@ def test_farol_play_seats_the_solved_opponent(monkeypatch, capsys, tmp_path):
     import itertools
 
     monkeypatch.setenv("FAROL_CACHE_DIR", str(tmp_path))
-    answers = itertools.cycle(["0", "1"])
+    answers = itertools.cycle(["a", "b"])
     monkeypatch.setattr("builtins.input", lambda _prompt="": next(answers))
     argv = ["play", "python_coup", "--param", "position=duke/contessa/3;?/contessa/2;move:0",
             "--param", "turn_cap=2", "--param", "deck=inquisitor", "--opponent", "solved",

@@ -10,7 +10,7 @@ from analysis import cli
 
 
 def test_farol_play_three_players_to_the_end(monkeypatch, capsys):
-    answers = itertools.cycle(["0", "1", "2"])  # a person who mixes their first moves
+    answers = itertools.cycle(["a", "b", "c"])  # a person who mixes their first moves
     monkeypatch.setattr("builtins.input", lambda _prompt="": next(answers))
     assert cli.main(["play", "python_coup", "--param", "players=3", "--seed", "5"]) == 0
     out = capsys.readouterr().out
@@ -24,7 +24,7 @@ def test_farol_play_in_a_real_terminal_process():
     code = "import sys; from analysis.cli import main; sys.exit(main())"
     proc = subprocess.run(
         [sys.executable, "-c", code, "play", "python_coup", "--param", "players=3", "--seed", "2"],
-        input="0\n" * 5000, capture_output=True, text=True, timeout=120,
+        input="a\n" * 5000, capture_output=True, text=True, timeout=120,
     )
     assert proc.returncode == 0, proc.stderr
     assert "Game over. Returns:" in proc.stdout
