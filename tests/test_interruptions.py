@@ -104,26 +104,34 @@ def _records(folder: Path) -> dict[str, dict]:
     return out
 
 
-@pytest.mark.slow
-def test_cobardes_sweep_survives_sigkill(tmp_path):
-    rng = random.Random(20261201)
+def sweep_survives_sigkill(tmp_path: Path, args: list[str], kind: str, seed: int,
+                           records) -> Path:
+    """Kill the sweep ``args`` at a random moment, resume it, and check it: saved records
+    whole and untouched, the same records as an uninterrupted run. Returns the folder."""
+    rng = random.Random(seed)
     reference = tmp_path / "reference"
-    farol(SWEEP + ["--dir", str(reference)], tmp_path)
+    farol(args + ["--dir", str(reference)], tmp_path)
     folder = tmp_path / "sweep"
-    args = SWEEP + ["--dir", str(folder)]
-    interrupt(args, tmp_path, folder, lambda: any((folder / "battle").glob("*.json")),
+    run = args + ["--dir", str(folder)]
+    interrupt(run, tmp_path, folder, lambda: any((folder / kind).glob("*.json")),
               rng.uniform(0.1, 1.0))
-    before = snapshot(folder / "battle", "*.json")
+    before = snapshot(folder / kind, "*.json")
     assert before
     # Every record under its final name is whole (written through a temporary file).
     for _, raw in before.values():
         json.loads(raw)
-    farol(args, tmp_path)
-    after = snapshot(folder / "battle", "*.json")
+    farol(run, tmp_path)
+    after = snapshot(folder / kind, "*.json")
     for name, saved in before.items():
         assert after[name] == saved, f"{name} was recomputed"
-    assert _records(folder / "battle") == _records(reference / "battle")
-    assert_only_records(folder / "battle")
+    assert records(folder / kind) == records(reference / kind)
+    assert_only_records(folder / kind)
+    return folder / kind
+
+
+@pytest.mark.slow
+def test_cobardes_sweep_survives_sigkill(tmp_path):
+    sweep_survives_sigkill(tmp_path, SWEEP, "battle", 20261201, _records)
 
 
 HIDDEN = ["cobardes", "sweep", "--kind", "hidden", "--warriors", "2", "--combats", "2",
@@ -142,22 +150,8 @@ def _hidden_records(folder: Path) -> dict[str, dict]:
 
 @pytest.mark.slow
 def test_hidden_villain_sweep_survives_sigkill(tmp_path):
-    rng = random.Random(20261203)
-    reference = tmp_path / "reference"
-    farol(HIDDEN + ["--dir", str(reference)], tmp_path)
-    folder = tmp_path / "sweep"
-    args = HIDDEN + ["--dir", str(folder)]
-    interrupt(args, tmp_path, folder, lambda: any((folder / "hidden").glob("*.json")),
-              rng.uniform(0.1, 1.0))
-    before = snapshot(folder / "hidden", "*.json")
-    assert before
-    farol(args, tmp_path)
-    after = snapshot(folder / "hidden", "*.json")
-    for name, saved in before.items():
-        assert after[name] == saved, f"{name} was recomputed"
-    assert len(after) == 6
-    assert _hidden_records(folder / "hidden") == _hidden_records(reference / "hidden")
-    assert_only_records(folder / "hidden")
+    folder = sweep_survives_sigkill(tmp_path, HIDDEN, "hidden", 20261203, _hidden_records)
+    assert len(list(folder.glob("*.json"))) == 6
 
 
 # ---------------------------------------------------------------- Goat Lords tournament
