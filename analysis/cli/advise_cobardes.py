@@ -6,6 +6,7 @@ import argparse
 import json
 
 from analysis.cli.numbers import finite_float, int_in
+from analysis.cli.spots import add_spot_arguments, spot_from_args
 from analysis.cobardes.advise import (
     VARIANTS,
     Query,
@@ -16,10 +17,8 @@ from analysis.cobardes.advise import (
     parse_cards,
     parse_score,
 )
-from analysis.params import load_game, parse_params
 from games.cobardes.cards import NUM_WARRIORS
 from games.errors import InvalidParameterError
-from games.history import replay
 
 GAME = "python_cobardes_battle"
 
@@ -55,14 +54,11 @@ def add_advise_parser(subparsers) -> None:
     parser.add_argument("--iterations", type=int_in(1), default=300,
                         help="CFR iterations for battles with villains")
     parser.add_argument("--json", action="store_true", help="print JSON for machines")
-    parser.add_argument("--params", default=None, metavar="K=V,...",
-                        help="the battle's parameters for --history, e.g. "
-                        "'kinds=warriors+courtiers,courtier0=Squire,courtier1=Archer'")
-    parser.add_argument("--history", default=None, metavar="'MOVE;MOVE;...'",
-                        help="the moves from the start of the battle, as the game names "
-                        "them (deals included), e.g. 'play warrior 5;play warrior 4'; advice "
-                        "for the player to move at the spot reached (the position options "
-                        "are then not used)")
+    add_spot_arguments(parser, "kinds=warriors+courtiers,courtier0=Squire,courtier1=Archer",
+                       "the moves from the start of the battle, as the game names them "
+                       "(deals included), e.g. 'play warrior 5;play warrior 4'; advice for "
+                       "the player to move at the spot reached (the position options are "
+                       "then not used)")
     parser.set_defaults(func=run)
 
 
@@ -87,9 +83,7 @@ def run_history(args: argparse.Namespace) -> int:
     if given:
         raise InvalidParameterError(f"{', '.join(given)}: give the spot either by "
                                     "--history or by position options, not both")
-    items = [i for i in (args.params or "").split(",") if i.strip()]
-    game = load_game(GAME, parse_params(GAME, items))
-    state = replay(game, args.history)
+    state = spot_from_args(GAME, args)
     advice = advise_spot(state)
     print(json.dumps(advice.to_json(), indent=2) if args.json else format_spot(state, advice))
     return 0
@@ -98,8 +92,7 @@ def run_history(args: argparse.Namespace) -> int:
 def run(args: argparse.Namespace) -> int:
     if args.history is not None:
         return run_history(args)
-    if args.params is not None:
-        raise InvalidParameterError("--params goes with --history")
+    spot_from_args(GAME, args)  # refuses --params without --history
     q = query_from_args(args)
     advice = advise(q)
     print(json.dumps(advice.to_json(), indent=1) if args.json else format_text(q, advice))

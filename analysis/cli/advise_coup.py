@@ -10,11 +10,10 @@ import argparse
 import json
 
 from analysis.cli.numbers import int_in
+from analysis.cli.spots import add_spot_arguments, spot_from_args
 from analysis.coup.advise import CAP_PRICINGS, DEFAULT_CAP, advise, position_at
-from analysis.params import load_game, parse_params
 from games.coup import cards as C
-from games.errors import InvalidParameterError, InvalidPositionError
-from games.history import replay
+from games.errors import InvalidPositionError
 
 GAME = "python_coup"
 
@@ -44,14 +43,11 @@ def add_advise_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("position", nargs="?", default=None,
                         help="e.g. 'duke/contessa/3;?/contessa/0;move:0' (your face-down "
                         "cards by name, the opponent's as ?); or give --history")
-    parser.add_argument("--params", default=None, metavar="K=V,...",
-                        help="the game's parameters for --history, e.g. "
-                        "'deck=inquisitor,two_player_setup=standard'")
-    parser.add_argument("--history", default=None, metavar="'MOVE;MOVE;...'",
-                        help="the moves from the start of the game, as the game names them "
-                        "(card draws included), e.g. 'Draw Duke;Draw Contessa;Draw Captain;"
-                        "Draw Assassin;Income'; advice for the player to move at the start "
-                        "of the turn reached")
+    add_spot_arguments(parser, "deck=inquisitor,two_player_setup=standard",
+                       "the moves from the start of the game, as the game names them "
+                       "(card draws included), e.g. 'Draw Duke;Draw Contessa;Draw Captain;"
+                       "Draw Assassin;Income'; advice for the player to move at the start "
+                       "of the turn reached")
     parser.add_argument("--deck", default="ambassador", choices=C.DECKS)
     parser.add_argument("--turn-cap", type=int_in(1), default=DEFAULT_CAP,
                         help=f"turns solved from the position (default {DEFAULT_CAP})")
@@ -68,14 +64,9 @@ def spot(args: argparse.Namespace) -> tuple[str, str]:
     """The position string and deck the arguments name (a position, or a history)."""
     if (args.position is None) == (args.history is None):
         raise InvalidPositionError("give a position or --history (one of the two)")
-    if args.history is None:
-        if args.params is not None:
-            raise InvalidParameterError("--params goes with --history")
+    state = spot_from_args(GAME, args, {"deck": args.deck})
+    if state is None:
         return args.position, args.deck
-    items = [i for i in (args.params or "").split(",") if i.strip()]
-    params = parse_params(GAME, items)
-    params.setdefault("deck", args.deck)
-    state = replay(load_game(GAME, params), args.history)
     return position_at(state), state.core.cfg.deck
 
 

@@ -271,6 +271,13 @@ def advise(q: Query) -> Advice:
         opponent_hand=_rival_villains(pos, pos.actor))
 
 
+def _hidden_from_a_player(pos: E.Pos) -> bool:
+    """Whether a villain at ``pos`` is hidden from a player (dealt, swapped by the
+    Procuress, or unknown to the rival): no exact solve answers there."""
+    return bool(pos.pending) or pos.phase in (E.PROC_TAKE, E.PROC_GIVE) or \
+        any_villain_unknown(pos)
+
+
 def advise_spot(state) -> Advice:
     """The value and equilibrium mix of the player to move at a battle ``state`` reached
     by play (``farol advise cobardes --history``), seen by that player ("you").
@@ -288,7 +295,7 @@ def advise_spot(state) -> Advice:
                                    "history at a decision")
     rules = state.get_game().rules
     pos = state.position
-    if pos.pending or pos.phase in (E.PROC_TAKE, E.PROC_GIVE) or any_villain_unknown(pos):
+    if _hidden_from_a_player(pos):
         raise InvalidPositionError(
             "--history reaches a spot where a villain is hidden from a player; describe it "
             "with --mine/--theirs/--my-villain instead")
@@ -321,7 +328,7 @@ def battle_coach(game):
         if state.is_terminal() or state.is_chance_node():
             return None
         pos = state.position
-        if pos.pending or pos.phase in (E.PROC_TAKE, E.PROC_GIVE) or any_villain_unknown(pos):
+        if _hidden_from_a_player(pos):
             return None
         strategy = solver.strategy(pos)
         return [(a, strategy.get(a, 0.0), v) for a, v in solver.action_values(pos).items()]

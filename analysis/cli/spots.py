@@ -1,0 +1,33 @@
+"""``--params 'k=v,...' --history 'MOVE;...'``: a spot of a game given by the moves that lead
+to it, for the commands that advise on a spot."""
+
+from __future__ import annotations
+
+import argparse
+
+import pyspiel
+
+from analysis.params import load_game, parse_params
+from games.errors import InvalidParameterError
+from games.history import replay
+
+
+def add_spot_arguments(parser: argparse.ArgumentParser, params_example: str,
+                       history_help: str) -> None:
+    parser.add_argument("--params", default=None, metavar="K=V,...",
+                        help=f"the game's parameters for --history, e.g. '{params_example}'")
+    parser.add_argument("--history", default=None, metavar="'MOVE;MOVE;...'",
+                        help=history_help)
+
+
+def spot_from_args(game_name: str, args: argparse.Namespace,
+                   defaults: dict | None = None) -> pyspiel.State | None:
+    """The state ``--history`` reaches in ``game_name`` with ``--params`` (over
+    ``defaults``); ``None`` without ``--history``, when ``--params`` is refused."""
+    if args.history is None:
+        if args.params is not None:
+            raise InvalidParameterError("--params goes with --history")
+        return None
+    items = [i for i in (args.params or "").split(",") if i.strip()]
+    params = dict(defaults or {}) | parse_params(game_name, items)
+    return replay(load_game(game_name, params), args.history)
