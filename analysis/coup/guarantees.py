@@ -111,12 +111,13 @@ def encode_key(key: tuple) -> bytes:
 
 
 def position_graph(walker: DecisiveCoupWalker, roots: list[E.Core],
-                   progress: bool = False) -> PositionGraph:
+                   progress: bool = False, key=markov_key) -> PositionGraph:
     """The position graph reachable from ``roots`` (turn cap ignored).
 
     A breadth-first walk that numbers positions as it finds them and keeps only the
     positions not yet expanded, so that memory goes to the tables, not to the
-    positions (``progress``: a bar of positions expanded).
+    positions (``progress``: a bar of positions expanded). ``key(s, player)``: what a
+    player's policy may depend on (default :func:`markov_key`).
     """
     index: dict[bytes, int] = {}
     queue: deque[E.Core] = deque()
@@ -160,10 +161,10 @@ def position_graph(walker: DecisiveCoupWalker, roots: list[E.Core],
             winner.append(-1)
             actions = walker.legal_actions(s)
             ids = key_ids[player]
-            key = encode_key(markov_key(s, player))
-            if key not in ids:
-                ids[key] = (_next_slot(ids), len(actions))
-            first, count = ids[key]
+            code = encode_key(key(s, player))
+            if code not in ids:
+                ids[code] = (_next_slot(ids), len(actions))
+            first, count = ids[code]
             if count != len(actions):
                 raise AssertionError("positions with one Markov key differ in legal actions")
             for j, a in enumerate(actions):
