@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -38,6 +39,13 @@ def client(tmp_path):
 def _advise_json(capsys, *args) -> dict:
     assert main(["advise", *args, "--json"]) == 0
     return json.loads(capsys.readouterr().out)
+
+
+def _run_command(capsys, answer: dict) -> dict:
+    """The JSON of the ``farol advise`` command line the app shows beside its advice."""
+    words = shlex.split(answer["command"])
+    assert words[:2] == ["farol", "advise"]
+    return _advise_json(capsys, *words[2:])
 
 
 def _error_line(response, status: int = 400) -> str:
@@ -96,10 +104,14 @@ def test_chance_outcomes_are_listed_with_their_probabilities(client):
 
 def test_battle_advice_is_farol_advise_at_the_same_spot(client, capsys):
     history = ["play warrior 2"]
-    got = client.post("/api/advice", json={"game": "cobardes", "params": SMALL,
-                                           "history": history}).get_json()["advice"]
+    answer = client.post("/api/advice", json={"game": "cobardes", "params": SMALL,
+                                              "history": history}).get_json()
+    got = answer["advice"]
     expected = _advise_json(capsys, "cobardes", "--params", SMALL, "--history", history[0])
     assert got["json"] == expected
+    assert answer["command"] == f"farol advise cobardes --params {SMALL} --history " \
+        "'play warrior 2'"
+    assert _run_command(capsys, answer) == expected
     assert got["player"] == "you" and got["value"] == expected["value"]
     # The actions shown are advise's actions, most played first.
     assert sorted(got["actions"], key=lambda r: r["action"]) == sorted(
@@ -114,10 +126,12 @@ def test_coup_advice_is_farol_advise_at_the_same_spot(client, capsys):
     history = ["Draw Duke", "Draw Captain", "Income"]
     got = client.post("/api/advice", json={"game": "coup", "params": ENDGAME,
                                            "history": history, "options": QUICK_COUP})
-    got = got.get_json()["advice"]
+    answer = got.get_json()
+    got = answer["advice"]
     expected = _advise_json(capsys, "coup", "--params", ENDGAME, "--history",
                             ";".join(history), "--turn-cap", "1", "--cap-pricing", "draw")
     assert got["json"] == expected
+    assert _run_command(capsys, answer) == expected
     assert got["json"]["position"] == "?/duke/4;captain/captain/2;move:1"
     assert got["player"] == 1
     assert got["opponent_hand"] == expected["opponent_hand"]
@@ -140,6 +154,9 @@ def test_a_spot_without_advice_says_why_in_advises_words(client, capsys, game, p
     message = got.get_json()["unavailable"]
     code = main(["advise", game, "--params", params, "--history", ";".join(history), *cli])
     assert code == 2
+    assert capsys.readouterr().err.strip() == f"farol advise: error: {message}"
+    # So does the command line the page shows.
+    assert main(shlex.split(got.get_json()["command"])[1:]) == 2
     assert capsys.readouterr().err.strip() == f"farol advise: error: {message}"
 
 
@@ -185,11 +202,13 @@ def test_a_built_battle_is_farol_advise_with_the_same_flags(client, capsys):
     fields = {"warriors": 3, "mine": ["Prince", "1", "3"], "theirs": ["1", "2", "3"],
               "combat": 2, "combats": 3, "my_courtier": "Squire", "their_courtier": "",
               "my_villain": "", "their_villain": "", "score": ""}
-    got = client.post("/api/position", json={"game": "cobardes", "fields": fields})
+    answer = client.post("/api/position", json={"game": "cobardes", "fields": fields})
+    answer = answer.get_json()
     expected = _advise_json(capsys, "cobardes", "--warriors", "3", "--mine", "Prince,1,3",
                             "--theirs", "1,2,3", "--combat", "2", "--combats", "3",
                             "--my-courtier", "Squire")
-    assert got.get_json()["advice"]["json"] == expected
+    assert answer["advice"]["json"] == expected
+    assert _run_command(capsys, answer) == expected
 
 
 @pytest.mark.parametrize("seat,position", [
@@ -212,6 +231,7 @@ def test_a_built_coup_position_is_advised_or_says_why_not(client, capsys):
     expected = _advise_json(capsys, "coup", "duke/contessa/3;?/captain/5;move:0",
                             "--turn-cap", "1", "--cap-pricing", "draw")
     assert got["advice"]["json"] == expected and got["spot"] == expected["position"]
+    assert _run_command(capsys, got) == expected
     # Two face-down cards each: the cap cannot be priced; advise's line says so.
     fields |= {"you": {"hidden": ["Duke", "Duke"], "coins": 2},
                "rival": {"hidden": 2, "coins": 2}, "options": {"turn_cap": 1}}

@@ -111,11 +111,12 @@ class Page:
         raise AssertionError(f"the page never made {expression!r} true")
 
     async def click(self, selector: str):
-        """A mouse click (pressed and released) at the middle of the element."""
+        """A mouse click (pressed and released) at the middle of the element, once it
+        is shown."""
         box = await self.wait_for(
             f"(() => {{ const e = document.querySelector({json.dumps(selector)}); if (!e) "
             "return null; e.scrollIntoView(); const r = e.getBoundingClientRect(); "
-            "return [r.x + r.width / 2, r.y + r.height / 2]; })()")
+            "return r.width > 0 ? [r.x + r.width / 2, r.y + r.height / 2] : null; })()")
         for kind in ("mousePressed", "mouseReleased"):
             await self.send("Input.dispatchMouseEvent", type=kind, x=box[0], y=box[1],
                             button="left", clickCount=1)
@@ -174,11 +175,14 @@ def test_a_click_plays_a_move_and_the_page_shows_the_advice_there(explorer, tmp_
         return {"rows": await page.js(_rows()),
                 "value": await page.js("document.getElementById('value').textContent"),
                 "to_move": await page.js("document.getElementById('to-move').textContent"),
+                "command": await page.js("document.getElementById('command').textContent"),
                 "hash": await page.js("location.hash")}
 
     shown = browse(tmp_path, script)
-    advice = _post(explorer + "api/advice", {"game": "cobardes", "params": SMALL,
-                                             "history": ["play warrior 2"]})["advice"]
+    answer = _post(explorer + "api/advice", {"game": "cobardes", "params": SMALL,
+                                             "history": ["play warrior 2"]})
+    advice = answer["advice"]
+    assert shown["command"] == answer["command"]
     assert shown["to_move"] == "P1 to move"
     assert shown["value"].startswith("Value for you: ")
     assert float(shown["value"].split()[-1]) == pytest.approx(advice["value"], abs=5e-5)
@@ -221,3 +225,33 @@ def test_bad_parameters_typed_in_the_page_are_one_line_in_the_page(explorer, tmp
     message = browse(tmp_path, script)
     assert message.startswith("python_cobardes_battle has no parameter 'colour'")
     assert "\n" not in message and "Traceback" not in message
+
+
+def test_a_battle_built_by_clicking_cards_is_advised_as_the_app_advises_it(explorer,
+                                                                         tmp_path):
+    async def script(page: Page):
+        await page.send("Page.navigate", url=_address(explorer, game="cobardes",
+                                                      mode="step", params=SMALL))
+        await page.wait_for("document.querySelectorAll('#moves button').length === 4")
+        await page.click("#mode-build")
+        await page.wait_for("!document.getElementById('build').hidden")
+        await page.js("(() => { const s = document.getElementById('cb-warriors'); "
+                      "s.value = '3'; s.dispatchEvent(new Event('change')); })()")
+        # Your Prince and the rival's 3 leave the hands; the combat is the second of 3.
+        await page.click('#cb-mine button[data-card="Prince"]')
+        await page.click('#cb-theirs button[data-card="3"]')
+        await page.js("document.getElementById('cb-combat').value = '2'; "
+                      "document.getElementById('cb-combats').value = '3'")
+        await page.click("#build-advise")
+        await page.wait_for("document.getElementById('advice').dataset.state === 'ready'")
+        return {"rows": await page.js(_rows()),
+                "command": await page.js("document.getElementById('command').textContent")}
+
+    shown = browse(tmp_path, script)
+    answer = _post(explorer + "api/position", {"game": "cobardes", "fields": {
+        "warriors": 3, "mine": ["1", "2", "3"], "theirs": ["Prince", "1", "2"],
+        "combat": 2, "combats": 3}})
+    assert shown["command"] == answer["command"]
+    assert "--mine 1,2,3 --theirs Prince,1,2 --combat 2 --combats 3" in answer["command"]
+    assert [r[:2] for r in shown["rows"]] == [
+        [a["action"], f"{100 * a['probability']:.1f}%"] for a in answer["advice"]["actions"]]

@@ -10,6 +10,7 @@ spot, the page gets the line ``farol advise`` would print.
 
 from __future__ import annotations
 
+import shlex
 import threading
 from dataclasses import dataclass
 from typing import Any
@@ -213,23 +214,34 @@ def summary(key: str, advice: dict, variant: str = "any", score: bool = False) -
             "charts": charts, "json": advice}
 
 
+def command(*words: str) -> str:
+    """The ``farol advise`` command line that prints the same advice."""
+    return " ".join(shlex.quote(w) for w in ("farol", "advise", *words))
+
+
 def advice_at(key: Any, params: Any, history: Any, options: Any = None) -> dict:
     """``{"advice": ...}`` at the spot the moves reach, as ``farol advise KEY --params
     --history`` gives it, or ``{"unavailable": line}`` with its message where it gives
-    none. Bad parameters or moves raise (they are not the spot's fault)."""
+    none; ``command`` is that command line. Bad parameters or moves raise (they are not
+    the spot's fault)."""
     state = spot(key, params, history)
+    words = [key, "--params", _text(params, "params"), "--history",
+             ";".join(history_of(history))]
     cap, pricing = coup_options(options) if key == "coup" else (None, None)
+    if key == "coup":
+        words += ["--turn-cap", str(cap), "--cap-pricing", pricing]
+    out: dict = {"command": command(*words)}
     try:
         with _SOLVING:
             if key == "cobardes":
                 advice = cobardes_advice.advise_spot(state).to_json()
                 variant = cobardes_advice.rules_variant(state.get_game())
-                return {"advice": summary(key, advice, variant)}
+                return out | {"advice": summary(key, advice, variant)}
             position = coup_advice.position_at(state)
             advice = coup_advice.advise(position, state.core.cfg.deck, cap, cap=pricing)
-            return {"advice": summary(key, advice.to_json())}
+            return out | {"advice": summary(key, advice.to_json())}
     except FarolError as exc:
-        return {"unavailable": str(exc)}
+        return out | {"unavailable": str(exc)}
 
 
 # ------------------------------------------------------------- positions built by clicking
@@ -310,15 +322,37 @@ def advice_of_position(key: Any, fields: Any) -> dict:
     fields = fields if isinstance(fields, dict) else {}
     if key == "cobardes":
         query = cobardes_query(fields)
+        out = {"command": command(*battle_flags(query))}
         with _SOLVING:
             advice = cobardes_advice.advise(query).to_json()
-        return {"advice": summary(key, advice, query.resolved_variant(),
-                                  query.score is not None)}
+        return out | {"advice": summary(key, advice, query.resolved_variant(),
+                                        query.score is not None)}
     position, deck = coup_position(fields)
     cap, pricing = coup_options(fields.get("options"))
+    out = {"spot": position, "command": command(
+        "coup", position, "--deck", deck, "--turn-cap", str(cap), "--cap-pricing", pricing)}
     try:
         with _SOLVING:
             advice = coup_advice.advise(position, deck, cap, cap=pricing).to_json()
     except InvalidParameterError as exc:  # the cap cannot be priced at this position
-        return {"unavailable": str(exc), "spot": position}
-    return {"advice": summary(key, advice), "spot": position}
+        return out | {"unavailable": str(exc)}
+    return out | {"advice": summary(key, advice)}
+
+
+def battle_flags(query: cobardes_advice.Query) -> list[str]:
+    """The ``farol advise cobardes`` flags of a built battle position."""
+    def cards(ids):
+        return ",".join(BC.CARD_NAMES[c] for c in ids)
+
+    words = ["cobardes", "--warriors", str(query.warriors), "--mine", cards(query.mine),
+             "--theirs", cards(query.theirs), "--combat", str(query.combat),
+             "--combats", str(query.combats)]
+    for flag, value in (("--my-courtier", query.my_courtier),
+                        ("--their-courtier", query.their_courtier),
+                        ("--my-villain", query.my_villain),
+                        ("--their-villain", query.their_villain)):
+        if value:
+            words += [flag, value]
+    if query.score is not None:
+        words += ["--score", f"{query.score[0]}-{query.score[1]}"]
+    return words

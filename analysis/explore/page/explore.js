@@ -7,6 +7,7 @@ const $ = (id) => document.getElementById(id);
 let catalog = null;
 const view = { game: "cobardes", mode: "step", params: "", history: [] };
 let asked = 0; // the latest advice request; older answers are dropped
+let stepped = 0; // the latest spot asked for while stepping; likewise
 
 function el(tag, props = {}, ...children) {
   const node = document.createElement(tag);
@@ -68,9 +69,11 @@ function bar(fraction, negative = false) {
 function showAdvice(answer) {
   const box = $("advice");
   box.replaceChildren();
+  const command = answer.command ? el("p", { className: "muted" }, "From the command line: ",
+                                      el("code", { id: "command" }, answer.command)) : "";
   if (answer.unavailable) {
     box.append(el("p", { className: "unavailable", id: "unavailable" },
-                  "No advice here: " + answer.unavailable));
+                  "No advice here: " + answer.unavailable), command);
     box.dataset.state = "unavailable";
     return;
   }
@@ -109,7 +112,7 @@ function showAdvice(answer) {
     `Source: ${a.source || a.json.solver}; exploitability ${a.exploitability ? Number(a.exploitability).toPrecision(2) : 0}`));
   const details = el("details", {}, el("summary", {}, "All of farol advise's JSON"),
                      el("pre", {}, JSON.stringify(a.json, null, 1)));
-  box.append(details);
+  box.append(command, details);
   const shown = a.charts.filter((c) => catalog.charts.includes(c.file));
   if (shown.length) {
     const charts = el("div", { className: "charts" }, el("h3", {}, "Charts from the report"));
@@ -151,14 +154,17 @@ function clearAdvice(text = "Pick a spot.") {
 // ------------------------------------------------------------------ stepping through a game
 async function showSpot() {
   saveHash();
+  const mine = ++stepped;
   let spot;
   try {
     spot = await api("/api/moves", { game: view.game, params: view.params,
                                      history: view.history });
   } catch (e) {
-    showError(e.message);
+    if (mine === stepped) showError(e.message);
     return false;
   }
+  // Another spot, or the other mode, was picked meanwhile.
+  if (mine !== stepped || view.mode !== "step") return false;
   showError("");
   $("history").replaceChildren(...view.history.map((m, i) => {
     const li = el("li", { title: "go back to just after this move" }, m);
@@ -313,6 +319,7 @@ function showMode() {
   for (const b of document.querySelectorAll(".tab")) b.classList.toggle("active", b.dataset.mode === view.mode);
   $("step").hidden = view.mode !== "step";
   $("build").hidden = view.mode !== "build";
+  $("build-actions").hidden = view.mode !== "build";
   $("build-cobardes").hidden = view.game !== "cobardes";
   $("build-coup").hidden = view.game !== "coup";
   $("coup-options").hidden = view.game !== "coup";
@@ -327,7 +334,8 @@ function setPresets() {
   $("params").value = view.params;
 }
 
-function enter(state) {
+function enter() {
+  stepped++;
   showError("");
   clearAdvice();
   showMode();
