@@ -7,6 +7,7 @@ import json
 import os
 import shlex
 import signal
+import socket
 import subprocess
 import sys
 import urllib.request
@@ -246,17 +247,32 @@ def test_the_port_is_checked(capsys):
     assert err.startswith("farol explore: error: argument --port:") and "\n" not in err
 
 
+def test_a_port_in_use_is_one_line(capsys):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["explore", "--port", str(port), "--no-browser"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"farol explore: error: --port {port}: cannot listen on 127.0.0.1")
+    assert "\n" not in err
+
+
 def test_farol_explore_prints_its_address_serves_and_stops_on_ctrl_c(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(ROOT), FAROL_DATA_DIR=str(tmp_path / "data"),
                FAROL_CACHE_DIR=str(tmp_path / "cache"))
+    for name in ("DISPLAY", "WAYLAND_DISPLAY"):  # no screen: no browser is started
+        env.pop(name, None)
     command = [sys.executable, "-c", "import sys; from analysis.cli import main; "
-               "sys.exit(main(['explore', '--port', '0', '--no-browser']))"]
+               "sys.exit(main(['explore', '--port', '0']))"]
     proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     try:
         line = proc.stdout.readline()
         assert line.startswith("Farol explorer at http://127.0.0.1:"), line
         url = line.split()[3]
+        if sys.platform.startswith("linux"):
+            assert proc.stdout.readline().startswith("No browser to open here")
         with urllib.request.urlopen(url + "api/catalog", timeout=30) as answer:
             assert json.load(answer)["games"][0]["key"] == "cobardes"
         proc.send_signal(signal.SIGINT)
