@@ -22,12 +22,11 @@ from analysis.coup import advise as coup_advice
 from analysis.params import load_game, parse_params
 from games.cobardes import cards as BC
 from games.coup import cards as CC
-from games.coup.positions import format_position, parse_position
+from games.coup.positions import MAX_COINS, format_position, parse_position
 from games.errors import FarolError, InvalidParameterError, InvalidPositionError
 from games.history import replay
 
 MAX_TURN_CAP = 6  # deeper Coup solves do not fit in memory from most positions
-MAX_COINS = 12
 MAX_MOVES = 500  # moves in one history
 
 
@@ -119,6 +118,7 @@ def catalog() -> dict:
             "decks": {d: [CC.card_name(c, d) for c in range(5)] for d in CC.DECKS},
             "cap_pricings": list(coup_advice.CAP_PRICINGS),
             "turn_cap": coup_advice.DEFAULT_CAP, "max_turn_cap": MAX_TURN_CAP,
+            "max_coins": MAX_COINS,
         },
     }
 

@@ -395,7 +395,7 @@ async function init() {
   for (const b of document.querySelectorAll("[data-coins]")) {
     b.addEventListener("click", () => {
       const key = b.dataset.coins === "you" ? "coins" : "rivalCoins";
-      coup[key] = Math.max(0, Math.min(12, coup[key] + Number(b.dataset.step)));
+      coup[key] = Math.max(0, Math.min(catalog.coup.max_coins, coup[key] + Number(b.dataset.step)));
       drawCoup();
     });
   }
