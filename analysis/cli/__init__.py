@@ -1,4 +1,4 @@
-"""The ``farol`` command: list, play, solve, advise and report."""
+"""The ``farol`` command: list, play, solve, advise, explore and report."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from analysis.cli import (
     advise_coup,
     cobardes,
     coup,
+    explore,
     games,
     goat_lords,
     play,
@@ -25,7 +26,7 @@ from analysis.cli import (
 from games.errors import FarolError
 
 # Each module defines register(subparsers), which adds one sub-command.
-_COMMANDS = (games, play, solve, report, goat_lords, advise, cobardes, coup)
+_COMMANDS = (games, play, solve, report, goat_lords, advise, cobardes, coup, explore)
 
 
 _NEGATIVE_NUMBER = re.compile(

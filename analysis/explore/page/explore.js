@@ -1,0 +1,411 @@
+// Farol explorer: pick a spot (by stepping through a game or by clicking cards and coins)
+// and show the advice `farol advise` gives there. The spot lives in the address's #hash,
+// so a link (or a reload) shows the same spot again.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+let catalog = null;
+const view = { game: "cobardes", mode: "step", params: "", history: [] };
+let asked = 0; // the latest advice request; older answers are dropped
+let stepped = 0; // the latest spot asked for while stepping; likewise
+
+function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  Object.assign(node, props);
+  for (const c of children) node.append(c);
+  return node;
+}
+
+function showError(message) {
+  $("error").textContent = message || "";
+  $("error").hidden = !message;
+}
+
+async function api(path, body) {
+  let response;
+  try {
+    response = await fetch(path, body === undefined ? {} : {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body) });
+  } catch (e) {
+    throw new Error("the explorer's server does not answer (is farol explore still running?)");
+  }
+  let data;
+  try { data = await response.json(); } catch (e) { data = {}; }
+  if (!response.ok || data.error) throw new Error(data.error || `error ${response.status}`);
+  return data;
+}
+
+// ------------------------------------------------------------------ the address
+function saveHash() {
+  const h = new URLSearchParams({ game: view.game, mode: view.mode });
+  if (view.mode === "step") {
+    h.set("params", view.params);
+    h.set("history", view.history.join(";"));
+  } else {
+    h.set("spot", JSON.stringify(buildFields()));
+  }
+  h.set("options", JSON.stringify(coupOptions()));
+  history.replaceState(null, "", "#" + h.toString());
+}
+
+function readHash() {
+  const h = new URLSearchParams(location.hash.slice(1));
+  const out = {};
+  for (const [k, v] of h) out[k] = v;
+  return out;
+}
+
+// ------------------------------------------------------------------ advice
+function fmt(x, digits = 3) {
+  return x === null || x === undefined ? "—" : (x >= 0 ? "+" : "") + x.toFixed(digits);
+}
+
+function bar(fraction, negative = false) {
+  const width = Math.max(0, Math.min(1, Math.abs(fraction))) * 100;
+  return el("span", { className: "bar" + (negative ? " neg" : ""), style: `width:${width}%` });
+}
+
+function showAdvice(answer) {
+  const box = $("advice");
+  box.replaceChildren();
+  const command = answer.command ? el("p", { className: "muted" }, "From the command line: ",
+                                      el("code", { id: "command" }, answer.command)) : "";
+  if (answer.unavailable) {
+    box.append(el("p", { className: "unavailable", id: "unavailable" },
+                  "No advice here: " + answer.unavailable), command);
+    box.dataset.state = "unavailable";
+    return;
+  }
+  const a = answer.advice;
+  const who = a.player === "you" || a.player === undefined ? "you" :
+    (typeof a.player === "number" ? `P${a.player} (you)` : a.player);
+  box.append(el("p", { id: "value" }, `Value for ${who}: `, el("b", {}, fmt(a.value, 4))));
+  const table = el("table", { id: "actions" },
+    el("tr", {}, el("th", {}, "action"), el("th", {}, "mix"), el("th", {}, ""),
+       el("th", {}, "value")));
+  const biggest = Math.max(1e-9, ...a.actions.map((r) => Math.abs(r.value || 0)));
+  for (const r of a.actions) {
+    table.append(el("tr", {},
+      el("td", {}, r.action),
+      el("td", { className: "num" }, (100 * r.probability).toFixed(1) + "%"),
+      el("td", { className: "barcell" }, bar(r.probability)),
+      el("td", { className: "num value" }, fmt(r.value, 3), " ",
+         r.value === null ? "" : bar(r.value / biggest / 2, r.value < 0))));
+  }
+  box.append(table);
+  const hand = Object.entries(a.opponent_hand || {});
+  box.append(el("h3", {}, "The rival's likely hand"));
+  if (hand.length === 0) {
+    box.append(el("p", { className: "muted" }, "nothing of the rival's hand is hidden from you here"));
+  } else {
+    box.append(el("p", { className: "muted" }, "the chance that the rival holds each card"));
+    const t = el("table", { id: "opponent" });
+    for (const [card, p] of hand.sort((x, y) => y[1] - x[1])) {
+      t.append(el("tr", {}, el("td", {}, card),
+        el("td", { className: "num" }, (100 * p).toFixed(1) + "%"),
+        el("td", { className: "barcell" }, bar(p))));
+    }
+    box.append(t);
+  }
+  box.append(el("p", { className: "muted", id: "source" },
+    `Source: ${a.source || a.json.solver}; exploitability ${a.exploitability ? Number(a.exploitability).toPrecision(2) : 0}`));
+  const details = el("details", {}, el("summary", {}, "All of farol advise's JSON"),
+                     el("pre", {}, JSON.stringify(a.json, null, 1)));
+  box.append(command, details);
+  const shown = a.charts.filter((c) => catalog.charts.includes(c.file));
+  if (shown.length) {
+    const charts = el("div", { className: "charts" }, el("h3", {}, "Charts from the report"));
+    for (const c of shown) {
+      charts.append(el("figure", {}, el("img", { src: "/charts/" + c.file, alt: c.title,
+        loading: "lazy" }), el("figcaption", {}, c.title)));
+    }
+    box.append(charts);
+  }
+  box.dataset.state = "ready";
+}
+
+async function ask(path, body) {
+  const mine = ++asked;
+  const box = $("advice");
+  box.replaceChildren(el("p", { className: "muted" }, "Solving… (a first solve may take a minute)"));
+  box.dataset.state = "solving";
+  try {
+    const answer = await api(path, body);
+    if (mine === asked) showAdvice(answer);
+  } catch (e) {
+    if (mine !== asked) return;
+    box.replaceChildren(el("p", { className: "muted" }, "No advice (see the error above)."));
+    box.dataset.state = "error";
+    showError(e.message);
+  }
+}
+
+function coupOptions() {
+  return { turn_cap: Number($("turn-cap").value), cap_pricing: $("cap-pricing").value };
+}
+
+function clearAdvice(text = "Pick a spot.") {
+  asked++;
+  $("advice").replaceChildren(el("p", { className: "muted" }, text));
+  $("advice").dataset.state = "empty";
+}
+
+// ------------------------------------------------------------------ stepping through a game
+async function showSpot() {
+  saveHash();
+  const mine = ++stepped;
+  let spot;
+  try {
+    spot = await api("/api/moves", { game: view.game, params: view.params,
+                                     history: view.history });
+  } catch (e) {
+    if (mine === stepped) showError(e.message);
+    return false;
+  }
+  // Another spot, or the other mode, was picked meanwhile.
+  if (mine !== stepped || view.mode !== "step") return false;
+  showError("");
+  $("history").replaceChildren(...view.history.map((m, i) => {
+    const li = el("li", { title: "go back to just after this move" }, m);
+    li.addEventListener("click", () => { view.history = view.history.slice(0, i + 1); showSpot(); });
+    return li;
+  }));
+  $("state").textContent = spot.text;
+  $("to-move").textContent = spot.terminal ? `Game over: returns ${spot.returns.join(", ")}` :
+    spot.chance ? "Chance (a card dealt): pick the outcome" : `P${spot.player} to move`;
+  $("moves").replaceChildren(...spot.moves.map((m) => {
+    const label = m.probability === undefined ? m.name :
+      `${m.name} (${(100 * m.probability).toFixed(1)}%)`;
+    const b = el("button", { className: m.probability === undefined ? "" : "chance" }, label);
+    b.dataset.move = m.name;
+    b.addEventListener("click", () => play(m.name));
+    return b;
+  }));
+  if (spot.terminal || spot.chance) {
+    clearAdvice(spot.terminal ? "The game is over." : "Chance moves next: no one decides here.");
+  } else if ($("auto").checked) {
+    adviseHere();
+  } else {
+    clearAdvice("Press “Advise here” for the advice at this spot.");
+  }
+  return true;
+}
+
+function play(name) {
+  view.history.push(name);
+  showSpot();
+}
+
+function adviseHere() {
+  saveHash();
+  ask("/api/advice", { game: view.game, params: view.params, history: view.history,
+                       options: coupOptions() });
+}
+
+function startGame() {
+  view.params = $("params").value;
+  view.history = [];
+  showSpot();
+}
+
+// ------------------------------------------------------------------ building a spot
+function chipToggles(box, names, on) {
+  box.replaceChildren(...names.map((n) => {
+    const b = el("button", { className: on.includes(n) ? "on" : "" }, n);
+    b.dataset.card = n;
+    b.addEventListener("click", () => b.classList.toggle("on"));
+    return b;
+  }));
+}
+
+function chosen(box) {
+  return [...box.querySelectorAll("button.on")].map((b) => b.dataset.card);
+}
+
+// Coup: cards picked into a list (a card may be there twice), at most `limit`.
+function picker(pickBox, listBox, names, limit, picked) {
+  const draw = () => listBox.replaceChildren(...picked.map((n, i) => {
+    const b = el("button", { title: "remove" }, n + " ×");
+    b.addEventListener("click", () => { picked.splice(i, 1); draw(); });
+    return b;
+  }));
+  pickBox.replaceChildren(...names.map((n) => {
+    const b = el("button", {}, n);
+    b.dataset.card = n;
+    b.addEventListener("click", () => { if (picked.length < limit) { picked.push(n); draw(); } });
+    return b;
+  }));
+  draw();
+}
+
+const coup = { hidden: [], lost: [], rivalLost: [], coins: 2, rivalCoins: 2 };
+
+function options(select, values, selected) {
+  select.replaceChildren(...values.map(([v, t]) => el("option", { value: v, selected: v === selected }, t)));
+}
+
+function setupBuild(fields = {}) {
+  const cb = catalog.cobardes;
+  options($("cb-warriors"), [0, 1, 2, 3, 4, 5, 6].map((w) => [String(w), String(w)]),
+          String(fields.warriors ?? 6));
+  const top = Number($("cb-warriors").value);
+  const warriors = cb.warriors.slice(0, top + 1);
+  chipToggles($("cb-mine"), warriors, fields.mine || warriors);
+  chipToggles($("cb-theirs"), warriors, fields.theirs || warriors);
+  const scores = [["", "none (one battle)"]];
+  for (let a = 0; a <= 2; a++) for (let b = 0; b <= 2; b++) scores.push([`${a}-${b}`, `${a}-${b}`]);
+  options($("cb-score"), scores, fields.score || "");
+  const strip = (c) => (c || "").replace(/\*$/, "");
+  const courtiers = [["", "none"], ...cb.courtiers.map((c) => [c, c])];
+  options($("cb-my-courtier"), courtiers, strip(fields.my_courtier));
+  options($("cb-their-courtier"), courtiers, strip(fields.their_courtier));
+  $("cb-my-used").checked = (fields.my_courtier || "").endsWith("*");
+  $("cb-their-used").checked = (fields.their_courtier || "").endsWith("*");
+  const villains = [["", "none"], ...cb.villains.map((v) => [v, v])];
+  options($("cb-my-villain"), villains, fields.my_villain || "");
+  options($("cb-their-villain"), [["", "none"], ["?", "hidden (?)"], ...cb.villains.map((v) => [v, v])],
+          fields.their_villain || "");
+  if (fields.combat) $("cb-combat").value = fields.combat;
+  if (fields.combats) $("cb-combats").value = fields.combats;
+  // Coup
+  options($("cp-deck"), Object.keys(catalog.coup.decks).map((d) => [d, d]), fields.deck || "ambassador");
+  if (fields.seat !== undefined) $("cp-seat").value = String(fields.seat);
+  const you = fields.you || {}, rival = fields.rival || {};
+  coup.hidden = you.hidden || []; coup.lost = you.revealed || []; coup.rivalLost = rival.revealed || [];
+  coup.coins = you.coins ?? 2; coup.rivalCoins = rival.coins ?? 2;
+  if (rival.hidden) $("cp-rival-hidden").value = String(rival.hidden);
+  drawCoup();
+}
+
+function drawCoup() {
+  const names = catalog.coup.decks[$("cp-deck").value];
+  picker($("cp-pick-hidden"), $("cp-hidden"), names, 2, coup.hidden);
+  picker($("cp-pick-lost"), $("cp-lost"), names, 1, coup.lost);
+  picker($("cp-pick-rival-lost"), $("cp-rival-lost"), names, 1, coup.rivalLost);
+  $("cp-coins").textContent = coup.coins;
+  $("cp-rival-coins").textContent = coup.rivalCoins;
+}
+
+function buildFields() {
+  if (view.game === "cobardes") {
+    const used = (name, box) => (name && $(box).checked ? name + "*" : name);
+    return {
+      warriors: Number($("cb-warriors").value), mine: chosen($("cb-mine")),
+      theirs: chosen($("cb-theirs")), combat: Number($("cb-combat").value),
+      combats: Number($("cb-combats").value), score: $("cb-score").value,
+      my_courtier: used($("cb-my-courtier").value, "cb-my-used"),
+      their_courtier: used($("cb-their-courtier").value, "cb-their-used"),
+      my_villain: $("cb-my-villain").value, their_villain: $("cb-their-villain").value,
+    };
+  }
+  return {
+    deck: $("cp-deck").value, seat: Number($("cp-seat").value),
+    you: { hidden: coup.hidden, revealed: coup.lost, coins: coup.coins },
+    rival: { hidden: Number($("cp-rival-hidden").value), revealed: coup.rivalLost,
+             coins: coup.rivalCoins },
+    options: coupOptions(),
+  };
+}
+
+function adviseBuilt() {
+  showError("");
+  saveHash();
+  ask("/api/position", { game: view.game, fields: buildFields() });
+}
+
+// ------------------------------------------------------------------ layout
+function showMode() {
+  for (const b of document.querySelectorAll(".tab")) b.classList.toggle("active", b.dataset.mode === view.mode);
+  $("step").hidden = view.mode !== "step";
+  $("build").hidden = view.mode !== "build";
+  $("build-actions").hidden = view.mode !== "build";
+  $("build-cobardes").hidden = view.game !== "cobardes";
+  $("build-coup").hidden = view.game !== "coup";
+  $("coup-options").hidden = view.game !== "coup";
+}
+
+function setPresets() {
+  const game = catalog.games.find((g) => g.key === view.game);
+  options($("preset"), game.presets.map((p) => [p.params, p.title]), view.params);
+  if (!game.presets.some((p) => p.params === view.params)) {
+    $("preset").append(el("option", { value: view.params, selected: true }, "your parameters"));
+  }
+  $("params").value = view.params;
+}
+
+function enter() {
+  stepped++;
+  showError("");
+  clearAdvice();
+  showMode();
+  if (view.mode === "step") {
+    setPresets();
+    showSpot();
+  } else {
+    saveHash();
+  }
+}
+
+async function init() {
+  try {
+    catalog = await api("/api/catalog");
+  } catch (e) {
+    showError(e.message);
+    return;
+  }
+  options($("game"), catalog.games.map((g) => [g.key, g.title]), view.game);
+  options($("cap-pricing"), catalog.coup.cap_pricings.map((c) => [c, c]), "markov");
+  $("turn-cap").max = catalog.coup.max_turn_cap;
+  const saved = readHash();
+  if (saved.game && catalog.games.some((g) => g.key === saved.game)) view.game = saved.game;
+  $("game").value = view.game;
+  view.mode = saved.mode === "build" ? "build" : "step";
+  const first = catalog.games.find((g) => g.key === view.game).presets[0].params;
+  view.params = saved.params !== undefined ? saved.params : first;
+  view.history = saved.history ? saved.history.split(";").filter((m) => m) : [];
+  let fields = {};
+  try {
+    const opts = saved.options ? JSON.parse(saved.options) : {};
+    if (opts.turn_cap) $("turn-cap").value = opts.turn_cap;
+    if (opts.cap_pricing) $("cap-pricing").value = opts.cap_pricing;
+    fields = saved.spot ? JSON.parse(saved.spot) : {};
+  } catch (e) {
+    showError("the address holds a spot that cannot be read; showing the default one");
+  }
+  setupBuild(view.mode === "build" ? fields : {});
+
+  $("game").addEventListener("change", () => {
+    view.game = $("game").value;
+    view.params = catalog.games.find((g) => g.key === view.game).presets[0].params;
+    view.history = [];
+    enter();
+  });
+  for (const b of document.querySelectorAll(".tab")) {
+    b.addEventListener("click", () => { view.mode = b.dataset.mode; enter(); });
+  }
+  $("preset").addEventListener("change", () => { $("params").value = $("preset").value; startGame(); });
+  $("start").addEventListener("click", startGame);
+  $("params").addEventListener("keydown", (e) => { if (e.key === "Enter") startGame(); });
+  $("back").addEventListener("click", () => { view.history.pop(); showSpot(); });
+  $("advise-here").addEventListener("click", adviseHere);
+  $("build-advise").addEventListener("click", adviseBuilt);
+  $("cb-warriors").addEventListener("change", () => setupBuild({ ...buildFields(), mine: undefined, theirs: undefined }));
+  $("cp-deck").addEventListener("change", () => { coup.hidden.length = 0; coup.lost.length = 0; coup.rivalLost.length = 0; drawCoup(); });
+  for (const b of document.querySelectorAll("[data-coins]")) {
+    b.addEventListener("click", () => {
+      const key = b.dataset.coins === "you" ? "coins" : "rivalCoins";
+      coup[key] = Math.max(0, Math.min(catalog.coup.max_coins, coup[key] + Number(b.dataset.step)));
+      drawCoup();
+    });
+  }
+  showMode();
+  if (view.mode === "step") {
+    setPresets();
+    showSpot();
+  } else if (saved.spot) {
+    adviseBuilt();
+  }
+}
+
+init();

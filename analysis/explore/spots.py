@@ -1,0 +1,358 @@
+"""The spots the explorer shows and the advice at them, as JSON for the page.
+
+A spot is either reached by play (a game's parameters, written as for ``--params``, and
+the moves from its start by their OpenSpiel names, as for ``--history``) or built by
+clicking (a ¡Cobardes! position of cards, courtiers, villains and score; a Coup position
+of cards, lost cards and coins). The advice is the one ``farol advise cobardes|coup``
+prints with ``--json``: the same functions compute it. Where advice cannot be given at a
+spot, the page gets the line ``farol advise`` would print.
+"""
+
+from __future__ import annotations
+
+import shlex
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+import pyspiel
+
+from analysis.cobardes import advise as cobardes_advice
+from analysis.coup import advise as coup_advice
+from analysis.params import load_game, parse_params
+from games.cobardes import cards as BC
+from games.coup import cards as CC
+from games.coup.positions import MAX_COINS, format_position, parse_position
+from games.errors import FarolError, InvalidParameterError, InvalidPositionError
+from games.history import replay
+
+MAX_TURN_CAP = 6  # deeper Coup solves do not fit in memory from most positions
+MAX_MOVES = 500  # moves in one history
+
+
+@dataclass(frozen=True)
+class Preset:
+    """Parameters to start a game from, offered in the page's list."""
+
+    title: str
+    params: str
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game the explorer shows: its OpenSpiel name and the parameters to start from."""
+
+    key: str
+    title: str
+    name: str
+    presets: tuple[Preset, ...]
+
+
+GAMES = {
+    "cobardes": Game("cobardes", "¡Cobardes! battle", "python_cobardes_battle", (
+        Preset("Squire against Archer (courtiers)",
+               "kinds=warriors+courtiers,courtier0=Squire,courtier1=Archer"),
+        Preset("Warriors only", "kinds=warriors"),
+        Preset("Small: warriors 0-3, 3 combats", "kinds=warriors,warriors=3,combats=3"),
+        Preset("Wolf against Royal Guard (courtiers)",
+               "kinds=warriors+courtiers,courtier0=Wolf,courtier1=Royal Guard"),
+    )),
+    "coup": Game("coup", "Coup, 2 players", "python_coup", (
+        Preset("Endgame: one card each, 3 and 2 coins",
+               "deck=ambassador,position=?/duke/3;?/captain/2;move:0"),
+        Preset("Endgame: two cards against one",
+               "deck=ambassador,position=?+?/-/2;?/contessa/4;move:0"),
+        Preset("Whole game (Inquisitor deck, standard setup)",
+               "deck=inquisitor,two_player_setup=standard"),
+    )),
+}
+
+# Report charts that bear on a spot, by game: (file, title, when). ``when`` is a variant of
+# the battle (¡Cobardes!), "score" (a war score is given), or "any".
+CHARTS = {
+    "cobardes": (
+        ("cobardes_warriors_mix.png", "Opening mix and play by combat", "warriors"),
+        ("cobardes_card_importance.png", "Card importance by combat", "warriors"),
+        ("cobardes_courtier_battle.png", "Courtier battle matchups", "courtiers"),
+        ("cobardes_courtier_war.png", "Courtier war matchups", "courtiers"),
+        ("cobardes_war_by_score.png", "War win probability by score", "score"),
+        ("cobardes_villain_matchups.png", "Villain matchups", "villains"),
+        ("cobardes_hidden_villains.png", "Hidden villain deals", "villains"),
+        ("cobardes_full_battle_villains.png", "Full battle, hidden villain deals", "all"),
+    ),
+    "coup": (
+        ("coup_endgame_value.png", "Mover's value in 1v1 endgames", "any"),
+        ("coup_endgame_draw.png", "Draw probability at the cap", "any"),
+        ("coup_bluff_rates.png", "Bluff and challenge rates", "any"),
+        ("coup_bluff_by_coins.png", "Bluff rates by coins", "any"),
+        ("coup_priced_bluff_rates.png", "Bluff rates with the cap priced", "any"),
+    ),
+}
+
+# One solve at a time: the machine's cores go to it, and two pages asking for the same
+# spot share its caches instead of computing it twice.
+_SOLVING = threading.Lock()
+
+
+def game_of(key: Any) -> Game:
+    """The explorer's game called ``key``."""
+    if key not in GAMES:
+        raise InvalidParameterError(
+            f"game must be one of {', '.join(GAMES)}, not {str(key)[:40]!r}")
+    return GAMES[key]
+
+
+def catalog() -> dict:
+    """What the page offers: the games, their presets and the cards it shows to click."""
+    return {
+        "games": [{"key": g.key, "title": g.title, "name": g.name,
+                   "presets": [{"title": p.title, "params": p.params} for p in g.presets]}
+                  for g in GAMES.values()],
+        "cobardes": {
+            "warriors": list(BC.CARD_NAMES[:BC.NUM_WARRIORS]),
+            "courtiers": list(BC.COURTIER_NAMES),
+            "villains": [BC.CARD_NAMES[v] for v in BC.VILLAINS],
+            "variants": list(cobardes_advice.VARIANTS),
+        },
+        "coup": {
+            "decks": {d: [CC.card_name(c, d) for c in range(5)] for d in CC.DECKS},
+            "cap_pricings": list(coup_advice.CAP_PRICINGS),
+            "turn_cap": coup_advice.DEFAULT_CAP, "max_turn_cap": MAX_TURN_CAP,
+            "max_coins": MAX_COINS,
+        },
+    }
+
+
+def _text(value: Any, field: str) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise InvalidParameterError(f"{field} must be text, not {type(value).__name__}")
+    return value
+
+
+def history_of(value: Any) -> list[str]:
+    """The moves of ``value``: a list of move names or one ``;``-separated text."""
+    if isinstance(value, str) or value is None:
+        names = [n.strip() for n in _text(value, "history").split(";") if n.strip()]
+    elif isinstance(value, list) and all(isinstance(n, str) for n in value):
+        names = [n.strip() for n in value if n.strip()]
+    else:
+        raise InvalidParameterError("history must be a list of move names")
+    if len(names) > MAX_MOVES:
+        raise InvalidParameterError(f"history: at most {MAX_MOVES} moves, not {len(names)}")
+    if any(";" in n for n in names):
+        raise InvalidParameterError("history: a move name holds no ';'")
+    return names
+
+
+def load(key: Any, params: Any) -> pyspiel.Game:
+    """The game ``key`` with ``params`` written as for ``--params`` (``k=v,k=v``)."""
+    game = game_of(key)
+    items = [i for i in _text(params, "params").split(",") if i.strip()]
+    return load_game(game.name, parse_params(game.name, items))
+
+
+def spot(key: Any, params: Any, history: Any) -> pyspiel.State:
+    """The state the moves ``history`` reach from the start of the game."""
+    return replay(load(key, params), ";".join(history_of(history)))
+
+
+def describe(state: pyspiel.State) -> dict:
+    """A state for the page: its text, whose move it is and the moves legal there by
+    name (a chance node's outcomes with their probabilities), or the final returns."""
+    out: dict = {"text": str(state).rstrip(), "moves_played": len(state.history()),
+                 "terminal": state.is_terminal(), "chance": state.is_chance_node(),
+                 "player": int(state.current_player()), "moves": []}
+    if state.is_terminal():
+        out["returns"] = [float(r) for r in state.returns()]
+    elif state.is_chance_node():
+        out["moves"] = [{"name": state.action_to_string(pyspiel.PlayerId.CHANCE, a),
+                         "probability": float(p)}
+                        for a, p in state.chance_outcomes() if p > 0]
+    elif not state.is_simultaneous_node():
+        player = state.current_player()
+        out["moves"] = [{"name": state.action_to_string(player, a)}
+                        for a in state.legal_actions(player)]
+    return out
+
+
+def coup_options(options: Any) -> tuple[int, str]:
+    """The turn cap and cap pricing of ``options`` (``farol advise coup``'s
+    ``--turn-cap`` and ``--cap-pricing``), checked."""
+    options = options if isinstance(options, dict) else {}
+    cap = options.get("turn_cap", coup_advice.DEFAULT_CAP)
+    if isinstance(cap, str) and cap.strip().isdigit():
+        cap = int(cap)
+    if isinstance(cap, bool) or not isinstance(cap, int) or not 1 <= cap <= MAX_TURN_CAP:
+        raise InvalidParameterError(
+            f"turn cap must be a whole number from 1 to {MAX_TURN_CAP}, not {str(cap)[:20]!r}")
+    pricing = options.get("cap_pricing", "markov")
+    if pricing not in coup_advice.CAP_PRICINGS:
+        raise InvalidParameterError(f"cap pricing must be one of "
+                                    f"{', '.join(coup_advice.CAP_PRICINGS)}, not "
+                                    f"{str(pricing)[:20]!r}")
+    return cap, pricing
+
+
+def summary(key: str, advice: dict, variant: str = "any", score: bool = False) -> dict:
+    """The advice's JSON with what every page shows alike: each action's probability and
+    value (``None`` where the solve gives no value), sorted most played first, and the
+    report charts that bear on the spot."""
+    actions = advice.get("actions")
+    if actions is None:
+        mix = advice.get("strategy") or {m["action"]: m["probability"]
+                                         for m in advice.get("mix", [])}
+        actions = [{"action": a, "probability": p, "value": None} for a, p in mix.items()]
+    actions = sorted(actions, key=lambda r: (-r["probability"],
+                                             -(r["value"] if r["value"] is not None else 0)))
+    wanted = {"any", variant} | ({"score"} if score else set())
+    charts = [{"file": f, "title": t} for f, t, when in CHARTS[key] if when in wanted]
+    return {"game": key, "player": advice.get("player"), "value": advice.get("value"),
+            "actions": actions, "opponent_hand": advice.get("opponent_hand", {}),
+            "source": advice.get("source"), "exploitability": advice.get("exploitability"),
+            "charts": charts, "json": advice}
+
+
+def command(*words: str) -> str:
+    """The ``farol advise`` command line that prints the same advice."""
+    return " ".join(shlex.quote(w) for w in ("farol", "advise", *words))
+
+
+def advice_at(key: Any, params: Any, history: Any, options: Any = None) -> dict:
+    """``{"advice": ...}`` at the spot the moves reach, as ``farol advise KEY --params
+    --history`` gives it, or ``{"unavailable": line}`` with its message where it gives
+    none; ``command`` is that command line. Bad parameters or moves raise (they are not
+    the spot's fault)."""
+    state = spot(key, params, history)
+    words = [key, "--params", _text(params, "params"), "--history",
+             ";".join(history_of(history))]
+    cap, pricing = coup_options(options) if key == "coup" else (None, None)
+    if key == "coup":
+        words += ["--turn-cap", str(cap), "--cap-pricing", pricing]
+    out: dict = {"command": command(*words)}
+    try:
+        with _SOLVING:
+            if key == "cobardes":
+                advice = cobardes_advice.advise_spot(state).to_json()
+                variant = cobardes_advice.rules_variant(state.get_game())
+                return out | {"advice": summary(key, advice, variant)}
+            position = coup_advice.position_at(state)
+            advice = coup_advice.advise(position, state.core.cfg.deck, cap, cap=pricing)
+            return out | {"advice": summary(key, advice.to_json())}
+    except FarolError as exc:
+        return out | {"unavailable": str(exc)}
+
+
+# ------------------------------------------------------------- positions built by clicking
+def _names(value: Any, field: str) -> list[str]:
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise InvalidParameterError(f"{field} must be a list of card names")
+    return value
+
+
+def _whole(value: Any, field: str, low: int, high: int) -> int:
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidParameterError(
+            f"{field} must be a whole number from {low} to {high}, not {str(value)[:20]!r}")
+    return value
+
+
+def _name_or_none(value: Any, field: str) -> str | None:
+    text = _text(value, field).strip()
+    return text or None
+
+
+def cobardes_query(fields: dict) -> cobardes_advice.Query:
+    """The ``farol advise cobardes`` query of a battle position built in the page."""
+    warriors = _whole(fields.get("warriors", 6), "warriors", 0, BC.NUM_WARRIORS - 1)
+    full = [BC.CARD_NAMES[c] for c in range(warriors + 1)]
+    mine = _names(fields.get("mine", full), "mine")
+    theirs = _names(fields.get("theirs", full), "theirs")
+    score = _name_or_none(fields.get("score"), "score")
+    variant = _name_or_none(fields.get("variant"), "variant")
+    return cobardes_advice.Query(
+        mine=cobardes_advice.parse_cards(",".join(mine), "mine"),
+        theirs=cobardes_advice.parse_cards(",".join(theirs), "theirs"),
+        variant=variant,
+        my_courtier=_name_or_none(fields.get("my_courtier"), "my_courtier"),
+        their_courtier=_name_or_none(fields.get("their_courtier"), "their_courtier"),
+        my_villain=_name_or_none(fields.get("my_villain"), "my_villain"),
+        their_villain=_name_or_none(fields.get("their_villain"), "their_villain"),
+        combat=_whole(fields.get("combat", 1), "combat", 1, 7),
+        combats=_whole(fields.get("combats", 7), "combats", 1, 7),
+        warriors=warriors, score=cobardes_advice.parse_score(score))
+
+
+def coup_position(fields: dict) -> tuple[str, str]:
+    """The position string and deck of a Coup position built in the page: your face-down
+    and lost cards and coins, the rival's count of face-down cards, lost cards and coins,
+    and your seat (you move)."""
+    deck = fields.get("deck", "ambassador")
+    if deck not in CC.DECKS:
+        raise InvalidParameterError(f"deck must be one of {', '.join(CC.DECKS)}, "
+                                    f"not {str(deck)[:20]!r}")
+    seat = _whole(fields.get("seat", 0), "seat", 0, 1)
+    you = fields.get("you") if isinstance(fields.get("you"), dict) else {}
+    rival = fields.get("rival") if isinstance(fields.get("rival"), dict) else {}
+    mine = _names(you.get("hidden"), "your cards")
+    if not mine:
+        raise InvalidPositionError("your cards: pick one or two face-down cards")
+    lost = [_names(you.get("revealed"), "your lost cards"),
+            _names(rival.get("revealed"), "the rival's lost cards")]
+    hidden = ["+".join(mine), "+".join("?" * _whole(rival.get("hidden", 2),
+                                                     "the rival's face-down cards", 1, 2))]
+    coins = [_whole(you.get("coins", 2), "your coins", 0, MAX_COINS),
+             _whole(rival.get("coins", 2), "the rival's coins", 0, MAX_COINS)]
+    entries = [f"{hidden[i]}/{'+'.join(lost[i]) or '-'}/{coins[i]}" for i in range(2)]
+    if seat == 1:
+        entries.reverse()
+    text = ";".join(entries) + f";move:{seat}"
+    return format_position(parse_position(text, deck), deck), deck
+
+
+def advice_of_position(key: Any, fields: Any) -> dict:
+    """``{"advice": ...}`` for a position built in the page (``farol advise KEY`` with
+    the position's flags), or ``{"unavailable": line}`` where no advice is given."""
+    game_of(key)
+    fields = fields if isinstance(fields, dict) else {}
+    if key == "cobardes":
+        query = cobardes_query(fields)
+        out = {"command": command(*battle_flags(query))}
+        with _SOLVING:
+            advice = cobardes_advice.advise(query).to_json()
+        return out | {"advice": summary(key, advice, query.resolved_variant(),
+                                        query.score is not None)}
+    position, deck = coup_position(fields)
+    cap, pricing = coup_options(fields.get("options"))
+    out = {"spot": position, "command": command(
+        "coup", position, "--deck", deck, "--turn-cap", str(cap), "--cap-pricing", pricing)}
+    try:
+        with _SOLVING:
+            advice = coup_advice.advise(position, deck, cap, cap=pricing).to_json()
+    except InvalidParameterError as exc:  # the cap cannot be priced at this position
+        return out | {"unavailable": str(exc)}
+    return out | {"advice": summary(key, advice)}
+
+
+def battle_flags(query: cobardes_advice.Query) -> list[str]:
+    """The ``farol advise cobardes`` flags of a built battle position."""
+    def cards(ids):
+        return ",".join(BC.CARD_NAMES[c] for c in ids)
+
+    words = ["cobardes", "--warriors", str(query.warriors), "--mine", cards(query.mine),
+             "--theirs", cards(query.theirs), "--combat", str(query.combat),
+             "--combats", str(query.combats)]
+    for flag, value in (("--my-courtier", query.my_courtier),
+                        ("--their-courtier", query.their_courtier),
+                        ("--my-villain", query.my_villain),
+                        ("--their-villain", query.their_villain)):
+        if value:
+            words += [flag, value]
+    if query.score is not None:
+        words += ["--score", f"{query.score[0]}-{query.score[1]}"]
+    return words

@@ -1,0 +1,257 @@
+"""``farol explore`` in a real browser: headless Chromium (Debian's ``chromium``) loads the
+page from a running ``farol explore``, a mouse click plays a move, and the advice the page
+shows is the app's; a spot in the address and bad input are shown as the page should.
+
+Chromium is driven through its DevTools protocol (tornado's websocket client); nothing is
+downloaded. Without Chromium the tests are skipped with how to install it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import pytest
+from tornado.websocket import websocket_connect
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+SMALL = "kinds=warriors,warriors=3,combats=3"
+ENDGAME = "deck=ambassador,position=?/duke/3;?/captain/2;move:0"
+TIMEOUT = 120
+# As CI runs it: as root (no sandbox), no GPU, and none of Chromium's own network calls.
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--disable-dev-shm-usage"]
+
+# A browser and a server start in ~10 s, and each test takes a few seconds more.
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(
+    CHROMIUM is None, reason="Chromium is not installed; `apt-get install chromium` "
+    "(Debian's package, as .ci/run does) runs these browser tests")]
+
+
+@pytest.fixture(scope="module")
+def explorer(tmp_path_factory):
+    """The address of a running ``farol explore`` (stopped by Ctrl-C afterwards)."""
+    tmp = tmp_path_factory.mktemp("explore")
+    env = dict(os.environ, PYTHONPATH=str(ROOT), FAROL_DATA_DIR=str(tmp / "data"),
+               FAROL_CACHE_DIR=str(tmp / "cache"))
+    command = [sys.executable, "-c", "import sys; from analysis.cli import main; "
+               "sys.exit(main(['explore', '--port', '0', '--no-browser']))"]
+    proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("Farol explorer at "), line
+        yield line.split()[3]
+    finally:
+        proc.send_signal(2)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def _post(url: str, body: dict) -> dict:
+    request = urllib.request.Request(url, json.dumps(body).encode(),
+                                     {"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
+        return json.load(answer)
+
+
+def _address(base: str, **spot: str) -> str:
+    return base + "#" + urllib.parse.urlencode(spot, quote_via=urllib.parse.quote)
+
+
+# ------------------------------------------------------------------ a DevTools client
+class Page:
+    """One tab of headless Chromium, driven by DevTools protocol commands."""
+
+    def __init__(self, socket):
+        self.socket = socket
+        self.sent = 0
+
+    async def send(self, method: str, **params):
+        self.sent += 1
+        await self.socket.write_message(json.dumps({"id": self.sent, "method": method,
+                                                    "params": params}))
+        while True:
+            message = await asyncio.wait_for(self.socket.read_message(), TIMEOUT)
+            assert message is not None, "Chromium closed the connection"
+            data = json.loads(message)
+            if data.get("id") == self.sent:
+                assert "error" not in data, data["error"]
+                return data["result"]
+
+    async def js(self, expression: str):
+        result = await self.send("Runtime.evaluate", expression=expression,
+                                 returnByValue=True, awaitPromise=True)
+        assert "exceptionDetails" not in result, result["exceptionDetails"]
+        return result["result"].get("value")
+
+    async def wait_for(self, expression: str, seconds: float = TIMEOUT):
+        """The value of ``expression`` once it is truthy (an error, as while the page
+        loads, counts as false)."""
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            value = await self.js(f"(() => {{ try {{ return ({expression}); }} "
+                                  "catch (e) { return null; } })()")
+            if value:
+                return value
+            await asyncio.sleep(0.1)
+        raise AssertionError(f"the page never made {expression!r} true")
+
+    async def click(self, selector: str):
+        """A mouse click (pressed and released) at the middle of the element, once it
+        is shown."""
+        box = await self.wait_for(
+            f"(() => {{ const e = document.querySelector({json.dumps(selector)}); if (!e) "
+            "return null; e.scrollIntoView(); const r = e.getBoundingClientRect(); "
+            "return r.width > 0 ? [r.x + r.width / 2, r.y + r.height / 2] : null; })()")
+        for kind in ("mousePressed", "mouseReleased"):
+            await self.send("Input.dispatchMouseEvent", type=kind, x=box[0], y=box[1],
+                            button="left", clickCount=1)
+
+
+def browse(tmp_path: Path, script) -> object:
+    """Start Chromium, run ``await script(page)`` on a blank tab, close Chromium."""
+    profile = tmp_path / "chromium"
+    proc = subprocess.Popen([CHROMIUM, *FLAGS, f"--user-data-dir={profile}",
+                             "--remote-debugging-port=0", "--window-size=1200,900",
+                             "about:blank"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        port_file = profile / "DevToolsActivePort"
+        end = time.monotonic() + 60
+        while not (port_file.exists() and port_file.read_text().count("\n") >= 1):
+            assert time.monotonic() < end and proc.poll() is None, "Chromium did not start"
+            time.sleep(0.1)
+        port = port_file.read_text().split()[0]
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=30) as r:
+            tab = next(t for t in json.load(r) if t["type"] == "page")
+
+        async def run():
+            socket = await websocket_connect(tab["webSocketDebuggerUrl"],
+                                             max_message_size=64 << 20)
+            try:
+                return await script(Page(socket))
+            finally:
+                socket.close()
+
+        return asyncio.run(run())
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def _rows() -> str:
+    return ("[...document.querySelectorAll('#actions tr')].slice(1).map("
+            "r => [...r.cells].map(c => c.textContent.trim()))")
+
+
+# ------------------------------------------------------------------ the tests
+def test_a_click_plays_a_move_and_the_page_shows_the_advice_there(explorer, tmp_path):
+    async def script(page: Page):
+        await page.send("Page.navigate", url=_address(explorer, game="cobardes",
+                                                      mode="step", params=SMALL))
+        await page.wait_for("document.querySelectorAll('#moves button').length === 4")
+        await page.click('#moves button[data-move="play warrior 2"]')
+        await page.wait_for("document.querySelector('#history li')?.textContent "
+                            "=== 'play warrior 2'")
+        await page.wait_for("document.getElementById('advice').dataset.state === 'ready'")
+        return {"rows": await page.js(_rows()),
+                "value": await page.js("document.getElementById('value').textContent"),
+                "to_move": await page.js("document.getElementById('to-move').textContent"),
+                "command": await page.js("document.getElementById('command').textContent"),
+                "hash": await page.js("location.hash")}
+
+    shown = browse(tmp_path, script)
+    answer = _post(explorer + "api/advice", {"game": "cobardes", "params": SMALL,
+                                             "history": ["play warrior 2"]})
+    advice = answer["advice"]
+    assert shown["command"] == answer["command"]
+    assert shown["to_move"] == "P1 to move"
+    assert shown["value"].startswith("Value for you: ")
+    assert float(shown["value"].split()[-1]) == pytest.approx(advice["value"], abs=5e-5)
+    assert [r[:2] for r in shown["rows"]] == [
+        [a["action"], f"{100 * a['probability']:.1f}%"] for a in advice["actions"]]
+    assert [float(r[3]) for r in shown["rows"]] == pytest.approx(
+        [a["value"] for a in advice["actions"]], abs=5e-4)
+    # The spot is kept in the address, so a link shows it again.
+    spot = urllib.parse.parse_qs(shown["hash"].lstrip("#"))
+    assert spot["history"] == ["play warrior 2"] and spot["params"] == [SMALL]
+
+
+def test_a_spot_in_the_address_without_advice_says_why_in_one_line(explorer, tmp_path):
+    history = ["Draw Duke", "Draw Captain", "Tax (claims Duke)"]
+
+    async def script(page: Page):
+        await page.send("Page.navigate", url=_address(
+            explorer, game="coup", mode="step", params=ENDGAME, history=";".join(history),
+            options=json.dumps({"turn_cap": 1, "cap_pricing": "draw"})))
+        await page.wait_for("document.getElementById('advice').dataset.state "
+                            "=== 'unavailable'")
+        return await page.js("document.getElementById('unavailable').textContent")
+
+    expected = _post(explorer + "api/advice", {"game": "coup", "params": ENDGAME,
+                                               "history": history})["unavailable"]
+    assert browse(tmp_path, script) == f"No advice here: {expected}"
+    assert "advice is given at the start of a turn" in expected
+
+
+def test_bad_parameters_typed_in_the_page_are_one_line_in_the_page(explorer, tmp_path):
+    async def script(page: Page):
+        await page.send("Page.navigate", url=_address(explorer, game="cobardes",
+                                                      mode="step", params=SMALL))
+        await page.wait_for("document.querySelectorAll('#moves button').length === 4")
+        await page.js("document.getElementById('params').value = 'kinds=warriors,colour=red'")
+        await page.click("#start")
+        await page.wait_for("!document.getElementById('error').hidden")
+        return await page.js("document.getElementById('error').textContent")
+
+    message = browse(tmp_path, script)
+    assert message.startswith("python_cobardes_battle has no parameter 'colour'")
+    assert "\n" not in message and "Traceback" not in message
+
+
+def test_a_battle_built_by_clicking_cards_is_advised_as_the_app_advises_it(explorer,
+                                                                         tmp_path):
+    async def script(page: Page):
+        await page.send("Page.navigate", url=_address(explorer, game="cobardes",
+                                                      mode="step", params=SMALL))
+        await page.wait_for("document.querySelectorAll('#moves button').length === 4")
+        await page.click("#mode-build")
+        await page.wait_for("!document.getElementById('build').hidden")
+        await page.js("(() => { const s = document.getElementById('cb-warriors'); "
+                      "s.value = '3'; s.dispatchEvent(new Event('change')); })()")
+        # Your Prince and the rival's 3 leave the hands; the combat is the second of 3.
+        await page.click('#cb-mine button[data-card="Prince"]')
+        await page.click('#cb-theirs button[data-card="3"]')
+        await page.js("document.getElementById('cb-combat').value = '2'; "
+                      "document.getElementById('cb-combats').value = '3'")
+        await page.click("#build-advise")
+        await page.wait_for("document.getElementById('advice').dataset.state === 'ready'")
+        return {"rows": await page.js(_rows()),
+                "command": await page.js("document.getElementById('command').textContent")}
+
+    shown = browse(tmp_path, script)
+    answer = _post(explorer + "api/position", {"game": "cobardes", "fields": {
+        "warriors": 3, "mine": ["1", "2", "3"], "theirs": ["Prince", "1", "2"],
+        "combat": 2, "combats": 3}})
+    assert shown["command"] == answer["command"]
+    assert "--mine 1,2,3 --theirs Prince,1,2 --combat 2 --combats 3" in answer["command"]
+    assert [r[:2] for r in shown["rows"]] == [
+        [a["action"], f"{100 * a['probability']:.1f}%"] for a in answer["advice"]["actions"]]
