@@ -1,0 +1,90 @@
+"""``farol coup blueprint build|info``: the 2-player Coup blueprint (a strong strategy
+for the whole game from the deal) and how much it can be beaten.
+
+``build`` walks the deck's whole game once (cached), trains each setup (resumable:
+an interrupted build goes on from its last checkpoint) and measures lower bounds on
+its exploitability; ``info`` prints what is stored.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from analysis import store
+from analysis.cli.matches import show_progress
+from analysis.cli.numbers import int_in
+from analysis.coup import blueprint
+from analysis.coup.blueprint_bounds import measure_bounds
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("blueprint", help="the 2-player blueprint: build it, or show it")
+    what = parser.add_subparsers(dest="blueprint_command", metavar="build|info")
+    what.required = True
+    build = what.add_parser("build", help="train the blueprint of a deck (resumable) and "
+                                          "measure how much it can be beaten")
+    add_deck_arguments(build)
+    build.add_argument("--iterations", type=int_in(1), default=blueprint.ITERATIONS,
+                       help=f"CFR+ iterations per setup (default {blueprint.ITERATIONS})")
+    build.add_argument("--response-iterations", type=int_in(0), default=200,
+                       help="iterations of the best response trained against it in each seat "
+                            "(default 200; 0 skips the measurement)")
+    build.set_defaults(func=run_build)
+    info = what.add_parser("info", help="what the stored blueprint is and how accurate")
+    add_deck_arguments(info)
+    info.add_argument("--json", action="store_true", help="print the summary as JSON")
+    info.set_defaults(func=run_info)
+
+
+def add_deck_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--deck", choices=blueprint.DECKS, default="ambassador",
+                        help="ambassador (default) or inquisitor")
+    parser.add_argument("--setups", default=",".join(blueprint.SETUPS),
+                        help="2-player setups, comma-separated (default: basic,standard,draft)")
+
+
+def parse_setups(text: str) -> tuple[str, ...]:
+    return tuple(blueprint.check_setup(s.strip()) for s in text.split(","))
+
+
+def run_build(args: argparse.Namespace) -> int:
+    setups = parse_setups(args.setups)
+    progress = show_progress()
+    bp = blueprint.build(args.deck, setups, args.iterations, progress)
+    if args.response_iterations:
+        measure_bounds(bp, setups, args.response_iterations, progress)
+    print_info(args.deck, setups)
+    return 0
+
+
+def run_info(args: argparse.Namespace) -> int:
+    setups = parse_setups(args.setups)
+    if args.json:
+        print(json.dumps(blueprint.read_summary(args.deck), indent=1, sort_keys=True))
+        return 0
+    print_info(args.deck, setups)
+    return 0
+
+
+def print_info(deck: str, setups: tuple[str, ...]) -> None:
+    summary = blueprint.read_summary(deck)
+    trained = summary.get("setups", {})
+    bounds = summary.get("bounds", {})
+    print(f"Coup blueprint, {deck} deck ({store.shown(blueprint.summary_path(deck))})")
+    for setup in setups:
+        rec = trained.get(setup)
+        if rec is None:
+            print(f"  {setup}: not built yet (farol coup blueprint build --deck {deck} "
+                  f"--setups {setup})")
+            continue
+        line = (f"  {setup}: {rec['iterations']} iterations; the first player wins "
+                f"{(1 + rec['first_player_value']) / 2:.1%} in the blueprint's self-play")
+        b = bounds.get(setup)
+        if b:
+            line += (f"; exploitability at least {b['exploitability_lower_bound']:.3f} in win "
+                     "probability (lower bound: a best response among strategies that see "
+                     "what the blueprint sees)")
+        else:
+            line += "; exploitability not measured yet"
+        print(line)

@@ -1,0 +1,380 @@
+"""The 2-player Coup blueprint: a strong strategy for the whole game, from the deal.
+
+The whole game's position graph (every position reachable from the deals of the three
+2-player setups, no turn cap: play that loops is part of the game) is solved by CFR+
+on the graph (:mod:`analysis.solve.cyclic`), each player's strategy keyed by what the
+player sees now: their own cards, the coins, the cards lost, whose turn and the
+pending claim, block or challenge (:func:`blueprint_key`). It is an abstraction: a
+player forgets the order of past claims. Its accuracy is measured, never assumed
+(:mod:`analysis.coup.blueprint_bounds`). A Coup that wins at once is always played
+(:class:`~games.coup.walker.DecisiveCoupWalker`, an exact reduction).
+
+Artifacts: the graph and the training checkpoints in the cache (hundreds of MB, built on
+first use), the strategy per deck in the cache, and a small summary record per deck
+under the data store.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+from analysis import store
+from analysis.coup.full_game import full_game
+from analysis.coup.guarantees import (
+    PositionGraph,
+    encode_key,
+    markov_key,
+    position_graph,
+    position_key,
+    uncapped_roots,
+)
+from analysis.provenance import provenance
+from analysis.solve.cache import READ_ERRORS, atomic_savez, atomic_write_text, read_json
+from analysis.solve.cyclic import CyclicCFR, CyclicGraph
+from analysis.solve.errors import CorruptFileError
+from games.coup import engine as E
+from games.coup.walker import DecisiveCoupWalker, decisive_coup
+from games.errors import InvalidParameterError
+
+SETUPS = ("basic", "standard", "draft")
+DECKS = ("ambassador", "inquisitor")
+ITERATIONS = 1000
+GRAPH_FORMAT = 1
+
+
+def blueprint_key(s: E.Core, player: int) -> tuple:
+    """What ``player``'s blueprint strategy depends on at ``s``: their own cards and the
+    public position (:func:`~analysis.coup.guarantees.markov_key`), plus whether the
+    game was drafted (a drafted court holds three cards, so exchanges differ)."""
+    return markov_key(s, player) + (any(s.unused),)
+
+
+def check_deck(deck: str) -> str:
+    if deck not in DECKS:
+        raise InvalidParameterError(f"deck {deck!r}: choose one of {', '.join(DECKS)}")
+    return deck
+
+
+def check_setup(setup: str) -> str:
+    if setup not in SETUPS:
+        raise InvalidParameterError(f"setup {setup!r}: choose one of {', '.join(SETUPS)}")
+    return setup
+
+
+def graph_path(deck: str) -> Path:
+    return store.cache("coup", "blueprint", f"{deck}-graph.npz")
+
+
+def checkpoint_path(deck: str, setup: str) -> Path:
+    return store.cache("coup", "blueprint", f"{deck}-{setup}-training.npz")
+
+
+def strategy_path(deck: str) -> Path:
+    return store.cache("coup", "blueprint", f"{deck}-strategy.npz")
+
+
+def summary_path(deck: str) -> Path:
+    return store.data("coup", "blueprint", f"{deck}.json")
+
+
+@dataclasses.dataclass(frozen=True)
+class DeckGraph:
+    """One deck's whole-game graph for the solver, with what a reader needs to find a
+    player's information set: ``keys[p]`` maps :func:`encode_key` of
+    :func:`blueprint_key` to ``(first slot, number of actions)``; ``roots`` the node
+    of each setup's deal."""
+
+    deck: str
+    graph: CyclicGraph
+    keys: tuple[dict, dict]
+    roots: dict[str, int]
+
+    def root_vector(self, start: str) -> np.ndarray:
+        root = np.zeros(self.graph.num_nodes)
+        root[self.roots[start]] = 1.0
+        return root
+
+
+def cyclic_graph(g: PositionGraph) -> CyclicGraph:
+    """The position graph as the solver's input: a win pays +1, a loss -1."""
+    payoff = np.select([g.winner == 0, g.winner == 1], [1.0, -1.0], 0.0)
+    slot = np.where(g.slot[0] >= 0, g.slot[0], g.slot[1])
+    return CyclicGraph(g.kind, payoff, g.edge_start, g.edge_child, g.edge_prob, slot,
+                       g.slot_key)
+
+
+def walk(name: str, games: dict, progress: bool = False) -> DeckGraph:
+    """The graph of every position reachable from the starts of ``games`` (a name ->
+    2-player ``python_coup`` game differing only in where they start), no turn cap."""
+    config, roots = uncapped_roots(list(games.values()))
+    g = position_graph(DecisiveCoupWalker(config, history=False), roots, progress,
+                       key=blueprint_key)
+    nodes = {}
+    for setup, root in zip(games, roots, strict=True):
+        root.turn = 0
+        nodes[setup] = g.index[encode_key(position_key(root))]
+    return DeckGraph(name, cyclic_graph(g), g.key_slots, nodes)
+
+
+def deck_games(deck: str) -> dict:
+    """The three 2-player setups of ``deck`` by name."""
+    return {setup: full_game(setup, check_deck(deck), 1) for setup in SETUPS}
+
+
+def walk_deck(deck: str, progress: bool = False) -> DeckGraph:
+    """Walk the whole game of ``deck`` from the three setups' deals (minutes)."""
+    return walk(deck, deck_games(deck), progress)
+
+
+def history_roots(games: dict) -> tuple[E.Config, dict[str, E.Core]]:
+    """The uncapped config the graph of ``games`` is stepped under, and each game's
+    start with its event log (what the players see), for play on the graph."""
+    config, _ = uncapped_roots(list(games.values()))
+    roots = {}
+    for name, game in games.items():
+        root = DecisiveCoupWalker(game.config, history=True).root()
+        root.cfg = config
+        roots[name] = root
+    return config, roots
+
+
+def _pack_keys(keys: dict) -> dict:
+    blob = b"".join(keys)
+    offsets = np.cumsum([0] + [len(k) for k in keys], dtype=np.int64)
+    first, count = (np.array(v, np.int64) for v in zip(*keys.values(), strict=True)) \
+        if keys else (np.zeros(0, np.int64), np.zeros(0, np.int64))
+    return {"blob": np.frombuffer(blob, np.uint8), "offsets": offsets, "first": first,
+            "count": count}
+
+
+def _unpack_keys(blob: np.ndarray, offsets: np.ndarray, first: np.ndarray,
+                 count: np.ndarray) -> dict:
+    raw = blob.tobytes()
+    return {raw[offsets[i]:offsets[i + 1]]: (int(first[i]), int(count[i]))
+            for i in range(first.shape[0])}
+
+
+def save_deck_graph(dg: DeckGraph, path: Path) -> None:
+    g = dg.graph
+    arrays = {"format": np.int64(GRAPH_FORMAT), "kind": g.kind, "payoff": g.payoff,
+              "edge_start": g.edge_start, "edge_child": g.edge_child,
+              "edge_prob": g.edge_prob, "edge_slot": g.edge_slot,
+              "roots": np.array(list(dg.roots.values()), np.int64),
+              "root_names": np.frombuffer(json.dumps(list(dg.roots)).encode(), np.uint8)}
+    for p in (0, 1):
+        arrays[f"slot_key{p}"] = g.slot_key[p]
+        arrays |= {f"{name}{p}": a for name, a in _pack_keys(dg.keys[p]).items()}
+    atomic_savez(path, **arrays)
+
+
+def load_deck_graph(deck: str, path: Path) -> DeckGraph:
+    """A saved deck graph (a damaged or outdated file raises :class:`CorruptFileError`)."""
+    try:
+        with np.load(path) as z:
+            a = {k: z[k] for k in z.files}
+        if int(a["format"]) != GRAPH_FORMAT:
+            raise ValueError("an older format")
+        graph = CyclicGraph(a["kind"], a["payoff"], a["edge_start"], a["edge_child"],
+                            a["edge_prob"], a["edge_slot"], (a["slot_key0"], a["slot_key1"]))
+        graph.check()
+        keys = tuple(_unpack_keys(a[f"blob{p}"], a[f"offsets{p}"], a[f"first{p}"],
+                                  a[f"count{p}"]) for p in (0, 1))
+        names = json.loads(a["root_names"].tobytes())
+        roots = dict(zip(names, a["roots"].tolist(), strict=True))
+    except (*READ_ERRORS, KeyError, TypeError) as exc:
+        raise CorruptFileError(f"{store.shown(path)}: not a readable Coup graph ({exc})") from None
+    return DeckGraph(deck, graph, keys, roots)
+
+
+def deck_graph(deck: str, progress: bool = False) -> DeckGraph:
+    """``deck``'s graph from the cache, walked and saved first when missing or damaged."""
+    path = graph_path(check_deck(deck))
+    if path.exists():
+        try:
+            return load_deck_graph(deck, path)
+        except CorruptFileError as exc:
+            store.say_damaged(path, str(exc))
+    dg = walk_deck(deck, progress)
+    save_deck_graph(dg, path)
+    return dg
+
+
+@dataclasses.dataclass(frozen=True)
+class TrainingRecord:
+    """How one setup's blueprint was trained, and its value at the deal (the first
+    player's payoff, +1 a win, -1 a loss) under the blueprint's self-play."""
+
+    deck: str
+    setup: str
+    iterations: int
+    seconds: float
+    first_player_value: float
+    nodes: int
+    edges: int
+    information_sets: tuple[int, int]
+    provenance: dict
+
+    @property
+    def first_player_win(self) -> float:
+        return (1.0 + self.first_player_value) / 2.0
+
+    def to_json(self) -> dict:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_json(cls, d: dict) -> TrainingRecord:
+        d = dict(d)
+        d["information_sets"] = tuple(d["information_sets"])
+        return cls(**d)
+
+
+def train(deck: str, setup: str, iterations: int = ITERATIONS, progress: bool = False,
+          dg: DeckGraph | None = None) -> tuple[TrainingRecord, tuple[np.ndarray, np.ndarray]]:
+    """CFR+ on ``deck``'s graph from ``setup``'s deal, resumable from its checkpoint;
+    the record and both players' average strategies (a probability per slot)."""
+    dg = deck_graph(deck, progress) if dg is None else dg
+    solver = CyclicCFR(dg.graph, dg.root_vector(setup))
+    tick = time.perf_counter()
+    path = checkpoint_path(deck, setup)
+    try:
+        solver.run(iterations, progress, checkpoint=path, desc=f"blueprint {deck} {setup}")
+    except CorruptFileError as exc:
+        store.say_damaged(path, str(exc))
+        path.unlink()
+        solver = CyclicCFR(dg.graph, dg.root_vector(setup))
+        solver.run(iterations, progress, checkpoint=path, desc=f"blueprint {deck} {setup}")
+    strategies = (solver.average_strategy(0), solver.average_strategy(1))
+    value = float(solver.evaluate(strategies)[dg.roots[setup]])
+    record = TrainingRecord(deck, setup, solver.iterations, time.perf_counter() - tick,
+                            value, dg.graph.num_nodes, dg.graph.num_edges,
+                            tuple(len(k) for k in dg.keys), provenance(None))
+    return record, strategies
+
+
+@dataclasses.dataclass(frozen=True)
+class Blueprint:
+    """One deck's blueprint: each setup's strategies, read by information set.
+
+    ``keys[p]`` maps :func:`encode_key` of :func:`blueprint_key` to player ``p``'s
+    slots; ``strategy[setup][p]`` holds a probability per slot; ``records[setup]`` how
+    it was trained. Query it with :meth:`action_probabilities` (an OpenSpiel state, as
+    OpenSpiel's ``Policy`` does) or :meth:`mix` (an engine position).
+    """
+
+    deck: str
+    keys: tuple[dict, dict]
+    strategy: dict[str, tuple[np.ndarray, np.ndarray]]
+    records: dict[str, TrainingRecord]
+
+    @property
+    def setups(self) -> tuple[str, ...]:
+        return tuple(s for s in SETUPS if s in self.strategy)
+
+    def mix(self, core: E.Core, player: int, setup: str) -> np.ndarray | None:
+        """``player``'s probabilities over ``core.legal_actions()`` (in that order), or
+        ``None`` where the position is not in the blueprint (a position set up by hand
+        that the deal cannot reach)."""
+        if setup not in self.strategy:
+            raise InvalidParameterError(
+                f"the {self.deck} blueprint has no {setup!r} setup; it has "
+                f"{', '.join(self.setups) or 'none yet'}")
+        legal = core.legal_actions()
+        coup = decisive_coup(core)
+        if coup is not None:
+            return np.array([1.0 if a == coup else 0.0 for a in legal])
+        found = self.keys[player].get(encode_key(blueprint_key(core, player)))
+        if found is None or found[1] != len(legal):
+            return None
+        first, count = found
+        return self.strategy[setup][player][first:first + count].astype(float)
+
+    def action_probabilities(self, state, player_id: int | None = None) -> dict[int, float]:
+        """The blueprint's mix at an OpenSpiel ``python_coup`` state (action -> probability);
+        an empty dict where the position is not in the blueprint."""
+        params = state.get_game().get_parameters()
+        if params["players"] != 2 or params["deck"] != self.deck:
+            raise InvalidParameterError(
+                f"the {self.deck} blueprint plays 2-player games with the {self.deck} deck")
+        player = state.current_player() if player_id is None else player_id
+        mix = self.mix(state.core, player, params["two_player_setup"])
+        if mix is None:
+            return {}
+        return dict(zip(state.legal_actions(), mix.tolist(), strict=True))
+
+
+def save_blueprint(bp: Blueprint, path: Path) -> None:
+    arrays = {"format": np.int64(GRAPH_FORMAT),
+              "records": np.frombuffer(json.dumps(
+                  {s: r.to_json() for s, r in bp.records.items()}).encode(), np.uint8)}
+    for p in (0, 1):
+        arrays |= {f"{name}{p}": a for name, a in _pack_keys(bp.keys[p]).items()}
+    for setup, pair in bp.strategy.items():
+        for p in (0, 1):
+            arrays[f"strategy_{setup}_{p}"] = pair[p].astype(np.float32)
+    atomic_savez(path, **arrays)
+
+
+def load_blueprint(deck: str, path: Path | None = None) -> Blueprint:
+    """``deck``'s blueprint from the cache (refused in one line when missing or damaged)."""
+    path = strategy_path(check_deck(deck)) if path is None else path
+    if not path.exists():
+        raise InvalidParameterError(
+            f"no {deck} blueprint yet: build it with `farol coup blueprint build --deck {deck}`")
+    try:
+        with np.load(path) as z:
+            a = {k: z[k] for k in z.files}
+        if int(a["format"]) != GRAPH_FORMAT:
+            raise ValueError("an older format")
+        records = {s: TrainingRecord.from_json(r)
+                   for s, r in json.loads(a["records"].tobytes()).items()}
+        keys = tuple(_unpack_keys(a[f"blob{p}"], a[f"offsets{p}"], a[f"first{p}"],
+                                  a[f"count{p}"]) for p in (0, 1))
+        strategy = {s: (a[f"strategy_{s}_0"], a[f"strategy_{s}_1"]) for s in records}
+    except (*READ_ERRORS, KeyError, TypeError) as exc:
+        raise CorruptFileError(f"{store.shown(path)}: not a readable blueprint ({exc})") from None
+    return Blueprint(deck, keys, strategy, records)
+
+
+def read_summary(deck: str) -> dict:
+    """The committed summary of ``deck``'s blueprint (``{}`` when none is stored)."""
+    path = summary_path(deck)
+    return read_json(path) if path.exists() else {}
+
+
+def build(deck: str, setups=SETUPS, iterations: int = ITERATIONS,
+          progress: bool = False) -> Blueprint:
+    """Train ``setups`` of ``deck`` (each resumable) and save the blueprint and its
+    summary; setups already trained to ``iterations`` are kept as they are."""
+    dg = deck_graph(deck, progress)
+    old = None
+    if strategy_path(deck).exists():
+        try:
+            old = load_blueprint(deck)
+        except CorruptFileError as exc:
+            store.say_damaged(strategy_path(deck), str(exc))
+    strategy = dict(old.strategy) if old else {}
+    records = dict(old.records) if old else {}
+    for setup in setups:
+        if setup in records and records[setup].iterations >= iterations:
+            continue
+        records[setup], strategy[setup] = train(deck, setup, iterations, progress, dg)
+        bp = Blueprint(deck, dg.keys, strategy, records)
+        save_blueprint(bp, strategy_path(deck))
+        bounds = read_summary(deck).get("bounds", {})
+        bounds.pop(setup, None)  # measured on the strategy this replaces
+        update_summary(deck, setups={s: r.to_json() for s, r in records.items()},
+                       bounds=bounds)
+    return Blueprint(deck, dg.keys, strategy, records)
+
+
+def update_summary(deck: str, **fields) -> None:
+    """Write ``fields`` into ``deck``'s summary record (the other fields kept)."""
+    summary = read_summary(deck) | {"deck": deck} | fields
+    path = summary_path(deck)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(path, json.dumps(summary, indent=1, sort_keys=True) + "\n")

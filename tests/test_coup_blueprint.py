@@ -1,0 +1,195 @@
+"""The Coup blueprint's machinery on the 1v1 endgames' whole graph (every coin pair, one
+card each; small enough to walk in seconds): its reader, resumable training and the
+lower bounds on its exploitability, checked against an upper bound from a responder
+who sees every card."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pyspiel
+import pytest
+from numba import njit
+
+from analysis import store
+from analysis.coup import blueprint as B
+from analysis.coup.blueprint_bounds import (
+    LocalBestResponse,
+    exploitability_lower_bound,
+    keyed_response,
+    response_bound,
+)
+from analysis.coup.model import Endgame
+from analysis.solve.cyclic import CyclicCFR, _values, normalise
+from analysis.solve.errors import CorruptFileError
+from games.coup.walker import decisive_coup
+from games.errors import InvalidParameterError
+
+START = "1v1"
+
+
+@pytest.fixture(scope="module")
+def endgames():
+    games = {START: Endgame(2, 2).game()}
+    dg = B.walk("ambassador", games)
+    solver = CyclicCFR(dg.graph, dg.root_vector(START))
+    solver.run(100)
+    strategies = (solver.average_strategy(0), solver.average_strategy(1))
+    config, roots = B.history_roots(games)
+    return dg, solver, strategies, config, roots[START]
+
+
+def uniform(dg):
+    g = dg.graph
+    return tuple(normalise(np.zeros(n), k) for n, k in zip(g.num_slots, g.slot_key, strict=True))
+
+
+@njit(cache=True)
+def _all_seeing(value, kind, order, start, child, weight, seat, sweeps):
+    for _ in range(sweeps):
+        change = 0.0
+        for j in range(order.shape[0] - 1, -1, -1):
+            i = order[j]
+            if kind[i] == 0:
+                continue
+            v = -2.0 if kind[i] == 2 + seat else 0.0
+            for e in range(start[i], start[i + 1]):
+                if kind[i] == 2 + seat:
+                    v = max(v, value[child[e]])
+                else:
+                    v += weight[e] * value[child[e]]
+            change = max(change, abs(v - value[i]))
+            value[i] = v
+        if change < 1e-12:
+            break
+
+
+def omniscient_upper_bound(solver, strategies, seat):
+    """An upper bound on what any strategy of ``seat`` gets against the other's: the
+    responder sees every card (value iteration from +1, the best payoff, stays above)."""
+    g = solver.graph
+    sign = 1.0 if seat == 0 else -1.0
+    value = np.where(g.kind == 0, sign * g.payoff, 1.0)
+    w, _, _ = solver._weights(*strategies)
+    _all_seeing(value, g.kind, solver.order, g.edge_start, g.edge_child, w, seat, 5000)
+    return value
+
+
+def test_reader_mix_sums_to_one_over_legal_actions_at_sampled_states(endgames):
+    dg, _, strategies, _, _ = endgames
+    bp = B.Blueprint("ambassador", dg.keys, {"basic": strategies}, {})
+    game = pyspiel.load_game("python_coup", {"position": Endgame(2, 2).position(),
+                                             "turn_cap": 60})
+    rng = random.Random(3)
+    checked = 0
+    for _ in range(20):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(actions, probs)[0])
+                continue
+            mix = bp.action_probabilities(state)
+            assert set(mix) == set(state.legal_actions())
+            assert sum(mix.values()) == pytest.approx(1.0)
+            checked += 1
+            # Random play that never declines a winning Coup (the blueprint's positions).
+            coup = decisive_coup(state.core)
+            state.apply_action(coup if coup is not None else rng.choice(state.legal_actions()))
+    assert checked > 100
+
+
+def test_reader_refuses_other_games_and_missing_setups(endgames):
+    dg, _, strategies, _, _ = endgames
+    bp = B.Blueprint("ambassador", dg.keys, {"basic": strategies}, {})
+    state = pyspiel.load_game("python_coup", {"deck": "inquisitor"}).new_initial_state()
+    with pytest.raises(InvalidParameterError, match="ambassador deck"):
+        bp.action_probabilities(state)
+    state = pyspiel.load_game("python_coup", {"two_player_setup": "draft"}).new_initial_state()
+    with pytest.raises(InvalidParameterError, match="no 'draft' setup"):
+        bp.action_probabilities(state)
+
+
+@pytest.mark.slow
+def test_keyed_response_bounds_lie_under_the_all_seeing_upper_bound(endgames):
+    dg, solver, strategies, _, _ = endgames
+    root = dg.roots[START]
+    for strat in (strategies, uniform(dg)):
+        responses = [keyed_response(dg, START, strat, seat, 60, sweeps=500) for seat in (0, 1)]
+        for r in responses:
+            upper = omniscient_upper_bound(solver, strat, r.seat)[root]
+            assert -1.0 <= r.value_lower <= upper + 1e-9
+        assert 0.0 <= exploitability_lower_bound(responses) <= 0.5
+    # A uniformly random player is badly exploitable; the blueprint much less so.
+    worst = exploitability_lower_bound(
+        [keyed_response(dg, START, uniform(dg), seat, 60) for seat in (0, 1)])
+    best = exploitability_lower_bound(
+        [keyed_response(dg, START, strategies, seat, 60) for seat in (0, 1)])
+    assert worst > 0.3
+    assert best < worst / 2
+
+
+def test_guaranteed_value_is_below_the_converged_value(endgames):
+    dg, solver, strategies, _, _ = endgames
+    exact = solver.evaluate(strategies)
+    for sweeps in (1, 5, 50):
+        low = solver.guaranteed_value(0, strategies, sweeps)
+        assert np.all(low <= exact + 1e-9)
+    assert solver.guaranteed_value(0, strategies, 5000)[dg.roots[START]] == pytest.approx(
+        exact[dg.roots[START]], abs=1e-6)
+
+
+def test_local_best_response_keeps_the_true_world_and_is_bounded(endgames):
+    dg, solver, strategies, config, root_core = endgames
+    value = solver.evaluate(strategies)
+    for seat in (0, 1):
+        lbr = LocalBestResponse(dg, config, strategies, value, seat)
+        rng = random.Random(seat)
+        for _ in range(15):
+            assert lbr.play(root_core, dg.roots[START], rng) in (-1.0, 0.0, 1.0)
+        assert lbr.lost == 0
+        bound = response_bound(dg, config, root_core, START, strategies, value, seat, 30, 7)
+        upper = omniscient_upper_bound(solver, strategies, seat)[dg.roots[START]]
+        assert bound.ci95[0] <= upper - bound.blueprint_value + 1e-9
+        again = response_bound(dg, config, root_core, START, strategies, value, seat, 30, 7)
+        assert again.mean_payoff == bound.mean_payoff  # seeded
+
+
+def test_deck_graph_saves_and_loads_and_a_damaged_file_is_refused(endgames, tmp_path):
+    dg = endgames[0]
+    path = tmp_path / "g.npz"
+    B.save_deck_graph(dg, path)
+    back = B.load_deck_graph("ambassador", path)
+    assert back.roots == dg.roots and back.keys == dg.keys
+    np.testing.assert_array_equal(back.graph.edge_child, dg.graph.edge_child)
+    path.write_bytes(path.read_bytes()[:1000])
+    with pytest.raises(CorruptFileError, match="not a readable Coup graph"):
+        B.load_deck_graph("ambassador", path)
+
+
+def test_blueprint_saves_loads_and_missing_one_is_one_line(endgames, tmp_path):
+    dg, _, strategies, _, _ = endgames
+    rec = B.TrainingRecord("ambassador", "basic", 100, 1.0, 0.1, dg.graph.num_nodes,
+                           dg.graph.num_edges, (1, 2), {"version": "x", "commit": "y",
+                                                        "seed": None})
+    bp = B.Blueprint("ambassador", dg.keys, {"basic": strategies}, {"basic": rec})
+    with store.use(tmp_path):
+        with pytest.raises(InvalidParameterError, match="farol coup blueprint build"):
+            B.load_blueprint("ambassador")
+        B.save_blueprint(bp, B.strategy_path("ambassador"))
+        back = B.load_blueprint("ambassador")
+    assert back.records == bp.records
+    np.testing.assert_allclose(back.strategy["basic"][0], strategies[0], atol=1e-7)
+
+
+def test_values_sweep_is_exact_on_trees():
+    # One reverse-order sweep solves an acyclic chain exactly.
+    kind = np.array([2, 1, 0, 0], np.int8)
+    payoff = np.array([0.0, 0.0, 1.0, -1.0])
+    start = np.array([0, 1, 3, 3, 3])
+    child = np.array([1, 2, 3])
+    weight = np.array([1.0, 0.25, 0.75])
+    value = payoff.copy()
+    _values(value, kind, payoff, np.arange(4), start, child, weight, 0.0, 1)
+    assert value[0] == pytest.approx(-0.5)
