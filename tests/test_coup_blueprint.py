@@ -12,7 +12,7 @@ import pyspiel
 import pytest
 from numba import njit
 
-from analysis import store
+from analysis import cli, store
 from analysis.coup import blueprint as B
 from analysis.coup.blueprint_bounds import (
     LocalBestResponse,
@@ -193,3 +193,21 @@ def test_values_sweep_is_exact_on_trees():
     value = payoff.copy()
     _values(value, kind, payoff, np.arange(4), start, child, weight, 0.0, 1)
     assert value[0] == pytest.approx(-0.5)
+
+
+def test_info_command_says_what_is_built_and_refuses_bad_setups(tmp_path, capsys):
+    with store.use(tmp_path):
+        assert cli.main(["coup", "blueprint", "info", "--deck", "inquisitor"]) == 0
+        out = capsys.readouterr().out
+        assert "basic: not built yet (farol coup blueprint build --deck inquisitor" in out
+        B.update_summary("inquisitor", setups={"basic": {
+            "iterations": 7, "first_player_value": 0.2}}, bounds={"basic": {
+                "exploitability_lower_bound": 0.0312}})
+        assert cli.main(["coup", "blueprint", "info", "--deck", "inquisitor",
+                         "--setups", "basic"]) == 0
+        out = capsys.readouterr().out
+        assert "7 iterations; the first player wins 60.0%" in out
+        assert "exploitability at least 0.031" in out
+        assert cli.main(["coup", "blueprint", "info", "--setups", "basic,classic"]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "setup 'classic'" in err[0]
