@@ -168,12 +168,13 @@ def test_deck_graph_saves_and_loads_and_a_damaged_file_is_refused(endgames, tmp_
         B.load_deck_graph("ambassador", path)
 
 
-def test_blueprint_saves_loads_and_missing_one_is_one_line(endgames, tmp_path):
+def test_blueprint_saves_loads_and_missing_one_is_one_line(endgames, tmp_path, monkeypatch):
     dg, _, strategies, _, _ = endgames
     rec = B.TrainingRecord("ambassador", "basic", 100, 1.0, 0.1, dg.graph.num_nodes,
                            dg.graph.num_edges, (1, 2), {"version": "x", "commit": "y",
                                                         "seed": None})
     bp = B.Blueprint("ambassador", dg.keys, {"basic": strategies}, {"basic": rec})
+    monkeypatch.setenv(store.CACHE_ENV, str(tmp_path / "cache"))
     with store.use(tmp_path):
         with pytest.raises(InvalidParameterError, match="farol coup blueprint build"):
             B.load_blueprint("ambassador")
@@ -211,3 +212,35 @@ def test_info_command_says_what_is_built_and_refuses_bad_setups(tmp_path, capsys
         assert cli.main(["coup", "blueprint", "info", "--setups", "basic,classic"]) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and "setup 'classic'" in err[0]
+
+
+def test_blueprint_agent_plays_legal_moves_and_refuses_when_not_built(endgames, tmp_path,
+                                                                     monkeypatch):
+    from analysis.bots import make_bot
+    from analysis.cli import bots  # noqa: F401  (registers every bot)
+
+    dg, _, strategies, _, _ = endgames
+    game = pyspiel.load_game("python_coup", {"position": Endgame(2, 2).position(),
+                                             "turn_cap": 60})
+    monkeypatch.setenv(store.CACHE_ENV, str(tmp_path / "cache"))
+    with store.use(tmp_path):
+        with pytest.raises(InvalidParameterError, match="no ambassador blueprint yet"):
+            make_bot("blueprint", game, 0)
+        B.save_blueprint(B.Blueprint("ambassador", dg.keys, {"basic": strategies}, {}),
+                         B.strategy_path("ambassador"))
+        agent = make_bot("blueprint", game, 0, seed=5)
+        rng = random.Random(0)
+        for _ in range(10):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    actions, probs = zip(*state.chance_outcomes(), strict=True)
+                    state.apply_action(rng.choices(actions, probs)[0])
+                elif state.current_player() == 0:
+                    action = agent(state)
+                    assert action in state.legal_actions()
+                    state.apply_action(action)
+                else:
+                    state.apply_action(rng.choice(state.legal_actions()))
+    with pytest.raises(InvalidParameterError, match="2-player"):
+        make_bot("blueprint", pyspiel.load_game("python_coup", {"players": 3}), 0)

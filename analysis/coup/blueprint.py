@@ -334,7 +334,8 @@ def load_blueprint(deck: str, path: Path | None = None) -> Blueprint:
                    for s, r in json.loads(a["records"].tobytes()).items()}
         keys = tuple(_unpack_keys(a[f"blob{p}"], a[f"offsets{p}"], a[f"first{p}"],
                                   a[f"count{p}"]) for p in (0, 1))
-        strategy = {s: (a[f"strategy_{s}_0"], a[f"strategy_{s}_1"]) for s in records}
+        strategy = {s: (a[f"strategy_{s}_0"], a[f"strategy_{s}_1"]) for s in SETUPS
+                    if f"strategy_{s}_0" in a}
     except (*READ_ERRORS, KeyError, TypeError) as exc:
         raise CorruptFileError(f"{store.shown(path)}: not a readable blueprint ({exc})") from None
     return Blueprint(deck, keys, strategy, records)
