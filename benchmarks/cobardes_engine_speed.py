@@ -6,7 +6,8 @@ over every move of the playouts, best of a few repeats; then the same playouts' 
 build every move's information-state and observation strings. Each for two states of the
 same game, timed in turn on the same playouts: today's (:mod:`games.cobardes.battle`, on
 :mod:`games.cobardes.engine`) and the single-engine trial on the numba phase machine
-(:mod:`games.cobardes.packed_battle`).
+(:mod:`games.cobardes.packed_battle`). Last, one move on an engine position (what the
+walkers, the war and the studies hold) by ``engine.apply`` and through the packed machine.
 
 Run: ``.venv/bin/python benchmarks/cobardes_engine_speed.py [--games 300] [--repeats 5]``;
 writes ``benchmarks/results/cobardes_engine_speed.{txt,json}`` (``--out`` another folder,
@@ -26,7 +27,9 @@ from pathlib import Path
 import pyspiel
 
 import games  # noqa: F401
-from games.cobardes.packed_battle import PackedBattleGame
+from games.cobardes import engine as E
+from games.cobardes import packed as P
+from games.cobardes.packed_battle import PackedBattleGame, unpack
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -113,6 +116,40 @@ def compare(states: dict, plays: list[list[int]], repeats: int) -> dict:
     return best
 
 
+def pos_apply(game, packed, plays: list[list[int]], repeats: int) -> dict:
+    """Best seconds of one move on an engine position (:class:`E.Pos`, what the walkers,
+    the war and the studies hold) by ``engine.apply`` and through the packed machine
+    (pack the position, apply, unpack), timed in turn on every move of the playouts."""
+    cfg, machine = game.rules.cfg, packed.machine
+    steps = []
+    for actions in plays:
+        state = game.new_initial_state()
+        for a in actions:
+            steps.append((state.position, a))
+            state.apply_action(a)
+
+    def engine():
+        start = time.perf_counter()
+        for pos, a in steps:
+            E.apply(cfg, pos, a)
+        return time.perf_counter() - start
+
+    def through_packed():
+        start = time.perf_counter()
+        for pos, a in steps:
+            unpack(P.apply_logged(machine.cfgv, P.pack_logged(pos), a, machine.tables),
+                   game.rules)
+        return time.perf_counter() - start
+
+    runs = {"engine": engine, "packed": through_packed}
+    best = {}
+    for r in range(repeats):
+        for name in runs if r % 2 == 0 else list(runs)[::-1]:
+            t = runs[name]() / len(steps)
+            best[name] = min(t, best.get(name, t))
+    return best
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=300, help="random playouts")
@@ -137,6 +174,10 @@ def main(argv=None) -> None:
         lines.append(f"{label}: apply_action {b['apply_action'] * 1e6:.2f} us, clone "
                      f"{b['clone'] * 1e6:.2f} us, strings of a position "
                      f"{b['strings'] * 1e6:.1f} us")
+    on_pos = pos_apply(game, packed, plays, args.repeats)
+    lines.append(f"a move on an engine position (walkers, war, studies): engine.apply "
+                 f"{on_pos['engine'] * 1e6:.2f} us, through the packed machine (pack, apply, "
+                 f"unpack) {on_pos['packed'] * 1e6:.2f} us")
     print(*lines, sep="\n")
     args.out.mkdir(parents=True, exist_ok=True)
     stem = "cobardes_engine_speed" + (f"_{args.tag}" if args.tag else "")
@@ -144,6 +185,7 @@ def main(argv=None) -> None:
     (args.out / f"{stem}.json").write_text(json.dumps(
         {"games": args.games, "moves": moves, "repeats": args.repeats,
          "us": {name: {k: v * 1e6 for k, v in b.items()} for name, b in best.items()},
+         "move_on_pos_us": {k: v * 1e6 for k, v in on_pos.items()},
          "lines": lines}, indent=1))
 
 

@@ -12,6 +12,8 @@ The benchmark ``benchmarks/cobardes_engine_speed.py`` times it against
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 import numpy as np
 import pyspiel
 from numba import njit
@@ -63,30 +65,43 @@ class Packed:
         return self._pos
 
 
+_BASE = itemgetter(P.USED, P.UNH, P.COMBAT, P.PHASE, P.ACTOR, P.BONUS, P.PRIV, P.FORCED,
+                   P.FIRST, P.EXCH, P.VIL, P.AUX, P.QUICK)
+_PAIRS = [(P.H0, P.H1), (P.CT0, P.CT1), (P.CA0, P.CA1), (P.FW0, P.FW1), (P.MOD0, P.MOD1),
+          (P.KV0, P.KV1)]
+_PAIRS = itemgetter(*[i for pair in _PAIRS for i in pair])
+_PENDING = (("court", 0), ("court", 1), ("villain", 0), ("villain", 1))
+_REC0, _RW, _SEEN, _LEN, _QUEUES = P.REC0, P.RW, P._SEEN, P.LEN, P._QUEUES
+_OKIND, _OWIN, _OPEN, _QUEUE = P.OKIND, P.OWIN, P.OPEN, P.QUEUE
+_FN, _FIELD0, _ON, _OUT0, _PN, _PEND0 = P.FN, P.FIELD0, P.ON, P.OUT0, P.PN, P.PEND0
+
+
 def unpack(a: np.ndarray, rules: Rules, prev: E.Pos | None = None) -> E.Pos:
     """The :class:`E.Pos` of a logged packed position; given the position before the
     move (already unpacked), only the move's records are read."""
-    v = a[:P.NF].tolist()
-    if prev is None:
-        ev, seen, field, out, pending = P.unpack_log(a)
-    else:
-        ev, seen, field, out, pending = P.unpack_log(a, len(prev.ev) + len(prev.seen))
-        ev, seen = prev.ev + ev, prev.seen + seen
-    pos = E.new_pos((v[P.H0], v[P.H1]), (v[P.CT0], v[P.CT1]), used=v[P.USED],
-                    unharmed=v[P.UNH], combat=v[P.COMBAT], kv=(v[P.KV0], v[P.KV1]),
-                    pending=pending)
-    pos.phase, pos.actor = v[P.PHASE], v[P.ACTOR]
-    pos.queue = P._QUEUES[v[P.QUEUE]]
-    pos.bonus, pos.priv, pos.forced, pos.first = v[P.BONUS], v[P.PRIV], v[P.FORCED], v[P.FIRST]
-    pos.open = bool(v[P.OPEN])
-    pos.cards = (v[P.CA0], v[P.CA1])
-    pos.exch = v[P.EXCH]
-    pos.fw = (v[P.FW0], v[P.FW1])
-    pos.mods = (v[P.MOD0], v[P.MOD1])
-    pos.vil, pos.aux = v[P.VIL], v[P.AUX]
-    pos.outcome = None if v[P.OKIND] == 0 else (_KIND_NAMES[v[P.OKIND]], v[P.OWIN])
-    pos.quick = v[P.QUICK]
-    pos.ev, pos.seen, pos.field, pos.out = ev, seen, field, out
+    v = a[:_REC0].tolist()
+    done = 0 if prev is None else len(prev.ev) + len(prev.seen)
+    rows = a[_REC0 + _RW * done:v[_LEN]].tolist()
+    ev, seen = [], []
+    for i in range(0, len(rows), _RW):
+        if rows[i + 1] == _SEEN:
+            seen.append(rows[i])
+        else:
+            ev.append((rows[i], rows[i + 1], *rows[i + 3:i + 3 + rows[i + 2]]))
+    pos = E.Pos.__new__(E.Pos)
+    (pos.used, pos.unh, pos.combat, pos.phase, pos.actor, pos.bonus, pos.priv, pos.forced,
+     pos.first, pos.exch, pos.vil, pos.aux, pos.quick) = _BASE(v)
+    h0, h1, c0, c1, a0, a1, f0, f1, m0, m1, k0, k1 = _PAIRS(v)
+    pos.h, pos.court, pos.cards, pos.fw, pos.mods, pos.kv = (
+        (h0, h1), (c0, c1), (a0, a1), (f0, f1), (m0, m1), (k0, k1))
+    pos.queue = _QUEUES[v[_QUEUE]]
+    pos.open = v[_OPEN] == 1
+    pos.outcome = None if v[_OKIND] == 0 else (_KIND_NAMES[v[_OKIND]], v[_OWIN])
+    pos.ev = tuple(ev) if prev is None else prev.ev + tuple(ev)
+    pos.seen = tuple(seen) if prev is None else prev.seen + tuple(seen)
+    pos.field = tuple([divmod(x, 16) for x in v[_FIELD0:_FIELD0 + v[_FN]]])
+    pos.out = tuple(v[_OUT0:_OUT0 + v[_ON]])
+    pos.pending = tuple([_PENDING[x] for x in v[_PEND0:_PEND0 + v[_PN]]])
     pos.rules = rules
     return pos
 
