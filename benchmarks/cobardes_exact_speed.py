@@ -4,28 +4,28 @@ Squire vs Archer with the Thug and the Sheep named, warriors 0-6, 7 combats: the
 of the first position by :class:`analysis.cobardes.fast_exact.FastExactSolver` (a fresh
 memo each repeat; numba's compile or cache load happens before the clock). Then the
 machine alone, inside numba: the moves of 300 random battles (Procuress vs Archer, Thug
-vs Sheep) replayed by ``packed.apply_packed``, nanoseconds a move; ``--against FILE``
-times another version's ``packed.py`` in turn in the same process. The script imports
-only what every version of the solver has, so it also times two checkouts in turn
-(``PYTHONPATH`` set to each). On a shared machine, only figures taken in turn compare.
+vs Sheep) replayed by ``packed.apply_packed``, nanoseconds a move. ``--against DIR``
+loads another checkout's ``packed.py`` and ``fast_exact.py`` beside these and times both
+in turn in the same process: on a shared machine only figures taken in turn compare.
 
 Run: ``.venv/bin/python benchmarks/cobardes_exact_speed.py [--repeats 3] [--label NAME]
-[--against OLD/packed.py]``;
+[--against OLD_CHECKOUT]``;
 prints its figures (nothing is written).
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import random
+import sys
 import time
+import types
 from pathlib import Path
 
 import numpy as np
 from numba import njit
 
-from analysis.cobardes.fast_exact import FastExactSolver
+from analysis.cobardes import fast_exact
 from games.cobardes import engine as E
 from games.cobardes import packed as P
 from games.cobardes.options import make_rules
@@ -82,38 +82,66 @@ def machine_ns(machines: dict, repeats: int, games: int = 300, rounds: int = 10,
     return {name: (min(t), sorted(t)[len(t) // 2]) for name, t in times.items()}
 
 
-def load_module(path: Path, name: str):
-    """Another version of :mod:`games.cobardes.packed`, loaded from a file."""
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+def load_module(path: Path, name: str, source: str | None = None):
+    """A module from a file (or from ``source``), registered as ``name`` so that numba's
+    cache can find it again."""
+    module = types.ModuleType(name)
+    module.__file__ = str(path)
+    sys.modules[name] = module
+    exec(compile(source if source is not None else path.read_text(), str(path), "exec"),
+         module.__dict__)
     return module
+
+
+def load_checkout(root: Path) -> tuple:
+    """Another checkout's phase machine and exact solver, side by side with these: its
+    ``packed.py`` as ``packed_against`` and its ``fast_exact.py`` importing that one."""
+    packed = load_module(root / "games/cobardes/packed.py", "packed_against")
+    solver = root / "analysis/cobardes/fast_exact.py"
+    source = solver.read_text().replace("from games.cobardes.packed import",
+                                        "from packed_against import")
+    return packed, load_module(solver, "fast_exact_against", source)
+
+
+def solve_us(solvers: dict, repeats: int) -> dict:
+    """Microseconds a position of each solver module's ``FastExactSolver`` on PARAMS,
+    the solvers timed in turn: ``{name: (best, median, value, positions)}``."""
+    small = make_rules(dict(PARAMS, combats=1))
+    rules = make_rules(PARAMS)
+    for module in solvers.values():  # compile or load numba's cache
+        module.FastExactSolver(small.cfg, small.pay).value(small.initial)
+    times = {name: [] for name in solvers}
+    names = list(solvers)
+    for r in range(repeats):
+        for name in names if r % 2 == 0 else names[::-1]:
+            solver = solvers[name].FastExactSolver(rules.cfg, rules.pay)
+            start = time.perf_counter()
+            value = solver.value(rules.initial)
+            seconds = time.perf_counter() - start
+            times[name].append((seconds / solver.solved * 1e6, value, solver.solved))
+    out = {}
+    for name, runs in times.items():
+        us = sorted(t for t, _, _ in runs)
+        out[name] = (us[0], us[len(us) // 2], runs[0][1], runs[0][2])
+    return out
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repeats", type=int, default=3, help="best of this many solves")
+    parser.add_argument("--repeats", type=int, default=4, help="solves of each solver")
     parser.add_argument("--label", default="", help="a name printed with the figure")
     parser.add_argument("--against", type=Path, default=None,
-                        help="another version's packed.py: its machine is timed in turn")
+                        help="another checkout (a folder holding games/ and analysis/): its "
+                             "solver and machine are timed in turn with these")
     parser.add_argument("--machine-repeats", type=int, default=12,
                         help="timings of each machine")
     args = parser.parse_args(argv)
-    small = make_rules(dict(PARAMS, combats=1))
-    FastExactSolver(small.cfg, small.pay).value(small.initial)  # compile or load the cache
-    rules = make_rules(PARAMS)
-    best = None
-    for _ in range(args.repeats):
-        solver = FastExactSolver(rules.cfg, rules.pay)
-        start = time.perf_counter()
-        value = solver.value(rules.initial)
-        seconds = time.perf_counter() - start
-        best = seconds if best is None else min(best, seconds)
-    print(f"{args.label} value {value!r}, {solver.solved:,} positions, best {best:.3f} s: "
-          f"{best / solver.solved * 1e6:.3f} us a position")
-    machines = {"this": P}
+    solvers, machines = {"this": fast_exact}, {"this": P}
     if args.against:
-        machines["against"] = load_module(args.against, "packed_against")
+        machines["against"], solvers["against"] = load_checkout(args.against)
+    for name, (low, median, value, positions) in solve_us(solvers, args.repeats).items():
+        print(f"{args.label} exact solver ({name}): value {value!r}, {positions:,} positions, "
+              f"best {low:.3f} us a position, median {median:.3f}")
     for name, (low, median) in machine_ns(machines, args.machine_repeats).items():
         print(f"{args.label} phase machine ({name}): best {low:.0f} ns a move, median "
               f"{median:.0f}")

@@ -197,8 +197,9 @@ def unpack_log(a: np.ndarray, records: int = 0) -> tuple:
 # --------------------------------------------------------------------------- engine
 # ``lg`` is None in the exact solver's specialization (numba prunes every ``lg is not
 # None`` branch at compile time: it does no extra work) and the position itself when
-# logging (:func:`apply_logged`).
-@njit(cache=True)
+# logging (:func:`apply_logged`). The three log writers are inlined (numba IR): left as
+# calls, they cost the exact solver about 8% (measured in turn in one process).
+@njit(cache=True, inline="always")
 def _say(lg, seen, code, n, x0, x1, x2):
     if lg is not None:
         k = lg[LEN]
@@ -211,14 +212,14 @@ def _say(lg, seen, code, n, x0, x1, x2):
         lg[LEN] = k + RW
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _field_add(lg, p, card):
     if lg is not None:
         lg[FIELD0 + lg[FN]] = 16 * p + card
         lg[FN] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _field_remove(lg, p, card):
     if lg is not None:
         x = 16 * p + card
