@@ -29,7 +29,7 @@ import pyspiel
 import games  # noqa: F401
 from games.cobardes import engine as E
 from games.cobardes import packed as P
-from games.cobardes.packed_battle import PackedBattleGame, unpack
+from games.cobardes.packed_battle import PackedBattleGame, pack_logged, unpack
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -137,7 +137,7 @@ def pos_apply(game, packed, plays: list[list[int]], repeats: int) -> dict:
     def through_packed():
         start = time.perf_counter()
         for pos, a in steps:
-            unpack(P.apply_logged(machine.cfgv, P.pack_logged(pos), a, machine.tables),
+            unpack(P.apply_logged(machine.cfgv, pack_logged(pos), a, machine.tables),
                    game.rules)
         return time.perf_counter() - start
 

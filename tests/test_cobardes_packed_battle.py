@@ -19,7 +19,7 @@ import games  # noqa: F401
 from games.cobardes import engine as E
 from games.cobardes import packed as P
 from games.cobardes.options import make_rules
-from games.cobardes.packed_battle import PackedBattleGame, PackedBattleState
+from games.cobardes.packed_battle import PackedBattleGame, PackedBattleState, pack_logged, unpack
 from games.cobardes.tables import effect_tables
 from games.errors import IllegalActionError
 
@@ -49,11 +49,15 @@ def test_the_logged_machine_is_the_engine(params):
     rng = random.Random(11)
     events = set()
     for _ in range(60):
-        pos, a = rules.initial, P.pack_logged(rules.initial)
+        pos, a = rules.initial, pack_logged(rules.initial)
         while pos.outcome is None:
             action = _pick(rng, cfg, pos)
             pos, a = E.apply(cfg, pos, action), P.apply_logged(cfgv, a, action, tables)
-            assert P.unpack_log(a) == (pos.ev, pos.seen, pos.field, pos.out, pos.pending)
+            got = unpack(a, rules)
+            assert (got.ev, got.seen, got.field, got.out, got.pending) == (
+                pos.ev, pos.seen, pos.field, pos.out, pos.pending)
+            assert got.__dict__.keys() == pos.__dict__.keys()
+            assert all(getattr(got, f) == getattr(pos, f) for f in E.Pos.FIELDS)
             if pos.phase != E.DEAL:
                 assert np.array_equal(a[:P.NF], P.pack(pos))
                 # The solver's specialization moves the same fields.
@@ -70,7 +74,7 @@ def test_the_solver_specialization_moves_the_same_fields():
     rng = random.Random(2)
     for _ in range(40):
         pos = rules.initial
-        plain, logged = P.pack(pos), P.pack_logged(pos)
+        plain, logged = P.pack(pos), pack_logged(pos)
         while pos.outcome is None:
             action = _pick(rng, cfg, pos)
             pos = E.apply(cfg, pos, action)

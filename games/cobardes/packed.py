@@ -1,11 +1,14 @@
 """The battle's phase machine over a position packed in an int64 array, for numba code.
 
-A transcription of :mod:`games.cobardes.engine` (same phases, same order) without what
-only the OpenSpiel state needs (the event log, the battlefield's order, random deals),
-so the compiled exact solver (:mod:`analysis.cobardes.fast_exact`) can run it. The cards'
-effects are looked up in :mod:`games.cobardes.tables`; three one-line rules are inlined
-(the Sheep's strength, the winning margin, the Maiden's strongest warrior). The tests run
-both machines over whole battles and require the same values everywhere.
+A transcription of :mod:`games.cobardes.engine` (same phases, same order) that the
+compiled exact solver (:mod:`analysis.cobardes.fast_exact`) runs as :func:`apply_packed`.
+:func:`apply_logged` runs the same moves on a longer array that also keeps what only an
+OpenSpiel state reads (the events, the battlefield's order, each move's visibility mask,
+random deals; :mod:`games.cobardes.packed_battle`); the solver's specialization does none
+of that work. The cards' effects are looked up in :mod:`games.cobardes.tables`; three
+one-line rules are inlined (the Sheep's strength, the winning margin, the Maiden's
+strongest warrior). The tests run both machines over whole battles and require the same
+values, fields and events everywhere.
 """
 
 from __future__ import annotations
@@ -143,55 +146,6 @@ def pack(pos: E.Pos) -> np.ndarray:
         a[OKIND], a[OWIN] = _KINDS.index(pos.outcome[0]), pos.outcome[1]
     a[QUICK] = pos.quick
     return a
-
-
-def pack_logged(pos: E.Pos) -> np.ndarray:
-    """``pos`` with its log, battlefield order and random deals to come (any phase)."""
-    base = pack(_undealt(pos) if pos.phase == E.DEAL else pos)
-    if pos.phase == E.DEAL:
-        base[PHASE], base[ACTOR] = E.DEAL, E.CHANCE
-    n = REC0 + RW * (len(pos.ev) + len(pos.seen))
-    a = np.zeros(n, np.int64)
-    a[:NF] = base
-    a[FN] = len(pos.field)
-    for i, (p, c) in enumerate(pos.field):
-        a[FIELD0 + i] = 16 * p + c
-    a[ON] = len(pos.out)
-    a[OUT0:OUT0 + len(pos.out)] = pos.out
-    a[PN] = len(pos.pending)
-    for i, (kind, p) in enumerate(pos.pending):
-        a[PEND0 + i] = 2 * (kind == "villain") + p
-    k = REC0
-    for mask in pos.seen:
-        a[k], a[k + 1] = mask, _SEEN
-        k += RW
-    for e in pos.ev:
-        a[k], a[k + 1], a[k + 2] = e[0], e[1], len(e) - 2
-        a[k + 3:k + 1 + len(e)] = e[2:]
-        k += RW
-    a[LEN] = k
-    return a
-
-
-def _undealt(pos: E.Pos) -> E.Pos:
-    # pack() refuses a deal to come; the deal is packed apart (pack_logged).
-    out = pos.copy()
-    out.pending = ()
-    out.phase = E.COMMIT
-    return out
-
-
-def unpack_log(a: np.ndarray, records: int = 0) -> tuple:
-    """``(ev, seen, field, out, pending)`` of a logged position, as :class:`E.Pos` has them;
-    ``ev`` and ``seen`` only from record number ``records`` on (all by default)."""
-    rows = a[REC0 + RW * records:a[LEN]].reshape(-1, RW).tolist()
-    ev = tuple((r[0], r[1], *r[3:3 + r[2]]) for r in rows if r[1] != _SEEN)
-    seen = tuple(r[0] for r in rows if r[1] == _SEEN)
-    field = tuple(divmod(int(x), 16) for x in a[FIELD0:FIELD0 + a[FN]])
-    out = tuple(int(x) for x in a[OUT0:OUT0 + a[ON]])
-    pending = tuple(("villain" if x >= 2 else "court", int(x) % 2)
-                    for x in a[PEND0:PEND0 + a[PN]])
-    return ev, seen, field, out, pending
 
 
 # --------------------------------------------------------------------------- engine
@@ -534,7 +488,7 @@ def apply_packed(cfgv, s0, action, tables):
 
 @njit(cache=True)
 def apply_logged(cfgv, s0, action, tables):
-    """:func:`apply_packed` on a logged position (:func:`pack_logged`): also the events,
+    """:func:`apply_packed` on a logged position (``packed_battle.pack_logged``): also the events,
     the battlefield's order, the move's visibility mask and the random deals."""
     n = s0[LEN]
     s = np.empty(n + ROOM, np.int64)

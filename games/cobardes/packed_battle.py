@@ -39,7 +39,7 @@ class Machine:
         self.cfgv = np.concatenate([P.config_vector(cfg),
                                     np.array([cfg.court_deck, cfg.villain_deck], np.int64)])
         self.tables = effect_tables(cfg)
-        self.root = Packed(P.pack_logged(rules.initial), self)
+        self.root = Packed(pack_logged(rules.initial), self)
 
 
 class Packed:
@@ -74,6 +74,39 @@ _PENDING = (("court", 0), ("court", 1), ("villain", 0), ("villain", 1))
 _REC0, _RW, _SEEN, _LEN, _QUEUES = P.REC0, P.RW, P._SEEN, P.LEN, P._QUEUES
 _OKIND, _OWIN, _OPEN, _QUEUE = P.OKIND, P.OWIN, P.OPEN, P.QUEUE
 _FN, _FIELD0, _ON, _OUT0, _PN, _PEND0 = P.FN, P.FIELD0, P.ON, P.OUT0, P.PN, P.PEND0
+
+
+def pack_logged(pos: E.Pos) -> np.ndarray:
+    """``pos`` as a logged packed position (:func:`games.cobardes.packed.apply_logged`):
+    with its log, battlefield order and random deals to come (any phase)."""
+    if pos.phase == E.DEAL:  # pack() refuses a deal to come: the deals are packed apart
+        undealt = pos.copy()
+        undealt.pending = ()
+        undealt.phase = E.COMMIT
+        base = P.pack(undealt)
+        base[P.PHASE], base[P.ACTOR] = E.DEAL, E.CHANCE
+    else:
+        base = P.pack(pos)
+    a = np.zeros(P.REC0 + P.RW * (len(pos.ev) + len(pos.seen)), np.int64)
+    a[:P.NF] = base
+    a[P.FN] = len(pos.field)
+    for i, (p, c) in enumerate(pos.field):
+        a[P.FIELD0 + i] = 16 * p + c
+    a[P.ON] = len(pos.out)
+    a[P.OUT0:P.OUT0 + len(pos.out)] = pos.out
+    a[P.PN] = len(pos.pending)
+    for i, pending in enumerate(pos.pending):
+        a[P.PEND0 + i] = _PENDING.index(pending)
+    k = P.REC0
+    for mask in pos.seen:
+        a[k], a[k + 1] = mask, P._SEEN
+        k += P.RW
+    for e in pos.ev:
+        a[k], a[k + 1], a[k + 2] = e[0], e[1], len(e) - 2
+        a[k + 3:k + 1 + len(e)] = e[2:]
+        k += P.RW
+    a[P.LEN] = k
+    return a
 
 
 def unpack(a: np.ndarray, rules: Rules, prev: E.Pos | None = None) -> E.Pos:
