@@ -3,11 +3,11 @@
 Random playouts of ``python_cobardes_battle`` (every card kind, villains and courtiers
 dealt at random): the time of one ``apply_action`` and of one ``clone``, each averaged
 over every move of the playouts, best of a few repeats; then the same playouts' time to
-build every move's information-state and observation strings. Last, a probe for a single
-engine: the numba phase machine (:mod:`games.cobardes.packed`) called from Python move by
-move, against the Python engine, on the same moves of battles with named villains (the
-packed machine has no random deals, no event log and no battlefield order), and the
-copy of a packed position against sharing an immutable one.
+build every move's information-state and observation strings. Each for two states of the
+same game, timed in turn on the same playouts: today's (:mod:`games.cobardes.battle`, on
+:mod:`games.cobardes.engine`) and the single-engine trial on the numba phase machine
+(:mod:`games.cobardes.packed_battle`). Last, one move on an engine position (what the
+walkers, the war and the studies hold) by ``engine.apply`` and through the packed machine.
 
 Run: ``.venv/bin/python benchmarks/cobardes_engine_speed.py [--games 300] [--repeats 5]``;
 writes ``benchmarks/results/cobardes_engine_speed.{txt,json}`` (``--out`` another folder,
@@ -17,7 +17,6 @@ writes ``benchmarks/results/cobardes_engine_speed.{txt,json}`` (``--out`` anothe
 from __future__ import annotations
 
 import argparse
-import copy
 import json
 import os
 import platform
@@ -30,8 +29,7 @@ import pyspiel
 import games  # noqa: F401
 from games.cobardes import engine as E
 from games.cobardes import packed as P
-from games.cobardes.options import make_rules
-from games.cobardes.tables import effect_tables
+from games.cobardes.packed_battle import PackedBattleGame, pack_logged, unpack
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -54,23 +52,23 @@ def playouts(game, n: int, seed: int) -> list[list[int]]:
     return out
 
 
-def time_apply(game, games_: list[list[int]]) -> float:
+def time_apply(new_state, games_: list[list[int]]) -> float:
     """Seconds per ``apply_action`` replaying every game."""
     moves = 0
     start = time.perf_counter()
     for actions in games_:
-        state = game.new_initial_state()
+        state = new_state()
         for a in actions:
             state.apply_action(a)
         moves += len(actions)
     return (time.perf_counter() - start) / moves
 
 
-def time_clone(game, games_: list[list[int]]) -> float:
+def time_clone(new_state, games_: list[list[int]]) -> float:
     """Seconds per ``clone`` of every position of every game."""
     states = []
     for actions in games_:
-        state = game.new_initial_state()
+        state = new_state()
         for a in actions:
             state.apply_action(a)
             states.append(state.clone())
@@ -80,13 +78,13 @@ def time_clone(game, games_: list[list[int]]) -> float:
     return (time.perf_counter() - start) / len(states)
 
 
-def time_strings(game, games_: list[list[int]]) -> float:
+def time_strings(new_state, games_: list[list[int]]) -> float:
     """Seconds per position for both players' information-state and observation strings
     plus ``str(state)`` and the action names of the legal actions."""
     positions = 0
     start = time.perf_counter()
     for actions in games_:
-        state = game.new_initial_state()
+        state = new_state()
         for a in actions:
             state.apply_action(a)
             if state.is_terminal():
@@ -104,54 +102,52 @@ def time_strings(game, games_: list[list[int]]) -> float:
     return (time.perf_counter() - start) / positions
 
 
-def packed_probe(n: int, repeats: int, seed: int = 3) -> dict:
-    """Seconds per move of the Python engine and of the packed machine called from
-    Python, and per copy of a position (shared) and of a packed array (copied)."""
-    rules = make_rules({"kinds": "all", "courtier0": "Procuress", "courtier1": "Archer",
-                        "villain0": "Thug", "villain1": "Sheep"})
-    cfg = rules.cfg
-    cfgv, tables = P.config_vector(cfg), effect_tables(cfg)
-    rng = random.Random(seed)
-    plays = []
-    for _ in range(n):
-        pos, actions = rules.initial, []
-        while pos.outcome is None:
-            legal = ([a for a, _ in E.chance_outcomes(cfg, pos)] if pos.actor == E.CHANCE
-                     else E.legal_actions(cfg, pos))
-            actions.append(rng.choice(legal))
-            pos = E.apply(cfg, pos, actions[-1])
-        plays.append(actions)
-    moves = sum(len(a) for a in plays)
-    root = P.pack(rules.initial)
-    P.apply_packed(cfgv, root, plays[0][0], tables)  # compile or load from numba's cache
+def compare(states: dict, plays: list[list[int]], repeats: int) -> dict:
+    """Best seconds of each timing for each state, the states timed in turn (their
+    order reversed at every repeat) so both see the same machine load."""
+    timings = {"apply_action": time_apply, "clone": time_clone, "strings": time_strings}
+    best = {name: {} for name in states}
+    names = list(states)
+    for what, timing in timings.items():
+        for r in range(repeats):
+            for name in names if r % 2 == 0 else names[::-1]:
+                t = timing(states[name], plays)
+                best[name][what] = min(t, best[name].get(what, t))
+    return best
 
-    def python_engine():
+
+def pos_apply(game, packed, plays: list[list[int]], repeats: int) -> dict:
+    """Best seconds of one move on an engine position (:class:`E.Pos`, what the walkers,
+    the war and the studies hold) by ``engine.apply`` and through the packed machine
+    (pack the position, apply, unpack), timed in turn on every move of the playouts."""
+    cfg, machine = game.rules.cfg, packed.machine
+    steps = []
+    for actions in plays:
+        state = game.new_initial_state()
+        for a in actions:
+            steps.append((state.position, a))
+            state.apply_action(a)
+
+    def engine():
         start = time.perf_counter()
-        for actions in plays:
-            pos = rules.initial
-            for a in actions:
-                pos = E.apply(cfg, pos, a)
-        return (time.perf_counter() - start) / moves
+        for pos, a in steps:
+            E.apply(cfg, pos, a)
+        return time.perf_counter() - start
 
-    def packed_engine():
+    def through_packed():
         start = time.perf_counter()
-        for actions in plays:
-            s = root
-            for a in actions:
-                s = P.apply_packed(cfgv, s, a, tables)
-        return (time.perf_counter() - start) / moves
+        for pos, a in steps:
+            unpack(P.apply_logged(machine.cfgv, pack_logged(pos), a, machine.tables),
+                   game.rules)
+        return time.perf_counter() - start
 
-    def copies(obj):
-        start = time.perf_counter()
-        for _ in range(moves):
-            copy.deepcopy(obj)
-        return (time.perf_counter() - start) / moves
-
-    return {"moves": moves,
-            "python_apply_us": min(python_engine() for _ in range(repeats)) * 1e6,
-            "packed_apply_us": min(packed_engine() for _ in range(repeats)) * 1e6,
-            "python_copy_us": min(copies(rules.initial) for _ in range(repeats)) * 1e6,
-            "packed_copy_us": min(copies(root) for _ in range(repeats)) * 1e6}
+    runs = {"engine": engine, "packed": through_packed}
+    best = {}
+    for r in range(repeats):
+        for name in runs if r % 2 == 0 else list(runs)[::-1]:
+            t = runs[name]() / len(steps)
+            best[name] = min(t, best.get(name, t))
+    return best
 
 
 def main(argv=None) -> None:
@@ -162,31 +158,35 @@ def main(argv=None) -> None:
     parser.add_argument("--tag", default="", help="suffix of the result files")
     args = parser.parse_args(argv)
     game = pyspiel.load_game("python_cobardes_battle", {"kinds": "all"})
+    packed = PackedBattleGame({"kinds": "all"})
+    states = {"engine": game.new_initial_state, "packed": packed.new_initial_state}
     plays = playouts(game, args.games, seed=1)
     moves = sum(len(a) for a in plays)
-    apply_s = min(time_apply(game, plays) for _ in range(args.repeats))
-    clone_s = min(time_clone(game, plays) for _ in range(args.repeats))
-    strings_s = min(time_strings(game, plays) for _ in range(args.repeats))
+    time_apply(states["packed"], plays[:2])  # compile or load from numba's cache
+    best = compare(states, plays, args.repeats)
     lines = [f"machine: {platform.machine()}, {os.cpu_count()} cores, "
              f"python {platform.python_version()}",
              f"python_cobardes_battle kinds=all: {args.games} random playouts, {moves:,} moves; "
-             f"best of {args.repeats}",
-             f"apply_action {apply_s * 1e6:.2f} us, clone {clone_s * 1e6:.2f} us, "
-             f"strings of a position {strings_s * 1e6:.1f} us"]
-    probe = packed_probe(args.games, args.repeats)
-    lines.append(f"single-engine probe ({probe['moves']:,} moves, named villains): engine.apply "
-                 f"{probe['python_apply_us']:.2f} us, packed.apply_packed from Python "
-                 f"{probe['packed_apply_us']:.2f} us (no log, no battlefield order, no deals); "
-                 f"deepcopy of a shared Pos {probe['python_copy_us']:.2f} us, of a packed array "
-                 f"{probe['packed_copy_us']:.2f} us")
+             f"best of {args.repeats}, the two states timed in turn"]
+    for name, label in (("engine", "engine.py state (CobardesBattleState)"),
+                        ("packed", "packed machine state (PackedBattleState)")):
+        b = best[name]
+        lines.append(f"{label}: apply_action {b['apply_action'] * 1e6:.2f} us, clone "
+                     f"{b['clone'] * 1e6:.2f} us, strings of a position "
+                     f"{b['strings'] * 1e6:.1f} us")
+    on_pos = pos_apply(game, packed, plays, args.repeats)
+    lines.append(f"a move on an engine position (walkers, war, studies): engine.apply "
+                 f"{on_pos['engine'] * 1e6:.2f} us, through the packed machine (pack, apply, "
+                 f"unpack) {on_pos['packed'] * 1e6:.2f} us")
     print(*lines, sep="\n")
     args.out.mkdir(parents=True, exist_ok=True)
     stem = "cobardes_engine_speed" + (f"_{args.tag}" if args.tag else "")
     (args.out / f"{stem}.txt").write_text("\n".join(lines) + "\n")
     (args.out / f"{stem}.json").write_text(json.dumps(
         {"games": args.games, "moves": moves, "repeats": args.repeats,
-         "apply_action_us": apply_s * 1e6, "clone_us": clone_s * 1e6,
-         "strings_us": strings_s * 1e6, "packed_probe": probe, "lines": lines}, indent=1))
+         "us": {name: {k: v * 1e6 for k, v in b.items()} for name, b in best.items()},
+         "move_on_pos_us": {k: v * 1e6 for k, v in on_pos.items()},
+         "lines": lines}, indent=1))
 
 
 if __name__ == "__main__":
