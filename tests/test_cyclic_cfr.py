@@ -175,3 +175,28 @@ def test_foreign_checkpoint_and_bad_graphs_are_refused(tmp_path):
 def test_normalise_gives_uniform_where_a_set_has_no_weight():
     out = normalise(np.array([0.0, 0.0, 3.0, 1.0]), np.array([0, 0, 1, 1]))
     np.testing.assert_allclose(out, [0.5, 0.5, 0.75, 0.25])
+
+
+def test_held_strategy_gives_openspiels_best_response_value():
+    # Kuhn has perfect recall: the keyed response to a held strategy is a true best
+    # response, so its value must reach OpenSpiel's best-response value.
+    from open_spiel.python.algorithms import best_response
+
+    game = pyspiel.load_game("kuhn_poker")
+    graph, keys = tree_graph(game)
+    held = CyclicCFR(graph, root_of(graph))
+    held.run(30)  # a strategy some way from equilibrium
+    pol = tabular(game, keys, held)
+    strategies = (held.average_strategy(0), held.average_strategy(1))
+    for seat in (0, 1):
+        responder = CyclicCFR(graph, root_of(graph), fixed={1 - seat: strategies[1 - seat]})
+        responder.run(2000)
+        mine = responder.average_strategy(seat)
+        pair = (mine, strategies[1]) if seat == 0 else (strategies[0], mine)
+        got = responder.guaranteed_value(seat, pair, 10)[0]
+        expected = best_response.BestResponsePolicy(game, seat, pol).value(
+            game.new_initial_state())
+        assert got <= expected + 1e-9
+        assert got == pytest.approx(expected, abs=2e-3)
+    with pytest.raises(SolveError, match="wrong number of slots"):
+        CyclicCFR(graph, root_of(graph), fixed={0: np.ones(3)})

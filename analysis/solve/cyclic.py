@@ -223,7 +223,7 @@ class CyclicCFR:
     :class:`CyclicGraph` from the root distribution ``root`` (a weight per node)."""
 
     def __init__(self, graph: CyclicGraph, root: np.ndarray, sweeps: int = 1,
-                 max_sweeps: int = MAX_SWEEPS):
+                 max_sweeps: int = MAX_SWEEPS, fixed: dict[int, np.ndarray] | None = None):
         graph.check()
         if root.shape != (graph.num_nodes,) or root.min() < 0 or not np.isclose(root.sum(), 1.0):
             raise SolveError("root must be a probability over the graph's nodes")
@@ -241,6 +241,14 @@ class CyclicCFR:
         self.regret = [np.zeros(n) for n in g.num_slots]
         self.average = [np.zeros(n) for n in g.num_slots]
         self.sigma = [u.copy() for u in self.uniform]
+        # A fixed player keeps the given strategy: the other's average strategy then
+        # approaches a best response to it within the information sets' keys.
+        self.fixed = dict(fixed or {})
+        for p, strategy in self.fixed.items():
+            if strategy.shape != self.sigma[p].shape:
+                raise SolveError(f"player {p}'s fixed strategy has the wrong number of slots")
+            self.sigma[p] = np.asarray(strategy, float).copy()
+            self.average[p] = self.sigma[p].copy()
         self.value = np.where(g.kind == TERMINAL, g.payoff, 0.0).astype(float)
         self.q = [np.zeros(g.num_nodes), np.zeros(g.num_nodes)]
         self.iterations = 0
@@ -262,9 +270,12 @@ class CyclicCFR:
         g = self.graph
         self.iterations += 1
         for p in (0, 1):
+            if p in self.fixed:
+                continue
             for q in (0, 1):
-                first, count = self.groups[q]
-                _regret_matching(self.regret[q], first, count, self.sigma[q])
+                if q not in self.fixed:
+                    first, count = self.groups[q]
+                    _regret_matching(self.regret[q], first, count, self.sigma[q])
             w_play, w_q0, w_q1 = self._weights(*self.sigma)
             self.sweeps["values"] += _values(self.value, g.kind, g.payoff, self.order,
                                              g.edge_start, g.edge_child, w_play,
@@ -309,6 +320,20 @@ class CyclicCFR:
         value = np.where(g.kind == TERMINAL, g.payoff, 0.0).astype(float)
         _values(value, g.kind, g.payoff, self.order, g.edge_start, g.edge_child, w_play,
                 VALUE_TOLERANCE, self.max_sweeps)
+        return value
+
+    def guaranteed_value(self, player: int, strategies: tuple[np.ndarray, np.ndarray],
+                         sweeps: int = MAX_SWEEPS) -> np.ndarray:
+        """A lower bound on ``player``'s expected payoff at every node when both play
+        ``strategies``: value iteration started from the worst payoff, -1 (after any
+        number of sweeps each value is at most the true one; play that never ends
+        counts as -1 for ``player``, no better than the 0 it pays)."""
+        g = self.graph
+        w_play, _, _ = self._weights(*strategies)
+        sign = 1.0 if player == 0 else -1.0
+        value = np.where(g.kind == TERMINAL, sign * g.payoff, -1.0)
+        _values(value, g.kind, sign * g.payoff, self.order, g.edge_start, g.edge_child,
+                w_play, VALUE_TOLERANCE, sweeps)
         return value
 
     def save(self, path: Path) -> None:
