@@ -13,6 +13,7 @@ import pytest
 from numba import njit
 
 from analysis import cli, store
+from analysis.cli.bots import make_bot
 from analysis.coup import blueprint as B
 from analysis.coup.blueprint_bounds import (
     LocalBestResponse,
@@ -216,9 +217,6 @@ def test_info_command_says_what_is_built_and_refuses_bad_setups(tmp_path, capsys
 
 def test_blueprint_agent_plays_legal_moves_and_refuses_when_not_built(endgames, tmp_path,
                                                                      monkeypatch):
-    from analysis.bots import make_bot
-    from analysis.cli import bots  # noqa: F401  (registers every bot)
-
     dg, _, strategies, _, _ = endgames
     game = pyspiel.load_game("python_coup", {"position": Endgame(2, 2).position(),
                                              "turn_cap": 60})

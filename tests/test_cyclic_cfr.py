@@ -7,7 +7,7 @@ import numpy as np
 import pyspiel
 import pytest
 from open_spiel.python import policy as policy_lib
-from open_spiel.python.algorithms import exploitability
+from open_spiel.python.algorithms import best_response, exploitability
 
 from analysis.solve.cyclic import CyclicCFR, CyclicGraph, normalise
 from analysis.solve.errors import CorruptFileError, SolveError
@@ -180,8 +180,6 @@ def test_normalise_gives_uniform_where_a_set_has_no_weight():
 def test_held_strategy_gives_openspiels_best_response_value():
     # Kuhn has perfect recall: the keyed response to a held strategy is a true best
     # response, so its value must reach OpenSpiel's best-response value.
-    from open_spiel.python.algorithms import best_response
-
     game = pyspiel.load_game("kuhn_poker")
     graph, keys = tree_graph(game)
     held = CyclicCFR(graph, root_of(graph))
