@@ -18,7 +18,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("games", "analysis")
 # Imported inside a function where only some runs need them (slow to import, or optional).
-LAZY_ALLOWED = frozenset({"dask", "distributed", "pandas", "IPython", "matplotlib", "scipy"})
+LAZY_ALLOWED = frozenset({"dask", "distributed", "pandas", "IPython", "matplotlib", "scipy",
+                          "flask", "werkzeug"})
 STORE = "analysis/store.py"
 
 # The solver's area: the engine, its commands, the shared helpers and the games package root.

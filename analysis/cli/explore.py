@@ -14,8 +14,6 @@ import sys
 import webbrowser
 from pathlib import Path
 
-from werkzeug.serving import make_server
-
 from analysis.cli.numbers import int_in
 from analysis.explore.app import create_app
 from games.errors import OutputError
@@ -49,6 +47,8 @@ def has_screen() -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
+    from werkzeug.serving import make_server  # only this command needs a web server
+
     app = create_app(Path(args.reports))
     # The server's line per request is noise in the terminal; failures are still logged.
     logging.getLogger("werkzeug").setLevel(logging.WARNING)

@@ -6,13 +6,15 @@ other failure is logged with its traceback on the server and shown as one line.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pyspiel
-from flask import Flask, jsonify, request, send_from_directory
-from werkzeug.exceptions import HTTPException
 
 from analysis.explore import spots
 from games.errors import FarolError
+
+if TYPE_CHECKING:
+    from flask import Flask
 
 PAGE = Path(__file__).resolve().parent / "page"
 
@@ -22,16 +24,20 @@ def one_line(message: str) -> str:
     return " ".join(str(message).split()) or "unknown error"
 
 
-def _body() -> dict:
-    body = request.get_json(silent=True)
-    if not isinstance(body, dict):
-        raise FarolError("the request must be a JSON object")
-    return body
-
-
 def create_app(reports: Path | None = None) -> Flask:
     """The app; ``reports`` is the folder of ``farol report``'s charts (none shown
     when it is ``None`` or holds none)."""
+    # Flask is imported here, not with the module: every farol command imports the
+    # command line, and only farol explore needs a web server.
+    from flask import Flask, jsonify, request, send_from_directory
+    from werkzeug.exceptions import HTTPException
+
+    def _body() -> dict:
+        body = request.get_json(silent=True)
+        if not isinstance(body, dict):
+            raise FarolError("the request must be a JSON object")
+        return body
+
     app = Flask(__name__, static_folder=None)
     app.json.sort_keys = False
     charts = {f for files in spots.CHARTS.values() for f, _, _ in files}
