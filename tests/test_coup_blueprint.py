@@ -5,6 +5,7 @@ who sees every card."""
 
 from __future__ import annotations
 
+import hashlib
 import random
 
 import numpy as np
@@ -21,10 +22,11 @@ from analysis.coup.blueprint_bounds import (
     keyed_response,
     response_bound,
 )
+from analysis.coup.guarantees import position_graph, uncapped_roots
 from analysis.coup.model import Endgame
 from analysis.solve.cyclic import CyclicCFR, _values, normalise
 from analysis.solve.errors import CorruptFileError
-from games.coup.walker import decisive_coup
+from games.coup.walker import DecisiveCoupWalker, decisive_coup
 from games.errors import InvalidParameterError
 
 START = "1v1"
@@ -242,3 +244,23 @@ def test_blueprint_agent_plays_legal_moves_and_refuses_when_not_built(endgames, 
                     state.apply_action(rng.choice(state.legal_actions()))
     with pytest.raises(InvalidParameterError, match="2-player"):
         make_bot("blueprint", pyspiel.load_game("python_coup", {"players": 3}), 0)
+
+
+def test_depth_first_walk_finds_the_same_graph_as_breadth_first():
+    games = [Endgame(3, 1).game()]
+    config, roots = uncapped_roots(games)
+    walker = DecisiveCoupWalker(config, history=False)
+    wide = position_graph(walker, roots)
+    config, roots = uncapped_roots(games)
+    deep = position_graph(walker, roots, depth_first=True)
+    assert wide.num_positions == deep.num_positions and wide.num_edges == deep.num_edges
+    to_deep = np.empty(wide.num_positions, np.int64)
+    for code, i in wide.index.items():
+        to_deep[i] = deep.index[hashlib.blake2b(code, digest_size=16).digest()]
+    np.testing.assert_array_equal(deep.kind[to_deep], wide.kind)
+    np.testing.assert_array_equal(deep.winner[to_deep], wide.winner)
+    for i in range(wide.num_positions):
+        a, b = wide.edge_start[i], wide.edge_start[i + 1]
+        c, d = deep.edge_start[to_deep[i]], deep.edge_start[to_deep[i] + 1]
+        np.testing.assert_array_equal(deep.edge_child[c:d], to_deep[wide.edge_child[a:b]])
+        np.testing.assert_array_equal(deep.edge_prob[c:d], wide.edge_prob[a:b])

@@ -30,6 +30,7 @@ from analysis.coup.guarantees import (
     encode_key,
     markov_key,
     position_graph,
+    position_id,
     position_key,
     uncapped_roots,
 )
@@ -113,11 +114,11 @@ def walk(name: str, games: dict, progress: bool = False) -> DeckGraph:
     2-player ``python_coup`` game differing only in where they start), no turn cap."""
     config, roots = uncapped_roots(list(games.values()))
     g = position_graph(DecisiveCoupWalker(config, history=False), roots, progress,
-                       key=blueprint_key)
+                       key=blueprint_key, depth_first=True)
     nodes = {}
     for setup, root in zip(games, roots, strict=True):
         root.turn = 0
-        nodes[setup] = g.index[encode_key(position_key(root))]
+        nodes[setup] = g.index[position_id(position_key(root))]
     return DeckGraph(name, cyclic_graph(g), g.key_slots, nodes)
 
 

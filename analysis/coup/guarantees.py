@@ -10,6 +10,7 @@ improvement. Why the brackets priced with them stay rigorous: ``docs/coup_analys
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import marshal
 import time
 from array import array
@@ -110,25 +111,36 @@ def encode_key(key: tuple) -> bytes:
     return marshal.dumps(key, 2)
 
 
+def position_id(key: tuple) -> bytes:
+    """A 16-byte digest of a position key: one in 10^24 chance that two of 10^8
+    positions share one, and a tenth of the key's memory."""
+    return hashlib.blake2b(encode_key(key), digest_size=16).digest()
+
+
 def position_graph(walker: DecisiveCoupWalker, roots: list[E.Core],
-                   progress: bool = False, key=markov_key) -> PositionGraph:
+                   progress: bool = False, key=markov_key,
+                   depth_first: bool = False) -> PositionGraph:
     """The position graph reachable from ``roots`` (turn cap ignored).
 
     A breadth-first walk that numbers positions as it finds them and keeps only the
     positions not yet expanded, so that memory goes to the tables, not to the
     positions (``progress``: a bar of positions expanded). ``key(s, player)``: what a
-    player's policy may depend on (default :func:`markov_key`).
+    player's policy may depend on (default :func:`markov_key`). ``depth_first``: expand
+    the newest position first, which keeps far fewer positions waiting (the whole
+    game's breadth-first frontier holds millions), and number positions by a 16-byte
+    digest of their key (:func:`position_id`) rather than the key itself.
     """
     index: dict[bytes, int] = {}
     queue: deque[E.Core] = deque()
+    ident = position_id if depth_first else encode_key
 
     def add(s):
         s.turn = 0
-        code = encode_key(position_key(s))
+        code = ident(position_key(s))
         i = index.get(code)
         if i is None:
             i = index[code] = len(index)
-            queue.append(s)
+            queue.append((s, i))
         return i
 
     for root in roots:
@@ -140,8 +152,10 @@ def position_graph(walker: DecisiveCoupWalker, roots: list[E.Core],
     bar = None
     if progress:
         bar = tqdm(desc="position graph", unit=" positions", disable=None)
+    expanded = array("q")
     while queue:  # FIFO: positions leave in the order they were numbered
-        s = queue.popleft()
+        s, i = queue.pop() if depth_first else queue.popleft()
+        expanded.append(i)
         if bar is not None:
             bar.update(1)
         if s.over:
@@ -182,10 +196,24 @@ def position_graph(walker: DecisiveCoupWalker, roots: list[E.Core],
         for k, (first, count) in enumerate(ids.values()):
             owner[first:first + count] = k
         slot_key.append(owner)
-    return PositionGraph(index, np.array(kind, np.int8), np.array(winner, np.int64),
-                         np.array(start, np.int64), np.array(child, np.int64),
-                         np.array(prob), tuple(np.array(s, np.int64) for s in slots),
-                         tuple(slot_key), num_slots, key_ids)
+    arrays = [np.array(kind, np.int8), np.array(winner, np.int64), np.array(start, np.int64),
+              np.array(child, np.int64), np.array(prob),
+              tuple(np.array(s, np.int64) for s in slots)]
+    if depth_first:
+        arrays = _by_number(np.array(expanded, np.int64), *arrays)
+    return PositionGraph(index, *arrays, tuple(slot_key), num_slots, key_ids)
+
+
+def _by_number(expanded, kind, winner, start, child, prob, slots):
+    # The arrays, written in the order positions were expanded, in the order they
+    # were numbered (position i's row at i, its moves in the i-th block).
+    inverse = np.empty_like(expanded)
+    inverse[expanded] = np.arange(expanded.size)
+    counts = np.diff(start)[inverse]
+    new_start = np.concatenate(([0], np.cumsum(counts)))
+    take = np.repeat(start[:-1][inverse] - new_start[:-1], counts) + np.arange(new_start[-1])
+    return (kind[inverse], winner[inverse], new_start, child[take], prob[take],
+            tuple(s[take] for s in slots))
 
 
 def _next_slot(ids: dict) -> int:
