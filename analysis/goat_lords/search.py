@@ -1,0 +1,177 @@
+"""``lord``: an information-set search agent for Goat Lords.
+
+Single-observer information-set Monte Carlo tree search. Every simulation deals the
+cards the agent cannot see anew, agreeing with what play has shown
+(:class:`analysis.goat_lords.belief.Belief`), walks one tree of decisions shared by all
+those worlds (each edge counts the times it was available, so a move that only some
+worlds allow is judged fairly), and scores the leaf by playing a few turns with the
+greedy heuristic and reading the herds' points. Moves are widened progressively in the
+heuristic's order: a node first considers the greedy move, and one more move each time
+its visits grow by the widening rule. A seat with a single legal move plays it without
+searching. Every player at a node picks by its own value (multi-player: each against
+its best rival), so the same tree serves 2 to 6 players.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+from analysis.goat_lords.belief import Belief
+from analysis.goat_lords.heuristic import action_score, answer_choice, greedy_choice
+from games.goat_lords import rules
+from games.goat_lords.table import CHANCE, DUEL, OVER, STARTER, Table
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """The agent's knobs. ``simulations`` is the budget per move (the default tuned by
+    matches against the greedy bot); ``uct_c`` the exploration weight on values in
+    [-1, 1]; a node considers ``ceil(widen_c * visits ** widen_alpha)`` moves;
+    ``rollout_turns`` turns of greedy play follow the tree before the herds are scored;
+    ``scale`` is the point lead worth tanh(1) of a win."""
+
+    simulations: int = 48
+    uct_c: float = 0.6
+    widen_c: float = 1.0
+    widen_alpha: float = 0.5
+    rollout_turns: int = 2
+    scale: float = 120.0
+    hand_weight: float = 0.0
+
+
+DEFAULT = SearchSettings()
+
+
+class _Edge:
+    __slots__ = ("visits", "total", "avail", "child")
+
+    def __init__(self):
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 0
+        self.child = _Node()
+
+
+class _Node:
+    __slots__ = ("edges", "visits")
+
+    def __init__(self):
+        self.edges: dict[int, _Edge] = {}
+        self.visits = 0
+
+
+def ordered_moves(table: Table, seat: int, legal: list[int]) -> list[int]:
+    """Legal moves in the heuristic's order of preference (its choice first)."""
+    if table.phase == DUEL:
+        first = answer_choice(table, legal)
+        return [first] + [a for a in legal if a != first]
+    return sorted(legal, key=lambda a: -action_score(table, seat, a))
+
+
+def draw_chance(table: Table, rng: random.Random) -> None:
+    """One chance event: a card from the draw pile, drawn in proportion to its copies."""
+    if table.phase == STARTER:
+        kinds, probs = zip(*table.chance_outcomes(), strict=True)
+        table.apply_chance(rng.choices(kinds, probs)[0])
+        return
+    r = rng.randrange(sum(table.draw))
+    for kind, count in enumerate(table.draw):
+        r -= count
+        if r < 0:
+            table.apply_chance(kind)
+            return
+
+
+def evaluate(table: Table, settings: SearchSettings) -> list[float]:
+    """Each seat's value in [-1, 1]: the returns when the game is over, else its lead in
+    points (totals of past rounds plus the herd) over its best rival, squashed by tanh."""
+    n = table.cfg.players
+    if table.phase == OVER:
+        return rules.returns_for(table.winning, n)
+    values = table.cfg.values
+    scores = [
+        table.totals[p] + rules.herd_points(table.herds[p], values)
+        + settings.hand_weight * sum(c * v for c, v in zip(table.hands[p], values, strict=True))
+        for p in range(n)
+    ]
+    out = []
+    for p in range(n):
+        rival = max(scores[q] for q in range(n) if q != p)
+        out.append(math.tanh((scores[p] - rival) / settings.scale))
+    return out
+
+
+def rollout(table: Table, turns: int, rng: random.Random) -> None:
+    """Greedy play for ``turns`` turns (or to the end of the game)."""
+    stop = table.turns + turns
+    round_no = table.round_no
+    while table.phase != OVER and table.turns < stop and table.round_no == round_no:
+        if table.to_move == CHANCE:
+            draw_chance(table, rng)
+        else:
+            seat = table.to_move
+            table.apply_action(greedy_choice(table, seat, table.legal_actions()), check=False)
+
+
+def search(table: Table, seat: int, rng: random.Random, settings: SearchSettings = DEFAULT) -> int:
+    """The agent's move for ``seat`` at ``table`` (the seat to move), by ``settings.simulations``
+    simulations in worlds dealt from ``seat``'s belief."""
+    legal = table.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    belief = Belief(table, seat)
+    root = _Node()
+    for _ in range(settings.simulations):
+        world = belief.sample(rng)
+        _simulate(world, root, rng, settings)
+    best = max(root.edges.items(), key=lambda item: (item[1].visits, item[1].total))
+    return best[0]
+
+
+def _simulate(world: Table, root: _Node, rng: random.Random, settings: SearchSettings) -> None:
+    node, path = root, []
+    while True:
+        while world.to_move == CHANCE and world.phase != OVER:
+            draw_chance(world, rng)
+        if world.phase == OVER:
+            break
+        mover = world.to_move
+        legal = world.legal_actions()
+        if len(legal) == 1:
+            world.apply_action(legal[0], check=False)
+            continue
+        moves = ordered_moves(world, mover, legal)
+        width = math.ceil(settings.widen_c * (node.visits + 1) ** settings.widen_alpha)
+        moves = moves[:max(1, width)]
+        fresh = next((a for a in moves if a not in node.edges), None)
+        for a in moves:
+            edge = node.edges.get(a)
+            if edge is not None:
+                edge.avail += 1
+        if fresh is not None:
+            edge = node.edges[fresh] = _Edge()
+            edge.avail = 1
+            world.apply_action(fresh, check=False)
+            path.append((node, edge, mover))
+            break
+        log_avail = {a: math.log(node.edges[a].avail) for a in moves}
+        action = max(moves, key=lambda a: (
+            node.edges[a].total / node.edges[a].visits
+            + settings.uct_c * math.sqrt(log_avail[a] / node.edges[a].visits)))
+        edge = node.edges[action]
+        world.apply_action(action, check=False)
+        path.append((node, edge, mover))
+        node = edge.child
+    rollout(world, settings.rollout_turns, rng)
+    value = evaluate(world, settings)
+    for node, edge, mover in path:
+        node.visits += 1
+        edge.visits += 1
+        edge.total += value[mover]
+
+
+def lord_choice(state, seat: int, rng: random.Random, settings: SearchSettings = DEFAULT) -> int:
+    """The agent's move at an OpenSpiel state of ``python_goat_lords``."""
+    return search(state.table, seat, rng, settings)
