@@ -10,6 +10,7 @@ import numpy as np
 import pyspiel
 import pytest
 
+from analysis import store
 from analysis.bots import make_bot, sample_chance
 from analysis.cli import main
 from analysis.goat_lords import GAME
@@ -276,3 +277,27 @@ def test_dealt_worlds_keep_the_deck():
              + sum(cards.count(k) for herd in world.herds for _, cards in herd)
              for k in range(NUM_KINDS)]
     assert total == list(DECK_COUNTS)
+
+
+def test_a_saved_match_resumes_to_the_same_result(tmp_path, capsys):
+    """``--save``: the games kept, a stopped match (even mid-line) resumes to the result
+    of one run straight through, stored with version, commit and seed."""
+    args = ["goat-lords", "match", "--agents", "greedy,random", "--games", "6", "--seed", "4",
+            "--param", "scoring=single", "--save", "t", "--json"]
+    with store.use(tmp_path):
+        assert main(args) == 0
+        whole = json.loads(capsys.readouterr().out)
+        games = tmp_path / "goat_lords" / "matches" / "t.games.jsonl"
+        lines = games.read_text().splitlines()
+        assert len(lines) == 7
+        games.write_text("\n".join(lines[:3]) + "\n" + lines[3][:9])  # killed while writing
+        assert main(args) == 0
+        resumed = json.loads(capsys.readouterr().out)
+        stored = json.loads((tmp_path / "goat_lords" / "matches" / "t.json").read_text())
+        assert len(games.read_text().splitlines()) == 7
+        assert resumed == whole == stored
+        assert stored["seed"] == 4 and stored["version"] and stored["commit"]
+        other = args[:]
+        other[other.index("--seed") + 1] = "5"
+        assert main(other) == 2
+        assert "records another match" in capsys.readouterr().err

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import hashlib
+import json
+import re
 
 import pyspiel
 
@@ -23,6 +25,7 @@ from analysis.goat_lords.statistics import (
 from analysis.goat_lords.tournament import Experiment, csv_folder, csv_path, run_experiment
 from analysis.match import play_match
 from analysis.params import parse_params
+from analysis.solve.cache import atomic_write_text
 from games.errors import InvalidParameterError
 from games.goat_lords.rules import MAX_PLAYERS, MIN_PLAYERS
 
@@ -46,6 +49,10 @@ def register(subparsers) -> None:
                                 "random, mcts, ismcts, mcts:N, ismcts:N)")
     match.add_argument("--param", action="append", default=[], metavar="K=V",
                        help="game parameter (players is the number of agents)")
+    match.add_argument("--save", default=None, metavar="NAME",
+                       help="keep every finished game in the data folder "
+                            "(goat_lords/matches/NAME.games.jsonl) so a stopped match resumes "
+                            "when run again, and store the result as NAME.json")
     match.set_defaults(func=run_match)
 
 
@@ -61,9 +68,20 @@ def run_match(args) -> int:
         raise InvalidParameterError("--param players: the number of players is the number of "
                                     "--agents")
     params = {"players": len(agents), **params}
+    record = None
+    if args.save is not None:
+        if not re.fullmatch(r"[A-Za-z0-9_.-]+", args.save) or args.save.startswith("."):
+            raise InvalidParameterError(f"--save {args.save!r}: a name of letters, digits, "
+                                        "'_', '-' and '.'")
+        record = store.data("goat_lords", "matches", f"{args.save}.games.jsonl")
     result = play_match(GAME, agents, args.games, args.seed, params, workers=args.workers,
-                        progress=show_progress(), build=build_bot)
+                        progress=show_progress(), build=build_bot, record=record)
     print_result(result, args.json)
+    if record is not None:
+        path = store.data("goat_lords", "matches", f"{args.save}.json")
+        atomic_write_text(path, json.dumps(result.to_json(), indent=1) + "\n")
+        if not args.json:
+            print(f"  result stored in {store.shown(path)}; games in {store.shown(record)}")
     return 0
 
 

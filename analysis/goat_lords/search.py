@@ -30,7 +30,9 @@ class SearchSettings:
     matches against the greedy bot); ``uct_c`` the exploration weight on values in
     [-1, 1]; a node considers ``ceil(widen_c * visits ** widen_alpha)`` moves;
     ``rollout_turns`` turns of greedy play follow the tree before the herds are scored;
-    ``scale`` is the point lead worth tanh(1) of a win."""
+    ``scale`` is the point lead worth tanh(1) of a win; a herd counts ``hand_weight`` of
+    its hand's points and loses ``top_risk`` of its top pile's while a rival could duel
+    for it."""
 
     simulations: int = 48
     uct_c: float = 0.6
@@ -39,6 +41,7 @@ class SearchSettings:
     rollout_turns: int = 2
     scale: float = 120.0
     hand_weight: float = 0.0
+    top_risk: float = 0.0
 
 
 DEFAULT = SearchSettings()
@@ -91,11 +94,15 @@ def evaluate(table: Table, settings: SearchSettings) -> list[float]:
     if table.phase == OVER:
         return rules.returns_for(table.winning, n)
     values = table.cfg.values
-    scores = [
-        table.totals[p] + rules.herd_points(table.herds[p], values)
-        + settings.hand_weight * sum(c * v for c, v in zip(table.hands[p], values, strict=True))
-        for p in range(n)
-    ]
+    scores = []
+    for p in range(n):
+        herd = table.herds[p]
+        score = table.totals[p] + rules.herd_points(herd, values)
+        if settings.hand_weight:
+            score += settings.hand_weight * sum(c * v for c, v in zip(table.hands[p], values, strict=True))
+        if settings.top_risk and len(herd) >= 2:
+            score -= settings.top_risk * sum(values[c] for c in herd[-1][1])
+        scores.append(score)
     out = []
     for p in range(n):
         rival = max(scores[q] for q in range(n) if q != p)
