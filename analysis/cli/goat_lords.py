@@ -35,7 +35,8 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser("goat-lords", help="Goat Lords tournament: seat win rates, duels, wilds")
     parser.add_argument("--players", type=int_in(2, 6), default=2, help="players at the table (2-6)")
     parser.add_argument("--bots", default="greedy",
-                        help="comma-separated bot per seat, or one bot for all (greedy, random, mcts:N, ismcts:N)")
+                        help="comma-separated bot per seat, or one bot for all (best, lord, greedy, random, "
+                             "lord:N, mcts:N, ismcts:N)")
     parser.add_argument("--games", type=int_in(1), default=200, help="games to play (default 200)")
     parser.add_argument("--seed", type=int_in(0, 2**31 - 1), default=20261130, help="experiment seed")
     parser.add_argument("--rotate", action="store_true", help="rotate the seating every game")
@@ -45,8 +46,8 @@ def register(subparsers) -> None:
     parser.set_defaults(func=_run_command)
     sub = parser.add_subparsers(dest="goat_lords_command", metavar="WHAT")
     match = sub.add_parser("match", help="seeded games between bots: each seat's win rate")
-    add_common_arguments(match, f"one bot per seat, {MIN_PLAYERS} to {MAX_PLAYERS} (greedy, "
-                                "random, mcts, ismcts, mcts:N, ismcts:N)")
+    add_common_arguments(match, f"one bot per seat, {MIN_PLAYERS} to {MAX_PLAYERS} (best, lord, "
+                                "greedy, random, mcts, ismcts, lord:N, mcts:N, ismcts:N)")
     match.add_argument("--param", action="append", default=[], metavar="K=V",
                        help="game parameter (players is the number of agents)")
     match.add_argument("--save", default=None, metavar="NAME",

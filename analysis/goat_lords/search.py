@@ -1,15 +1,18 @@
 """``lord``: an information-set search agent for Goat Lords.
 
-Single-observer information-set Monte Carlo tree search. Every simulation deals the
+Information-set Monte Carlo tree search from one seat's view. Each world deals the
 cards the agent cannot see anew, agreeing with what play has shown
-(:class:`analysis.goat_lords.belief.Belief`), walks one tree of decisions shared by all
-those worlds (each edge counts the times it was available, so a move that only some
-worlds allow is judged fairly), and scores the leaf by playing a few turns with the
-greedy heuristic and reading the herds' points. Moves are widened progressively in the
-heuristic's order: a node first considers the greedy move, and one more move each time
-its visits grow by the widening rule. A seat with a single legal move plays it without
-searching. Every player at a node picks by its own value (multi-player: each against
-its best rival), so the same tree serves 2 to 6 players.
+(:class:`analysis.goat_lords.belief.Belief`), and fixes the order its draw pile will be
+drawn in. The moves open at the root are the same in every world (they depend on the
+agent's own hand and the table), so every world tries each of the heuristic's first
+``root_width`` moves with the same draws: the moves are compared on the same luck.
+Below the root one tree serves every world; each edge counts the times it was
+available, so a move only some worlds allow is judged fairly, and a node is widened
+progressively in the heuristic's order (first the greedy move, one more as its visits
+grow). A leaf is scored by playing a few turns with the greedy heuristic and reading
+the points: past rounds' totals plus herds, less part of a top pile a rival could duel
+for. Every player picks by its own value (each against its best rival), so one tree
+serves 2 to 6 players. A seat with a single legal move plays it without searching.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ class SearchSettings:
     scale: float = 120.0
     hand_weight: float = 0.0
     top_risk: float = 0.0
+    root_width: int = 6
 
 
 DEFAULT = SearchSettings()
@@ -73,18 +77,34 @@ def ordered_moves(table: Table, seat: int, legal: list[int]) -> list[int]:
     return sorted(legal, key=lambda a: -action_score(table, seat, a))
 
 
-def draw_chance(table: Table, rng: random.Random) -> None:
-    """One chance event: a card from the draw pile, drawn in proportion to its copies."""
-    if table.phase == STARTER:
-        kinds, probs = zip(*table.chance_outcomes(), strict=True)
-        table.apply_chance(rng.choices(kinds, probs)[0])
-        return
-    r = rng.randrange(sum(table.draw))
-    for kind, count in enumerate(table.draw):
-        r -= count
-        if r < 0:
-            table.apply_chance(kind)
+class Deck:
+    """The order one world's draw pile is drawn in, so that every move tried from the
+    root meets the same cards (paired comparisons); reshuffled piles are ordered anew."""
+
+    __slots__ = ("cards",)
+
+    def __init__(self, cards: list[int]):
+        self.cards = cards
+
+    @classmethod
+    def shuffled(cls, table: Table, rng: random.Random) -> Deck:
+        cards = [k for k, c in enumerate(table.draw) for _ in range(c)]
+        rng.shuffle(cards)
+        return cls(cards)
+
+    def draw(self, table: Table, rng: random.Random) -> None:
+        """One chance event of ``table``: the next card of this order."""
+        if table.phase == STARTER:
+            kinds, probs = zip(*table.chance_outcomes(), strict=True)
+            table.apply_chance(rng.choices(kinds, probs)[0])
             return
+        while self.cards:
+            kind = self.cards.pop()
+            if table.draw[kind]:
+                table.apply_chance(kind)
+                return
+        self.cards = Deck.shuffled(table, rng).cards
+        table.apply_chance(self.cards.pop())
 
 
 def evaluate(table: Table, settings: SearchSettings) -> list[float]:
@@ -110,38 +130,55 @@ def evaluate(table: Table, settings: SearchSettings) -> list[float]:
     return out
 
 
-def rollout(table: Table, turns: int, rng: random.Random) -> None:
-    """Greedy play for ``turns`` turns (or to the end of the game)."""
+def rollout(table: Table, turns: int, rng: random.Random, deck: Deck) -> None:
+    """Greedy play for ``turns`` turns (or to the end of the game or round)."""
     stop = table.turns + turns
     round_no = table.round_no
     while table.phase != OVER and table.turns < stop and table.round_no == round_no:
         if table.to_move == CHANCE:
-            draw_chance(table, rng)
+            deck.draw(table, rng)
         else:
             seat = table.to_move
             table.apply_action(greedy_choice(table, seat, table.legal_actions()), check=False)
 
 
 def search(table: Table, seat: int, rng: random.Random, settings: SearchSettings = DEFAULT) -> int:
-    """The agent's move for ``seat`` at ``table`` (the seat to move), by ``settings.simulations``
-    simulations in worlds dealt from ``seat``'s belief."""
+    """The agent's move for ``seat`` at ``table`` (the seat to move), by about
+    ``settings.simulations`` simulations in worlds dealt from ``seat``'s belief.
+
+    The root's moves are the same in every world (they depend on the seat's own hand and
+    the table), so each world tries every one of the heuristic's first ``root_width``
+    moves with the same draw order and dice: the moves are compared on the same luck.
+    Below the root, one tree serves every world.
+    """
     legal = table.legal_actions()
     if len(legal) == 1:
         return legal[0]
     belief = Belief(table, seat)
+    moves = ordered_moves(table, seat, legal)[: settings.root_width]
     root = _Node()
-    for _ in range(settings.simulations):
+    for _ in range(max(1, settings.simulations // len(moves))):
         world = belief.sample(rng)
-        _simulate(world, root, rng, settings)
-    best = max(root.edges.items(), key=lambda item: (item[1].visits, item[1].total))
-    return best[0]
+        order = Deck.shuffled(world, rng).cards
+        seed = rng.getrandbits(32)
+        for action in moves:
+            _simulate(world.copy(record=False), root, random.Random(seed), settings,
+                      Deck(order[:]), action, seat)
+    # The heuristic's order breaks ties.
+    return max(moves, key=lambda a: root.edges[a].total / root.edges[a].visits)
 
 
-def _simulate(world: Table, root: _Node, rng: random.Random, settings: SearchSettings) -> None:
-    node, path = root, []
+def _simulate(world: Table, root: _Node, rng: random.Random, settings: SearchSettings,
+              deck: Deck, first: int, seat: int) -> None:
+    edge = root.edges.get(first)
+    if edge is None:
+        edge = root.edges[first] = _Edge()
+    world.apply_action(first, check=False)
+    path = [(root, edge, seat)]
+    node = edge.child
     while True:
         while world.to_move == CHANCE and world.phase != OVER:
-            draw_chance(world, rng)
+            deck.draw(world, rng)
         if world.phase == OVER:
             break
         mover = world.to_move
@@ -171,7 +208,7 @@ def _simulate(world: Table, root: _Node, rng: random.Random, settings: SearchSet
         world.apply_action(action, check=False)
         path.append((node, edge, mover))
         node = edge.child
-    rollout(world, settings.rollout_turns, rng)
+    rollout(world, settings.rollout_turns, rng, deck)
     value = evaluate(world, settings)
     for node, edge, mover in path:
         node.visits += 1
