@@ -35,17 +35,18 @@ class SearchSettings:
     ``rollout_turns`` turns of greedy play follow the tree before the herds are scored;
     ``scale`` is the point lead worth tanh(1) of a win; a herd counts ``hand_weight`` of
     its hand's points and loses ``top_risk`` of its top pile's while a rival could duel
-    for it."""
+    for it; ``tree=False`` scores each root move by greedy play alone (no tree below)."""
 
-    simulations: int = 48
+    simulations: int = 144
     uct_c: float = 0.6
     widen_c: float = 1.0
     widen_alpha: float = 0.5
     rollout_turns: int = 2
     scale: float = 120.0
-    hand_weight: float = 0.0
-    top_risk: float = 0.0
+    hand_weight: float = 0.4
+    top_risk: float = 0.5
     root_width: int = 6
+    tree: bool = True
 
 
 DEFAULT = SearchSettings()
@@ -176,7 +177,7 @@ def _simulate(world: Table, root: _Node, rng: random.Random, settings: SearchSet
     world.apply_action(first, check=False)
     path = [(root, edge, seat)]
     node = edge.child
-    while True:
+    while settings.tree:
         while world.to_move == CHANCE and world.phase != OVER:
             deck.draw(world, rng)
         if world.phase == OVER:
