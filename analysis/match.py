@@ -11,6 +11,10 @@ games each agent sits in each seat ``games // n`` or ``games // n + 1`` times (e
 Game ``i`` is seeded from ``(seed, i)`` alone (chance and every bot), so the result does
 not depend on the number of worker processes or on the order games finish in.
 
+A match given a ``record`` file appends each finished game's win shares to it and, run
+again, plays only the games missing (the seeds make the resumed match the same as one
+run straight through).
+
 Wins: the seats with the highest return share the game's win equally (a shared win
 counts ``1/k`` to each of ``k`` winners); when every seat gets the same return (a draw,
 or Coup's turn cap where nobody wins) each seat counts ``1/n``. So every game gives one
@@ -19,11 +23,13 @@ win in all, and the wins of the seats sum to the number of games.
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pyspiel
@@ -33,7 +39,7 @@ import games as _farol_games  # noqa: F401  (registers Farol's games in every pr
 from analysis.bots import Bot, make_bot, sample_chance
 from analysis.provenance import code_commit, farol_version
 from analysis.statistics import wilson
-from games.errors import InvalidParameterError
+from games.errors import FarolError, InvalidParameterError
 
 Build = Callable[[str, pyspiel.Game, int, int], Bot]
 # A returned value this close to the best counts as the best (a shared win).
@@ -165,13 +171,15 @@ def play_match(
     workers: int = 1,
     progress: bool = False,
     build: Build = make_bot,
+    record: Path | None = None,
 ) -> MatchResult:
     """Play a match of ``games`` games; ``agents`` names one agent per seat.
 
     ``workers`` processes play chunks of games in parallel (the result is the same for
     any number); ``progress`` shows a bar with the time left on standard error.
     ``build`` makes a bot from its name (default :func:`analysis.bots.make_bot`): pass a
-    module-level function so worker processes can find it.
+    module-level function so worker processes can find it. ``record`` names a file that
+    keeps every finished game, so an interrupted match resumes where it stopped.
     """
     params = dict(params or {})
     agents = tuple(agents)
@@ -179,28 +187,66 @@ def play_match(
     check_match(agents, games, seed, game.num_players())
     for s, name in enumerate(agents):
         build(name, game, s, 0)  # an unknown name fails here, naming the choices
-    shares: dict[int, list[float]] = {}
-    workers = max(1, min(workers, os.cpu_count() or 1, games))
-    chunk = max(1, min(50, games // (4 * workers)))
-    chunks = [list(range(i, min(games, i + chunk))) for i in range(0, games, chunk)]
-    bar = tqdm(total=games, unit="game", desc=game_name, disable=not progress, leave=False,
-               file=sys.stderr)
+    header = {"game": game_name, "params": params, "agents": list(agents), "seed": seed}
+    shares: dict[int, list[float]] = {} if record is None else read_record(record, header)
+    todo = [i for i in range(games) if i not in shares]
+    workers = max(1, min(workers, os.cpu_count() or 1, max(1, len(todo))))
+    chunk = max(1, min(50, len(todo) // (4 * workers)))
+    chunks = [todo[i : i + chunk] for i in range(0, len(todo), chunk)]
+    bar = tqdm(total=games, initial=games - len(todo), unit="game", desc=game_name,
+               disable=not progress, leave=False, file=sys.stderr)
+
+    def keep(done: list[tuple[int, list[float]]]) -> None:
+        shares.update(done)
+        if record is not None:
+            with open(record, "a") as fh:
+                fh.writelines(json.dumps({"index": i, "shares": sh}) + "\n" for i, sh in done)
+        bar.update(len(done))
+
     try:
         if workers == 1:
             for part in chunks:
-                shares.update(_play_chunk(game_name, params, agents, seed, part, build))
-                bar.update(len(part))
+                keep(_play_chunk(game_name, params, agents, seed, part, build))
         else:
             with ProcessPoolExecutor(max_workers=workers) as pool:
                 futures = [pool.submit(_play_chunk, game_name, params, agents, seed, part, build)
                            for part in chunks]
                 for future in futures:
-                    done = future.result()
-                    shares.update(done)
-                    bar.update(len(done))
+                    keep(future.result())
     finally:
         bar.close()
     return tally(game_name, params, agents, games, seed, shares)
+
+
+def read_record(path: Path, header: dict) -> dict[int, list[float]]:
+    """The win shares a match's record file holds (game index -> shares), starting the
+    file with ``header`` when it is new.
+
+    A last line left without its newline (a run killed while writing) is cut, and its
+    games are played again. A record of another match (game, parameters, agents or
+    seed) is refused naming the file.
+    """
+    path = Path(path)
+    if not path.exists() or path.stat().st_size == 0:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(header) + "\n")
+        return {}
+    with open(path, "rb+") as fh:
+        data = fh.read()
+        if not data.endswith(b"\n"):
+            fh.truncate(data.rfind(b"\n") + 1)
+            data = data[: data.rfind(b"\n") + 1]
+    lines = data.decode().splitlines()
+    try:
+        found = json.loads(lines[0])
+        rows = [json.loads(line) for line in lines[1:]]
+        shares = {int(r["index"]): [float(x) for x in r["shares"]] for r in rows}
+    except (ValueError, KeyError, TypeError, IndexError) as exc:
+        raise FarolError(f"{path} is not a match record ({exc})") from None
+    if found != json.loads(json.dumps(header)):
+        raise FarolError(f"{path} records another match ({found}); give another file or "
+                         "delete it")
+    return shares
 
 
 def tally(game_name: str, params: dict, agents: tuple[str, ...], games: int, seed: int,

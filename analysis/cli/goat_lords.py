@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import hashlib
+import json
+import re
 
 import pyspiel
 
@@ -23,6 +25,7 @@ from analysis.goat_lords.statistics import (
 from analysis.goat_lords.tournament import Experiment, csv_folder, csv_path, run_experiment
 from analysis.match import play_match
 from analysis.params import parse_params
+from analysis.solve.cache import atomic_write_text
 from games.errors import InvalidParameterError
 from games.goat_lords.rules import MAX_PLAYERS, MIN_PLAYERS
 
@@ -32,7 +35,8 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser("goat-lords", help="Goat Lords tournament: seat win rates, duels, wilds")
     parser.add_argument("--players", type=int_in(2, 6), default=2, help="players at the table (2-6)")
     parser.add_argument("--bots", default="greedy",
-                        help="comma-separated bot per seat, or one bot for all (greedy, random, mcts:N, ismcts:N)")
+                        help="comma-separated bot per seat, or one bot for all (best, lord, greedy, random, "
+                             "lord:N, mcts:N, ismcts:N)")
     parser.add_argument("--games", type=int_in(1), default=200, help="games to play (default 200)")
     parser.add_argument("--seed", type=int_in(0, 2**31 - 1), default=20261130, help="experiment seed")
     parser.add_argument("--rotate", action="store_true", help="rotate the seating every game")
@@ -42,10 +46,14 @@ def register(subparsers) -> None:
     parser.set_defaults(func=_run_command)
     sub = parser.add_subparsers(dest="goat_lords_command", metavar="WHAT")
     match = sub.add_parser("match", help="seeded games between bots: each seat's win rate")
-    add_common_arguments(match, f"one bot per seat, {MIN_PLAYERS} to {MAX_PLAYERS} (greedy, "
-                                "random, mcts, ismcts, mcts:N, ismcts:N)")
+    add_common_arguments(match, f"one bot per seat, {MIN_PLAYERS} to {MAX_PLAYERS} (best, lord, "
+                                "greedy, random, mcts, ismcts, lord:N, mcts:N, ismcts:N)")
     match.add_argument("--param", action="append", default=[], metavar="K=V",
                        help="game parameter (players is the number of agents)")
+    match.add_argument("--save", default=None, metavar="NAME",
+                       help="keep every finished game in the data folder "
+                            "(goat_lords/matches/NAME.games.jsonl) so a stopped match resumes "
+                            "when run again, and store the result as NAME.json")
     match.set_defaults(func=run_match)
 
 
@@ -61,9 +69,20 @@ def run_match(args) -> int:
         raise InvalidParameterError("--param players: the number of players is the number of "
                                     "--agents")
     params = {"players": len(agents), **params}
+    record = None
+    if args.save is not None:
+        if not re.fullmatch(r"[A-Za-z0-9_.-]+", args.save) or args.save.startswith("."):
+            raise InvalidParameterError(f"--save {args.save!r}: a name of letters, digits, "
+                                        "'_', '-' and '.'")
+        record = store.data("goat_lords", "matches", f"{args.save}.games.jsonl")
     result = play_match(GAME, agents, args.games, args.seed, params, workers=args.workers,
-                        progress=show_progress(), build=build_bot)
+                        progress=show_progress(), build=build_bot, record=record)
     print_result(result, args.json)
+    if record is not None:
+        path = store.data("goat_lords", "matches", f"{args.save}.json")
+        atomic_write_text(path, json.dumps(result.to_json(), indent=1) + "\n")
+        if not args.json:
+            print(f"  result stored in {store.shown(path)}; games in {store.shown(record)}")
     return 0
 
 

@@ -2,15 +2,15 @@
 
 ``greedy`` sees only its hand and the public table; ``mcts`` is OpenSpiel's MCTS on the
 full state (it sees every hand: a cheating yardstick); ``ismcts`` is OpenSpiel's ISMCTS,
-searching worlds resampled from its own information state (fair). ``random`` comes
-from :mod:`analysis.bots`.
+searching worlds resampled from its own information state (fair); ``lord`` is Farol's own
+information-set search (:mod:`analysis.goat_lords.search`) and ``best`` names the strongest
+agent. ``random`` comes from :mod:`analysis.bots`.
 """
 
 from __future__ import annotations
 
-import math
+import dataclasses
 import random
-from collections.abc import Sequence
 
 import numpy as np
 import pyspiel
@@ -19,51 +19,11 @@ from open_spiel.python.algorithms import ismcts, mcts
 import games  # noqa: F401  (registers the games)
 from analysis.bots import Bot, BotSpec, make_bot, register_bot
 from analysis.goat_lords import GAME
+from analysis.goat_lords.heuristic import greedy_choice
+from analysis.goat_lords.search import DEFAULT, lord_choice
 from games.errors import UnknownBotError
 from games.goat_lords import rules
-from games.goat_lords.cards import IS_WILD, NUM_KINDS
-from games.goat_lords.table import DUEL, OVER, Table
-
-
-def greedy_choice(table: Table, seat: int, legal: Sequence[int]) -> int:
-    """The greedy heuristic's action for ``seat`` (it reads only its hand and public cards).
-
-    Duels swing points twice (the attacker gains the pile, the target loses it) and
-    attackers win most of them, so the heuristic duels for the richest top pile it
-    can attack, then banks its most valuable pair; in a duel it answers while it
-    can, goats before wilds. Its weights were tuned on games against the random bot.
-    """
-    values = table.cfg.values
-    hand = table.hands[seat]
-    if table.phase == DUEL:
-        cards = [a - rules.ANSWER0 for a in legal if a != rules.YIELD]
-        goats = [k for k in cards if not IS_WILD[k]]
-        if goats:
-            return rules.ANSWER0 + goats[0]
-        if cards:
-            # The winner keeps every duel card, so a wild risked is not a wild spent.
-            return rules.ANSWER0 + min(cards, key=lambda k: values[k])
-        return rules.YIELD
-    best, best_score = legal[0], -math.inf
-    for action in legal:
-        if action < rules.ASSIST0:
-            a, b = rules.BIRTH_PAIRS[action]
-            score = values[a] + values[b] - 10 * (IS_WILD[a] + IS_WILD[b])
-        elif action < rules.DUEL0:
-            k = action - rules.ASSIST0
-            score = values[k] + values[table.discard[-1]] - 10 * IS_WILD[k] + 1
-        elif action < rules.ANSWER0:
-            target, k = divmod(action - rules.DUEL0, NUM_KINDS)
-            kind, pile = table.herds[target][-1]
-            matching = sum(hand[c] for c in range(NUM_KINDS) if rules.matches(c, kind))
-            stake = sum(values[c] for c in pile)
-            # A spare matching card improves the odds of outlasting the defender.
-            score = 5 * stake * (1.0 if matching > 1 else 0.6) - 10 * IS_WILD[k]
-        else:
-            score = -values[action - rules.DISCARD0]
-        if score > best_score:
-            best, best_score = action, score
-    return best
+from games.goat_lords.table import OVER
 
 
 def greedy_bot(game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
@@ -129,6 +89,27 @@ def ismcts_bot(game: pyspiel.Game, seat: int, seed: int = 0, simulations: int = 
     return bot.step
 
 
+def lord_bot(game: pyspiel.Game, seat: int, seed: int = 0,
+             simulations: int = DEFAULT.simulations) -> Bot:
+    """The information-set search agent (:mod:`analysis.goat_lords.search`): fair, seeded."""
+    rng = random.Random(seed)
+    settings = dataclasses.replace(DEFAULT, simulations=simulations)
+
+    def act(state: pyspiel.State) -> int:
+        return lord_choice(state, seat, rng, settings)
+
+    return act
+
+
+# The strongest Goat Lords agent; ``best`` always plays it.
+STRONGEST = "lord"
+
+
+def best_bot(game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
+    """Whatever agent :data:`STRONGEST` names, at its default budget."""
+    return make_bot(STRONGEST, game, seat, seed)
+
+
 register_bot(BotSpec("greedy", "heuristic: best pair, worthwhile duels, cheapest discard",
                      greedy_bot, games=(GAME,)))
 register_bot(BotSpec("mcts", "OpenSpiel MCTS, 100 simulations, random roll-outs; sees all hands (cheats)",
@@ -136,8 +117,13 @@ register_bot(BotSpec("mcts", "OpenSpiel MCTS, 100 simulations, random roll-outs;
 register_bot(BotSpec("ismcts", "OpenSpiel ISMCTS, 100 simulations, random roll-outs (fair)",
                      ismcts_bot, games=(GAME,)))
 
+register_bot(BotSpec("lord", f"information-set search, {DEFAULT.simulations} simulations, worlds "
+                     "that agree with play, greedy roll-outs (fair)", lord_bot, games=(GAME,)))
+register_bot(BotSpec("best", f"the strongest Goat Lords agent (now {STRONGEST})", best_bot,
+                     games=(GAME,)))
 
-SEARCH_BOTS = {"mcts": mcts_bot, "ismcts": ismcts_bot}
+
+SEARCH_BOTS = {"mcts": mcts_bot, "ismcts": ismcts_bot, "lord": lord_bot}
 
 
 def build_bot(name: str, game: pyspiel.Game, seat: int, seed: int) -> Bot:
@@ -145,7 +131,7 @@ def build_bot(name: str, game: pyspiel.Game, seat: int, seed: int) -> Bot:
     if ":" in name:
         kind, sims = name.split(":", 1)
         if kind not in SEARCH_BOTS or not sims.isdigit():
-            raise UnknownBotError(f"no bot {name!r} for {GAME}; with simulations choose mcts:N or ismcts:N")
+            raise UnknownBotError(f"no bot {name!r} for {GAME}; with simulations choose mcts:N, ismcts:N or lord:N")
         if int(sims) < 1:
             raise UnknownBotError(f"bot {name!r}: {kind} needs at least 1 simulation per move")
         return SEARCH_BOTS[kind](game, seat, seed, simulations=int(sims))

@@ -255,8 +255,10 @@ class Table:
             self._next_turn()
 
     # --- decisions ----------------------------------------------------------------
-    def apply_action(self, action: int) -> None:
-        if action not in self.legal_actions():
+    def apply_action(self, action: int, check: bool = True) -> None:
+        """Play a decision; ``check=False`` skips the legality test (search plays only
+        actions it took from :meth:`legal_actions`)."""
+        if check and action not in self.legal_actions():
             raise IllegalActionError(f"action {action} is not legal now")
         p = self.to_move
         if self.phase == DUEL:

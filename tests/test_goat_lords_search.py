@@ -1,0 +1,303 @@
+"""The ``lord`` search agent: legal whole games on 2–6 players, worlds that agree with
+what play has shown, seeded moves, ``best`` naming it, and the commands that seat it."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pyspiel
+import pytest
+
+from analysis import store
+from analysis.bots import make_bot, sample_chance
+from analysis.cli import main
+from analysis.goat_lords import GAME
+from analysis.goat_lords import bots as goat_bots
+from analysis.goat_lords.belief import Belief
+from analysis.goat_lords.heuristic import greedy_choice
+from analysis.goat_lords.search import SearchSettings, search
+from analysis.params import load_game
+from analysis.play import play_game
+from games.goat_lords import rules
+from games.goat_lords.cards import DECK_COUNTS, NUM_KINDS
+from games.goat_lords.table import CHANCE, DUEL
+
+FAST = SearchSettings(simulations=6)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_every_move_is_legal_in_whole_games(players):
+    """Two seats search (the others play greedy) from the deal to the last card."""
+    game = pyspiel.load_game(GAME, {"players": players, "scoring": "single"})
+    rng = np.random.default_rng(players)
+    searchers = {0: random.Random(1), players - 1: random.Random(2)}
+    state = game.new_initial_state()
+    searched = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+            continue
+        seat = state.current_player()
+        legal = state.legal_actions()
+        if seat in searchers:
+            action = search(state.table, seat, searchers[seat], FAST)
+            assert action in legal
+            searched += 1
+        else:
+            action = greedy_choice(state.table, seat, legal)
+        state.apply_action(action)
+    assert searched > 10 and state.table.winning
+
+
+def test_a_two_player_game_of_rounds_to_the_end():
+    """The default game (rounds to 1,000 points) with ``lord`` in both seats."""
+    game = pyspiel.load_game(GAME, {"players": 2, "target_score": 300})
+    bots = [make_bot("lord", game, seat, seat) for seat in range(2)]
+    rng = np.random.default_rng(5)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+        else:
+            action = bots[state.current_player()](state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+    assert max(state.table.totals) >= 300
+
+
+# --- worlds that agree with the public record ------------------------------------------
+class Witness:
+    """What the public record proves, collected while the true game is played.
+
+    Written from the rules text, not from the belief's code: a discard means the
+    discarder's hand had no birth, assisted birth or duel ("Si no se puede hacer nada de
+    lo anterior, el jugador descarta una carta"); a reshuffle turns the discard pile into
+    the draw pile ("baraja la pila de descarte restante y continúa extrayendo de ella").
+    """
+
+    def __init__(self, players):
+        self.players = players
+        self.reset()
+
+    def reset(self):
+        self.discards = []  # (seat, card, size after, cards no hand could have held with it)
+        self.plays = [0] * self.players  # cards each seat has shown this round
+        self.reshuffle = None  # (discard pile then, own draws since per seat)
+
+    def before(self, table, action):
+        """Note what a move shows (called before it is applied)."""
+        p = table.to_move
+        if table.phase == DUEL:
+            if action != rules.YIELD:
+                self.plays[p] += 1
+            return
+        if action < rules.ASSIST0:
+            self.plays[p] += 2
+            return
+        self.plays[p] += 1
+        if action >= rules.DISCARD0:
+            card = action - rules.DISCARD0
+            size = sum(table.hands[p])
+            banned = set()
+            for k in range(NUM_KINDS):
+                # A hand of the discarded card and k: would it have had any other move?
+                hand = [0] * NUM_KINDS
+                hand[card] += 1
+                hand[k] += 1
+                if size >= 2 and (rules.birth_options(hand)
+                                  or rules.assisted_options(hand, table.discard_top())
+                                  or rules.duel_options(hand, table.herds, p)):
+                    banned.add(k)
+            self.discards.append((p, card, size - 1, banned, self.plays[p]))
+
+    def chance(self, table, before_reshuffles):
+        if table.stats["reshuffles"] > before_reshuffles:
+            self.reshuffle = (list(self.last_discard), [[0] * NUM_KINDS for _ in range(self.players)])
+
+    def check(self, world, truth, me):
+        """Every fact the record proves holds in ``world`` (a dealt copy of ``truth``)."""
+        n = self.players
+        assert world.hands[me] == truth.hands[me]
+        assert world.herds == truth.herds and world.discard == truth.discard
+        assert [sum(h) for h in world.hands] == [sum(h) for h in truth.hands]
+        unseen = [sum(world.hands[q][k] for q in range(n) if q != me) + world.draw[k]
+                  for k in range(NUM_KINDS)]
+        assert unseen == [sum(truth.hands[q][k] for q in range(n) if q != me) + truth.draw[k]
+                          for k in range(NUM_KINDS)]
+        for p, card, kept, banned, shown in self.discards:
+            if p == me:
+                continue
+            # Cards still held from the discarding hand: distinct, none of them banned.
+            still = kept - (self.plays[p] - shown)
+            fitting = sum(1 for k in range(NUM_KINDS)
+                          if world.hands[p][k] and k not in banned and k != card)
+            assert fitting >= still, (p, card, banned, world.hands[p])
+        if self.reshuffle is not None:
+            pile, drawn = self.reshuffle
+            left = [pile.count(k) - drawn[me][k] for k in range(NUM_KINDS)]
+            assert all(world.draw[k] <= left[k] for k in range(NUM_KINDS)), (world.draw, left)
+
+
+def _walk_and_check(players, seed, worlds=4):
+    game = pyspiel.load_game(GAME, {"players": players, "scoring": "single"})
+    rng = np.random.default_rng(seed)
+    pick = random.Random(seed)
+    state = game.new_initial_state()
+    witness = Witness(players)
+    checked = exact = 0
+    while not state.is_terminal():
+        t = state.table
+        if state.is_chance_node():
+            reshuffles = t.stats["reshuffles"]
+            witness.last_discard = list(t.discard)
+            drawer = t.pending[0] if t.pending else None
+            before = list(t.draw)
+            state.apply_action(sample_chance(state, rng))
+            witness.chance(state.table, reshuffles)
+            if witness.reshuffle is not None and drawer is not None and reshuffles == t.stats["reshuffles"]:
+                drawn = [b - a for b, a in zip(before, state.table.draw, strict=True)]
+                if sum(drawn) == 1:
+                    witness.reshuffle[1][drawer][drawn.index(1)] += 1
+            continue
+        if pick.random() < 0.25:
+            me = pick.randrange(players)
+            belief = Belief(t, me)
+            exact += belief.exact
+            witness.check(t, t, me)  # the truth passes the checks it applies
+            for _ in range(worlds):
+                witness.check(belief.sample(pick), t, me)
+            checked += 1
+        legal = state.legal_actions()
+        action = greedy_choice(t, t.to_move, legal) if pick.random() < 0.85 else pick.choice(legal)
+        witness.before(t, action)
+        state.apply_action(action)
+    return checked, exact
+
+
+@pytest.mark.parametrize("players,seed", [(2, 0), (2, 1), (3, 2), (4, 3), (5, 4), (6, 5), (6, 6)])
+def test_dealt_worlds_agree_with_the_public_record(players, seed):
+    checked, exact = _walk_and_check(players, seed)
+    assert checked > 5
+    # The record is followed exactly almost always (else every unseen deal is allowed).
+    assert exact >= 0.9 * checked
+
+
+def test_plain_resampling_breaks_the_record():
+    """The checks can fail: dealing every unseen card at random, ignoring the record,
+    breaks them in some positions (so the worlds above pass for a reason)."""
+    broken = 0
+    for seed in range(3):
+        game = pyspiel.load_game(GAME, {"players": 2, "scoring": "single"})
+        rng = np.random.default_rng(seed)
+        pick = random.Random(seed)
+        state = game.new_initial_state()
+        witness = Witness(2)
+        while not state.is_terminal():
+            t = state.table
+            if state.is_chance_node():
+                witness.last_discard = list(t.discard)
+                reshuffles = t.stats["reshuffles"]
+                state.apply_action(sample_chance(state, rng))
+                witness.chance(t, reshuffles)
+                continue
+            for _ in range(3):
+                try:
+                    witness.check(t.resample(t.to_move, pick), t, t.to_move)
+                except AssertionError:
+                    broken += 1
+            action = greedy_choice(t, t.to_move, state.legal_actions())
+            witness.before(t, action)
+            state.apply_action(action)
+    assert broken > 0
+
+
+# --- seeds, names and commands ---------------------------------------------------------
+def _mid_game(players=3, seed=3, steps=60):
+    game = pyspiel.load_game(GAME, {"players": players})
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    while steps or state.is_chance_node() or len(state.legal_actions()) < 2:
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+        else:
+            state.apply_action(greedy_choice(state.table, state.current_player(), state.legal_actions()))
+            steps = max(0, steps - 1)
+    return game, state
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_seed_gives_the_same_moves(seed):
+    game, state = _mid_game(seed=seed)
+    seat = state.current_player()
+    moves = []
+    for _ in range(2):
+        bot = make_bot("lord", game, seat, 11)
+        moves.append([bot(state) for _ in range(3)])
+    assert moves[0] == moves[1]
+    assert state.table.to_move == seat and state.table.to_move != CHANCE
+
+
+def test_best_is_the_strongest_agent():
+    assert goat_bots.STRONGEST == "lord"
+    game, state = _mid_game(seed=4)
+    seat = state.current_player()
+    best, lord = make_bot("best", game, seat, 7), make_bot("lord", game, seat, 7)
+    assert [best(state) for _ in range(3)] == [lord(state) for _ in range(3)]
+
+
+def test_lord_with_a_budget_by_name():
+    game, state = _mid_game(seed=2)
+    bot = goat_bots.build_bot("lord:5", game, state.current_player(), 0)
+    assert bot(state) in state.legal_actions()
+
+
+def test_match_command_seats_best(capsys):
+    code = main(["goat-lords", "match", "--agents", "best,greedy", "--games", "2", "--json",
+                 "--param", "scoring=single"])
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    assert {r["agent"] for r in data["seats"]} == {"best", "greedy"}
+    assert sum(r["wins"] for r in data["seats"]) == pytest.approx(2)
+
+
+def test_farol_play_against_best():
+    game = load_game(GAME, {"players": 2, "scoring": "single"})
+    lines: list[str] = []
+    returns = play_game(game, seat=0, opponent="best", seed=3, read=lambda _p: "a",
+                        write=lines.append)
+    assert returns is not None and "Winner(s):" in "\n".join(lines)
+
+
+def test_dealt_worlds_keep_the_deck():
+    game, state = _mid_game(players=4, seed=9)
+    world = Belief(state.table, 2).sample(random.Random(0))
+    total = [sum(hand[k] for hand in world.hands) + world.draw[k] + world.discard.count(k)
+             + sum(cards.count(k) for herd in world.herds for _, cards in herd)
+             for k in range(NUM_KINDS)]
+    assert total == list(DECK_COUNTS)
+
+
+def test_a_saved_match_resumes_to_the_same_result(tmp_path, capsys):
+    """``--save``: the games kept, a stopped match (even mid-line) resumes to the result
+    of one run straight through, stored with version, commit and seed."""
+    args = ["goat-lords", "match", "--agents", "greedy,random", "--games", "6", "--seed", "4",
+            "--param", "scoring=single", "--save", "t", "--json"]
+    with store.use(tmp_path):
+        assert main(args) == 0
+        whole = json.loads(capsys.readouterr().out)
+        games = tmp_path / "goat_lords" / "matches" / "t.games.jsonl"
+        lines = games.read_text().splitlines()
+        assert len(lines) == 7
+        games.write_text("\n".join(lines[:3]) + "\n" + lines[3][:9])  # killed while writing
+        assert main(args) == 0
+        resumed = json.loads(capsys.readouterr().out)
+        stored = json.loads((tmp_path / "goat_lords" / "matches" / "t.json").read_text())
+        assert len(games.read_text().splitlines()) == 7
+        assert resumed == whole == stored
+        assert stored["seed"] == 4 and stored["version"] and stored["commit"]
+        other = args[:]
+        other[other.index("--seed") + 1] = "5"
+        assert main(other) == 2
+        assert "records another match" in capsys.readouterr().err
