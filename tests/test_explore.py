@@ -37,6 +37,10 @@ def client(tmp_path):
         yield app.test_client()
 
 
+def default_ctrl_c() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _advise_json(capsys, *args) -> dict:
     assert main(["advise", *args, "--json"]) == 0
     return json.loads(capsys.readouterr().out)
@@ -265,8 +269,11 @@ def test_farol_explore_prints_its_address_serves_and_stops_on_ctrl_c(tmp_path):
         env.pop(name, None)
     command = [sys.executable, "-c", "import sys; from analysis.cli import main; "
                "sys.exit(main(['explore', '--port', '0']))"]
+    # A background shell (or an xdist worker) may start us with Ctrl-C ignored, which a
+    # child inherits and Python then keeps: the server gets the default back.
     proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=default_ctrl_c)
     try:
         line = proc.stdout.readline()
         assert line.startswith("Farol explorer at http://127.0.0.1:"), line

@@ -12,6 +12,7 @@ import asyncio
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -46,8 +47,11 @@ def explorer(tmp_path_factory):
                FAROL_CACHE_DIR=str(tmp / "cache"))
     command = [sys.executable, "-c", "import sys; from analysis.cli import main; "
                "sys.exit(main(['explore', '--port', '0', '--no-browser']))"]
+    # A background shell (or an xdist worker) may start us with Ctrl-C ignored, which a
+    # child inherits and Python then keeps: the server gets the default back.
     proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True)
+                            stderr=subprocess.DEVNULL, text=True,
+                            preexec_fn=default_ctrl_c)
     try:
         line = proc.stdout.readline()
         assert line.startswith("Farol explorer at "), line
@@ -59,6 +63,10 @@ def explorer(tmp_path_factory):
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+def default_ctrl_c() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _post(url: str, body: dict) -> dict:
