@@ -51,9 +51,11 @@ def parse_setups(text: str) -> tuple[str, ...]:
 def run_build(args: argparse.Namespace) -> int:
     setups = parse_setups(args.setups)
     progress = show_progress()
-    bp = blueprint.build(args.deck, setups, args.iterations, progress)
+    # The deck's graph is loaded once (minutes for a whole deck) and serves both steps.
+    dg = blueprint.deck_graph(args.deck, progress)
+    bp = blueprint.build(args.deck, setups, args.iterations, progress, dg)
     if args.response_iterations:
-        measure_bounds(bp, setups, args.response_iterations, progress)
+        measure_bounds(bp, setups, args.response_iterations, progress, dg)
     print_info(args.deck, setups)
     return 0
 

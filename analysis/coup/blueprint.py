@@ -349,10 +349,10 @@ def read_summary(deck: str) -> dict:
 
 
 def build(deck: str, setups=SETUPS, iterations: int = ITERATIONS,
-          progress: bool = False) -> Blueprint:
+          progress: bool = False, dg: DeckGraph | None = None) -> Blueprint:
     """Train ``setups`` of ``deck`` (each resumable) and save the blueprint and its
     summary; setups already trained to ``iterations`` are kept as they are."""
-    dg = deck_graph(deck, progress)
+    dg = deck_graph(deck, progress) if dg is None else dg
     old = None
     if strategy_path(deck).exists():
         try:

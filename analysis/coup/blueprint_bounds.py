@@ -223,10 +223,12 @@ def exploitability_lower_bound(responses) -> float:
     return max(0.0, (by_seat[0] + by_seat[1]) / 4)
 
 
-def measure_bounds(bp: Blueprint, setups, iterations: int, progress: bool = False) -> dict:
+def measure_bounds(bp: Blueprint, setups, iterations: int, progress: bool = False,
+                   dg: DeckGraph | None = None) -> dict:
     """Keyed best responses in both seats for each of ``setups`` of ``bp``: the lower
-    bounds on its exploitability, written into the deck's summary and returned."""
-    dg = deck_graph(bp.deck, progress)
+    bounds on its exploitability, written into the deck's summary and returned
+    (``dg``: the deck's graph when already loaded)."""
+    dg = deck_graph(bp.deck, progress) if dg is None else dg
     bounds = read_summary(bp.deck).get("bounds", {})
     for setup in setups:
         strategies = tuple(np.asarray(s, float) for s in bp.strategy[setup])
