@@ -115,26 +115,20 @@ class LocalBestResponse:
             if true_core.over:
                 return self.sign * (1.0 if true_core.winner == 0 else
                                     -1.0 if true_core.winner == 1 else 0.0)
+            moves = self._moves(true_core, true_node)
             if true_core.cur == self.seat:
                 action = self.choose(worlds)
             else:
-                moves = self._moves(true_core, true_node)
                 action = rng.choices([m[0] for m in moves], [m[2] for m in moves])[0]
             child = self.walker.child(true_core, action)
             seen = self.walker.new_observations(true_core, child, self.seat)
             worlds = self._filter(worlds, true_core.cur, action, seen)
-            true_node = self._child_node(true_core, true_node, action)
+            true_node = next(c for a, c, _ in moves if a == action)
             true_core = child
             if true_node not in worlds:  # beliefs that ruled out the true world
                 self.lost += 1
                 worlds = {true_node: (true_core, 1.0)}
         return 0.0  # play that never ends pays 0
-
-    def _child_node(self, core, node, action) -> int:
-        for a, c, _ in self._moves(core, node):
-            if a == action:
-                return c
-        raise AssertionError("a move missing from the graph")
 
     def _filter(self, worlds: dict, actor: int, action: int, seen: tuple) -> dict:
         """The worlds after a move the responder saw as ``seen``, reweighted."""
