@@ -86,7 +86,7 @@ def endgames(checkpoints: tuple[int, ...], response_iterations: int) -> dict:
 
 
 def deck(name: str, iterations: int) -> dict | None:
-    path = B.graph_path(name)
+    path = B.graph_path(name, "dealt")
     if not path.exists():
         return None
     tick = time.perf_counter()

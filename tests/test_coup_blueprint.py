@@ -81,7 +81,7 @@ def omniscient_upper_bound(solver, strategies, seat):
 
 def test_reader_mix_sums_to_one_over_legal_actions_at_sampled_states(endgames):
     dg, _, strategies, _, _ = endgames
-    bp = B.Blueprint("ambassador", dg.keys, {"basic": strategies}, {})
+    bp = B.Blueprint("ambassador", {"dealt": dg.keys}, {"basic": strategies}, {})
     game = pyspiel.load_game("python_coup", {"position": Endgame(2, 2).position(),
                                              "turn_cap": 60})
     rng = random.Random(3)
@@ -105,7 +105,7 @@ def test_reader_mix_sums_to_one_over_legal_actions_at_sampled_states(endgames):
 
 def test_reader_refuses_other_games_and_missing_setups(endgames):
     dg, _, strategies, _, _ = endgames
-    bp = B.Blueprint("ambassador", dg.keys, {"basic": strategies}, {})
+    bp = B.Blueprint("ambassador", {"dealt": dg.keys}, {"basic": strategies}, {})
     state = pyspiel.load_game("python_coup", {"deck": "inquisitor"}).new_initial_state()
     with pytest.raises(InvalidParameterError, match="ambassador deck"):
         bp.action_probabilities(state)
@@ -176,12 +176,12 @@ def test_blueprint_saves_loads_and_missing_one_is_one_line(endgames, tmp_path, m
     rec = B.TrainingRecord("ambassador", "basic", 100, 1.0, 0.1, dg.graph.num_nodes,
                            dg.graph.num_edges, (1, 2), {"version": "x", "commit": "y",
                                                         "seed": None})
-    bp = B.Blueprint("ambassador", dg.keys, {"basic": strategies}, {"basic": rec})
+    bp = B.Blueprint("ambassador", {"dealt": dg.keys}, {"basic": strategies}, {"basic": rec})
     monkeypatch.setenv(store.CACHE_ENV, str(tmp_path / "cache"))
     with store.use(tmp_path):
         with pytest.raises(InvalidParameterError, match="farol coup blueprint build"):
             B.load_blueprint("ambassador")
-        B.save_blueprint(bp, B.strategy_path("ambassador"))
+        B.save_blueprint(bp, "dealt", B.strategy_path("ambassador", "dealt"))
         back = B.load_blueprint("ambassador")
     assert back.records == bp.records
     np.testing.assert_allclose(back.strategy["basic"][0], strategies[0], atol=1e-7)
@@ -226,8 +226,8 @@ def test_blueprint_agent_plays_legal_moves_and_refuses_when_not_built(endgames, 
     with store.use(tmp_path):
         with pytest.raises(InvalidParameterError, match="no ambassador blueprint yet"):
             make_bot("blueprint", game, 0)
-        B.save_blueprint(B.Blueprint("ambassador", dg.keys, {"basic": strategies}, {}),
-                         B.strategy_path("ambassador"))
+        B.save_blueprint(B.Blueprint("ambassador", {"dealt": dg.keys}, {"basic": strategies}, {}),
+                         "dealt", B.strategy_path("ambassador", "dealt"))
         agent = make_bot("blueprint", game, 0, seed=5)
         rng = random.Random(0)
         for _ in range(10):

@@ -40,8 +40,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 def add_deck_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--deck", choices=blueprint.DECKS, default="ambassador",
                         help="ambassador (default) or inquisitor")
-    parser.add_argument("--setups", default=",".join(blueprint.SETUPS),
-                        help="2-player setups, comma-separated (default: basic,standard,draft)")
+    parser.add_argument("--setups", default=",".join(blueprint.PARTS["dealt"]),
+                        help="2-player setups, comma-separated: basic, standard, draft "
+                             "(default: basic,standard; a draft's game is far larger)")
 
 
 def parse_setups(text: str) -> tuple[str, ...]:
@@ -51,11 +52,16 @@ def parse_setups(text: str) -> tuple[str, ...]:
 def run_build(args: argparse.Namespace) -> int:
     setups = parse_setups(args.setups)
     progress = show_progress()
-    # The deck's graph is loaded once (minutes for a whole deck) and serves both steps.
-    dg = blueprint.deck_graph(args.deck, progress)
-    bp = blueprint.build(args.deck, setups, args.iterations, progress, dg)
-    if args.response_iterations:
-        measure_bounds(bp, setups, args.response_iterations, progress, dg)
+    for part in blueprint.PARTS:
+        mine = tuple(s for s in setups if blueprint.part_of(s) == part)
+        if not mine:
+            continue
+        # Each graph is loaded once (minutes for a whole deck) and serves both steps.
+        dg = blueprint.deck_graph(args.deck, part, progress)
+        bp = blueprint.build(args.deck, part, mine, args.iterations, progress, dg)
+        if args.response_iterations:
+            measure_bounds(bp, mine, args.response_iterations, progress, dg)
+        del dg, bp
     print_info(args.deck, setups)
     return 0
 

@@ -44,6 +44,10 @@ from games.errors import InvalidParameterError
 
 SETUPS = ("basic", "standard", "draft")
 DECKS = ("ambassador", "inquisitor")
+# Setups walked and solved on one graph. The dealt setups differ only in the coins at
+# the deal, so their graphs are nearly one; a draft's court of three cards makes a
+# graph of its own, far larger.
+PARTS = {"dealt": ("basic", "standard"), "draft": ("draft",)}
 ITERATIONS = 1000
 GRAPH_FORMAT = 1
 
@@ -67,16 +71,21 @@ def check_setup(setup: str) -> str:
     return setup
 
 
-def graph_path(deck: str) -> Path:
-    return store.cache("coup", "blueprint", f"{deck}-graph.npz")
+def part_of(setup: str) -> str:
+    """The graph ``setup`` is solved on (a key of :data:`PARTS`)."""
+    return next(part for part, setups in PARTS.items() if check_setup(setup) in setups)
+
+
+def graph_path(deck: str, part: str) -> Path:
+    return store.cache("coup", "blueprint", f"{deck}-{part}-graph.npz")
 
 
 def checkpoint_path(deck: str, setup: str) -> Path:
     return store.cache("coup", "blueprint", f"{deck}-{setup}-training.npz")
 
 
-def strategy_path(deck: str) -> Path:
-    return store.cache("coup", "blueprint", f"{deck}-strategy.npz")
+def strategy_path(deck: str, part: str) -> Path:
+    return store.cache("coup", "blueprint", f"{deck}-{part}-strategy.npz")
 
 
 def summary_path(deck: str) -> Path:
@@ -122,14 +131,14 @@ def walk(name: str, games: dict, progress: bool = False) -> DeckGraph:
     return DeckGraph(name, cyclic_graph(g), g.key_slots, nodes)
 
 
-def deck_games(deck: str) -> dict:
-    """The three 2-player setups of ``deck`` by name."""
-    return {setup: full_game(setup, check_deck(deck), 1) for setup in SETUPS}
+def deck_games(deck: str, part: str) -> dict:
+    """The 2-player setups of ``deck`` solved on the graph ``part``, by name."""
+    return {setup: full_game(setup, check_deck(deck), 1) for setup in PARTS[part]}
 
 
-def walk_deck(deck: str, progress: bool = False) -> DeckGraph:
-    """Walk the whole game of ``deck`` from the three setups' deals (minutes)."""
-    return walk(deck, deck_games(deck), progress)
+def walk_deck(deck: str, part: str, progress: bool = False) -> DeckGraph:
+    """Walk the whole game of ``deck`` from the deals of ``part``'s setups (minutes)."""
+    return walk(deck, deck_games(deck, part), progress)
 
 
 def history_roots(games: dict) -> tuple[E.Config, dict[str, E.Core]]:
@@ -192,15 +201,16 @@ def load_deck_graph(deck: str, path: Path) -> DeckGraph:
     return DeckGraph(deck, graph, keys, roots)
 
 
-def deck_graph(deck: str, progress: bool = False) -> DeckGraph:
-    """``deck``'s graph from the cache, walked and saved first when missing or damaged."""
-    path = graph_path(check_deck(deck))
+def deck_graph(deck: str, part: str, progress: bool = False) -> DeckGraph:
+    """The graph of ``deck``'s setups in ``part`` from the cache, walked and saved first
+    when missing or damaged."""
+    path = graph_path(check_deck(deck), part)
     if path.exists():
         try:
             return load_deck_graph(deck, path)
         except CorruptFileError as exc:
             store.say_damaged(path, str(exc))
-    dg = walk_deck(deck, progress)
+    dg = walk_deck(deck, part, progress)
     save_deck_graph(dg, path)
     return dg
 
@@ -238,7 +248,7 @@ def train(deck: str, setup: str, iterations: int = ITERATIONS, progress: bool = 
           dg: DeckGraph | None = None) -> tuple[TrainingRecord, tuple[np.ndarray, np.ndarray]]:
     """CFR+ on ``deck``'s graph from ``setup``'s deal, resumable from its checkpoint;
     the record and both players' average strategies (a probability per slot)."""
-    dg = deck_graph(deck, progress) if dg is None else dg
+    dg = deck_graph(deck, part_of(setup), progress) if dg is None else dg
     solver = CyclicCFR(dg.graph, dg.root_vector(setup))
     tick = time.perf_counter()
     path = checkpoint_path(deck, setup)
@@ -261,14 +271,15 @@ def train(deck: str, setup: str, iterations: int = ITERATIONS, progress: bool = 
 class Blueprint:
     """One deck's blueprint: each setup's strategies, read by information set.
 
-    ``keys[p]`` maps :func:`encode_key` of :func:`blueprint_key` to player ``p``'s
-    slots; ``strategy[setup][p]`` holds a probability per slot; ``records[setup]`` how
-    it was trained. Query it with :meth:`action_probabilities` (an OpenSpiel state, as
-    OpenSpiel's ``Policy`` does) or :meth:`mix` (an engine position).
+    ``keys[part][p]`` maps :func:`encode_key` of :func:`blueprint_key` to player ``p``'s
+    slots on the graph ``part`` (:data:`PARTS`); ``strategy[setup][p]`` holds a
+    probability per slot; ``records[setup]`` how it was trained. Query it with
+    :meth:`action_probabilities` (an OpenSpiel state, as OpenSpiel's ``Policy`` does)
+    or :meth:`mix` (an engine position).
     """
 
     deck: str
-    keys: tuple[dict, dict]
+    keys: dict[str, tuple[dict, dict]]
     strategy: dict[str, tuple[np.ndarray, np.ndarray]]
     records: dict[str, TrainingRecord]
 
@@ -288,7 +299,7 @@ class Blueprint:
         coup = decisive_coup(core)
         if coup is not None:
             return np.array([1.0 if a == coup else 0.0 for a in legal])
-        found = self.keys[player].get(encode_key(blueprint_key(core, player)))
+        found = self.keys[part_of(setup)][player].get(encode_key(blueprint_key(core, player)))
         if found is None or found[1] != len(legal):
             return None
         first, count = found
@@ -308,24 +319,22 @@ class Blueprint:
         return dict(zip(state.legal_actions(), mix.tolist(), strict=True))
 
 
-def save_blueprint(bp: Blueprint, path: Path) -> None:
+def save_blueprint(bp: Blueprint, part: str, path: Path) -> None:
+    """Save the setups of ``part`` (the graph's keys once, a strategy per setup)."""
+    setups = [s for s in PARTS[part] if s in bp.strategy]
     arrays = {"format": np.int64(GRAPH_FORMAT),
               "records": np.frombuffer(json.dumps(
-                  {s: r.to_json() for s, r in bp.records.items()}).encode(), np.uint8)}
+                  {s: bp.records[s].to_json() for s in setups if s in bp.records}).encode(),
+                  np.uint8)}
     for p in (0, 1):
-        arrays |= {f"{name}{p}": a for name, a in _pack_keys(bp.keys[p]).items()}
-    for setup, pair in bp.strategy.items():
+        arrays |= {f"{name}{p}": a for name, a in _pack_keys(bp.keys[part][p]).items()}
+    for setup in setups:
         for p in (0, 1):
-            arrays[f"strategy_{setup}_{p}"] = pair[p].astype(np.float32)
+            arrays[f"strategy_{setup}_{p}"] = bp.strategy[setup][p].astype(np.float32)
     atomic_savez(path, **arrays)
 
 
-def load_blueprint(deck: str, path: Path | None = None) -> Blueprint:
-    """``deck``'s blueprint from the cache (refused in one line when missing or damaged)."""
-    path = strategy_path(check_deck(deck)) if path is None else path
-    if not path.exists():
-        raise InvalidParameterError(
-            f"no {deck} blueprint yet: build it with `farol coup blueprint build --deck {deck}`")
+def _load_part(path: Path) -> tuple[tuple[dict, dict], dict, dict]:
     try:
         with np.load(path) as z:
             a = {k: z[k] for k in z.files}
@@ -339,6 +348,22 @@ def load_blueprint(deck: str, path: Path | None = None) -> Blueprint:
                     if f"strategy_{s}_0" in a}
     except (*READ_ERRORS, KeyError, TypeError) as exc:
         raise CorruptFileError(f"{store.shown(path)}: not a readable blueprint ({exc})") from None
+    return keys, strategy, records
+
+
+def load_blueprint(deck: str) -> Blueprint:
+    """``deck``'s blueprint from the cache, every setup built so far (refused in one line
+    when none is built or a file is damaged)."""
+    keys, strategy, records = {}, {}, {}
+    for part in PARTS:
+        path = strategy_path(check_deck(deck), part)
+        if path.exists():
+            keys[part], more, done = _load_part(path)
+            strategy |= more
+            records |= done
+    if not strategy:
+        raise InvalidParameterError(
+            f"no {deck} blueprint yet: build it with `farol coup blueprint build --deck {deck}`")
     return Blueprint(deck, keys, strategy, records)
 
 
@@ -348,30 +373,33 @@ def read_summary(deck: str) -> dict:
     return read_json(path) if path.exists() else {}
 
 
-def build(deck: str, setups=SETUPS, iterations: int = ITERATIONS,
+def build(deck: str, part: str, setups=None, iterations: int = ITERATIONS,
           progress: bool = False, dg: DeckGraph | None = None) -> Blueprint:
-    """Train ``setups`` of ``deck`` (each resumable) and save the blueprint and its
-    summary; setups already trained to ``iterations`` are kept as they are."""
-    dg = deck_graph(deck, progress) if dg is None else dg
-    old = None
-    if strategy_path(deck).exists():
+    """Train ``setups`` (by default all) of the graph ``part`` of ``deck``, each
+    resumable, and save the blueprint and its summary; setups already trained to
+    ``iterations`` are kept as they are."""
+    setups = PARTS[part] if setups is None else tuple(setups)
+    if any(part_of(s) != part for s in setups):
+        raise InvalidParameterError(f"the {part} graph holds {', '.join(PARTS[part])} only")
+    dg = deck_graph(deck, part, progress) if dg is None else dg
+    path = strategy_path(deck, part)
+    strategy, records = {}, {}
+    if path.exists():
         try:
-            old = load_blueprint(deck)
+            _, strategy, records = _load_part(path)
         except CorruptFileError as exc:
-            store.say_damaged(strategy_path(deck), str(exc))
-    strategy = dict(old.strategy) if old else {}
-    records = dict(old.records) if old else {}
+            store.say_damaged(path, str(exc))
     for setup in setups:
         if setup in records and records[setup].iterations >= iterations:
             continue
         records[setup], strategy[setup] = train(deck, setup, iterations, progress, dg)
-        bp = Blueprint(deck, dg.keys, strategy, records)
-        save_blueprint(bp, strategy_path(deck))
-        bounds = read_summary(deck).get("bounds", {})
+        save_blueprint(Blueprint(deck, {part: dg.keys}, strategy, records), part, path)
+        summary = read_summary(deck)
+        bounds = summary.get("bounds", {})
         bounds.pop(setup, None)  # measured on the strategy this replaces
-        update_summary(deck, setups={s: r.to_json() for s, r in records.items()},
+        update_summary(deck, setups=summary.get("setups", {}) | {setup: records[setup].to_json()},
                        bounds=bounds)
-    return Blueprint(deck, dg.keys, strategy, records)
+    return Blueprint(deck, {part: dg.keys}, strategy, records)
 
 
 def update_summary(deck: str, **fields) -> None:

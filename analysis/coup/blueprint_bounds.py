@@ -22,7 +22,14 @@ import random
 import numpy as np
 from tqdm.auto import tqdm
 
-from analysis.coup.blueprint import Blueprint, DeckGraph, deck_graph, read_summary, update_summary
+from analysis.coup.blueprint import (
+    Blueprint,
+    DeckGraph,
+    deck_graph,
+    part_of,
+    read_summary,
+    update_summary,
+)
 from analysis.provenance import provenance
 from analysis.solve.cyclic import CyclicCFR
 from analysis.statistics import Z95
@@ -222,9 +229,10 @@ def measure_bounds(bp: Blueprint, setups, iterations: int, progress: bool = Fals
     """Keyed best responses in both seats for each of ``setups`` of ``bp``: the lower
     bounds on its exploitability, written into the deck's summary and returned
     (``dg``: the deck's graph when already loaded)."""
-    dg = deck_graph(bp.deck, progress) if dg is None else dg
     bounds = read_summary(bp.deck).get("bounds", {})
     for setup in setups:
+        if dg is None or setup not in dg.roots:
+            dg = deck_graph(bp.deck, part_of(setup), progress)
         strategies = tuple(np.asarray(s, float) for s in bp.strategy[setup])
         responses = [keyed_response(dg, setup, strategies, seat, iterations,
                                     progress=progress) for seat in (0, 1)]
