@@ -42,6 +42,9 @@ from analysis.statistics import wilson
 from games.errors import FarolError, InvalidParameterError
 
 Build = Callable[[str, pyspiel.Game, int, int], Bot]
+# What a study notes of a game: called at each decision until it returns something
+# other than None (for example the hands once dealt); saved with the game's result.
+Observe = Callable[[pyspiel.State], object]
 # A returned value this close to the best counts as the best (a shared win).
 _TIE = 1e-9
 
@@ -68,23 +71,34 @@ def game_seeds(seed: int, index: int, players: int) -> list[int]:
 def play_one(game_name: str, params: dict, agents: Sequence[str], seed: int, index: int,
              build: Build = make_bot) -> list[float]:
     """Play game ``index`` of a match; returns each seat's win share."""
+    return _play_game(game_name, params, agents, seed, index, build, None)["shares"]
+
+
+def _play_game(game_name: str, params: dict, agents: Sequence[str], seed: int, index: int,
+               build: Build, observe: Observe | None) -> dict:
     game = pyspiel.load_game(game_name, params)
     seats = seating(agents, index)
     seeds = game_seeds(seed, index, len(seats))
     bots = [build(name, game, s, seeds[s + 1]) for s, name in enumerate(seats)]
     rng = np.random.default_rng(seeds[0])
     state = game.new_initial_state()
+    seen = None
     while not state.is_terminal():
         if state.is_chance_node():
             state.apply_action(sample_chance(state, rng))
-        else:
-            state.apply_action(int(bots[state.current_player()](state)))
-    return win_shares(state.returns())
+            continue
+        if observe is not None and seen is None:
+            seen = observe(state)
+        state.apply_action(int(bots[state.current_player()](state)))
+    row = {"index": index, "shares": win_shares(state.returns())}
+    if observe is not None:
+        row["seen"] = seen
+    return row
 
 
 def _play_chunk(game_name: str, params: dict, agents: tuple[str, ...], seed: int,
-                indices: list[int], build: Build) -> list[tuple[int, list[float]]]:
-    return [(i, play_one(game_name, params, agents, seed, i, build)) for i in indices]
+                indices: list[int], build: Build, observe: Observe | None = None) -> list[dict]:
+    return [_play_game(game_name, params, agents, seed, i, build, observe) for i in indices]
 
 
 @dataclass(frozen=True)
@@ -172,6 +186,8 @@ def play_match(
     progress: bool = False,
     build: Build = make_bot,
     record: Path | None = None,
+    observe: Observe | None = None,
+    scheduler=None,
 ) -> MatchResult:
     """Play a match of ``games`` games; ``agents`` names one agent per seat.
 
@@ -179,7 +195,11 @@ def play_match(
     any number); ``progress`` shows a bar with the time left on standard error.
     ``build`` makes a bot from its name (default :func:`analysis.bots.make_bot`): pass a
     module-level function so worker processes can find it. ``record`` names a file that
-    keeps every finished game, so an interrupted match resumes where it stopped.
+    keeps every finished game, so an interrupted match resumes where it stopped;
+    ``observe`` (module level, like ``build``) notes something of each game into that
+    record (:func:`read_rows` reads it back). ``scheduler``: a Dask scheduler address or
+    ``distributed.Client`` plays the chunks on that cluster instead of local processes
+    (the same games, so the same result).
     """
     params = dict(params or {})
     agents = tuple(agents)
@@ -188,39 +208,65 @@ def play_match(
     for s, name in enumerate(agents):
         build(name, game, s, 0)  # an unknown name fails here, naming the choices
     header = {"game": game_name, "params": params, "agents": list(agents), "seed": seed}
-    shares: dict[int, list[float]] = {} if record is None else read_record(record, header)
-    todo = [i for i in range(games) if i not in shares]
+    rows: dict[int, dict] = {} if record is None else read_rows(record, header)
+    todo = [i for i in range(games) if i not in rows]
     workers = max(1, min(workers, os.cpu_count() or 1, max(1, len(todo))))
     chunk = max(1, min(50, len(todo) // (4 * workers)))
     chunks = [todo[i : i + chunk] for i in range(0, len(todo), chunk)]
     bar = tqdm(total=games, initial=games - len(todo), unit="game", desc=game_name,
                disable=not progress, leave=False, file=sys.stderr)
 
-    def keep(done: list[tuple[int, list[float]]]) -> None:
-        shares.update(done)
+    def keep(done: list[dict]) -> None:
+        rows.update((r["index"], r) for r in done)
         if record is not None:
             with open(record, "a") as fh:
-                fh.writelines(json.dumps({"index": i, "shares": sh}) + "\n" for i, sh in done)
+                fh.writelines(json.dumps(r) + "\n" for r in done)
         bar.update(len(done))
 
+    work = (game_name, params, agents, seed)
     try:
-        if workers == 1:
+        if scheduler is not None:
+            _play_on_dask(scheduler, work, chunks, build, observe, keep)
+        elif workers == 1:
             for part in chunks:
-                keep(_play_chunk(game_name, params, agents, seed, part, build))
+                keep(_play_chunk(*work, part, build, observe))
         else:
             with ProcessPoolExecutor(max_workers=workers) as pool:
-                futures = [pool.submit(_play_chunk, game_name, params, agents, seed, part, build)
+                futures = [pool.submit(_play_chunk, *work, part, build, observe)
                            for part in chunks]
                 for future in futures:
                     keep(future.result())
     finally:
         bar.close()
-    return tally(game_name, params, agents, games, seed, shares)
+    return tally(game_name, params, agents, games, seed,
+                 {i: r["shares"] for i, r in rows.items()})
+
+
+def _play_on_dask(scheduler, work: tuple, chunks: list[list[int]], build: Build,
+                  observe: Observe | None, keep: Callable[[list[dict]], None]) -> None:
+    from distributed import Client, as_completed
+
+    client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
+    try:
+        futures = [client.submit(_play_chunk, *work, part, build, observe, pure=False)
+                   for part in chunks]
+        for future in as_completed(futures):
+            keep(future.result())
+    finally:
+        if client is not scheduler:
+            client.close()
 
 
 def read_record(path: Path, header: dict) -> dict[int, list[float]]:
     """The win shares a match's record file holds (game index -> shares), starting the
-    file with ``header`` when it is new.
+    file with ``header`` when it is new (see :func:`read_rows`)."""
+    return {i: r["shares"] for i, r in read_rows(path, header).items()}
+
+
+def read_rows(path: Path, header: dict) -> dict[int, dict]:
+    """The games a match's record file holds (game index -> its row: ``shares``, and
+    ``seen`` when the match observed something), starting the file with ``header`` when
+    it is new.
 
     A last line left without its newline (a run killed while writing) is cut, and its
     games are played again. A record of another match (game, parameters, agents or
@@ -240,13 +286,14 @@ def read_record(path: Path, header: dict) -> dict[int, list[float]]:
     try:
         found = json.loads(lines[0])
         rows = [json.loads(line) for line in lines[1:]]
-        shares = {int(r["index"]): [float(x) for x in r["shares"]] for r in rows}
+        found_rows = {int(r["index"]): r | {"shares": [float(x) for x in r["shares"]]}
+                      for r in rows}
     except (ValueError, KeyError, TypeError, IndexError) as exc:
         raise FarolError(f"{path} is not a match record ({exc})") from None
     if found != json.loads(json.dumps(header)):
         raise FarolError(f"{path} records another match ({found}); give another file or "
                          "delete it")
-    return shares
+    return found_rows
 
 
 def tally(game_name: str, params: dict, agents: tuple[str, ...], games: int, seed: int,

@@ -12,7 +12,7 @@ import argparse
 from pathlib import Path
 
 from analysis import store
-from analysis.cli import bots, coup_blueprint
+from analysis.cli import bots, coup_balance, coup_blueprint
 from analysis.cli.matches import add_common_arguments, parse_agents, print_result, show_progress
 from analysis.cli.numbers import finite_float, int_in
 from analysis.coup import abstraction, full_game, larger, model, sweep
@@ -57,6 +57,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     match = sub.add_parser("match", help="seeded games between agents: each seat's win rate")
     add_match_arguments(match)
     match.set_defaults(func=run_match)
+    coup_balance.register(sub)
     coup_blueprint.register(sub)
 
 

@@ -1,0 +1,238 @@
+"""Is Coup balanced? Seat win rates at 2-8 players, played by strong agents.
+
+A *table* is a player count, a deck and, with 2 players, a setup. On each table:
+
+- self-play: the strongest agent in every seat, so each seat's win rate (with its 95%
+  interval) measures the seat, not the players;
+- robustness: that agent in one seat against a table of one panel agent (seats
+  rotated), so the seat answers do not rest on one way of playing;
+- starting hands: in the self-play games, how often each pair of characters dealt wins.
+
+Games are played by :func:`analysis.match.play_match` (each game seeded on its own, so
+any number of processes, or a Dask cluster, gives the same numbers). Every finished game
+is kept in a record in the cache, so a stopped sweep resumes; each table's answer is a
+:class:`TableRecord` under the data store.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import pyspiel
+
+import analysis.coup.panel  # noqa: F401  (registers the panel agents in every process)
+from analysis import store
+from analysis.bots import make_bot
+from analysis.match import Build, MatchResult, play_match, read_rows, seating
+from analysis.provenance import code_commit, farol_version
+from analysis.solve.cache import atomic_write_text, read_record
+from analysis.statistics import wilson
+from games.coup import cards as C
+from games.errors import InvalidParameterError
+
+GAME = "python_coup"
+PLAYERS = tuple(range(2, C.MAX_PLAYERS + 1))
+SETUPS = ("basic", "standard", "draft")
+PANEL = ("random", "honest", "bluffer", "bluffer-bold")
+HAND_PLAYERS = (2, 4)  # the tables whose starting hands are valued
+
+
+@dataclasses.dataclass(frozen=True)
+class Table:
+    """Who plays with which cards: ``setup`` is a 2-player setup, ``"-"`` for more."""
+
+    players: int
+    deck: str
+    setup: str = "-"
+
+    def __post_init__(self) -> None:
+        if self.players not in PLAYERS:
+            raise InvalidParameterError(
+                f"players: {self.players}; Coup is played by {PLAYERS[0]}-{PLAYERS[-1]}")
+        if self.deck not in C.DECKS:
+            raise InvalidParameterError(f"deck {self.deck!r}: choose one of {', '.join(C.DECKS)}")
+        if self.players == 2 and self.setup not in SETUPS:
+            raise InvalidParameterError(
+                f"setup {self.setup!r}: choose one of {', '.join(SETUPS)}")
+        if self.players > 2 and self.setup != "-":
+            raise InvalidParameterError("setups are for 2 players; more play the one setup")
+
+    @property
+    def name(self) -> str:
+        base = f"{self.players}p-{self.deck}"
+        return base if self.players > 2 else f"{base}-{self.setup}"
+
+    @property
+    def title(self) -> str:
+        """The table in words, e.g. "2 players, Ambassador deck, basic setup"."""
+        text = f"{self.players} players, {self.deck.capitalize()} deck"
+        return text if self.players > 2 else f"{text}, {self.setup} setup"
+
+    def params(self) -> dict:
+        params = {"players": self.players, "deck": self.deck}
+        if self.players == 2:
+            params["two_player_setup"] = self.setup
+        return params
+
+
+def tables(players: Iterable[int] = PLAYERS, decks: Iterable[str] = C.DECKS,
+           setups: Iterable[str] = SETUPS) -> list[Table]:
+    """Every table of ``players`` x ``decks`` (x ``setups`` for 2 players)."""
+    out = []
+    for n in players:
+        for deck in decks:
+            out += [Table(n, deck, s) for s in setups] if n == 2 else [Table(n, deck)]
+    return out
+
+
+def starting_hands(state: pyspiel.State) -> list[list[str]] | None:
+    """Each player's two characters once every hand is complete (the deal, or the
+    draft's pick); ``None`` before."""
+    core = state.core
+    if not all(len(h) == 2 for h in core.hands):
+        return None
+    deck = core.cfg.deck
+    return [sorted(C.card_name(c, deck) for c in hand) for hand in core.hands]
+
+
+@dataclasses.dataclass(frozen=True)
+class HandRecord:
+    """How often a starting pair of characters won, over every seat of the self-play."""
+
+    hand: str
+    wins: float
+    games: int
+
+    @property
+    def win_rate(self) -> float:
+        return wilson(self.wins, self.games)[0]
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        _, lo, hi = wilson(self.wins, self.games)
+        return lo, hi
+
+    def to_json(self) -> dict:
+        return {"hand": self.hand, "wins": self.wins, "games": self.games,
+                "win_rate": self.win_rate, "ci95": list(self.ci95)}
+
+    @classmethod
+    def from_json(cls, data: dict) -> HandRecord:
+        return cls(str(data["hand"]), float(data["wins"]), int(data["games"]))
+
+
+@dataclasses.dataclass(frozen=True)
+class TableRecord:
+    """One table's answer: the self-play match (each seat's win rate), a robustness
+    match against each panel agent, and the starting hands' win rates."""
+
+    table: Table
+    agent: str
+    self_play: MatchResult
+    robustness: tuple[MatchResult, ...]
+    hands: tuple[HandRecord, ...]
+    version: str
+    commit: str
+    seed: int
+
+    def to_json(self) -> dict:
+        return {"table": dataclasses.asdict(self.table), "name": self.table.name,
+                "agent": self.agent, "self_play": self.self_play.to_json(),
+                "robustness": [m.to_json() for m in self.robustness],
+                "hands": [h.to_json() for h in self.hands], "version": self.version,
+                "commit": self.commit, "seed": self.seed}
+
+    @classmethod
+    def from_json(cls, data: dict) -> TableRecord:
+        return cls(Table(**data["table"]), str(data["agent"]),
+                   MatchResult.from_json(data["self_play"]),
+                   tuple(MatchResult.from_json(m) for m in data["robustness"]),
+                   tuple(HandRecord.from_json(h) for h in data["hands"]),
+                   str(data["version"]), str(data["commit"]), int(data["seed"]))
+
+
+def record_path(table: Table) -> Path:
+    return store.data("coup", "balance", f"{table.name}.json")
+
+
+def games_path(table: Table, lineup: Sequence[str], seed: int) -> Path:
+    return store.cache("coup", "balance", f"{table.name}-{'+'.join(lineup)}-{seed}.jsonl")
+
+
+def hand_values(rows: Iterable[dict], agents: Sequence[str]) -> tuple[HandRecord, ...]:
+    """Each starting pair's wins and games over the rows' seats (self-play rows)."""
+    wins: dict[str, float] = {}
+    games: dict[str, int] = {}
+    for row in rows:
+        if row.get("seen") is None:
+            continue
+        for seat, _ in enumerate(seating(agents, row["index"])):
+            hand = "+".join(row["seen"][seat])
+            wins[hand] = wins.get(hand, 0.0) + row["shares"][seat]
+            games[hand] = games.get(hand, 0) + 1
+    return tuple(HandRecord(h, round(wins[h], 9), games[h]) for h in sorted(games))
+
+
+def check_agents(table: Table, agent: str, panel: Sequence[str], build: Build = make_bot) -> None:
+    """Refuse unknown agent names up front, in one line naming the choices."""
+    game = pyspiel.load_game(GAME, table.params())
+    for name in (agent, *panel):
+        build(name, game, 0, 0)
+
+
+def play_table(table: Table, agent: str, games: int, seed: int, panel: Sequence[str] = PANEL,
+               robustness_games: int | None = None, workers: int = 1, scheduler=None,
+               progress: bool = False, build: Build = make_bot) -> TableRecord:
+    """Play ``table``'s matches (resuming any recorded games), save its record and
+    return it: ``games`` self-play games, ``robustness_games`` (default ``games``)
+    against each agent of ``panel``. ``build`` makes the bots (module level, see
+    :func:`analysis.match.play_match`)."""
+    check_agents(table, agent, panel, build)
+    params = table.params()
+    run = dict(seed=seed, params=params, workers=workers, scheduler=scheduler,
+               progress=progress, build=build)
+    lineup = (agent,) * table.players
+    observe = starting_hands if table.players in HAND_PLAYERS else None
+    path = games_path(table, lineup, seed)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    self_play = play_match(GAME, lineup, games, record=path, observe=observe, **run)
+    hands = ()
+    if observe is not None:
+        header = {"game": GAME, "params": params, "agents": list(lineup), "seed": seed}
+        rows = [r for i, r in read_rows(path, header).items() if i < games]
+        hands = hand_values(rows, lineup)
+    matches = []
+    for rival in panel:
+        mixed = (agent,) + (rival,) * (table.players - 1)
+        matches.append(play_match(GAME, mixed, robustness_games or games,
+                                  record=games_path(table, mixed, seed), **run))
+    record = TableRecord(table, agent, self_play, tuple(matches), hands, farol_version(),
+                         code_commit(), seed)
+    save_record(record)
+    return record
+
+
+def save_record(record: TableRecord) -> None:
+    path = record_path(record.table)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(path, json.dumps(record.to_json(), indent=1) + "\n")
+
+
+def load_records(chosen: Iterable[Table] | None = None) -> list[TableRecord]:
+    """The stored records of ``chosen`` tables (default every table), those played."""
+    return [TableRecord.from_json(read_record(record_path(t)))
+            for t in (tables() if chosen is None else chosen) if record_path(t).exists()]
+
+
+def run_balance(chosen: Sequence[Table], agent: str, games: int, seed: int,
+                panel: Sequence[str] = PANEL, robustness_games: int | None = None,
+                workers: int = 1, scheduler=None, progress: bool = False,
+                build: Build = make_bot) -> list[TableRecord]:
+    """Every table of ``chosen`` in turn (see :func:`play_table`)."""
+    for table in chosen:
+        check_agents(table, agent, panel, build)
+    return [play_table(t, agent, games, seed, panel, robustness_games, workers, scheduler,
+                       progress, build) for t in chosen]

@@ -1,0 +1,135 @@
+"""Coup balance at 2-8 players (analysis.coup.seat_balance, ``farol coup balance``)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pyspiel
+import pytest
+
+from analysis import store
+from analysis.cli import main
+from analysis.cli.bots import build
+from analysis.coup import seat_balance as SB
+from games.coup import cards as C
+from games.errors import InvalidParameterError
+
+SMALL = dict(games=12, seed=5, panel=("random",), robustness_games=6, build=build)
+
+
+@pytest.fixture
+def data(tmp_path, monkeypatch):
+    monkeypatch.setenv(store.CACHE_ENV, str(tmp_path / "cache"))
+    with store.use(tmp_path / "data"):
+        yield tmp_path
+
+
+def numbers(record: SB.TableRecord) -> dict:
+    out = record.to_json()
+    for key in ("version", "commit"):
+        out.pop(key)
+    for match in [out["self_play"], *out["robustness"]]:
+        match.pop("version"), match.pop("commit")
+    return out
+
+
+def test_tables_cover_every_count_deck_and_two_player_setup():
+    every = SB.tables()
+    assert len(every) == 2 * 3 + 6 * 2  # 2 players: 3 setups per deck; 3-8: one each
+    assert len({t.name for t in every}) == len(every)
+    assert SB.Table(2, "inquisitor", "draft").params() == {
+        "players": 2, "deck": "inquisitor", "two_player_setup": "draft"}
+    assert "two_player_setup" not in SB.Table(5, "ambassador").params()
+    for table in every:  # every table is a game OpenSpiel deals
+        pyspiel.load_game(SB.GAME, table.params()).new_initial_state()
+
+
+@pytest.mark.parametrize("args, words", [
+    ((9, "ambassador"), "players: 9"), ((2, "classic", "basic"), "deck 'classic'"),
+    ((2, "ambassador", "solo"), "setup 'solo'"), ((4, "ambassador", "basic"), "setups are for 2"),
+])
+def test_bad_tables_are_refused_in_one_line(args, words):
+    with pytest.raises(InvalidParameterError, match=words) as info:
+        SB.Table(*args)
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("setup", ["basic", "draft"])
+def test_starting_hands_are_the_hands_once_every_player_holds_two(setup):
+    game = pyspiel.load_game(SB.GAME, {"players": 2, "two_player_setup": setup})
+    rng = random.Random(1)
+    state = game.new_initial_state()
+    seen = None
+    while seen is None:
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(actions, probs)[0])
+            continue
+        seen = SB.starting_hands(state)
+        if seen is None:
+            assert setup == "draft"  # a drafting player holds one card
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert seen == [sorted(C.card_name(c) for c in h) for h in state.core.hands]
+    assert all(len(h) == 2 for h in seen)
+
+
+def test_a_table_record_adds_up_saves_and_resumes(data, monkeypatch):
+    table = SB.Table(4, "inquisitor")
+    first = SB.play_table(table, "honest", **SMALL | {"games": 8})
+    record = SB.play_table(table, "honest", **SMALL)  # 4 more games, the 8 kept
+    seats = record.self_play.seats
+    assert [s.seat for s in seats] == [0, 1, 2, 3]
+    assert sum(s.wins for s in seats) == pytest.approx(12)  # one win per game in all
+    assert sum(h.games for h in record.hands) == 12 * 4  # every seat's hand, every game
+    assert sum(h.wins for h in record.hands) == pytest.approx(12)
+    assert any("Inquisitor" in h.hand for h in record.hands)
+    assert first.self_play.games == 8
+    # The same 12 games played straight through, elsewhere, give the same record.
+    monkeypatch.setenv(store.CACHE_ENV, str(data / "other-cache"))
+    with store.use(data / "other"):
+        straight = SB.play_table(table, "honest", **SMALL | {"seed": 5})
+    assert numbers(straight) == numbers(record)
+    back = SB.load_records([table])[0]
+    assert back == SB.TableRecord.from_json(json.loads(json.dumps(record.to_json())))
+    assert numbers(back) == numbers(record)
+    (rival,) = record.robustness
+    assert [s.agent for s in rival.totals()] == ["honest", "random"]
+    assert rival.games == 6
+
+
+def test_no_hands_are_valued_at_three_players(data):
+    record = SB.play_table(SB.Table(3, "ambassador"), "random", **SMALL | {"panel": ()})
+    assert record.hands == () and record.robustness == ()
+
+
+def test_processes_and_a_local_dask_cluster_give_the_same_numbers(tmp_path, monkeypatch):
+    from distributed import LocalCluster
+
+    chosen = SB.tables([2], ["ambassador"], ["standard"])
+    monkeypatch.setenv(store.CACHE_ENV, str(tmp_path / "cache-pool"))
+    with store.use(tmp_path / "pool"):
+        pooled = SB.run_balance(chosen, "bluffer", workers=2, **SMALL)
+    monkeypatch.setenv(store.CACHE_ENV, str(tmp_path / "cache-dask"))
+    with LocalCluster(n_workers=2, processes=False, threads_per_worker=1,
+                      dashboard_address=None) as cluster, store.use(tmp_path / "dask"):
+        dasked = SB.run_balance(chosen, "bluffer", scheduler=cluster.scheduler_address,
+                                **SMALL)
+    assert [numbers(r) for r in pooled] == [numbers(r) for r in dasked]
+
+
+def test_the_command_prints_each_table_and_refuses_bad_input(data, capsys):
+    assert main(["coup", "balance", "--players", "2", "--decks", "ambassador", "--setups",
+                 "standard", "--agent", "honest", "--panel", "random", "--games", "6"]) == 0
+    out = capsys.readouterr().out
+    assert "2 players, Ambassador deck, standard setup" in out
+    assert "seat 1:" in out and "seat 2:" in out
+    assert "honest against 1 random, 6 games" in out
+    assert "best starting hand:" in out
+    for bad, words in ([["--players", "9"], "2-8 players"], [["--players", "two"], "range"],
+                       [["--decks", "classic"], "--decks 'classic'"],
+                       [["--setups", "solo"], "--setups 'solo'"],
+                       [["--agent", "nobody"], "nobody"], [["--games", "0"], "--games"]):
+        assert main(["coup", "balance", "--panel", "none", *bad]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and words in err[0], err
