@@ -4,4 +4,25 @@ import os
 
 os.environ.setdefault("FAROL_QUICK", "1")
 
+import pytest  # noqa: E402
+
 import games  # noqa: E402,F401  (registers the games)
+from analysis.coup import blueprint as B  # noqa: E402
+from analysis.coup.model import Endgame  # noqa: E402
+from analysis.solve.cyclic import CyclicCFR  # noqa: E402
+
+ENDGAME_START = "1v1"
+
+
+@pytest.fixture(scope="session")
+def endgames():
+    """A blueprint of the 1v1 endgames' whole graph (every coin pair, one card each):
+    the graph, the solver after 100 iterations, its average strategies, and the uncapped
+    config and start for play on the graph."""
+    starts = {ENDGAME_START: Endgame(2, 2).game()}
+    dg = B.walk("ambassador", starts)
+    solver = CyclicCFR(dg.graph, dg.root_vector(ENDGAME_START))
+    solver.run(100)
+    strategies = (solver.average_strategy(0), solver.average_strategy(1))
+    config, roots = B.history_roots(starts)
+    return dg, solver, strategies, config, roots[ENDGAME_START]

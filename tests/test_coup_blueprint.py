@@ -24,23 +24,11 @@ from analysis.coup.blueprint_bounds import (
 )
 from analysis.coup.guarantees import position_graph, uncapped_roots
 from analysis.coup.model import Endgame
-from analysis.solve.cyclic import CyclicCFR, _values, normalise
+from analysis.solve.cyclic import _values, normalise
 from analysis.solve.errors import CorruptFileError
 from games.coup.walker import DecisiveCoupWalker, decisive_coup
 from games.errors import InvalidParameterError
-
-START = "1v1"
-
-
-@pytest.fixture(scope="module")
-def endgames():
-    games = {START: Endgame(2, 2).game()}
-    dg = B.walk("ambassador", games)
-    solver = CyclicCFR(dg.graph, dg.root_vector(START))
-    solver.run(100)
-    strategies = (solver.average_strategy(0), solver.average_strategy(1))
-    config, roots = B.history_roots(games)
-    return dg, solver, strategies, config, roots[START]
+from tests.conftest import ENDGAME_START as START
 
 
 def uniform(dg):

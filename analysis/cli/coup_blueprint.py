@@ -15,7 +15,9 @@ from analysis import store
 from analysis.cli.matches import show_progress
 from analysis.cli.numbers import int_in
 from analysis.coup import blueprint
+from analysis.coup import blueprint_bluffs as BB
 from analysis.coup.blueprint_bounds import measure_bounds
+from games.errors import InvalidParameterError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -30,6 +32,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     build.add_argument("--response-iterations", type=int_in(0), default=200,
                        help="iterations of the best response trained against it in each seat "
                             "(default 200; 0 skips the measurement)")
+    build.add_argument("--bluff-games", type=int_in(0), default=2000,
+                       help="self-play games for the bluff, challenge and block tables "
+                            f"(default 2000, a multiple of {BB.BATCHES}; 0 skips them)")
+    build.add_argument("--seed", type=int_in(0), default=20261202,
+                       help="the seed of those games (default 20261202)")
     build.set_defaults(func=run_build)
     info = what.add_parser("info", help="what the stored blueprint is and how accurate")
     add_deck_arguments(info)
@@ -51,6 +58,9 @@ def parse_setups(text: str) -> tuple[str, ...]:
 
 def run_build(args: argparse.Namespace) -> int:
     setups = parse_setups(args.setups)
+    if args.bluff_games % BB.BATCHES:
+        raise InvalidParameterError(
+            f"--bluff-games {args.bluff_games}: a multiple of {BB.BATCHES}, e.g. 2000")
     progress = show_progress()
     for part in blueprint.PARTS:
         mine = tuple(s for s in setups if blueprint.part_of(s) == part)
@@ -61,7 +71,9 @@ def run_build(args: argparse.Namespace) -> int:
         bp = blueprint.build(args.deck, part, mine, args.iterations, progress, dg)
         if args.response_iterations:
             measure_bounds(bp, mine, args.response_iterations, progress, dg)
-        del dg, bp
+        del dg
+        for setup in mine if args.bluff_games else ():
+            BB.save_table(BB.play_and_tally(bp, setup, args.bluff_games, args.seed, progress))
     print_info(args.deck, setups)
     return 0
 
@@ -96,3 +108,9 @@ def print_info(deck: str, setups: tuple[str, ...]) -> None:
         else:
             line += "; exploitability not measured yet"
         print(line)
+        table = BB.load_tables(deck, [setup]).get(setup)
+        if table is not None:
+            claims = [r for r in table.rows if r.question == "claim" and r.influence == 0
+                      and r.coins == "any"]
+            print(f"    P(bluff | claim) over {table.games} self-play games: " + ", ".join(
+                f"{r.card} {r.rate:.0%} [{r.ci95[0]:.0%}, {r.ci95[1]:.0%}]" for r in claims))

@@ -1,0 +1,208 @@
+"""How the 2-player blueprint bluffs from the deal: how often it claims a character it
+does not hold, challenges a claim and blocks (truly or not), by character, by the cards
+the player has left and by coins.
+
+Blueprint self-play games are played from the deal (seeded); at every decision the
+blueprint's whole mix is counted, not only the move drawn, which lowers the noise. A
+rate is a ratio of these expected counts over the games; its 95% interval comes from a
+jackknife over batches of games.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from collections.abc import Iterable
+from functools import partial
+from pathlib import Path
+
+import numpy as np
+import pyspiel
+from tqdm.auto import tqdm
+
+from analysis import store
+from analysis.bots import sample_chance
+from analysis.coup.blueprint import Blueprint
+from analysis.coup.panel import GAME, View
+from analysis.provenance import provenance
+from analysis.solve.cache import atomic_write_text, read_record
+from games.coup import cards as C
+from games.coup import engine as E
+
+BATCHES = 20
+# What a rate is about: the event counted (numerator) among the decisions (denominator).
+QUESTIONS = {
+    "bluff": "claims the character without holding it, on its turn",
+    "claim": "of the claims of the character, the share that are bluffs: P(bluff | claim)",
+    "challenge": "challenges a claim of the character (an action)",
+    "block": "blocks with the character when it may",
+    "block bluff": "of its blocks with the character, the share that are bluffs",
+    "challenge block": "challenges a block with the character",
+}
+
+
+def coin_band(coins: int) -> str:
+    return "0-2" if coins <= 2 else ("3-6" if coins <= 6 else "7+")
+
+
+def action_kind(action: int) -> int:
+    """The turn action kind (``cards.INCOME``...) of a turn action id."""
+    if action < C.A_COUP:
+        return (C.INCOME, C.FOREIGN_AID, C.TAX, C.EXCHANGE)[action]
+    return (C.COUP, C.ASSASSINATE, C.STEAL, C.EXAMINE)[(action - C.A_COUP) // C.MAX_PLAYERS]
+
+
+def tally_decision(view: View, mix: dict[int, float], add) -> None:
+    """Add one decision's expected counts: ``add(question, card, num, den)`` per rate."""
+    hand = view.hand
+    code = view.step[0]
+    if code == E.S_ACTION:
+        claimed: dict[int, float] = {}
+        for action, p in mix.items():
+            claim = C.KIND_CLAIM[action_kind(action)]
+            if claim is not None:
+                claimed[claim] = claimed.get(claim, 0.0) + p
+        for card, p in claimed.items():
+            add("claim", card, 0.0 if card in hand else p, p)
+            if card not in hand:
+                add("bluff", card, p, 1.0)
+    elif code == E.S_CHAL:
+        claim, is_block = view.step[2], view.step[4]
+        add("challenge block" if is_block else "challenge", claim, mix[C.A_CHALLENGE], 1.0)
+    elif code == E.S_BLOCK:
+        for card in view.step[2]:
+            p = mix.get(C.A_BLOCK + card, 0.0)
+            add("block", card, p, 1.0)
+            add("block bluff", card, 0.0 if card in hand else p, p)
+
+
+@dataclasses.dataclass(frozen=True)
+class BluffRow:
+    """One rate: ``question`` (a key of :data:`QUESTIONS`) about ``card`` for a player
+    with ``influence`` cards left (0: any) and ``coins`` in a band ("any": all), with
+    ``decisions`` counted and a 95% interval."""
+
+    question: str
+    card: str
+    influence: int
+    coins: str
+    decisions: float
+    rate: float
+    ci95: tuple[float, float]
+
+    def to_json(self) -> dict:
+        return dataclasses.asdict(self) | {"ci95": list(self.ci95)}
+
+    @classmethod
+    def from_json(cls, d: dict) -> BluffRow:
+        return cls(str(d["question"]), str(d["card"]), int(d["influence"]), str(d["coins"]),
+                   float(d["decisions"]), float(d["rate"]), tuple(d["ci95"]))
+
+
+@dataclasses.dataclass(frozen=True)
+class BluffTable:
+    """The blueprint's rates for one deck and setup, from ``games`` self-play games."""
+
+    deck: str
+    setup: str
+    games: int
+    rows: tuple[BluffRow, ...]
+    provenance: dict
+
+    def frame(self):
+        """The rows as a pandas DataFrame (one row per rate), to filter."""
+        import pandas as pd
+
+        return pd.DataFrame([r.to_json() for r in self.rows])
+
+    def to_json(self) -> dict:
+        return {"deck": self.deck, "setup": self.setup, "games": self.games,
+                "rows": [r.to_json() for r in self.rows], "provenance": self.provenance}
+
+    @classmethod
+    def from_json(cls, d: dict) -> BluffTable:
+        return cls(str(d["deck"]), str(d["setup"]), int(d["games"]),
+                   tuple(BluffRow.from_json(r) for r in d["rows"]), dict(d["provenance"]))
+
+
+def ratio_interval(num: np.ndarray, den: np.ndarray) -> tuple[float, float, float]:
+    """The ratio of the sums and its 95% jackknife interval over the batches (clipped to
+    [0, 1]; NaN where a batch leaves nothing to divide)."""
+    total_num, total_den = float(num.sum()), float(den.sum())
+    if total_den <= 0:
+        return math.nan, math.nan, math.nan
+    rate = total_num / total_den
+    rest = total_den - den
+    if np.any(rest <= 0):
+        return rate, 0.0, 1.0
+    leave_one = (total_num - num) / rest
+    b = len(num)
+    half = _T95[b - 1] * math.sqrt((b - 1) / b * float(((leave_one - leave_one.mean()) ** 2).sum()))
+    return rate, max(0.0, rate - half), min(1.0, rate + half)
+
+
+# Student's t 97.5% quantile for 19 degrees of freedom (20 batches), and a few others.
+_T95 = {4: 2.776, 9: 2.262, 19: 2.093, 39: 2.023}
+
+
+def play_and_tally(bp: Blueprint, setup: str, games: int, seed: int,
+                   progress: bool = False, params: dict | None = None) -> BluffTable:
+    """Play ``games`` blueprint self-play games of ``setup`` and tally every rate
+    (``params``: more game parameters, e.g. a position to start from)."""
+    if games % BATCHES:
+        raise ValueError(f"games must be a multiple of {BATCHES}")
+    game = pyspiel.load_game(GAME, {"players": 2, "deck": bp.deck, "two_player_setup": setup}
+                             | (params or {}))
+    counts: dict[tuple, np.ndarray] = {}
+    batch = 0
+
+    def add(question, card, num, den, *, influence, coins):
+        for key in ((question, card, influence, coins), (question, card, 0, "any"),
+                    (question, card, influence, "any"), (question, card, 0, coins)):
+            cell = counts.setdefault(key, np.zeros((2, BATCHES)))
+            cell[0, batch] += num
+            cell[1, batch] += den
+
+    seeds = np.random.SeedSequence(seed).generate_state(games)
+    for i in tqdm(range(games), desc=f"bluff tables {bp.deck} {setup}", unit="game",
+                  disable=not progress, leave=False):
+        batch = i * BATCHES // games
+        rng = np.random.default_rng(seeds[i])
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(sample_chance(state, rng))
+                continue
+            seat = state.current_player()
+            mix = bp.action_probabilities(state)
+            view = View.of(state, seat)
+            influence, band = view.cards[seat], coin_band(view.coins[seat])
+            tally_decision(view, mix, partial(add, influence=influence, coins=band))
+            actions, probs = zip(*mix.items(), strict=True)
+            probs = np.asarray(probs)
+            state.apply_action(int(actions[rng.choice(len(actions), p=probs / probs.sum())]))
+    rows = []
+    for (question, card, influence, coins), (num, den) in sorted(counts.items()):
+        rate, lo, hi = ratio_interval(num, den)
+        if math.isnan(rate):
+            continue
+        rows.append(BluffRow(question, C.card_name(card, bp.deck), influence, coins,
+                             round(float(den.sum()), 6), rate, (lo, hi)))
+    return BluffTable(bp.deck, setup, games, tuple(rows), provenance(seed))
+
+
+def table_path(deck: str, setup: str) -> Path:
+    return store.data("coup", "blueprint", f"{deck}-{setup}-bluffs.json")
+
+
+def save_table(table: BluffTable) -> None:
+    path = table_path(table.deck, table.setup)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(path, json.dumps(table.to_json(), indent=1, sort_keys=True) + "\n")
+
+
+def load_tables(deck: str, setups: Iterable[str]) -> dict[str, BluffTable]:
+    """The stored tables of ``deck`` for those of ``setups`` measured."""
+    return {s: BluffTable.from_json(read_record(table_path(deck, s)))
+            for s in setups if table_path(deck, s).exists()}
