@@ -1,7 +1,10 @@
 """``farol advise coup POSITION``: the mix and value of the player to move in a Coup endgame.
 
 The spot is a position string, or ``--history`` (with ``--params``): the moves from the
-start of a 2-player game by their names, up to the start of a turn.
+start of a 2-player game by their names. With the deck's blueprint built (``farol coup
+blueprint build``), a history is advised at any decision (a claim to challenge, a block,
+a card to lose, an exchange) from the blueprint, with the opponent's cards as the moves
+seen suggest; without it, only at the start of a turn, by an exact endgame solve.
 """
 
 from __future__ import annotations
@@ -9,11 +12,15 @@ from __future__ import annotations
 import argparse
 import json
 
+from analysis import store
 from analysis.cli.numbers import int_in
 from analysis.cli.spots import add_spot_arguments, spot_from_args
 from analysis.coup.advise import CAP_PRICINGS, DEFAULT_CAP, advise, position_at
+from analysis.coup.blueprint import Blueprint
+from analysis.coup.blueprint_advice import ROLLOUTS, advise_spot
+from analysis.coup.blueprint_agent import load_deck_blueprint
 from games.coup import cards as C
-from games.errors import InvalidPositionError
+from games.errors import InvalidParameterError, InvalidPositionError
 
 GAME = "python_coup"
 
@@ -46,8 +53,9 @@ def add_advise_parser(subparsers: argparse._SubParsersAction) -> None:
     add_spot_arguments(parser, "deck=inquisitor,two_player_setup=standard",
                        "the moves from the start of the game, as the game names them "
                        "(card draws included), e.g. 'Draw Duke;Draw Contessa;Draw Captain;"
-                       "Draw Assassin;Income'; advice for the player to move at the start "
-                       "of the turn reached")
+                       "Draw Assassin;Income'; advice for the player to move there (any "
+                       "decision once the deck's blueprint is built: farol coup blueprint "
+                       "build; else the start of a turn)")
     parser.add_argument("--deck", default="ambassador", choices=C.DECKS)
     parser.add_argument("--turn-cap", type=int_in(1), default=DEFAULT_CAP,
                         help=f"turns solved from the position (default {DEFAULT_CAP})")
@@ -55,6 +63,11 @@ def add_advise_parser(subparsers: argparse._SubParsersAction) -> None:
                         help="markov (default): a game stopped at the cap pays what each "
                         "player's Markov policy still guarantees, and the mix secures you "
                         "the most; draw: the cap scores 0 for both")
+    parser.add_argument("--rollouts", type=int_in(2), default=ROLLOUTS,
+                        help=f"with the blueprint: games per move that value it (default "
+                             f"{ROLLOUTS})")
+    parser.add_argument("--seed", type=int_in(0), default=0,
+                        help="with the blueprint: the seed of those games (default 0)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--no-cache", action="store_true", help="do not read or write caches")
     parser.set_defaults(func=run)
@@ -70,7 +83,26 @@ def spot(args: argparse.Namespace) -> tuple[str, str]:
     return position_at(state), state.core.cfg.deck
 
 
+def blueprint_for(state) -> Blueprint | None:
+    """The stored blueprint that can advise ``state`` (2 players, its setup built)."""
+    params = state.get_game().get_parameters()
+    if params["players"] != 2:
+        return None
+    try:
+        bp = load_deck_blueprint(params["deck"], str(store.cache_root()))
+    except InvalidParameterError:
+        return None
+    return bp if params["two_player_setup"] in bp.setups else None
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.history is not None:
+        state = spot_from_args(GAME, args, {"deck": args.deck})
+        bp = blueprint_for(state)
+        if bp is not None:
+            advice = advise_spot(state, bp, args.rollouts, args.seed)
+            print(json.dumps(advice.to_json(), indent=2) if args.json else advice.text())
+            return 0
     position, deck = spot(args)
     advice = advise(position, deck, args.turn_cap, use_cache=not args.no_cache,
                     cap=args.cap_pricing)

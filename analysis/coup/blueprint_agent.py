@@ -21,8 +21,9 @@ from games.errors import InvalidParameterError
 
 
 @lru_cache(maxsize=2)
-def _cached(deck: str, cache_root: str) -> Blueprint:
-    # One load per deck and cache folder and process (a few seconds for a whole deck).
+def load_deck_blueprint(deck: str, cache_root: str) -> Blueprint:
+    """``deck``'s blueprint, loaded once per deck, cache folder and process (seconds for
+    a whole deck)."""
     return load_blueprint(deck)
 
 
@@ -52,7 +53,7 @@ def blueprint_bot(game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
     if params["players"] != 2:
         raise InvalidParameterError(
             f"the blueprint plays 2-player Coup; this game has {params['players']} players")
-    return BlueprintAgent(_cached(params["deck"], str(store.cache_root())), seat, seed)
+    return BlueprintAgent(load_deck_blueprint(params["deck"], str(store.cache_root())), seat, seed)
 
 
 register_bot(BotSpec("blueprint", "the 2-player blueprint: a strong strategy for the whole "

@@ -1,0 +1,218 @@
+"""Advice at any decision of a 2-player Coup game from the deal, from the blueprint.
+
+The spot is the game's history. The player to move saw only part of it, so what they
+believe of the hidden cards (the opponent's hand, the court) is Bayes' rule over every
+history that shows them the same thing, the opponent assumed to play the blueprint and
+the cards to fall as the deck's odds say. The mix is the blueprint's; each move's value
+(P(win) - P(lose) for the player) is estimated by blueprint self-play from the worlds
+the beliefs weigh, with a 95% interval. Its accuracy is the blueprint's: the measured
+lower bound on how much a best response gains against it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+import pyspiel
+
+from analysis.coup.blueprint import Blueprint, read_summary
+from analysis.coup.guarantees import position_key
+from analysis.statistics import Z95
+from games.coup import cards as C
+from games.coup import engine as E
+from games.coup import view as V
+from games.errors import InvalidPositionError
+
+ROLLOUTS = 300
+
+
+def _seen(child: E.Core, parent: E.Core, player: int) -> tuple:
+    """What ``player`` sees of the step from ``parent`` to ``child``: the log lines it
+    added that the player may read, and the player's view of the position now."""
+    lines = []
+    node = child.log
+    while node is not None and node is not parent.log:
+        node, event = node
+        lines.append(V.event_text(event, player, child.cfg.deck))
+    return tuple(x for x in lines if x is not None), V.infoset_key(child, player)
+
+
+def _moves(core: E.Core, bp: Blueprint, setup: str, player: int, action: int,
+           uniform: bool) -> list[tuple[int, float]]:
+    """The steps a world may take where the true game played ``action``, with their
+    probabilities: chance's odds, the player's own move, the opponent's blueprint mix."""
+    if core.cur == E.CHANCE:
+        return core.chance_outcomes()
+    if core.cur == player:
+        return [(action, 1.0)] if action in core.legal_actions() else []
+    legal = core.legal_actions()
+    mix = None if uniform else bp.mix(core, core.cur, setup)
+    if mix is None:
+        mix = np.full(len(legal), 1.0 / len(legal))
+    return list(zip(legal, mix.tolist(), strict=True))
+
+
+def beliefs(root: E.Core, actions: list[int], player: int, bp: Blueprint, setup: str,
+            uniform: bool = False) -> list[tuple[E.Core, float]]:
+    """The worlds ``player`` cannot tell apart after ``actions`` from ``root``, each with
+    its posterior probability (``uniform``: the opponent's moves all equally likely)."""
+    worlds = {(): (root.copy(), 1.0)}
+    truth = root.copy()
+    for action in actions:
+        before = truth
+        truth = truth.copy()
+        truth.apply(action)
+        seen = _seen(truth, before, player)
+        grown: dict[tuple, list] = {}
+        for core, weight in worlds.values():
+            for move, p in _moves(core, bp, setup, player, action, uniform):
+                if p <= 0:
+                    continue
+                child = core.copy()
+                child.apply(move)
+                if _seen(child, core, player) != seen:
+                    continue
+                key = position_key(child)
+                if key in grown:
+                    grown[key][1] += weight * p
+                else:
+                    grown[key] = [child, weight * p]
+        worlds = {k: (c, w) for k, (c, w) in grown.items()}
+    total = sum(w for _, w in worlds.values())
+    if total <= 0:
+        return []
+    return [(c, w / total) for c, w in worlds.values()]
+
+
+@dataclasses.dataclass(frozen=True)
+class SpotAdvice:
+    """The blueprint's advice at one decision: per legal move its probability and its
+    value with a 95% interval; the opponent's cards as the player should believe them."""
+
+    deck: str
+    setup: str
+    player: int
+    hand: tuple[str, ...]
+    spot: str
+    actions: tuple[tuple[str, float, float, tuple[float, float]], ...]
+    opponent_hand: tuple[tuple[str, float], ...]
+    opponent_hands: tuple[tuple[str, float], ...]
+    rollouts: int
+    exploitability: float | None
+    assumed_blueprint: bool
+
+    def to_json(self) -> dict:
+        return {
+            "game": "coup", "deck": self.deck, "setup": self.setup, "player": self.player,
+            "hand": list(self.hand), "spot": self.spot,
+            "actions": [{"action": a, "probability": p, "value": v, "value_ci95": list(ci)}
+                        for a, p, v, ci in self.actions],
+            "opponent_hand": dict(self.opponent_hand),
+            "opponent_hands": dict(self.opponent_hands),
+            "source": "blueprint (2-player game from the deal); move values from "
+                      f"{self.rollouts} blueprint games per move",
+            "exploitability": self.exploitability,
+            "exploitability_kind": "lower bound, win probability",
+            "beliefs": "opponent plays the blueprint" if self.assumed_blueprint
+                       else "opponent's moves all equally likely (the blueprint never "
+                            "plays what they played)",
+        }
+
+    def text(self) -> str:
+        lines = [f"Coup, 2 players from the deal ({self.deck} deck, {self.setup} setup): "
+                 f"{self.spot}",
+                 f"You are P{self.player} holding {' + '.join(self.hand) or 'no cards'}. "
+                 "The blueprint plays:"]
+        width = max(len(a) for a, *_ in self.actions)
+        for a, p, v, (lo, hi) in sorted(self.actions, key=lambda x: -x[1]):
+            lines.append(f"  {a:<{width}}  {p:6.1%}  value {v:+.2f} [{lo:+.2f}, {hi:+.2f}]")
+        held = ", ".join(f"{c} {p:.0%}" for c, p in self.opponent_hand)
+        lines.append(f"The opponent holds (chance of at least one): {held}")
+        if not self.assumed_blueprint:
+            lines.append("  (they played a move the blueprint never plays, so these beliefs "
+                         "assume nothing about their play)")
+        bound = ("not measured yet" if self.exploitability is None
+                 else f"at least {self.exploitability:.3f} in win probability")
+        lines.append(f"Values: P(win) - P(lose) over {self.rollouts} blueprint games per move "
+                     f"(95% intervals). How much the blueprint can be beaten: {bound}.")
+        return "\n".join(lines)
+
+
+def _rollout(core: E.Core, bp: Blueprint, setup: str, rng: np.random.Generator) -> E.Core:
+    while not core.over:
+        legal = core.legal_actions() if core.cur != E.CHANCE else None
+        if legal is None:
+            actions, probs = zip(*core.chance_outcomes(), strict=True)
+        else:
+            mix = bp.mix(core, core.cur, setup)
+            actions, probs = legal, (np.full(len(legal), 1 / len(legal)) if mix is None else mix)
+        probs = np.asarray(probs, float)
+        core.apply(int(actions[rng.choice(len(actions), p=probs / probs.sum())]))
+    return core
+
+
+def move_values(worlds, legal: list[int], player: int, bp: Blueprint, setup: str,
+                rollouts: int, seed: int) -> list[tuple[float, tuple[float, float]]]:
+    """Each legal move's mean P(win) - P(lose) for ``player`` and its 95% interval, by
+    ``rollouts`` blueprint games per move from worlds drawn by their weights (the same
+    worlds and seeds for every move, so the moves are compared on equal terms)."""
+    weights = np.array([w for _, w in worlds])
+    picks = np.random.default_rng(seed).choice(len(worlds), size=rollouts, p=weights)
+    out = []
+    for action in legal:
+        results = np.empty(rollouts)
+        for i, k in enumerate(picks):
+            core = worlds[k][0].copy()
+            core.apply(action)
+            end = _rollout(core, bp, setup, np.random.default_rng([seed, i]))
+            results[i] = 0.0 if end.winner < 0 else (1.0 if end.winner == player else -1.0)
+        mean = float(results.mean())
+        half = Z95 * float(results.std(ddof=1)) / math.sqrt(rollouts) if rollouts > 1 else 1.0
+        out.append((mean, (max(-1.0, mean - half), min(1.0, mean + half))))
+    return out
+
+
+def advise_spot(state: pyspiel.State, bp: Blueprint, rollouts: int = ROLLOUTS,
+                seed: int = 0) -> SpotAdvice:
+    """The blueprint's advice for the player to move at ``state`` (a 2-player
+    ``python_coup`` game from the deal)."""
+    params = state.get_game().get_parameters()
+    if params["players"] != 2:
+        raise InvalidPositionError("the blueprint advises 2-player games")
+    if state.is_terminal():
+        raise InvalidPositionError("the game is over: no move to advise")
+    if state.is_chance_node():
+        raise InvalidPositionError("the game waits for a card to be drawn, not for a player")
+    setup, player = params["two_player_setup"], state.current_player()
+    bp.mix(state.core, player, setup)  # a setup the blueprint lacks fails here, in one line
+    root = state.get_game().new_initial_state().core
+    worlds = beliefs(root, state.history(), player, bp, setup)
+    assumed = bool(worlds)
+    if not worlds:
+        worlds = beliefs(root, state.history(), player, bp, setup, uniform=True)
+    legal = state.legal_actions()
+    mix = bp.action_probabilities(state)
+    if not mix:  # the player declined a winning Coup earlier: the honest choice is uniform
+        mix = dict.fromkeys(legal, 1.0 / len(legal))
+    values = move_values(worlds, legal, player, bp, setup, rollouts, seed)
+    deck = params["deck"]
+    actions = tuple((state.action_to_string(player, a), mix[a], v, ci)
+                    for a, (v, ci) in zip(legal, values, strict=True))
+    other = 1 - player
+    holds = {C.card_name(c, deck): 0.0 for c in C.CHARACTERS}
+    hands: dict[str, float] = {}
+    for core, w in worlds:
+        hand = core.hands[other]
+        for c in set(hand):
+            holds[C.card_name(c, deck)] += w
+        text = V.hand_text(hand, deck)
+        hands[text] = hands.get(text, 0.0) + w
+    bound = read_summary(deck).get("bounds", {}).get(setup, {}).get("exploitability_lower_bound")
+    return SpotAdvice(deck, setup, player,
+                      tuple(C.card_name(c, deck) for c in state.core.hands[player]),
+                      V.step_text(state.core, player), actions,
+                      tuple(sorted(holds.items(), key=lambda x: -x[1])),
+                      tuple(sorted(hands.items(), key=lambda x: -x[1])), rollouts, bound,
+                      assumed)
