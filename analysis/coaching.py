@@ -71,14 +71,20 @@ def judge(state: pyspiel.State, seat: int, action: int, advice: Advice) -> Decis
                     values[best], max(0.0, values[best] - values[action]))
 
 
-def hint_lines(state: pyspiel.State, seat: int, advice: Advice | None) -> list[str]:
+def hint_lines(state: pyspiel.State, seat: int, advice: Advice | None,
+               note: str | None = None) -> list[str]:
+    """The hint at ``state``; ``note`` (a coach's ``note`` attribute, when it has one)
+    says where its numbers come from and how accurate they are."""
     if advice is None:
         return ["No hint at this spot: it cannot be solved here (a card is hidden from a "
                 "player)."]
-    lines = ["Hint: the equilibrium mix here, and each move's value for you:"]
+    lines = ["Hint: the equilibrium mix here, and each move's value for you:" if note is None
+             else "Hint: the mix to play here, and each move's value for you:"]
     for a, p, v in sorted(advice, key=lambda r: (-r[1], -r[2])):
         lines.append(f"  {state.action_to_string(seat, a):<28} {100 * p:6.2f}%  "
                      f"value {v:+.4f}")
+    if note is not None:
+        lines.append(f"  ({note})")
     return lines
 
 

@@ -155,7 +155,7 @@ def play_game(
                 else None
             hint = None
             if coach is not None:
-                lines = hint_lines(state, seat, advice)
+                lines = hint_lines(state, seat, advice, getattr(coach, "note", None))
                 hint = lines.copy
             human = ask_action(state, seat, read, write, hint)
             if human is None:

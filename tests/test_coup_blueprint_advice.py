@@ -11,10 +11,13 @@ import pyspiel
 import pytest
 
 from analysis import cli, store
+from analysis.cli import bots  # noqa: F401  (registers the bots and coaches)
+from analysis.coaching import coach_for
 from analysis.coup import blueprint as B
 from analysis.coup.blueprint_advice import advise_spot, beliefs
 from analysis.coup.guarantees import position_key
 from analysis.coup.model import Endgame
+from analysis.play import play_game
 from games.coup import cards as C
 from games.errors import InvalidPositionError
 
@@ -133,3 +136,26 @@ def test_the_command_advises_a_history_from_the_blueprint(endgames, bp, tmp_path
     assert out["player"] == 1 and out["exploitability"] == 0.07
     assert {a["action"] for a in out["actions"]} == {"Challenge", "No challenge"}
     assert out["opponent_hand"]["Duke"] > 0
+
+
+def test_play_coaches_a_coup_game_from_the_blueprint(bp, tmp_path, monkeypatch):
+    monkeypatch.setenv(store.CACHE_ENV, str(tmp_path / "cache"))
+    with store.use(tmp_path):
+        assert coach_for(game()) is None  # nothing built yet
+        B.save_blueprint(bp, "dealt", B.strategy_path("ambassador", "dealt"))
+        coach = coach_for(game())
+        assert coach_for(pyspiel.load_game("python_coup", {"players": 3})) is None
+        assert coach_for(pyspiel.load_game("python_coup", {"two_player_setup": "draft"})) is None
+        state = dealt(C.CAPTAIN, C.DUKE)
+        advice = coach(state)
+        assert sorted(a for a, _, _ in advice) == sorted(state.legal_actions())
+        assert sum(p for _, p, _ in advice) == pytest.approx(1.0)
+        answers = iter(["hint"] + ["a"] * 200)
+        lines: list[str] = []
+        play_game(game(), 0, "random", seed=3, read=lambda _: next(answers),
+                  write=lines.append)
+    text = "\n".join(lines)
+    assert "Hint: the mix to play here, and each move's value for you:" in text
+    assert "the blueprint's mix; values P(win) - P(lose) from 200 blueprint games" in text
+    assert "an amount not measured yet" in text
+    assert "Review of your decisions" in text and "in all:" in text

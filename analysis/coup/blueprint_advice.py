@@ -17,15 +17,17 @@ import math
 import numpy as np
 import pyspiel
 
-from analysis.coup.blueprint import Blueprint, read_summary
+from analysis.coaching import register_coach
+from analysis.coup.blueprint import Blueprint, load_blueprint, read_summary
 from analysis.coup.guarantees import position_key
 from analysis.statistics import Z95
 from games.coup import cards as C
 from games.coup import engine as E
 from games.coup import view as V
-from games.errors import InvalidPositionError
+from games.errors import InvalidParameterError, InvalidPositionError
 
 ROLLOUTS = 300
+COACH_ROLLOUTS = 200  # per move, at every decision of a game in farol play
 
 
 def _seen(child: E.Core, parent: E.Core, player: int) -> tuple:
@@ -216,3 +218,37 @@ def advise_spot(state: pyspiel.State, bp: Blueprint, rollouts: int = ROLLOUTS,
                       tuple(sorted(holds.items(), key=lambda x: -x[1])),
                       tuple(sorted(hands.items(), key=lambda x: -x[1])), rollouts, bound,
                       assumed)
+
+
+def coup_coach(game: pyspiel.Game):
+    """``farol play`` coaching for 2-player Coup from the blueprint (``None`` where no
+    blueprint of the game's deck and setup is built)."""
+    params = game.get_parameters()
+    if params["players"] != 2:
+        return None
+    try:
+        bp = load_blueprint(params["deck"])
+    except InvalidParameterError:
+        return None
+    setup = params["two_player_setup"]
+    if setup not in bp.setups:
+        return None
+
+    def coach(state: pyspiel.State):
+        if state.is_terminal() or state.is_chance_node():
+            return None
+        advice = advise_spot(state, bp, COACH_ROLLOUTS, seed=len(state.history()))
+        by_name = {a: (p, v) for a, p, v, _ in advice.actions}
+        player = state.current_player()
+        return [(a, *by_name[state.action_to_string(player, a)]) for a in state.legal_actions()]
+
+    bound = read_summary(params["deck"]).get("bounds", {}).get(setup, {}).get(
+        "exploitability_lower_bound")
+    coach.note = (f"the blueprint's mix; values P(win) - P(lose) from {COACH_ROLLOUTS} "
+                  f"blueprint games per move, within ±{Z95 / math.sqrt(COACH_ROLLOUTS):.2f} at most "
+                  "at 95%; the blueprint can be beaten by "
+                  + ("an amount not measured yet" if bound is None else f"at least {bound:.3f}"))
+    return coach
+
+
+register_coach("python_coup", coup_coach)
