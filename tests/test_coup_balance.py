@@ -133,3 +133,25 @@ def test_the_command_prints_each_table_and_refuses_bad_input(data, capsys):
         assert main(["coup", "balance", "--panel", "none", *bad]) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and words in err[0], err
+
+
+def test_the_report_section_shows_each_table_and_the_blueprint_from_the_records(data):
+    from analysis.coup import blueprint as B
+    from analysis.report.context import ReportContext
+    from analysis.report.coup.from_the_deal import pct, section_from_the_deal
+    from games.catalog import family
+
+    ctx = ReportContext(family("coup"), data)
+    text = section_from_the_deal(ctx)
+    assert "Not measured yet: run `farol coup balance`" in text
+    assert "| ambassador | basic | not built yet | | |" in text
+    record = SB.play_table(SB.Table(2, "ambassador", "basic"), "honest", **SMALL)
+    B.update_summary("ambassador", setups={"basic": {"iterations": 9, "first_player_value": -0.1}},
+                     bounds={"basic": {"exploitability_lower_bound": 0.0712}})
+    text = section_from_the_deal(ctx)
+    assert "| ambassador | basic | 9 | 45.0% | at least 0.071 |" in text
+    first = record.self_play.seats[0]
+    assert f"1: {pct(first.win_rate, first.ci95)}" in text
+    assert "| 2 players, Ambassador deck, basic setup | random | 6 |" in text  # robustness
+    assert "Starting hands, 2 players, Ambassador deck, basic setup: best" in text
+    assert ctx.figures == ["coup_seat_win_rates.png"]

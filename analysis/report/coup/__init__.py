@@ -19,12 +19,14 @@ from analysis.report.coup.endgames import (
     section_turn_cap,
 )
 from analysis.report.coup.findings import section_findings
+from analysis.report.coup.from_the_deal import section_from_the_deal
 from analysis.report.coup.full_game import section_full_game
 from analysis.report.coup.larger import section_larger
 from analysis.report.coup.revealed import section_revealed_brackets
 
 SECTIONS = (
     (105, section_findings),
+    (107, section_from_the_deal),
     (110, section_endgames),
     (113, section_cap3),
     (115, section_revealed),

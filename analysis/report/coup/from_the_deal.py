@@ -1,0 +1,146 @@
+"""Coup as people play it, from the deal: the 2-player blueprint and its accuracy, its
+bluffing, and seat win rates at 2-8 players played by strong agents."""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from analysis.coup import blueprint, blueprint_bluffs, seat_balance
+from analysis.report.context import ReportContext
+from games.coup import cards as C
+
+
+def pct(rate: float, ci) -> str:
+    return f"{100 * rate:.1f}% [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
+
+
+def blueprint_lines() -> list[str]:
+    lines = ["### Two players: the blueprint\n",
+             "The blueprint is a strategy for the whole 2-player game from the deal, computed "
+             "by CFR+ on every position of the game; a player's choice depends on their own "
+             "cards and the public position (not on the order of past claims). How much a best "
+             "response could beat it is measured from below: the true figure is at least "
+             "that.\n",
+             "| deck | setup | iterations | first player wins (blueprint against itself) | "
+             "exploitability (lower bound, win probability) |",
+             "|---|---|---|---|---|"]
+    built = False
+    for deck in C.DECKS:
+        summary = blueprint.read_summary(deck)
+        for setup in blueprint.SETUPS:
+            rec = summary.get("setups", {}).get(setup)
+            if rec is None:
+                lines.append(f"| {deck} | {setup} | not built yet | | |")
+                continue
+            built = True
+            bound = summary.get("bounds", {}).get(setup, {}).get("exploitability_lower_bound")
+            shown = "not measured yet" if bound is None else f"at least {bound:.3f}"
+            lines.append(f"| {deck} | {setup} | {rec['iterations']} | "
+                         f"{(1 + rec['first_player_value']) / 2:.1%} | {shown} |")
+    if not built:
+        lines.append("\nBuild it with `farol coup blueprint build --deck ambassador` (and "
+                     "`--deck inquisitor`).")
+    lines.append("")
+    return lines
+
+
+def bluff_lines() -> list[str]:
+    rows = []
+    for deck in C.DECKS:
+        for setup, table in blueprint_bluffs.load_tables(deck, blueprint.SETUPS).items():
+            claims = {r.card: r for r in table.rows if r.question == "claim"
+                      and r.influence == 0 and r.coins == "any"}
+            challenges = {r.card: r for r in table.rows if r.question == "challenge"
+                          and r.influence == 0 and r.coins == "any"}
+            for card in sorted(claims):
+                c, ch = claims[card], challenges.get(card)
+                rows.append(f"| {deck} | {setup} | {card} | {pct(c.rate, c.ci95)} | "
+                            + (pct(ch.rate, ch.ci95) if ch else "-") + f" | {table.games} |")
+    if not rows:
+        return []
+    return ["### How the blueprint bluffs\n",
+            "P(bluff | claim): of the blueprint's claims of a character, the share made "
+            "without it; P(challenge): how often it challenges that claim. From its games "
+            "against itself, with 95% intervals.\n",
+            "| deck | setup | character | P(bluff \\| claim) | P(challenge) | games |",
+            "|---|---|---|---|---|---|", *rows, ""]
+
+
+def seat_lines(records, ctx: ReportContext) -> list[str]:
+    lines = ["### Seat win rates, 2 to 8 players\n"]
+    if not records:
+        return lines + ["Not measured yet: run `farol coup balance`.", ""]
+    agents = sorted({r.agent for r in records})
+    lines.append(f"Each table is played by {', '.join(agents)} in every seat; a seat's win "
+                 "rate is given with its 95% interval, beside the fair share.\n")
+    lines += ["| table | games | fair share | win rate by seat |", "|---|---|---|---|"]
+    for r in records:
+        seats = "; ".join(f"{s.seat + 1}: {pct(s.win_rate, s.ci95)}" for s in r.self_play.seats)
+        lines.append(f"| {r.table.title} | {r.self_play.games} | "
+                     f"{100 / r.table.players:.1f}% | {seats} |")
+    lines.append("")
+    fig = seat_chart(records)
+    if fig is not None:
+        lines += [f"![Seat win rates minus the fair share]({ctx.save_figure(fig, 'seat_win_rates')})",
+                  ""]
+    robust = [(r, m) for r in records for m in r.robustness]
+    if robust:
+        lines += ["Against tables of one panel agent (the strong agent in one seat, seats "
+                  "rotated):\n", "| table | opponents | games | strong agent wins | fair share |",
+                  "|---|---|---|---|---|"]
+        for r, m in robust:
+            mine = next(t for t in m.totals() if t.agent == r.agent)
+            lines.append(f"| {r.table.title} | {m.seats[-1].agent} | {mine.games} | "
+                         f"{pct(mine.win_rate, mine.ci95)} | {100 / r.table.players:.1f}% |")
+        lines.append("")
+    for r in records:
+        if not r.hands:
+            continue
+        ranked = sorted(r.hands, key=lambda h: -h.win_rate)
+        shown = [h for h in ranked if h.games >= 30]
+        which = "hands dealt at least 30 times"
+        if not shown:
+            shown, which = ranked, "every hand is dealt fewer than 30 times so far"
+        best = ", ".join(f"{h.hand} {pct(h.win_rate, h.ci95)}" for h in shown[:3])
+        worst = ", ".join(f"{h.hand} {pct(h.win_rate, h.ci95)}" for h in shown[-3:])
+        lines.append(f"- Starting hands, {r.table.title}: best {best}; worst {worst} "
+                     f"({which}).")
+    lines.append("")
+    return lines
+
+
+def seat_chart(records) -> Figure | None:
+    """Each seat's win rate minus the fair share, with its 95% interval, per table."""
+    if not records:
+        return None
+    fig = Figure(figsize=(11, 0.9 + 0.45 * len(records)))
+    ax = fig.add_subplot(1, 1, 1)
+    y = 0
+    ticks, labels = [], []
+    for r in records:
+        n = r.table.players
+        for s in r.self_play.seats:
+            lo, hi = s.ci95
+            ax.errorbar(100 * (s.win_rate - 1 / n), y, xerr=[[100 * (s.win_rate - lo)],
+                                                             [100 * (hi - s.win_rate)]],
+                        fmt="o", color=f"C{s.seat % 10}", ms=4)
+            y += 1
+        ticks.append(y - (n + 1) / 2)
+        labels.append(r.table.title)
+        y += 1
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_yticks(np.array(ticks), labels, fontsize=9)
+    ax.invert_yaxis()
+    ax.set_xlabel("win rate minus the fair share (percentage points; seats in order, "
+                  "seat 1 on top of each table)")
+    ax.set_title("Coup seat win rates (95% intervals)")
+    return fig
+
+
+def section_from_the_deal(ctx: ReportContext) -> str:
+    lines = ["## Coup from the deal\n"]
+    lines += blueprint_lines()
+    lines += bluff_lines()
+    lines += seat_lines(seat_balance.load_records(), ctx)
+    return "\n".join(lines)
