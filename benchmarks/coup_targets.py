@@ -43,8 +43,8 @@ def timed(fn):
     return value, time.perf_counter() - tick
 
 
-def match_seconds(agent: str, players: int, games: int, params: dict, workers: int) -> float:
-    _, seconds = timed(lambda: play_match(GAME, (agent,) * players, games, 1, params,
+def match_seconds(agent: str, players: int, count: int, params: dict, workers: int) -> float:
+    _, seconds = timed(lambda: play_match(GAME, (agent,) * players, count, 1, params,
                                           workers=workers, build=build))
     return seconds
 
