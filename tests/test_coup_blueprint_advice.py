@@ -159,3 +159,30 @@ def test_play_coaches_a_coup_game_from_the_blueprint(bp, tmp_path, monkeypatch):
     assert "the blueprint's mix; values P(win) - P(lose) from 200 blueprint games" in text
     assert "an amount not measured yet" in text
     assert "Review of your decisions" in text and "in all:" in text
+
+
+def test_a_position_string_is_advised_with_the_deals_the_player_cannot_rule_out(bp):
+    from analysis.coup.blueprint_advice import position_spot
+
+    position = "captain/contessa/2;?/contessa/2;move:0"
+    state = position_spot(position, "ambassador", "basic", seed=1)
+    advice = advise_spot(state, bp, rollouts=4)
+    # Seen: my Captain and both Contessas; the opponent's card is any of the 12 others.
+    left = {C.DUKE: 3, C.ASSASSIN: 3, C.CAPTAIN: 2, C.EXCHANGER: 3, C.CONTESSA: 1}
+    for card, n in left.items():
+        assert dict(advice.opponent_hand)[C.card_name(card)] == pytest.approx(n / 12)
+    other = advise_spot(position_spot(position, "ambassador", "basic", seed=9), bp, rollouts=4)
+    assert other.opponent_hand == advice.opponent_hand  # whatever card was drawn
+
+
+def test_a_two_card_position_goes_to_the_blueprint_and_off_it_is_one_line(
+        endgames, tmp_path, monkeypatch, capsys):
+    dg, _, strategies, _, _ = endgames
+    both = B.Blueprint("ambassador", {"dealt": dg.keys},
+                       {"basic": strategies, "standard": strategies}, {})
+    monkeypatch.setenv(store.CACHE_ENV, str(tmp_path / "cache"))
+    with store.use(tmp_path):
+        B.save_blueprint(both, "dealt", B.strategy_path("ambassador", "dealt"))
+        assert cli.main(["advise", "coup", "duke+captain/-/2;?+?/-/2;move:0"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "the blueprint has no strategy here" in err[0]

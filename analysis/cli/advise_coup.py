@@ -15,11 +15,12 @@ import json
 from analysis import store
 from analysis.cli.numbers import int_in
 from analysis.cli.spots import add_spot_arguments, spot_from_args
-from analysis.coup.advise import CAP_PRICINGS, DEFAULT_CAP, advise, position_at
+from analysis.coup.advise import CAP_PRICINGS, DEFAULT_CAP, advise, can_price_cap, position_at
 from analysis.coup.blueprint import Blueprint
-from analysis.coup.blueprint_advice import ROLLOUTS, advise_spot
+from analysis.coup.blueprint_advice import ROLLOUTS, advise_spot, position_spot
 from analysis.coup.blueprint_agent import load_deck_blueprint
 from games.coup import cards as C
+from games.coup.positions import parse_position
 from games.errors import InvalidParameterError, InvalidPositionError
 
 GAME = "python_coup"
@@ -95,6 +96,12 @@ def blueprint_for(state) -> Blueprint | None:
     return bp if params["two_player_setup"] in bp.setups else None
 
 
+def fits_exact(position: str, deck: str) -> bool:
+    """Whether the exact endgame solve prices this position's cap (1v1, 2v1, 1v2); 2v2
+    positions go to the blueprint when it is built."""
+    return can_price_cap(parse_position(position, deck))
+
+
 def run(args: argparse.Namespace) -> int:
     if args.history is not None:
         state = spot_from_args(GAME, args, {"deck": args.deck})
@@ -104,6 +111,13 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps(advice.to_json(), indent=2) if args.json else advice.text())
             return 0
     position, deck = spot(args)
+    if args.history is None and args.cap_pricing == "markov" and not fits_exact(position, deck):
+        state = position_spot(position, deck, "standard", args.seed)
+        bp = blueprint_for(state)
+        if bp is not None:
+            advice = advise_spot(state, bp, args.rollouts, args.seed)
+            print(json.dumps(advice.to_json(), indent=2) if args.json else advice.text())
+            return 0
     advice = advise(position, deck, args.turn_cap, use_cache=not args.no_cache,
                     cap=args.cap_pricing)
     print(json.dumps(advice.to_json(), indent=2) if args.json else advice.text())

@@ -26,6 +26,7 @@ from games.coup import engine as E
 from games.coup import view as V
 from games.errors import InvalidParameterError, InvalidPositionError
 
+GAME = "python_coup"
 ROLLOUTS = 300
 COACH_ROLLOUTS = 200  # per move, at every decision of a game in farol play
 
@@ -196,8 +197,10 @@ def advise_spot(state: pyspiel.State, bp: Blueprint, rollouts: int = ROLLOUTS,
         worlds = beliefs(root, state.history(), player, bp, setup, uniform=True)
     legal = state.legal_actions()
     mix = bp.action_probabilities(state)
-    if not mix:  # the player declined a winning Coup earlier: the honest choice is uniform
-        mix = dict.fromkeys(legal, 1.0 / len(legal))
+    if not mix:
+        raise InvalidPositionError(
+            "the blueprint has no strategy here: play from the deal never reaches this "
+            "position (a winning Coup declined, or a position set up by hand)")
     values = move_values(worlds, legal, player, bp, setup, rollouts, seed)
     deck = params["deck"]
     actions = tuple((state.action_to_string(player, a), mix[a], v, ci)
@@ -220,6 +223,21 @@ def advise_spot(state: pyspiel.State, bp: Blueprint, rollouts: int = ROLLOUTS,
                       assumed)
 
 
+def position_spot(position: str, deck: str, setup: str = "standard",
+                  seed: int = 0) -> pyspiel.State:
+    """The first decision of a 2-player game started at ``position`` (a position string,
+    the opponent's cards as ``?``), those cards dealt at random (seeded): the advice
+    weighs every deal the player cannot rule out, so which one is drawn does not matter."""
+    game = pyspiel.load_game(GAME, {"deck": deck, "position": position,
+                                    "two_player_setup": setup})
+    state = game.new_initial_state()
+    rng = np.random.default_rng(seed)
+    while state.is_chance_node():
+        actions, probs = zip(*state.chance_outcomes(), strict=True)
+        state.apply_action(int(actions[rng.choice(len(actions), p=np.asarray(probs))]))
+    return state
+
+
 def coup_coach(game: pyspiel.Game):
     """``farol play`` coaching for 2-player Coup from the blueprint (``None`` where no
     blueprint of the game's deck and setup is built)."""
@@ -237,7 +255,10 @@ def coup_coach(game: pyspiel.Game):
     def coach(state: pyspiel.State):
         if state.is_terminal() or state.is_chance_node():
             return None
-        advice = advise_spot(state, bp, COACH_ROLLOUTS, seed=len(state.history()))
+        try:
+            advice = advise_spot(state, bp, COACH_ROLLOUTS, seed=len(state.history()))
+        except InvalidPositionError:  # off the blueprint: no hint here
+            return None
         by_name = {a: (p, v) for a, p, v, _ in advice.actions}
         player = state.current_player()
         return [(a, *by_name[state.action_to_string(player, a)]) for a in state.legal_actions()]
