@@ -12,16 +12,13 @@ from __future__ import annotations
 import argparse
 import json
 
-from analysis import store
 from analysis.cli.numbers import int_in
 from analysis.cli.spots import add_spot_arguments, spot_from_args
 from analysis.coup.advise import CAP_PRICINGS, DEFAULT_CAP, advise, can_price_cap, position_at
-from analysis.coup.blueprint import Blueprint
-from analysis.coup.blueprint_advice import ROLLOUTS, advise_spot, position_spot
-from analysis.coup.blueprint_agent import load_deck_blueprint
+from analysis.coup.blueprint_advice import ROLLOUTS, advise_spot, blueprint_for, position_spot
 from games.coup import cards as C
 from games.coup.positions import parse_position
-from games.errors import InvalidParameterError, InvalidPositionError
+from games.errors import InvalidPositionError
 
 GAME = "python_coup"
 
@@ -82,18 +79,6 @@ def spot(args: argparse.Namespace) -> tuple[str, str]:
     if state is None:
         return args.position, args.deck
     return position_at(state), state.core.cfg.deck
-
-
-def blueprint_for(state) -> Blueprint | None:
-    """The stored blueprint that can advise ``state`` (2 players, its setup built)."""
-    params = state.get_game().get_parameters()
-    if params["players"] != 2:
-        return None
-    try:
-        bp = load_deck_blueprint(params["deck"], str(store.cache_root()))
-    except InvalidParameterError:
-        return None
-    return bp if params["two_player_setup"] in bp.setups else None
 
 
 def fits_exact(position: str, deck: str) -> bool:

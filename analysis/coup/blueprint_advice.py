@@ -17,8 +17,10 @@ import math
 import numpy as np
 import pyspiel
 
+from analysis import store
 from analysis.coaching import register_coach
-from analysis.coup.blueprint import Blueprint, load_blueprint, read_summary
+from analysis.coup.blueprint import Blueprint, read_summary
+from analysis.coup.blueprint_agent import load_deck_blueprint
 from analysis.coup.guarantees import position_key
 from analysis.statistics import Z95
 from games.coup import cards as C
@@ -238,6 +240,19 @@ def position_spot(position: str, deck: str, setup: str = "standard",
     return state
 
 
+def blueprint_for(state: pyspiel.State) -> Blueprint | None:
+    """The stored blueprint that can advise ``state`` (2 players, its deck and setup
+    built), loaded once per process; ``None`` otherwise."""
+    params = state.get_game().get_parameters()
+    if params["players"] != 2:
+        return None
+    try:
+        bp = load_deck_blueprint(params["deck"], str(store.cache_root()))
+    except InvalidParameterError:
+        return None
+    return bp if params["two_player_setup"] in bp.setups else None
+
+
 def coup_coach(game: pyspiel.Game):
     """``farol play`` coaching for 2-player Coup from the blueprint (``None`` where no
     blueprint of the game's deck and setup is built)."""
@@ -245,7 +260,7 @@ def coup_coach(game: pyspiel.Game):
     if params["players"] != 2:
         return None
     try:
-        bp = load_blueprint(params["deck"])
+        bp = load_deck_blueprint(params["deck"], str(store.cache_root()))
     except InvalidParameterError:
         return None
     setup = params["two_player_setup"]

@@ -19,6 +19,8 @@ import pyspiel
 
 from analysis.cobardes import advise as cobardes_advice
 from analysis.coup import advise as coup_advice
+from analysis.coup import blueprint_advice
+from analysis.coup.blueprint_advice import blueprint_for
 from analysis.params import load_game, parse_params
 from games.cobardes import cards as BC
 from games.coup import cards as CC
@@ -237,6 +239,10 @@ def advice_at(key: Any, params: Any, history: Any, options: Any = None) -> dict:
                 advice = cobardes_advice.advise_spot(state).to_json()
                 variant = cobardes_advice.rules_variant(state.get_game())
                 return out | {"advice": summary(key, advice, variant)}
+            bp = blueprint_for(state)
+            if bp is not None:  # any decision, as farol advise coup --history gives it
+                advice = blueprint_advice.advise_spot(state, bp).to_json()
+                return out | {"advice": summary(key, advice)}
             position = coup_advice.position_at(state)
             advice = coup_advice.advise(position, state.core.cfg.deck, cap, cap=pricing)
             return out | {"advice": summary(key, advice.to_json())}
