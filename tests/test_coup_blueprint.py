@@ -20,6 +20,7 @@ from analysis.coup.blueprint_bounds import (
     LocalBestResponse,
     exploitability_lower_bound,
     keyed_response,
+    local_bounds,
     response_bound,
 )
 from analysis.coup.guarantees import position_graph, uncapped_roots
@@ -145,6 +146,24 @@ def test_local_best_response_keeps_the_true_world_and_is_bounded(endgames):
         assert bound.ci95[0] <= upper - bound.blueprint_value + 1e-9
         again = response_bound(dg, config, root_core, START, strategies, value, seat, 30, 7)
         assert again.mean_payoff == bound.mean_payoff  # seeded
+
+
+def test_local_bounds_play_each_seat_and_info_prints_them(endgames, tmp_path, capsys):
+    dg, _, strategies, _, _ = endgames
+    local = local_bounds(dg, {START: Endgame(2, 2).game()}, START, strategies, 12, 4)
+    assert [r.seat for r in local] == [0, 1] and all(r.games == 12 for r in local)
+    for r in local:
+        assert r.ci95[0] <= r.gain <= r.ci95[1]
+    with store.use(tmp_path):
+        B.update_summary("ambassador", setups={"basic": {
+            "iterations": 7, "first_player_value": 0.0}}, bounds={"basic": {
+                "local_best_response": [r.to_json() for r in local]}})
+        assert cli.main(["coup", "blueprint", "info", "--setups", "basic"]) == 0
+    out = capsys.readouterr().out
+    assert "not measured yet" not in out
+    lo, hi = local[1].ci95
+    assert (f"a local best response in seat 2 gains {local[1].gain / 2:+.3f} "
+            f"[{lo / 2:+.3f}, {hi / 2:+.3f}] in win probability over 12 games") in out
 
 
 def test_deck_graph_saves_and_loads_and_a_damaged_file_is_refused(endgames, tmp_path):

@@ -32,6 +32,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     build.add_argument("--response-iterations", type=int_in(0), default=200,
                        help="iterations of the best response trained against it in each seat "
                             "(default 200; 0 skips the measurement)")
+    build.add_argument("--local-games", type=int_in(0), default=200,
+                       help="games of the local best response in each seat (default 200; "
+                            "0 skips it)")
     build.add_argument("--bluff-games", type=int_in(0), default=2000,
                        help="self-play games for the bluff, challenge and block tables "
                             f"(default 2000, a multiple of {BB.BATCHES}; 0 skips them)")
@@ -69,8 +72,9 @@ def run_build(args: argparse.Namespace) -> int:
         # Each graph is loaded once (minutes for a whole deck) and serves both steps.
         dg = blueprint.deck_graph(args.deck, part, progress)
         bp = blueprint.build(args.deck, part, mine, args.iterations, progress, dg)
-        if args.response_iterations:
-            measure_bounds(bp, mine, args.response_iterations, progress, dg)
+        if args.response_iterations or args.local_games:
+            measure_bounds(bp, mine, args.response_iterations, progress, dg,
+                           args.local_games, args.seed)
         del dg
         for setup in mine if args.bluff_games else ():
             BB.save_table(BB.play_and_tally(bp, setup, args.bluff_games, args.seed, progress))
@@ -101,13 +105,18 @@ def print_info(deck: str, setups: tuple[str, ...]) -> None:
         line = (f"  {setup}: {rec['iterations']} iterations; the first player wins "
                 f"{(1 + rec['first_player_value']) / 2:.1%} in the blueprint's self-play")
         b = bounds.get(setup)
-        if b:
+        b = b or {}
+        if "exploitability_lower_bound" in b:
             line += (f"; exploitability at least {b['exploitability_lower_bound']:.3f} in win "
                      "probability (lower bound: a best response among strategies that see "
                      "what the blueprint sees)")
-        else:
+        elif not b.get("local_best_response"):
             line += "; exploitability not measured yet"
         print(line)
+        for r in b.get("local_best_response", []):
+            lo, hi = r["ci95"]
+            print(f"    a local best response in seat {r['seat'] + 1} gains {r['gain'] / 2:+.3f} "
+                  f"[{lo / 2:+.3f}, {hi / 2:+.3f}] in win probability over {r['games']} games")
         table = BB.load_tables(deck, [setup]).get(setup)
         if table is not None:
             claims = [r for r in table.rows if r.question == "claim" and r.influence == 0

@@ -25,7 +25,9 @@ from tqdm.auto import tqdm
 from analysis.coup.blueprint import (
     Blueprint,
     DeckGraph,
+    deck_games,
     deck_graph,
+    history_roots,
     part_of,
     read_summary,
     update_summary,
@@ -225,18 +227,36 @@ def exploitability_lower_bound(responses) -> float:
 
 
 def measure_bounds(bp: Blueprint, setups, iterations: int, progress: bool = False,
-                   dg: DeckGraph | None = None) -> dict:
-    """Keyed best responses in both seats for each of ``setups`` of ``bp``: the lower
-    bounds on its exploitability, written into the deck's summary and returned
-    (``dg``: the deck's graph when already loaded)."""
+                   dg: DeckGraph | None = None, local_games: int = 0, seed: int = 0) -> dict:
+    """Keyed best responses in both seats for each of ``setups`` of ``bp`` (and, with
+    ``local_games``, that many games of the local best response in each seat): the lower
+    bounds on its exploitability, written into the deck's summary and returned (``dg``:
+    the deck's graph when already loaded)."""
     bounds = read_summary(bp.deck).get("bounds", {})
     for setup in setups:
         if dg is None or setup not in dg.roots:
             dg = deck_graph(bp.deck, part_of(setup), progress)
         strategies = tuple(np.asarray(s, float) for s in bp.strategy[setup])
-        responses = [keyed_response(dg, setup, strategies, seat, iterations,
-                                    progress=progress) for seat in (0, 1)]
-        bounds[setup] = {"responses": [r.to_json() for r in responses],
-                         "exploitability_lower_bound": exploitability_lower_bound(responses)}
+        entry = bounds.get(setup, {})
+        if iterations:
+            responses = [keyed_response(dg, setup, strategies, seat, iterations,
+                                        progress=progress) for seat in (0, 1)]
+            entry |= {"responses": [r.to_json() for r in responses],
+                      "exploitability_lower_bound": exploitability_lower_bound(responses)}
+        if local_games:
+            starts = deck_games(bp.deck, part_of(setup))
+            local = local_bounds(dg, starts, setup, strategies, local_games, seed, progress)
+            entry |= {"local_best_response": [r.to_json() for r in local]}
+        bounds[setup] = entry
         update_summary(bp.deck, bounds=bounds)
     return bounds
+
+
+def local_bounds(dg: DeckGraph, starts: dict, setup: str, strategies, games: int, seed: int,
+                 progress: bool = False) -> list[ResponseBound]:
+    """``games`` games of the local best response in each seat from ``setup``'s start
+    (``starts``: the games ``dg`` was walked from, by name)."""
+    config, roots = history_roots({setup: starts[setup]})
+    value = CyclicCFR(dg.graph, dg.root_vector(setup)).evaluate(strategies)
+    return [response_bound(dg, config, roots[setup], setup, strategies, value, seat, games,
+                           seed + seat, progress) for seat in (0, 1)]
