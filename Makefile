@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 STAMP := $(VENV)/.farol-installed
 
-.PHONY: report test test-slow lint venv clean
+.PHONY: report test test-slow lint venv clean notebooks notebook-outputs
 
 $(STAMP): pyproject.toml
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
@@ -23,6 +23,15 @@ test: $(STAMP)
 
 test-slow: $(STAMP)
 	$(VENV)/bin/python -m pytest -n 2 -q -m slow -o addopts=''
+
+# Jupyter is an extra: these two install it into the venv first.
+notebooks: $(STAMP)
+	$(VENV)/bin/python -m pip install --quiet -e '.[notebooks]'
+	$(VENV)/bin/jupyter lab notebooks/
+
+notebook-outputs: $(STAMP)
+	$(VENV)/bin/python -m pip install --quiet -e '.[notebooks]'
+	FAROL_QUICK=1 $(VENV)/bin/jupyter nbconvert --to notebook --execute --inplace notebooks/*.ipynb
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check games analysis tests benchmarks
