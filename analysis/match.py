@@ -38,7 +38,7 @@ from tqdm import tqdm
 import games as _farol_games  # noqa: F401  (registers Farol's games in every process)
 from analysis.bots import Bot, make_bot, sample_chance
 from analysis.provenance import code_commit, farol_version
-from analysis.statistics import wilson
+from analysis.statistics import WinRate
 from games.errors import FarolError, InvalidParameterError
 
 Build = Callable[[str, pyspiel.Game, int, int], Bot]
@@ -102,23 +102,13 @@ def _play_chunk(game_name: str, params: dict, agents: tuple[str, ...], seed: int
 
 
 @dataclass(frozen=True)
-class SeatRecord:
+class SeatRecord(WinRate):
     """How one agent did in one seat: its wins (fractional for shared wins) out of its games."""
 
     agent: str
     seat: int
     wins: float
     games: int
-
-    @property
-    def win_rate(self) -> float:
-        return wilson(self.wins, self.games)[0]
-
-    @property
-    def ci95(self) -> tuple[float, float]:
-        """The 95% Wilson interval of the win rate."""
-        _, lo, hi = wilson(self.wins, self.games)
-        return lo, hi
 
     def to_json(self) -> dict:
         return {"agent": self.agent, "seat": self.seat, "wins": self.wins, "games": self.games,

@@ -20,3 +20,21 @@ def wilson(successes: float, n: int) -> tuple[float, float, float]:
     centre = (p + Z95**2 / (2 * n)) / denom
     half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / denom
     return p, max(0.0, centre - half), min(1.0, centre + half)
+
+
+class WinRate:
+    """For a record with ``wins`` (shared wins count fractionally) out of ``games``:
+    the win rate and its 95% Wilson interval."""
+
+    wins: float
+    games: int
+
+    @property
+    def win_rate(self) -> float:
+        return wilson(self.wins, self.games)[0]
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        """The 95% Wilson interval of the win rate."""
+        _, lo, hi = wilson(self.wins, self.games)
+        return lo, hi

@@ -243,7 +243,10 @@ def position_spot(position: str, deck: str, setup: str = "standard",
 def blueprint_for(state: pyspiel.State) -> Blueprint | None:
     """The stored blueprint that can advise ``state`` (2 players, its deck and setup
     built), loaded once per process; ``None`` otherwise."""
-    params = state.get_game().get_parameters()
+    return _stored(state.get_game().get_parameters())
+
+
+def _stored(params: dict) -> Blueprint | None:
     if params["players"] != 2:
         return None
     try:
@@ -257,15 +260,10 @@ def coup_coach(game: pyspiel.Game):
     """``farol play`` coaching for 2-player Coup from the blueprint (``None`` where no
     blueprint of the game's deck and setup is built)."""
     params = game.get_parameters()
-    if params["players"] != 2:
-        return None
-    try:
-        bp = load_deck_blueprint(params["deck"], str(store.cache_root()))
-    except InvalidParameterError:
+    bp = _stored(params)
+    if bp is None:
         return None
     setup = params["two_player_setup"]
-    if setup not in bp.setups:
-        return None
 
     def coach(state: pyspiel.State):
         if state.is_terminal() or state.is_chance_node():

@@ -29,7 +29,7 @@ from analysis.bots import make_bot
 from analysis.match import Build, MatchResult, play_match, read_rows, seating
 from analysis.provenance import code_commit, farol_version
 from analysis.solve.cache import atomic_write_text, read_record
-from analysis.statistics import wilson
+from analysis.statistics import WinRate
 from games.coup import cards as C
 from games.errors import InvalidParameterError
 
@@ -99,21 +99,12 @@ def starting_hands(state: pyspiel.State) -> list[list[str]] | None:
 
 
 @dataclasses.dataclass(frozen=True)
-class HandRecord:
+class HandRecord(WinRate):
     """How often a starting pair of characters won, over every seat of the self-play."""
 
     hand: str
     wins: float
     games: int
-
-    @property
-    def win_rate(self) -> float:
-        return wilson(self.wins, self.games)[0]
-
-    @property
-    def ci95(self) -> tuple[float, float]:
-        _, lo, hi = wilson(self.wins, self.games)
-        return lo, hi
 
     def to_json(self) -> dict:
         return {"hand": self.hand, "wins": self.wins, "games": self.games,
