@@ -186,3 +186,47 @@ def test_a_two_card_position_goes_to_the_blueprint_and_off_it_is_one_line(
         assert cli.main(["advise", "coup", "duke+captain/-/2;?+?/-/2;move:0"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "the blueprint has no strategy here" in err[0]
+
+
+@pytest.mark.slow
+def test_move_values_agree_with_the_blueprints_exact_values_on_its_graph(endgames, bp):
+    """Each move's simulated value against the value of the blueprint's self-play
+    computed exactly on the graph, averaged over the same beliefs."""
+    from analysis.coup.guarantees import position_graph, position_id, uncapped_roots
+    from games.coup.walker import DecisiveCoupWalker
+
+    dg, solver, strategies, _, _ = endgames
+    config, roots = uncapped_roots([Endgame(2, 2).game()])
+    graph = position_graph(DecisiveCoupWalker(config, history=False), roots,
+                           key=B.blueprint_key, depth_first=True)
+    assert graph.num_positions == dg.graph.num_nodes  # the same walk, the same numbers
+    exact = solver.evaluate(strategies)
+    rng = random.Random(5)
+    checked = 0
+    while checked < 6:
+        state = game().new_initial_state()
+        while not state.is_terminal() and checked < 6:
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(actions, probs)[0])
+                continue
+            player = state.current_player()
+            worlds = beliefs(game().new_initial_state().core, state.history(), player, bp,
+                             "basic")
+            advice = advise_spot(state, bp, rollouts=400, seed=checked)
+            sign = 1.0 if player == 0 else -1.0
+            for action, (_, _, value, (lo, hi)) in zip(state.legal_actions(), advice.actions,
+                                                       strict=True):
+                total = 0.0
+                for core, w in worlds:
+                    child = core.copy()
+                    child.apply(action)
+                    child.turn = 0
+                    node = graph.index.get(position_id(position_key(child)))
+                    assert node is not None  # never a winning Coup declined here
+                    total += w * sign * exact[node]
+                assert abs(value - total) <= max(hi - value, value - lo) * 2 + 1e-9
+            checked += 1
+            mix = bp.action_probabilities(state)
+            acts, probs = zip(*mix.items(), strict=True)
+            state.apply_action(rng.choices(acts, probs)[0])

@@ -174,7 +174,10 @@ def move_values(worlds, legal: list[int], player: int, bp: Blueprint, setup: str
             end = _rollout(core, bp, setup, np.random.default_rng([seed, i]))
             results[i] = 0.0 if end.winner < 0 else (1.0 if end.winner == player else -1.0)
         mean = float(results.mean())
-        half = Z95 * float(results.std(ddof=1)) / math.sqrt(rollouts) if rollouts > 1 else 1.0
+        # The spread with one win and one loss added, so that a move that lost (or won)
+        # every game still gets an interval of some width.
+        spread = float(np.append(results, (1.0, -1.0)).std(ddof=1))
+        half = Z95 * spread / math.sqrt(rollouts)
         out.append((mean, (max(-1.0, mean - half), min(1.0, mean + half))))
     return out
 
