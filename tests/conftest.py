@@ -1,8 +1,12 @@
 """Shared fixtures: every test runs with Farol's games registered and quick budgets."""
 
 import os
+import tempfile
 
 os.environ.setdefault("FAROL_QUICK", "1")
+# Tests never read the caches of the machine they run on (a blueprint built there would
+# change what advice a test gets): each run starts from an empty cache folder.
+os.environ["FAROL_CACHE_DIR"] = tempfile.mkdtemp(prefix="farol-test-cache-")
 
 import pytest  # noqa: E402
 

@@ -27,6 +27,7 @@ from analysis.solve import (
     solve_lp,
 )
 from analysis.solve.cache import read_rows, write_rows
+from analysis.store import CACHE_ENV
 
 
 def files_under(path) -> list[str]:
@@ -230,6 +231,7 @@ def test_cli_solves_and_saves(tmp_path, monkeypatch, capsys):
 
 def test_cli_params_and_methods(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv(CACHE_ENV, raising=False)  # the default cache folder
     status = cli.main(
         [
             "solve",
@@ -263,6 +265,7 @@ def test_cli_params_and_methods(tmp_path, monkeypatch):
 )
 def test_cli_bad_input_is_one_line(tmp_path, monkeypatch, capsys, argv, message):
     monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv(CACHE_ENV, raising=False)  # the default cache folder
     assert cli.main([*argv, "--no-progress"]) == 2
     err = capsys.readouterr().err.strip()
     assert message in err and "\n" not in err and "Traceback" not in err
