@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import time
 from pathlib import Path
 
 import numpy as np
@@ -250,7 +249,6 @@ def train(deck: str, setup: str, iterations: int = ITERATIONS, progress: bool = 
     the record and both players' average strategies (a probability per slot)."""
     dg = deck_graph(deck, part_of(setup), progress) if dg is None else dg
     solver = CyclicCFR(dg.graph, dg.root_vector(setup))
-    tick = time.perf_counter()
     path = checkpoint_path(deck, setup)
     try:
         solver.run(iterations, progress, checkpoint=path, desc=f"blueprint {deck} {setup}")
@@ -261,7 +259,7 @@ def train(deck: str, setup: str, iterations: int = ITERATIONS, progress: bool = 
         solver.run(iterations, progress, checkpoint=path, desc=f"blueprint {deck} {setup}")
     strategies = (solver.average_strategy(0), solver.average_strategy(1))
     value = float(solver.evaluate(strategies)[dg.roots[setup]])
-    record = TrainingRecord(deck, setup, solver.iterations, time.perf_counter() - tick,
+    record = TrainingRecord(deck, setup, solver.iterations, solver.seconds,
                             value, dg.graph.num_nodes, dg.graph.num_edges,
                             tuple(len(k) for k in dg.keys), provenance(None))
     return record, strategies

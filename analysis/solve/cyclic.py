@@ -20,6 +20,7 @@ graph it keeps every weight finite, which counting all of ``p``'s own paths woul
 from __future__ import annotations
 
 import dataclasses
+import time
 from pathlib import Path
 
 import numpy as np
@@ -252,6 +253,7 @@ class CyclicCFR:
         self.value = np.where(g.kind == TERMINAL, g.payoff, 0.0).astype(float)
         self.q = [np.zeros(g.num_nodes), np.zeros(g.num_nodes)]
         self.iterations = 0
+        self.seconds = 0.0  # spent iterating, over every run resumed from a checkpoint
         self.sweeps = {"values": 0, "reach": 0}
         m = g.num_edges
         self._w = [np.empty(m), np.empty(m), np.empty(m)]
@@ -299,7 +301,9 @@ class CyclicCFR:
         with tqdm(total=iterations, initial=self.iterations, desc=desc, unit=" it",
                   disable=not progress) as bar:
             for _ in range(left):
+                tick = time.perf_counter()
                 self.iterate()
+                self.seconds += time.perf_counter() - tick
                 bar.update(1)
                 if checkpoint is not None and self.iterations % every == 0:
                     self.save(checkpoint)
@@ -337,7 +341,8 @@ class CyclicCFR:
         return value
 
     def save(self, path: Path) -> None:
-        atomic_savez(Path(path), iterations=np.int64(self.iterations), value=self.value,
+        atomic_savez(Path(path), iterations=np.int64(self.iterations),
+                     seconds=np.float64(self.seconds), value=self.value,
                      q0=self.q[0], q1=self.q[1], regret0=self.regret[0],
                      regret1=self.regret[1], average0=self.average[0],
                      average1=self.average[1])
@@ -356,6 +361,7 @@ class CyclicCFR:
             if name not in arrays or arrays[name].shape != shape:
                 raise CorruptFileError(f"{path}: a checkpoint of another graph ({name})")
         self.iterations = int(arrays["iterations"])
+        self.seconds = float(arrays["seconds"]) if "seconds" in arrays else 0.0
         self.value[:] = arrays["value"]
         self.q[0][:], self.q[1][:] = arrays["q0"], arrays["q1"]
         for p in (0, 1):
