@@ -289,6 +289,14 @@ def test_goat_lords_first_player_equals_the_games(guides):
     for n in range(2, 7):
         r = seat_win_rates(greedy_rows(n)).set_index("seat").loc[0]
         assert f"**{n}p {pp(r.win_rate - 1 / n, (r.lo - 1 / n, r.hi - 1 / n))}**" in row
+    assert "of 20 seat intervals miss the fair share" in row or "Every seat's interval" in row
+
+
+def test_goat_lords_seat_chart_hovers_each_seat(tmp_path):
+    write_guide("goat_lords", tmp_path)
+    chart = (tmp_path / "goat_lords_guide_seats.svg").read_text()
+    r = seat_win_rates(greedy_rows(6)).set_index("seat").loc[5]
+    assert f"6 players, seat 6: wins {pct_ci(r.win_rate, (r.lo, r.hi))}" in chart
 
 
 def test_goat_lords_duels_equal_the_games(guides):

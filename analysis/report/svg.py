@@ -40,8 +40,9 @@ def heatmap(values: Sequence[Sequence[float | None]], rows: Sequence[str], cols:
     left = 14 + 7 * max(len(r) for r in rows) + 24
     # Column labels too long for a cell are slanted, and the header grows to hold them.
     slant = max(len(c) for c in cols) * 7 > CELL_W - 6
-    top = 56 + (int(5 * max(len(c) for c in cols)) if slant else 0)
+    top = 60 + (int(5 * max(len(c) for c in cols)) if slant else 0)
     width = left + CELL_W * len(cols) + 16 + (40 if slant else 0)
+    width = max(width, int(8.6 * len(title)) + 20)  # room for the title
     height = top + CELL_H * len(rows) + 44
     out = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' "
            f"viewBox='0 0 {width} {height}' role='img' aria-label='{escape(title)}'>",

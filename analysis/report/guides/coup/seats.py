@@ -22,7 +22,9 @@ def facts(deck: str = R.DECK) -> dict:
     unfair = [f"{r['players']} players seat {s.seat + 1} ({pct_ci(s.win_rate, s.ci95)})"
               for r in rows for s in r["seats"] if not s.ci95[0] <= r["fair"] <= s.ci95[1]]
     headline = "; ".join(f"{r['players']}: {pct(r['first'].win_rate)}" for r in rows) or None
-    return {"rows": rows, "unfair": unfair, "command": R.BALANCE, "headline": headline}
+    total = sum(r["players"] for r in rows)
+    return {"rows": rows, "unfair": unfair, "total": total, "command": R.BALANCE,
+            "headline": headline}
 
 
 def chart(rows: list[dict]) -> str:
@@ -38,7 +40,7 @@ def chart(rows: list[dict]) -> str:
 
     return svg.heatmap(values, [f"{r['players']} players" for r in rows],
                        [f"seat {k + 1}" for k in range(width)],
-                       title="Coup: win rate minus the fair share (points)",
+                       title="Coup: win rate minus the fair share (percentage points)",
                        xlabel="seat (seat 1 starts)", ylabel="table",
                        fmt=lambda v: f"{v:+.1f}", hover=hover, vmin=-5, vmax=5, cmap="RdBu_r")
 
