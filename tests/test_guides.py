@@ -233,6 +233,25 @@ def test_coup_frequency_tables_and_rules_of_thumb(tmp_path):
     assert "Duke claimed with 3-6 coins: a bluff 30.0%" in chart
 
 
+def test_coup_guide_with_every_record_stays_short(tmp_path):
+    """With the blueprint of both decks and setups, seat records at 2-8 players and the
+    frequency tables, the guide still opens with its answers within 150 lines."""
+    hands = [SB.HandRecord(f"Hand{k}", 10 + k, 60) for k in range(15)]
+    with store.use(tmp_path):
+        for deck in ("ambassador", "inquisitor"):
+            blueprint.update_summary(deck, setups={
+                s: {"iterations": 300, "first_player_value": 0.05} for s in blueprint.SETUPS})
+            for players in range(2, 9):
+                SB.save_record(seat_record(players, [1000 / players] * players, 1000,
+                                           hands if players == 2 else (), deck))
+        save_table(bluff_table())
+        text = coup_guide(tmp_path)
+    head = text.partition("\n## Appendix")[0]
+    assert len(head.splitlines()) <= 150
+    assert "Not measured yet" not in head
+    assert "Drafted hands: **52.5%**" in the_row(text, "2-player setup")
+
+
 # ---- ¡Cobardes! and Goat Lords: answers equal to the committed records -------------------
 
 def test_cobardes_first_player_equals_the_renewal_war(guides):

@@ -22,7 +22,7 @@ def answer(ctx: GuideContext) -> Answer:
     f = facts()
     rec = f["rec"]
     model = (f"The whole 2-player game ({R.SETUP_WORDS[R.SETUP]}, {R.DECK.capitalize()} "
-             f"deck), {rec.self_play.games} games of {rec.agent} against itself; hands dealt "
+             f"deck), {rec.self_play.games:,} games of {rec.agent} against itself; hands dealt "
              f"at least {MIN_DEALS} times; 95% intervals." if f["best"] else
              "The whole 2-player game, strong agents in both seats.")
     return Answer(QUESTION, one_line(render("coup/hands.md.j2", **f)), model, f["headline"])

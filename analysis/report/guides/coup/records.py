@@ -16,7 +16,7 @@ from analysis.report.coup.readers import full_game_best
 DECK = "ambassador"
 SETUP = "basic"
 SETUP_WORDS = {"basic": "the starting player takes 1 coin", "standard": "2 coins each",
-               "draft": "the draft setup"}
+               "draft": "drafted hands"}
 BUILD = "farol coup blueprint build --deck {deck}"
 BALANCE = "farol coup balance"
 

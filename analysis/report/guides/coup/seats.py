@@ -48,7 +48,7 @@ def chart(rows: list[dict]) -> str:
 def answer(ctx: GuideContext) -> Answer:
     f = facts()
     model = (f"The whole game, {R.DECK.capitalize()} deck, every seat played by the strongest "
-             f"agent ({f['rows'][0]['agent']}), {f['rows'][0]['games']} games a table; 95% "
+             f"agent ({f['rows'][0]['agent']}), {f['rows'][0]['games']:,} games a table; 95% "
              "intervals." if f["rows"] else "The whole game at 3-8 players.")
     detail = ""
     if f["rows"]:
