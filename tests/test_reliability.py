@@ -92,7 +92,7 @@ def test_solve_checkpoint_in_unwritable_place_refused(blocked, tmp_path, monkeyp
 
 
 def test_report_out_refused_before_writing(blocked, monkeypatch, capsys):
-    monkeypatch.setattr(cli_report, "write_family_report", _refuse)
+    monkeypatch.setattr(cli_report, "write_all", _refuse)
     status, _, err = run(["report", "coup", "--out", str(blocked)], capsys)
     assert status == 2
     assert_one_line(err, "farol report: error:", "--out")

@@ -7,12 +7,12 @@ import argparse
 import matplotlib
 
 from analysis.cli.outputs import check_output_dir
-from analysis.report.write import write_family_report, write_index
+from analysis.report.write import write_all
 from games import catalog
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("report", help="write strategy reports (Markdown + PNG)")
+    parser = subparsers.add_parser("report", help="write the strategy guides, their methods appendices and the website")
     parser.add_argument(
         "game", nargs="?", default="all",
         help="ruleset key (" + ", ".join(f.key for f in catalog.families()) + ") or all",
@@ -36,8 +36,6 @@ def run(args: argparse.Namespace) -> int:
             key = catalog.family_of(key).key
         catalog.family(key)
         keys = [key]
-    for key in keys:
-        path = write_family_report(key, outdir, quick=True if args.quick else None)
+    for path in write_all(keys, outdir, quick=True if args.quick else None):
         print(f"wrote {path}")
-    print(f"wrote {write_index(outdir)}")
     return 0

@@ -1,0 +1,71 @@
+"""¡Cobardes! for players: the first combat by villain held (a frequency grid), the learning
+game's opening, and when to keep an unplayed courtier, each with its numbers."""
+
+from __future__ import annotations
+
+from analysis.cobardes import balance, renewal
+from analysis.report.guides.cobardes import records as R
+from analysis.report.guides.common import GuideContext, render
+from analysis.report.markdown import pct
+
+CARDS = ("Prince", "1", "2", "3", "4", "5", "6")
+
+
+def first_combat(f: dict) -> dict[str, list[list[str]]]:
+    """Per player, one row per villain held: how often each card is played in combat 1."""
+    out = {}
+    for player, mixes in f.get("first_combat_mix", {}).items():
+        rows = []
+        for villain in balance.VILLAINS:
+            mix = mixes.get(villain)
+            if mix is None:
+                continue
+            cells = [mix.get(c, 0.0) for c in CARDS] + [mix.get(villain, 0.0)]
+            rows.append([villain] + [pct(p, 0) if p >= 0.005 else "·" for p in cells])
+        out[player] = rows
+    return out
+
+
+def keep_rates() -> dict[str, float] | None:
+    sol = R.renewal()
+    if sol is None:
+        return None
+    counts = renewal.keep_counts(sol)
+    return {c: (k["p0_keep"] + k["p1_keep"]) / max(1, k["p0_total"] + k["p1_total"])
+            for c, k in counts.items()}
+
+
+def thumbs(f: dict | None, keep: dict | None, opening: dict | None) -> list[str]:
+    out = []
+    if keep:
+        always = [c for c, r in keep.items() if r >= 0.999]
+        never = [c for c, r in keep.items() if r <= 0.001]
+        out.append(f"After a battle, keep an unplayed {', '.join(always) or '–'} (kept in 100% "
+                   f"of situations); renew an unplayed {', '.join(never) or '–'} (kept in 0%).")
+    if opening:
+        low = sum(p for c, p in opening["mix"].items() if c in ("0", "1", "2", "3"))
+        out.append("In the learning game, open with " + ", ".join(
+            f"the {c} {pct(p, 0)}" for c, p in opening["mix"].items() if p >= 0.005)
+            + f"; never lower ({pct(low, 0)}).")
+    if f:
+        mixes = f.get("first_combat_mix", {}).get("P0", {})
+        eager = sorted(((m.get(v, 0.0), v) for v, m in mixes.items()), reverse=True)
+        if eager:
+            (p_hi, v_hi), (p_lo, v_lo) = eager[0], eager[-1]
+            out.append(f"Play your villain early when it is the {v_hi} ({pct(p_hi, 0)} of first "
+                       f"combats for the first player), keep it back when it is the {v_lo} "
+                       f"({pct(p_lo, 0)}).")
+    return out
+
+
+def part(ctx: GuideContext) -> str:
+    f = R.full_battle()
+    opening = R.learning_opening()
+    keep = keep_rates()
+    grids = first_combat(f) if f else {}
+    return render("cobardes/play.md.j2", grids=grids,
+                  headers=["villain held"] + list(CARDS) + ["the villain"],
+                  pairing=(f"{f['params']['courtier0']} against {f['params']['courtier1']}"
+                           if f else ""),
+                  exploitability=(f["slices"][-1]["exploitability_in_abstraction"] if f else 0),
+                  thumbs=thumbs(f, keep, opening), command=R.SWEEP)

@@ -1,0 +1,58 @@
+"""Coup: at 3 to 8 players, does any seat win more than its share?"""
+
+from __future__ import annotations
+
+from analysis.report import svg
+from analysis.report.guides.common import Answer, GuideContext, one_line, render
+from analysis.report.guides.coup import records as R
+from analysis.report.markdown import pct, pct_ci
+
+QUESTION = "Seat advantage, 3-8 players"
+
+
+def facts(deck: str = R.DECK) -> dict:
+    rows = []
+    for players in range(3, 9):
+        rec = R.seat_record(players, deck)
+        if rec is None:
+            continue
+        seats = sorted(rec.self_play.seats, key=lambda s: s.seat)
+        rows.append({"players": players, "fair": 1 / players, "seats": seats,
+                     "first": seats[0], "games": rec.self_play.games, "agent": rec.agent})
+    unfair = [f"{r['players']} players seat {s.seat + 1} ({pct_ci(s.win_rate, s.ci95)})"
+              for r in rows for s in r["seats"] if not s.ci95[0] <= r["fair"] <= s.ci95[1]]
+    headline = "; ".join(f"{r['players']}: {pct(r['first'].win_rate)}" for r in rows) or None
+    total = sum(r["players"] for r in rows)
+    return {"rows": rows, "unfair": unfair, "total": total, "command": R.BALANCE,
+            "headline": headline}
+
+
+def chart(rows: list[dict]) -> str:
+    """Each seat's win rate minus its fair share, by player count (hover: the interval)."""
+    width = max(r["players"] for r in rows)
+    values = [[(r["seats"][k].win_rate - r["fair"]) * 100 if k < r["players"] else None
+               for k in range(width)] for r in rows]
+
+    def hover(i: int, j: int, v: float) -> str:
+        s, r = rows[i]["seats"][j], rows[i]
+        return (f"{r['players']} players, seat {j + 1}: wins {pct_ci(s.win_rate, s.ci95)} "
+                f"of {r['games']} games (fair {pct(r['fair'])})")
+
+    return svg.heatmap(values, [f"{r['players']} players" for r in rows],
+                       [f"seat {k + 1}" for k in range(width)],
+                       title="Coup: win rate minus the fair share (percentage points)",
+                       xlabel="seat (seat 1 starts)", ylabel="table",
+                       fmt=lambda v: f"{v:+.1f}", hover=hover, vmin=-5, vmax=5, cmap="RdBu_r")
+
+
+def answer(ctx: GuideContext) -> Answer:
+    f = facts()
+    model = (f"The whole game, {R.DECK.capitalize()} deck, every seat played by the strongest "
+             f"agent ({f['rows'][0]['agent']}), {f['rows'][0]['games']:,} games a table; 95% "
+             "intervals." if f["rows"] else "The whole game at 3-8 players.")
+    detail = ""
+    if f["rows"]:
+        name = ctx.save_svg(chart(f["rows"]), "seats")
+        detail = f"![Coup: each seat's win rate minus its fair share]({name})"
+    return Answer(QUESTION, one_line(render("coup/seats.md.j2", **f)), model, f["headline"],
+                  detail)

@@ -1,0 +1,60 @@
+"""Goat Lords for players: the rules the numbers use, what happens by table size, and rules
+of thumb with their numbers."""
+
+from __future__ import annotations
+
+from analysis.goat_lords.statistics import duel_success, game_length
+from analysis.params import game_parameter_spec
+from analysis.report.goat_lords.results import extra_wild_rows
+from analysis.report.guides.common import GuideContext, render
+from analysis.report.guides.goat_lords import records as R
+from analysis.report.markdown import pct, pct_ci, pp
+
+VALUE_KINDS = ("goat_lord", "goatini", "goatacorn", "dragon", "kraken", "ninja", "tgoat",
+               "fairy", "ghoast", "ladypug", "foodie", "fainting")
+
+
+def parameter_rows(ctx: GuideContext) -> list[list[str]]:
+    """The parameters the tournaments and the strongest agent's matches were played with."""
+    spec = game_parameter_spec(R.GAME)
+    greedy = R.greedy_tables(ctx.outdir)
+    tour = spec | (greedy[0][0].game_params() if greedy else {})
+    match = next((m for _, m in R.matches() if m.games >= R.MIN_GAMES), None)
+    played = spec | (match.params if match else {})
+
+    def values(p: dict) -> str:
+        return "/".join(str(p[f"value_{k}"]) for k in VALUE_KINDS)
+
+    rows = [["scoring", R.scoring_words(tour)],
+            ["players", ", ".join(str(e.players) for e, _ in greedy) or "–"],
+            ["duel answer (`duel_answer`)", f"`{tour['duel_answer']}`"],
+            ["point values, Goat Lord/Goatini/Goat-a-Corn/the nine others", values(tour)]]
+    if match is not None:
+        rows.insert(1, ["scoring of the strongest agent's matches", R.scoring_words(played)])
+    return rows
+
+
+def part(ctx: GuideContext) -> str:
+    greedy = R.greedy_tables(ctx.outdir)
+    wild = dict(extra_wild_rows(R.plan(ctx.outdir)))
+    rows, thumbs = [], []
+    duels = {}
+    for exp, df in greedy:
+        d = duel_success(df)
+        duels[exp.players] = d
+        w = wild.get(exp.players)
+        rows.append([f"{exp.players}", pct_ci(d["attacker_rate"], (d["lo"], d["hi"])),
+                     f"{d['per_game']:.1f}", f"{game_length(df)['turns']:.0f}",
+                     pp(w["win"][0], w["win"][1:]) if w else "–"])
+    if duels:
+        lo = min(duels.values(), key=lambda d: d["attacker_rate"])
+        hi = max(duels.values(), key=lambda d: d["attacker_rate"])
+        thumbs.append(f"Attack: duels go to the attacker {pct(lo['attacker_rate'], 0)} to "
+                      f"{pct(hi['attacker_rate'], 0)} of the time"
+                      + (", more at bigger tables." if hi is duels[max(duels)] else "."))
+    if wild:
+        best_n = max(wild, key=lambda n: wild[n]["win"][0])
+        thumbs.append(f"Keep your wilds: one more in the opening hand adds "
+                      f"{pp(wild[best_n]['win'][0])} of win rate at {best_n} players.")
+    return render("goat_lords/play.md.j2", parameters=parameter_rows(ctx), rows=rows,
+                  thumbs=thumbs, games=len(greedy[0][1]) if greedy else 0)

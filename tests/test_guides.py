@@ -1,0 +1,406 @@
+"""The strategy guides: short, one answer per question equal to its record, no process
+words, a website whose links all resolve, and output that is the same on every run."""
+
+from __future__ import annotations
+
+import filecmp
+import json
+import re
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib import colormaps
+
+from analysis import store
+from analysis.cli import main as cli_main
+from analysis.cobardes.hidden_sweep import hidden_matchups, load_hidden
+from analysis.cobardes.sweep import is_mirror
+from analysis.coup import blueprint, full_game
+from analysis.coup import seat_balance as SB
+from analysis.coup.blueprint_bluffs import BluffRow, BluffTable, save_table
+from analysis.goat_lords.plan import plan as goat_plan
+from analysis.goat_lords.statistics import seat_win_rates
+from analysis.goat_lords.tournament import load_rows
+from analysis.match import MatchResult, SeatRecord
+from analysis.report import svg
+from analysis.report.cobardes.common import FULL_BATTLE_JSON, load_renewal
+from analysis.report.coup.readers import full_game_best
+from analysis.report.guides.common import TEMPLATES, GuideContext
+from analysis.report.guides.write import GUIDES, render_guide, write_guide
+from analysis.report.markdown import pct, pct_ci, pp, table
+from analysis.report.site import write_site
+from analysis.report.write import write_index
+from games import catalog
+
+ROOT = Path(__file__).resolve().parent.parent
+REPORTS = ROOT / "reports"
+KEYS = [f.key for f in catalog.families()]
+PROCESS_WORDS = re.compile(r"\b(issues?|targets?|sessions?|helpers?)\b", re.IGNORECASE)
+
+
+@pytest.fixture(scope="module")
+def guides(tmp_path_factory) -> dict[str, str]:
+    """Every guide rendered from the committed records (charts into a temporary folder)."""
+    out = tmp_path_factory.mktemp("guides")
+    return {key: write_guide(key, out).read_text(encoding="utf-8") for key in KEYS}
+
+
+def rows_for(text: str, question: str) -> list[str]:
+    return [line for line in text.splitlines() if line.startswith(f"| {question} |")]
+
+
+def the_row(text: str, question: str) -> str:
+    rows = rows_for(text, question)
+    assert len(rows) == 1, f"{question!r}: {len(rows)} answers"
+    return rows[0]
+
+
+# ---- shape -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("key", KEYS)
+def test_guide_opens_with_the_answers_within_150_lines(guides, key):
+    text = guides[key]
+    head, sep, tail = text.partition("\n## Appendix")
+    assert sep, "no appendix"
+    assert len(head.splitlines()) <= 150
+    assert head.index("## How to play") < head.index("## Is it balanced?")
+    assert f"]({key}.md)" in tail  # the methods appendix
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_each_question_is_answered_once_with_its_headline(guides, key, tmp_path):
+    ctx = GuideContext(key, tmp_path)
+    for question in GUIDES[key].questions:
+        answer = question(ctx)
+        row = the_row(guides[key], answer.question)
+        if answer.headline is None:
+            assert "Not measured yet" in row or "not measured yet" in row
+            assert "`farol " in row  # the command that makes it
+        else:
+            assert answer.headline.split("; ")[0] in row
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_no_process_words_in_the_guides(guides, key):
+    prose = re.sub(r"`[^`]*`", "", guides[key])  # parameter names such as target_score
+    assert not PROCESS_WORDS.findall(prose)
+
+
+def test_no_process_words_in_the_templates():
+    for path in TEMPLATES.rglob("*.j2"):
+        prose = re.sub(r"`[^`]*`", "", path.read_text(encoding="utf-8"))
+        assert not PROCESS_WORDS.findall(prose), path.name
+
+
+def test_markdown_table_helper():
+    assert table(["a", "b"], [[1, "x|y"]]) == "| a | b |\n|---|---|\n| 1 | x\\|y |"
+    with pytest.raises(ValueError):
+        table(["a"], [[1, 2]])
+
+
+def test_heatmap_annotations_are_readable_on_every_colour():
+    """Black or white ink, whichever contrasts more: at least 4.5:1 (WCAG AA) on every
+    fill of the colour maps the guides use."""
+    for name in ("viridis", "RdBu", "RdBu_r"):
+        for x in np.linspace(0, 1, 101):
+            rgb = colormaps[name](x)
+            ink = (0, 0, 0) if svg.ink(rgb) == "#000000" else (1, 1, 1)
+            a, b = svg.luminance(rgb), svg.luminance(ink)
+            assert (max(a, b) + 0.05) / (min(a, b) + 0.05) >= 4.5
+
+
+def test_heatmap_cells_show_their_value_on_hover():
+    text = svg.heatmap([[0.25, None]], ["row"], ["a", "b"], title="t", xlabel="x", ylabel="y",
+                       fmt=lambda v: f"{v:.2f}", hover=lambda i, j, v: f"cell {v:.3f}",
+                       vmin=0, vmax=1)
+    assert "<title>cell 0.250</title>" in text and ">0.25</text>" in text
+    assert "row, b: not measured" in text
+
+
+# ---- Coup: answers from records made here --------------------------------------------------
+
+def seat_record(players: int, wins: list[float], games: int, hands=(), deck="ambassador"):
+    table_ = SB.Table(players, deck, "basic" if players == 2 else "-")
+    seats = tuple(SeatRecord("best", s, w, games) for s, w in enumerate(wins))
+    match = MatchResult("python_coup", table_.params(), seats, games, 1, "0.1.0", "abc")
+    return SB.TableRecord(table_, "best", match, (), tuple(hands), "0.1.0", "abc", 1)
+
+
+def bluff_table() -> BluffTable:
+    def row(q, card, rate, influence=0, coins="any", n=400.0):
+        return BluffRow(q, card, influence, coins, n, rate, (rate - 0.05, rate + 0.05))
+    rows = [row("claim", "Duke", 0.20), row("claim", "Duke", 0.25, 2),
+            row("claim", "Duke", 0.10, 1), row("claim", "Captain", 0.40),
+            row("claim", "Captain", 0.45, 2), row("claim", "Captain", 0.30, 1),
+            row("claim", "Duke", 0.15, 0, "0-2"), row("claim", "Duke", 0.30, 0, "3-6"),
+            row("challenge", "Duke", 0.05), row("challenge", "Captain", 0.35),
+            row("block", "Contessa", 0.80), row("block bluff", "Contessa", 0.55),
+            row("challenge block", "Contessa", 0.30)]
+    return BluffTable("ambassador", "basic", 2000, tuple(rows), {"seed": 1})
+
+
+def coup_guide(tmp_path: Path) -> str:
+    return render_guide(GUIDES["coup"], tmp_path)
+
+
+def test_coup_first_player_from_the_blueprint(tmp_path):
+    with store.use(tmp_path):
+        blueprint.update_summary("ambassador", setups={"basic": {"iterations": 300,
+                                                                 "first_player_value": 0.1}},
+                                 bounds={"basic": {"exploitability_lower_bound": 0.02}})
+        SB.save_record(seat_record(2, [700, 300], 1000))  # less faithful: not used
+        row = the_row(coup_guide(tmp_path), "First-player advantage, 2 players")
+    assert "**55.0%**" in row and "blueprint" in row and "at least 2.0%" in row
+    assert "70.0%" not in row
+
+
+def test_coup_first_player_from_strong_agents_without_a_blueprint(tmp_path):
+    rec = seat_record(2, [560, 440], 1000)
+    with store.use(tmp_path):
+        SB.save_record(rec)
+        row = the_row(coup_guide(tmp_path), "First-player advantage, 2 players")
+    seat = rec.self_play.seats[0]
+    assert f"**{pct_ci(seat.win_rate, seat.ci95)}**" in row
+
+
+def test_coup_first_player_from_the_whole_games_bracket(guides):
+    lo, hi, _ = full_game_best(full_game.load_markov_rows())[("basic", "ambassador")]
+    row = the_row(guides["coup"], "First-player advantage, 2 players")
+    assert f"between {pct(lo)} and {pct(hi)}" in row
+
+
+def test_coup_answers_name_the_command_when_nothing_is_stored(tmp_path):
+    with store.use(tmp_path):
+        text = coup_guide(tmp_path)
+    assert "`farol coup blueprint build --deck ambassador`" in the_row(
+        text, "First-player advantage, 2 players")
+    assert "`farol coup balance`" in the_row(text, "Seat advantage, 3-8 players")
+    assert "Not measured yet: run `farol coup blueprint build --deck ambassador`" in text
+
+
+def test_coup_seats_by_player_count(tmp_path):
+    recs = [seat_record(3, [420, 300, 280], 1000), seat_record(4, [250, 250, 250, 250], 1000)]
+    with store.use(tmp_path):
+        for r in recs:
+            SB.save_record(r)
+        text = coup_guide(tmp_path)
+    row = the_row(text, "Seat advantage, 3-8 players")
+    for r in recs:
+        first = r.self_play.seats[0]
+        assert f"{r.table.players} players: **{pct(first.win_rate)}**" in row
+    assert "3 players seat 1" in row  # 42% is out of the fair third's reach
+    chart = (tmp_path / "coup_guide_seats.svg").read_text()
+    assert chart.count("<title>") >= 1 + 7 and "seat 4" in chart
+
+
+def test_coup_hands_need_enough_deals(tmp_path):
+    hands = [SB.HandRecord("Duke+Assassin", 40, 60), SB.HandRecord("Contessa+Contessa", 10, 50),
+             SB.HandRecord("Duke+Duke", 9, 10), SB.HandRecord("Captain+Duke", 30, 60),
+             SB.HandRecord("Ambassador+Captain", 25, 60)]
+    with store.use(tmp_path):
+        SB.save_record(seat_record(2, [500, 500], 1000, hands))
+        row = the_row(coup_guide(tmp_path), "Strongest and weakest starting hands, 2 players")
+    assert "Best: **Duke+Assassin**" in row and "worst: Contessa+Contessa" in row
+    assert "Duke+Duke" not in row  # dealt 10 times only
+
+
+def test_coup_decks_and_setups_side_by_side(tmp_path):
+    with store.use(tmp_path):
+        for deck, value in (("ambassador", 0.1), ("inquisitor", 0.06)):
+            blueprint.update_summary(deck, setups={
+                "basic": {"iterations": 300, "first_player_value": value},
+                "standard": {"iterations": 300, "first_player_value": value / 2}})
+        text = coup_guide(tmp_path)
+    decks = the_row(text, "Ambassador or Inquisitor deck")
+    assert "Ambassador: **55.0%**" in decks and "Inquisitor: **53.0%**" in decks
+    assert "at most 2.0 points" in decks
+    setups = the_row(text, "2-player setup")
+    assert "takes 1 coin: **55.0%**" in setups and "2 coins each: **52.5%**" in setups
+
+
+def test_coup_frequency_tables_and_rules_of_thumb(tmp_path):
+    with store.use(tmp_path):
+        save_table(bluff_table())
+        text = coup_guide(tmp_path)
+    assert "| Duke | 20% [15, 25] | 25% [20, 30] | 10% [5, 15] | 5% [0, 10] |" in text
+    assert "| Contessa | 80% [75, 85] | 55% [50, 60] | 30% [25, 35] |" in text
+    assert "Bluff the Captain most and the Duke least" in text
+    assert "Challenge the Captain most" in text
+    chart = (tmp_path / "coup_guide_bluffs.svg").read_text()
+    assert "Duke claimed with 3-6 coins: a bluff 30.0%" in chart
+
+
+def test_coup_guide_with_every_record_stays_short(tmp_path):
+    """With the blueprint of both decks and setups, seat records at 2-8 players and the
+    frequency tables, the guide still opens with its answers within 150 lines."""
+    hands = [SB.HandRecord(f"Hand{k}", 10 + k, 60) for k in range(15)]
+    with store.use(tmp_path):
+        for deck in ("ambassador", "inquisitor"):
+            blueprint.update_summary(deck, setups={
+                s: {"iterations": 300, "first_player_value": 0.05} for s in blueprint.SETUPS})
+            for players in range(2, 9):
+                SB.save_record(seat_record(players, [1000 / players] * players, 1000,
+                                           hands if players == 2 else (), deck))
+        save_table(bluff_table())
+        text = coup_guide(tmp_path)
+    head = text.partition("\n## Appendix")[0]
+    assert len(head.splitlines()) <= 150
+    assert "Not measured yet" not in head
+    assert "Drafted hands: **52.5%**" in the_row(text, "2-player setup")
+
+
+# ---- ¡Cobardes! and Goat Lords: answers equal to the committed records -------------------
+
+def test_cobardes_first_player_equals_the_renewal_war(guides):
+    sol = load_renewal()
+    wins = [(1 + sol.value(p)) / 2 for p in sol.model.pairings]
+    row = the_row(guides["cobardes"], "First-player advantage")
+    assert f"**{pct(sum(wins) / len(wins))}**" in row
+
+
+def test_cobardes_courtiers_equal_the_renewal_war(guides):
+    sol = load_renewal()
+    names = sol.model.courtiers
+    strength = {}
+    for c in names:
+        as_first = [(1 + sol.value((c, o))) / 2 for o in names if (c, o) in sol.model.pairings]
+        as_second = [(1 - sol.value((o, c))) / 2 for o in names if (o, c) in sol.model.pairings]
+        strength[c] = (np.mean(as_first) + np.mean(as_second)) / 2
+    best = max(strength, key=strength.get)
+    row = the_row(guides["cobardes"], "Strongest and weakest courtier")
+    assert f"Strongest: **{best} {pct(strength[best])}**" in row
+
+
+def test_cobardes_villains_equal_the_full_battle(guides):
+    row = the_row(guides["cobardes"], "Strongest and weakest villain")
+    sweep = {p: r for p, r in load_hidden().items() if not is_mirror(p)}
+    if len(sweep) == sum(not is_mirror(p) for p in hidden_matchups()):
+        pytest.skip("every matchup is stored: the answer comes from the sweep")
+    deals = json.loads(FULL_BATTLE_JSON.read_text())["deal_values"]
+    value = {}
+    for v in deals:
+        mine = list(deals[v].values())
+        theirs = [-deals[o][v] for o in deals if v in deals[o]]
+        value[v] = (np.mean(mine) + np.mean(theirs)) / 2
+    best = max(value, key=value.get)
+    assert f"Most valuable: **{best} {value[best]:+.2f}**" in row
+    assert f"{len(sweep)} of 90 solved so far" in row
+
+
+def test_cobardes_learning_game_equals_its_positions(guides):
+    first = pd.read_csv(store.data("cobardes", "warriors_only_positions.csv")).iloc[0]
+    row = the_row(guides["cobardes"], "Variant: the learning game (warriors only)")
+    assert f"**{first['value']:+.3f}**" in row
+
+
+def greedy_rows(players: int) -> pd.DataFrame:
+    exp = next(e for e in goat_plan(False)["seats"] if e.label == "greedy"
+               and e.players == players)
+    rows = load_rows(exp)
+    return rows[rows["index"] < exp.games]
+
+
+def test_goat_lords_first_player_equals_the_games(guides):
+    row = the_row(guides["goat_lords"], "First-player advantage")
+    for n in range(2, 7):
+        r = seat_win_rates(greedy_rows(n)).set_index("seat").loc[0]
+        assert f"**{n}p {pp(r.win_rate - 1 / n, (r.lo - 1 / n, r.hi - 1 / n))}**" in row
+    assert "of 20 seat intervals miss the fair share" in row or "Every seat's interval" in row
+
+
+def test_goat_lords_seat_chart_hovers_each_seat(tmp_path):
+    write_guide("goat_lords", tmp_path)
+    chart = (tmp_path / "goat_lords_guide_seats.svg").read_text()
+    r = seat_win_rates(greedy_rows(6)).set_index("seat").loc[5]
+    assert f"6 players, seat 6: wins {pct_ci(r.win_rate, (r.lo, r.hi))}" in chart
+
+
+def test_goat_lords_duels_equal_the_games(guides):
+    row = the_row(guides["goat_lords"], "Duels: attacker or defender")
+    for n in range(2, 7):
+        df = greedy_rows(n)
+        rate = df["attacker_wins"].sum() / (df["attacker_wins"] + df["defender_wins"]).sum()
+        assert f"**{n}p {pct(rate)}" in row
+
+
+def test_goat_lords_strength_only_from_long_matches(guides):
+    row = the_row(guides["goat_lords"], "Strongest agent against the greedy heuristic")
+    folder = store.data("goat_lords", "matches")
+    long = [json.loads(p.read_text()) for p in sorted(folder.glob("*.json"))]
+    long = [m for m in long if m["games"] >= 1000 and m["params"].get("players") == 2]
+    assert long, "no match of 1,000 games stored"
+    for m in long:
+        wins = sum(s["wins"] for s in m["seats"] if s["agent"] == "lord")
+        assert f"**{pct_ci(*_wilson(wins, m['games']))}**" in row
+    assert "400" not in row  # the 4-player match of 400 games is too short to state
+
+
+def _wilson(wins: float, games: int):
+    rec = SeatRecord("lord", -1, wins, games)
+    return rec.win_rate, rec.ci95
+
+
+def test_goat_lords_parameter_table_shows_the_scoring_used(guides):
+    exp = next(e for e in goat_plan(False)["seats"] if e.label == "greedy")
+    used = exp.game_params()["scoring"]
+    line = next(line for line in guides["goat_lords"].splitlines()
+                if line.startswith("| scoring |"))
+    assert f"`scoring={used}`" in line
+
+
+# ---- the website and reproducibility -------------------------------------------------------
+
+def site_from_committed(tmp_path: Path) -> Path:
+    """The site written from the committed appendices and freshly written guides."""
+    for key in KEYS:
+        shutil.copy(REPORTS / f"{key}.md", tmp_path / f"{key}.md")
+        write_guide(key, tmp_path)
+    write_index(tmp_path)
+    write_site(tmp_path, KEYS)
+    return tmp_path / "site"
+
+
+def test_site_index_links_every_page_and_every_link_resolves(tmp_path):
+    site = site_from_committed(tmp_path)
+    index = (site / "index.html").read_text()
+    pages = sorted(p.name for p in site.glob("*.html"))
+    assert len(pages) == 1 + 2 * len(KEYS)
+    for name in pages:
+        assert f'href="{name}"' in index
+        html = (site / name).read_text()
+        for target in re.findall(r'(?:href|src)="([^"#:]+)', html):
+            if target.startswith("../"):
+                if target.endswith((".png", ".svg")):
+                    assert (tmp_path / target[3:]).exists() or (REPORTS / target[3:]).exists()
+            else:
+                assert (site / target).exists(), f"{name} links {target}"
+    guide = (site / "cobardes_guide.html").read_text()
+    assert "<svg" in guide and "<title>" in guide  # hover values on the heatmap
+
+
+def test_committed_guides_and_site_are_what_the_records_give(tmp_path):
+    """A fresh clone regenerates the same files (run `make report` after new results)."""
+    site = site_from_committed(tmp_path)
+    for key in KEYS:
+        assert (tmp_path / f"{key}_guide.md").read_text() == \
+            (REPORTS / f"{key}_guide.md").read_text(), f"reports/{key}_guide.md is stale"
+    for chart in tmp_path.glob("*_guide_*.svg"):
+        assert filecmp.cmp(chart, REPORTS / chart.name, shallow=False), chart.name
+    assert (tmp_path / "index.md").read_text() == (REPORTS / "index.md").read_text()
+    for page in site.glob("*.html"):
+        assert page.read_text() == (REPORTS / "site" / page.name).read_text(), page.name
+
+
+@pytest.mark.slow
+def test_report_all_twice_is_byte_identical(tmp_path):
+    first, second = tmp_path / "a", tmp_path / "b"
+    assert cli_main(["report", "all", "--out", str(first)]) == 0
+    assert cli_main(["report", "all", "--out", str(second)]) == 0
+    names = sorted(str(p.relative_to(first)) for p in first.rglob("*") if p.is_file())
+    assert names == sorted(str(p.relative_to(second)) for p in second.rglob("*") if p.is_file())
+    assert "site/index.html" in names and "coup_guide.md" in names
+    for name in names:
+        assert (first / name).read_bytes() == (second / name).read_bytes(), name
