@@ -50,6 +50,25 @@ def test_challenges_and_blocks_are_counted_by_the_character_claimed():
     assert ("block bluff", C.EXCHANGER, 0.1, 0.1) in got
 
 
+def test_the_range_grid_counts_each_move_by_the_hand_held():
+    got = []
+
+    def add(situation, move, num, den, card=None):
+        got.append((situation.format(card=card), move, num, den))
+
+    mix = {C.A_INCOME: 0.2, C.A_TAX: 0.5, C.A_STEAL + 1: 0.3}
+    BB.grid_decision(view((C.DUKE,), (E.S_ACTION,)), mix, add, BB.turn_kinds("ambassador"))
+    shares = {move: num for _, move, num, _ in got}
+    assert shares == {"Income": 0.2, "Foreign Aid": 0.0, "Coup": 0.0, "Tax": 0.5,
+                      "Assassinate": 0.0, "Steal": 0.3, "Exchange": 0.0}  # no Examine
+    assert BB.turn_kinds("inquisitor")[-1] == C.EXAMINE
+    got.clear()
+    step = (E.S_CHAL, 1, C.DUKE, (0,), False)
+    BB.grid_decision(view((C.CAPTAIN,), step), {C.A_CHALLENGE: 0.25, C.A_NO_CHALLENGE: 0.75},
+                     add, ())
+    assert got == [(f"a claim of {C.DUKE}", "Challenge", 0.25, 1.0)]
+
+
 def test_the_jackknife_interval_holds_the_rate_and_is_zero_when_batches_agree():
     rate, lo, hi = BB.ratio_interval(np.full(20, 2.0), np.full(20, 8.0))
     assert (rate, lo, hi) == pytest.approx((0.25, 0.25, 0.25))
@@ -75,6 +94,11 @@ def test_self_play_rates_are_seeded_add_up_and_save(endgames, tmp_path):
     by_one = df[(df["influence"] == 1) & (df["coins"] == "any")]
     assert overall[["question", "card", "decisions"]].values.tolist() == \
         by_one[["question", "card", "decisions"]].values.tolist()
+    grid = table.grid_frame()
+    turns = grid[grid["situation"] == "your turn"]
+    for hand, cells in turns.groupby("hand"):  # every turn chooses one move
+        assert cells["rate"].sum() == pytest.approx(1.0), hand
+    assert grid["hand"].str.count(r"\+").max() == 0  # one card each in these endgames
     again = BB.play_and_tally(bp, "basic", 200, 11, params=params)
     assert again.rows == table.rows  # seeded
     with store.use(tmp_path):

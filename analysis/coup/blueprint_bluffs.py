@@ -77,6 +77,53 @@ def tally_decision(view: View, mix: dict[int, float], add) -> None:
             add("block bluff", card, 0.0 if card in hand else p, p)
 
 
+def turn_kinds(deck: str) -> tuple[int, ...]:
+    """The turn actions of ``deck`` (only the Inquisitor examines)."""
+    return tuple(k for k in range(C.NUM_KINDS) if k != C.EXAMINE or deck == "inquisitor")
+
+
+def grid_decision(view: View, mix: dict[int, float], add, kinds: tuple[int, ...]) -> None:
+    """Add one decision to the range grid: ``add(situation, move, num, den)`` per move
+    (the hand held is the caller's row). On a turn every action of ``kinds`` is counted,
+    those not allowed now as not played, so a hand's row adds up to 1."""
+    code = view.step[0]
+    if code == E.S_ACTION:
+        shares = dict.fromkeys(kinds, 0.0)
+        for action, p in mix.items():
+            kind = action_kind(action)
+            shares[kind] += p
+        for kind, p in shares.items():
+            add("your turn", C.KIND_NAMES[kind], p, 1.0)
+    elif code == E.S_CHAL:
+        claim, is_block = view.step[2], view.step[4]
+        situation = ("a block claiming {card}" if is_block else "a claim of {card}")
+        add(situation, "Challenge", mix[C.A_CHALLENGE], 1.0, card=claim)
+    elif code == E.S_BLOCK:
+        blocked = sum(p for a, p in mix.items() if a != C.A_NO_BLOCK)
+        add(f"{C.KIND_NAMES[view.kind]} you may block", "Block", blocked, 1.0)
+
+
+@dataclasses.dataclass(frozen=True)
+class GridRow:
+    """One cell of the range grid: holding ``hand`` in ``situation``, how often the
+    blueprint makes ``move`` (with a 95% interval), over ``decisions`` counted."""
+
+    situation: str
+    hand: str
+    move: str
+    decisions: float
+    rate: float
+    ci95: tuple[float, float]
+
+    def to_json(self) -> dict:
+        return dataclasses.asdict(self) | {"ci95": list(self.ci95)}
+
+    @classmethod
+    def from_json(cls, d: dict) -> GridRow:
+        return cls(str(d["situation"]), str(d["hand"]), str(d["move"]), float(d["decisions"]),
+                   float(d["rate"]), tuple(d["ci95"]))
+
+
 @dataclasses.dataclass(frozen=True)
 class BluffRow:
     """One rate: ``question`` (a key of :data:`QUESTIONS`) about ``card`` for a player
@@ -109,6 +156,7 @@ class BluffTable:
     games: int
     rows: tuple[BluffRow, ...]
     provenance: dict
+    grid: tuple[GridRow, ...] = ()
 
     def frame(self):
         """The rows as a pandas DataFrame (one row per rate), to filter."""
@@ -116,14 +164,22 @@ class BluffTable:
 
         return pd.DataFrame([r.to_json() for r in self.rows])
 
+    def grid_frame(self):
+        """The range grid as a pandas DataFrame: situation, hand held, move, rate."""
+        import pandas as pd
+
+        return pd.DataFrame([r.to_json() for r in self.grid])
+
     def to_json(self) -> dict:
         return {"deck": self.deck, "setup": self.setup, "games": self.games,
-                "rows": [r.to_json() for r in self.rows], "provenance": self.provenance}
+                "rows": [r.to_json() for r in self.rows],
+                "grid": [r.to_json() for r in self.grid], "provenance": self.provenance}
 
     @classmethod
     def from_json(cls, d: dict) -> BluffTable:
         return cls(str(d["deck"]), str(d["setup"]), int(d["games"]),
-                   tuple(BluffRow.from_json(r) for r in d["rows"]), dict(d["provenance"]))
+                   tuple(BluffRow.from_json(r) for r in d["rows"]), dict(d["provenance"]),
+                   tuple(GridRow.from_json(r) for r in d.get("grid", [])))
 
 
 def ratio_interval(num: np.ndarray, den: np.ndarray) -> tuple[float, float, float]:
@@ -164,6 +220,16 @@ def play_and_tally(bp: Blueprint, setup: str, games: int, seed: int,
             cell[0, batch] += num
             cell[1, batch] += den
 
+    grid: dict[tuple, np.ndarray] = {}
+    kinds = turn_kinds(bp.deck)
+
+    def add_grid(situation, move, num, den, *, hand, card=None):
+        if card is not None:
+            situation = situation.format(card=C.card_name(card, bp.deck))
+        cell = grid.setdefault((situation, hand, move), np.zeros((2, BATCHES)))
+        cell[0, batch] += num
+        cell[1, batch] += den
+
     seeds = np.random.SeedSequence(seed).generate_state(games)
     for i in tqdm(range(games), desc=f"bluff tables {bp.deck} {setup}", unit="game",
                   disable=not progress, leave=False):
@@ -179,6 +245,8 @@ def play_and_tally(bp: Blueprint, setup: str, games: int, seed: int,
             view = View.of(state, seat)
             influence, band = view.cards[seat], coin_band(view.coins[seat])
             tally_decision(view, mix, partial(add, influence=influence, coins=band))
+            held = "+".join(sorted(C.card_name(c, bp.deck) for c in view.hand))
+            grid_decision(view, mix, partial(add_grid, hand=held), kinds)
             actions, probs = zip(*mix.items(), strict=True)
             probs = np.asarray(probs)
             state.apply_action(int(actions[rng.choice(len(actions), p=probs / probs.sum())]))
@@ -189,7 +257,13 @@ def play_and_tally(bp: Blueprint, setup: str, games: int, seed: int,
             continue
         rows.append(BluffRow(question, C.card_name(card, bp.deck), influence, coins,
                              round(float(den.sum()), 6), rate, (lo, hi)))
-    return BluffTable(bp.deck, setup, games, tuple(rows), provenance(seed))
+    cells = []
+    for (situation, hand, move), (num, den) in sorted(grid.items()):
+        rate, lo, hi = ratio_interval(num, den)
+        if not math.isnan(rate):
+            cells.append(GridRow(situation, hand, move, round(float(den.sum()), 6), rate,
+                                 (lo, hi)))
+    return BluffTable(bp.deck, setup, games, tuple(rows), provenance(seed), tuple(cells))
 
 
 def table_path(deck: str, setup: str) -> Path:
