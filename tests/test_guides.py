@@ -20,7 +20,7 @@ from analysis.cobardes.hidden_sweep import hidden_matchups, load_hidden
 from analysis.cobardes.sweep import is_mirror
 from analysis.coup import blueprint, full_game
 from analysis.coup import seat_balance as SB
-from analysis.coup.blueprint_bluffs import BluffRow, BluffTable, save_table
+from analysis.coup.blueprint_bluffs import BluffRow, BluffTable, GridRow, save_table
 from analysis.goat_lords.plan import plan as goat_plan
 from analysis.goat_lords.statistics import seat_win_rates
 from analysis.goat_lords.tournament import load_rows
@@ -139,7 +139,15 @@ def bluff_table() -> BluffTable:
             row("challenge", "Duke", 0.05), row("challenge", "Captain", 0.35),
             row("block", "Contessa", 0.80), row("block bluff", "Contessa", 0.55),
             row("challenge block", "Contessa", 0.30)]
-    return BluffTable("ambassador", "basic", 2000, tuple(rows), {"seed": 1})
+    # The range grid: every two-card hand of the deck, each turn's moves adding up to 1.
+    names = ["Ambassador", "Assassin", "Captain", "Contessa", "Duke"]
+    hands = [f"{a}+{b}" for i, a in enumerate(names) for b in names[i:]]
+    moves = {"Income": 0.1, "Foreign Aid": 0.2, "Coup": 0.0, "Tax": 0.4, "Assassinate": 0.1,
+             "Steal": 0.15, "Exchange": 0.05}
+    grid = [GridRow("your turn", h, m, 200.0, r, (max(0.0, r - 0.04), r + 0.04))
+            for h in hands for m, r in moves.items()]
+    grid.append(GridRow("your turn", "Duke", "Tax", 10.0, 1.0, (0.7, 1.0)))  # one card
+    return BluffTable("ambassador", "basic", 2000, tuple(rows), {"seed": 1}, tuple(grid))
 
 
 def coup_guide(tmp_path: Path) -> str:
@@ -231,6 +239,12 @@ def test_coup_frequency_tables_and_rules_of_thumb(tmp_path):
     assert "Challenge the Captain most" in text
     chart = (tmp_path / "coup_guide_bluffs.svg").read_text()
     assert "Duke claimed with 3-6 coins: a bluff 30.0%" in chart
+    # The range grid: one row per two-card hand, the moves in the order of a turn.
+    assert ("| hand held | Income | Foreign Aid | Tax | Steal | Assassinate | Exchange | Coup |"
+            in text)
+    assert "| Captain+Duke | 10% | 20% | 40% | 15% | 10% | 5% | 0% |" in text
+    assert "| Duke | " not in text.partition("| hand held |")[2]  # one-card hands left out
+    assert "each share is within 4% at\nmost" in text
 
 
 def test_coup_guide_with_every_record_stays_short(tmp_path):

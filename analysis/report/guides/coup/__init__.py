@@ -7,6 +7,7 @@ from analysis.report.guides.coup import (
     decks,
     first_player,
     frequencies,
+    grid,
     hands,
     seats,
     setups,
@@ -17,6 +18,6 @@ GUIDE = Guide(
     key="coup",
     title="Coup",
     intro=render("coup/intro.md.j2"),
-    play=(frequencies.part, thumbs.part),
+    play=(frequencies.part, grid.part, thumbs.part),
     questions=(first_player.answer, seats.answer, hands.answer, decks.answer, setups.answer),
 )

@@ -1,0 +1,33 @@
+"""Coup for players: the range grid, what the blueprint does on its turn with each hand."""
+
+from __future__ import annotations
+
+from analysis.coup.blueprint_bluffs import BluffTable
+from analysis.report.guides.common import GuideContext, render
+from analysis.report.guides.coup import records as R
+from analysis.report.markdown import pct
+
+MOVES = ("Income", "Foreign Aid", "Tax", "Steal", "Assassinate", "Exchange", "Examine", "Coup")
+
+
+def turn_grid(table: BluffTable) -> tuple[list[str], list[list[str]]]:
+    """Headers and rows: for each two-card hand, the share of turns each move is made
+    (hands held at fewer than 30 turns are left out as too noisy)."""
+    cells = {(r.hand, r.move): r for r in table.grid if r.situation == "your turn"}
+    moves = [m for m in MOVES if any(move == m for _, move in cells)]
+    hands = sorted({h for h, _ in cells if "+" in h
+                    and cells[(h, moves[0])].decisions >= 30})
+    rows = [[h] + [pct(cells[(h, m)].rate, 0) if (h, m) in cells else "–" for m in moves]
+            for h in hands]
+    return ["hand held"] + moves, rows
+
+
+def part(ctx: GuideContext) -> str:
+    table = R.bluff_table()
+    if table is None or not table.grid:
+        return ""
+    headers, rows = turn_grid(table)
+    widest = max((r.ci95[1] - r.ci95[0]) / 2 for r in table.grid
+                 if r.situation == "your turn" and "+" in r.hand and r.decisions >= 30)
+    return render("coup/grid.md.j2", headers=headers, rows=rows, games=f"{table.games:,}",
+                  widest=pct(widest, 0))
