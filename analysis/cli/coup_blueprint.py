@@ -32,6 +32,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     build.add_argument("--response-iterations", type=int_in(0), default=200,
                        help="iterations of the best response trained against it in each seat "
                             "(default 200; 0 skips the measurement)")
+    build.add_argument("--bound-sweeps", type=int_in(1), default=2000,
+                       help="value sweeps bounding each best response's payoff from below "
+                            "(default 2000; fewer: faster, a looser but still valid bound)")
     build.add_argument("--local-games", type=int_in(0), default=200,
                        help="games of the local best response in each seat (default 200; "
                             "0 skips it)")
@@ -74,7 +77,7 @@ def run_build(args: argparse.Namespace) -> int:
         bp = blueprint.build(args.deck, part, mine, args.iterations, progress, dg)
         if args.response_iterations or args.local_games:
             measure_bounds(bp, mine, args.response_iterations, progress, dg,
-                           args.local_games, args.seed)
+                           args.local_games, args.seed, args.bound_sweeps)
         del dg
         for setup in mine if args.bluff_games else ():
             BB.save_table(BB.play_and_tally(bp, setup, args.bluff_games, args.seed, progress))

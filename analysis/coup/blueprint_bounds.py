@@ -227,7 +227,8 @@ def exploitability_lower_bound(responses) -> float:
 
 
 def measure_bounds(bp: Blueprint, setups, iterations: int, progress: bool = False,
-                   dg: DeckGraph | None = None, local_games: int = 0, seed: int = 0) -> dict:
+                   dg: DeckGraph | None = None, local_games: int = 0, seed: int = 0,
+                   sweeps: int = 2000) -> dict:
     """Keyed best responses in both seats for each of ``setups`` of ``bp`` (and, with
     ``local_games``, that many games of the local best response in each seat): the lower
     bounds on its exploitability, written into the deck's summary and returned (``dg``:
@@ -239,8 +240,8 @@ def measure_bounds(bp: Blueprint, setups, iterations: int, progress: bool = Fals
         strategies = tuple(np.asarray(s, float) for s in bp.strategy[setup])
         entry = bounds.get(setup, {})
         if iterations:
-            responses = [keyed_response(dg, setup, strategies, seat, iterations,
-                                        progress=progress) for seat in (0, 1)]
+            responses = [keyed_response(dg, setup, strategies, seat, iterations, sweeps,
+                                        progress) for seat in (0, 1)]
             entry |= {"responses": [r.to_json() for r in responses],
                       "exploitability_lower_bound": exploitability_lower_bound(responses)}
         if local_games:
