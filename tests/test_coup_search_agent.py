@@ -4,6 +4,7 @@ the same seed gives the same game; ``best`` is the search agent at every table s
 
 from __future__ import annotations
 
+import json
 import random
 import time
 
@@ -11,6 +12,7 @@ import numpy as np
 import pyspiel
 import pytest
 
+from analysis import cli
 from analysis.bots import bots_for, make_bot, sample_chance
 from analysis.cli import bots as cli_bots  # noqa: F401  (registers every bot)
 from analysis.coup import search_agent as S
@@ -195,6 +197,15 @@ def test_best_is_the_search_agent(players):
     assert isinstance(make_bot("best", game, 0, 0), S.SearchAgent)
     names = {spec.name for spec in bots_for("python_coup")}
     assert {"search", "best"} <= names
+
+
+def test_best_sits_at_a_match_table(capsys):
+    argv = ["coup", "match", "--agents", "best,honest,bluffer", "--players", "3", "--games", "3",
+            "--seed", "2", "--json"]
+    assert cli.main(argv) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert {row["agent"] for row in data["seats"]} == {"best", "honest", "bluffer"}
+    assert sum(row["wins"] for row in data["seats"]) == pytest.approx(3)
 
 
 def test_a_challenge_that_does_not_concern_the_seat_needs_a_proven_lie():
