@@ -16,7 +16,9 @@ Finished games are kept under the cache folder (``.farol_cache/coup_search_agent
 a stopped run resumes; ``--fresh`` starts again.
 
 Run: ``.venv/bin/python benchmarks/coup_search_agent.py [--games 200] [--seed 1]``;
-writes ``benchmarks/results/coup_search_agent.{txt,json}`` (``--out`` another folder).
+writes ``benchmarks/results/coup_search_agent.{txt,json}`` (``--out`` another folder,
+``--name`` another file name). The 8-player check was run as ``--players 8 --games 100
+--speed-games 1 --name coup_search_agent_8p``.
 """
 
 from __future__ import annotations
@@ -139,8 +141,10 @@ def main(argv=None) -> None:
                         help="6-player games of six search agents to time (default 3)")
     parser.add_argument("--fresh", action="store_true", help="forget the games of a stopped run")
     parser.add_argument("--out", type=Path, default=RESULTS, help="results folder")
+    parser.add_argument("--name", default="coup_search_agent",
+                        help="the results' file name, without .txt/.json (default coup_search_agent)")
     args = parser.parse_args(argv)
-    folder = store.cache("coup_search_agent", f"seed{args.seed}_games{args.games}")
+    folder = store.cache("coup_search_agent", f"seed{args.seed}_games{args.games}_{args.name}")
     if args.fresh and folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True, exist_ok=True)
@@ -176,7 +180,7 @@ def main(argv=None) -> None:
                      "others, seats rotated; win rate [95% interval]):"]
     text += [describe(x) for x in lines] + summary
     args.out.mkdir(parents=True, exist_ok=True)
-    stem = "coup_search_agent"
+    stem = args.name
     record = {"version": farol_version(), "commit": code_commit(), "seed": args.seed,
               "budget": {"deals_action": DEFAULT.deals_action, "deals_react": DEFAULT.deals_react,
                          "horizon": DEFAULT.horizon},
