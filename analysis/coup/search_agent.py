@@ -224,8 +224,11 @@ def _pick_options(view: View, my_pick: int | None) -> list[tuple[int, int]]:
 def deal(view: View, memory: Memory, core: E.Core, rng: random.Random) -> E.Core:
     """A copy of ``core`` with the cards the seat cannot see dealt again at random.
 
-    Each other living player gets as many face-down cards as it has, drawn from the
-    unseen cards with the weights of :meth:`Memory.weights`; the rest is the court.
+    Each other living player gets as many face-down cards as it has, from the cards the
+    seat cannot see (:func:`unseen_counts`; in the draft with a possible pick of the
+    opponent's): first each character it claimed, with the chance its claims are true
+    (:meth:`Memory.honesty`), then the rest with the weights of :meth:`Memory.weights`.
+    What is left is the court.
     """
     if view.draft:
         mine, theirs = rng.choice(_pick_options(view, memory.my_pick))
