@@ -40,10 +40,10 @@ _SEARCHED = (E.S_ACTION, E.S_CHAL, E.S_BLOCK)
 _CLAIMS = (C.DUKE, C.CAPTAIN, C.ASSASSIN)
 # The score of a position: cards ** CARD_POWER + COIN * coins (+ COUP_READY at 7 coins).
 CARD_POWER, COIN, COUP_READY = 1.5, 0.1, 0.25
-# The challenge model: the prior chance a player never challenges, and the Beta prior of
-# the rate of one who does.
+# The challenge model: the prior chance a player never challenges, and the kinds of
+# players who do: (prior chance, Beta prior of their rate).
 NEVER = 0.5
-CHALLENGER = (1.5, 6.0)
+CHALLENGERS = ((0.35, 1.5, 6.0), (0.15, 3.0, 3.0))
 # Facing a claim, at most this many cheap deals per roll-out deal measure its chance.
 STRATA_TRIES = 12
 # The searching seat blocks without the card in roll-outs when a block is this likely to stand.
@@ -73,17 +73,21 @@ DEFAULT = Budget()
 def challenge_rate(made: int, asked: int) -> float:
     """A player's chance of challenging, after ``made`` challenges in ``asked`` chances.
 
-    Before any evidence a player is as likely to be one who never challenges (but a
-    lie counting proves) as one who challenges at a rate drawn from Beta(1.5, 6) (mean
-    0.2); the chance is the posterior mean. Declined chances quickly point to the first
-    kind, so bluffs become cheap against a table that never challenges.
+    Before any evidence a player is, with the chances of :data:`NEVER` and
+    :data:`CHALLENGERS`, one who never challenges (but a lie counting proves), one who
+    challenges now and then (a rate drawn from Beta(1.5, 6), mean 0.2) or one who
+    challenges often (Beta(3, 3), mean 0.5); the chance is the posterior mean. Declined
+    chances quickly point to the first kind, so bluffs become cheap against a table that
+    never challenges, and a few challenges to the last.
     """
-    a, b = CHALLENGER
     declined = asked - made
-    log_m = _log_beta(a + made, b + declined) - _log_beta(a, b)
     never = NEVER * (0.1 ** made)
-    challenger = (1.0 - NEVER) * math.exp(log_m)
-    return challenger / (challenger + never) * (a + made) / (a + b + asked)
+    weight = mean = 0.0
+    for prior, a, b in CHALLENGERS:
+        likely = prior * math.exp(_log_beta(a + made, b + declined) - _log_beta(a, b))
+        weight += likely
+        mean += likely * (a + made) / (a + b + asked)
+    return mean / (weight + never)
 
 
 def _log_beta(a: float, b: float) -> float:
