@@ -12,8 +12,8 @@ gives the agent's win rate with its 95% Wilson interval and whether the interval
 bound is above the fair share 1/N, and the same per seat. The agent's own moves are timed
 in these games too. Every game is seeded from ``--seed``, so a run gives the same numbers.
 
-Finished games are kept under the cache folder (``.farol_cache/coup_search_agent/``), so
-a stopped run resumes; ``--fresh`` starts again.
+Finished games are kept under the cache folder (``.farol_cache/coup_search_agent/``, one
+folder per commit of the code), so a stopped run resumes; ``--fresh`` starts again.
 
 Run: ``.venv/bin/python benchmarks/coup_search_agent.py [--games 200] [--seed 1]``;
 writes ``benchmarks/results/coup_search_agent.{txt,json}`` (``--out`` another folder,
@@ -144,7 +144,10 @@ def main(argv=None) -> None:
     parser.add_argument("--name", default="coup_search_agent",
                         help="the results' file name, without .txt/.json (default coup_search_agent)")
     args = parser.parse_args(argv)
-    folder = store.cache("coup_search_agent", f"seed{args.seed}_games{args.games}_{args.name}")
+    # Kept games belong to one version of the code: a new commit starts afresh.
+    commit = code_commit().replace("+changes", "_changed")[:20]
+    folder = store.cache("coup_search_agent",
+                         f"{args.name}_seed{args.seed}_games{args.games}_{commit}")
     if args.fresh and folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True, exist_ok=True)
