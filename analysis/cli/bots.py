@@ -16,11 +16,12 @@ from analysis.coup import advise as coup_advise
 from analysis.coup import blueprint_advice as coup_blueprint_advice
 from analysis.coup import blueprint_agent as coup_blueprint_agent
 from analysis.coup import panel as coup_panel
+from analysis.coup import search_agent as coup_search_agent
 from analysis.goat_lords import bots as goat_lords_bots
 
 # The modules whose import registered their bots (kept so the imports are used).
 REGISTERED_BY = (cobardes_advise, cobardes_bot, coup_advise, coup_blueprint_advice,
-                 coup_blueprint_agent, coup_panel, goat_lords_bots)
+                 coup_blueprint_agent, coup_panel, coup_search_agent, goat_lords_bots)
 
 
 def build(name: str, game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
