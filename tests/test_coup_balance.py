@@ -85,6 +85,7 @@ def test_a_table_record_adds_up_saves_and_resumes(data, monkeypatch):
     assert sum(h.wins for h in record.hands) == pytest.approx(12)
     assert any("Inquisitor" in h.hand for h in record.hands)
     assert first.self_play.games == 8
+    assert record.agent_about.startswith("never bluffs")  # the honest agent's description
     # The same 12 games played straight through, elsewhere, give the same record.
     monkeypatch.setenv(store.CACHE_ENV, str(data / "other-cache"))
     with store.use(data / "other"):

@@ -25,7 +25,7 @@ import pyspiel
 
 import analysis.coup.panel  # noqa: F401  (registers the panel agents in every process)
 from analysis import store
-from analysis.bots import make_bot
+from analysis.bots import bots_for, make_bot
 from analysis.match import Build, MatchResult, play_match, read_rows, seating
 from analysis.provenance import code_commit, farol_version
 from analysis.solve.cache import atomic_write_text, read_record
@@ -128,10 +128,12 @@ class TableRecord:
     version: str
     commit: str
     seed: int
+    agent_about: str = ""  # what the agent was when played (``best`` names the strongest)
 
     def to_json(self) -> dict:
         return {"table": dataclasses.asdict(self.table), "name": self.table.name,
-                "agent": self.agent, "self_play": self.self_play.to_json(),
+                "agent": self.agent, "agent_about": self.agent_about,
+                "self_play": self.self_play.to_json(),
                 "robustness": [m.to_json() for m in self.robustness],
                 "hands": [h.to_json() for h in self.hands], "version": self.version,
                 "commit": self.commit, "seed": self.seed}
@@ -142,7 +144,8 @@ class TableRecord:
                    MatchResult.from_json(data["self_play"]),
                    tuple(MatchResult.from_json(m) for m in data["robustness"]),
                    tuple(HandRecord.from_json(h) for h in data["hands"]),
-                   str(data["version"]), str(data["commit"]), int(data["seed"]))
+                   str(data["version"]), str(data["commit"]), int(data["seed"]),
+                   str(data.get("agent_about", "")))
 
 
 def record_path(table: Table) -> Path:
@@ -200,8 +203,9 @@ def play_table(table: Table, agent: str, games: int, seed: int, panel: Sequence[
         mixed = (agent,) + (rival,) * (table.players - 1)
         matches.append(play_match(GAME, mixed, robustness_games or games,
                                   record=games_path(table, mixed, seed), **run))
+    about = next((b.description for b in bots_for(GAME) if b.name == agent), "")
     record = TableRecord(table, agent, self_play, tuple(matches), hands, farol_version(),
-                         code_commit(), seed)
+                         code_commit(), seed, about)
     save_record(record)
     return record
 

@@ -71,7 +71,8 @@ def seat_lines(records, ctx: ReportContext) -> list[str]:
     lines = ["### Seat win rates, 2 to 8 players\n"]
     if not records:
         return lines + ["Not measured yet: run `farol coup balance`.", ""]
-    agents = sorted({r.agent for r in records})
+    agents = sorted({f"{r.agent} ({r.agent_about})" if r.agent_about else r.agent
+                     for r in records})
     lines.append(f"Each table is played by {', '.join(agents)} in every seat; a seat's win "
                  "rate is given with its 95% interval, beside the fair share.\n")
     lines += ["| table | games | fair share | win rate by seat |", "|---|---|---|---|"]
