@@ -418,3 +418,25 @@ def test_report_all_twice_is_byte_identical(tmp_path):
     assert "site/index.html" in names and "coup_guide.md" in names
     for name in names:
         assert (first / name).read_bytes() == (second / name).read_bytes(), name
+
+
+def test_goat_lords_appendix_ranks_agents_only_on_matches_of_1000_games(tmp_path):
+    from analysis.report.context import ReportContext
+    from analysis.report.goat_lords.strength import matchup_section
+    from games.catalog import family
+
+    def match(games, players):
+        seats = (SeatRecord("lord", 0, games * 0.3, games // 2),
+                 SeatRecord("greedy", 0, games * 0.2, games // 2))
+        return MatchResult("python_goat_lords", {"players": players}, seats, games, 1,
+                           "0.1.0", "abc")
+
+    with store.use(tmp_path):
+        folder = store.data("goat_lords", "matches")
+        folder.mkdir(parents=True)
+        (folder / "long.json").write_text(json.dumps(match(1000, 2).to_json()))
+        (folder / "short.json").write_text(json.dumps(match(400, 4).to_json()))
+        text = matchup_section(ReportContext(family("goat_lords"), tmp_path, quick=True))
+    assert "| long | 2 | 1,000 | rounds until a player reaches 1,000 points" in text
+    assert "Match `short` has 400 games so far, fewer than 1,000: not used" in text
+    assert "| short |" not in text

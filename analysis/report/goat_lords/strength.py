@@ -5,14 +5,33 @@ from __future__ import annotations
 from analysis.goat_lords.statistics import bot_win_rates, pct
 from analysis.report.context import ReportContext
 from analysis.report.goat_lords.results import results
+from analysis.report.guides.goat_lords.records import MIN_GAMES, matches, scoring_words
 
 
 def matchup_section(ctx: ReportContext) -> str:
     res = results(ctx)["matchups"]
-    lines = ["## How strong are the bots\n",
-             "Two-player head-to-head, seats alternating game by game. Win rate of the first-named "
-             "bot (ties share).\n",
-             "| match | games | seed | win rate of the first bot |", "|---|---|---|---|"]
+    lines = ["## How strong are the bots\n"]
+    stored = [(name, m) for name, m in matches() if m.games >= MIN_GAMES]
+    short = [(name, m.games) for name, m in matches() if m.games < MIN_GAMES]
+    if stored:
+        lines += [f"The strongest agent's matches (seats rotated; the first-named agent's win "
+                  f"rate over all its seats, ties shared). Bot strength is stated only from "
+                  f"matches of at least {MIN_GAMES:,} games.\n",
+                  "| match | players | games | scoring | win rate of the first agent |",
+                  "|---|---|---|---|---|"]
+        for name, m in stored:
+            first = m.totals()[0]
+            lines.append(f"| {name} | {m.params.get('players', 2)} | "
+                         f"{m.games:,} | {scoring_words(m.params)} | "
+                         f"{pct(first.win_rate, first.ci95[0], first.ci95[1])} |")
+        lines.append("")
+    for name, games in short:
+        lines.append(f"Match `{name}` has {games:,} games so far, fewer than {MIN_GAMES:,}: "
+                     "not used to rank the agents yet.\n")
+    lines += ["Two-player head-to-head of the tournament bots, seats alternating game by game. "
+              f"Win rate of the first-named bot (ties share); fewer than {MIN_GAMES:,} games "
+              "each, too few to rank these bots.\n",
+              "| match | games | seed | win rate of the first bot |", "|---|---|---|---|"]
     for exp, df in res:
         if df.empty:
             continue
