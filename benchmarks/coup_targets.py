@@ -9,6 +9,8 @@ agent in the same run.
    spot, the slowest included.
 4. A 6-player game of the strongest agent (`best`) in every seat, beside the honest
    agent's.
+5. Which is `best` at 2 players: the blueprint against `search`, seats rotated, with
+   95% intervals.
 
 Run: ``.venv/bin/python benchmarks/coup_targets.py [--deck ambassador] [--games 1000]``;
 writes ``benchmarks/results/coup_targets.{txt,json}``.
@@ -78,6 +80,7 @@ def main(argv=None) -> int:
     parser.add_argument("--deck", default="ambassador")
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--spots", type=int, default=20)
+    parser.add_argument("--duel-games", type=int, default=400)
     args = parser.parse_args(argv)
     params = {"players": 2, "deck": args.deck}
     out = {"machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores",
@@ -95,6 +98,11 @@ def main(argv=None) -> int:
         out["best_6p_game_seconds"] = None
         out["best_missing"] = str(exc)
     out["honest_6p_game_seconds"] = match_seconds("honest", 6, 30, six, 1) / 30
+    duel = play_match(GAME, ("blueprint", "search"), args.duel_games, 3, params, workers=2,
+                      build=build)
+    mine = duel.totals()[0]
+    out["blueprint_vs_search"] = {"games": mine.games, "win_rate": mine.win_rate,
+                                  "ci95": list(mine.ci95)}
     a = out["advice_seconds"]
     lines = ["Coup from the deal, timed as a user meets it (benchmarks/coup_targets.py)",
              f"machine: {out['machine']}; load average at the start {out['load_average']:.1f}",
@@ -110,6 +118,10 @@ def main(argv=None) -> int:
         lines.append(f"6-player game, best in every seat: {out['best_6p_game_seconds']:.1f} s "
                      "(aim: 60 s at most)")
     lines.append(f"6-player game, honest in every seat: {out['honest_6p_game_seconds']:.2f} s")
+    d = out["blueprint_vs_search"]
+    lines.append(f"2 players, blueprint against search ({d['games']} games, seats rotated): the "
+                 f"blueprint wins {100 * d['win_rate']:.1f}% [{100 * d['ci95'][0]:.1f}, "
+                 f"{100 * d['ci95'][1]:.1f}]")
     text = "\n".join(lines) + "\n"
     print(text, end="")
     RESULTS.mkdir(exist_ok=True)

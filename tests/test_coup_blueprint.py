@@ -271,3 +271,20 @@ def test_depth_first_walk_finds_the_same_graph_as_breadth_first():
         c, d = deep.edge_start[to_deep[i]], deep.edge_start[to_deep[i] + 1]
         np.testing.assert_array_equal(deep.edge_child[c:d], to_deep[wide.edge_child[a:b]])
         np.testing.assert_array_equal(deep.edge_prob[c:d], wide.edge_prob[a:b])
+
+
+def test_best_is_the_blueprint_where_it_is_built(endgames, tmp_path, monkeypatch):
+    from analysis.coup.blueprint_agent import BlueprintAgent
+    from analysis.coup.search_agent import SearchAgent
+
+    dg, _, strategies, _, _ = endgames
+    monkeypatch.setenv(store.CACHE_ENV, str(tmp_path / "cache"))
+    with store.use(tmp_path):
+        B.save_blueprint(B.Blueprint("ambassador", {"dealt": dg.keys}, {"basic": strategies}, {}),
+                         "dealt", B.strategy_path("ambassador", "dealt"))
+        for params, kind in (({}, BlueprintAgent),
+                             ({"two_player_setup": "standard"}, SearchAgent),  # not built
+                             ({"deck": "inquisitor"}, SearchAgent),
+                             ({"players": 3}, SearchAgent)):
+            game = pyspiel.load_game("python_coup", params)
+            assert isinstance(make_bot("best", game, 0, 1), kind), params

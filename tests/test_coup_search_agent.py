@@ -192,7 +192,7 @@ def test_same_seed_same_game_and_another_seed_another():
 
 
 @pytest.mark.parametrize("players", range(2, 9))
-def test_best_is_the_search_agent(players):
+def test_best_is_the_search_agent_without_a_blueprint(players):
     game = pyspiel.load_game("python_coup", {"players": players})
     assert isinstance(make_bot("best", game, 0, 0), S.SearchAgent)
     names = {spec.name for spec in bots_for("python_coup")}
