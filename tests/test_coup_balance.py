@@ -156,3 +156,12 @@ def test_the_report_section_shows_each_table_and_the_blueprint_from_the_records(
     assert "| 2 players, Ambassador deck, basic setup | random | 6 |" in text  # robustness
     assert "Starting hands, 2 players, Ambassador deck, basic setup: best" in text
     assert ctx.figures == ["coup_seat_win_rates.png"]
+
+
+def test_games_of_best_are_kept_apart_by_the_agent_it_stands_for(data):
+    table = SB.Table(3, "ambassador")
+    assert SB.what_plays(table, "best", build) == "SearchAgent"
+    lineup = ("best",) * 3
+    assert SB.games_path(table, lineup, 1, "SearchAgent").name == \
+        "3p-ambassador-best+best+best-1-SearchAgent.jsonl"
+    assert SB.games_path(table, lineup, 1) != SB.games_path(table, lineup, 1, "SearchAgent")

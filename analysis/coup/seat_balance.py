@@ -152,8 +152,16 @@ def record_path(table: Table) -> Path:
     return store.data("coup", "balance", f"{table.name}.json")
 
 
-def games_path(table: Table, lineup: Sequence[str], seed: int) -> Path:
-    return store.cache("coup", "balance", f"{table.name}-{'+'.join(lineup)}-{seed}.jsonl")
+def games_path(table: Table, lineup: Sequence[str], seed: int, plays: str = "") -> Path:
+    """Where a match's games are kept; ``plays`` tells apart the agents an alias such as
+    ``best`` stood for, so games of different agents are never resumed together."""
+    tail = f"-{plays}" if plays else ""
+    return store.cache("coup", "balance", f"{table.name}-{'+'.join(lineup)}-{seed}{tail}.jsonl")
+
+
+def what_plays(table: Table, agent: str, build: Build = make_bot) -> str:
+    """The kind of bot ``agent`` is at ``table`` (``best`` depends on what is built)."""
+    return type(build(agent, pyspiel.load_game(GAME, table.params()), 0, 0)).__name__
 
 
 def hand_values(rows: Iterable[dict], agents: Sequence[str]) -> tuple[HandRecord, ...]:
@@ -190,7 +198,8 @@ def play_table(table: Table, agent: str, games: int, seed: int, panel: Sequence[
                progress=progress, build=build)
     lineup = (agent,) * table.players
     observe = starting_hands if table.players in HAND_PLAYERS else None
-    path = games_path(table, lineup, seed)
+    plays = what_plays(table, agent, build) if agent == "best" else ""
+    path = games_path(table, lineup, seed, plays)
     path.parent.mkdir(parents=True, exist_ok=True)
     self_play = play_match(GAME, lineup, games, record=path, observe=observe, **run)
     hands = ()
@@ -202,8 +211,10 @@ def play_table(table: Table, agent: str, games: int, seed: int, panel: Sequence[
     for rival in panel:
         mixed = (agent,) + (rival,) * (table.players - 1)
         matches.append(play_match(GAME, mixed, robustness_games or games,
-                                  record=games_path(table, mixed, seed), **run))
+                                  record=games_path(table, mixed, seed, plays), **run))
     about = next((b.description for b in bots_for(GAME) if b.name == agent), "")
+    if plays:
+        about += f" (here: {plays})"
     record = TableRecord(table, agent, self_play, tuple(matches), hands, farol_version(),
                          code_commit(), seed, about)
     save_record(record)
