@@ -21,7 +21,8 @@ def facts(deck: str = R.DECK) -> dict:
                      "first": seats[0], "games": rec.self_play.games, "agent": rec.agent})
     unfair = [f"{r['players']} players seat {s.seat + 1} ({pct_ci(s.win_rate, s.ci95)})"
               for r in rows for s in r["seats"] if not s.ci95[0] <= r["fair"] <= s.ci95[1]]
-    headline = "; ".join(f"{r['players']}: {pct(r['first'].win_rate)}" for r in rows) or None
+    headline = "; ".join(f"{r['players']} players: **{pct(r['first'].win_rate)}**"
+                         for r in rows) or None
     total = sum(r["players"] for r in rows)
     return {"rows": rows, "unfair": unfair, "total": total, "command": R.BALANCE,
             "headline": headline}
@@ -47,8 +48,10 @@ def chart(rows: list[dict]) -> str:
 
 def answer(ctx: GuideContext) -> Answer:
     f = facts()
+    games = sorted({r["games"] for r in f["rows"]})
+    count = (f"{games[0]:,}" if len(games) == 1 else f"{games[0]:,}-{games[-1]:,}") if games else ""
     model = (f"The whole game, {R.DECK.capitalize()} deck, every seat played by the strongest "
-             f"agent ({f['rows'][0]['agent']}), {f['rows'][0]['games']:,} games a table; 95% "
+             f"agent ({f['rows'][0]['agent']}), {count} games a table; 95% "
              "intervals." if f["rows"] else "The whole game at 3-8 players.")
     detail = ""
     if f["rows"]:
