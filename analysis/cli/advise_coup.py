@@ -15,7 +15,13 @@ import json
 from analysis.cli.numbers import int_in
 from analysis.cli.spots import add_spot_arguments, spot_from_args
 from analysis.coup.advise import CAP_PRICINGS, DEFAULT_CAP, advise, can_price_cap, position_at
-from analysis.coup.blueprint_advice import ROLLOUTS, advise_spot, blueprint_for, position_spot
+from analysis.coup.blueprint_advice import (
+    ROLLOUTS,
+    SpotAdvice,
+    advise_spot,
+    blueprint_for,
+    position_spot,
+)
 from games.coup import cards as C
 from games.coup.positions import parse_position
 from games.errors import InvalidPositionError
@@ -88,23 +94,25 @@ def fits_exact(position: str, deck: str) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.history is not None:
-        state = spot_from_args(GAME, args, {"deck": args.deck})
-        bp = blueprint_for(state)
-        if bp is not None:
-            advice = advise_spot(state, bp, args.rollouts, args.seed)
-            print(json.dumps(advice.to_json(), indent=2) if args.json else advice.text())
-            return 0
-    position, deck = spot(args)
-    if args.history is None and args.cap_pricing == "markov" and not fits_exact(position, deck):
-        state = position_spot(position, deck, "standard", args.seed)
-        bp = blueprint_for(state)
-        if bp is not None:
-            advice = advise_spot(state, bp, args.rollouts, args.seed)
-            print(json.dumps(advice.to_json(), indent=2) if args.json else advice.text())
-            return 0
-    advice = advise(position, deck, args.turn_cap, use_cache=not args.no_cache,
-                    cap=args.cap_pricing)
+    advice = blueprint_advice(args)
+    if advice is None:
+        position, deck = spot(args)
+        advice = advise(position, deck, args.turn_cap, use_cache=not args.no_cache,
+                        cap=args.cap_pricing)
     print(json.dumps(advice.to_json(), indent=2) if args.json else advice.text())
     return 0
 
+
+def blueprint_advice(args: argparse.Namespace) -> SpotAdvice | None:
+    """The blueprint's advice where it answers: a history at any decision, or a position
+    the exact solve cannot price (two cards each); ``None`` elsewhere, or when no
+    blueprint of the game's deck and setup is built."""
+    if args.history is not None:
+        state = spot_from_args(GAME, args, {"deck": args.deck})
+    else:
+        position, deck = spot(args)
+        if args.cap_pricing != "markov" or fits_exact(position, deck):
+            return None
+        state = position_spot(position, deck, "standard", args.seed)
+    bp = blueprint_for(state)
+    return None if bp is None else advise_spot(state, bp, args.rollouts, args.seed)

@@ -373,6 +373,12 @@ def read_summary(deck: str) -> dict:
     return read_json(path) if path.exists() else {}
 
 
+def exploitability_bound(summary: dict, setup: str) -> float | None:
+    """The measured lower bound on ``setup``'s exploitability in a summary (``None``:
+    not measured)."""
+    return summary.get("bounds", {}).get(setup, {}).get("exploitability_lower_bound")
+
+
 def build(deck: str, part: str, setups=None, iterations: int = ITERATIONS,
           progress: bool = False, dg: DeckGraph | None = None) -> Blueprint:
     """Train ``setups`` (by default all) of the graph ``part`` of ``deck``, each

@@ -19,7 +19,7 @@ import pyspiel
 
 from analysis import store
 from analysis.coaching import register_coach
-from analysis.coup.blueprint import Blueprint, read_summary
+from analysis.coup.blueprint import Blueprint, exploitability_bound, read_summary
 from analysis.coup.blueprint_agent import load_deck_blueprint
 from analysis.coup.guarantees import position_key
 from analysis.statistics import Z95
@@ -194,18 +194,17 @@ def advise_spot(state: pyspiel.State, bp: Blueprint, rollouts: int = ROLLOUTS,
     if state.is_chance_node():
         raise InvalidPositionError("the game waits for a card to be drawn, not for a player")
     setup, player = params["two_player_setup"], state.current_player()
-    bp.mix(state.core, player, setup)  # a setup the blueprint lacks fails here, in one line
+    mix = bp.action_probabilities(state)  # a setup the blueprint lacks fails here, in one line
+    if not mix:
+        raise InvalidPositionError(
+            "the blueprint has no strategy here: play from the deal never reaches this "
+            "position (a winning Coup declined, or a position set up by hand)")
     root = state.get_game().new_initial_state().core
     worlds = beliefs(root, state.history(), player, bp, setup)
     assumed = bool(worlds)
     if not worlds:
         worlds = beliefs(root, state.history(), player, bp, setup, uniform=True)
     legal = state.legal_actions()
-    mix = bp.action_probabilities(state)
-    if not mix:
-        raise InvalidPositionError(
-            "the blueprint has no strategy here: play from the deal never reaches this "
-            "position (a winning Coup declined, or a position set up by hand)")
     values = move_values(worlds, legal, player, bp, setup, rollouts, seed)
     deck = params["deck"]
     actions = tuple((state.action_to_string(player, a), mix[a], v, ci)
@@ -219,7 +218,7 @@ def advise_spot(state: pyspiel.State, bp: Blueprint, rollouts: int = ROLLOUTS,
             holds[C.card_name(c, deck)] += w
         text = V.hand_text(hand, deck)
         hands[text] = hands.get(text, 0.0) + w
-    bound = read_summary(deck).get("bounds", {}).get(setup, {}).get("exploitability_lower_bound")
+    bound = exploitability_bound(read_summary(deck), setup)
     return SpotAdvice(deck, setup, player,
                       tuple(C.card_name(c, deck) for c in state.core.hands[player]),
                       V.step_text(state.core, player), actions,
@@ -279,8 +278,7 @@ def coup_coach(game: pyspiel.Game):
         player = state.current_player()
         return [(a, *by_name[state.action_to_string(player, a)]) for a in state.legal_actions()]
 
-    bound = read_summary(params["deck"]).get("bounds", {}).get(setup, {}).get(
-        "exploitability_lower_bound")
+    bound = exploitability_bound(read_summary(params["deck"]), setup)
     coach.note = (f"the blueprint's mix; values P(win) - P(lose) from {COACH_ROLLOUTS} "
                   f"blueprint games per move, within ±{Z95 / math.sqrt(COACH_ROLLOUTS):.2f} at most "
                   "at 95%; the blueprint can be beaten by "

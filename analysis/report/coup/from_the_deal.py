@@ -34,7 +34,7 @@ def blueprint_lines() -> list[str]:
                 lines.append(f"| {deck} | {setup} | not built yet | | |")
                 continue
             built = True
-            bound = summary.get("bounds", {}).get(setup, {}).get("exploitability_lower_bound")
+            bound = blueprint.exploitability_bound(summary, setup)
             shown = "not measured yet" if bound is None else f"at least {bound:.3f}"
             lines.append(f"| {deck} | {setup} | {rec['iterations']} | "
                          f"{(1 + rec['first_player_value']) / 2:.1%} | {shown} |")

@@ -38,7 +38,7 @@ def blueprint_first(deck: str, setup: str) -> BlueprintFirst | None:
     rec = summary.get("setups", {}).get(setup)
     if rec is None:
         return None
-    bound = summary.get("bounds", {}).get(setup, {}).get("exploitability_lower_bound")
+    bound = blueprint.exploitability_bound(summary, setup)
     return BlueprintFirst(deck, setup, (1 + rec["first_player_value"]) / 2,
                           int(rec["iterations"]), bound)
 
