@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from matplotlib import colormaps
+from matplotlib.figure import Figure
 
 from analysis import store
 from analysis.cli import main as cli_main
@@ -25,7 +26,7 @@ from analysis.goat_lords.plan import plan as goat_plan
 from analysis.goat_lords.statistics import seat_win_rates
 from analysis.goat_lords.tournament import load_rows
 from analysis.match import MatchResult, SeatRecord
-from analysis.report import svg
+from analysis.report import cells, svg
 from analysis.report.cobardes.common import FULL_BATTLE_JSON, load_renewal
 from analysis.report.coup.readers import full_game_best
 from analysis.report.guides.common import TEMPLATES, GuideContext
@@ -107,9 +108,23 @@ def test_heatmap_annotations_are_readable_on_every_colour():
     for name in ("viridis", "RdBu", "RdBu_r"):
         for x in np.linspace(0, 1, 101):
             rgb = colormaps[name](x)
-            ink = (0, 0, 0) if svg.ink(rgb) == "#000000" else (1, 1, 1)
-            a, b = svg.luminance(rgb), svg.luminance(ink)
+            ink = (0, 0, 0) if cells.ink(rgb) == "#000000" else (1, 1, 1)
+            a, b = cells.luminance(rgb), cells.luminance(ink)
             assert (max(a, b) + 0.05) / (min(a, b) + 0.05) >= 4.5
+
+
+def test_chart_cells_use_readable_ink_and_explain_blanks():
+    """The appendix charts write dark cells in white and light ones in black, and a blank
+    cell is hatched with its meaning in the legend."""
+    fig = Figure()
+    ax = fig.add_subplot()
+    data = np.array([[0.0, 1.0], [np.nan, 0.5]])
+    image = ax.imshow(data, cmap="viridis", vmin=0, vmax=1)
+    assert cells.annotate(ax, image, data, lambda v: f"{v:.2f}", blank="not solved")
+    colours = {t.get_text(): t.get_color() for t in ax.texts}
+    assert colours == {"0.00": "#ffffff", "1.00": "#000000", "0.50": "#000000"}
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["not solved"]
+    assert len(ax.patches) == 1
 
 
 def test_heatmap_cells_show_their_value_on_hover():

@@ -9,22 +9,10 @@ from html import escape
 
 from matplotlib import colormaps
 
+from analysis.report.cells import ink
+
 CELL_W, CELL_H = 64, 30
 FONT = "font-family='DejaVu Sans, Arial, sans-serif'"
-
-
-def luminance(rgb: Sequence[float]) -> float:
-    """Relative luminance (WCAG) of an sRGB colour with channels in [0, 1]."""
-    def lin(c: float) -> float:
-        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
-    r, g, b = (lin(c) for c in rgb[:3])
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def ink(rgb: Sequence[float]) -> str:
-    """Black or white, whichever contrasts more with the fill ``rgb``."""
-    lum = luminance(rgb)
-    return "#000000" if (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) else "#ffffff"
 
 
 def hex_colour(rgb: Sequence[float]) -> str:

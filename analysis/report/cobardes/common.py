@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -9,6 +11,7 @@ import pandas as pd
 from analysis import store
 from analysis.cobardes import balance, renewal
 from analysis.cobardes.exact import BattleSpec
+from analysis.report.cells import annotate, ink
 from analysis.report.context import ReportContext
 
 BENCHMARKS = store.REPOSITORY / "benchmarks" / "results"
@@ -36,9 +39,11 @@ def mix_bars(ax, mix: dict, title: str) -> None:
 
 
 def heatmap(ctx: ReportContext, table: pd.DataFrame, stem: str, title: str, label: str,
-             cmap: str = "RdBu", vmin: float = -1, vmax: float = 1, fmt: str = "{:+.2f}",
-             hypothetical_diagonal: bool = False) -> str:
-    fig, ax = plt.subplots(figsize=(8.5, 7))
+            cmap: str = "RdBu", vmin: float = -1, vmax: float = 1, fmt: str = "{:+.2f}",
+            hypothetical_diagonal: bool = False, diagonal: str = "never dealt") -> str:
+    """A matchup heatmap (player 0 in rows), every cell labelled; a blank cell is hatched
+    and the legend says why: ``diagonal`` on the diagonal, not solved elsewhere."""
+    fig, ax = plt.subplots(figsize=(9, 7.6))
     data = table.to_numpy(dtype=float)
     im = ax.imshow(data, cmap=cmap, vmin=vmin, vmax=vmax)
     if hypothetical_diagonal:
@@ -47,18 +52,20 @@ def heatmap(ctx: ReportContext, table: pd.DataFrame, stem: str, title: str, labe
             if np.isfinite(data[i, i]):
                 ax.add_patch(plt.Rectangle((i - 0.5, i - 0.5), 1, 1, fill=False,
                                            hatch="///", edgecolor="0.35", lw=0.0))
-                ax.text(i, i + 0.32, "hyp.", ha="center", va="center", fontsize=6)
+                ax.text(i, i + 0.32, "hyp.", ha="center", va="center", fontsize=7,
+                        color=ink(im.cmap(im.norm(data[i, i]))))
         title += "\n(hatched diagonal: hypothetical mirror battles, never dealt)"
     ax.set_xticks(range(len(table.columns)), table.columns, rotation=45, ha="right")
     ax.set_yticks(range(len(table.index)), table.index)
     ax.set_xlabel("player 1 (columns)")
     ax.set_ylabel("player 0 (rows)")
-    for i in range(data.shape[0]):
-        for j in range(data.shape[1]):
-            if np.isfinite(data[i, j]):
-                ax.text(j, i, fmt.format(data[i, j]), ha="center", va="center", fontsize=7)
+    missing = ~np.isfinite(data)
+    on_diagonal = missing & np.eye(*data.shape, dtype=bool)
+    reasons = ([f"{diagonal} (diagonal)"] if on_diagonal.any() else []) \
+        + (["not solved yet"] if (missing & ~on_diagonal).any() else [])
+    annotate(ax, im, data, fmt.format, fontsize=8, blank="blank: " + "; ".join(reasons))
     fig.colorbar(im, ax=ax, label=label)
-    ax.set_title(title, fontsize=10)
+    ax.set_title("\n".join(textwrap.fill(line, 72) for line in title.split("\n")), fontsize=10)
     path = ctx.save_figure(fig, stem)
     plt.close(fig)
     return path

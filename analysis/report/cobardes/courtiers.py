@@ -8,6 +8,7 @@ import numpy as np
 from analysis import store
 from analysis.cobardes import balance, sweep
 from analysis.cobardes.war import solve_war, value_table
+from analysis.report.cells import annotate
 from analysis.report.cobardes.common import EXACT, army_text, battle_spec, heatmap, load_renewal
 from analysis.report.context import ReportContext
 from games.cobardes import cards as C
@@ -33,7 +34,8 @@ def courtier_section(ctx: ReportContext) -> str:
              f"every strength and tier below."]
     path = heatmap(ctx, shown_tables["battle"], "courtier_battle", "Battle value for "
                     "player 0 (win 1, crown 3, draw 0)", "battle value", vmin=-1.5,
-                    vmax=1.5, hypothetical_diagonal=True)
+                    vmax=1.5, hypothetical_diagonal=True,
+                    diagonal="mirror battle not solved")
     parts.append(f"\n![Courtier battle matchups]({path})")
     source = battle
     label = "mean battle value over opponents, both seats"
@@ -41,7 +43,7 @@ def courtier_section(ctx: ReportContext) -> str:
         path = heatmap(ctx, shown_tables["war_win"], "courtier_war", "Player 0's "
                         "probability of winning the war from 0-0", "P(win war)",
                         cmap="RdBu", vmin=0, vmax=1, fmt="{:.2f}",
-                        hypothetical_diagonal=True)
+                        hypothetical_diagonal=True, diagonal="mirror battle not solved")
         parts.append(f"\n![Courtier war matchups]({path})\n")
         parts.append("War win probabilities compose the exact battles over the score "
                      "states (next section), with each player keeping the same courtier "
@@ -137,12 +139,12 @@ def war_section(ctx: ReportContext) -> str:
     axes = np.atleast_1d(axes)
 
     def draw(ax, t, title):
-        ax.imshow((1 + t) / 2, cmap="RdBu", vmin=0, vmax=1)
-        for a in range(3):
-            for b in range(3):
-                ax.text(b, a, f"{(1 + t[a, b]) / 2:.2f}", ha="center", va="center")
+        image = ax.imshow((1 + t) / 2, cmap="RdBu", vmin=0, vmax=1)
+        annotate(ax, image, (1 + t) / 2, lambda v: f"{v:.2f}", fontsize=9)
         ax.set_xticks(range(3), [f"P1: {b}" for b in range(3)])
         ax.set_yticks(range(3), [f"P0: {a}" for a in range(3)])
+        ax.set_xlabel("battles won by player 1")
+        ax.set_ylabel("battles won by player 0")
         ax.set_title(title, fontsize=9)
 
     draw(axes[0], table, f"warriors only ({army_text(spec)})")

@@ -33,7 +33,8 @@ def villain_section(ctx: ReportContext) -> str:
         return ("## Villains\n\nNo villain sweep is cached yet: run "
                 "`farol cobardes sweep --kind villains`.")
     path = heatmap(ctx, table, "villain_matchups", f"Battle value for player 0, both "
-                    f"villains known ({army})", "battle value", vmin=-2, vmax=2)
+                    f"villains known ({army})", "battle value", vmin=-2, vmax=2,
+                    diagonal="each villain exists once")
     strength = balance.seat_neutral_strength(table).dropna()
     ranking = ", ".join(f"{name} {v:+.2f}" for name, v in strength.items()) \
         if n >= 72 else "(shown when all 72 pairs are solved)"
@@ -90,7 +91,7 @@ def hidden_section(ctx: ReportContext) -> str:
         deals = villain_frame(h["table"])
         path = heatmap(ctx, deals, "hidden_villains", f"Battle value for player 0 by the "
                         f"villains dealt, hidden ({h['label']})", "battle value",
-                        vmin=-1.5, vmax=1.5)
+                        vmin=-1.5, vmax=1.5, diagonal="each villain exists once")
         strength = balance.seat_neutral_strength(deals).dropna()
         ranking = ", ".join(f"{name} {v:+.2f}" for name, v in strength.items())
         hidden = (f"\n\n**The value of holding each villain, hidden.** One battle with both "
@@ -207,7 +208,8 @@ def full_battle_text(ctx: ReportContext) -> str:
     deals = villain_frame(f["deal_values"])
     path = heatmap(ctx, deals, "full_battle_villains",
                     f"Full battle ({pairing_text(f)}): value for player 0 by the villains dealt, "
-                    f"hidden", "battle value", vmin=-1.5, vmax=1.5)
+                    f"hidden", "battle value", vmin=-1.5, vmax=1.5,
+                    diagonal="each villain exists once")
     strength = balance.seat_neutral_strength(deals).dropna()
     ranking = ", ".join(f"{name} {v:+.2f}" for name, v in strength.items())
     progress = "; ".join(

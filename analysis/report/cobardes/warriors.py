@@ -15,6 +15,7 @@ from analysis.cobardes.exact import (
     payoff_values,
     position_table,
 )
+from analysis.report.cells import annotate
 from analysis.report.cobardes.common import EXACT, army_text, battle_spec, mix_bars, villain_frame
 from analysis.report.context import ReportContext
 from analysis.solve.cache import read_json
@@ -36,10 +37,8 @@ def warriors_section(ctx: ReportContext) -> str:
                        [C.CARD_NAMES[k] for k in range(spec.warriors + 1)])
     axes[1].set_yticks(range(spec.combats), [f"combat {c + 1}" for c in range(spec.combats)])
     axes[1].set_title("P(warrior played | combat reached), %", fontsize=10)
-    for c in range(spec.combats):
-        for k in range(spec.warriors + 1):
-            axes[1].text(k, c, f"{100 * stats.play[c, k]:.0f}", ha="center", va="center",
-                         fontsize=7)
+    annotate(axes[1], im, 100 * stats.play, lambda v: f"{v:.0f}", fontsize=8)
+    axes[1].set_xlabel("warrior")
     fig.colorbar(im, ax=axes[1])
     path = ctx.save_figure(fig, "warriors_mix")
     plt.close(fig)
@@ -47,11 +46,9 @@ def warriors_section(ctx: ReportContext) -> str:
     im = ax.imshow(stats.importance[:-1], cmap="viridis", aspect="auto")
     ax.set_xticks(range(spec.warriors + 1), [C.CARD_NAMES[k] for k in range(spec.warriors + 1)])
     ax.set_yticks(range(spec.combats - 1), [f"combat {c + 1}" for c in range(spec.combats - 1)])
-    for c in range(spec.combats - 1):
-        for k in range(spec.warriors + 1):
-            v = stats.importance[c, k]
-            if np.isfinite(v):
-                ax.text(k, c, f"{v:.2f}", ha="center", va="center", fontsize=7, color="w")
+    annotate(ax, im, stats.importance[:-1], lambda v: f"{v:.2f}", fontsize=8,
+             blank="blank: never held at that combat in solved play")
+    ax.set_xlabel("warrior")
     fig.colorbar(im, ax=ax, label="value lost without the card")
     ax.set_title("Which warriors matter at which combat", fontsize=10)
     path2 = ctx.save_figure(fig, "card_importance")

@@ -6,6 +6,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from analysis.coup.endgames import SOLVER
+from analysis.report.cells import annotate
 from analysis.report.context import ReportContext
 
 
@@ -21,9 +22,10 @@ def fmt(x, spec=".3f") -> str:
 
 
 def heatmaps(ctx: ReportContext, df, column: str, title: str, stem: str, cmap: str,
-             vmin: float, vmax: float) -> str:
+             vmin: float, vmax: float, blank: str = "not solved") -> str:
+    """One coins-by-coins heatmap of ``column`` per deck, every cell labelled."""
     decks = sorted(df["deck"].unique())
-    fig = Figure(figsize=(5.2 * len(decks), 4.4))
+    fig = Figure(figsize=(6.4 * len(decks), 5.6))
     for i, deck in enumerate(decks):
         ax = fig.add_subplot(1, len(decks), i + 1)
         grid = df[df["deck"] == deck].pivot_table(index="mover", columns="other", values=column)
@@ -33,9 +35,7 @@ def heatmaps(ctx: ReportContext, df, column: str, title: str, stem: str, cmap: s
         ax.set_xlabel("other player's coins")
         ax.set_ylabel("coins of the player to move")
         ax.set_title(f"{title}: {deck}")
-        for (r, c), v in np.ndenumerate(grid.values):
-            if not np.isnan(v):
-                ax.text(c, r, f"{v:.2f}", ha="center", va="center", fontsize=6)
+        annotate(ax, im, grid.values, lambda v: f"{v:.2f}", fontsize=8, blank=blank)
         fig.colorbar(im, ax=ax, shrink=0.8)
     return ctx.save_figure(fig, stem)
 
