@@ -7,6 +7,7 @@ import pytest
 from analysis import cli, store
 from analysis.cli import games as cli_games
 from analysis.params import load_game, parse_params
+from analysis.report.context import ReportContext
 from analysis.play import play_game
 from games import catalog
 from games.errors import InvalidParameterError
@@ -99,8 +100,21 @@ def test_play_rejects_an_unknown_move_then_accepts_a_name():
     assert returns is not None
 
 
-def test_report_all_writes_index_and_reports(tmp_path, capsys):
+def test_report_all_writes_index_and_reports(tmp_path, capsys, monkeypatch):
+    unlabelled = []
+    save = ReportContext.save_figure
+
+    def checked(self, fig, stem):
+        # Every chart's axes say what they show (colour bars carry their own label).
+        for ax in fig.axes:
+            if ax.get_label() != "<colorbar>" and ax.axison and not (
+                    ax.get_xlabel() and ax.get_ylabel()):
+                unlabelled.append(f"{self.family.key}_{stem}: {ax.get_title()!r}")
+        return save(self, fig, stem)
+
+    monkeypatch.setattr(ReportContext, "save_figure", checked)
     assert cli.main(["report", "all", "--out", str(tmp_path), "--quick"]) == 0
+    assert not unlabelled, "\n".join(unlabelled)
     index = (tmp_path / "index.md").read_text()
     for fam in catalog.families():
         md = tmp_path / f"{fam.key}.md"

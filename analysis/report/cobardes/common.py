@@ -34,6 +34,7 @@ def mix_bars(ax, mix: dict, title: str) -> None:
     names = list(mix)
     ax.bar(names, [100 * mix[n] for n in names], color="#4a78a8")
     ax.set_ylabel("% of the time")
+    ax.set_xlabel("card played")
     ax.set_title(title, fontsize=10)
     ax.set_ylim(0, 100)
 

@@ -39,6 +39,7 @@ def warriors_section(ctx: ReportContext) -> str:
     axes[1].set_title("P(warrior played | combat reached), %", fontsize=10)
     annotate(axes[1], im, 100 * stats.play, lambda v: f"{v:.0f}", fontsize=8)
     axes[1].set_xlabel("warrior")
+    axes[1].set_ylabel("combat")
     fig.colorbar(im, ax=axes[1])
     path = ctx.save_figure(fig, "warriors_mix")
     plt.close(fig)
@@ -49,6 +50,7 @@ def warriors_section(ctx: ReportContext) -> str:
     annotate(ax, im, stats.importance[:-1], lambda v: f"{v:.2f}", fontsize=8,
              blank="blank: never held at that combat in solved play")
     ax.set_xlabel("warrior")
+    ax.set_ylabel("combat")
     fig.colorbar(im, ax=ax, label="value lost without the card")
     ax.set_title("Which warriors matter at which combat", fontsize=10)
     path2 = ctx.save_figure(fig, "card_importance")

@@ -135,6 +135,7 @@ def seat_chart(records) -> Figure | None:
     ax.invert_yaxis()
     ax.set_xlabel("win rate minus the fair share (percentage points; seats in order, "
                   "seat 1 on top of each table)")
+    ax.set_ylabel("table")
     ax.set_title("Coup seat win rates (95% intervals)")
     return fig
 

@@ -37,7 +37,8 @@ def seat_section(ctx: ReportContext) -> str:
         ax.axhline(1.0, color="grey", lw=0.8, ls="--")
         ax.set_title(f"all-{label} tables")
         ax.set_xlabel("seat (0 moves first)")
-    axes[0].set_ylabel("win rate × n  (1 = fair)")
+    for ax in axes:
+        ax.set_ylabel("win rate × n  (1 = fair)")
     axes[1].legend(fontsize=7)
     path = ctx.save_figure(fig, "seat_win_rates")
     plt.close(fig)

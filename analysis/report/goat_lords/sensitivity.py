@@ -56,6 +56,7 @@ def sensitivity_section(ctx: ReportContext) -> str:
     ax.set_xticks(range(len(names)))
     ax.set_xticklabels(names, fontsize=8)
     ax.set_ylabel("win rate per extra wild (pp)")
+    ax.set_xlabel("point values assumed")
     ax.axhline(0, color="grey", lw=0.8, ls="--")
     ax.legend(fontsize=8)
     ax.set_title("Worth of a wild under other point values")
