@@ -179,7 +179,29 @@ def play_match(
     observe: Observe | None = None,
     scheduler=None,
 ) -> MatchResult:
-    """Play a match of ``games`` games; ``agents`` names one agent per seat.
+    """Play a match of ``games`` games (see :func:`play_games`) and tally it."""
+    rows = play_games(game_name, agents, games, seed, params, workers, progress, build,
+                      record, observe, scheduler)
+    return tally(game_name, dict(params or {}), tuple(agents), games, seed,
+                 {i: r["shares"] for i, r in rows.items()})
+
+
+def play_games(
+    game_name: str,
+    agents: Sequence[str],
+    games: int,
+    seed: int,
+    params: dict | None = None,
+    workers: int = 1,
+    progress: bool = False,
+    build: Build = make_bot,
+    record: Path | None = None,
+    observe: Observe | None = None,
+    scheduler=None,
+) -> dict[int, dict]:
+    """Play games ``0 .. games-1`` of a match; ``agents`` names one agent per seat.
+    Returns each game's row (game index -> ``shares`` per seat, and ``seen`` when
+    ``observe`` noted something).
 
     ``workers`` processes play chunks of games in parallel (the result is the same for
     any number); ``progress`` shows a bar with the time left on standard error.
@@ -228,8 +250,7 @@ def play_match(
                     keep(future.result())
     finally:
         bar.close()
-    return tally(game_name, params, agents, games, seed,
-                 {i: r["shares"] for i, r in rows.items()})
+    return {i: rows[i] for i in range(games)}
 
 
 def _play_on_dask(scheduler, work: tuple, chunks: list[list[int]], build: Build,
@@ -245,12 +266,6 @@ def _play_on_dask(scheduler, work: tuple, chunks: list[list[int]], build: Build,
     finally:
         if client is not scheduler:
             client.close()
-
-
-def read_record(path: Path, header: dict) -> dict[int, list[float]]:
-    """The win shares a match's record file holds (game index -> shares), starting the
-    file with ``header`` when it is new (see :func:`read_rows`)."""
-    return {i: r["shares"] for i, r in read_rows(path, header).items()}
 
 
 def read_rows(path: Path, header: dict) -> dict[int, dict]:

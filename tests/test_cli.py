@@ -7,8 +7,8 @@ import pytest
 from analysis import cli, store
 from analysis.cli import games as cli_games
 from analysis.params import load_game, parse_params
-from analysis.report.context import ReportContext
 from analysis.play import play_game
+from analysis.report.context import ReportContext
 from games import catalog
 from games.errors import InvalidParameterError
 

@@ -26,7 +26,7 @@ import pyspiel
 import analysis.coup.panel  # noqa: F401  (registers the panel agents in every process)
 from analysis import store
 from analysis.bots import bots_for, make_bot
-from analysis.match import Build, MatchResult, play_match, read_rows, seating
+from analysis.match import Build, MatchResult, play_games, play_match, seating, tally
 from analysis.provenance import code_commit, farol_version
 from analysis.solve.cache import atomic_write_text, read_record
 from analysis.statistics import WinRate
@@ -201,12 +201,10 @@ def play_table(table: Table, agent: str, games: int, seed: int, panel: Sequence[
     plays = what_plays(table, agent, build) if agent == "best" else ""
     path = games_path(table, lineup, seed, plays)
     path.parent.mkdir(parents=True, exist_ok=True)
-    self_play = play_match(GAME, lineup, games, record=path, observe=observe, **run)
-    hands = ()
-    if observe is not None:
-        header = {"game": GAME, "params": params, "agents": list(lineup), "seed": seed}
-        rows = [r for i, r in read_rows(path, header).items() if i < games]
-        hands = hand_values(rows, lineup)
+    rows = play_games(GAME, lineup, games, record=path, observe=observe, **run)
+    self_play = tally(GAME, params, lineup, games, seed,
+                      {i: r["shares"] for i, r in rows.items()})
+    hands = hand_values(list(rows.values()), lineup) if observe is not None else ()
     matches = []
     for rival in panel:
         mixed = (agent,) + (rival,) * (table.players - 1)
