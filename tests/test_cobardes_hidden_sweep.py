@@ -9,6 +9,7 @@ import pytest
 from analysis import store
 from analysis.cli import main
 from analysis.cobardes import hidden_sweep as H
+from analysis.cobardes.sweep import is_mirror
 from analysis.solve.errors import CorruptFileError
 
 SMALL = {"warriors": 2, "combats": 2, "iterations": 10}
@@ -130,3 +131,15 @@ def test_the_command_solves_named_matchups_and_refuses_bad_ones(tmp_path, capsys
             assert main(["cobardes", "sweep", "--kind", "hidden", "--matchups", bad]) == 2
             err = capsys.readouterr().err
             assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_matchups_are_solved_dealt_first_in_a_fixed_random_order():
+    """A sweep stopped part way holds a random sample of the dealt matchups: they come
+    first, shuffled the same way every run, and the mirrors (never dealt) last."""
+    matchups = H.hidden_matchups()
+    order = H.solving_order(matchups)
+    assert sorted(order) == sorted(matchups)
+    dealt = [p for p in matchups if not is_mirror(p)]
+    assert all(not is_mirror(p) for p in order[:len(dealt)])
+    assert order[:len(dealt)] != dealt  # shuffled, not in the courtiers' order
+    assert order == H.solving_order(matchups)

@@ -36,6 +36,7 @@ from games.errors import InvalidParameterError
 # Bump when the meaning of a stored record changes.
 HIDDEN_VERSION = 1
 ITERATIONS = 200
+ORDER_SEED = 20261202  # the order matchups are solved in (see solving_order)
 KIND = "hidden"
 SOLVER = ("public subgames by exact backward induction; CFR+ on the trunk's state graph "
           "(an abstraction: the exploitability measured within it is a lower bound on the "
@@ -51,6 +52,14 @@ def hidden_matchups() -> list[tuple[str, str]]:
     """The 100 courtier matchups: every ordered pair, mirrors included."""
     names = list(C.COURTIER_NAMES)
     return [(a, b) for a in names for b in names]
+
+
+def solving_order(pairings: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The matchups dealt in play first, in a fixed random order, then the mirrors: a
+    sweep stopped part way holds a random sample of the dealt matchups it was given."""
+    order = np.random.default_rng(ORDER_SEED).permutation(len(pairings))
+    shuffled = [pairings[i] for i in order]
+    return [p for p in shuffled if not is_mirror(p)] + [p for p in shuffled if is_mirror(p)]
 
 
 def hidden_params(pairing: tuple[str, str], warriors: int = 6, combats: int = 7) -> dict:
@@ -208,8 +217,8 @@ def run_hidden_sweep(pairings: Iterable[tuple[str, str]] | None = None, warriors
         for name in pairing:
             C.courtier_id(name)
     directory = hidden_dir() if directory is None else Path(directory)
-    todo = [p for p in pairings
-            if load_record(record_path(directory, p, warriors, combats)) is None]
+    todo = solving_order([p for p in pairings
+                          if load_record(record_path(directory, p, warriors, combats)) is None])
     args = (warriors, combats, str(directory), iterations)
     bar = tqdm(total=len(todo), desc="matchups with hidden villains", unit=" matchup",
                disable=not (progress and todo))

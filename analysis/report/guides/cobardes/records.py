@@ -50,23 +50,28 @@ def full_battle() -> dict | None:
 
 @dataclass(frozen=True)
 class VillainValues:
-    """Each villain's mean battle value for its holder (both seats, every rival villain)."""
+    """Each villain's mean battle value for its holder (both seats, every rival villain).
+    ``source``: "sweep" (every courtier matchup), "partial" (the matchups solved so far:
+    ``low``/``high`` its least and greatest value over them) or "battle" (one matchup)."""
 
     values: pd.Series
-    source: str  # "sweep" or "battle"
+    source: str
     matchups: int
     exploitability_at_least: float
     pairing: str = ""
+    low: pd.Series | None = None
+    high: pd.Series | None = None
 
 
 def villain_values() -> VillainValues | None:
     sweep = hidden_sweep()
-    if sweep and len(sweep) == sweep_size():
-        per = [pd.Series(r.villain_values(0)) + pd.Series(r.villain_values(1)) for r in
-               sweep.values()]
-        values = (sum(per) / (2 * len(per))).sort_values(ascending=False)
+    if len(sweep) >= 2:
+        per = pd.DataFrame([(pd.Series(r.villain_values(0)) + pd.Series(r.villain_values(1))) / 2
+                            for r in sweep.values()])
+        values = per.mean().sort_values(ascending=False)
         worst = max(r.exploitability_lower_bound for r in sweep.values())
-        return VillainValues(values, "sweep", len(sweep), worst)
+        source = "sweep" if len(sweep) == sweep_size() else "partial"
+        return VillainValues(values, source, len(sweep), worst, low=per.min(), high=per.max())
     f = full_battle()
     if f is None:
         return None
