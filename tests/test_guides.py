@@ -375,12 +375,11 @@ def test_goat_lords_strength_only_from_long_matches(guides):
     row = the_row(guides["goat_lords"], "Strongest agent against the greedy heuristic")
     folder = store.data("goat_lords", "matches")
     long = [json.loads(p.read_text()) for p in sorted(folder.glob("*.json"))]
-    long = [m for m in long if m["games"] >= 1000 and m["params"].get("players") == 2]
-    assert long, "no match of 1,000 games stored"
+    assert long, "no match stored"
     for m in long:
         wins = sum(s["wins"] for s in m["seats"] if s["agent"] == "lord")
-        assert f"**{pct_ci(*_wilson(wins, m['games']))}**" in row
-    assert "400" not in row  # the 4-player match of 400 games is too short to state
+        stated = f"**{pct_ci(*_wilson(wins, m['games']))}**" in row
+        assert stated == (m["games"] >= 1000), m  # shorter matches are not stated
 
 
 def _wilson(wins: float, games: int):

@@ -17,13 +17,16 @@ def matchup_section(ctx: ReportContext) -> str:
         lines += [f"The strongest agent's matches (seats rotated; the first-named agent's win "
                   f"rate over all its seats, ties shared). Bot strength is stated only from "
                   f"matches of at least {MIN_GAMES:,} games.\n",
-                  "| match | players | games | scoring | win rate of the first agent |",
-                  "|---|---|---|---|---|"]
+                  "| match | players | games | scoring | win rate of the first agent | "
+                  "fair share |",
+                  "|---|---|---|---|---|---|"]
         for name, m in stored:
             first = m.totals()[0]
-            lines.append(f"| {name} | {m.params.get('players', 2)} | "
+            players = m.params.get("players", 2)
+            lines.append(f"| {name} | {players} | "
                          f"{m.games:,} | {scoring_words(m.params)} | "
-                         f"{pct(first.win_rate, first.ci95[0], first.ci95[1])} |")
+                         f"{pct(first.win_rate, first.ci95[0], first.ci95[1])} | "
+                         f"{100 / players:.0f}% |")
         lines.append("")
     for name, games in short:
         lines.append(f"Match `{name}` has {games:,} games so far, fewer than {MIN_GAMES:,}: "

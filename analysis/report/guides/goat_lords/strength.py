@@ -10,17 +10,20 @@ QUESTION = "Strongest agent against the greedy heuristic"
 
 
 def facts(ctx: GuideContext) -> dict:
-    """The 2-player matches of the strongest agent with enough games."""
+    """The strongest agent's matches against one other bot (one seat of ``lord``, the
+    others all that bot), with enough games, by number of players."""
     rows = []
     for name, m in R.matches():
         totals = {t.agent: t for t in m.totals()}
         if len(totals) != 2 or "lord" not in totals:
             continue
         rival = next(a for a in totals if a != "lord")
+        players = m.params.get("players", 2)
         row = {"name": name, "rival": rival, "lord": totals["lord"], "games": m.games,
-               "scoring": R.scoring_words(m.params)}
-        if m.games >= R.MIN_GAMES and m.params.get("players") == 2:
+               "players": players, "fair": 1 / players, "scoring": R.scoring_words(m.params)}
+        if m.games >= R.MIN_GAMES:
             rows.append(row)
+    rows.sort(key=lambda r: r["players"])
     headline = "; ".join(pct(r["lord"].win_rate) for r in rows) or None
     return {"rows": rows, "headline": headline, "min": R.MIN_GAMES,
             "command": R.MATCH}
@@ -29,9 +32,10 @@ def facts(ctx: GuideContext) -> dict:
 def answer(ctx: GuideContext) -> Answer:
     f = facts(ctx)
     rows = f["rows"]
-    model = (f"{rows[0]['scoring'].capitalize()}, 2 players, {rows[0]['games']:,} "
-             "games, seats swapped; 95% interval. Bot strength is stated from matches of "
-             f"{R.MIN_GAMES:,} games or more only." if rows else
+    counts = " and ".join(f"{r['games']:,} games at {r['players']} players" for r in rows)
+    model = (f"{rows[0]['scoring'].capitalize()}; {counts}; seats rotated; 95% intervals. "
+             f"Bot strength is stated from matches of {R.MIN_GAMES:,} games or more only."
+             if rows else
              f"Matches of {R.MIN_GAMES:,} games or more.")
     return Answer(QUESTION, one_line(render("goat_lords/strength.md.j2", **f)), model,
                   f["headline"])
