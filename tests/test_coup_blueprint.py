@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from itertools import pairwise
 
 import numpy as np
 import pyspiel
@@ -148,6 +149,68 @@ def test_local_best_response_keeps_the_true_world_and_is_bounded(endgames):
         assert again.mean_payoff == bound.mean_payoff  # seeded
 
 
+def test_planning_deeper_never_lowers_the_responders_value(endgames):
+    """Planning 0 decisions is the blueprint's own value; each further decision planned
+    can only add (the blueprint's choice there is among the plans); an all-seeing
+    responder bounds them all from above."""
+    dg, solver, strategies, config, root_core = endgames
+    value = solver.evaluate(strategies)
+    root = dg.roots[START]
+    for seat in (0, 1):
+        lbr = LocalBestResponse(dg, config, strategies, value, seat, depth=3)
+        worlds = {root: (root_core, 1.0)}
+        values = [lbr.plan(worlds, d)[0] for d in range(4)]
+        sign = 1.0 if seat == 0 else -1.0
+        assert values[0] == pytest.approx(sign * value[root], abs=1e-12)
+        assert all(b >= a - 1e-9 for a, b in pairwise(values))
+        assert values[3] > values[0] + 1e-6  # the blueprint is beatable here
+        assert values[3] <= omniscient_upper_bound(solver, strategies, seat)[root] + 1e-9
+
+
+def test_planning_one_decision_is_the_local_best_response(endgames):
+    """At every decision of simulated games, the classic local choice is one of the
+    best one-decision plans."""
+    dg, solver, strategies, config, root_core = endgames
+    value = solver.evaluate(strategies)
+    checked = []
+
+    class Checked(LocalBestResponse):
+        def choose(self, worlds):
+            local = self.choose_local(worlds)
+            core = next(iter(worlds.values()))[0]
+            q = {a: sum(self.plan(group, 0)[0] for group in self._branches(worlds, a).values())
+                 for a in self.walker.legal_actions(core)}
+            assert q[local] >= max(q.values()) - 1e-9
+            checked.append(local)
+            return local
+
+    for seat in (0, 1):
+        lbr = Checked(dg, config, strategies, value, seat)
+        rng = random.Random(seat)
+        for _ in range(5):
+            lbr.play(root_core, dg.roots[START], rng)
+    assert len(checked) > 10
+
+
+def test_a_deeper_response_plays_legal_seeded_games(endgames, tmp_path, capsys):
+    dg, solver, strategies, config, root_core = endgames
+    value = solver.evaluate(strategies)
+    bound = response_bound(dg, config, root_core, START, strategies, value, 1, 8, 3, depth=2)
+    again = response_bound(dg, config, root_core, START, strategies, value, 1, 8, 3, depth=2)
+    assert bound.depth == 2 and again.mean_payoff == bound.mean_payoff
+    upper = omniscient_upper_bound(solver, strategies, 1)[dg.roots[START]]
+    assert bound.ci95[0] <= upper - bound.blueprint_value + 1e-9
+    with pytest.raises(ValueError):
+        LocalBestResponse(dg, config, strategies, value, 0, depth=0)
+    with store.use(tmp_path):
+        B.update_summary("ambassador", setups={"basic": {
+            "iterations": 7, "first_player_value": 0.0}}, bounds={"basic": {
+                "local_best_response": [bound.to_json()]}})
+        assert cli.main(["coup", "blueprint", "info", "--setups", "basic"]) == 0
+    assert "a best response planning its next 2 decisions in seat 2 gains" in \
+        capsys.readouterr().out
+
+
 def test_local_bounds_play_each_seat_and_info_prints_them(endgames, tmp_path, capsys):
     dg, _, strategies, _, _ = endgames
     local = local_bounds(dg, {START: Endgame(2, 2).game()}, START, strategies, 12, 4)
@@ -162,7 +225,7 @@ def test_local_bounds_play_each_seat_and_info_prints_them(endgames, tmp_path, ca
     out = capsys.readouterr().out
     assert "not measured yet" not in out
     lo, hi = local[1].ci95
-    assert (f"a local best response in seat 2 gains {local[1].gain / 2:+.3f} "
+    assert (f"a best response planning its next decision in seat 2 gains {local[1].gain / 2:+.3f} "
             f"[{lo / 2:+.3f}, {hi / 2:+.3f}] in win probability over 12 games") in out
 
 

@@ -38,6 +38,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     build.add_argument("--local-games", type=int_in(0), default=200,
                        help="games of the local best response in each seat (default 200; "
                             "0 skips it)")
+    build.add_argument("--local-depth", type=int_in(1), default=1,
+                       help="decisions the local best response plans exactly before the "
+                            "blueprint takes over (default 1; deeper: a stronger response, "
+                            "slower games)")
     build.add_argument("--bluff-games", type=int_in(0), default=2000,
                        help="self-play games for the bluff, challenge and block tables "
                             f"(default 2000, a multiple of {BB.BATCHES}; 0 skips them)")
@@ -77,7 +81,7 @@ def run_build(args: argparse.Namespace) -> int:
         bp = blueprint.build(args.deck, part, mine, args.iterations, progress, dg)
         if args.response_iterations or args.local_games:
             measure_bounds(bp, mine, args.response_iterations, progress, dg,
-                           args.local_games, args.seed, args.bound_sweeps)
+                           args.local_games, args.seed, args.bound_sweeps, args.local_depth)
         del dg
         for setup in mine if args.bluff_games else ():
             BB.save_table(BB.play_and_tally(bp, setup, args.bluff_games, args.seed, progress))
@@ -118,8 +122,11 @@ def print_info(deck: str, setups: tuple[str, ...]) -> None:
         print(line)
         for r in b.get("local_best_response", []):
             lo, hi = r["ci95"]
-            print(f"    a local best response in seat {r['seat'] + 1} gains {r['gain'] / 2:+.3f} "
-                  f"[{lo / 2:+.3f}, {hi / 2:+.3f}] in win probability over {r['games']} games")
+            depth = r.get("depth", 1)
+            plans = "its next decision" if depth == 1 else f"its next {depth} decisions"
+            print(f"    a best response planning {plans} in seat {r['seat'] + 1} gains "
+                  f"{r['gain'] / 2:+.3f} [{lo / 2:+.3f}, {hi / 2:+.3f}] in win probability "
+                  f"over {r['games']} games")
         table = BB.load_tables(deck, [setup]).get(setup)
         if table is not None:
             claims = [r for r in table.rows if r.question == "claim" and r.influence == 0

@@ -7,7 +7,9 @@ the blueprint, and picks the action with the best expected value if both then pl
 the blueprint. Whatever its beliefs, it is a legal strategy of the real game, so its
 measured gain over the blueprint's own result is a lower bound on how much the best
 response gains: a lower bound on exploitability, never an estimate of it. Games are
-simulated and the gain reported with a 95% interval.
+simulated and the gain reported with a 95% interval. With a ``depth`` above 1 it looks
+further: an exact best response over its next ``depth`` decisions (each taken on what
+it has seen, never on the hidden cards), the blueprint playing on past them.
 
 Worlds are followed as nodes of the blueprint's graph (:mod:`analysis.coup.blueprint`),
 so the values and the blueprint's mixes are array lookups.
@@ -57,6 +59,7 @@ class ResponseBound:
     gain: float
     ci95: tuple[float, float]
     provenance: dict
+    depth: int = 1
 
     @property
     def win_gain(self) -> tuple[float, float, float]:
@@ -74,15 +77,19 @@ class ResponseBound:
 class LocalBestResponse:
     """The local best response for ``seat`` on ``dg``'s graph against ``strategies``
     (a probability per slot for each player), with node values ``value`` (player 0's
-    payoff under the blueprint's self-play)."""
+    payoff under the blueprint's self-play); ``depth``: how many of its own decisions
+    it plans exactly before the blueprint takes over (1: the classic local response)."""
 
     def __init__(self, dg: DeckGraph, config: E.Config, strategies, value: np.ndarray,
-                 seat: int):
+                 seat: int, depth: int = 1):
+        if depth < 1:
+            raise ValueError("a best response plans at least its next decision")
         self.g = dg.graph
         self.walker = DecisiveCoupWalker(config, history=True)
         self.strategies = strategies
         self.value = value
         self.seat = seat
+        self.depth = depth
         self.sign = 1.0 if seat == 0 else -1.0
         self.lost = 0  # moves after which the beliefs had ruled out the true world
 
@@ -101,6 +108,47 @@ class LocalBestResponse:
         return [(a, int(g.edge_child[lo + j]), float(mix[j])) for j, a in enumerate(actions)]
 
     def choose(self, worlds: dict) -> int:
+        """The responder's action at ``worlds``: the best expected value of its plan over
+        its next ``depth`` decisions, the blueprint's values past them."""
+        if self.depth == 1:
+            return self.choose_local(worlds)
+        return self.plan(worlds, self.depth)[1]
+
+    def plan(self, worlds: dict, depth: int) -> tuple[float, int | None]:
+        """The responder's best expected payoff from ``worlds`` (weights unnormalized)
+        planning its next ``depth`` decisions with more than one choice, and the action
+        it takes here (``None`` when it is not the responder's choice)."""
+        core = next(iter(worlds.values()))[0]
+        if core.over or depth == 0:
+            return sum(w * self.sign * self.value[n] for n, (_, w) in worlds.items()), None
+        choosing = core.cur == self.seat and len(self.walker.legal_actions(core)) > 1
+        if not choosing:
+            return sum(self.plan(group, depth)[0]
+                       for group in self._branches(worlds).values()), None
+        best, best_q = None, -math.inf
+        for a in self.walker.legal_actions(core):
+            q = sum(self.plan(group, depth - 1)[0]
+                    for group in self._branches(worlds, a).values())
+            if q > best_q + 1e-12:
+                best, best_q = a, q
+        return best_q, best
+
+    def _branches(self, worlds: dict, own: int | None = None) -> dict:
+        """The worlds after the next move, grouped by what the responder sees of it (its
+        own moves: only ``own``), with their probability along the way."""
+        out: dict = {}
+        for node, (core, weight) in worlds.items():
+            for a, c, p in self._moves(core, node):
+                if p <= 0.0 or (own is not None and a != own):
+                    continue
+                child = self.walker.child(core, a)
+                seen = self.walker.new_observations(core, child, self.seat)
+                group = out.setdefault((a, seen) if core.cur == self.seat else seen, {})
+                old = group.get(c)
+                group[c] = (child, weight * p + (old[1] if old else 0.0))
+        return out
+
+    def choose_local(self, worlds: dict) -> int:
         """The responder's action: the best expected blueprint value over ``worlds``."""
         g = self.g
         best, best_q = None, -math.inf
@@ -159,22 +207,23 @@ class LocalBestResponse:
 
 def response_bound(dg: DeckGraph, config: E.Config, root: E.Core, start: str, strategies,
                    value: np.ndarray, seat: int, games: int, seed: int,
-                   progress: bool = False) -> ResponseBound:
-    """Play ``games`` games of the local best response in ``seat`` from ``root`` (the
-    node ``dg.roots[start]``) against the blueprint; its gain with a 95% interval."""
-    lbr = LocalBestResponse(dg, config, strategies, value, seat)
+                   progress: bool = False, depth: int = 1) -> ResponseBound:
+    """Play ``games`` games of the local best response (planning ``depth`` decisions)
+    in ``seat`` from ``root`` (the node ``dg.roots[start]``) against the blueprint; its
+    gain with a 95% interval."""
+    lbr = LocalBestResponse(dg, config, strategies, value, seat, depth)
     rng = random.Random(seed)
     node = dg.roots[start]
     payoffs = []
-    for _ in tqdm(range(games), desc=f"local best response, seat {seat}", unit=" games",
-                  disable=not progress):
+    for _ in tqdm(range(games), desc=f"best response over {depth} decisions, seat {seat}",
+                  unit=" games", disable=not progress):
         payoffs.append(lbr.play(root, node, rng))
     mean = float(np.mean(payoffs))
     half = Z95 * float(np.std(payoffs, ddof=1)) / math.sqrt(games) if games > 1 else math.inf
     base = float(value[node]) * (1.0 if seat == 0 else -1.0)
     gain = mean - base
     return ResponseBound(start, seat, games, mean, base, gain, (gain - half, gain + half),
-                         provenance(seed))
+                         provenance(seed), depth)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -228,9 +277,10 @@ def exploitability_lower_bound(responses) -> float:
 
 def measure_bounds(bp: Blueprint, setups, iterations: int, progress: bool = False,
                    dg: DeckGraph | None = None, local_games: int = 0, seed: int = 0,
-                   sweeps: int = 2000) -> dict:
+                   sweeps: int = 2000, local_depth: int = 1) -> dict:
     """Keyed best responses in both seats for each of ``setups`` of ``bp`` (and, with
-    ``local_games``, that many games of the local best response in each seat): the lower
+    ``local_games``, that many games of the local best response in each seat, planning
+    ``local_depth`` decisions): the lower
     bounds on its exploitability, written into the deck's summary and returned (``dg``:
     the deck's graph when already loaded)."""
     bounds = read_summary(bp.deck).get("bounds", {})
@@ -246,18 +296,21 @@ def measure_bounds(bp: Blueprint, setups, iterations: int, progress: bool = Fals
                       "exploitability_lower_bound": exploitability_lower_bound(responses)}
         if local_games:
             starts = deck_games(bp.deck, part_of(setup))
-            local = local_bounds(dg, starts, setup, strategies, local_games, seed, progress)
-            entry |= {"local_best_response": [r.to_json() for r in local]}
+            local = local_bounds(dg, starts, setup, strategies, local_games, seed, progress,
+                                 local_depth)
+            kept = [r for r in entry.get("local_best_response", [])
+                    if r.get("depth", 1) != local_depth]
+            entry |= {"local_best_response": kept + [r.to_json() for r in local]}
         bounds[setup] = entry
         update_summary(bp.deck, bounds=bounds)
     return bounds
 
 
 def local_bounds(dg: DeckGraph, starts: dict, setup: str, strategies, games: int, seed: int,
-                 progress: bool = False) -> list[ResponseBound]:
-    """``games`` games of the local best response in each seat from ``setup``'s start
-    (``starts``: the games ``dg`` was walked from, by name)."""
+                 progress: bool = False, depth: int = 1) -> list[ResponseBound]:
+    """``games`` games of the local best response (planning ``depth`` decisions) in each
+    seat from ``setup``'s start (``starts``: the games ``dg`` was walked from, by name)."""
     config, roots = history_roots({setup: starts[setup]})
     value = CyclicCFR(dg.graph, dg.root_vector(setup)).evaluate(strategies)
     return [response_bound(dg, config, roots[setup], setup, strategies, value, seat, games,
-                           seed + seat, progress) for seat in (0, 1)]
+                           seed + seat, progress, depth) for seat in (0, 1)]
