@@ -244,7 +244,14 @@ def test_coup_decks_and_setups_side_by_side(tmp_path):
         text = coup_guide(tmp_path)
     decks = the_row(text, "Ambassador or Inquisitor deck")
     assert "Ambassador: **55.0%**" in decks and "Inquisitor: **53.0%**" in decks
-    assert "at most 2.0 points" in decks
+    assert "win rates differ by 2.0 points; the blueprint's error is not measured" in decks
+    with store.use(tmp_path):
+        for deck in ("ambassador", "inquisitor"):
+            blueprint.update_summary(deck, bounds={setup: {"exploitability_lower_bound": 0.05}
+                                                   for setup in ("basic", "standard")})
+        decks = the_row(coup_guide(tmp_path), "Ambassador or Inquisitor deck")
+    assert ("differ by 2.0 points, less than the blueprint's own error (a best response gains "
+            "at least 5.0 points): no difference established") in decks
     setups = the_row(text, "2-player setup")
     assert "takes 1 coin: **55.0%**" in setups and "2 coins each: **52.5%**" in setups
 

@@ -11,7 +11,16 @@ def verdict(items: list[dict]) -> str:
     sources = {f["source"] for f in items}
     if sources == {"blueprint"}:
         wins = [f["bp"].win for f in items]
-        return f"The first player's edge differs by at most {100 * (max(wins) - min(wins)):.1f} points."
+        gap = 100 * (max(wins) - min(wins))
+        errors = [f["bp"].exploitability_at_least for f in items]
+        said = f"In the blueprint's self-play the first player's win rates differ by {gap:.1f} points"
+        if any(e is None for e in errors):
+            return said + "; the blueprint's error is not measured for every one of them."
+        error = 100 * max(errors)
+        if error >= gap:
+            return (said + f", less than the blueprint's own error (a best response gains at "
+                    f"least {error:.1f} points): no difference established.")
+        return said + f", more than the blueprint's measured error ({error:.1f} points)."
     if sources == {"seats"}:
         cis = [f["seat"].ci95 for f in items]
         apart = max(lo for lo, _ in cis) > min(hi for _, hi in cis)
