@@ -59,7 +59,7 @@ def add_deck_arguments(parser: argparse.ArgumentParser) -> None:
                         help="ambassador (default) or inquisitor")
     parser.add_argument("--setups", default=",".join(blueprint.PARTS["dealt"]),
                         help="2-player setups, comma-separated: basic, standard, draft "
-                             "(default: basic,standard; a draft's game is far larger)")
+                             "(default: basic,standard; a draft's game has a larger graph of its own)")
 
 
 def parse_setups(text: str) -> tuple[str, ...]:
@@ -109,7 +109,9 @@ def print_info(deck: str, setups: tuple[str, ...]) -> None:
             print(f"  {setup}: not built yet (farol coup blueprint build --deck {deck} "
                   f"--setups {setup})")
             continue
-        line = (f"  {setup}: {rec['iterations']} iterations; the first player wins "
+        size = (f" on {rec['nodes']:,} positions and {rec['edges']:,} moves"
+                if "nodes" in rec and "edges" in rec else "")
+        line = (f"  {setup}: {rec['iterations']} iterations{size}; the first player wins "
                 f"{(1 + rec['first_player_value']) / 2:.1%} in the blueprint's self-play")
         b = bounds.get(setup)
         b = b or {}

@@ -45,7 +45,7 @@ SETUPS = ("basic", "standard", "draft")
 DECKS = ("ambassador", "inquisitor")
 # Setups walked and solved on one graph. The dealt setups differ only in the coins at
 # the deal, so their graphs are nearly one; a draft's court of three cards makes a
-# graph of its own, far larger.
+# larger graph of its own.
 PARTS = {"dealt": ("basic", "standard"), "draft": ("draft",)}
 ITERATIONS = 1000
 CHECKPOINT_EVERY = 10  # iterations between saves: a stopped build loses minutes, not hours
