@@ -192,6 +192,26 @@ def test_planning_one_decision_is_the_local_best_response(endgames):
     assert len(checked) > 10
 
 
+def test_a_deeper_response_takes_a_forced_move(endgames):
+    """Where the responder has one legal move (a last card to lose), it plays it."""
+    dg, solver, strategies, config, root_core = endgames
+    value = solver.evaluate(strategies)
+    rng = random.Random(5)
+    for seat in (0, 1):
+        lbr = LocalBestResponse(dg, config, strategies, value, seat, depth=2)
+        found = 0
+        for _ in range(40):
+            core, node = root_core, dg.roots[START]
+            while not core.over and found < 3:
+                moves = lbr._moves(core, node)
+                if core.cur == seat and len(moves) == 1:
+                    assert lbr.choose({node: (core, 1.0)}) == moves[0][0]
+                    found += 1
+                action, node, _ = rng.choice(moves)
+                core = lbr.walker.child(core, action)
+        assert found, "no forced move of the responder met"
+
+
 def test_a_deeper_response_plays_legal_seeded_games(endgames, tmp_path, capsys):
     dg, solver, strategies, config, root_core = endgames
     value = solver.evaluate(strategies)

@@ -110,7 +110,9 @@ class LocalBestResponse:
     def choose(self, worlds: dict) -> int:
         """The responder's action at ``worlds``: the best expected value of its plan over
         its next ``depth`` decisions, the blueprint's values past them."""
-        if self.depth == 1:
+        core = next(iter(worlds.values()))[0]
+        legal = self.walker.legal_actions(core)
+        if self.depth == 1 or len(legal) == 1:
             return self.choose_local(worlds)
         return self.plan(worlds, self.depth)[1]
 
