@@ -18,7 +18,8 @@ folder per commit of the code), so a stopped run resumes; ``--fresh`` starts aga
 Run: ``.venv/bin/python benchmarks/coup_search_agent.py [--games 200] [--seed 1]``;
 writes ``benchmarks/results/coup_search_agent.{txt,json}`` (``--out`` another folder,
 ``--name`` another file name). The 8-player check was run as ``--players 8 --games 100
---speed-games 1 --name coup_search_agent_8p``.
+--speed-games 1 --name coup_search_agent_8p``, the 5- and 7-player one as ``--players 5,7
+--games 100 --speed-games 1 --name coup_search_agent_5p_7p``.
 """
 
 from __future__ import annotations
