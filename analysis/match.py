@@ -182,8 +182,7 @@ def play_match(
     """Play a match of ``games`` games (see :func:`play_games`) and tally it."""
     rows = play_games(game_name, agents, games, seed, params, workers, progress, build,
                       record, observe, scheduler)
-    return tally(game_name, dict(params or {}), tuple(agents), games, seed,
-                 {i: r["shares"] for i, r in rows.items()})
+    return tally(game_name, dict(params or {}), tuple(agents), games, seed, rows)
 
 
 def play_games(
@@ -302,14 +301,15 @@ def read_rows(path: Path, header: dict) -> dict[int, dict]:
 
 
 def tally(game_name: str, params: dict, agents: tuple[str, ...], games: int, seed: int,
-          shares: dict[int, list[float]]) -> MatchResult:
-    """The match result of the games' win shares (game index -> share per seat)."""
+          rows: dict[int, dict]) -> MatchResult:
+    """The match result of the games' rows (game index -> row with ``shares``, the win
+    share per seat, as :func:`play_games` returns them)."""
     n = len(agents)
     wins: dict[tuple[int, str], float] = {}
     played: dict[tuple[int, str], int] = {}
     for i in range(games):
         for s, name in enumerate(seating(agents, i)):
-            wins[s, name] = wins.get((s, name), 0.0) + shares[i][s]
+            wins[s, name] = wins.get((s, name), 0.0) + rows[i]["shares"][s]
             played[s, name] = played.get((s, name), 0) + 1
     order = list(dict.fromkeys(agents))
     records = tuple(

@@ -202,8 +202,7 @@ def play_table(table: Table, agent: str, games: int, seed: int, panel: Sequence[
     path = games_path(table, lineup, seed, plays)
     path.parent.mkdir(parents=True, exist_ok=True)
     rows = play_games(GAME, lineup, games, record=path, observe=observe, **run)
-    self_play = tally(GAME, params, lineup, games, seed,
-                      {i: r["shares"] for i, r in rows.items()})
+    self_play = tally(GAME, params, lineup, games, seed, rows)
     hands = hand_values(list(rows.values()), lineup) if observe is not None else ()
     matches = []
     for rival in panel:
