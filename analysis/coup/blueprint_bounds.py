@@ -110,30 +110,29 @@ class LocalBestResponse:
     def choose(self, worlds: dict) -> int:
         """The responder's action at ``worlds``: the best expected value of its plan over
         its next ``depth`` decisions, the blueprint's values past them."""
-        core = next(iter(worlds.values()))[0]
-        legal = self.walker.legal_actions(core)
-        if self.depth == 1 or len(legal) == 1:
+        if self.depth == 1:
             return self.choose_local(worlds)
         return self.plan(worlds, self.depth)[1]
 
     def plan(self, worlds: dict, depth: int) -> tuple[float, int | None]:
         """The responder's best expected payoff from ``worlds`` (weights unnormalized)
         planning its next ``depth`` decisions with more than one choice, and the action
-        it takes here (``None`` when it is not the responder's choice)."""
+        it takes here (its only one when forced; ``None`` when another player or chance
+        moves)."""
         core = next(iter(worlds.values()))[0]
         if core.over or depth == 0:
             return sum(w * self.sign * self.value[n] for n, (_, w) in worlds.items()), None
-        choosing = core.cur == self.seat and len(self.walker.legal_actions(core)) > 1
-        if not choosing:
-            return sum(self.plan(group, depth)[0]
-                       for group in self._branches(worlds).values()), None
-        best, best_q = None, -math.inf
-        for a in self.walker.legal_actions(core):
-            q = sum(self.plan(group, depth - 1)[0]
-                    for group in self._branches(worlds, a).values())
-            if q > best_q + 1e-12:
-                best, best_q = a, q
-        return best_q, best
+        legal = self.walker.legal_actions(core) if core.cur == self.seat else []
+        if len(legal) > 1:
+            best, best_q = None, -math.inf
+            for a in legal:
+                q = sum(self.plan(group, depth - 1)[0]
+                        for group in self._branches(worlds, a).values())
+                if q > best_q + 1e-12:
+                    best, best_q = a, q
+            return best_q, best
+        return (sum(self.plan(group, depth)[0] for group in self._branches(worlds).values()),
+                legal[0] if legal else None)
 
     def _branches(self, worlds: dict, own: int | None = None) -> dict:
         """The worlds after the next move, grouped by what the responder sees of it (its
