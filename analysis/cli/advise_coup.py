@@ -68,8 +68,9 @@ def add_advise_parser(subparsers: argparse._SubParsersAction) -> None:
                         "player's Markov policy still guarantees, and the mix secures you "
                         "the most; draw: the cap scores 0 for both")
     parser.add_argument("--rollouts", type=int_in(2), default=ROLLOUTS,
-                        help=f"with the blueprint: games per move that value it (default "
-                             f"{ROLLOUTS})")
+                        help=f"with the blueprint: games per move that value it where the "
+                             f"spot is not re-solved (default {ROLLOUTS}; the blueprint's build "
+                             "stores what re-solving needs)")
     parser.add_argument("--seed", type=int_in(0), default=0,
                         help="with the blueprint: the seed of those games (default 0)")
     parser.add_argument("--json", action="store_true", help="print JSON")

@@ -2,8 +2,9 @@
 for the whole game from the deal) and how much it can be beaten.
 
 ``build`` walks the deck's whole game once (cached), trains each setup (resumable:
-an interrupted build goes on from its last checkpoint) and measures lower bounds on
-its exploitability; ``info`` prints what is stored.
+an interrupted build goes on from its last checkpoint), measures lower bounds on
+its exploitability and stores the blueprint's value at every position (advice
+re-solves from them); ``info`` prints what is stored.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from analysis.cli.numbers import int_in
 from analysis.coup import blueprint
 from analysis.coup import blueprint_bluffs as BB
 from analysis.coup.blueprint_bounds import measure_bounds
+from analysis.coup.resolve import compute_values, values_current
 from games.errors import InvalidParameterError
 
 
@@ -82,6 +84,11 @@ def run_build(args: argparse.Namespace) -> int:
         if args.response_iterations or args.local_games:
             measure_bounds(bp, mine, args.response_iterations, progress, dg,
                            args.local_games, args.seed, args.bound_sweeps, args.local_depth)
+        for setup in mine:  # what advice re-solves from: the blueprint's value everywhere
+            if not values_current(bp, setup):
+                if progress:
+                    print(f"the blueprint's value at every position ({setup}): minutes, once")
+                compute_values(bp, setup, dg)
         del dg
         for setup in mine if args.bluff_games else ():
             BB.save_table(BB.play_and_tally(bp, setup, args.bluff_games, args.seed, progress))

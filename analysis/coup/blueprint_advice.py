@@ -5,8 +5,11 @@ believe of the hidden cards (the opponent's hand, the court) is Bayes' rule over
 history that shows them the same thing, the opponent assumed to play the blueprint and
 the cards to fall as the deck's odds say. The mix is the blueprint's; each move's value
 (P(win) - P(lose) for the player) is estimated by blueprint self-play from the worlds
-the beliefs weigh, with a 95% interval. Its accuracy is the blueprint's: the measured
-lower bound on how much a best response gains against it.
+the beliefs weigh, with a 95% interval. Where the blueprint's values at every position
+are stored, the spot is re-solved instead (:mod:`analysis.coup.resolve`): the next few
+decisions solved exactly, the blueprint's values past them. The accuracy printed is the
+blueprint's (the measured lower bound on how much a best response gains against it)
+and, for a re-solve, the small game's own exploitability.
 """
 
 from __future__ import annotations
@@ -22,10 +25,12 @@ from analysis.coaching import register_coach
 from analysis.coup.blueprint import Blueprint, exploitability_bound, read_summary
 from analysis.coup.blueprint_agent import load_deck_blueprint
 from analysis.coup.guarantees import position_key
+from analysis.coup.resolve import ValueGraph, resolve_spot, value_graph_for
 from analysis.statistics import Z95
 from games.coup import cards as C
 from games.coup import engine as E
 from games.coup import view as V
+from games.coup.walker import decisive_coup
 from games.errors import InvalidParameterError, InvalidPositionError
 
 GAME = "python_coup"
@@ -107,17 +112,28 @@ class SpotAdvice:
     rollouts: int
     exploitability: float | None
     assumed_blueprint: bool
+    resolve: dict | None = None  # the re-solve's depth, size and exploitability
+
+    @property
+    def source(self) -> str:
+        if self.resolve is None:
+            return ("blueprint (2-player game from the deal); move values from "
+                    f"{self.rollouts} blueprint games per move")
+        r = self.resolve
+        return (f"re-solve of the next {r['depth']} decisions from the blueprint's ranges "
+                f"({r['nodes']:,} positions, {r['iterations']} CFR+ iterations), the "
+                "blueprint's exact values past them")
 
     def to_json(self) -> dict:
-        return {
+        extra = {} if self.resolve is None else {"resolve": self.resolve}
+        return extra | {
             "game": "coup", "deck": self.deck, "setup": self.setup, "player": self.player,
             "hand": list(self.hand), "spot": self.spot,
             "actions": [{"action": a, "probability": p, "value": v, "value_ci95": list(ci)}
                         for a, p, v, ci in self.actions],
             "opponent_hand": dict(self.opponent_hand),
             "opponent_hands": dict(self.opponent_hands),
-            "source": "blueprint (2-player game from the deal); move values from "
-                      f"{self.rollouts} blueprint games per move",
+            "source": self.source,
             "exploitability": self.exploitability,
             "exploitability_kind": "lower bound, win probability",
             "beliefs": "opponent plays the blueprint" if self.assumed_blueprint
@@ -129,10 +145,11 @@ class SpotAdvice:
         lines = [f"Coup, 2 players from the deal ({self.deck} deck, {self.setup} setup): "
                  f"{self.spot}",
                  f"You are P{self.player} holding {' + '.join(self.hand) or 'no cards'}. "
-                 "The blueprint plays:"]
+                 "The re-solve plays:" if self.resolve else "The blueprint plays:"]
         width = max(len(a) for a, *_ in self.actions)
         for a, p, v, (lo, hi) in sorted(self.actions, key=lambda x: -x[1]):
-            lines.append(f"  {a:<{width}}  {p:6.1%}  value {v:+.2f} [{lo:+.2f}, {hi:+.2f}]")
+            ci = "" if self.resolve else f" [{lo:+.2f}, {hi:+.2f}]"
+            lines.append(f"  {a:<{width}}  {p:6.1%}  value {v:+.3f}{ci}")
         held = ", ".join(f"{c} {p:.0%}" for c, p in self.opponent_hand)
         lines.append(f"The opponent holds (chance of at least one): {held}")
         if not self.assumed_blueprint:
@@ -140,8 +157,16 @@ class SpotAdvice:
                          "assume nothing about their play)")
         bound = ("not measured yet" if self.exploitability is None
                  else f"at least {self.exploitability:.3f} in win probability")
-        lines.append(f"Values: P(win) - P(lose) over {self.rollouts} blueprint games per move "
-                     f"(95% intervals). How much the blueprint can be beaten: {bound}.")
+        if self.resolve:
+            r = self.resolve
+            lines.append(f"Values: P(win) - P(lose), exact in a re-solve of the next {r['depth']} "
+                         f"decisions ({r['nodes']:,} positions) that takes the blueprint's values "
+                         "past them; a best response gains at most "
+                         f"{r['exploitability']:.4f} in win probability inside it.")
+            lines.append(f"How much the blueprint can be beaten: {bound}.")
+        else:
+            lines.append(f"Values: P(win) - P(lose) over {self.rollouts} blueprint games per "
+                         f"move (95% intervals). How much the blueprint can be beaten: {bound}.")
         return "\n".join(lines)
 
 
@@ -183,9 +208,11 @@ def move_values(worlds, legal: list[int], player: int, bp: Blueprint, setup: str
 
 
 def advise_spot(state: pyspiel.State, bp: Blueprint, rollouts: int = ROLLOUTS,
-                seed: int = 0) -> SpotAdvice:
-    """The blueprint's advice for the player to move at ``state`` (a 2-player
-    ``python_coup`` game from the deal)."""
+                seed: int = 0, vg: ValueGraph | None = None,
+                resolve: bool = True) -> SpotAdvice:
+    """The advice for the player to move at ``state`` (a 2-player ``python_coup`` game
+    from the deal): a re-solve on ``vg`` (by default the stored values of ``bp``, when
+    computed; ``resolve=False``: never), otherwise the blueprint's mix and rollouts."""
     params = state.get_game().get_parameters()
     if params["players"] != 2:
         raise InvalidPositionError("the blueprint advises 2-player games")
@@ -205,7 +232,15 @@ def advise_spot(state: pyspiel.State, bp: Blueprint, rollouts: int = ROLLOUTS,
     if not worlds:
         worlds = beliefs(root, state.history(), player, bp, setup, uniform=True)
     legal = state.legal_actions()
-    values = move_values(worlds, legal, player, bp, setup, rollouts, seed)
+    if resolve and vg is None:
+        vg = value_graph_for(bp, setup)
+    solved = None
+    if resolve and vg is not None and decisive_coup(state.core) is None:
+        solved = resolve_spot(vg, bp, setup, state.history())
+        mix = dict(zip(solved.actions, solved.mix, strict=True))
+        values = [(v, (v, v)) for v in solved.values]
+    else:
+        values = move_values(worlds, legal, player, bp, setup, rollouts, seed)
     deck = params["deck"]
     actions = tuple((state.action_to_string(player, a), mix[a], v, ci)
                     for a, (v, ci) in zip(legal, values, strict=True))
@@ -224,7 +259,10 @@ def advise_spot(state: pyspiel.State, bp: Blueprint, rollouts: int = ROLLOUTS,
                       V.step_text(state.core, player), actions,
                       tuple(sorted(holds.items(), key=lambda x: -x[1])),
                       tuple(sorted(hands.items(), key=lambda x: -x[1])), rollouts, bound,
-                      assumed)
+                      assumed, None if solved is None else {
+                          "depth": solved.depth, "nodes": solved.nodes,
+                          "worlds": solved.worlds, "iterations": solved.iterations,
+                          "exploitability": solved.exploitability})
 
 
 def position_spot(position: str, deck: str, setup: str = "standard",
@@ -279,10 +317,16 @@ def coup_coach(game: pyspiel.Game):
         return [(a, *by_name[state.action_to_string(player, a)]) for a in state.legal_actions()]
 
     bound = exploitability_bound(read_summary(params["deck"]), setup)
-    coach.note = (f"the blueprint's mix; values P(win) - P(lose) from {COACH_ROLLOUTS} "
-                  f"blueprint games per move, within ±{Z95 / math.sqrt(COACH_ROLLOUTS):.2f} at most "
-                  "at 95%; the blueprint can be beaten by "
-                  + ("an amount not measured yet" if bound is None else f"at least {bound:.3f}"))
+    beaten = ("the blueprint can be beaten by "
+              + ("an amount not measured yet" if bound is None else f"at least {bound:.3f}"))
+    if value_graph_for(bp, setup) is not None:
+        coach.note = ("a re-solve of the next few decisions from the blueprint's ranges, "
+                      "exact values P(win) - P(lose) with the blueprint's values past them; "
+                      + beaten)
+    else:
+        coach.note = (f"the blueprint's mix; values P(win) - P(lose) from {COACH_ROLLOUTS} "
+                      f"blueprint games per move, within ±{Z95 / math.sqrt(COACH_ROLLOUTS):.2f} "
+                      "at most at 95%; " + beaten)
     return coach
 
 
