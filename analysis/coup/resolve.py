@@ -125,16 +125,17 @@ class _Stepper:
     def legal(self, core: E.Core) -> list[int]:
         return self.walker.legal_actions(core)
 
-    def moves(self, core: E.Core, node: int) -> list[tuple[int, int, float]]:
+    def moves(self, core: E.Core, node: int, mix=None) -> list[tuple[int, int, float]]:
+        """``(action, child node, probability)`` of each move (``mix``: the mover's
+        probabilities when already known)."""
         lo = int(self.vg.edge_start[node])
         if core.cur == E.CHANCE:
             outcomes = core.chance_outcomes()
         else:
             legal = self.legal(core)
-            mix = None
-            if len(legal) == 1:
+            if mix is None and len(legal) == 1:
                 mix = [1.0]
-            elif not self.uniform:
+            elif mix is None and not self.uniform:
                 mix = self.bp.mix(core, core.cur, self.setup)
             if mix is None:
                 mix = np.full(len(legal), 1.0 / len(legal))
@@ -178,7 +179,7 @@ def public_worlds(vg: ValueGraph, bp: Blueprint, setup: str, actions: list[int],
 
 
 class TooLarge(Exception):
-    """The unrolled game passed its node budget."""
+    """Not even the spot's own decision fits the node budget."""
 
 
 @dataclasses.dataclass
@@ -194,85 +195,135 @@ class Subgame:
     blueprint: tuple[np.ndarray, np.ndarray]  # the blueprint's mix at each slot
 
 
-def unroll(vg: ValueGraph, bp: Blueprint, setup: str, worlds: dict, depth: int,
-           max_nodes: int = MAX_NODES) -> Subgame:
-    """The tree of the next ``depth`` decisions with more than one move (forced moves
-    and chance are free) from ``worlds``, each position past them a leaf worth its
-    blueprint value (:class:`TooLarge` past ``max_nodes``)."""
-    step = _Stepper(vg, bp, setup)
-    kind, payoff, start, child, prob, slot = [CHANCE], [0.0], [], [], [], []
-    keys = ([], [])  # each player's slots' information set numbers
-    mixes = ([], [])  # the blueprint's probability of each slot
-    infosets: dict = {}
-    total = sum(w for _, w in worlds.values())
-    pending = []  # (tree node, position, graph node, what each player has seen, left)
-    world_nodes = {}
-    for n, (core, w) in worlds.items():
-        world_nodes[n] = len(kind)
-        pending.append((len(kind), core, n, tuple((markov_key(core, p),) for p in (0, 1)),
-                        depth))
-        kind.append(-1)
-        payoff.append(0.0)
-        child.append(world_nodes[n])
-        prob.append(w / total)
-        slot.append(-1)
-    start.append(0)
-    edges_of = {0: (0, len(worlds))}
-    leaves = 0
-    head = 0
-    while head < len(pending):
-        node, core, n, seen, left = pending[head]
-        head += 1
+class _Tree:
+    """The unrolled game, grown one decision deeper at a time (a level that passes the
+    node budget is taken back). A position waiting in ``frontier`` is a decision with
+    more than one move; chance and forced moves are unrolled as soon as they appear."""
+
+    def __init__(self, step: _Stepper, max_nodes: int):
+        self.step, self.max_nodes = step, max_nodes
+        self.kind, self.payoff = [CHANCE], [0.0]
+        self.out: dict[int, list] = {}  # node -> [(child, chance probability, slot)]
+        self.keys: tuple[list, list] = ([], [])  # each slot's information set number
+        self.mixes: tuple[list, list] = ([], [])  # the blueprint's mix at each slot
+        self.infosets: dict = {}
+        self.frontier: list = []  # (tree node, position, graph node, what each has seen)
+
+    def new_node(self) -> int:
+        self.kind.append(-1)
+        self.payoff.append(0.0)
+        if len(self.kind) > self.max_nodes:
+            raise TooLarge(len(self.kind))
+        return len(self.kind) - 1
+
+    def start(self, worlds: dict) -> dict[int, int]:
+        total = sum(w for _, w in worlds.values())
+        nodes, edges = {}, []
+        for n, (core, w) in worlds.items():
+            nodes[n] = self.new_node()
+            edges.append((nodes[n], w / total, -1))
+            self.settle(nodes[n], core, n, tuple((markov_key(core, p),) for p in (0, 1)))
+        self.out[0] = edges
+        return nodes
+
+    def settle(self, node: int, core: E.Core, n: int, seen: tuple) -> None:
+        """Place a new position: a terminal, a decision to wait in the frontier, or a
+        chance or forced move unrolled at once."""
         if core.over:
-            kind[node] = TERMINAL
-            payoff[node] = 1.0 if core.winner == 0 else -1.0 if core.winner == 1 else 0.0
-            continue
-        moves = step.moves(core, n)
-        if core.cur != E.CHANCE and len(moves) > 1:
-            if left == 0:
-                kind[node] = TERMINAL
-                payoff[node] = float(vg.value[n])
-                leaves += 1
-                continue
-            left -= 1
-        first = len(child)
+            self.kind[node] = TERMINAL
+            self.payoff[node] = 1.0 if core.winner == 0 else -1.0 if core.winner == 1 else 0.0
+        elif core.cur != E.CHANCE and len(self.step.legal(core)) > 1:
+            self.frontier.append((node, core, n, seen))
+        else:
+            self.expand(node, core, n, seen)
+
+    def expand(self, node: int, core: E.Core, n: int, seen: tuple) -> None:
+        step = self.step
         if core.cur == E.CHANCE:
-            kind[node] = CHANCE
+            moves = step.moves(core, n)
+            self.kind[node], slots = CHANCE, [-1] * len(moves)
         else:
             p = core.cur
-            kind[node] = PLAYER0 + p
+            self.kind[node] = PLAYER0 + p
             key = (p, seen[p])
-            if key not in infosets:
-                infosets[key] = (len(infosets), len(keys[p]), len(moves))
-                keys[p].extend([infosets[key][0]] * len(moves))
-                mixes[p].extend(pr for _, _, pr in moves)
-            _, first_slot, width = infosets[key]
+            known = self.infosets.get(key)
+            # What a player has seen fixes their cards and the public position, so the
+            # blueprint's mix is one per information set: read it once.
+            moves = step.moves(core, n, None if known is None else
+                               self.mixes[p][known[1]:known[1] + known[2]])
+            if key not in self.infosets:
+                self.infosets[key] = (len(self.infosets), len(self.keys[p]), len(moves))
+                self.keys[p].extend([self.infosets[key][0]] * len(moves))
+                self.mixes[p].extend(pr for _, _, pr in moves)
+            _, first, width = self.infosets[key]
             if width != len(moves):
                 raise InvalidPositionError("the unrolled game lost perfect recall")
-        for j, (a, c, pr) in enumerate(moves):
+            slots = [first + j for j in range(width)]
+        edges = []
+        for (a, c, pr), s in zip(moves, slots, strict=True):
             nxt = step.walker.child(core, a)
-            more = tuple(seen[q] + (step.walker.new_observations(core, nxt, q),)
-                         for q in (0, 1))
-            child.append(len(kind))
-            prob.append(pr if core.cur == E.CHANCE else 0.0)
-            slot.append(-1 if core.cur == E.CHANCE else first_slot + j)
-            pending.append((len(kind), nxt, c, more, left))
-            kind.append(-1)
-            payoff.append(0.0)
-        edges_of[node] = (first, len(child) - first)
-        if len(kind) > max_nodes:
-            raise TooLarge(len(kind))
-    num = len(kind)
-    counts = np.zeros(num, np.int64)
-    for node, (_, count) in edges_of.items():
-        counts[node] = count
-    # Edges were appended in the order nodes were expanded, which is the nodes' order.
-    edge_start = np.concatenate([[0], np.cumsum(counts)])
-    graph = CyclicGraph(np.array(kind, np.int8), np.array(payoff), edge_start,
-                        np.array(child, np.int64), np.array(prob), np.array(slot, np.int64),
-                        tuple(np.array(k, np.int64) for k in keys))
-    return Subgame(graph, depth, world_nodes, infosets, leaves,
-                   tuple(np.array(m, float) for m in mixes))
+            new = step.walker.observations_of(core, nxt, (0, 1))
+            kid = self.new_node()
+            edges.append((kid, pr if s < 0 else 0.0, s))
+            self.settle(kid, nxt, c, (seen[0] + (new[0],), seen[1] + (new[1],)))
+        self.out[node] = edges
+
+    def deepen(self) -> bool:
+        """Unroll every waiting decision one step (``False``, with nothing changed, when
+        that passes the node budget)."""
+        waiting, self.frontier = self.frontier, []
+        mark = (len(self.kind), len(self.keys[0]), len(self.keys[1]), len(self.infosets))
+        try:
+            for item in waiting:
+                self.expand(*item)
+        except TooLarge:
+            nodes, k0, k1, sets = mark
+            del self.kind[nodes:], self.payoff[nodes:]
+            for keys, mixes, k in ((self.keys[0], self.mixes[0], k0),
+                                   (self.keys[1], self.mixes[1], k1)):
+                del keys[k:], mixes[k:]
+            for key in list(self.infosets)[sets:]:
+                del self.infosets[key]
+            for node in [x for x in self.out if x >= nodes] + [w[0] for w in waiting]:
+                self.out.pop(node, None)
+            for node, *_ in waiting:
+                self.kind[node] = -1
+            self.frontier = waiting
+            return False
+        return True
+
+    def graph(self, values: np.ndarray) -> tuple[CyclicGraph, int]:
+        """The tree as the solver's graph, each waiting decision a leaf worth ``values``
+        at its graph node; and the number of those leaves."""
+        kind, payoff = list(self.kind), list(self.payoff)
+        for node, _, n, _ in self.frontier:
+            kind[node], payoff[node] = TERMINAL, float(values[n])
+        counts = [len(self.out.get(i, ())) for i in range(len(kind))]
+        edges = [e for i in range(len(kind)) for e in self.out.get(i, ())]
+        child, prob, slot = (zip(*edges, strict=True) if edges else ((), (), ()))
+        g = CyclicGraph(np.array(kind, np.int8), np.array(payoff),
+                        np.concatenate([[0], np.cumsum(counts)]).astype(np.int64),
+                        np.array(child, np.int64), np.array(prob, float),
+                        np.array(slot, np.int64), tuple(np.array(k, np.int64) for k in self.keys))
+        return g, len(self.frontier)
+
+
+def unroll(vg: ValueGraph, bp: Blueprint, setup: str, worlds: dict, depth: int,
+           max_nodes: int = MAX_NODES) -> Subgame:
+    """The tree of the next decisions with more than one move (forced moves and chance
+    are free) from ``worlds``: as many as fit ``max_nodes``, at most ``depth``; each
+    position past them a leaf worth its blueprint value (:class:`TooLarge` when not
+    even the first decision fits)."""
+    tree = _Tree(_Stepper(vg, bp, setup), max_nodes)
+    world_nodes = tree.start(worlds)
+    reached = 0
+    while reached < depth and tree.frontier and tree.deepen():
+        reached += 1
+    if reached == 0 and tree.frontier:
+        raise TooLarge(max_nodes)
+    graph, leaves = tree.graph(vg.value)
+    return Subgame(graph, reached, world_nodes, tree.infosets, leaves,
+                   tuple(np.array(m, float) for m in tree.mixes))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -305,15 +356,11 @@ def resolve_spot(vg: ValueGraph, bp: Blueprint, setup: str, actions: list[int],
     if truth.over or truth.cur == E.CHANCE:
         raise InvalidPositionError("no player to move here")
     player = truth.cur
-    sub = None
-    for d in range(1, depth + 1):
-        try:
-            sub = unroll(vg, bp, setup, worlds, d, max_nodes)
-        except TooLarge:
-            break
-    if sub is None:
+    try:
+        sub = unroll(vg, bp, setup, worlds, depth, max_nodes)
+    except TooLarge:
         raise InvalidPositionError(
-            f"this spot's next decision alone unrolls past {max_nodes} positions")
+            f"this spot's next decision alone unrolls past {max_nodes} positions") from None
     root = np.zeros(sub.graph.num_nodes)
     root[0] = 1.0
     solver = CyclicCFR(sub.graph, root)

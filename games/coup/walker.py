@@ -104,6 +104,14 @@ class CoupWalker:
         texts = (_text(event, player, deck) for event in _events(child.log, parent.log))
         return tuple(t for t in texts if t is not None)
 
+    def observations_of(self, parent: E.Core, child: E.Core, players) -> tuple:
+        """:meth:`new_observations` for each of ``players``, reading the new events once."""
+        self._require_history("observations_of")
+        deck = self._deck
+        events = _events(child.log, parent.log)
+        return tuple(tuple(t for t in (_text(e, p, deck) for e in events) if t is not None)
+                     for p in players)
+
     def root_observations(self, s: E.Core, player: int) -> tuple:
         """The log lines ``player`` sees at the root (a fixed card they hold, say)."""
         self._require_history("root_observations")

@@ -1,0 +1,124 @@
+"""Benchmark: re-solving 2-player Coup spots from the blueprint, against the blueprint's
+rollout advice in the same run.
+
+At decisions drawn from blueprint self-play games (each setup with stored values),
+times `farol advise coup --history`'s answer two ways: the depth-limited re-solve
+(what advice uses once the values are stored) and the blueprint's mix valued by
+rollouts (what it used before). Prints per setup the seconds (mean, slowest), the
+depth reached, the size of the small game and its exploitability, and the first
+advice's extra seconds to read the graph's edges and values.
+
+Run: ``.venv/bin/python benchmarks/coup_resolve.py [--spots 10]``; writes
+``benchmarks/results/coup_resolve.{txt,json}``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import time
+from pathlib import Path
+
+import numpy as np
+import pyspiel
+
+import games  # noqa: F401
+from analysis.bots import sample_chance
+from analysis.coup.blueprint import DECKS, SETUPS, load_blueprint
+from analysis.coup.blueprint_advice import ROLLOUTS, advise_spot
+from analysis.coup.resolve import value_graph_for
+from analysis.provenance import provenance
+from games.errors import InvalidParameterError
+
+RESULTS = Path(__file__).resolve().parent / "results"
+GAME = "python_coup"
+
+
+def spots(bp, deck: str, setup: str, count: int, seed: int) -> list[pyspiel.State]:
+    """``count`` decisions with a choice, from blueprint games stopped at a random move."""
+    game = pyspiel.load_game(GAME, {"players": 2, "deck": deck, "two_player_setup": setup})
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < count:
+        state = game.new_initial_state()
+        stop = int(rng.integers(1, 40))
+        moves = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(sample_chance(state, rng))
+                continue
+            if moves >= stop and len(state.legal_actions()) > 1:
+                out.append(state)
+                break
+            mix = bp.action_probabilities(state)
+            actions, probs = zip(*mix.items(), strict=True)
+            state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
+            moves += 1
+    return out
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--spots", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=11)
+    args = parser.parse_args(argv)
+    out = {"machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores",
+           "load_average": os.getloadavg()[0], "rollouts": ROLLOUTS,
+           "provenance": provenance(args.seed), "setups": []}
+    lines = ["Re-solving 2-player Coup spots from the blueprint (benchmarks/coup_resolve.py)",
+             f"machine: {out['machine']}; load average at the start {out['load_average']:.1f}",
+             f"{args.spots} decisions of blueprint games per setup; reference: the "
+             f"blueprint's mix valued by {ROLLOUTS} rollouts per move", ""]
+    for deck in DECKS:
+        try:
+            bp = load_blueprint(deck)
+        except InvalidParameterError:
+            continue
+        for setup in SETUPS:
+            if setup not in bp.setups or value_graph_for(bp, setup) is None:
+                continue
+            tick = time.perf_counter()
+            value_graph_for(bp, setup)  # read once per process, as a session's first advice
+            first = time.perf_counter() - tick
+            rows = []
+            for state in spots(bp, deck, setup, args.spots, args.seed):
+                tick = time.perf_counter()
+                advice = advise_spot(state, bp)
+                resolve_s = time.perf_counter() - tick
+                tick = time.perf_counter()
+                advise_spot(state, bp, ROLLOUTS, resolve=False)
+                rollout_s = time.perf_counter() - tick
+                r = advice.resolve or {}
+                rows.append({"moves": len(state.history()), "resolve_seconds": resolve_s,
+                             "rollout_seconds": rollout_s, "depth": r.get("depth"),
+                             "nodes": r.get("nodes"), "worlds": r.get("worlds"),
+                             "exploitability": r.get("exploitability")})
+            solved = [x for x in rows if x["depth"] is not None]
+            entry = {"deck": deck, "setup": setup, "first_read_seconds": first, "spots": rows}
+            out["setups"].append(entry)
+            sec = [x["resolve_seconds"] for x in rows]
+            ref = [x["rollout_seconds"] for x in rows]
+            depths = [x["depth"] for x in solved]
+            lines.append(
+                f"{deck} {setup}: re-solve mean {np.mean(sec):.1f} s, slowest {max(sec):.1f} s "
+                f"(aim: 10 s at most); rollouts mean {np.mean(ref):.1f} s, slowest "
+                f"{max(ref):.1f} s; first read of edges and values {first:.1f} s")
+            if solved:
+                lines.append(
+                    f"  re-solved {len(solved)} of {len(rows)} spots: depth {min(depths)}-"
+                    f"{max(depths)} decisions, {int(np.median([x['nodes'] for x in solved])):,} "
+                    f"positions (median), {int(np.median([x['worlds'] for x in solved]))} worlds "
+                    "(median); exploitability inside the small game at most "
+                    f"{max(x['exploitability'] for x in solved):.4f} in win probability")
+    text = "\n".join(lines) + "\n"
+    print(text, end="")
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "coup_resolve.txt").write_text(text)
+    (RESULTS / "coup_resolve.json").write_text(json.dumps(out, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
