@@ -34,6 +34,7 @@ from analysis.coup.blueprint import (
     read_summary,
     update_summary,
 )
+from analysis.coup.resolve import blueprint_values
 from analysis.provenance import provenance
 from analysis.solve.cyclic import CyclicCFR
 from analysis.statistics import Z95
@@ -298,7 +299,7 @@ def measure_bounds(bp: Blueprint, setups, iterations: int, progress: bool = Fals
         if local_games:
             starts = deck_games(bp.deck, part_of(setup))
             local = local_bounds(dg, starts, setup, strategies, local_games, seed, progress,
-                                 local_depth)
+                                 local_depth, blueprint_values(bp, setup, dg))
             kept = [r for r in entry.get("local_best_response", [])
                     if r.get("depth", 1) != local_depth]
             entry |= {"local_best_response": kept + [r.to_json() for r in local]}
@@ -308,10 +309,13 @@ def measure_bounds(bp: Blueprint, setups, iterations: int, progress: bool = Fals
 
 
 def local_bounds(dg: DeckGraph, starts: dict, setup: str, strategies, games: int, seed: int,
-                 progress: bool = False, depth: int = 1) -> list[ResponseBound]:
+                 progress: bool = False, depth: int = 1,
+                 value: np.ndarray | None = None) -> list[ResponseBound]:
     """``games`` games of the local best response (planning ``depth`` decisions) in each
-    seat from ``setup``'s start (``starts``: the games ``dg`` was walked from, by name)."""
+    seat from ``setup``'s start (``starts``: the games ``dg`` was walked from, by name;
+    ``value``: the blueprint's value at every node, computed when not given)."""
     config, roots = history_roots({setup: starts[setup]})
-    value = CyclicCFR(dg.graph, dg.root_vector(setup)).evaluate(strategies)
+    if value is None:
+        value = CyclicCFR(dg.graph, dg.root_vector(setup)).evaluate(strategies)
     return [response_bound(dg, config, roots[setup], setup, strategies, value, seat, games,
                            seed + seat, progress, depth) for seat in (0, 1)]

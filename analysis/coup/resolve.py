@@ -85,6 +85,15 @@ def compute_values(bp: Blueprint, setup: str, dg=None, progress: bool = False) -
     return value
 
 
+def blueprint_values(bp: Blueprint, setup: str, dg=None, progress: bool = False) -> np.ndarray:
+    """Player 0's blueprint value at every node of ``setup``'s graph: the stored values
+    when computed from this strategy, else computed now and stored."""
+    if values_current(bp, setup):
+        with np.load(values_path(bp.deck, setup)) as z:
+            return z["value"].astype(float)
+    return compute_values(bp, setup, dg, progress)
+
+
 def value_graph_for(bp: Blueprint, setup: str) -> ValueGraph | None:
     """The re-solve's view of ``bp``'s graph for ``setup``, or ``None`` when its values are
     not computed from this strategy yet (``farol coup blueprint build`` computes them)."""
