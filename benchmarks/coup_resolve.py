@@ -22,41 +22,16 @@ import time
 from pathlib import Path
 
 import numpy as np
-import pyspiel
 
 import games  # noqa: F401
-from analysis.bots import sample_chance
 from analysis.coup.blueprint import DECKS, SETUPS, load_blueprint
-from analysis.coup.blueprint_advice import ROLLOUTS, advise_spot
+from analysis.coup.blueprint_advice import ROLLOUTS, advise_spot, sample_spots
 from analysis.coup.resolve import value_graph_for
 from analysis.provenance import provenance
 from games.errors import InvalidParameterError
 
 RESULTS = Path(__file__).resolve().parent / "results"
 GAME = "python_coup"
-
-
-def spots(bp, deck: str, setup: str, count: int, seed: int) -> list[pyspiel.State]:
-    """``count`` decisions with a choice, from blueprint games stopped at a random move."""
-    game = pyspiel.load_game(GAME, {"players": 2, "deck": deck, "two_player_setup": setup})
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < count:
-        state = game.new_initial_state()
-        stop = int(rng.integers(1, 40))
-        moves = 0
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(sample_chance(state, rng))
-                continue
-            if moves >= stop and len(state.legal_actions()) > 1:
-                out.append(state)
-                break
-            mix = bp.action_probabilities(state)
-            actions, probs = zip(*mix.items(), strict=True)
-            state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
-            moves += 1
-    return out
 
 
 def main(argv=None) -> int:
@@ -83,7 +58,7 @@ def main(argv=None) -> int:
             value_graph_for(bp, setup)  # read once per process, as a session's first advice
             first = time.perf_counter() - tick
             rows = []
-            for state in spots(bp, deck, setup, args.spots, args.seed):
+            for state in sample_spots(bp, setup, args.spots, args.seed):
                 tick = time.perf_counter()
                 advice = advise_spot(state, bp)
                 resolve_s = time.perf_counter() - tick

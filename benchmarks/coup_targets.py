@@ -26,13 +26,11 @@ import time
 from pathlib import Path
 
 import numpy as np
-import pyspiel
 
 import games  # noqa: F401
-from analysis.bots import sample_chance
 from analysis.cli.bots import build
 from analysis.coup.blueprint import load_blueprint
-from analysis.coup.blueprint_advice import ROLLOUTS, advise_spot
+from analysis.coup.blueprint_advice import ROLLOUTS, advise_spot, sample_spots
 from analysis.match import play_match
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -52,27 +50,9 @@ def match_seconds(agent: str, players: int, count: int, params: dict, workers: i
 
 
 def advice_seconds(bp, deck: str, spots: int, seed: int) -> list[float]:
-    """Seconds to advise ``spots`` decisions drawn from blueprint games."""
-    game = pyspiel.load_game(GAME, {"players": 2, "deck": deck})
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < spots:
-        state = game.new_initial_state()
-        stop = int(rng.integers(1, 40))
-        moves = 0
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(sample_chance(state, rng))
-                continue
-            if moves == stop:
-                _, seconds = timed(lambda s=state: advise_spot(s, bp, ROLLOUTS))
-                out.append(seconds)
-                break
-            mix = bp.action_probabilities(state)
-            actions, probs = zip(*mix.items(), strict=True)
-            state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
-            moves += 1
-    return out
+    """Seconds to advise ``spots`` decisions drawn from blueprint games (basic setup, the default)."""
+    return [timed(lambda s=state: advise_spot(s, bp, ROLLOUTS))[1]
+            for state in sample_spots(bp, "basic", spots, seed)]
 
 
 def main(argv=None) -> int:

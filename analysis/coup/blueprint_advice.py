@@ -280,6 +280,31 @@ def position_spot(position: str, deck: str, setup: str = "standard",
     return state
 
 
+def sample_spots(bp: Blueprint, setup: str, count: int, seed: int) -> list[pyspiel.State]:
+    """``count`` decisions with a choice from blueprint self-play games of ``setup``, each
+    game stopped at a random move (seeded): spots as play from the deal meets them."""
+    game = pyspiel.load_game(GAME, {"players": 2, "deck": bp.deck, "two_player_setup": setup})
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < count:
+        state = game.new_initial_state()
+        stop = int(rng.integers(1, 40))
+        moves = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(int(actions[rng.choice(len(actions), p=np.asarray(probs))]))
+                continue
+            if moves >= stop and len(state.legal_actions()) > 1:
+                out.append(state)
+                break
+            mix = bp.action_probabilities(state)
+            actions, probs = zip(*mix.items(), strict=True)
+            state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
+            moves += 1
+    return out
+
+
 def blueprint_for(state: pyspiel.State) -> Blueprint | None:
     """The stored blueprint that can advise ``state`` (2 players, its deck and setup
     built), loaded once per process; ``None`` otherwise."""
