@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import math
+import random
+
 import numpy as np
 
 from analysis import cli, store
-from analysis.goat_lords.plan import run_plan
+from analysis.goat_lords.belief import Belief
+from analysis.goat_lords.plan import STRONG_BOT, VALUE_SETS, games_for, run_plan, strong_plan
 from analysis.goat_lords.tournament import (
     Experiment,
     csv_folder,
@@ -90,3 +94,68 @@ def test_quick_plan_plays_in_the_cache_not_the_data_folder(tmp_path, monkeypatch
     [(exp, df)] = results["seats"]
     assert len(df) == exp.games and (tmp_path / "cache" / "goat_lords" / "goat_lords_quick_seats_random_2p.csv").exists()
     assert not (tmp_path / "data").exists()
+
+
+def test_the_treated_seats_own_record_shows_the_wild_so_its_beliefs_stay_true():
+    """Search bots read beliefs from the record: after the swap the treated seat's record
+    says it drew the wild, its replay is exact, and no sampled world deals a card it
+    cannot see (every world's cards add up to the deck)."""
+    table = Table(Config(players=3))
+    rng = np.random.default_rng(2)
+    while table.phase != STARTER:
+        kinds, probs = zip(*table.chance_outcomes(), strict=True)
+        table.apply_chance(int(rng.choice(kinds, p=np.array(probs) / sum(probs))))
+    swap_in_a_wild(table, 1, np.random.default_rng(1))
+    kinds, probs = zip(*table.chance_outcomes(), strict=True)
+    table.apply_chance(int(rng.choice(kinds, p=np.array(probs) / sum(probs))))
+    belief = Belief(table, 1)
+    assert belief.exact
+    for i in range(20):
+        world = belief.sample(random.Random(i))
+        assert world.hands[1] == table.hands[1]
+        held = [world.draw[k] + sum(h[k] for h in world.hands) for k in range(len(DECK_COUNTS))]
+        held[table.discard[-1]] += 1  # the starter card, face up
+        assert held == list(DECK_COUNTS)
+
+
+def test_strong_balance_games_meet_the_interval_widths():
+    """Each seat table's games give the first seat's win rate (fair 1/n) a 95% interval
+    of ±2.5 points at 2 players and ±3 beyond, as the normal approximation reckons."""
+    for n in range(2, 7):
+        games = games_for(n)
+        half = 1.96 * math.sqrt((1 / n) * (1 - 1 / n) / games)
+        assert half <= (0.025 if n == 2 else 0.03) and games % 50 == 0
+        assert 1.96 * math.sqrt((1 / n) * (1 - 1 / n) / (games - 50)) > half  # no waste
+    plan = strong_plan()
+    assert {e.params[0] for e in plan["seats"]} == {("scoring", "single"), ("scoring", "rounds")}
+    assert all(set(e.bots) == {STRONG_BOT} for group in plan.values() for e in group)
+    assert len({name for name in VALUE_SETS}) >= 6 and len(plan["sensitivity"]) == 10
+
+
+def test_a_local_dask_cluster_plays_the_same_games_as_processes(tmp_path):
+    from distributed import LocalCluster
+
+    exp = Experiment("dasked", 2, ("greedy", "random"), 6, seed=3, rotate=True)
+    pooled = run_experiment(exp, tmp_path / "pool", workers=2, chunk=2, progress=False)
+    with LocalCluster(n_workers=2, processes=False, threads_per_worker=1,
+                      dashboard_address=None) as cluster:
+        dasked = run_experiment(exp, tmp_path / "dask", chunk=2, progress=False,
+                                scheduler=cluster.scheduler_address)
+    cols = ["index", "winners", "points", "turns"]
+    assert (pooled.sort_values("index")[cols].values == dasked.sort_values("index")[cols].values).all()
+
+
+def test_the_balance_command_plays_resumes_and_refuses_bad_input(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("FAROL_QUICK", "1")
+    monkeypatch.setenv("FAROL_CACHE_DIR", str(tmp_path / "cache"))
+    argv = ["goat-lords", "balance", "--only", "seats", "--players", "2", "--workers", "1"]
+    assert cli.main(argv) == 0
+    out = capsys.readouterr().out
+    assert "seats        2p single           8 of 8 games" in out
+    assert "2p rounds           8 of 8 games" in out and "3p" not in out
+    assert cli.main(argv + ["--status"]) == 0  # nothing left to play: the same counts
+    assert capsys.readouterr().out == out
+    assert cli.main(["goat-lords", "balance", "--players", "7"]) == 2
+    assert "Goat Lords is played by 2-6 players" in capsys.readouterr().err
+    assert cli.main(["goat-lords", "balance", "--only", "duels"]) == 2
+    assert "choose among seats, extra_wild, sensitivity" in capsys.readouterr().err

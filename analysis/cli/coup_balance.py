@@ -12,7 +12,7 @@ import json
 from analysis import store
 from analysis.cli import bots
 from analysis.cli.matches import parse_agents, show_progress
-from analysis.cli.numbers import int_in
+from analysis.cli.numbers import int_in, parse_counts
 from analysis.coup import seat_balance as SB
 from analysis.coup.seat_balance import TableRecord
 from games.coup import cards
@@ -47,20 +47,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def parse_players(text: str) -> tuple[int, ...]:
     """``"2-8"`` or ``"2,4,6"`` as player counts (one-line error otherwise)."""
-    try:
-        if "-" in text:
-            lo, hi = (int(x) for x in text.split("-"))
-            counts = tuple(range(lo, hi + 1))
-        else:
-            counts = tuple(int(x) for x in text.split(","))
-    except ValueError:
-        raise InvalidParameterError(
-            f"--players {text!r}: write a range like 2-8 or a list like 2,4,6") from None
-    bad = [n for n in counts if n not in SB.PLAYERS]
-    if not counts or bad:
-        raise InvalidParameterError(
-            f"--players {text!r}: Coup is played by {SB.PLAYERS[0]}-{SB.PLAYERS[-1]} players")
-    return counts
+    return parse_counts(text, SB.PLAYERS[0], SB.PLAYERS[-1], "Coup")
 
 
 def parse_names(flag: str, text: str, allowed: tuple[str, ...]) -> tuple[str, ...]:

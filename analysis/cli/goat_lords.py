@@ -11,10 +11,11 @@ import pyspiel
 
 from analysis import store
 from analysis.cli.matches import add_common_arguments, parse_agents, print_result, show_progress
-from analysis.cli.numbers import int_in
+from analysis.cli.numbers import int_in, parse_counts
 from analysis.cli.outputs import check_output_dir
 from analysis.goat_lords import GAME
 from analysis.goat_lords.bots import build_bot
+from analysis.goat_lords.plan import load_strong, run_strong, strong_plan
 from analysis.goat_lords.statistics import (
     bot_win_rates,
     duel_success,
@@ -25,9 +26,12 @@ from analysis.goat_lords.statistics import (
 from analysis.goat_lords.tournament import Experiment, csv_folder, csv_path, run_experiment
 from analysis.match import play_match
 from analysis.params import parse_params
+from analysis.report.context import quick_mode
 from analysis.solve.cache import atomic_write_text
 from games.errors import InvalidParameterError
 from games.goat_lords.rules import MAX_PLAYERS, MIN_PLAYERS
+
+GROUPS = ("seats", "extra_wild", "sensitivity")
 
 
 def register(subparsers) -> None:
@@ -55,6 +59,23 @@ def register(subparsers) -> None:
                             "(goat_lords/matches/NAME.games.jsonl) so a stopped match resumes "
                             "when run again, and store the result as NAME.json")
     match.set_defaults(func=run_match)
+    balance = sub.add_parser(
+        "balance", help="balance measured with the strong agent in every seat (resumable)",
+        description="Play the games that measure Goat Lords' balance with lord in every "
+                    "seat: seat win rates and duels for 2-6 players in both scorings, one "
+                    "more wild (paired games), and other point values. Games already played "
+                    "are kept; run it again to go on.")
+    balance.add_argument("--only", default=",".join(GROUPS),
+                         help=f"questions, comma-separated (default {','.join(GROUPS)})")
+    balance.add_argument("--players", default="2-6",
+                         help="player counts: a range like 2-6 or a list like 2,4 (default 2-6)")
+    balance.add_argument("--workers", type=int_in(1), default=None,
+                         help="processes (default 2)")
+    balance.add_argument("--scheduler", default=None,
+                         help="play on a Dask cluster: the scheduler's address (tcp://host:8786)")
+    balance.add_argument("--status", action="store_true",
+                         help="only print how many games each question has so far")
+    balance.set_defaults(func=run_balance)
 
 
 def run_match(args) -> int:
@@ -83,6 +104,29 @@ def run_match(args) -> int:
         atomic_write_text(path, json.dumps(result.to_json(), indent=1) + "\n")
         if not args.json:
             print(f"  result stored in {store.shown(path)}; games in {store.shown(record)}")
+    return 0
+
+
+def run_balance(args) -> int:
+    """``farol goat-lords balance``: play (or only count) the strong-agent balance games."""
+    groups = tuple(g.strip() for g in args.only.split(",") if g.strip())
+    unknown = [g for g in groups if g not in GROUPS]
+    if unknown or not groups:
+        raise InvalidParameterError(f"--only {args.only!r}: choose among {', '.join(GROUPS)}")
+    players = set(parse_counts(args.players, MIN_PLAYERS, MAX_PLAYERS, "Goat Lords"))
+    chosen = {(g, e.name) for g, exps in strong_plan(quick_mode()).items() if g in groups
+              for e in exps if e.players in players}
+
+    def only(exp) -> bool:
+        return any(name == exp.name for _, name in chosen)
+
+    if not args.status:
+        run_strong(quick_mode(), args.workers, args.scheduler, only)
+    for group, done in load_strong(quick_mode()).items():
+        for exp, df in done:
+            if (group, exp.name) in chosen:
+                print(f"  {group:<12} {exp.players}p {exp.label:<12} {len(df):>5} of "
+                      f"{exp.games} games")
     return 0
 
 

@@ -10,6 +10,8 @@ import argparse
 import math
 from collections.abc import Callable
 
+from games.errors import InvalidParameterError
+
 
 def _shown(value: float) -> str:
     return str(value) if isinstance(value, int) else f"{value:g}"
@@ -69,3 +71,20 @@ def int_in(lo: int | None = None, hi: int | None = None) -> Callable[[str], int]
     convert.__name__ = "whole number"
     return convert
 
+
+
+def parse_counts(text: str, lo: int, hi: int, game: str, flag: str = "--players") -> tuple[int, ...]:
+    """``"2-8"`` or ``"2,4,6"`` as player counts from ``lo`` to ``hi`` (one-line error
+    naming ``game``'s range otherwise)."""
+    try:
+        if "-" in text:
+            first, last = (int(x) for x in text.split("-"))
+            counts = tuple(range(first, last + 1))
+        else:
+            counts = tuple(int(x) for x in text.split(","))
+    except ValueError:
+        raise InvalidParameterError(
+            f"{flag} {text!r}: write a range like {lo}-{hi} or a list like {lo},{lo + 2}") from None
+    if not counts or any(not lo <= n <= hi for n in counts):
+        raise InvalidParameterError(f"{flag} {text!r}: {game} is played by {lo}-{hi} players")
+    return counts

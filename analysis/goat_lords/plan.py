@@ -1,7 +1,10 @@
-"""The experiments of the Goat Lords report, grouped by question, with their budgets."""
+"""The experiments of the Goat Lords report, grouped by question, with their budgets: the
+greedy bots' plan the report plays, and the balance re-measured with the strong agent
+(``farol goat-lords balance`` plays it; the report reads what is played)."""
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -9,7 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis.goat_lords.tournament import Experiment, csv_folder, run_experiment
+from analysis.goat_lords.tournament import Experiment, csv_folder, load_rows, run_experiment
 from games.goat_lords.cards import DEFAULT_VALUES, GOAT_VALUE_RANGE, IS_WILD, KINDS
 from games.goat_lords.game import VALUE_PARAMS
 
@@ -101,3 +104,62 @@ def run_plan(quick: bool, workers: int | None = None, only: Callable[[Experiment
         ]
     return results
 
+
+
+# Balance measured with the strong agent (lord): a fixed budget, named in the experiments,
+# so that a later change of lord's default does not mix two strengths in one table.
+STRONG_BOT = "lord:144"
+SCORINGS = ("single", "rounds")
+HALF_WIDTH = {2: 0.025}  # the widest 95% half-width wanted for a seat's win rate
+OTHER_HALF_WIDTH = 0.03
+
+
+def games_for(players: int) -> int:
+    """Games for the first seat's win rate to have a 95% interval no wider than the aim
+    (±2.5 points at 2 players, ±3 beyond) at a fair rate of 1/players, in fifties."""
+    p = 1.0 / players
+    half = HALF_WIDTH.get(players, OTHER_HALF_WIDTH)
+    need = 1.96 ** 2 * p * (1 - p) / half ** 2
+    return 50 * math.ceil(need / 50)
+
+
+def strong_plan(quick: bool = False) -> dict[str, list[Experiment]]:
+    """The balance experiments with ``lord`` in every seat: seat win rates and duels for
+    both scorings and 2-6 players, the paired extra-wild games, and the point-value
+    sets at 2 and 4 players (single scoring)."""
+    bot = "lord:4" if quick else STRONG_BOT
+    tag = "quick_" if quick else ""
+    size = (lambda n: 8) if quick else games_for
+    seats = [Experiment(f"{tag}strong_seats_{scoring}_{n}p", n, (bot,) * n, size(n),
+                        params=(("scoring", scoring),), label=scoring)
+             for scoring in SCORINGS for n in (2, 3, 4, 5, 6)]
+    extra = [Experiment(f"{tag}strong_extra_wild_{n}p", n, (bot,) * n, size(n),
+                        params=(("scoring", "single"),), label="single", extra_wild=True)
+             for n in (2, 3, 4, 5, 6)]
+    values = [Experiment(f"{tag}strong_values_{name.replace(' ', '_')}_{n}p", n, (bot,) * n,
+                         size(n), params=(("scoring", "single"),) + value_params(v), label=name)
+              for name, v in VALUE_SETS.items() if name != "assumed" for n in (2, 4)]
+    return {"seats": seats, "extra_wild": extra, "sensitivity": values}
+
+
+def load_strong(quick: bool = False, data_dir: Path | None = None) -> PlanResults:
+    """The strong-agent experiments' games played so far (nothing is played here)."""
+    data_dir = csv_folder(quick) if data_dir is None else data_dir
+    return {group: [(exp, _played(exp, data_dir)) for exp in experiments]
+            for group, experiments in strong_plan(quick).items()}
+
+
+def _played(exp: Experiment, data_dir: Path) -> pd.DataFrame:
+    rows = load_rows(exp, data_dir)
+    return rows[rows["index"] < exp.games]
+
+
+def run_strong(quick: bool = False, workers: int | None = None, scheduler=None,
+               only: Callable[[Experiment], bool] | None = None,
+               data_dir: Path | None = None) -> PlanResults:
+    """Play the strong-agent experiments' missing games (resumable: each finished chunk
+    is kept), on local processes or a Dask cluster."""
+    data_dir = csv_folder(quick) if data_dir is None else data_dir
+    return {group: [(exp, run_experiment(exp, data_dir, workers=workers, scheduler=scheduler))
+                    for exp in experiments if only is None or only(exp)]
+            for group, experiments in strong_plan(quick).items()}

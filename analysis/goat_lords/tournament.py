@@ -26,7 +26,7 @@ from analysis.bots import sample_chance
 from analysis.goat_lords import GAME
 from analysis.goat_lords.bots import build_bot
 from analysis.solve.cache import damaged_record
-from games.goat_lords.cards import IS_WILD, NUM_KINDS
+from games.goat_lords.cards import IS_WILD, KINDS, NUM_KINDS
 from games.goat_lords.table import STARTER, Table
 
 
@@ -123,6 +123,13 @@ def swap_in_a_wild(table: Table, seat: int, rng: np.random.Generator) -> None:
     table.hands[seat][wild] += 1
     table.draw[wild] -= 1
     table.stats["wilds_drawn"][seat] += 1
+    # The seat's own record of its deal says it drew the wild: what it saw is then the
+    # hand it holds, and its beliefs about the hidden cards stay true.
+    drawn = f"+{KINDS[goat].key}"
+    for i in range(len(table.log) - 1, -1, -1):
+        if table.log[i] == (seat, drawn):
+            table.log[i] = (seat, f"+{KINDS[wild].key}")
+            break
 
 
 def _play_chunk(exp: Experiment, indices: list[int]) -> list[dict]:
@@ -189,17 +196,33 @@ def drop_partial_line(path: Path) -> None:
             fh.truncate(data.rfind(b"\n") + 1)
 
 
+def _play_on_dask(scheduler, exp: Experiment, chunks: list[list[int]], save) -> None:
+    from distributed import Client, as_completed
+
+    client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
+    try:
+        futures = [client.submit(_play_chunk, exp, part, pure=False) for part in chunks]
+        for future in as_completed(futures):
+            save(future.result())
+    finally:
+        if client is not scheduler:
+            client.close()
+
+
 def run_experiment(
     exp: Experiment,
     data_dir: Path | None = None,
     workers: int | None = None,
     chunk: int = 25,
     progress: bool | None = None,
+    scheduler=None,
 ) -> pd.DataFrame:
     """Play the games of ``exp`` not yet in its CSV, in parallel; returns all its rows.
 
     Finished chunks are appended to :func:`csv_path` (in ``data_dir``, default the
     store's data root) as they arrive, so an interrupted run resumes where it stopped.
+    ``scheduler``: a Dask scheduler's address (or a ``distributed.Client``) to play the
+    chunks on a cluster instead of local processes; game ``i`` is the same either way.
     """
     data_dir = csv_folder() if data_dir is None else Path(data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
@@ -221,7 +244,9 @@ def run_experiment(
             frame.to_csv(path, mode="a", header=not path.exists() or path.stat().st_size == 0, index=False)
             bar.update(len(rows))
 
-        if workers <= 1 or len(chunks) == 1:
+        if scheduler is not None:
+            _play_on_dask(scheduler, exp, chunks, save)
+        elif workers <= 1 or len(chunks) == 1:
             for part in chunks:
                 save(_play_chunk(exp, part))
         else:
