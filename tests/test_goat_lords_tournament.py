@@ -9,7 +9,14 @@ import numpy as np
 
 from analysis import cli, store
 from analysis.goat_lords.belief import Belief
-from analysis.goat_lords.plan import STRONG_BOT, VALUE_SETS, games_for, run_plan, strong_plan
+from analysis.goat_lords.plan import (
+    STRONG_BOT,
+    VALUE_SETS,
+    games_for,
+    run_plan,
+    run_strong,
+    strong_plan,
+)
 from analysis.goat_lords.tournament import (
     Experiment,
     csv_folder,
@@ -159,3 +166,28 @@ def test_the_balance_command_plays_resumes_and_refuses_bad_input(tmp_path, monke
     assert "Goat Lords is played by 2-6 players" in capsys.readouterr().err
     assert cli.main(["goat-lords", "balance", "--only", "duels"]) == 2
     assert "choose among seats, extra_wild, sensitivity" in capsys.readouterr().err
+
+
+def test_the_report_shows_the_strong_balance_as_its_games_come_in(tmp_path, monkeypatch):
+    """Before any game every answer is a dash and the count says none is played; after a
+    few (quick) games the tables they fill show intervals and the chart is drawn."""
+    from analysis.report import ReportContext
+    from analysis.report.goat_lords.strong import strong_facts, strong_section
+    from games import catalog
+
+    monkeypatch.setenv("FAROL_CACHE_DIR", str(tmp_path / "cache"))
+    ctx = ReportContext(catalog.family("goat_lords"), tmp_path, quick=True)
+    facts = strong_facts(True)
+    assert facts.played == 0 and facts.planned == sum(
+        e.games for group in strong_plan(True).values() for e in group)
+    text = strong_section(ctx)
+    assert f"0 of {facts.planned:,}" in text and "strong_first_seat" not in text
+    run_strong(True, workers=1, only=lambda e: e.players == 2 and "values" not in e.name)
+    facts = strong_facts(True)
+    two = [s for s in facts.seats if s.players == 2]
+    assert all(s.games == s.planned and s.first is not None for s in two)
+    [(n, games, planned, effect)] = [x for x in facts.extra_wild if x[0] == 2]
+    assert games == planned and effect is not None and effect[1] <= effect[0] <= effect[2]
+    text = strong_section(ctx)
+    assert "| single | 2 | 8 of 8 |" in text and "strong_first_seat" in text
+    assert (tmp_path / "goat_lords_strong_first_seat.png").exists()

@@ -7,6 +7,7 @@ from analysis.report.goat_lords.rounds import duel_section, length_section
 from analysis.report.goat_lords.seats import seat_section
 from analysis.report.goat_lords.sensitivity import sensitivity_section
 from analysis.report.goat_lords.strength import matchup_section
+from analysis.report.goat_lords.strong import strong_section
 from analysis.report.goat_lords.summary import summary_section
 from analysis.report.goat_lords.wilds import wild_section
 
@@ -19,4 +20,5 @@ SECTIONS = (
     (64, duel_section),
     (65, length_section),
     (66, sensitivity_section),
+    (67, strong_section),
 )

@@ -14,12 +14,18 @@ from analysis.goat_lords.statistics import (
 )
 from analysis.report.context import ReportContext
 from analysis.report.goat_lords.results import all_greedy, extra_wild_rows, results
+from analysis.report.goat_lords.strong import strong_facts
 
 
 def summary_section(ctx: ReportContext) -> str:
     """The answers in a few lines, computed from the same results as the sections below."""
     res = results(ctx)
-    lines = ["## The answers in brief\n"]
+    strong = strong_facts(ctx.quick)
+    lines = ["## The answers in brief\n",
+             "These answers come from tables of greedy bots, a weak player. The same "
+             "questions with the strong agent in every seat are being measured: "
+             f"{strong.played:,} of {strong.planned:,} games played so far (*Balance with the "
+             "strong agent*, below).\n"]
     greedy = all_greedy(res)
     if greedy:
         edges = []
