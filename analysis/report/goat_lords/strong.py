@@ -90,9 +90,10 @@ def _pct(rate) -> str:
 
 def strong_section(ctx: ReportContext) -> str:
     facts = strong_facts(ctx.quick)
-    bot = STRONG_BOT.replace(":", " at ") + " simulations a move"
+    name, _, sims = STRONG_BOT.partition(":")
+    bot = f"`{name}` at {sims} simulations a move"
     lines = ["## Balance with the strong agent\n",
-             f"The same questions with `{bot}` in every seat (the search agent that beats the "
+             f"The same questions with {bot} in every seat (the search agent that beats the "
              "greedy bot; see *Bot strength*), for both scorings: `single` (one round, most "
              "points wins) and `rounds` (rounds to 1,000 points). Each table is sized for a "
              "95% interval of ±2.5 points at 2 players and ±3 beyond. "
