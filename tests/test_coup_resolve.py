@@ -16,7 +16,7 @@ from open_spiel.python.algorithms import exploitability as os_exploitability
 from analysis import store
 from analysis.coup import blueprint as B
 from analysis.coup.blueprint_advice import advise_spot, beliefs
-from analysis.coup.guarantees import markov_key
+from analysis.coup.guarantees import encode_key, markov_key
 from analysis.coup.model import Endgame
 from analysis.coup.resolve import (
     ValueGraph,
@@ -218,3 +218,36 @@ def test_values_are_stored_for_the_strategy_they_were_computed_from(endgames, mo
         record = B.TrainingRecord("ambassador", "basic", 7, 1.0, 0.0, 1, 1, (1, 1), {})
         retrained = B.Blueprint(bp.deck, bp.keys, bp.strategy, {"basic": record})
         assert not values_current(retrained, "basic")  # another strategy: computed again
+
+
+def test_a_player_who_left_the_blueprint_is_still_advised(model):
+    """After the player's own move that the blueprint never plays, no world of the
+    blueprint's ranges holds their cards: the re-solve weighs every move alike instead."""
+    vg, bp = model
+    state = pyspiel.load_game("python_coup", PARAMS).new_initial_state()
+    rng = random.Random(3)
+    while state.is_chance_node():
+        actions, probs = zip(*state.chance_outcomes(), strict=True)
+        state.apply_action(rng.choices(actions, probs)[0])
+    player = state.current_player()
+    legal = state.legal_actions()
+    # A blueprint that never plays the first move here, with the player's cards.
+    first, count = bp.keys["dealt"][player][encode_key(B.blueprint_key(state.core, player))]
+    mine = bp.strategy["basic"][player].copy()
+    mine[first:first + count] = 0.0
+    mine[first + 1] = 1.0
+    pair = (mine, bp.strategy["basic"][1]) if player == 0 else (bp.strategy["basic"][0], mine)
+    never = B.Blueprint(bp.deck, bp.keys, {"basic": pair}, {})
+    state.apply_action(legal[0])
+    while not state.is_terminal() and (state.is_chance_node() or state.current_player() != player
+                                       or len(state.legal_actions()) < 2):
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+        else:
+            actions, probs = zip(*never.action_probabilities(state).items(), strict=True)
+        state.apply_action(rng.choices(actions, probs)[0])
+    assert not state.is_terminal()
+    truth, _, worlds = public_worlds(vg, never, "basic", state.history())
+    assert not any(markov_key(c, player) == markov_key(truth, player) for c, _ in worlds.values())
+    r = resolve_spot(vg, never, "basic", state.history(), iterations=50)
+    assert list(r.actions) == state.legal_actions() and sum(r.mix) == pytest.approx(1.0)

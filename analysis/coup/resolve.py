@@ -360,11 +360,13 @@ def resolve_spot(vg: ValueGraph, bp: Blueprint, setup: str, actions: list[int],
     """Re-solve the spot after ``actions`` from the deal: the deepest unrolling up to
     ``depth`` decisions that fits ``max_nodes``, solved by ``iterations`` of CFR+."""
     truth, _, worlds = public_worlds(vg, bp, setup, actions)
-    if not worlds:  # a move the blueprint never plays: weigh every move alike
-        truth, _, worlds = public_worlds(vg, bp, setup, actions, uniform=True)
     if truth.over or truth.cur == E.CHANCE:
         raise InvalidPositionError("no player to move here")
     player = truth.cur
+    mine = markov_key(truth, player)
+    if not any(markov_key(core, player) == mine for core, _ in worlds.values()):
+        # A move the blueprint never plays (often the player's own): weigh every move alike.
+        truth, _, worlds = public_worlds(vg, bp, setup, actions, uniform=True)
     try:
         sub = unroll(vg, bp, setup, worlds, depth, max_nodes)
     except TooLarge:
@@ -376,7 +378,6 @@ def resolve_spot(vg: ValueGraph, bp: Blueprint, setup: str, actions: list[int],
     solver.run(iterations)
     strategies = (solver.average_strategy(0), solver.average_strategy(1))
     value = solver.evaluate(strategies)
-    mine = markov_key(truth, player)
     _, first, width = sub.infosets[(player, (mine,))]
     sign = 1.0 if player == 0 else -1.0
     q, total = np.zeros(width), 0.0
