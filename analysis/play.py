@@ -8,6 +8,7 @@ string, and the legal actions by name.
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 import pyspiel
@@ -16,6 +17,12 @@ from analysis.bots import make_bot, sample_chance
 from analysis.coaching import Coach, Decision, coach_for, hint_lines, judge, review_lines
 from games import catalog
 from games.errors import InvalidParameterError
+
+
+def _hint(spot: pyspiel.State, seat: int, advice: Future | None,
+          note: str | None) -> Callable[[], list[str]]:
+    """The hint's lines at ``spot``, waiting for the coach's advice when it is not ready."""
+    return lambda: hint_lines(spot, seat, None if advice is None else advice.result(), note)
 
 
 def seat_view(state: pyspiel.State, seat: int) -> str:
@@ -137,41 +144,52 @@ def play_game(
     state = game.new_initial_state()
     shown = None
     coach: Coach | None = coach_for(game)
-    decisions: list[Decision] = []
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(sample_chance(state, rng))
-            continue
-        acting = (
-            list(range(n)) if state.is_simultaneous_node() else [state.current_player()]
-        )
-        if seat in acting and len(state.legal_actions(seat)) > 0:
-            view = seat_view(state, seat)
-            if view != shown:
-                write("")
-                write(view)
-                shown = view
-            advice = coach(state) if coach is not None and not state.is_simultaneous_node() \
-                else None
-            hint = None
-            if coach is not None:
-                lines = hint_lines(state, seat, advice, getattr(coach, "note", None))
-                hint = lines.copy
-            human = ask_action(state, seat, read, write, hint)
-            if human is None:
-                write("You left the game.")
-                return None
-            if advice is not None:
-                decisions.append(judge(state, seat, human, advice))
-        if state.is_simultaneous_node():
-            joint = [
-                human if p == seat else (bots[p](state) if state.legal_actions(p) else 0)
-                for p in range(n)
-            ]
-            state.apply_actions(joint)
-        else:
-            player = state.current_player()
-            state.apply_action(human if player == seat else bots[player](state))
+    note = getattr(coach, "note", None)
+    # The coach works while the person thinks: its advice for a spot is started when the
+    # prompt shows, read by `hint`, and judged in the review at the end.
+    pool = ThreadPoolExecutor(max_workers=1) if coach is not None else None
+    pending: list[tuple[pyspiel.State, int, Future]] = []
+    try:
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(sample_chance(state, rng))
+                continue
+            acting = (
+                list(range(n)) if state.is_simultaneous_node() else [state.current_player()]
+            )
+            if seat in acting and len(state.legal_actions(seat)) > 0:
+                view = seat_view(state, seat)
+                if view != shown:
+                    write("")
+                    write(view)
+                    shown = view
+                hint, advice = None, None
+                if coach is not None:
+                    spot = state.clone()
+                    if not state.is_simultaneous_node():
+                        advice = pool.submit(coach, spot)
+                    hint = _hint(spot, seat, advice, note)
+                human = ask_action(state, seat, read, write, hint)
+                if human is None:
+                    write("You left the game.")
+                    return None
+                if advice is not None:
+                    pending.append((spot, human, advice))
+            if state.is_simultaneous_node():
+                joint = [
+                    human if p == seat else (bots[p](state) if state.legal_actions(p) else 0)
+                    for p in range(n)
+                ]
+                state.apply_actions(joint)
+            else:
+                player = state.current_player()
+                state.apply_action(human if player == seat else bots[player](state))
+        decisions: list[Decision] = [judge(spot, seat, human, advice.result())
+                                     for spot, human, advice in pending
+                                     if advice.result() is not None]
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
     write("")
     write(seat_view(state, seat))
     returns = state.returns()
