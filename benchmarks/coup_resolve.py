@@ -52,11 +52,13 @@ def main(argv=None) -> int:
         except InvalidParameterError:
             continue
         for setup in SETUPS:
-            if setup not in bp.setups or value_graph_for(bp, setup) is None:
+            if setup not in bp.setups:
                 continue
             tick = time.perf_counter()
-            value_graph_for(bp, setup)  # read once per process, as a session's first advice
+            vg = value_graph_for(bp, setup)  # read once per process, by a session's first advice
             first = time.perf_counter() - tick
+            if vg is None:
+                continue
             rows = []
             for state in sample_spots(bp, setup, args.spots, args.seed):
                 tick = time.perf_counter()
