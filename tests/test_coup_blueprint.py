@@ -5,6 +5,7 @@ who sees every card."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import random
 from itertools import pairwise
@@ -371,3 +372,22 @@ def test_best_is_the_blueprint_where_it_is_built(endgames, tmp_path, monkeypatch
                              ({"players": 3}, SearchAgent)):
             game = pyspiel.load_game("python_coup", params)
             assert isinstance(make_bot("best", game, 0, 1), kind), params
+
+
+def test_training_resumes_from_its_checkpoint_and_starts_afresh_from_a_damaged_one(
+        endgames, tmp_path, capsys):
+    dg = dataclasses.replace(endgames[0], roots={"basic": endgames[0].roots[START]})
+    with store.use(tmp_path):
+        whole, whole_strategies = B.train("ambassador", "basic", 6, dg=dg)
+        B.checkpoint_path("ambassador", "basic").unlink()
+        B.train("ambassador", "basic", 4, dg=dg)
+        resumed, resumed_strategies = B.train("ambassador", "basic", 6, dg=dg)
+        assert resumed.iterations == 6
+        for a, b in zip(whole_strategies, resumed_strategies, strict=True):
+            assert np.allclose(a, b)  # 4 then 2 more: the same as 6 at once
+        B.checkpoint_path("ambassador", "basic").write_bytes(b"not a checkpoint")
+        fresh, fresh_strategies = B.train("ambassador", "basic", 6, dg=dg)
+        assert "damaged" in capsys.readouterr().err.lower()
+        assert fresh.iterations == 6
+        for a, b in zip(whole_strategies, fresh_strategies, strict=True):
+            assert np.allclose(a, b)

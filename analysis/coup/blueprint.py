@@ -253,15 +253,14 @@ def train(deck: str, setup: str, iterations: int = ITERATIONS, progress: bool = 
     dg = deck_graph(deck, part_of(setup), progress) if dg is None else dg
     solver = CyclicCFR(dg.graph, dg.root_vector(setup))
     path = checkpoint_path(deck, setup)
-    try:
-        solver.run(iterations, progress, checkpoint=path, every=CHECKPOINT_EVERY,
-                   desc=f"blueprint {deck} {setup}")
-    except CorruptFileError as exc:
-        store.say_damaged(path, str(exc))
-        path.unlink()
-        solver = CyclicCFR(dg.graph, dg.root_vector(setup))
-        solver.run(iterations, progress, checkpoint=path, every=CHECKPOINT_EVERY,
-                   desc=f"blueprint {deck} {setup}")
+    if path.exists():
+        try:
+            solver.load(path)  # a refused file leaves the solver as it was: a fresh start
+        except CorruptFileError as exc:
+            store.say_damaged(path, str(exc))
+            path.unlink()
+    solver.run(iterations, progress, checkpoint=path, every=CHECKPOINT_EVERY,
+               desc=f"blueprint {deck} {setup}", resume=False)
     strategies = (solver.average_strategy(0), solver.average_strategy(1))
     value = float(solver.evaluate(strategies)[dg.roots[setup]])
     record = TrainingRecord(deck, setup, solver.iterations, solver.seconds,

@@ -292,10 +292,12 @@ class CyclicCFR:
                     self.average[p], first, count, float(self.iterations))
 
     def run(self, iterations: int, progress: bool = False, checkpoint: Path | None = None,
-            every: int = 50, desc: str = "CFR+ on the state graph") -> None:
+            every: int = 50, desc: str = "CFR+ on the state graph",
+            resume: bool = True) -> None:
         """Iterate up to ``iterations`` in all (resuming from ``checkpoint`` when it
-        exists; saved every ``every`` iterations and at the end)."""
-        if checkpoint is not None and Path(checkpoint).exists():
+        exists, unless ``resume`` is off; saved every ``every`` iterations and at the
+        end)."""
+        if resume and checkpoint is not None and Path(checkpoint).exists():
             self.load(checkpoint)
         left = max(0, iterations - self.iterations)
         with tqdm(total=iterations, initial=self.iterations, desc=desc, unit=" it",
