@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import math
 import random
 from itertools import pairwise
 
@@ -391,3 +392,25 @@ def test_training_resumes_from_its_checkpoint_and_starts_afresh_from_a_damaged_o
         assert fresh.iterations == 6
         for a, b in zip(whole_strategies, fresh_strategies, strict=True):
             assert np.allclose(a, b)
+
+
+def test_accuracy_takes_the_larger_lower_bound_and_says_which():
+    """The local best response's gains are averaged over the seats in win probability
+    (half the payoff), their 95% intervals combined; the larger of its low end and the
+    exact keyed bound is the one quoted."""
+    runs = [{"seat": s, "games": 100, "gain": g, "ci95": [g - 0.1, g + 0.1], "depth": 1}
+            for s, g in ((0, 0.4), (1, 0.2))]
+    summary = {"bounds": {"basic": {"exploitability_lower_bound": 0.05,
+                                    "local_best_response": runs}}}
+    acc = B.accuracy(summary, "basic")
+    gain, lo, hi = acc.local
+    assert gain == pytest.approx(0.15)  # (0.4 + 0.2) / 2 seats / 2 (win probability)
+    assert hi - gain == pytest.approx(math.sqrt(2 * 0.05 ** 2) / 2)  # ±0.05 a seat
+    assert acc.at_least == pytest.approx(lo) and lo > 0.05
+    assert "at least 0.050 (exact lower bound)" in acc.text() and "100 games a seat" in acc.text()
+    summary["bounds"]["basic"]["exploitability_lower_bound"] = 0.3
+    assert B.accuracy(summary, "basic").at_least == 0.3
+    assert B.accuracy({}, "basic").at_least is None
+    assert B.accuracy({}, "basic").text() == "not measured yet"
+    one_seat = {"bounds": {"basic": {"local_best_response": runs[:1]}}}
+    assert B.accuracy(one_seat, "basic").local is None  # a bound needs both seats

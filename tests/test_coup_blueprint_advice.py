@@ -159,7 +159,7 @@ def test_play_coaches_a_coup_game_from_the_blueprint(bp, tmp_path, monkeypatch):
     text = "\n".join(lines)
     assert "Hint: the mix to play here, and each move's value for you:" in text
     assert "the blueprint's mix; values P(win) - P(lose) from 200 blueprint games" in text
-    assert "an amount not measured yet" in text
+    assert "how much the blueprint can be beaten: not measured yet" in text
     assert "Review of your decisions" in text and "in all:" in text
 
 

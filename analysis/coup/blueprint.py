@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from pathlib import Path
 
 import numpy as np
@@ -375,10 +376,57 @@ def read_summary(deck: str) -> dict:
     return read_json(path) if path.exists() else {}
 
 
-def exploitability_bound(summary: dict, setup: str) -> float | None:
-    """The measured lower bound on ``setup``'s exploitability in a summary (``None``:
-    not measured)."""
-    return summary.get("bounds", {}).get(setup, {}).get("exploitability_lower_bound")
+@dataclasses.dataclass(frozen=True)
+class Accuracy:
+    """How much a best response beats one setup's blueprint, from below, in win
+    probability (the mean over the two seats): ``keyed``, an exact lower bound (a best
+    response among strategies that see what the blueprint sees); ``local``, the gain of
+    the local best response that plans ``local_depth`` decisions, measured over
+    ``local_games`` games a seat, with its 95% interval."""
+
+    keyed: float | None = None
+    local: tuple[float, float, float] | None = None
+    local_games: int = 0
+    local_depth: int = 0
+
+    @property
+    def at_least(self) -> float | None:
+        """The larger of the two lower bounds (the local one at its 95% interval's low
+        end); ``None`` when neither is measured."""
+        found = [x for x in (self.keyed, self.local[1] if self.local else None) if x is not None]
+        return max(found) if found else None
+
+    def text(self) -> str:
+        """The bounds in a few words, for tables and advice."""
+        parts = []
+        if self.keyed is not None:
+            parts.append(f"at least {self.keyed:.3f} (exact lower bound)")
+        if self.local is not None:
+            g, lo, hi = self.local
+            parts.append(f"{g:.3f} [{lo:.3f}, {hi:.3f}] won by a best response planning "
+                         + ("its next decision" if self.local_depth == 1
+                            else f"{self.local_depth} decisions")
+                         + f" ({self.local_games:,} games a seat, 95%)")
+        return "; ".join(parts) if parts else "not measured yet"
+
+
+def accuracy(summary: dict, setup: str) -> Accuracy:
+    """``setup``'s measured bounds in a deck's summary (the deepest local response)."""
+    b = summary.get("bounds", {}).get(setup, {})
+    local = None
+    games = depth = 0
+    runs = b.get("local_best_response", [])
+    if runs:
+        depth = max(r.get("depth", 1) for r in runs)
+        seats = {r["seat"]: r for r in runs if r.get("depth", 1) == depth}
+        if set(seats) == {0, 1}:
+            gain = sum(r["gain"] for r in seats.values()) / 4  # win probability, mean of seats
+            half = math.sqrt(sum(((r["ci95"][1] - r["ci95"][0]) / 4) ** 2
+                                 for r in seats.values())) / 2
+            local = (gain, gain - half, gain + half)
+            games = min(r["games"] for r in seats.values())
+    return Accuracy(b.get("exploitability_lower_bound"), local, games if local else 0,
+                    depth if local else 0)
 
 
 def build(deck: str, part: str, setups=None, iterations: int = ITERATIONS,

@@ -22,7 +22,7 @@ import pyspiel
 
 from analysis import store
 from analysis.coaching import register_coach
-from analysis.coup.blueprint import Blueprint, exploitability_bound, read_summary
+from analysis.coup.blueprint import Blueprint, accuracy, read_summary
 from analysis.coup.blueprint_agent import load_deck_blueprint
 from analysis.coup.guarantees import position_key
 from analysis.coup.resolve import ValueGraph, resolve_spot, value_graph_for
@@ -113,6 +113,7 @@ class SpotAdvice:
     exploitability: float | None
     assumed_blueprint: bool
     resolve: dict | None = None  # the re-solve's depth, size and exploitability
+    accuracy: str = ""  # the blueprint's measured bounds in words
 
     @property
     def source(self) -> str:
@@ -136,6 +137,7 @@ class SpotAdvice:
             "source": self.source,
             "exploitability": self.exploitability,
             "exploitability_kind": "lower bound, win probability",
+            "exploitability_detail": self.accuracy or "not measured yet",
             "beliefs": "opponent plays the blueprint" if self.assumed_blueprint
                        else "opponent's moves all equally likely (the blueprint never "
                             "plays what they played)",
@@ -155,8 +157,8 @@ class SpotAdvice:
         if not self.assumed_blueprint:
             lines.append("  (they played a move the blueprint never plays, so these beliefs "
                          "assume nothing about their play)")
-        bound = ("not measured yet" if self.exploitability is None
-                 else f"at least {self.exploitability:.3f} in win probability")
+        bound = self.accuracy or ("not measured yet" if self.exploitability is None
+                                  else f"at least {self.exploitability:.3f} in win probability")
         if self.resolve:
             r = self.resolve
             lines.append(f"Values: P(win) - P(lose), exact in a re-solve of the next {r['depth']} "
@@ -253,16 +255,16 @@ def advise_spot(state: pyspiel.State, bp: Blueprint, rollouts: int = ROLLOUTS,
             holds[C.card_name(c, deck)] += w
         text = V.hand_text(hand, deck)
         hands[text] = hands.get(text, 0.0) + w
-    bound = exploitability_bound(read_summary(deck), setup)
+    acc = accuracy(read_summary(deck), setup)
     return SpotAdvice(deck, setup, player,
                       tuple(C.card_name(c, deck) for c in state.core.hands[player]),
                       V.step_text(state.core, player), actions,
                       tuple(sorted(holds.items(), key=lambda x: -x[1])),
-                      tuple(sorted(hands.items(), key=lambda x: -x[1])), rollouts, bound,
+                      tuple(sorted(hands.items(), key=lambda x: -x[1])), rollouts, acc.at_least,
                       assumed, None if solved is None else {
                           "depth": solved.depth, "nodes": solved.nodes,
                           "worlds": solved.worlds, "iterations": solved.iterations,
-                          "exploitability": solved.exploitability})
+                          "exploitability": solved.exploitability}, acc.text())
 
 
 def position_spot(position: str, deck: str, setup: str = "standard",
@@ -341,9 +343,8 @@ def coup_coach(game: pyspiel.Game):
         player = state.current_player()
         return [(a, *by_name[state.action_to_string(player, a)]) for a in state.legal_actions()]
 
-    bound = exploitability_bound(read_summary(params["deck"]), setup)
-    beaten = ("the blueprint can be beaten by "
-              + ("an amount not measured yet" if bound is None else f"at least {bound:.3f}"))
+    beaten = ("how much the blueprint can be beaten: "
+              + accuracy(read_summary(params["deck"]), setup).text())
     if value_graph_for(bp, setup) is not None:
         coach.note = ("a re-solve of the next few decisions from the blueprint's ranges, "
                       "exact values P(win) - P(lose) with the blueprint's values past them; "

@@ -23,7 +23,7 @@ def blueprint_lines() -> list[str]:
              "response could beat it is measured from below: the true figure is at least "
              "that.\n",
              "| deck | setup | iterations | first player wins (blueprint against itself) | "
-             "exploitability (lower bound, win probability) |",
+             "how much a best response wins more, from below (win probability) |",
              "|---|---|---|---|---|"]
     built = False
     for deck in C.DECKS:
@@ -34,8 +34,7 @@ def blueprint_lines() -> list[str]:
                 lines.append(f"| {deck} | {setup} | not built yet | | |")
                 continue
             built = True
-            bound = blueprint.exploitability_bound(summary, setup)
-            shown = "not measured yet" if bound is None else f"at least {bound:.3f}"
+            shown = blueprint.accuracy(summary, setup).text()
             lines.append(f"| {deck} | {setup} | {rec['iterations']} | "
                          f"{(1 + rec['first_player_value']) / 2:.1%} | {shown} |")
     if not built:

@@ -31,6 +31,7 @@ class BlueprintFirst:
     win: float
     iterations: int
     exploitability_at_least: float | None
+    confidence: str = ""  # "" for an exact bound; "95%" when a simulated one is larger
 
 
 def blueprint_first(deck: str, setup: str) -> BlueprintFirst | None:
@@ -38,9 +39,10 @@ def blueprint_first(deck: str, setup: str) -> BlueprintFirst | None:
     rec = summary.get("setups", {}).get(setup)
     if rec is None:
         return None
-    bound = blueprint.exploitability_bound(summary, setup)
+    acc = blueprint.accuracy(summary, setup)
+    simulated = acc.local is not None and (acc.keyed is None or acc.local[1] > acc.keyed)
     return BlueprintFirst(deck, setup, (1 + rec["first_player_value"]) / 2,
-                          int(rec["iterations"]), bound)
+                          int(rec["iterations"]), acc.at_least, "95%" if simulated else "")
 
 
 def bluff_table(deck: str = DECK, setup: str = SETUP) -> BluffTable | None:
