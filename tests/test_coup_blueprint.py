@@ -414,3 +414,10 @@ def test_accuracy_takes_the_larger_lower_bound_and_says_which():
     assert B.accuracy({}, "basic").text() == "not measured yet"
     one_seat = {"bounds": {"basic": {"local_best_response": runs[:1]}}}
     assert B.accuracy(one_seat, "basic").local is None  # a bound needs both seats
+
+
+def test_accuracy_quotes_the_local_response_measured_over_the_most_games():
+    runs = [{"seat": s, "games": g, "gain": 0.4, "ci95": [0.4 - w, 0.4 + w], "depth": d}
+            for d, g, w in ((1, 2000, 0.04), (2, 200, 0.13)) for s in (0, 1)]
+    acc = B.accuracy({"bounds": {"basic": {"local_best_response": runs}}}, "basic")
+    assert acc.local_depth == 1 and acc.local_games == 2000

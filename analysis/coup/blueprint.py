@@ -411,13 +411,15 @@ class Accuracy:
 
 
 def accuracy(summary: dict, setup: str) -> Accuracy:
-    """``setup``'s measured bounds in a deck's summary (the deepest local response)."""
+    """``setup``'s measured bounds in a deck's summary (of the local responses, the one
+    played over the most games)."""
     b = summary.get("bounds", {}).get(setup, {})
     local = None
     games = depth = 0
     runs = b.get("local_best_response", [])
     if runs:
-        depth = max(r.get("depth", 1) for r in runs)
+        # The run with the most games a seat (then the deepest): the one measured best.
+        depth = max(runs, key=lambda r: (r["games"], r.get("depth", 1))).get("depth", 1)
         seats = {r["seat"]: r for r in runs if r.get("depth", 1) == depth}
         if set(seats) == {0, 1}:
             gain = sum(r["gain"] for r in seats.values()) / 4  # win probability, mean of seats
