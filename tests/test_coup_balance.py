@@ -150,7 +150,7 @@ def test_the_report_section_shows_each_table_and_the_blueprint_from_the_records(
     B.update_summary("ambassador", setups={"basic": {"iterations": 9, "first_player_value": -0.1}},
                      bounds={"basic": {"exploitability_lower_bound": 0.0712}})
     text = section_from_the_deal(ctx)
-    assert "| ambassador | basic | 9 | 45.0% | at least 0.071 |" in text
+    assert "| ambassador | basic | 9 | 45.0% | at least 0.071 (exact lower bound) |" in text
     first = record.self_play.seats[0]
     assert f"1: {pct(first.win_rate, first.ci95)}" in text
     assert "| 2 players, Ambassador deck, basic setup | random | 6 |" in text  # robustness

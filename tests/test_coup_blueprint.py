@@ -421,3 +421,24 @@ def test_accuracy_quotes_the_local_response_measured_over_the_most_games():
             for d, g, w in ((1, 2000, 0.04), (2, 200, 0.13)) for s in (0, 1)]
     acc = B.accuracy({"bounds": {"basic": {"local_best_response": runs}}}, "basic")
     assert acc.local_depth == 1 and acc.local_games == 2000
+
+
+def test_the_key_table_finds_every_key_and_only_those():
+    """The packed table answers as the dict it replaces, collisions of the hash ruled
+    out by comparing bytes (a tiny table, every key and some strangers)."""
+    from analysis.solve.key_table import KeyTable
+
+    rng = random.Random(4)
+    keys = {bytes(rng.randrange(256) for _ in range(rng.randrange(1, 9))): (i * 3, 1 + i % 4)
+            for i in range(500)}
+    table = KeyTable(**B._pack_keys(keys))
+    assert len(table) == len(keys)
+    for k, v in keys.items():
+        assert table.get(k) == v and table[k] == v and k in table
+    for _ in range(200):
+        k = bytes(rng.randrange(256) for _ in range(rng.randrange(0, 10)))
+        assert table.get(k) == keys.get(k)
+    with pytest.raises(KeyError):
+        table[b"\xff" * 40]
+    again = KeyTable(**B._pack_keys(table))  # saved from the table itself
+    assert all(again.get(k) == v for k, v in keys.items())

@@ -38,6 +38,7 @@ from analysis.provenance import provenance
 from analysis.solve.cache import READ_ERRORS, atomic_savez, atomic_write_text, read_json
 from analysis.solve.cyclic import CyclicCFR, CyclicGraph
 from analysis.solve.errors import CorruptFileError
+from analysis.solve.key_table import KeyTable
 from games.coup import engine as E
 from games.coup.walker import DecisiveCoupWalker, decisive_coup
 from games.errors import InvalidParameterError
@@ -154,7 +155,9 @@ def history_roots(games: dict) -> tuple[E.Config, dict[str, E.Core]]:
     return config, roots
 
 
-def _pack_keys(keys: dict) -> dict:
+def _pack_keys(keys) -> dict:
+    if isinstance(keys, KeyTable):
+        return keys.arrays()
     blob = b"".join(keys)
     offsets = np.cumsum([0] + [len(k) for k in keys], dtype=np.int64)
     first, count = (np.array(v, np.int64) for v in zip(*keys.values(), strict=True)) \
@@ -164,12 +167,8 @@ def _pack_keys(keys: dict) -> dict:
 
 
 def _unpack_keys(blob: np.ndarray, offsets: np.ndarray, first: np.ndarray,
-                 count: np.ndarray) -> dict:
-    raw = blob.tobytes()
-    ends = offsets.tolist()  # Python ints: indexing numpy arrays per key is far slower
-    return {raw[a:b]: slots for a, b, slots in
-            zip(ends[:-1], ends[1:], zip(first.tolist(), count.tolist(), strict=True),
-                strict=True)}
+                 count: np.ndarray) -> KeyTable:
+    return KeyTable(blob, offsets, first, count)
 
 
 def save_deck_graph(dg: DeckGraph, path: Path) -> None:
