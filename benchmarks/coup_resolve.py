@@ -6,7 +6,8 @@ times `farol advise coup --history`'s answer two ways: the depth-limited re-solv
 (what advice uses once the values are stored) and the blueprint's mix valued by
 rollouts (what it used before). Prints per setup the seconds (mean, slowest), the
 depth reached, the size of the small game and its exploitability, and the first
-advice's extra seconds to read the graph's edges and values.
+advice's extra seconds to load the blueprint and read the graph's edges and values
+(a session's first answer pays both once).
 
 Run: ``.venv/bin/python benchmarks/coup_resolve.py [--spots 10]``; writes
 ``benchmarks/results/coup_resolve.{txt,json}``.
@@ -47,10 +48,14 @@ def main(argv=None) -> int:
              f"{args.spots} decisions of blueprint games per setup; reference: the "
              f"blueprint's mix valued by {ROLLOUTS} rollouts per move", ""]
     for deck in DECKS:
+        tick = time.perf_counter()
         try:
             bp = load_blueprint(deck)
         except InvalidParameterError:
             continue
+        loaded = time.perf_counter() - tick
+        out.setdefault("blueprint_load_seconds", {})[deck] = loaded
+        lines.append(f"{deck} blueprint (every setup built) loaded in {loaded:.1f} s")
         for setup in SETUPS:
             if setup not in bp.setups:
                 continue

@@ -23,6 +23,7 @@ from analysis.coup.resolve import (
     compute_values,
     public_worlds,
     resolve_spot,
+    stored_value_graph,
     unroll,
     value_graph_for,
     values_current,
@@ -215,6 +216,10 @@ def test_values_are_stored_for_the_strategy_they_were_computed_from(endgames, mo
         value = compute_values(bp, "basic", dataclasses.replace(dg, roots={"basic": 0}))
         assert values_current(bp, "basic")
         assert np.allclose(value, vg.value)
+        stored = stored_value_graph("ambassador", "basic")  # values and edges, one file
+        assert np.allclose(stored.value, vg.value, atol=1e-6) and stored.root == 0
+        assert (stored.edge_start == dg.graph.edge_start).all()
+        assert (stored.edge_child == dg.graph.edge_child).all()
         record = B.TrainingRecord("ambassador", "basic", 7, 1.0, 0.0, 1, 1, (1, 1), {})
         retrained = B.Blueprint(bp.deck, bp.keys, bp.strategy, {"basic": record})
         assert not values_current(retrained, "basic")  # another strategy: computed again

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import json
 
 import numpy as np
 
@@ -24,7 +23,6 @@ from analysis.coup.blueprint import (
     Blueprint,
     deck_games,
     deck_graph,
-    graph_path,
     history_roots,
     part_of,
 )
@@ -41,6 +39,7 @@ DEPTH = 4  # most decisions of either player unrolled past the spot
 MAX_NODES = 40_000  # the deepest unrolling within this many positions is solved
 ITERATIONS = 400
 PUBLIC = -1  # the viewer who sees only what both players see
+VALUES_FORMAT = 2  # the values file holds the graph's edges too
 
 
 @dataclasses.dataclass(frozen=True)
@@ -68,19 +67,24 @@ def values_current(bp: Blueprint, setup: str) -> bool:
     """Whether the cached values were computed from ``bp``'s strategy for ``setup``."""
     try:
         with np.load(values_path(bp.deck, setup)) as z:
-            return int(z["iterations"]) == _trained(bp, setup)
+            return (int(z["format"]) == VALUES_FORMAT
+                    and int(z["iterations"]) == _trained(bp, setup))
     except (*READ_ERRORS, KeyError):
         return False
 
 
 def compute_values(bp: Blueprint, setup: str, dg=None, progress: bool = False) -> np.ndarray:
     """Player 0's value at every node of ``setup``'s graph when both play the blueprint
-    (minutes on the whole game's graph), saved in the cache for re-solving."""
+    (minutes on the whole game's graph), saved in the cache for re-solving with the
+    graph's edges (32-bit: a re-solve reads them in seconds, not the whole graph)."""
     dg = deck_graph(bp.deck, part_of(setup), progress) if dg is None else dg
     strategies = tuple(np.asarray(s, float) for s in bp.strategy[setup])
     value = CyclicCFR(dg.graph, dg.root_vector(setup)).evaluate(strategies)
-    atomic_savez(values_path(bp.deck, setup), value=value.astype(np.float32),
-                 iterations=np.int64(_trained(bp, setup)))
+    atomic_savez(values_path(bp.deck, setup), format=np.int64(VALUES_FORMAT),
+                 value=value.astype(np.float32), iterations=np.int64(_trained(bp, setup)),
+                 edge_start=dg.graph.edge_start.astype(np.int32),
+                 edge_child=dg.graph.edge_child.astype(np.int32),
+                 root=np.int64(dg.roots[setup]))
     stored_value_graph.cache_clear()
     return value
 
@@ -105,22 +109,20 @@ def value_graph_for(bp: Blueprint, setup: str) -> ValueGraph | None:
 @functools.lru_cache(maxsize=2)
 def stored_value_graph(deck: str, setup: str) -> ValueGraph | None:
     """The cached values and graph edges of ``deck``'s ``setup``, read once per process."""
-    path, gpath = values_path(deck, setup), graph_path(deck, part_of(setup))
-    if not (path.exists() and gpath.exists()):
+    path = values_path(deck, setup)
+    if not path.exists():
         return None
     try:
         with np.load(path) as z:
-            value = z["value"].astype(float)
-        with np.load(gpath) as z:
-            start, child = z["edge_start"], z["edge_child"]
-            roots = dict(zip(json.loads(z["root_names"].tobytes()), z["roots"].tolist(),
-                             strict=True))
+            value, start, child = z["value"], z["edge_start"], z["edge_child"]
+            root = int(z["root"])
     except (*READ_ERRORS, KeyError) as exc:
         raise CorruptFileError(f"{store.shown(path)}: not readable values ({exc})") from None
-    if value.shape[0] + 1 != start.shape[0]:
+    if value.shape[0] + 1 != start.shape[0] or start[-1] != child.shape[0]:
         raise CorruptFileError(f"{store.shown(path)}: values of another graph")
     _, cores = history_roots({setup: deck_games(deck, part_of(setup))[setup]})
-    return ValueGraph(start, child, value, roots[setup], cores[setup])
+    return ValueGraph(start, child, value, root, cores[setup])
+
 
 class _Stepper:
     """Moves on the graph: each move of a world with its child node and probability
