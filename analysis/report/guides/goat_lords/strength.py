@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from analysis.goat_lords.search import DEFAULT
 from analysis.report.guides.common import Answer, GuideContext, one_line, render
 from analysis.report.guides.goat_lords import records as R
 from analysis.report.markdown import pct
@@ -10,20 +11,25 @@ QUESTION = "Strongest agent against the greedy heuristic"
 
 
 def facts(ctx: GuideContext) -> dict:
-    """The strongest agent's matches against one other bot (one seat of ``lord``, the
-    others all that bot), with enough games, by number of players."""
+    """The strongest agent's matches against one other bot (one seat of ``lord`` at some
+    simulation budget, the others all that bot), with enough games, by number of
+    players and budget."""
     rows = []
     for name, m in R.matches():
         totals = {t.agent: t for t in m.totals()}
-        if len(totals) != 2 or "lord" not in totals:
+        lords = [a for a in totals if a == "lord" or a.startswith("lord:")]
+        if len(totals) != 2 or len(lords) != 1:
             continue
-        rival = next(a for a in totals if a != "lord")
+        lord = lords[0]
+        rival = next(a for a in totals if a != lord)
         players = m.params.get("players", 2)
-        row = {"name": name, "rival": rival, "lord": totals["lord"], "games": m.games,
-               "players": players, "fair": 1 / players, "scoring": R.scoring_words(m.params)}
+        sims = int(lord.partition(":")[2] or DEFAULT.simulations)
+        row = {"name": name, "rival": rival, "lord": totals[lord], "games": m.games,
+               "players": players, "fair": 1 / players, "scoring": R.scoring_words(m.params),
+               "simulations": sims}
         if m.games >= R.MIN_GAMES:
             rows.append(row)
-    rows.sort(key=lambda r: r["players"])
+    rows.sort(key=lambda r: (r["players"], r["simulations"]))
     headline = "; ".join(pct(r["lord"].win_rate) for r in rows) or None
     return {"rows": rows, "headline": headline, "min": R.MIN_GAMES,
             "command": R.MATCH}
@@ -32,7 +38,8 @@ def facts(ctx: GuideContext) -> dict:
 def answer(ctx: GuideContext) -> Answer:
     f = facts(ctx)
     rows = f["rows"]
-    counts = " and ".join(f"{r['games']:,} games at {r['players']} players" for r in rows)
+    counts = " and ".join(f"{r['games']:,} games at {r['players']} players "
+                          f"({r['simulations']} simulations a move)" for r in rows)
     model = (f"{rows[0]['scoring'].capitalize()}; {counts}; seats rotated; 95% intervals. "
              f"Bot strength is stated from matches of {R.MIN_GAMES:,} games or more only."
              if rows else
