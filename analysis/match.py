@@ -37,6 +37,7 @@ from tqdm import tqdm
 
 import games as _farol_games  # noqa: F401  (registers Farol's games in every process)
 from analysis.bots import Bot, make_bot, sample_chance
+from analysis.distribute import run_on_dask
 from analysis.provenance import code_commit, farol_version
 from analysis.statistics import WinRate
 from games.errors import FarolError, InvalidParameterError
@@ -237,7 +238,8 @@ def play_games(
     work = (game_name, params, agents, seed)
     try:
         if scheduler is not None:
-            _play_on_dask(scheduler, work, chunks, build, observe, keep)
+            run_on_dask(scheduler, _play_chunk,
+                        [(*work, part, build, observe) for part in chunks], keep)
         elif workers == 1:
             for part in chunks:
                 keep(_play_chunk(*work, part, build, observe))
@@ -250,21 +252,6 @@ def play_games(
     finally:
         bar.close()
     return {i: rows[i] for i in range(games)}
-
-
-def _play_on_dask(scheduler, work: tuple, chunks: list[list[int]], build: Build,
-                  observe: Observe | None, keep: Callable[[list[dict]], None]) -> None:
-    from distributed import Client, as_completed
-
-    client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
-    try:
-        futures = [client.submit(_play_chunk, *work, part, build, observe, pure=False)
-                   for part in chunks]
-        for future in as_completed(futures):
-            keep(future.result())
-    finally:
-        if client is not scheduler:
-            client.close()
 
 
 def read_rows(path: Path, header: dict) -> dict[int, dict]:

@@ -27,6 +27,7 @@ from analysis import store
 from analysis.cobardes.sweep import battle_params, is_mirror, task_path
 from analysis.cobardes.trunk import compile_cut
 from analysis.cobardes.villains import GAME, deal_values
+from analysis.distribute import run_on_dask
 from analysis.provenance import provenance
 from analysis.solve import CFRSolver
 from analysis.solve.cache import atomic_savez, atomic_write_text, damaged_record, read_record
@@ -224,7 +225,8 @@ def run_hidden_sweep(pairings: Iterable[tuple[str, str]] | None = None, warriors
                disable=not (progress and todo))
     try:
         if scheduler is not None and todo:
-            _run_dask(todo, args, scheduler, bar)
+            run_on_dask(scheduler, run_hidden_task, [(p, *args) for p in todo],
+                        lambda _: bar.update(1))
         elif workers <= 1:
             for p in todo:
                 run_hidden_task(p, *args)
@@ -238,22 +240,6 @@ def run_hidden_sweep(pairings: Iterable[tuple[str, str]] | None = None, warriors
     finally:
         bar.close()
     return load_hidden(pairings, warriors, combats, directory)
-
-
-def _run_dask(todo, args, scheduler, bar) -> None:
-    from distributed import Client
-    from distributed import as_completed as dask_completed
-
-    client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
-    try:
-        futures = client.map(run_hidden_task, todo, *[[a] * len(todo) for a in args],
-                             pure=False)
-        for fut in dask_completed(futures):
-            fut.result()
-            bar.update(1)
-    finally:
-        if client is not scheduler:
-            client.close()
 
 
 def load_hidden(pairings: Iterable[tuple[str, str]] | None = None, warriors: int = 6,

@@ -22,6 +22,7 @@ from analysis.cobardes.exact import BattleSpec, initial_position
 from analysis.cobardes.fast_exact import FastExactSolver
 from analysis.cobardes.graph import OUTCOME_NAMES, BattleGraph, opening_actions
 from analysis.cobardes.war import card_mix, solve_war
+from analysis.distribute import run_on_dask
 from analysis.solve.cache import atomic_write_text, read_record
 from games.cobardes import cards as C
 from games.errors import InvalidParameterError
@@ -309,45 +310,32 @@ def run_sweep(pairings: Iterable[tuple[str, str]] | None = None, warriors: int =
     if progress and todo:
         bar = tqdm(total=len(todo), desc=f"cobardes {_kind(war)}",
                    unit=" pairing")
+
+    def tick(_=None) -> None:
+        if bar is not None:
+            bar.update(1)
+
     try:
         if not todo:
             pass
         elif scheduler is not None:
-            _run_dask(todo, warriors, combats, directory, scheduler, bar, war)
+            run_on_dask(scheduler, run_task,
+                        [(p, warriors, combats, str(directory), war) for p in todo], tick)
         elif workers <= 1:
             for p in todo:
                 run_task(p, warriors, combats, str(directory), war)
-                if bar is not None:
-                    bar.update(1)
+                tick()
         else:
             with ProcessPoolExecutor(max_workers=workers) as pool:
                 futures = [pool.submit(run_task, p, warriors, combats, str(directory), war)
                            for p in todo]
                 for fut in as_completed(futures):
                     fut.result()
-                    if bar is not None:
-                        bar.update(1)
+                    tick()
     finally:
         if bar is not None:
             bar.close()
     return load_results(pairings, warriors, combats, directory, war)
-
-
-def _run_dask(todo, warriors, combats, directory, scheduler, bar, war) -> None:
-    from distributed import Client
-    from distributed import as_completed as dask_completed
-
-    client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
-    try:
-        futures = client.map(run_task, todo, [warriors] * len(todo), [combats] * len(todo),
-                             [str(directory)] * len(todo), [war] * len(todo), pure=False)
-        for fut in dask_completed(futures):
-            fut.result()
-            if bar is not None:
-                bar.update(1)
-    finally:
-        if client is not scheduler:
-            client.close()
 
 
 def load_results(pairings: Iterable[tuple[str, str]] | None = None, warriors: int = 6,

@@ -23,6 +23,7 @@ from tqdm import tqdm
 
 from analysis import store
 from analysis.bots import sample_chance
+from analysis.distribute import run_on_dask
 from analysis.goat_lords import GAME
 from analysis.goat_lords.bots import build_bot
 from analysis.solve.cache import damaged_record
@@ -196,19 +197,6 @@ def drop_partial_line(path: Path) -> None:
             fh.truncate(data.rfind(b"\n") + 1)
 
 
-def _play_on_dask(scheduler, exp: Experiment, chunks: list[list[int]], save) -> None:
-    from distributed import Client, as_completed
-
-    client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
-    try:
-        futures = [client.submit(_play_chunk, exp, part, pure=False) for part in chunks]
-        for future in as_completed(futures):
-            save(future.result())
-    finally:
-        if client is not scheduler:
-            client.close()
-
-
 def run_experiment(
     exp: Experiment,
     data_dir: Path | None = None,
@@ -245,7 +233,7 @@ def run_experiment(
             bar.update(len(rows))
 
         if scheduler is not None:
-            _play_on_dask(scheduler, exp, chunks, save)
+            run_on_dask(scheduler, _play_chunk, [(exp, part) for part in chunks], save)
         elif workers <= 1 or len(chunks) == 1:
             for part in chunks:
                 save(_play_chunk(exp, part))
