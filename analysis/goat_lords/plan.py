@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis.goat_lords.tournament import Experiment, csv_folder, load_rows, run_experiment
+from analysis.goat_lords.tournament import Experiment, csv_folder, played_rows, run_experiment
 from games.goat_lords.cards import DEFAULT_VALUES, GOAT_VALUE_RANGE, IS_WILD, KINDS
 from games.goat_lords.game import VALUE_PARAMS
 
@@ -145,13 +145,8 @@ def strong_plan(quick: bool = False) -> dict[str, list[Experiment]]:
 def load_strong(quick: bool = False, data_dir: Path | None = None) -> PlanResults:
     """The strong-agent experiments' games played so far (nothing is played here)."""
     data_dir = csv_folder(quick) if data_dir is None else data_dir
-    return {group: [(exp, _played(exp, data_dir)) for exp in experiments]
+    return {group: [(exp, played_rows(exp, data_dir)) for exp in experiments]
             for group, experiments in strong_plan(quick).items()}
-
-
-def _played(exp: Experiment, data_dir: Path) -> pd.DataFrame:
-    rows = load_rows(exp, data_dir)
-    return rows[rows["index"] < exp.games]
 
 
 def run_strong(quick: bool = False, workers: int | None = None, scheduler=None,

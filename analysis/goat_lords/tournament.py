@@ -243,6 +243,11 @@ def run_experiment(
                 for future in as_completed(futures):
                     save(future.result())
         bar.close()
+    return played_rows(exp, data_dir)
+
+
+def played_rows(exp: Experiment, data_dir: Path | None = None) -> pd.DataFrame:
+    """The rows of ``exp``'s games played so far (none of a longer run's extra games)."""
     rows = load_rows(exp, data_dir)
     return rows[rows["index"] < exp.games]
 
