@@ -100,17 +100,17 @@ class CoupWalker:
         root's own, identify their perfect-recall information state.
         """
         self._require_history("new_observations")
-        deck = self._deck
-        texts = (_text(event, player, deck) for event in _events(child.log, parent.log))
-        return tuple(t for t in texts if t is not None)
+        return self._seen(_events(child.log, parent.log), player)
 
     def observations_of(self, parent: E.Core, child: E.Core, players) -> tuple:
         """:meth:`new_observations` for each of ``players``, reading the new events once."""
         self._require_history("observations_of")
-        deck = self._deck
         events = _events(child.log, parent.log)
-        return tuple(tuple(t for t in (_text(e, p, deck) for e in events) if t is not None)
-                     for p in players)
+        return tuple(self._seen(events, p) for p in players)
+
+    def _seen(self, events: list[tuple], player: int) -> tuple:
+        texts = (_text(event, player, self._deck) for event in events)
+        return tuple(t for t in texts if t is not None)
 
     def root_observations(self, s: E.Core, player: int) -> tuple:
         """The log lines ``player`` sees at the root (a fixed card they hold, say)."""
