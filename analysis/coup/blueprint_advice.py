@@ -25,7 +25,7 @@ from analysis.coaching import register_coach
 from analysis.coup.blueprint import Blueprint, accuracy, read_summary
 from analysis.coup.blueprint_agent import load_deck_blueprint
 from analysis.coup.guarantees import position_key
-from analysis.coup.resolve import ValueGraph, resolve_spot, value_graph_for
+from analysis.coup.resolve import ValueGraph, resolve_spot, value_graph_for, values_current
 from analysis.statistics import Z95
 from games.coup import cards as C
 from games.coup import engine as E
@@ -345,7 +345,7 @@ def coup_coach(game: pyspiel.Game):
 
     beaten = ("how much the blueprint can be beaten: "
               + accuracy(read_summary(params["deck"]), setup).text())
-    if value_graph_for(bp, setup) is not None:
+    if values_current(bp, setup):  # only whether advice will re-solve; read on first use
         coach.note = ("a re-solve of the next few decisions from the blueprint's ranges, "
                       "exact values P(win) - P(lose) with the blueprint's values past them; "
                       + beaten)

@@ -202,7 +202,6 @@ class Subgame:
     depth: int
     world_nodes: dict[int, int]  # blueprint node -> the tree's node of that world
     infosets: dict
-    leaves: int
     blueprint: tuple[np.ndarray, np.ndarray]  # the blueprint's mix at each slot
 
 
@@ -303,20 +302,20 @@ class _Tree:
             return False
         return True
 
-    def graph(self, values: np.ndarray) -> tuple[CyclicGraph, int]:
+    def graph(self, values: np.ndarray) -> CyclicGraph:
         """The tree as the solver's graph, each waiting decision a leaf worth ``values``
-        at its graph node; and the number of those leaves."""
+        at its graph node."""
         kind, payoff = list(self.kind), list(self.payoff)
         for node, _, n, _ in self.frontier:
             kind[node], payoff[node] = TERMINAL, float(values[n])
         counts = [len(self.out.get(i, ())) for i in range(len(kind))]
         edges = [e for i in range(len(kind)) for e in self.out.get(i, ())]
         child, prob, slot = (zip(*edges, strict=True) if edges else ((), (), ()))
-        g = CyclicGraph(np.array(kind, np.int8), np.array(payoff),
-                        np.concatenate([[0], np.cumsum(counts)]).astype(np.int64),
-                        np.array(child, np.int64), np.array(prob, float),
-                        np.array(slot, np.int64), tuple(np.array(k, np.int64) for k in self.keys))
-        return g, len(self.frontier)
+        return CyclicGraph(np.array(kind, np.int8), np.array(payoff),
+                           np.concatenate([[0], np.cumsum(counts)]).astype(np.int64),
+                           np.array(child, np.int64), np.array(prob, float),
+                           np.array(slot, np.int64),
+                           tuple(np.array(k, np.int64) for k in self.keys))
 
 
 def unroll(vg: ValueGraph, bp: Blueprint, setup: str, worlds: dict, depth: int,
@@ -332,8 +331,7 @@ def unroll(vg: ValueGraph, bp: Blueprint, setup: str, worlds: dict, depth: int,
         reached += 1
     if reached == 0 and tree.frontier:
         raise TooLarge(max_nodes)
-    graph, leaves = tree.graph(vg.value)
-    return Subgame(graph, reached, world_nodes, tree.infosets, leaves,
+    return Subgame(tree.graph(vg.value), reached, world_nodes, tree.infosets,
                    tuple(np.array(m, float) for m in tree.mixes))
 
 
