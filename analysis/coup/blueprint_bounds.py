@@ -34,7 +34,7 @@ from analysis.coup.blueprint import (
     read_summary,
     update_summary,
 )
-from analysis.coup.resolve import blueprint_values
+from analysis.coup.resolve import advance_worlds, blueprint_values
 from analysis.provenance import provenance
 from analysis.solve.cyclic import CyclicCFR
 from analysis.statistics import Z95
@@ -191,20 +191,8 @@ class LocalBestResponse:
 
     def _filter(self, worlds: dict, actor: int, action: int, seen: tuple) -> dict:
         """The worlds after a move the responder saw as ``seen``, reweighted."""
-        out: dict = {}
-        for node, (core, weight) in worlds.items():
-            if core.cur != actor or core.over:
-                continue
-            for a, c, p in self._moves(core, node):
-                if p <= 0.0 or (actor == self.seat and a != action):
-                    continue
-                child = self.walker.child(core, a)
-                if self.walker.new_observations(core, child, self.seat) != seen:
-                    continue
-                old = out.get(c)
-                out[c] = (child, weight * p + (old[1] if old else 0.0))
-        total = sum(w for _, w in out.values())
-        return {n: (c, w / total) for n, (c, w) in out.items()} if total > 0 else {}
+        own = action if actor == self.seat else None
+        return advance_worlds(worlds, self._moves, self.walker, self.seat, seen, actor, own)
 
 
 def response_bound(dg: DeckGraph, config: E.Config, root: E.Core, start: str, strategies,

@@ -154,6 +154,29 @@ class _Stepper:
         return [(a, int(self.vg.edge_child[lo + j]), p) for j, (a, p) in enumerate(outcomes)]
 
 
+def advance_worlds(worlds: dict, moves, walker: DecisiveCoupWalker, viewer: int, seen: tuple,
+                   actor: int | None = None, action: int | None = None) -> dict:
+    """The worlds (node -> position, weight) after a move ``viewer`` saw as ``seen``:
+    each world's moves (``moves(core, node)`` gives action, child node, probability)
+    where the viewer would have seen the same, and only ``action`` when given (the
+    viewer's own move); only worlds where ``actor`` moves when given. Reweighted to sum
+    to 1; empty when no world is left."""
+    out: dict[int, tuple[E.Core, float]] = {}
+    for node, (core, weight) in worlds.items():
+        if core.over or (actor is not None and core.cur != actor):
+            continue
+        for a, c, p in moves(core, node):
+            if p <= 0.0 or (action is not None and a != action):
+                continue
+            child = walker.child(core, a)
+            if walker.new_observations(core, child, viewer) != seen:
+                continue
+            old = out.get(c)
+            out[c] = (child, weight * p + (old[1] if old else 0.0))
+    total = sum(w for _, w in out.values())
+    return {n: (c, w / total) for n, (c, w) in out.items()} if total > 0.0 else {}
+
+
 def public_worlds(vg: ValueGraph, bp: Blueprint, setup: str, actions: list[int],
                   uniform: bool = False) -> tuple[E.Core, int, dict[int, tuple[E.Core, float]]]:
     """The true position after ``actions`` from the deal, its node, and every world the
@@ -162,30 +185,16 @@ def public_worlds(vg: ValueGraph, bp: Blueprint, setup: str, actions: list[int],
     truth, node = vg.root_core, vg.root
     worlds = {node: (truth, 1.0)}
     for action in actions:
-        moves = step.moves(truth, node)
-        found = [c for a, c, _ in moves if a == action]
+        found = [c for a, c, _ in step.moves(truth, node) if a == action]
         if not found:
             raise InvalidPositionError(
                 "the blueprint's graph never reaches this spot (a winning Coup declined)")
         child = step.walker.child(truth, action)
         seen = step.walker.new_observations(truth, child, PUBLIC)
-        grown: dict[int, list] = {}
-        for n, (core, weight) in worlds.items():
-            for a, c, p in step.moves(core, n):
-                if p <= 0.0:
-                    continue
-                nxt = step.walker.child(core, a)
-                if step.walker.new_observations(core, nxt, PUBLIC) != seen:
-                    continue
-                if c in grown:
-                    grown[c][1] += weight * p
-                else:
-                    grown[c] = [nxt, weight * p]
+        worlds = advance_worlds(worlds, step.moves, step.walker, PUBLIC, seen)
         truth, node = child, found[0]
-        total = sum(w for _, w in grown.values())
-        if total <= 0.0:
+        if not worlds:
             return truth, node, {}
-        worlds = {n: (c, w / total) for n, (c, w) in grown.items()}
     return truth, node, worlds
 
 
