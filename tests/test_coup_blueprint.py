@@ -296,6 +296,7 @@ def test_info_command_says_what_is_built_and_refuses_bad_setups(tmp_path, capsys
         assert cli.main(["coup", "blueprint", "info", "--deck", "inquisitor"]) == 0
         out = capsys.readouterr().out
         assert "basic: not built yet (farol coup blueprint build --deck inquisitor" in out
+        assert "draft: not built yet (farol coup blueprint build --deck inquisitor" in out
         B.update_summary("inquisitor", setups={"basic": {
             "iterations": 7, "first_player_value": 0.2}}, bounds={"basic": {
                 "exploitability_lower_bound": 0.0312}})
@@ -304,6 +305,15 @@ def test_info_command_says_what_is_built_and_refuses_bad_setups(tmp_path, capsys
         out = capsys.readouterr().out
         assert "7 iterations; the first player wins 60.0%" in out
         assert "exploitability at least 0.031" in out
+        # With a local best response whose interval starts higher, that is the headline.
+        B.update_summary("inquisitor", bounds={"basic": {
+            "exploitability_lower_bound": 0.0312, "local_best_response": [
+                {"seat": s, "games": 100, "gain": 0.5, "ci95": [0.3, 0.7], "depth": 1,
+                 "mean_payoff": 0.0, "blueprint_value": 0.0} for s in (0, 1)]}})
+        assert cli.main(["coup", "blueprint", "info", "--deck", "inquisitor",
+                         "--setups", "basic"]) == 0
+        out = capsys.readouterr().out
+        assert "exploitability at least 0.179 in win probability" in out  # 0.25 - 0.1 / sqrt 2
         assert cli.main(["coup", "blueprint", "info", "--setups", "basic,classic"]) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and "setup 'classic'" in err[0]

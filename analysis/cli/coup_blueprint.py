@@ -51,14 +51,20 @@ def register(sub: argparse._SubParsersAction) -> None:
                        help="the seed of those games (default 20261202)")
     build.set_defaults(func=run_build)
     info = what.add_parser("info", help="what the stored blueprint is and how accurate")
-    add_deck_arguments(info)
+    add_deck_arguments(info, every=True)
     info.add_argument("--json", action="store_true", help="print the summary as JSON")
     info.set_defaults(func=run_info)
 
 
-def add_deck_arguments(parser: argparse.ArgumentParser) -> None:
+def add_deck_arguments(parser: argparse.ArgumentParser, every: bool = False) -> None:
+    """``--deck`` and ``--setups`` (default: the dealt setups, or ``every`` setup)."""
     parser.add_argument("--deck", choices=blueprint.DECKS, default="ambassador",
                         help="ambassador (default) or inquisitor")
+    if every:
+        parser.add_argument("--setups", default=",".join(blueprint.SETUPS),
+                            help="2-player setups, comma-separated: basic, standard, draft "
+                                 "(default: all three)")
+        return
     parser.add_argument("--setups", default=",".join(blueprint.PARTS["dealt"]),
                         help="2-player setups, comma-separated: basic, standard, draft "
                              "(default: basic,standard; a draft's game has a larger graph of its own)")
@@ -120,14 +126,13 @@ def print_info(deck: str, setups: tuple[str, ...]) -> None:
                 if "nodes" in rec and "edges" in rec else "")
         line = (f"  {setup}: {rec['iterations']} iterations{size}; the first player wins "
                 f"{(1 + rec['first_player_value']) / 2:.1%} in the blueprint's self-play")
-        b = bounds.get(setup)
-        b = b or {}
-        if "exploitability_lower_bound" in b:
-            line += (f"; exploitability at least {b['exploitability_lower_bound']:.3f} in win "
-                     "probability (lower bound: a best response among strategies that see "
-                     "what the blueprint sees)")
-        elif not b.get("local_best_response"):
+        b = bounds.get(setup) or {}
+        acc = blueprint.accuracy(summary, setup)
+        if acc.at_least is None:
             line += "; exploitability not measured yet"
+        else:
+            line += (f"; exploitability at least {acc.at_least:.3f} in win probability "
+                     f"(the larger lower bound of: {acc.text()})")
         print(line)
         for r in b.get("local_best_response", []):
             lo, hi = r["ci95"]
