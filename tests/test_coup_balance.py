@@ -154,8 +154,28 @@ def test_the_report_section_shows_each_table_and_the_blueprint_from_the_records(
     first = record.self_play.seats[0]
     assert f"1: {pct(first.win_rate, first.ci95)}" in text
     assert "| 2 players, Ambassador deck, basic setup | random | 6 |" in text  # robustness
+    assert "Each table is played by `honest` in every seat" in text
+    mine = next(t for t in record.robustness[0].totals() if t.agent == "honest")
+    beaten = f"random at 2 players, Ambassador deck, basic setup ({pct(mine.win_rate, mine.ci95)})"
+    # Six games cannot put an interval above one half: the table says it is not shown.
+    assert mine.ci95[0] <= 0.5 and f"is not shown to beat that table: {beaten}" in text
     assert "Starting hands, 2 players, Ambassador deck, basic setup: best" in text
     assert ctx.figures == ["coup_seat_win_rates.png"]
+
+
+def test_who_plays_names_what_best_stood_for_at_each_player_count():
+    from analysis.report.coup.from_the_deal import player_counts, who_plays
+
+    def rec(players, plays):
+        about = "the strongest Coup agent" + (f" (here: {plays})" if plays else "")
+        table = SB.Table(players, "ambassador", "basic" if players == 2 else "-")
+        return SB.TableRecord(table, "best", None, (), (), "v", "c", 1, about)
+
+    records = [rec(2, "BlueprintAgent"), *(rec(n, "SearchAgent") for n in (3, 4, 5))]
+    assert records[0].plays == "BlueprintAgent" and rec(3, "").plays == ""
+    assert who_plays(records) == ("`best`, the strongest agent (the blueprint at 2 players; "
+                                  "information-set search at 3 to 5 players)")
+    assert player_counts([3, 5, 8]) == "3, 5 and 8 players"
 
 
 def test_games_of_best_are_kept_apart_by_the_agent_it_stands_for(data):

@@ -130,6 +130,12 @@ class TableRecord:
     seed: int
     agent_about: str = ""  # what the agent was when played (``best`` names the strongest)
 
+    @property
+    def plays(self) -> str:
+        """The kind of bot an alias such as ``best`` stood for ("SearchAgent"), else ``""``."""
+        head, sep, tail = self.agent_about.rpartition("(here: ")
+        return tail.rstrip(")") if sep else ""
+
     def to_json(self) -> dict:
         return {"table": dataclasses.asdict(self.table), "name": self.table.name,
                 "agent": self.agent, "agent_about": self.agent_about,

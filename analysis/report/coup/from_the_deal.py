@@ -66,13 +66,39 @@ def bluff_lines() -> list[str]:
             "|---|---|---|---|---|---|", *rows, ""]
 
 
+KINDS = {"BlueprintAgent": "the blueprint", "SearchAgent": "information-set search"}
+
+
+def who_plays(records) -> str:
+    """The agents of the tables in a few words: each agent name, and for an alias such
+    as ``best`` what it stood for at each player count."""
+    parts = []
+    for agent in sorted({r.agent for r in records}):
+        counts: dict[str, set[int]] = {}
+        for r in records:
+            if r.agent == agent and r.plays:
+                counts.setdefault(KINDS.get(r.plays, r.plays), set()).add(r.table.players)
+        kinds = [f"{kind} at {player_counts(sorted(n))}" for kind, n in
+                 sorted(counts.items(), key=lambda t: min(t[1]))]
+        name = "`best`, the strongest agent" if agent == "best" else f"`{agent}`"
+        parts.append(name + (f" ({'; '.join(kinds)})" if kinds else ""))
+    return ", ".join(parts)
+
+
+def player_counts(ns: list[int]) -> str:
+    """``[2]`` -> "2 players", ``[3, 4, 5]`` -> "3 to 5 players", ``[3, 5]`` -> "3 and 5 players"."""
+    if len(ns) == 1:
+        return f"{ns[0]} players"
+    if ns == list(range(ns[0], ns[-1] + 1)):
+        return f"{ns[0]} to {ns[-1]} players"
+    return f"{', '.join(map(str, ns[:-1]))} and {ns[-1]} players"
+
+
 def seat_lines(records, ctx: ReportContext) -> list[str]:
     lines = ["### Seat win rates, 2 to 8 players\n"]
     if not records:
         return lines + ["Not measured yet: run `farol coup balance`.", ""]
-    agents = sorted({f"{r.agent} ({r.agent_about})" if r.agent_about else r.agent
-                     for r in records})
-    lines.append(f"Each table is played by {', '.join(agents)} in every seat; a seat's win "
+    lines.append(f"Each table is played by {who_plays(records)} in every seat; a seat's win "
                  "rate is given with its 95% interval, beside the fair share.\n")
     lines += ["| table | games | fair share | win rate by seat |", "|---|---|---|---|"]
     for r in records:
@@ -89,11 +115,23 @@ def seat_lines(records, ctx: ReportContext) -> list[str]:
         lines += ["Against tables of one panel agent (the strong agent in one seat, seats "
                   "rotated):\n", "| table | opponents | games | strong agent wins | fair share |",
                   "|---|---|---|---|---|"]
+        short = []
         for r, m in robust:
             mine = next(t for t in m.totals() if t.agent == r.agent)
             lines.append(f"| {r.table.title} | {m.seats[-1].agent} | {mine.games} | "
                          f"{pct(mine.win_rate, mine.ci95)} | {100 / r.table.players:.1f}% |")
+            if mine.ci95[0] <= 1 / r.table.players:
+                short.append(f"{m.seats[-1].agent} at {r.table.title} "
+                             f"({pct(mine.win_rate, mine.ci95)})")
         lines.append("")
+        if short:
+            lines.append("Where the strong agent's interval does not clear the fair share, it "
+                         "is not shown to beat that table: " + "; ".join(short) + ". A "
+                         "blueprint is beaten by up to its measured exploitability (above), "
+                         "and a fixed strategy can find that margin.\n")
+        else:
+            lines.append("The strong agent's interval is above the fair share against every "
+                         "table.\n")
     for r in records:
         if not r.hands:
             continue
