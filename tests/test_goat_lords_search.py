@@ -17,7 +17,7 @@ from analysis.goat_lords import GAME
 from analysis.goat_lords import bots as goat_bots
 from analysis.goat_lords.belief import Belief
 from analysis.goat_lords.heuristic import greedy_choice
-from analysis.goat_lords.search import SearchSettings, search
+from analysis.goat_lords.search import DEFAULT, SearchSettings, search
 from analysis.params import load_game
 from analysis.play import play_game
 from games.goat_lords import rules
@@ -301,3 +301,22 @@ def test_a_saved_match_resumes_to_the_same_result(tmp_path, capsys):
         other[other.index("--seed") + 1] = "5"
         assert main(other) == 2
         assert "records another match" in capsys.readouterr().err
+
+
+def test_a_saved_match_names_the_budget_that_played(tmp_path, capsys):
+    """Stored matches say ``lord:N``, not ``lord`` or ``best``, so a later change of the
+    default cannot relabel them; the pinned name plays the very same games."""
+    assert goat_bots.pinned("best") == goat_bots.pinned(goat_bots.STRONGEST)
+    assert goat_bots.pinned("lord") == f"lord:{DEFAULT.simulations}"
+    assert goat_bots.pinned("greedy") == "greedy" and goat_bots.pinned("lord:7") == "lord:7"
+    args = ["goat-lords", "match", "--agents", "best,greedy", "--games", "2", "--seed", "3",
+            "--param", "scoring=single", "--json"]
+    with store.use(tmp_path):
+        assert main(args + ["--save", "b"]) == 0
+        saved = json.loads(capsys.readouterr().out)
+        stored = json.loads((tmp_path / "goat_lords" / "matches" / "b.json").read_text())
+    assert {r["agent"] for r in stored["seats"]} == {goat_bots.pinned("best"), "greedy"}
+    assert main(args) == 0  # not saved: the names as typed
+    shown = json.loads(capsys.readouterr().out)
+    assert {r["agent"] for r in shown["seats"]} == {"best", "greedy"}
+    assert [r["wins"] for r in shown["seats"]] == [r["wins"] for r in saved["seats"]]

@@ -14,7 +14,7 @@ from analysis.cli.matches import add_common_arguments, parse_agents, print_resul
 from analysis.cli.numbers import int_in, parse_counts
 from analysis.cli.outputs import check_output_dir
 from analysis.goat_lords import GAME
-from analysis.goat_lords.bots import build_bot
+from analysis.goat_lords.bots import build_bot, pinned
 from analysis.goat_lords.plan import load_strong, run_strong, strong_plan
 from analysis.goat_lords.statistics import (
     bot_win_rates,
@@ -81,6 +81,8 @@ def register(subparsers) -> None:
 def run_match(args) -> int:
     """``farol goat-lords match``: one player per agent named; prints each seat's win rate."""
     agents = parse_agents(args.agents)
+    if args.save is not None:  # a stored match names the budget that played
+        agents = tuple(pinned(a) for a in agents)
     if not MIN_PLAYERS <= len(agents) <= MAX_PLAYERS:
         raise InvalidParameterError(
             f"--agents names {len(agents)} bots: Goat Lords seats {MIN_PLAYERS} to {MAX_PLAYERS} "

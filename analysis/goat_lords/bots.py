@@ -69,7 +69,11 @@ class TableRolloutEvaluator(mcts.Evaluator):
         return [(a, 1.0 / len(legal)) for a in legal]
 
 
-def mcts_bot(game: pyspiel.Game, seat: int, seed: int = 0, simulations: int = 100) -> Bot:
+OPENSPIEL_SIMULATIONS = 100  # OpenSpiel's MCTS and ISMCTS bots, per move
+
+
+def mcts_bot(game: pyspiel.Game, seat: int, seed: int = 0,
+             simulations: int = OPENSPIEL_SIMULATIONS) -> Bot:
     """OpenSpiel's MCTS on the full state (it sees every hand: a cheating yardstick)."""
     bot = mcts.MCTSBot(
         game, uct_c=2.0, max_simulations=simulations,
@@ -79,7 +83,8 @@ def mcts_bot(game: pyspiel.Game, seat: int, seed: int = 0, simulations: int = 10
     return bot.step
 
 
-def ismcts_bot(game: pyspiel.Game, seat: int, seed: int = 0, simulations: int = 100) -> Bot:
+def ismcts_bot(game: pyspiel.Game, seat: int, seed: int = 0,
+               simulations: int = OPENSPIEL_SIMULATIONS) -> Bot:
     """OpenSpiel's ISMCTS, searching worlds resampled from the seat's information state."""
     bot = ismcts.ISMCTSBot(
         game, evaluator=TableRolloutEvaluator(1, seed), uct_c=2.0,
@@ -112,9 +117,11 @@ def best_bot(game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
 
 register_bot(BotSpec("greedy", "heuristic: best pair, worthwhile duels, cheapest discard",
                      greedy_bot, games=(GAME,)))
-register_bot(BotSpec("mcts", "OpenSpiel MCTS, 100 simulations, random roll-outs; sees all hands (cheats)",
+register_bot(BotSpec("mcts", f"OpenSpiel MCTS, {OPENSPIEL_SIMULATIONS} simulations, random roll-outs; "
+                     "sees all hands (cheats)",
                      mcts_bot, games=(GAME,)))
-register_bot(BotSpec("ismcts", "OpenSpiel ISMCTS, 100 simulations, random roll-outs (fair)",
+register_bot(BotSpec("ismcts", f"OpenSpiel ISMCTS, {OPENSPIEL_SIMULATIONS} simulations, random "
+                     "roll-outs (fair)",
                      ismcts_bot, games=(GAME,)))
 
 register_bot(BotSpec("lord", f"information-set search, {DEFAULT.simulations} simulations, worlds "
@@ -137,3 +144,13 @@ def build_bot(name: str, game: pyspiel.Game, seat: int, seed: int) -> Bot:
         return SEARCH_BOTS[kind](game, seat, seed, simulations=int(sims))
     return make_bot(name, game, seat, seed)
 
+
+def pinned(name: str) -> str:
+    """``name`` with the budget it plays at today: ``lord`` -> ``lord:<default>``, and
+    ``best`` -> whatever :data:`STRONGEST` is, pinned; stored matches say what played,
+    whatever the defaults become."""
+    if name == "best":
+        return pinned(STRONGEST)
+    if name in SEARCH_BOTS:
+        return f"{name}:{DEFAULT.simulations if name == 'lord' else OPENSPIEL_SIMULATIONS}"
+    return name
