@@ -309,7 +309,7 @@ def test_a_saved_match_names_the_budget_that_played(tmp_path, capsys):
     assert goat_bots.pinned("best") == goat_bots.pinned(goat_bots.STRONGEST)
     assert goat_bots.pinned("lord") == f"lord:{DEFAULT.simulations}"
     assert goat_bots.pinned("greedy") == "greedy" and goat_bots.pinned("lord:7") == "lord:7"
-    args = ["goat-lords", "match", "--agents", "best,greedy", "--games", "2", "--seed", "3",
+    args = ["goat-lords", "match", "--agents", "best,greedy", "--games", "1", "--seed", "3",
             "--param", "scoring=single", "--json"]
     with store.use(tmp_path):
         assert main(args + ["--save", "b"]) == 0

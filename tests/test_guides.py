@@ -387,6 +387,10 @@ def test_goat_lords_strength_only_from_long_matches(guides):
         wins = sum(s["wins"] for s in m["seats"] if s["agent"].split(":")[0] == "lord")
         stated = f"**{pct_ci(*_wilson(wins, m['games']))}**" in row
         assert stated == (m["games"] >= 1000), m  # shorter matches are not stated
+    from analysis.goat_lords.bots import STRONGEST
+    from analysis.goat_lords.search import DEFAULT
+    assert (f"`lord` plays {DEFAULT.simulations} simulations a move unless told otherwise"
+            in row and f"`best` plays `{STRONGEST}`" in row)
 
 
 def _wilson(wins: float, games: int):
@@ -459,7 +463,7 @@ def test_report_all_twice_is_byte_identical(tmp_path):
 
 def test_goat_lords_appendix_ranks_agents_only_on_matches_of_1000_games(tmp_path):
     from analysis.report.context import ReportContext
-    from analysis.report.goat_lords.strength import matchup_section
+    from analysis.report.goat_lords.strength import lineup_words, matchup_section
     from games.catalog import family
 
     def match(games, players):
@@ -474,6 +478,10 @@ def test_goat_lords_appendix_ranks_agents_only_on_matches_of_1000_games(tmp_path
         (folder / "long.json").write_text(json.dumps(match(1000, 2).to_json()))
         (folder / "short.json").write_text(json.dumps(match(400, 4).to_json()))
         text = matchup_section(ReportContext(family("goat_lords"), tmp_path, quick=True))
-    assert "| long | 2 | 1,000 | rounds until a player reaches 1,000 points" in text
+    assert "| long | `lord` against `greedy` | 2 | 1,000 | rounds until a player reaches" in text
+    four = MatchResult("python_goat_lords", {"players": 4}, tuple(
+        SeatRecord(a, s, 1.0, 10) for s in range(4) for a in ("lord:432", "greedy")
+        for _ in range(1 if a == "lord:432" else 3)), 40, 1, "0.1.0", "abc")
+    assert lineup_words(four) == "`lord:432` against 3 × `greedy`"
     assert "Match `short` has 400 games so far, fewer than 1,000: not used" in text
     assert "| short |" not in text

@@ -37,7 +37,7 @@ class SearchSettings:
     its hand's points and loses ``top_risk`` of its top pile's while a rival could duel
     for it; ``tree=False`` scores each root move by greedy play alone (no tree below)."""
 
-    simulations: int = 144
+    simulations: int = 432
     uct_c: float = 0.6
     widen_c: float = 1.0
     widen_alpha: float = 0.5

@@ -8,6 +8,12 @@ from analysis.report.goat_lords.results import results
 from analysis.report.guides.goat_lords.records import MIN_GAMES, matches, scoring_words
 
 
+def lineup_words(m) -> str:
+    """Who sat at the table: "`lord:432` against 3 × `greedy`" (``lord:N``: N simulations a move)."""
+    return " against ".join(f"{t.games // m.games} × `{t.agent}`" if t.games > m.games
+                            else f"`{t.agent}`" for t in m.totals())
+
+
 def matchup_section(ctx: ReportContext) -> str:
     res = results(ctx)["matchups"]
     lines = ["## How strong are the bots\n"]
@@ -17,13 +23,13 @@ def matchup_section(ctx: ReportContext) -> str:
         lines += [f"The strongest agent's matches (seats rotated; the first-named agent's win "
                   f"rate over all its seats, ties shared). Bot strength is stated only from "
                   f"matches of at least {MIN_GAMES:,} games.\n",
-                  "| match | players | games | scoring | win rate of the first agent | "
+                  "| match | agents | players | games | scoring | win rate of the first agent | "
                   "fair share |",
-                  "|---|---|---|---|---|---|"]
+                  "|---|---|---|---|---|---|---|"]
         for name, m in stored:
             first = m.totals()[0]
             players = m.params.get("players", 2)
-            lines.append(f"| {name} | {players} | "
+            lines.append(f"| {name} | {lineup_words(m)} | {players} | "
                          f"{m.games:,} | {scoring_words(m.params)} | "
                          f"{pct(first.win_rate, first.ci95[0], first.ci95[1])} | "
                          f"{100 / players:.0f}% |")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from analysis.goat_lords.bots import STRONGEST
 from analysis.goat_lords.search import DEFAULT
 from analysis.report.guides.common import Answer, GuideContext, one_line, render
 from analysis.report.guides.goat_lords import records as R
@@ -32,7 +33,8 @@ def facts(ctx: GuideContext) -> dict:
     rows.sort(key=lambda r: (r["players"], r["simulations"]))
     headline = "; ".join(pct(r["lord"].win_rate) for r in rows) or None
     return {"rows": rows, "headline": headline, "min": R.MIN_GAMES,
-            "command": R.MATCH}
+            "command": R.MATCH, "default": DEFAULT.simulations,
+            "strongest": STRONGEST}
 
 
 def answer(ctx: GuideContext) -> Answer:
