@@ -211,17 +211,25 @@ def test_coup_answers_name_the_command_when_nothing_is_stored(tmp_path):
 
 def test_coup_seats_by_player_count(tmp_path):
     recs = [seat_record(3, [420, 300, 280], 1000), seat_record(4, [250, 250, 250, 250], 1000)]
+    inquisitor = seat_record(5, [200, 150, 250, 200, 200], 1000, deck="inquisitor")
     with store.use(tmp_path):
         for r in recs:
             SB.save_record(r)
+        row = the_row(coup_guide(tmp_path), "Seat advantage, 3-8 players")
+        assert "Inquisitor" not in row
+        SB.save_record(inquisitor)
         text = coup_guide(tmp_path)
     row = the_row(text, "Seat advantage, 3-8 players")
-    for r in recs:
+    for r in recs + [inquisitor]:
         first = r.self_play.seats[0]
         assert f"{r.table.players} players: **{pct(first.win_rate)}**" in row
     assert "3 players seat 1" in row  # 42% is out of the fair third's reach
+    # Each deck is answered on its own, the Ambassador first.
+    assert row.index("Ambassador deck: Seat 1") < row.index("Inquisitor deck: Seat 1")
+    assert "Ambassador and Inquisitor decks" in row
     chart = (tmp_path / "coup_guide_seats.svg").read_text()
-    assert chart.count("<title>") >= 1 + 7 and "seat 4" in chart
+    assert chart.count("<title>") >= 1 + 12 and "seat 5" in chart
+    assert "Inquisitor, 5 players" in chart
 
 
 def test_coup_hands_need_enough_deals(tmp_path):

@@ -6,6 +6,7 @@ from analysis.report import svg
 from analysis.report.guides.common import Answer, GuideContext, one_line, render
 from analysis.report.guides.coup import records as R
 from analysis.report.markdown import pct, pct_ci
+from games.coup.cards import DECKS
 
 QUESTION = "Seat advantage, 3-8 players"
 
@@ -18,14 +19,15 @@ def facts(deck: str = R.DECK) -> dict:
             continue
         seats = sorted(rec.self_play.seats, key=lambda s: s.seat)
         rows.append({"players": players, "fair": 1 / players, "seats": seats,
-                     "first": seats[0], "games": rec.self_play.games, "agent": rec.agent})
+                     "first": seats[0], "games": rec.self_play.games, "agent": rec.agent,
+                     "label": f"{deck.capitalize()}, {players} players"})
     unfair = [f"{r['players']} players seat {s.seat + 1} ({pct_ci(s.win_rate, s.ci95)})"
               for r in rows for s in r["seats"] if not s.ci95[0] <= r["fair"] <= s.ci95[1]]
     headline = "; ".join(f"{r['players']} players: **{pct(r['first'].win_rate)}**"
                          for r in rows) or None
     total = sum(r["players"] for r in rows)
     return {"rows": rows, "unfair": unfair, "total": total, "command": R.BALANCE,
-            "headline": headline}
+            "headline": headline, "deck": deck}
 
 
 def chart(rows: list[dict]) -> str:
@@ -36,10 +38,10 @@ def chart(rows: list[dict]) -> str:
 
     def hover(i: int, j: int, v: float) -> str:
         s, r = rows[i]["seats"][j], rows[i]
-        return (f"{r['players']} players, seat {j + 1}: wins {pct_ci(s.win_rate, s.ci95)} "
+        return (f"{r['label']}, seat {j + 1}: wins {pct_ci(s.win_rate, s.ci95)} "
                 f"of {r['games']} games (fair {pct(r['fair'])})")
 
-    return svg.heatmap(values, [f"{r['players']} players" for r in rows],
+    return svg.heatmap(values, [r["label"] for r in rows],
                        [f"seat {k + 1}" for k in range(width)],
                        title="Coup: win rate minus the fair share (percentage points)",
                        xlabel="seat (seat 1 starts)", ylabel="table",
@@ -47,15 +49,19 @@ def chart(rows: list[dict]) -> str:
 
 
 def answer(ctx: GuideContext) -> Answer:
-    f = facts()
-    games = sorted({r["games"] for r in f["rows"]})
-    count = (f"{games[0]:,}" if len(games) == 1 else f"{games[0]:,}-{games[-1]:,}") if games else ""
-    model = (f"The whole game, {R.DECK.capitalize()} deck, every seat played by the strongest "
-             f"agent ({f['rows'][0]['agent']}), {count} games a table; 95% "
-             "intervals." if f["rows"] else "The whole game at 3-8 players.")
-    detail = ""
-    if f["rows"]:
-        name = ctx.save_svg(chart(f["rows"]), "seats")
-        detail = f"![Coup: each seat's win rate minus its fair share]({name})"
-    return Answer(QUESTION, one_line(render("coup/seats.md.j2", **f)), model, f["headline"],
-                  detail)
+    measured = [f for f in (facts(deck) for deck in DECKS) if f["rows"]]
+    if not measured:
+        return Answer(QUESTION, one_line(render("coup/seats.md.j2", **facts())),
+                      "The whole game at 3-8 players.", None)
+    text = " ".join(f"{f['deck'].capitalize()} deck: "
+                    + one_line(render("coup/seats.md.j2", **f)) for f in measured)
+    rows = [r for f in measured for r in f["rows"]]
+    games = sorted({r["games"] for r in rows})
+    count = f"{games[0]:,}" if len(games) == 1 else f"{games[0]:,}-{games[-1]:,}"
+    decks = " and ".join(f["deck"].capitalize() for f in measured)
+    model = (f"The whole game, {decks} deck{'s' if len(measured) > 1 else ''}, every seat "
+             f"played by the strongest agent ({rows[0]['agent']}), {count} games a table; "
+             "95% intervals.")
+    name = ctx.save_svg(chart(rows), "seats")
+    return Answer(QUESTION, text, model, measured[0]["headline"],
+                  f"![Coup: each seat's win rate minus its fair share]({name})")
