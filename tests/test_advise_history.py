@@ -127,6 +127,23 @@ def test_coup_history_refusals_are_one_line(capsys, params, history, message):
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("params,history,hint", [
+    ("", "Draw Duke;Draw Contessa;Draw Captain;Draw Assassin;Foreign Aid",
+     "farol coup blueprint build --deck ambassador --setups basic"),
+    ("deck=inquisitor,two_player_setup=draft", "Draw Duke",
+     "farol coup blueprint build --deck inquisitor --setups draft"),
+    ("players=3", "Draw Duke", None),
+])
+def test_coup_history_refusals_name_the_blueprint_that_would_advise(capsys, params, history,
+                                                                   hint):
+    code, _, err = _run(capsys, "coup", "--params", params, "--history", history)
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    if hint is None:
+        assert "blueprint" not in err
+    else:
+        assert f"the blueprint advises any decision once built: {hint}" in err
+
+
 def test_coup_needs_a_position_or_a_history(capsys):
     code, _, err = _run(capsys, "coup")
     assert code == 2 and "give a position or --history" in err
