@@ -20,6 +20,7 @@ from analysis.coup.blueprint_advice import (
     SpotAdvice,
     advise_spot,
     blueprint_for,
+    build_hint,
     position_spot,
 )
 from games.coup import cards as C
@@ -100,23 +101,13 @@ def run(args: argparse.Namespace) -> int:
         try:
             position, deck = spot(args)
         except InvalidPositionError as exc:
-            raise InvalidPositionError(f"{exc}{blueprint_hint(args)}") from None
+            hint = "" if args.history is None or args.position is not None else \
+                build_hint(spot_from_args(GAME, args, {"deck": args.deck}))
+            raise InvalidPositionError(f"{exc}{hint}") from None
         advice = advise(position, deck, args.turn_cap, use_cache=not args.no_cache,
                         cap=args.cap_pricing)
     print(json.dumps(advice.to_json(), indent=2) if args.json else advice.text())
     return 0
-
-
-def blueprint_hint(args: argparse.Namespace) -> str:
-    """For a 2-player history the exact solve refuses: the command that builds the
-    blueprint which advises it at any decision ("" where none would)."""
-    if args.history is None or args.position is not None:
-        return ""
-    params = spot_from_args(GAME, args, {"deck": args.deck}).get_game().get_parameters()
-    if params["players"] != 2:
-        return ""
-    return (f"; the blueprint advises any decision once built: farol coup blueprint build "
-            f"--deck {params['deck']} --setups {params['two_player_setup']}")
 
 
 def blueprint_advice(args: argparse.Namespace) -> SpotAdvice | None:
