@@ -133,6 +133,7 @@ def test_coup_history_refusals_are_one_line(capsys, params, history, message):
     ("deck=inquisitor,two_player_setup=draft", "Draw Duke",
      "farol coup blueprint build --deck inquisitor --setups draft"),
     ("players=3", "Draw Duke", None),
+    ("", "Draw Duke", None),  # the next move is chance's: no blueprint advises it either
 ])
 def test_coup_history_refusals_name_the_blueprint_that_would_advise(capsys, params, history,
                                                                    hint):

@@ -20,7 +20,6 @@ from analysis.coup.blueprint_advice import (
     SpotAdvice,
     advise_spot,
     blueprint_for,
-    build_hint,
     position_spot,
 )
 from games.coup import cards as C
@@ -98,12 +97,7 @@ def fits_exact(position: str, deck: str) -> bool:
 def run(args: argparse.Namespace) -> int:
     advice = blueprint_advice(args)
     if advice is None:
-        try:
-            position, deck = spot(args)
-        except InvalidPositionError as exc:
-            hint = "" if args.history is None or args.position is not None else \
-                build_hint(spot_from_args(GAME, args, {"deck": args.deck}))
-            raise InvalidPositionError(f"{exc}{hint}") from None
+        position, deck = spot(args)
         advice = advise(position, deck, args.turn_cap, use_cache=not args.no_cache,
                         cap=args.cap_pricing)
     print(json.dumps(advice.to_json(), indent=2) if args.json else advice.text())

@@ -60,14 +60,11 @@ def add_deck_arguments(parser: argparse.ArgumentParser, every: bool = False) -> 
     """``--deck`` and ``--setups`` (default: the dealt setups, or ``every`` setup)."""
     parser.add_argument("--deck", choices=blueprint.DECKS, default="ambassador",
                         help="ambassador (default) or inquisitor")
-    if every:
-        parser.add_argument("--setups", default=",".join(blueprint.SETUPS),
-                            help="2-player setups, comma-separated: basic, standard, draft "
-                                 "(default: all three)")
-        return
-    parser.add_argument("--setups", default=",".join(blueprint.PARTS["dealt"]),
-                        help="2-player setups, comma-separated: basic, standard, draft "
-                             "(default: basic,standard; a draft's game has a larger graph of its own)")
+    setups = blueprint.SETUPS if every else blueprint.PARTS["dealt"]
+    about = "all three" if every else "basic,standard; a draft's game has a larger graph of its own"
+    parser.add_argument("--setups", default=",".join(setups),
+                        help=f"2-player setups, comma-separated: basic, standard, draft "
+                             f"(default: {about})")
 
 
 def parse_setups(text: str) -> tuple[str, ...]:

@@ -262,6 +262,13 @@ class Advice:
         return "\n".join(lines)
 
 
+def blueprint_hint(cfg: E.Config) -> str:
+    """For a 2-player spot this solve refuses but the blueprint advises: the command
+    that builds that blueprint."""
+    return (f"; the blueprint advises any decision once built: farol coup blueprint build "
+            f"--deck {cfg.deck} --setups {cfg.setup}")
+
+
 def position_at(state: pyspiel.State) -> str:
     """The position string of a 2-player ``state`` at the start of a turn, seen by the
     player to move (the rival's face-down cards as ``?``).
@@ -282,14 +289,15 @@ def position_at(state: pyspiel.State) -> str:
             f"--history: {core.cfg.num_players} players; the solver takes two-player games")
     if core.cfg.setup == "draft":
         raise InvalidPositionError("--history: a draft game cannot be advised from its "
-                                   "history (a position cannot say which cards left the game)")
+                                   "history (a position cannot say which cards left the game)"
+                                   + blueprint_hint(core.cfg))
     if state.is_chance_node():
         raise InvalidPositionError("--history: the next move is chance's (a card drawn); "
                                    "end the history at a decision")
     if not core.queue or core.queue[0][0] != E.S_ACTION:
         raise InvalidPositionError(
             f"--history ends inside a turn (at the {E.STEP_NAMES[core.queue[0][0]].rstrip('?')} "
-            "decision); advice is given at the start of a turn")
+            "decision); advice is given at the start of a turn" + blueprint_hint(core.cfg))
     me = core.actor
     hidden = tuple(tuple(core.hands[p]) if p == me else (UNKNOWN,) * len(core.hands[p])
                    for p in range(2))

@@ -313,16 +313,6 @@ def blueprint_for(state: pyspiel.State) -> Blueprint | None:
     return _stored(state.get_game().get_parameters())
 
 
-def build_hint(state: pyspiel.State) -> str:
-    """For a 2-player spot the exact solve refuses: the words naming the blueprint build
-    that would advise it at any decision ("" for more players)."""
-    params = state.get_game().get_parameters()
-    if params["players"] != 2:
-        return ""
-    return (f"; the blueprint advises any decision once built: farol coup blueprint build "
-            f"--deck {params['deck']} --setups {params['two_player_setup']}")
-
-
 def _stored(params: dict) -> Blueprint | None:
     if params["players"] != 2:
         return None

@@ -243,10 +243,7 @@ def advice_at(key: Any, params: Any, history: Any, options: Any = None) -> dict:
             if bp is not None:  # any decision, as farol advise coup --history gives it
                 advice = blueprint_advice.advise_spot(state, bp).to_json()
                 return out | {"advice": summary(key, advice)}
-            try:
-                position = coup_advice.position_at(state)
-            except InvalidPositionError as exc:  # in farol advise coup's words
-                raise InvalidPositionError(f"{exc}{blueprint_advice.build_hint(state)}") from None
+            position = coup_advice.position_at(state)
             advice = coup_advice.advise(position, state.core.cfg.deck, cap, cap=pricing)
             return out | {"advice": summary(key, advice.to_json())}
     except FarolError as exc:
