@@ -27,9 +27,9 @@ POSITION = "duke/assassin/3;?/captain/0;move:0"
 def _damage(kind: str, path) -> None:
     """Damage ``path`` one way: bytes changed, cut short, or another kind of file."""
     data = path.read_bytes()
-    if kind == "flipped byte":
+    if kind == "flipped byte":  # in the middle of the file, or of an archive's largest array
         changed = bytearray(data)
-        changed[len(data) // 2] ^= 0x01
+        changed[_middle_of_data(path, data)] ^= 0x01
         path.write_bytes(bytes(changed))
     elif kind == "truncated":
         path.write_bytes(data[: len(data) // 2])
@@ -37,6 +37,17 @@ def _damage(kind: str, path) -> None:
         path.write_text('{"strategy": [0.5, 0.5]}\n')
     else:  # "npz for json"
         path.write_bytes(b"PK\x03\x04" + b"\x00" * 60)
+
+
+def _middle_of_data(path, data: bytes) -> int:
+    """The middle byte of the data of ``path``'s largest member when it is a zip archive
+    (its headers and alignment padding hold bytes no reader looks at), else of the file."""
+    if not zipfile.is_zipfile(path):
+        return len(data) // 2
+    with zipfile.ZipFile(path) as zf:
+        info = max(zf.infolist(), key=lambda i: i.file_size)
+    name_len, extra_len = struct.unpack_from("<HH", data, info.header_offset + 26)
+    return info.header_offset + 30 + name_len + extra_len + info.file_size // 2
 
 
 def _one_line(capsys) -> str:

@@ -14,13 +14,13 @@ import numpy as np
 import pytest
 
 from analysis import cli, store
-from analysis.cli import advise_coup
 from analysis.cli import cobardes as cli_cobardes
 from analysis.cli import goat_lords as cli_goat_lords
 from analysis.cli import report as cli_report
 from analysis.cli import solve as cli_solve
 from analysis.cli.numbers import finite_float, int_in
 from analysis.cli.outputs import check_output_dir, check_output_file
+from analysis.cli.spots import protect_position
 from analysis.params import parse_params
 from analysis.solve import solve
 from analysis.solve.cache import check_checkpoint_file
@@ -269,15 +269,15 @@ def test_coup_position_starting_with_a_dash_is_the_position(capsys):
 
 def test_protect_position_keeps_options_after_the_position():
     argv = ["advise", "coup", "-/duke+captain/0;?/contessa/2;move:1", "--deck", "inquisitor"]
-    assert advise_coup.protect_position(argv) == [
+    assert protect_position(argv) == [
         "advise", "coup", "--deck", "inquisitor", "--", "-/duke+captain/0;?/contessa/2;move:1",
     ]
-    args = cli.build_parser().parse_args(advise_coup.protect_position(argv))
+    args = cli.build_parser().parse_args(protect_position(argv))
     assert args.position.startswith("-/duke") and args.deck == "inquisitor"
     plain = ["advise", "coup", "duke/duke/2;?/-/1", "--turn-cap", "-3"]
-    assert advise_coup.protect_position(plain) == plain
+    assert protect_position(plain) == plain
     other = ["solve", "-/x", "coup"]
-    assert advise_coup.protect_position(other) == other
+    assert protect_position(other) == other
 
 
 def test_goat_lords_zero_games_refused_before_playing(monkeypatch, capsys):

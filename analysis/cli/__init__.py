@@ -5,62 +5,30 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import re
 import sys
 
 import pyspiel
 
 from analysis import store
-from analysis.cli import (
-    advise,
-    advise_coup,
-    cobardes,
-    coup,
-    explore,
-    games,
-    goat_lords,
-    play,
-    report,
-    solve,
-)
+from analysis.cli.parser import ArgumentValueError, FarolParser, add_command
+from analysis.cli.spots import protect_position
 from games.errors import FarolError
 
-# Each module defines register(subparsers), which adds one sub-command.
-_COMMANDS = (games, play, solve, report, goat_lords, advise, cobardes, coup, explore)
-
-
-_NEGATIVE_NUMBER = re.compile(
-    r"^-(\.?\d.*|inf|infinity|nan)$", re.IGNORECASE
+# Each command: its name, its line in ``farol --help``, and the module under
+# analysis/cli/ whose configure(parser) adds its options (imported when it runs).
+COMMANDS = (
+    ("games", "list the games with their parameters", "games"),
+    ("play", "play a game in the terminal against a bot", "play"),
+    ("solve", "solve a two-player zero-sum game (CFR+, DCFR, linear CFR)", "solve"),
+    ("report", "write the strategy guides, their methods appendices and the website",
+     "report"),
+    ("goat-lords", "Goat Lords: matches, tournaments and the balance sweep", "goat_lords"),
+    ("advise", "equilibrium advice for a position: the mix to play and its value", "advise"),
+    ("cobardes", "¡Cobardes!: sweeps of solved battles, abstraction loss", "cobardes"),
+    ("coup", "Coup: matches, balance, the blueprint, endgame sweeps", "coup"),
+    ("explore", "the strategy explorer in the browser: pick a spot, see the advice",
+     "explore"),
 )
-
-
-class ArgumentValueError(FarolError):
-    """A flag given a value it does not take (argparse's check or a ``type=`` check);
-    the message is the whole line, ``farol <command>: error: argument --flag: ...``."""
-
-
-class FarolParser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line, ``farol <command>: error: <what>``
-    (exit 2), without the usage text; ``--help`` still prints it. Sub-commands'
-    parsers are of this class too (``add_subparsers`` uses the parent's class).
-
-    A bad value of a flag (argparse words these ``argument --flag: ...``) is raised as
-    :class:`ArgumentValueError`, so :func:`main` returns 2 as for any other bad input;
-    a malformed command line (an unknown option, a missing argument) exits with 2.
-    """
-
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        # argparse takes only ``-1``/``-.5`` for negative numbers; let ``-1e-3``, ``-5GB``,
-        # ``-inf`` and ``-nan`` be values too (no option starts so), so that the checks name
-        # the flag and its range instead of argparse saying "expected one argument".
-        self._negative_number_matcher = _NEGATIVE_NUMBER
-
-    def error(self, message: str):  # noqa: D102 (argparse's hook)
-        line = f"{self.prog}: error: {message} (see {self.prog} --help)"
-        if message.startswith("argument "):
-            raise ArgumentValueError(line)
-        self.exit(2, line + "\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -76,15 +44,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
-    for command in _COMMANDS:
-        command.register(subparsers)
+    for name, line, module in COMMANDS:
+        add_command(subparsers, name, line, f"analysis.cli.{module}")
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run ``farol``; returns the exit status (bad input: 2, with one line naming it)."""
     parser = build_parser()
-    argv = advise_coup.protect_position(list(sys.argv[1:] if argv is None else argv))
+    argv = protect_position(list(sys.argv[1:] if argv is None else argv))
     try:
         args = parser.parse_args(argv)
     except ArgumentValueError as exc:

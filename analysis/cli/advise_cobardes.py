@@ -28,10 +28,8 @@ MAX_WARRIOR = NUM_WARRIORS - 1
 MAX_COMBATS = 7
 
 
-def add_advise_parser(subparsers) -> None:
-    parser = subparsers.add_parser(
-        "cobardes", help="¡Cobardes!: equilibrium mix and value of a battle position",
-        description=__doc__.split("\n\n")[0])
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.description = __doc__.split("\n\n")[0].replace("``", "")
     parser.add_argument("--variant", choices=VARIANTS, default=None,
                         help="cards in play (default: from the options given)")
     parser.add_argument("--mine", default=None, help="your warriors in hand, e.g. 0,1,2,3")

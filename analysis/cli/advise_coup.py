@@ -1,4 +1,4 @@
-"""``farol advise coup POSITION``: the mix and value of the player to move in a Coup endgame.
+"""``farol advise coup``: the mix and value of the player to move in 2-player Coup.
 
 The spot is a position string, or ``--history`` (with ``--params``): the moves from the
 start of a 2-player game by their names. With the deck's blueprint built (``farol coup
@@ -29,28 +29,8 @@ from games.errors import InvalidPositionError
 GAME = "python_coup"
 
 
-def protect_position(argv: list[str]) -> list[str]:
-    """``argv`` with a Coup position that starts with ``-`` (player 0 out, e.g.
-    ``-/duke+captain/0;?/contessa/2;move:1``) moved after ``--``, so argparse reads it as
-    the position rather than as an unknown option. Only ``advise coup`` is touched; a
-    position is told from an option by its ``/`` (options hold none)."""
-    for i in range(len(argv) - 1):
-        if argv[i] == "advise" and argv[i + 1] == "coup":
-            rest = argv[i + 2 :]
-            if "--" in rest:
-                return argv
-            positions = [a for a in rest if a.startswith("-") and "/" in a and "=" not in a]
-            if len(positions) != 1:
-                return argv
-            rest.remove(positions[0])
-            return argv[: i + 2] + rest + ["--", positions[0]]
-    return argv
-
-
-def add_advise_parser(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "coup", help="equilibrium mix and value of the player to move in a Coup endgame",
-        description=__doc__.splitlines()[0])
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.description = __doc__.split("\n\n")[0].replace("``", "")
     parser.add_argument("position", nargs="?", default=None,
                         help="e.g. 'duke/contessa/3;?/contessa/0;move:0' (your face-down "
                         "cards by name, the opponent's as ?); or give --history")

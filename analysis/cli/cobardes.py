@@ -28,9 +28,7 @@ from games.cobardes import cards as C
 from games.errors import InvalidParameterError
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("cobardes", help="¡Cobardes!: sweeps of solved battles, "
-                                   "abstraction loss")
+def configure(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="action", metavar="ACTION")
     sub.required = True
     sw = sub.add_parser("sweep", help="solve every pairing (cached, resumable, Dask-ready)")

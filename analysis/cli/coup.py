@@ -23,8 +23,7 @@ from games.coup import cards
 from games.errors import InvalidParameterError
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("coup", help="Coup sweeps: 1v1 endgames, turn caps, larger")
+def configure(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="coup_command", metavar="WHAT")
     sub.required = True
     endgames = sub.add_parser("sweep", help="solve every 1v1 endgame not yet on disk")

@@ -22,10 +22,9 @@ HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "explore", help="the strategy explorer in the browser: pick a spot, see the advice",
-        description="The strategy explorer in the browser: pick a game and a spot, see the "
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "The strategy explorer in the browser: pick a game and a spot, see the "
         "advice of farol advise there. It serves on localhost only, prints its address, opens "
         "the browser (unless --no-browser) and runs until Ctrl-C.")
     parser.add_argument("--port", type=int_in(0, 65535), default=DEFAULT_PORT,

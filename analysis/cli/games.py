@@ -27,8 +27,7 @@ def describe_games() -> str:
     return "\n".join(lines).rstrip()
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("games", help="list the games with their parameters")
+def configure(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(func=run)
 
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 import re
@@ -34,9 +35,9 @@ from games.goat_lords.rules import MAX_PLAYERS, MIN_PLAYERS
 GROUPS = ("seats", "extra_wild", "sensitivity")
 
 
-def register(subparsers) -> None:
-    """``farol goat-lords``: run one tournament and print its answers (bots register on import)."""
-    parser = subparsers.add_parser("goat-lords", help="Goat Lords tournament: seat win rates, duels, wilds")
+def configure(parser: argparse.ArgumentParser) -> None:
+    """``farol goat-lords``: run one tournament and print its answers (seat win rates, duels,
+    wilds); ``match`` and ``balance`` below (bots register on import)."""
     parser.add_argument("--players", type=int_in(2, 6), default=2, help="players at the table (2-6)")
     parser.add_argument("--bots", default="greedy",
                         help="comma-separated bot per seat, or one bot for all (best, lord, greedy, random, "

@@ -13,8 +13,7 @@ from analysis.params import load_game, parse_params
 from analysis.play import play_game
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("play", help="play a game in the terminal against a bot")
+def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", help="registered game name, e.g. python_coup")
     parser.add_argument("--param", action="append", default=[], metavar="K=V", help="game parameter")
     parser.add_argument("--seat", type=int_in(0), default=0, help="your seat (default 0)")

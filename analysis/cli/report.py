@@ -11,8 +11,7 @@ from analysis.report.write import write_all
 from games import catalog
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("report", help="write the strategy guides, their methods appendices and the website")
+def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "game", nargs="?", default="all",
         help="ruleset key (" + ", ".join(f.key for f in catalog.families()) + ") or all",

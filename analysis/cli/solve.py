@@ -28,17 +28,14 @@ def default_out_dir(game: str, params: dict, graph: bool) -> Path:
     return store.cache("results", slug[:150])
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "solve",
-        help="solve a two-player zero-sum game (CFR+, DCFR, linear CFR)",
-        description="Compile GAME once into flat arrays (cached under .farol_cache/) and run "
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Compile GAME once into flat arrays (cached under .farol_cache/) and run "
         "CFR+, discounted or linear CFR on them; prints the value and "
         "exploitability and saves the result (JSON + NPZ). GAME is any OpenSpiel "
         "game name, ours or OpenSpiel's, or a full game string. Ctrl-C stops "
         "after the current iteration with a checkpoint; running the same command "
-        "again resumes from it.",
-    )
+        "again resumes from it.")
     parser.add_argument("game", metavar="GAME")
     parser.add_argument(
         "--param", action="append", default=[], metavar="K=V", help="game parameter (repeatable)"

@@ -1,5 +1,6 @@
 """``--params 'k=v,...' --history 'MOVE;...'``: a spot of a game given by the moves that lead
-to it, for the commands that advise on a spot."""
+to it, for the commands that advise on a spot; and a Coup position starting with ``-``
+kept from being read as an option."""
 
 from __future__ import annotations
 
@@ -31,3 +32,21 @@ def spot_from_args(game_name: str, args: argparse.Namespace,
     items = [i for i in (args.params or "").split(",") if i.strip()]
     params = dict(defaults or {}) | parse_params(game_name, items)
     return replay(load_game(game_name, params), args.history)
+
+
+def protect_position(argv: list[str]) -> list[str]:
+    """``argv`` with a Coup position that starts with ``-`` (player 0 out, e.g.
+    ``-/duke+captain/0;?/contessa/2;move:1``) moved after ``--``, so argparse reads it as
+    the position rather than as an unknown option. Only ``advise coup`` is touched; a
+    position is told from an option by its ``/`` (options hold none)."""
+    for i in range(len(argv) - 1):
+        if argv[i] == "advise" and argv[i + 1] == "coup":
+            rest = argv[i + 2 :]
+            if "--" in rest:
+                return argv
+            positions = [a for a in rest if a.startswith("-") and "/" in a and "=" not in a]
+            if len(positions) != 1:
+                return argv
+            rest.remove(positions[0])
+            return argv[: i + 2] + rest + ["--", positions[0]]
+    return argv

@@ -39,6 +39,7 @@ from analysis.solve.cache import READ_ERRORS, atomic_savez, atomic_write_text, r
 from analysis.solve.cyclic import CyclicCFR, CyclicGraph
 from analysis.solve.errors import CorruptFileError
 from analysis.solve.key_table import KeyTable
+from analysis.solve.mapped import load_npz_mapped
 from games.coup import engine as E
 from games.coup.walker import DecisiveCoupWalker, decisive_coup
 from games.errors import InvalidParameterError
@@ -162,13 +163,16 @@ def _pack_keys(keys) -> dict:
     offsets = np.cumsum([0] + [len(k) for k in keys], dtype=np.int64)
     first, count = (np.array(v, np.int64) for v in zip(*keys.values(), strict=True)) \
         if keys else (np.zeros(0, np.int64), np.zeros(0, np.int64))
-    return {"blob": np.frombuffer(blob, np.uint8), "offsets": offsets, "first": first,
-            "count": count}
+    return KeyTable(np.frombuffer(blob, np.uint8), offsets, first, count).arrays()
 
 
-def _unpack_keys(blob: np.ndarray, offsets: np.ndarray, first: np.ndarray,
-                 count: np.ndarray) -> KeyTable:
-    return KeyTable(blob, offsets, first, count)
+_KEY_ARRAYS = ("blob", "offsets", "first", "count", "hashes", "order")
+
+
+def _unpack_keys(arrays: dict, p: int) -> KeyTable:
+    """Player ``p``'s key table from a saved file's ``arrays`` (files saved before the
+    index was stored build it at the first lookup)."""
+    return KeyTable(*(arrays.get(f"{name}{p}") for name in _KEY_ARRAYS))
 
 
 def save_deck_graph(dg: DeckGraph, path: Path) -> None:
@@ -194,8 +198,7 @@ def load_deck_graph(deck: str, path: Path) -> DeckGraph:
         graph = CyclicGraph(a["kind"], a["payoff"], a["edge_start"], a["edge_child"],
                             a["edge_prob"], a["edge_slot"], (a["slot_key0"], a["slot_key1"]))
         graph.check()
-        keys = tuple(_unpack_keys(a[f"blob{p}"], a[f"offsets{p}"], a[f"first{p}"],
-                                  a[f"count{p}"]) for p in (0, 1))
+        keys = tuple(_unpack_keys(a, p) for p in (0, 1))
         names = json.loads(a["root_names"].tobytes())
         roots = dict(zip(names, a["roots"].tolist(), strict=True))
     except (*READ_ERRORS, KeyError, TypeError) as exc:
@@ -337,15 +340,15 @@ def save_blueprint(bp: Blueprint, part: str, path: Path) -> None:
 
 
 def _load_part(path: Path) -> tuple[tuple[dict, dict], dict, dict]:
+    # Mapped, not read: a deck's strategies are hundreds of MB, and advice or a game
+    # reads a few thousand of their rows.
     try:
-        with np.load(path) as z:
-            a = {k: z[k] for k in z.files}
+        a = load_npz_mapped(path)
         if int(a["format"]) != GRAPH_FORMAT:
             raise ValueError("an older format")
         records = {s: TrainingRecord.from_json(r)
                    for s, r in json.loads(a["records"].tobytes()).items()}
-        keys = tuple(_unpack_keys(a[f"blob{p}"], a[f"offsets{p}"], a[f"first{p}"],
-                                  a[f"count{p}"]) for p in (0, 1))
+        keys = tuple(_unpack_keys(a, p) for p in (0, 1))
         strategy = {s: (a[f"strategy_{s}_0"], a[f"strategy_{s}_1"]) for s in SETUPS
                     if f"strategy_{s}_0" in a}
     except (*READ_ERRORS, KeyError, TypeError) as exc:

@@ -30,6 +30,7 @@ from analysis.coup.guarantees import markov_key
 from analysis.solve.cache import READ_ERRORS, atomic_savez
 from analysis.solve.cyclic import CHANCE, PLAYER0, TERMINAL, CyclicCFR, CyclicGraph
 from analysis.solve.errors import CorruptFileError
+from analysis.solve.mapped import load_npz_mapped
 from analysis.solve.tree_response import exploitability
 from games.coup import engine as E
 from games.coup.walker import DecisiveCoupWalker
@@ -66,9 +67,8 @@ def _trained(bp: Blueprint, setup: str) -> int:
 def values_current(bp: Blueprint, setup: str) -> bool:
     """Whether the cached values were computed from ``bp``'s strategy for ``setup``."""
     try:
-        with np.load(values_path(bp.deck, setup)) as z:
-            return (int(z["format"]) == VALUES_FORMAT
-                    and int(z["iterations"]) == _trained(bp, setup))
+        z = load_npz_mapped(values_path(bp.deck, setup))
+        return int(z["format"]) == VALUES_FORMAT and int(z["iterations"]) == _trained(bp, setup)
     except (*READ_ERRORS, KeyError):
         return False
 
@@ -112,10 +112,9 @@ def stored_value_graph(deck: str, setup: str) -> ValueGraph | None:
     path = values_path(deck, setup)
     if not path.exists():
         return None
-    try:
-        with np.load(path) as z:
-            value, start, child = z["value"], z["edge_start"], z["edge_child"]
-            root = int(z["root"])
+    try:  # mapped: a re-solve reads a few thousand of the graph's millions of nodes
+        z = load_npz_mapped(path)
+        value, start, child, root = z["value"], z["edge_start"], z["edge_child"], int(z["root"])
     except (*READ_ERRORS, KeyError) as exc:
         raise CorruptFileError(f"{store.shown(path)}: not readable values ({exc})") from None
     if value.shape[0] + 1 != start.shape[0] or start[-1] != child.shape[0]:

@@ -22,6 +22,7 @@ from analysis import store
 from analysis.solve.compiled import CompiledGame, names_from_json, names_to_json
 from analysis.solve.errors import CorruptFileError
 from analysis.solve.fingerprint import compiler_fingerprint
+from analysis.solve.mapped import save_npz
 
 _ARRAYS = (
     "kind",
@@ -78,12 +79,13 @@ def publish_mode(path: str | os.PathLike, directory: bool = False) -> None:
 
 
 def atomic_savez(path: Path, **arrays) -> None:
-    """``np.savez`` to ``path`` through a temporary file in the same directory."""
+    """An ``.npz`` of ``arrays`` to ``path`` through a temporary file in the same
+    directory (uncompressed and aligned, so :func:`load_npz_mapped` can map it)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as fh:
-            np.savez(fh, **arrays)
+            save_npz(fh, arrays)
         publish_mode(tmp)
         os.replace(tmp, path)
     except BaseException:

@@ -4,7 +4,8 @@ A solved game's strategy is looked up by information-set key: millions of byte s
 stored packed (one blob, an offset per key) with each key's first slot and count.
 Building a Python dict of them takes seconds each time a strategy is loaded; this
 table instead hashes the packed keys in one compiled pass, sorts the hashes, and finds
-a key by binary search, comparing the bytes to rule out a hash collision.
+a key by binary search, comparing the bytes to rule out a hash collision. The hashing
+waits for the first lookup, so a table that is loaded but never asked costs nothing.
 """
 
 from __future__ import annotations
@@ -12,8 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-_OFFSET = np.uint64(14695981039346656037)
-_PRIME = np.uint64(1099511628211)
+_OFFSET, _PRIME, _MASK = 14695981039346656037, 1099511628211, 2**64 - 1  # FNV-1a, 64 bits
 
 
 @njit(cache=True)
@@ -30,7 +30,12 @@ def _hashes(blob, offsets):
 
 
 def _hash(key: bytes) -> np.uint64:
-    return _hashes(np.frombuffer(key, np.uint8), np.array([0, len(key)], np.int64))[0]
+    # The same FNV-1a in Python integers: one key is tens of bytes, and calling the
+    # compiled loop for it costs more than the loop.
+    h = _OFFSET
+    for byte in key:
+        h = ((h ^ byte) * _PRIME) & _MASK
+    return np.uint64(h)
 
 
 class KeyTable:
@@ -38,22 +43,35 @@ class KeyTable:
     a read-only mapping for :meth:`get`, ``in``, ``[]`` and ``len``."""
 
     def __init__(self, blob: np.ndarray, offsets: np.ndarray, first: np.ndarray,
-                 count: np.ndarray):
+                 count: np.ndarray, hashes: np.ndarray | None = None,
+                 order: np.ndarray | None = None):
         self.blob = np.ascontiguousarray(blob, np.uint8)
         self.offsets = np.ascontiguousarray(offsets, np.int64)
         self.first, self.count = np.asarray(first, np.int64), np.asarray(count, np.int64)
-        hashes = _hashes(self.blob, self.offsets)
-        self._order = np.argsort(hashes, kind="stable")
-        self._sorted = hashes[self._order]
+        # The sorted hashes and the key of each (saved by arrays(), so a table read back
+        # skips the sort): without them, built at the first lookup.
+        self._index = None
+        if hashes is not None and order is not None:
+            if hashes.shape != order.shape or order.shape[0] != self.first.shape[0]:
+                raise ValueError("the saved index does not match the keys")
+            self._index = hashes, order
+
+    def _sorted_hashes(self) -> tuple[np.ndarray, np.ndarray]:
+        if self._index is None:
+            hashes = _hashes(self.blob, self.offsets)
+            order = np.argsort(hashes, kind="stable")
+            self._index = hashes[order], order.astype(np.int32 if len(order) < 2**31 else np.int64)
+        return self._index
 
     def __len__(self) -> int:
         return int(self.first.shape[0])
 
     def _find(self, key: bytes) -> int:
         h = _hash(key)
-        at = int(np.searchsorted(self._sorted, h))
-        while at < self._sorted.shape[0] and self._sorted[at] == h:
-            i = int(self._order[at])
+        ordered, order = self._sorted_hashes()
+        at = int(np.searchsorted(ordered, h))
+        while at < ordered.shape[0] and ordered[at] == h:
+            i = int(order[at])
             lo, hi = int(self.offsets[i]), int(self.offsets[i + 1])
             if hi - lo == len(key) and self.blob[lo:hi].tobytes() == key:
                 return i
@@ -89,6 +107,7 @@ class KeyTable:
             yield raw[ends[i]:ends[i + 1]], (int(self.first[i]), int(self.count[i]))
 
     def arrays(self) -> dict:
-        """The packed arrays it was made from (to save it again)."""
+        """The packed arrays it was made from and its index (to save it again)."""
+        hashes, order = self._sorted_hashes()
         return {"blob": self.blob, "offsets": self.offsets, "first": self.first,
-                "count": self.count}
+                "count": self.count, "hashes": hashes, "order": order}
