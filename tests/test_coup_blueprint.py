@@ -6,8 +6,10 @@ who sees every card."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import math
+import multiprocessing
 import random
 from itertools import pairwise
 
@@ -452,3 +454,30 @@ def test_the_key_table_finds_every_key_and_only_those():
         table[b"\xff" * 40]
     again = KeyTable(**B._pack_keys(table))  # saved from the table itself
     assert all(again.get(k) == v for k, v in keys.items())
+
+
+def _record_bounds(setup: str, times: int) -> None:
+    for i in range(times):
+        B.update_summary("ambassador", functools.partial(_set_bound, setup, i))
+
+
+def _set_bound(setup: str, i: int, summary: dict) -> None:
+    summary.setdefault("bounds", {}).setdefault(setup, {"n": []})["n"].append(i)
+
+
+def test_two_processes_writing_one_summary_keep_each_others_setups(tmp_path, monkeypatch):
+    """Building a deck's two parts at once, each process writes its own setups into the
+    deck's one summary; the lock keeps either from writing over the other's."""
+    monkeypatch.setenv(store.DATA_ENV, str(tmp_path / "data"))
+    monkeypatch.setenv(store.CACHE_ENV, str(tmp_path / "cache"))
+    workers = [multiprocessing.get_context("fork").Process(target=_record_bounds,
+                                                           args=(setup, 60))
+               for setup in ("basic", "draft")]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    assert [w.exitcode for w in workers] == [0, 0]
+    # every write kept: a write made from a stale read would lose the other's last ones
+    assert B.read_summary("ambassador")["bounds"] == {s: {"n": list(range(60))}
+                                                      for s in ("basic", "draft")}

@@ -17,8 +17,11 @@ under the data store.
 from __future__ import annotations
 
 import dataclasses
+import fcntl
+import functools
 import json
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -454,17 +457,26 @@ def build(deck: str, part: str, setups=None, iterations: int = ITERATIONS,
             continue
         records[setup], strategy[setup] = train(deck, setup, iterations, progress, dg)
         save_blueprint(Blueprint(deck, {part: dg.keys}, strategy, records), part, path)
-        summary = read_summary(deck)
-        bounds = summary.get("bounds", {})
-        bounds.pop(setup, None)  # measured on the strategy this replaces
-        update_summary(deck, setups=summary.get("setups", {}) | {setup: records[setup].to_json()},
-                       bounds=bounds)
+        update_summary(deck, functools.partial(_trained, setup, records[setup].to_json()))
     return Blueprint(deck, {part: dg.keys}, strategy, records)
 
 
-def update_summary(deck: str, **fields) -> None:
-    """Write ``fields`` into ``deck``'s summary record (the other fields kept)."""
-    summary = read_summary(deck) | {"deck": deck} | fields
-    path = summary_path(deck)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(path, json.dumps(summary, indent=1, sort_keys=True) + "\n")
+def _trained(setup: str, record: dict, summary: dict) -> None:
+    summary.setdefault("setups", {})[setup] = record
+    summary.get("bounds", {}).pop(setup, None)  # measured on the strategy this replaces
+
+
+def update_summary(deck: str, change: Callable[[dict], None] | None = None, **fields) -> None:
+    """Write ``fields`` into ``deck``'s summary record and apply ``change`` to it (in
+    place), the rest kept, under a lock: two processes building a deck's parts at once
+    keep each other's setups."""
+    lock = store.cache("coup", "blueprint", f"{deck}-summary.lock")
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with open(lock, "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        summary = read_summary(deck) | {"deck": deck} | fields
+        if change is not None:
+            change(summary)
+        path = summary_path(deck)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(path, json.dumps(summary, indent=1, sort_keys=True) + "\n")

@@ -18,6 +18,7 @@ so the values and the blueprint's mixes are array lookups.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import random
 
@@ -292,8 +293,12 @@ def measure_bounds(bp: Blueprint, setups, iterations: int, progress: bool = Fals
                     if r.get("depth", 1) != local_depth]
             entry |= {"local_best_response": kept + [r.to_json() for r in local]}
         bounds[setup] = entry
-        update_summary(bp.deck, bounds=bounds)
+        update_summary(bp.deck, functools.partial(_measured, setup, entry))
     return bounds
+
+
+def _measured(setup: str, entry: dict, summary: dict) -> None:
+    summary.setdefault("bounds", {})[setup] = entry
 
 
 def local_bounds(dg: DeckGraph, starts: dict, setup: str, strategies, games: int, seed: int,
