@@ -481,3 +481,52 @@ def test_two_processes_writing_one_summary_keep_each_others_setups(tmp_path, mon
     # every write kept: a write made from a stale read would lose the other's last ones
     assert B.read_summary("ambassador")["bounds"] == {s: {"n": list(range(60))}
                                                       for s in ("basic", "draft")}
+
+
+class _FakeProcess:
+    """Stands for a child ``farol coup blueprint build``: records how it was started."""
+
+    started: list = []
+    exit_codes: dict = {}
+
+    def __init__(self, argv, env):
+        self.argv, self.env = argv, env
+        _FakeProcess.started.append(self)
+
+    def wait(self) -> int:
+        return _FakeProcess.exit_codes.get(self.argv[-1], 0)
+
+
+def test_a_deck_builds_its_two_games_in_two_processes(monkeypatch, capsys):
+    """With both parts asked for, each part's setups go to a child of its own with the same
+    options and its progress bars on a line of their own; a stopped child is named in one
+    line and fails the build; with one worker, no child is started."""
+    from analysis.cli import coup_blueprint
+
+    monkeypatch.setattr(coup_blueprint.subprocess, "Popen", _FakeProcess)
+    _FakeProcess.started, _FakeProcess.exit_codes = [], {}
+    argv = ["coup", "blueprint", "build", "--deck", "inquisitor", "--setups",
+            "draft,basic,standard", "--iterations", "7", "--bluff-games", "0"]
+    assert cli.main(argv) == 0
+    first, second = _FakeProcess.started
+    assert (first.argv[-2:], second.argv[-2:]) == (["--setups", "basic,standard"],
+                                                   ["--setups", "draft"])
+    for child, line in ((first, "0"), (second, "1")):
+        assert child.env["TQDM_POSITION"] == line
+        text = " ".join(child.argv)
+        assert "--deck inquisitor --workers 1" in text and "--iterations 7" in text
+        assert "--bluff-games 0" in text and "--seed 20261202" in text
+    _FakeProcess.started, _FakeProcess.exit_codes = [], {"draft": -9}
+    capsys.readouterr()
+    assert cli.main(argv) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.splitlines() == [err] and "the draft setups' process was stopped (signal 9)" in err
+    _FakeProcess.started = []
+    with pytest.raises(InvalidParameterError):  # in this process: no blueprint files here
+        monkeypatch.setattr(B, "deck_graph", _no_graph)
+        coup_blueprint.run_build(cli.build_parser().parse_args([*argv, "--workers", "1"]))
+    assert _FakeProcess.started == []
+
+
+def _no_graph(*args, **kwargs):
+    raise InvalidParameterError("no graph in this test")

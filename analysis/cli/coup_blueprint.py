@@ -4,13 +4,17 @@ for the whole game from the deal) and how much it can be beaten.
 ``build`` walks the deck's whole game once (cached), trains each setup (resumable:
 an interrupted build goes on from its last checkpoint), measures lower bounds on
 its exploitability and stores the blueprint's value at every position (advice
-re-solves from them); ``info`` prints what is stored.
+re-solves from them); ``info`` prints what is stored. A deck's two games (the dealt
+setups, the draft) are built by a process each when both are asked for, one per core.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import subprocess
+import sys
 
 from analysis import store
 from analysis.cli.matches import show_progress
@@ -49,6 +53,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                             f"(default 2000, a multiple of {BB.BATCHES}; 0 skips them)")
     build.add_argument("--seed", type=int_in(0), default=20261202,
                        help="the seed of those games (default 20261202)")
+    build.add_argument("--workers", type=int_in(1), default=min(2, os.cpu_count() or 1),
+                       help="processes: with 2 (the default on 2 cores or more), the dealt "
+                            "setups and the draft are built at the same time")
     build.set_defaults(func=run_build)
     info = what.add_parser("info", help="what the stored blueprint is and how accurate")
     add_deck_arguments(info, every=True)
@@ -76,6 +83,10 @@ def run_build(args: argparse.Namespace) -> int:
     if args.bluff_games % BB.BATCHES:
         raise InvalidParameterError(
             f"--bluff-games {args.bluff_games}: a multiple of {BB.BATCHES}, e.g. 2000")
+    parts = [part for part in blueprint.PARTS if any(blueprint.part_of(s) == part
+                                                     for s in setups)]
+    if args.workers > 1 and len(parts) > 1:
+        return build_parts_at_once(args, setups, parts)
     progress = show_progress()
     for part in blueprint.PARTS:
         mine = tuple(s for s in setups if blueprint.part_of(s) == part)
@@ -97,6 +108,37 @@ def run_build(args: argparse.Namespace) -> int:
             BB.save_table(BB.play_and_tally(bp, setup, args.bluff_games, args.seed, progress))
     print_info(args.deck, setups)
     return 0
+
+
+_OPTIONS = ("iterations", "response_iterations", "bound_sweeps", "local_games", "local_depth",
+            "bluff_games", "seed")
+
+
+def build_parts_at_once(args: argparse.Namespace, setups, parts) -> int:
+    """``farol coup blueprint build`` for each part's setups in a process of its own, at
+    the same time (its progress bars on a line of their own; the deck's summary is
+    written under a lock); the worst exit status of the two."""
+    command = [sys.executable, "-c", "import sys; from analysis.cli import main; sys.exit(main())",
+               "--data", str(store.data_root()), "coup", "blueprint", "build",
+               "--deck", args.deck, "--workers", "1"]
+    for name in _OPTIONS:
+        command += [f"--{name.replace('_', '-')}", str(getattr(args, name))]
+    children = []
+    for line, part in enumerate(parts):
+        mine = ",".join(s for s in setups if blueprint.part_of(s) == part)
+        env = os.environ | {"TQDM_POSITION": str(line), store.CACHE_ENV: str(store.cache_root())}
+        children.append(subprocess.Popen([*command, "--setups", mine], env=env))
+    try:
+        codes = [child.wait() for child in children]
+    except KeyboardInterrupt:  # each child saves its checkpoint and stops
+        for child in children:
+            child.wait()
+        raise
+    for part, code in zip(parts, codes, strict=True):
+        if code < 0:
+            print(f"farol coup blueprint build: the {part} setups' process was stopped "
+                  f"(signal {-code}); run the same command again to go on", file=sys.stderr)
+    return next((code if code > 0 else 1 for code in codes if code), 0)
 
 
 def run_info(args: argparse.Namespace) -> int:
