@@ -10,7 +10,7 @@ arrays, :class:`CFRSolver` controls the iterations, :func:`exploitability` and
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pyspiel
 
@@ -33,22 +33,9 @@ from analysis.solve.errors import (
     UnsupportedGameError,
 )
 from analysis.solve.fingerprint import game_code_fingerprint
+from analysis.solve.lp import solve_lp
+from analysis.solve.result import SolveResult
 from games.errors import InvalidParameterError
-
-if TYPE_CHECKING:
-    from analysis.solve.result import SolveResult
-
-# Loaded when first asked for (scipy and pandas take a second to import, and most
-# users of the engine need neither).
-_LAZY = {"solve_lp": "analysis.solve.lp", "SolveResult": "analysis.solve.result"}
-
-
-def __getattr__(name: str):
-    if name in _LAZY:
-        import importlib
-
-        return getattr(importlib.import_module(_LAZY[name]), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "METHODS",
@@ -198,8 +185,6 @@ def make_result(
     game: pyspiel.Game, compiled: CompiledGame, solver: CFRSolver, report: Exploitability
 ) -> SolveResult:
     """Freeze a solver's state into a :class:`SolveResult`."""
-    from analysis.solve.result import SolveResult
-
     return SolveResult(
         game=str(game),
         parameters=_plain(game.get_parameters()),

@@ -10,8 +10,6 @@ terminals reached by the sequence pair. Solved with scipy's HiGHS.
 from __future__ import annotations
 
 import numpy as np
-from scipy import sparse
-from scipy.optimize import linprog
 
 from analysis.solve.compiled import CHANCE, PLAYER0, CompiledGame
 from analysis.solve.errors import GameTooLargeError, SolveError
@@ -29,6 +27,10 @@ def solve_lp(cg: CompiledGame) -> float:
     GameTooLargeError
         More than ``MAX_LP_NODES`` nodes.
     """
+    # scipy here, not at the top: the engine's other users (advice, play) need no LP
+    from scipy import sparse
+    from scipy.optimize import linprog
+
     if cg.mode != "tree":
         raise SolveError("the sequence-form LP needs a tree-mode compiled game")
     if cg.num_nodes > MAX_LP_NODES:

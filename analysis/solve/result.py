@@ -10,16 +10,18 @@ import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 import pyspiel
 from open_spiel.python import policy as policy_lib
 
 from analysis.solve.cache import READ_ERRORS, publish_mode
 from analysis.solve.compiled import names_from_json, names_to_json
 from analysis.solve.errors import CorruptFileError, SolveError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 RESULT_JSON = "result.json"
 STRATEGY_NPZ = "strategy.npz"
@@ -89,6 +91,8 @@ class SolveResult:
     def strategy_table(self) -> pd.DataFrame:
         """One row per (information set, action): player, infoset, action, action_name,
         probability."""
+        import pandas as pd  # here, not at the top: loading a result needs no pandas
+
         counts = np.diff(self.infoset_offset)
         infoset_index = np.repeat(np.arange(len(counts)), counts)
         keys = np.asarray(self.infoset_keys, dtype=object)
