@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from analysis import cli, store
@@ -170,3 +174,17 @@ def test_an_ambiguous_move_lists_what_it_could_be():
     assert returns is not None
     assert any("'warrior' could be: play warrior 0 (prince), play warrior 1" in line
                for line in lines)
+
+
+def test_each_command_starts_on_its_own():
+    """A command imports only its own module, so each must import alone, whatever was
+    loaded before in other runs: ``farol COMMAND --help`` in a fresh process, every
+    command at once."""
+    code = "import sys; from analysis.cli import main; sys.exit(main())"
+    runs = {name: subprocess.Popen([sys.executable, "-c", code, name, "--help"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                   cwd=Path(__file__).resolve().parents[1])
+            for name, _, _ in cli.COMMANDS}
+    for name, run in runs.items():
+        out, err = run.communicate(timeout=300)
+        assert run.returncode == 0 and f"usage: farol {name}" in out, (name, err[-500:])

@@ -114,6 +114,11 @@ HALF_WIDTH = {2: 0.025}  # the widest 95% half-width wanted for a seat's win rat
 OTHER_HALF_WIDTH = 0.03
 
 
+def all_greedy(res: PlanResults) -> list[tuple[Experiment, pd.DataFrame]]:
+    """The all-greedy seat experiments with games (the controls of the extra-wild experiment)."""
+    return [(e, df) for e, df in res["seats"] if e.label == "greedy" and not df.empty]
+
+
 def games_for(players: int) -> int:
     """Games for the first seat's win rate to have a 95% interval no wider than the aim
     (±2.5 points at 2 players, ±3 beyond) at a fair rate of 1/players, in fifties."""

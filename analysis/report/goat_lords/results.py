@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import pandas as pd
-
-from analysis.goat_lords.plan import PlanResults, run_plan
+from analysis.goat_lords.plan import PlanResults, all_greedy, run_plan
 from analysis.goat_lords.statistics import extra_wild_effect
-from analysis.goat_lords.tournament import Experiment, csv_folder
+from analysis.goat_lords.tournament import csv_folder
 from analysis.report.context import ReportContext
 
 _RESULTS: dict[tuple[str, bool], PlanResults] = {}
@@ -20,9 +18,6 @@ def results(ctx: ReportContext) -> PlanResults:
     return _RESULTS[key]
 
 
-def all_greedy(res: PlanResults) -> list[tuple[Experiment, pd.DataFrame]]:
-    """The all-greedy seat experiments with games (the controls of the extra-wild experiment)."""
-    return [(e, df) for e, df in res["seats"] if e.label == "greedy" and not df.empty]
 
 
 def extra_wild_rows(res: PlanResults) -> list[tuple[int, dict]]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from analysis.goat_lords.plan import all_greedy
 from analysis.goat_lords.statistics import (
     bot_win_rates,
     duel_success,
@@ -13,7 +14,7 @@ from analysis.goat_lords.statistics import (
     wild_worth,
 )
 from analysis.report.context import ReportContext
-from analysis.report.goat_lords.results import all_greedy, extra_wild_rows, results
+from analysis.report.goat_lords.results import extra_wild_rows, results
 from analysis.report.goat_lords.strong import strong_facts
 
 

@@ -8,11 +8,11 @@ from pathlib import Path
 import pandas as pd
 
 from analysis import store
+from analysis.goat_lords.plan import all_greedy
 from analysis.goat_lords.plan import plan as experiments
 from analysis.goat_lords.tournament import Experiment, csv_path, load_rows
 from analysis.match import MatchResult
 from analysis.params import game_parameter_spec
-from analysis.report.goat_lords.results import all_greedy
 from analysis.solve.cache import read_json
 
 GAME = "python_goat_lords"
