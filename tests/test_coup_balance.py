@@ -169,10 +169,17 @@ def test_who_plays_names_what_best_stood_for_at_each_player_count():
     def rec(players, plays):
         about = "the strongest Coup agent" + (f" (here: {plays})" if plays else "")
         table = SB.Table(players, "ambassador", "basic" if players == 2 else "-")
-        return SB.TableRecord(table, "best", None, (), (), "v", "c", 1, about)
+        return SB.TableRecord(table, "best", None, (), (), "v", "c", 1, about, plays)
 
     records = [rec(2, "BlueprintAgent"), *(rec(n, "SearchAgent") for n in (3, 4, 5))]
-    assert records[0].plays == "BlueprintAgent" and rec(3, "").plays == ""
+    # A record stored before the agent was a field of its own: read from its prose.
+    old = {"table": {"players": 2, "deck": "ambassador", "setup": "basic"}, "agent": "best",
+           "self_play": {"game": "python_coup", "params": {}, "games": 0, "seed": 1,
+                         "seats": [], "version": "v", "commit": "c"},
+           "robustness": [], "hands": [], "version": "v", "commit": "c", "seed": 1,
+           "agent_about": "the strongest Coup agent (here: BlueprintAgent)"}
+    assert SB.TableRecord.from_json(old).plays == "BlueprintAgent"
+    assert SB.TableRecord.from_json(old | {"agent_about": "never bluffs"}).plays == ""
     assert who_plays(records) == ("`best`, the strongest agent (the blueprint at 2 players; "
                                   "information-set search at 3 to 5 players)")
     assert player_counts([3, 5, 8]) == "3, 5 and 8 players"

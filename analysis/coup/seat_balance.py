@@ -129,16 +129,11 @@ class TableRecord:
     commit: str
     seed: int
     agent_about: str = ""  # what the agent was when played (``best`` names the strongest)
-
-    @property
-    def plays(self) -> str:
-        """The kind of bot an alias such as ``best`` stood for ("SearchAgent"), else ``""``."""
-        head, sep, tail = self.agent_about.rpartition("(here: ")
-        return tail.rstrip(")") if sep else ""
+    plays: str = ""  # the kind of bot an alias such as ``best`` stood for ("SearchAgent")
 
     def to_json(self) -> dict:
         return {"table": dataclasses.asdict(self.table), "name": self.table.name,
-                "agent": self.agent, "agent_about": self.agent_about,
+                "agent": self.agent, "agent_about": self.agent_about, "plays": self.plays,
                 "self_play": self.self_play.to_json(),
                 "robustness": [m.to_json() for m in self.robustness],
                 "hands": [h.to_json() for h in self.hands], "version": self.version,
@@ -151,7 +146,14 @@ class TableRecord:
                    tuple(MatchResult.from_json(m) for m in data["robustness"]),
                    tuple(HandRecord.from_json(h) for h in data["hands"]),
                    str(data["version"]), str(data["commit"]), int(data["seed"]),
-                   str(data.get("agent_about", "")))
+                   str(data.get("agent_about", "")),
+                   str(data["plays"]) if "plays" in data else _plays_in(data))
+
+
+def _plays_in(data: dict) -> str:
+    # Records stored before ``plays`` was a field said it in the prose: "... (here: X)".
+    _, sep, tail = str(data.get("agent_about", "")).rpartition("(here: ")
+    return tail.rstrip(")") if sep else ""
 
 
 def record_path(table: Table) -> Path:
@@ -219,7 +221,7 @@ def play_table(table: Table, agent: str, games: int, seed: int, panel: Sequence[
     if plays:
         about += f" (here: {plays})"
     record = TableRecord(table, agent, self_play, tuple(matches), hands, farol_version(),
-                         code_commit(), seed, about)
+                         code_commit(), seed, about, plays)
     save_record(record)
     return record
 
