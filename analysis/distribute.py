@@ -1,13 +1,26 @@
-"""Work spread over a Dask cluster, for every study that can run beyond one machine.
+"""Work spread over processes: a local pool, or a Dask cluster beyond one machine.
 
-The studies keep their own local process pools; on a cluster they all do the same
-thing: submit every task, take each result as it finishes, and close the client only
-if they opened it. That is written once here.
+On a cluster every study does the same thing: submit every task, take each result as it
+finishes, and close the client only if it opened it. Locally, every study's pool has
+workers that stop at Ctrl-C. Both are written once here.
 """
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+
+
+def local_pool(workers: int) -> ProcessPoolExecutor:
+    """A pool of ``workers`` processes that end at Ctrl-C with the command. (A worker
+    of Python's pool turns Ctrl-C into its task's error and takes the next task, so
+    work the command no longer waits for would go on after it stopped.)"""
+    return ProcessPoolExecutor(max_workers=workers, initializer=_end_at_interrupt)
+
+
+def _end_at_interrupt() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def run_on_dask(scheduler, task: Callable, calls: Iterable[tuple],

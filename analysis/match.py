@@ -27,7 +27,6 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,7 +36,7 @@ from tqdm import tqdm
 
 import games as _farol_games  # noqa: F401  (registers Farol's games in every process)
 from analysis.bots import Bot, make_bot, sample_chance
-from analysis.distribute import run_on_dask
+from analysis.distribute import local_pool, run_on_dask
 from analysis.provenance import code_commit, farol_version
 from analysis.statistics import WinRate
 from games.errors import FarolError, InvalidParameterError
@@ -244,7 +243,7 @@ def play_games(
             for part in chunks:
                 keep(_play_chunk(*work, part, build, observe))
         else:
-            with ProcessPoolExecutor(max_workers=workers) as pool:
+            with local_pool(workers) as pool:
                 futures = [pool.submit(_play_chunk, *work, part, build, observe)
                            for part in chunks]
                 for future in futures:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterable
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,7 +27,7 @@ from analysis import store
 from analysis.cobardes.sweep import battle_params, is_mirror, task_path
 from analysis.cobardes.trunk import compile_cut
 from analysis.cobardes.villains import GAME, deal_values
-from analysis.distribute import run_on_dask
+from analysis.distribute import local_pool, run_on_dask
 from analysis.provenance import provenance
 from analysis.solve import CFRSolver
 from analysis.solve.cache import atomic_savez, atomic_write_text, damaged_record, read_record
@@ -232,7 +232,7 @@ def run_hidden_sweep(pairings: Iterable[tuple[str, str]] | None = None, warriors
                 run_hidden_task(p, *args)
                 bar.update(1)
         elif todo:
-            with ProcessPoolExecutor(max_workers=workers) as pool:
+            with local_pool(workers) as pool:
                 futures = [pool.submit(run_hidden_task, p, *args) for p in todo]
                 for fut in as_completed(futures):
                     fut.result()

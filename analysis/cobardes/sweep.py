@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterable
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,7 +22,7 @@ from analysis.cobardes.exact import BattleSpec, initial_position
 from analysis.cobardes.fast_exact import FastExactSolver
 from analysis.cobardes.graph import OUTCOME_NAMES, BattleGraph, opening_actions
 from analysis.cobardes.war import card_mix, solve_war
-from analysis.distribute import run_on_dask
+from analysis.distribute import local_pool, run_on_dask
 from analysis.solve.cache import atomic_write_text, read_record
 from games.cobardes import cards as C
 from games.errors import InvalidParameterError
@@ -326,7 +326,7 @@ def run_sweep(pairings: Iterable[tuple[str, str]] | None = None, warriors: int =
                 run_task(p, warriors, combats, str(directory), war)
                 tick()
         else:
-            with ProcessPoolExecutor(max_workers=workers) as pool:
+            with local_pool(workers) as pool:
                 futures = [pool.submit(run_task, p, warriors, combats, str(directory), war)
                            for p in todo]
                 for fut in as_completed(futures):

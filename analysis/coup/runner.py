@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 
 from tqdm.auto import tqdm
+
+from analysis.distribute import local_pool
 
 
 def run_all(task, jobs: list[tuple], workers: int, progress: bool, desc: str) -> None:
@@ -20,7 +22,7 @@ def run_all(task, jobs: list[tuple], workers: int, progress: bool, desc: str) ->
             if bar is not None:
                 bar.update(1)
     elif jobs:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        with local_pool(workers) as pool:
             futures = [pool.submit(task, *job) for job in jobs]
             for future in as_completed(futures):
                 future.result()

@@ -12,7 +12,7 @@ import io
 import json
 import os
 import sys
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,7 +23,7 @@ from tqdm import tqdm
 
 from analysis import store
 from analysis.bots import sample_chance
-from analysis.distribute import run_on_dask
+from analysis.distribute import local_pool, run_on_dask
 from analysis.goat_lords import GAME
 from analysis.goat_lords.bots import build_bot
 from analysis.solve.cache import damaged_record
@@ -238,7 +238,7 @@ def run_experiment(
             for part in chunks:
                 save(_play_chunk(exp, part))
         else:
-            with ProcessPoolExecutor(max_workers=workers) as pool:
+            with local_pool(workers) as pool:
                 futures = [pool.submit(_play_chunk, exp, part) for part in chunks]
                 for future in as_completed(futures):
                     save(future.result())

@@ -1,0 +1,50 @@
+"""Local process pools end with the command at Ctrl-C."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from analysis.distribute import local_pool
+
+REPOSITORY = Path(__file__).resolve().parents[1]
+
+
+def _sigint_action():
+    return signal.getsignal(signal.SIGINT)
+
+
+def test_workers_take_the_default_action_at_ctrl_c():
+    with local_pool(2) as pool:
+        assert pool.submit(_sigint_action).result() == signal.SIG_DFL
+
+
+def test_ctrl_c_stops_a_match_and_all_its_workers():
+    """Ctrl-C (SIGINT to the command's process group, as a terminal sends it) during a
+    2-process match: the command says it was interrupted and no worker goes on."""
+    code = "import sys; from analysis.cli import main; sys.exit(main())"
+    run = subprocess.Popen(
+        [sys.executable, "-c", code, "goat-lords", "match", "--agents", "lord:432,greedy",
+         "--games", "400", "--workers", "2"], cwd=REPOSITORY, start_new_session=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(8)  # the workers are playing their first games
+    workers = subprocess.run(["pgrep", "-P", str(run.pid)], capture_output=True, text=True)
+    children = [int(p) for p in workers.stdout.split()]
+    assert children, "the match started no workers"
+    os.killpg(run.pid, signal.SIGINT)
+    _, err = run.communicate(timeout=60)
+    assert run.returncode == 130 and "interrupted" in err
+    time.sleep(1)
+    alive = [p for p in children if _alive(p)]
+    assert not alive, f"workers still running after Ctrl-C: {alive}"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    stat = Path(f"/proc/{pid}/stat")
+    return stat.exists() and stat.read_text().split()[2] != "Z"
