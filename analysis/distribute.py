@@ -15,12 +15,15 @@ from concurrent.futures import ProcessPoolExecutor
 def local_pool(workers: int) -> ProcessPoolExecutor:
     """A pool of ``workers`` processes that end at Ctrl-C with the command. (A worker
     of Python's pool turns Ctrl-C into its task's error and takes the next task, so
-    work the command no longer waits for would go on after it stopped.)"""
-    return ProcessPoolExecutor(max_workers=workers, initializer=_end_at_interrupt)
+    work the command no longer waits for would go on after it stopped.) Where this
+    process ignores Ctrl-C (started in the background), its workers ignore it too."""
+    ignored = signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+    return ProcessPoolExecutor(max_workers=workers, initializer=_at_interrupt,
+                               initargs=(signal.SIG_IGN if ignored else signal.SIG_DFL,))
 
 
-def _end_at_interrupt() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+def _at_interrupt(action) -> None:
+    signal.signal(signal.SIGINT, action)
 
 
 def run_on_dask(scheduler, task: Callable, calls: Iterable[tuple],
