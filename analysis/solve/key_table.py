@@ -22,9 +22,9 @@ def _hashes(blob, offsets):
     n = offsets.shape[0] - 1
     out = np.empty(n, np.uint64)
     for i in range(n):
-        h = np.uint64(14695981039346656037)
+        h = np.uint64(_OFFSET)
         for j in range(offsets[i], offsets[i + 1]):
-            h = (h ^ np.uint64(blob[j])) * np.uint64(1099511628211)
+            h = (h ^ np.uint64(blob[j])) * np.uint64(_PRIME)
         out[i] = h
     return out
 

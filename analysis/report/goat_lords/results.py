@@ -18,8 +18,6 @@ def results(ctx: ReportContext) -> PlanResults:
     return _RESULTS[key]
 
 
-
-
 def extra_wild_rows(res: PlanResults) -> list[tuple[int, dict]]:
     """Paired effect of one more wild per player count (treated vs all-greedy seat games)."""
     control = {e.players: df for e, df in all_greedy(res)}
