@@ -506,7 +506,9 @@ def test_a_deck_builds_its_two_games_in_two_processes(monkeypatch, capsys):
     monkeypatch.setattr(coup_blueprint.subprocess, "Popen", _FakeProcess)
     _FakeProcess.started, _FakeProcess.exit_codes = [], {}
     argv = ["coup", "blueprint", "build", "--deck", "inquisitor", "--setups",
-            "draft,basic,standard", "--iterations", "7", "--bluff-games", "0"]
+            "draft,basic,standard", "--iterations", "7", "--bluff-games", "0",
+            "--response-iterations", "3", "--bound-sweeps", "4", "--local-games", "5",
+            "--local-depth", "2", "--seed", "9"]
     assert cli.main(argv) == 0
     first, second = _FakeProcess.started
     assert (first.argv[-2:], second.argv[-2:]) == (["--setups", "basic,standard"],
@@ -515,7 +517,12 @@ def test_a_deck_builds_its_two_games_in_two_processes(monkeypatch, capsys):
         assert child.env["TQDM_POSITION"] == line
         text = " ".join(child.argv)
         assert "--deck inquisitor --workers 1" in text and "--iterations 7" in text
-        assert "--bluff-games 0" in text and "--seed 20261202" in text
+        assert "--bluff-games 0" in text and "--seed 9" in text
+        # Every other option (none left at its default) reaches the child as read.
+        mine = vars(cli.build_parser().parse_args(argv))
+        theirs = vars(cli.build_parser().parse_args(child.argv[3:]))
+        assert {k: v for k, v in theirs.items() if k not in ("workers", "setups", "data")} == \
+            {k: v for k, v in mine.items() if k not in ("workers", "setups", "data")}
     _FakeProcess.started, _FakeProcess.exit_codes = [], {"draft": -9}
     capsys.readouterr()
     assert cli.main(argv) == 1

@@ -25,6 +25,11 @@ from analysis.coup.blueprint_bounds import measure_bounds
 from analysis.coup.resolve import compute_values, values_current
 from games.errors import InvalidParameterError
 
+# How the stored blueprints' accuracy is measured (the report quotes these runs).
+RESPONSE_ITERATIONS = 20
+BOUND_SWEEPS = 60
+LOCAL_GAMES = 2000
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("blueprint", help="the 2-player blueprint: build it, or show it")
@@ -35,15 +40,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_deck_arguments(build)
     build.add_argument("--iterations", type=int_in(1), default=blueprint.ITERATIONS,
                        help=f"CFR+ iterations per setup (default {blueprint.ITERATIONS})")
-    build.add_argument("--response-iterations", type=int_in(0), default=200,
+    build.add_argument("--response-iterations", type=int_in(0), default=RESPONSE_ITERATIONS,
                        help="iterations of the best response trained against it in each seat "
-                            "(default 200; 0 skips the measurement)")
-    build.add_argument("--bound-sweeps", type=int_in(1), default=2000,
+                            f"(default {RESPONSE_ITERATIONS}; 0 skips the measurement)")
+    build.add_argument("--bound-sweeps", type=int_in(1), default=BOUND_SWEEPS,
                        help="value sweeps bounding each best response's payoff from below "
-                            "(default 2000; fewer: faster, a looser but still valid bound)")
-    build.add_argument("--local-games", type=int_in(0), default=200,
-                       help="games of the local best response in each seat (default 200; "
-                            "0 skips it)")
+                            f"(default {BOUND_SWEEPS}; fewer: faster, a looser but still "
+                            "valid bound)")
+    build.add_argument("--local-games", type=int_in(0), default=LOCAL_GAMES,
+                       help=f"games of the local best response in each seat (default "
+                            f"{LOCAL_GAMES:,}; 0 skips it)")
     build.add_argument("--local-depth", type=int_in(1), default=1,
                        help="decisions the local best response plans exactly before the "
                             "blueprint takes over (default 1; deeper: a stronger response, "
@@ -53,6 +59,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                             f"(default 2000, a multiple of {BB.BATCHES}; 0 skips them)")
     build.add_argument("--seed", type=int_in(0), default=20261202,
                        help="the seed of those games (default 20261202)")
+    # Every option above is passed on as it is to the processes of --workers 2.
+    build.set_defaults(forwarded=[a.dest for a in build._actions
+                                  if a.dest not in ("help", "deck", "setups")])
     build.add_argument("--workers", type=int_in(1), default=min(2, os.cpu_count() or 1),
                        help="processes: with 2 (the default on 2 cores or more), the dealt "
                             "setups and the draft are built at the same time")
@@ -110,10 +119,6 @@ def run_build(args: argparse.Namespace) -> int:
     return 0
 
 
-_OPTIONS = ("iterations", "response_iterations", "bound_sweeps", "local_games", "local_depth",
-            "bluff_games", "seed")
-
-
 def build_parts_at_once(args: argparse.Namespace, setups, parts) -> int:
     """``farol coup blueprint build`` for each part's setups in a process of its own, at
     the same time (its progress bars on a line of their own; the deck's summary is
@@ -121,7 +126,7 @@ def build_parts_at_once(args: argparse.Namespace, setups, parts) -> int:
     command = [sys.executable, "-c", "import sys; from analysis.cli import main; sys.exit(main())",
                "--data", str(store.data_root()), "coup", "blueprint", "build",
                "--deck", args.deck, "--workers", "1"]
-    for name in _OPTIONS:
+    for name in args.forwarded:
         command += [f"--{name.replace('_', '-')}", str(getattr(args, name))]
     children = []
     for line, part in enumerate(parts):
