@@ -30,7 +30,7 @@ from analysis.coup.blueprint_bounds import (
 )
 from analysis.coup.guarantees import position_graph, uncapped_roots
 from analysis.coup.model import Endgame
-from analysis.solve.cyclic import _values, normalise
+from analysis.solve.cyclic import CyclicCFR, _values, normalise
 from analysis.solve.errors import CorruptFileError
 from games.coup.walker import DecisiveCoupWalker, decisive_coup
 from games.errors import InvalidParameterError
@@ -391,7 +391,12 @@ def test_training_resumes_from_its_checkpoint_and_starts_afresh_from_a_damaged_o
         endgames, tmp_path, capsys):
     dg = dataclasses.replace(endgames[0], roots={"basic": endgames[0].roots[START]})
     with store.use(tmp_path):
-        whole, whole_strategies = B.train("ambassador", "basic", 6, dg=dg)
+        values = {}
+        whole, whole_strategies = B.train("ambassador", "basic", 6, dg=dg, values=values)
+        # Training values every position: the values pass advice needs, not run twice.
+        again = CyclicCFR(dg.graph, dg.root_vector("basic")).evaluate(whole_strategies)
+        assert np.array_equal(values["basic"], again)
+        assert whole.first_player_value == again[dg.roots["basic"]]
         B.checkpoint_path("ambassador", "basic").unlink()
         B.train("ambassador", "basic", 4, dg=dg)
         resumed, resumed_strategies = B.train("ambassador", "basic", 6, dg=dg)
@@ -533,6 +538,32 @@ def test_a_deck_builds_its_two_games_in_two_processes(monkeypatch, capsys):
         monkeypatch.setattr(B, "deck_graph", _no_graph)
         coup_blueprint.run_build(cli.build_parser().parse_args([*argv, "--workers", "1"]))
     assert _FakeProcess.started == []
+
+
+def test_the_build_stores_the_values_its_training_computed(endgames, tmp_path, monkeypatch,
+                                                           capsys):
+    """``farol coup blueprint build`` in one process: the values advice re-solves from are
+    the training's own (one values pass, not two) and equal a fresh pass."""
+    from analysis.cli import coup_blueprint
+    from analysis.coup.resolve import values_current, values_path
+
+    dg = dataclasses.replace(endgames[0], roots={"basic": endgames[0].roots[START]})
+    monkeypatch.setattr(coup_blueprint.blueprint, "deck_graph", lambda *a, **k: dg)
+    passes = []
+    evaluate = CyclicCFR.evaluate
+    monkeypatch.setattr(CyclicCFR, "evaluate",
+                        lambda self, *a, **k: passes.append(1) or evaluate(self, *a, **k))
+    with store.use(tmp_path):
+        assert cli.main(["--data", str(tmp_path / "data"), "coup", "blueprint", "build",
+                         "--setups", "basic", "--iterations", "3", "--response-iterations",
+                         "0", "--local-games", "0", "--bluff-games", "0", "--workers", "1"]) == 0
+        bp = B.load_blueprint("ambassador")
+        assert values_current(bp, "basic") and len(passes) == 1
+        with np.load(values_path("ambassador", "basic")) as z:
+            stored = z["value"]
+        fresh = evaluate(CyclicCFR(dg.graph, dg.root_vector("basic")), bp.strategy["basic"])
+        assert np.allclose(stored, fresh, atol=1e-6)
+    assert "basic" in capsys.readouterr().out
 
 
 def _no_graph(*args, **kwargs):

@@ -147,6 +147,20 @@ def test_cyclic_games_of_perfect_information_match_value_iteration(seed):
     assert np.max(np.abs(got[:40] - expected[:40])) < 0.02
 
 
+def test_values_pass_with_a_progress_bar_is_the_same_pass(capsys):
+    """The bar's pass runs in chunks of sweeps: the same sweeps, so the same values to the
+    last bit, and the bar reaches 100% of the precision."""
+    graph = random_cyclic_game(np.random.default_rng(3))
+    root = np.zeros(graph.num_nodes)
+    root[:40] = 1 / 40
+    solver = CyclicCFR(graph, root)
+    solver.run(50)
+    plain = solver.evaluate()
+    shown = solver.evaluate(progress=True, desc="values")
+    assert np.array_equal(plain, shown)
+    assert "100% of the precision" in capsys.readouterr().err
+
+
 def test_checkpoint_resumes_to_the_same_strategy(tmp_path):
     graph, _ = tree_graph(pyspiel.load_game("kuhn_poker"))
     whole = CyclicCFR(graph, root_of(graph))

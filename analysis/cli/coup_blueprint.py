@@ -103,15 +103,15 @@ def run_build(args: argparse.Namespace) -> int:
             continue
         # Each graph is loaded once (minutes for a whole deck) and serves both steps.
         dg = blueprint.deck_graph(args.deck, part, progress)
-        bp = blueprint.build(args.deck, part, mine, args.iterations, progress, dg)
+        values = {}  # each setup trained now, valued everywhere by its training
+        bp = blueprint.build(args.deck, part, mine, args.iterations, progress, dg, values)
+        for setup in mine:  # what advice re-solves from (the local response too)
+            if not values_current(bp, setup):
+                compute_values(bp, setup, dg, progress, values.pop(setup, None))
+        del values
         if args.response_iterations or args.local_games:
             measure_bounds(bp, mine, args.response_iterations, progress, dg,
                            args.local_games, args.seed, args.bound_sweeps, args.local_depth)
-        for setup in mine:  # what advice re-solves from: the blueprint's value everywhere
-            if not values_current(bp, setup):
-                if progress:
-                    print(f"the blueprint's value at every position ({setup}): minutes, once")
-                compute_values(bp, setup, dg)
         del dg
         for setup in mine if args.bluff_games else ():
             BB.save_table(BB.play_and_tally(bp, setup, args.bluff_games, args.seed, progress))

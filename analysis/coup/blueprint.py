@@ -255,9 +255,12 @@ class TrainingRecord:
 
 
 def train(deck: str, setup: str, iterations: int = ITERATIONS, progress: bool = False,
-          dg: DeckGraph | None = None) -> tuple[TrainingRecord, tuple[np.ndarray, np.ndarray]]:
+          dg: DeckGraph | None = None, values: dict | None = None
+          ) -> tuple[TrainingRecord, tuple[np.ndarray, np.ndarray]]:
     """CFR+ on ``deck``'s graph from ``setup``'s deal, resumable from its checkpoint;
-    the record and both players' average strategies (a probability per slot)."""
+    the record and both players' average strategies (a probability per slot). The
+    record's value at the deal comes from the blueprint's value at every position, which
+    is put in ``values[setup]`` when a dict is given (advice re-solves from it)."""
     dg = deck_graph(deck, part_of(setup), progress) if dg is None else dg
     solver = CyclicCFR(dg.graph, dg.root_vector(setup))
     path = checkpoint_path(deck, setup)
@@ -270,9 +273,11 @@ def train(deck: str, setup: str, iterations: int = ITERATIONS, progress: bool = 
     solver.run(iterations, progress, checkpoint=path, every=CHECKPOINT_EVERY,
                desc=f"blueprint {deck} {setup}", resume=False)
     strategies = (solver.average_strategy(0), solver.average_strategy(1))
-    value = float(solver.evaluate(strategies)[dg.roots[setup]])
+    everywhere = solver.evaluate(strategies, progress, desc=f"blueprint {deck} {setup}: values")
+    if values is not None:
+        values[setup] = everywhere
     record = TrainingRecord(deck, setup, solver.iterations, solver.seconds,
-                            value, dg.graph.num_nodes, dg.graph.num_edges,
+                            float(everywhere[dg.roots[setup]]), dg.graph.num_nodes, dg.graph.num_edges,
                             tuple(len(k) for k in dg.keys), provenance(None))
     return record, strategies
 
@@ -439,10 +444,11 @@ def accuracy(summary: dict, setup: str) -> Accuracy:
 
 
 def build(deck: str, part: str, setups=None, iterations: int = ITERATIONS,
-          progress: bool = False, dg: DeckGraph | None = None) -> Blueprint:
+          progress: bool = False, dg: DeckGraph | None = None,
+          values: dict | None = None) -> Blueprint:
     """Train ``setups`` (by default all) of the graph ``part`` of ``deck``, each
     resumable, and save the blueprint and its summary; setups already trained to
-    ``iterations`` are kept as they are."""
+    ``iterations`` are kept as they are (``values``: see :func:`train`)."""
     setups = PARTS[part] if setups is None else tuple(setups)
     if any(part_of(s) != part for s in setups):
         raise InvalidParameterError(f"the {part} graph holds {', '.join(PARTS[part])} only")
@@ -457,7 +463,7 @@ def build(deck: str, part: str, setups=None, iterations: int = ITERATIONS,
     for setup in setups:
         if setup in records and records[setup].iterations >= iterations:
             continue
-        records[setup], strategy[setup] = train(deck, setup, iterations, progress, dg)
+        records[setup], strategy[setup] = train(deck, setup, iterations, progress, dg, values)
         save_blueprint(Blueprint(deck, {part: dg.keys}, strategy, records), part, path)
         update_summary(deck, functools.partial(_trained, setup, records[setup].to_json()))
     return Blueprint(deck, {part: dg.keys}, strategy, records)

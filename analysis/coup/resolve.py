@@ -73,13 +73,20 @@ def values_current(bp: Blueprint, setup: str) -> bool:
         return False
 
 
-def compute_values(bp: Blueprint, setup: str, dg=None, progress: bool = False) -> np.ndarray:
+def compute_values(bp: Blueprint, setup: str, dg=None, progress: bool = False,
+                   value: np.ndarray | None = None) -> np.ndarray:
     """Player 0's value at every node of ``setup``'s graph when both play the blueprint
-    (minutes on the whole game's graph), saved in the cache for re-solving with the
-    graph's edges (32-bit: a re-solve reads them in seconds, not the whole graph)."""
+    (minutes on the whole game's graph; ``value``: already computed from this strategy,
+    as training does), saved in the cache for re-solving with the graph's edges
+    (32-bit: a re-solve reads them in seconds, not the whole graph)."""
     dg = deck_graph(bp.deck, part_of(setup), progress) if dg is None else dg
-    strategies = tuple(np.asarray(s, float) for s in bp.strategy[setup])
-    value = CyclicCFR(dg.graph, dg.root_vector(setup)).evaluate(strategies)
+    if value is None:
+        strategies = tuple(np.asarray(s, float) for s in bp.strategy[setup])
+        value = CyclicCFR(dg.graph, dg.root_vector(setup)).evaluate(
+            strategies, progress, desc=f"blueprint {bp.deck} {setup}: values")
+    if value.shape != (dg.graph.num_nodes,):
+        raise ValueError(f"values of {value.shape[0]} positions for a graph of "
+                         f"{dg.graph.num_nodes}")
     atomic_savez(values_path(bp.deck, setup), format=np.int64(VALUES_FORMAT),
                  value=value.astype(np.float32), iterations=np.int64(_trained(bp, setup)),
                  edge_start=dg.graph.edge_start.astype(np.int32),

@@ -34,6 +34,7 @@ TERMINAL, CHANCE, PLAYER0 = 0, 1, 2
 VALUE_TOLERANCE = 1e-10
 REACH_TOLERANCE = 1e-10
 MAX_SWEEPS = 20_000
+SWEEP_CHUNK = 5  # sweeps between updates of a values pass's progress bar
 
 
 @dataclasses.dataclass(frozen=True)
@@ -143,7 +144,8 @@ def _edge_weights(kind, edge_start, edge_prob, edge_slot, sigma0, sigma1, unifor
 
 @njit(cache=True)
 def _values(value, kind, payoff, order, edge_start, edge_child, weight, tolerance, max_sweeps):
-    # Gauss-Seidel from the deepest nodes up; returns the sweeps run.
+    # Gauss-Seidel from the deepest nodes up; returns the sweeps run and the last change.
+    change = np.inf
     for sweep in range(max_sweeps):
         change = 0.0
         for j in range(order.shape[0] - 1, -1, -1):
@@ -156,8 +158,33 @@ def _values(value, kind, payoff, order, edge_start, edge_child, weight, toleranc
             change = max(change, abs(v - value[i]))
             value[i] = v
         if change < tolerance:
-            return sweep + 1
-    return max_sweeps
+            return sweep + 1, change
+    return max_sweeps, change
+
+
+def _sweep_values(value, g, order, payoff, weight, max_sweeps: int, progress: bool,
+                  desc: str) -> int:
+    """``_values`` to convergence in chunks of sweeps, with a bar of the digits of
+    precision gained so far (Gauss-Seidel converges geometrically, so its time left is
+    fair); the same sweeps and values as one call. Returns the sweeps run."""
+    if not progress:
+        return _values(value, g.kind, payoff, order, g.edge_start, g.edge_child, weight,
+                       VALUE_TOLERANCE, max_sweeps)[0]
+    done, first = 0, None
+    with tqdm(total=100, desc=desc, unit="%",
+              bar_format="{l_bar}{bar}| {n:.0f}% of the precision [{elapsed}<{remaining}]") as bar:
+        while done < max_sweeps:
+            ran, change = _values(value, g.kind, payoff, order, g.edge_start, g.edge_child,
+                                  weight, VALUE_TOLERANCE, min(SWEEP_CHUNK, max_sweeps - done))
+            done += ran
+            if change < VALUE_TOLERANCE:
+                bar.update(100 - bar.n)
+                break
+            first = change if first is None else first
+            if first > change:
+                gained = np.log(first / change) / np.log(first / VALUE_TOLERANCE)
+                bar.update(max(0.0, 100 * gained - bar.n))
+    return done
 
 
 @njit(cache=True)
@@ -281,7 +308,7 @@ class CyclicCFR:
             w_play, w_q0, w_q1 = self._weights(*self.sigma)
             self.sweeps["values"] += _values(self.value, g.kind, g.payoff, self.order,
                                              g.edge_start, g.edge_child, w_play,
-                                             VALUE_TOLERANCE, self.per_update)
+                                             VALUE_TOLERANCE, self.per_update)[0]
             for q, w in ((0, w_q0), (1, w_q1)):
                 self.sweeps["reach"] += _reach(self.q[q], self.root, self.order, self.in_start,
                                                self.in_edge, self.in_source, w, REACH_TOLERANCE,
@@ -316,16 +343,17 @@ class CyclicCFR:
         """Player ``player``'s average strategy, a probability per slot."""
         return normalise(self.average[player], self.graph.slot_key[player])
 
-    def evaluate(self, strategies: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    def evaluate(self, strategies: tuple[np.ndarray, np.ndarray] | None = None,
+                 progress: bool = False, desc: str = "values") -> np.ndarray:
         """Player 0's value at every node when both play ``strategies`` (default: the
-        average strategies); a play that never ends pays 0."""
+        average strategies); a play that never ends pays 0. ``progress``: a bar with the
+        time left (minutes on a whole game's graph)."""
         if strategies is None:
             strategies = (self.average_strategy(0), self.average_strategy(1))
         g = self.graph
         w_play, _, _ = self._weights(*strategies)
         value = np.where(g.kind == TERMINAL, g.payoff, 0.0).astype(float)
-        _values(value, g.kind, g.payoff, self.order, g.edge_start, g.edge_child, w_play,
-                VALUE_TOLERANCE, self.max_sweeps)
+        _sweep_values(value, g, self.order, g.payoff, w_play, self.max_sweeps, progress, desc)
         return value
 
     def guaranteed_value(self, player: int, strategies: tuple[np.ndarray, np.ndarray],
