@@ -549,6 +549,8 @@ def test_the_build_stores_the_values_its_training_computed(endgames, tmp_path, m
 
     dg = dataclasses.replace(endgames[0], roots={"basic": endgames[0].roots[START]})
     monkeypatch.setattr(coup_blueprint.blueprint, "deck_graph", lambda *a, **k: dg)
+    # A cache of its own: a blueprint left in the shared one would become other tests' `best`.
+    monkeypatch.setenv(store.CACHE_ENV, str(tmp_path / "cache"))
     passes = []
     evaluate = CyclicCFR.evaluate
     monkeypatch.setattr(CyclicCFR, "evaluate",
