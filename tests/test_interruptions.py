@@ -243,13 +243,17 @@ def test_checkpointed_solve_survives_sigkill(tmp_path):
         try:
             proc.wait(timeout=delay)
         except subprocess.TimeoutExpired:
-            kill(proc)
-            break
+            proc.send_signal(signal.SIGKILL)
+            killed = proc.wait(timeout=60) == -signal.SIGKILL  # not finished just before
+            # The checkpoint is whole, not half-written. A kill after the last iteration's
+            # checkpoint (while the results are written) interrupts no iteration: try sooner.
+            if killed and _checkpoint_iteration(checkpoint) < ITERATIONS:
+                break
         # A machine fast enough to finish first: back to the stopped solve, kill sooner.
         assert delay > 0.1, "the solve always finished before it could be interrupted"
         checkpoint.write_bytes(stopped)
         delay /= 2
-    resumed_from = _checkpoint_iteration(checkpoint)  # whole, not a half-written file
+    resumed_from = _checkpoint_iteration(checkpoint)
     assert saved <= resumed_from < ITERATIONS
     farol(_solve(out, checkpoint), tmp_path)
     result = json.loads((out / "result.json").read_text())
