@@ -34,7 +34,7 @@ TERMINAL, CHANCE, PLAYER0 = 0, 1, 2
 VALUE_TOLERANCE = 1e-10
 REACH_TOLERANCE = 1e-10
 MAX_SWEEPS = 20_000
-SWEEP_CHUNK = 5  # sweeps between updates of a values pass's progress bar
+SWEEP_CHUNK = 5  # sweeps between returns to Python (Ctrl-C, the progress bar)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -164,14 +164,12 @@ def _values(value, kind, payoff, order, edge_start, edge_child, weight, toleranc
 
 def _sweep_values(value, g, order, payoff, weight, max_sweeps: int, progress: bool,
                   desc: str) -> int:
-    """``_values`` to convergence in chunks of sweeps, with a bar of the digits of
-    precision gained so far (Gauss-Seidel converges geometrically, so its time left is
-    fair); the same sweeps and values as one call. Returns the sweeps run."""
-    if not progress:
-        return _values(value, g.kind, payoff, order, g.edge_start, g.edge_child, weight,
-                       VALUE_TOLERANCE, max_sweeps)[0]
+    """``_values`` to convergence in chunks of sweeps, so that Ctrl-C stops a pass within
+    a few sweeps (a compiled loop only sees it when it returns), with an optional bar of
+    the digits of precision gained so far (Gauss-Seidel converges geometrically, so its
+    time left is fair); the same sweeps and values as one call. Returns the sweeps run."""
     done, first = 0, None
-    with tqdm(total=100, desc=desc, unit="%",
+    with tqdm(total=100, desc=desc, unit="%", disable=not progress,
               bar_format="{l_bar}{bar}| {n:.0f}% of the precision [{elapsed}<{remaining}]") as bar:
         while done < max_sweeps:
             ran, change = _values(value, g.kind, payoff, order, g.edge_start, g.edge_child,
