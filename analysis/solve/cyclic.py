@@ -362,10 +362,9 @@ class CyclicCFR:
         counts as -1 for ``player``, no better than the 0 it pays)."""
         g = self.graph
         w_play, _, _ = self._weights(*strategies)
-        sign = 1.0 if player == 0 else -1.0
-        value = np.where(g.kind == TERMINAL, sign * g.payoff, -1.0)
-        _values(value, g.kind, sign * g.payoff, self.order, g.edge_start, g.edge_child,
-                w_play, VALUE_TOLERANCE, sweeps)
+        payoff = g.payoff if player == 0 else -g.payoff
+        value = np.where(g.kind == TERMINAL, payoff, -1.0)
+        _sweep_values(value, g, self.order, payoff, w_play, sweeps, False, "bound")
         return value
 
     def save(self, path: Path) -> None:
