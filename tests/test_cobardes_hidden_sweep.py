@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
+import pyspiel
 import pytest
 
 from analysis import store
 from analysis.cli import main
 from analysis.cobardes import hidden_sweep as H
+from analysis.cobardes.hidden_solution import HiddenSolution, solution_path
 from analysis.cobardes.sweep import is_mirror
 from analysis.solve.errors import CorruptFileError
+from games.cobardes import cards as C
 
 SMALL = {"warriors": 2, "combats": 2, "iterations": 10}
 PAIRS = [("Squire", "Archer"), ("Archer", "Squire"), ("Wolf", "Wolf")]
@@ -56,23 +60,36 @@ def test_a_record_reads_back_and_gives_each_villains_value(tmp_path):
         H.HiddenMatchupRecord.from_json(dict(record.to_json(), version=0))
 
 
-def test_a_solved_matchups_strategy_is_cached_for_later():
+def test_a_solved_matchups_solution_is_cached_for_advice():
     record = H.solve_hidden_matchup(("Squire", "Archer"), 2, 2, iterations=5)
-    rows = H.load_strategy(("Squire", "Archer"), 2, 2, rows=_rows(2, 2))
-    assert rows is not None and rows.shape == (_rows(2, 2),)
-    assert record.nodes > 0
-    assert H.load_strategy(("Squire", "Archer"), 2, 2, rows=3) is None  # another game
-    H.strategy_path(("Squire", "Archer"), 2, 2).write_bytes(b"damaged")
-    assert H.load_strategy(("Squire", "Archer"), 2, 2, rows=_rows(2, 2)) is None
+    game = pyspiel.load_game(H.GAME, H.hidden_params(("Squire", "Archer"), 2, 2))
+    path = solution_path(game)
+    solution = HiddenSolution.load(path)
+    assert solution is not None and solution.game == str(game)
+    assert solution.iterations == record.iterations == 5
+    assert solution.value == pytest.approx(record.value)
+    # Player 0's value after each deal is the stored value of the node the deal reaches.
+    values = np.asarray(solution.values)
+    for v0, row in record.deals.items():
+        for v1, value in row.items():
+            node = _deal_node(solution, C.villain_id(v0), C.villain_id(v1))
+            assert values[node] == pytest.approx(value, abs=1e-9)
+    # Another game has another file; a damaged file is refused naming it.
+    other = pyspiel.load_game(H.GAME, H.hidden_params(("Archer", "Squire"), 2, 2))
+    assert HiddenSolution.load(solution_path(other)) is None
+    path.write_bytes(b"damaged")
+    with pytest.raises(CorruptFileError, match="solution_"):
+        HiddenSolution.load(path)
 
 
-def _rows(warriors, combats):
-    import pyspiel
-
-    from analysis.cobardes.trunk import compile_cut
-
-    game = pyspiel.load_game(H.GAME, H.hidden_params(("Squire", "Archer"), warriors, combats))
-    return compile_cut(game, graph=True, key_names=False).compiled.num_actions
+def _deal_node(solution, v0, v1):
+    """The node after player 0 is dealt ``v0`` and player 1 ``v1`` (the root deals)."""
+    node = 0
+    for card in (v0, v1):
+        start, end = int(solution.edge_start[node]), int(solution.edge_start[node + 1])
+        edge = next(e for e in range(start, end) if int(solution.edge_action[e]) == card)
+        node = int(solution.edge_child[edge])
+    return node
 
 
 def test_the_sweep_resumes_without_recomputing(tmp_path, monkeypatch):

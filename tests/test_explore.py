@@ -127,6 +127,19 @@ def test_battle_advice_is_farol_advise_at_the_same_spot(client, capsys):
                                                   "cobardes_courtier_war.png"}
 
 
+def test_a_hidden_villains_spot_is_farol_advise_at_the_same_spot(client, capsys):
+    params = "kinds=warriors+villains,warriors=2,combats=2"
+    history = ["draw Friar", "draw Thug", "play warrior 1"]
+    answer = client.post("/api/advice", json={"game": "cobardes", "params": params,
+                                              "history": history}).get_json()
+    expected = _advise_json(capsys, "cobardes", "--params", params, "--history",
+                            ";".join(history))
+    assert answer["advice"]["json"] == expected
+    assert expected["source"].startswith("stored hidden-villain solve")
+    # Player 1 cannot tell player 0's villain: any of the eight that are not the Thug.
+    assert len(expected["opponent_hand"]) == 8 and "Thug" not in expected["opponent_hand"]
+
+
 def test_coup_advice_is_farol_advise_at_the_same_spot(client, capsys):
     history = ["Draw Duke", "Draw Captain", "Income"]
     got = client.post("/api/advice", json={"game": "coup", "params": ENDGAME,
@@ -147,9 +160,8 @@ def test_coup_advice_is_farol_advise_at_the_same_spot(client, capsys):
     # Inside a turn: Coup advice starts at a turn.
     ("coup", ENDGAME, ["Draw Duke", "Draw Captain", "Tax (claims Duke)"],
      ["--turn-cap", "1", "--cap-pricing", "draw"]),
-    # A villain dealt face down: no exact solve answers there.
-    ("cobardes", "kinds=warriors+villains,warriors=2,combats=2",
-     ["draw Friar", "draw Thug"], []),
+    # Villains dealt face down in a full army's battle not solved yet.
+    ("cobardes", "kinds=warriors+villains", ["draw Friar", "draw Thug"], []),
 ])
 def test_a_spot_without_advice_says_why_in_advises_words(client, capsys, game, params,
                                                          history, cli):

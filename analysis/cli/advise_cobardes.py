@@ -17,6 +17,7 @@ from analysis.cobardes.advise import (
     parse_cards,
     parse_score,
 )
+from analysis.cobardes.hidden_advice import solve_cost, trunk_size
 from games.cobardes.cards import NUM_WARRIORS
 from games.errors import InvalidParameterError
 
@@ -50,7 +51,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--crown-value", type=finite_float(), default=3.0)
     parser.add_argument("--draw-value", type=finite_float(), default=0.0)
     parser.add_argument("--iterations", type=int_in(1), default=300,
-                        help="CFR iterations for battles with villains")
+                        help="CFR iterations for positions with villains given by options "
+                        "(a history's battle is solved once, with 200, and stored)")
+    parser.add_argument("--solve", action="store_true",
+                        help="with --history: solve a large battle with hidden villains now "
+                        f"when it is not stored yet (a full battle takes "
+                        f"{solve_cost(trunk_size(6))}, once), rather than refuse")
     parser.add_argument("--json", action="store_true", help="print JSON for machines")
     add_spot_arguments(parser, "kinds=warriors+courtiers,courtier0=Squire,courtier1=Archer",
                        "the moves from the start of the battle, as the game names them "
@@ -82,7 +88,7 @@ def run_history(args: argparse.Namespace) -> int:
         raise InvalidParameterError(f"{', '.join(given)}: give the spot either by "
                                     "--history or by position options, not both")
     state = spot_from_args(GAME, args)
-    advice = advise_spot(state)
+    advice = advise_spot(state, args.solve)
     print(json.dumps(advice.to_json(), indent=2) if args.json else format_spot(state, advice))
     return 0
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from analysis.coaching import register_coach
 from analysis.cobardes import exact, sweep
 from analysis.cobardes.fast_exact import FastExactSolver
+from analysis.cobardes.hidden_advice import advise_hidden, solution_for
 from analysis.cobardes.villains import advise_villains
 from analysis.cobardes.war import continuation
 from games.cobardes import cards as C
@@ -278,15 +279,18 @@ def _hidden_from_a_player(pos: E.Pos) -> bool:
         any_villain_unknown(pos)
 
 
-def advise_spot(state) -> Advice:
+def advise_spot(state, solve_large: bool = False) -> Advice:
     """The value and equilibrium mix of the player to move at a battle ``state`` reached
-    by play (``farol advise cobardes --history``), seen by that player ("you").
+    by play (``farol advise cobardes --history``), seen by that player ("you"): solved
+    exactly where no villain is hidden, else from the battle's hidden-villain solution
+    (:mod:`analysis.cobardes.hidden_advice`, solved once and stored; a large battle
+    only with ``solve_large``).
 
     Raises
     ------
     InvalidPositionError
-        The battle is over, the next move is chance's, or a villain is hidden from a
-        player (describe that position with --mine/--theirs/--my-villain instead).
+        The battle is over, the next move is chance's, or its hidden-villain solution is
+        missing and large (the message says what solving it takes).
     """
     if state.is_terminal():
         raise InvalidPositionError("--history: the battle is over after these moves")
@@ -296,9 +300,7 @@ def advise_spot(state) -> Advice:
     rules = state.get_game().rules
     pos = state.position
     if _hidden_from_a_player(pos):
-        raise InvalidPositionError(
-            "--history reaches a spot where a villain is hidden from a player; describe it "
-            "with --mine/--theirs/--my-villain instead")
+        return _advise_hidden(state, solution_for(state.get_game(), solve_large))
     solver = FastExactSolver(rules.cfg, rules.pay)
     mover = pos.actor
     value = solver.value(exact.matrix_root(pos))
@@ -318,9 +320,33 @@ def advise_spot(state) -> Advice:
                   opponent_hand=_rival_villains(pos, mover))
 
 
+def _advise_hidden(state, solution) -> Advice:
+    """:class:`Advice` at a hidden spot from the battle's stored solution."""
+    spot = advise_hidden(state, solution)
+    pos = state.position
+    court = pos.court[spot.mover]
+    pay = state.get_game().rules.pay
+    left = (" (the rival made a move the solution never makes: they rest on the deals' "
+            "chances alone)") if spot.off_strategy else ""
+    payoffs = ((pay.win, pay.loss, pay.crown, pay.crown_loss, pay.draw) if spot.mover == 0
+               else (-pay.loss, -pay.win, -pay.crown_loss, -pay.crown, -pay.draw))
+    return Advice(
+        spot.value, "you", E.PHASE_NAMES[pos.phase],
+        tuple((_label(a, court), p) for a, p in spot.mix.items()), spot.exploitability,
+        f"CFR+ on the trunk's state graph, {spot.iterations} iterations, public subgames "
+        f"solved exactly; beliefs over {spot.worlds} histories you cannot rule out{left}",
+        payoffs, rules_variant(state.get_game()),
+        abstraction=True,
+        actions=tuple((_label(a, court), spot.mix[a], v)
+                      for a, v in spot.action_values.items()),
+        opponent_hand=tuple(spot.opponent_hand.items()),
+        source="stored hidden-villain solve, state-keyed abstraction")
+
+
 def battle_coach(game):
-    """The coach of ``farol play`` for a battle: exact advice at every spot where no
-    villain is hidden (:class:`FastExactSolver`, one memo for the whole game)."""
+    """The coach of ``farol play`` for a battle: exact advice where no villain is hidden
+    (:class:`FastExactSolver`, one memo for the whole game), else the battle's
+    hidden-villain solution when it is stored or small enough to make."""
     rules = game.rules
     solver = FastExactSolver(rules.cfg, rules.pay)
 
@@ -329,7 +355,11 @@ def battle_coach(game):
             return None
         pos = state.position
         if _hidden_from_a_player(pos):
-            return None
+            try:
+                spot = advise_hidden(state, solution_for(game))
+            except InvalidPositionError:
+                return None
+            return [(a, spot.mix[a], v) for a, v in spot.action_values.items()]
         strategy = solver.strategy(pos)
         return [(a, strategy.get(a, 0.0), v) for a, v in solver.action_values(pos).items()]
 
@@ -361,11 +391,21 @@ def mix_lines(out: dict) -> list[str]:
 def format_spot(state, advice: Advice) -> str:
     """Advice at a spot reached by play, in plain words."""
     out = advice.to_json()
-    lines = [f"After {len(state.history())} moves, player {state.current_player()} to move "
-             "(you):", str(state).rstrip(), f"Value for you: {out['value']:+.4f}",
+    mover = state.current_player()
+    # Where a villain is hidden, only what you have seen (the state would show it).
+    seen = (f"What you have seen: {state.information_state_string(mover)}"
+            if out.get("abstraction") else str(state).rstrip())
+    lines = [f"After {len(state.history())} moves, player {mover} to move (you):", seen,
+             f"Value for you: {out['value']:+.4f}",
              f"Your equilibrium mix ({out['decision']}):"]
     lines += mix_lines(out)
-    lines.append(f"Exploitability: {out['exploitability']:.3g} ({out['solver']})")
+    if out["opponent_hand"]:
+        lines.append("The rival's villain: " + ", ".join(
+            f"{name} {100 * p:.1f}%" for name, p in
+            sorted(out["opponent_hand"].items(), key=lambda kv: -kv[1]) if p >= 5e-4))
+    label = ("Exploitability within the abstraction (a lower bound on the true one)"
+             if out.get("abstraction") else "Exploitability")
+    lines.append(f"{label}: {out['exploitability']:.3g} ({out['solver']})")
     return "\n".join(lines)
 
 

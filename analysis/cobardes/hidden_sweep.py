@@ -24,13 +24,12 @@ from tqdm.auto import tqdm
 
 import games  # noqa: F401  (registers the games)
 from analysis import store
+from analysis.cobardes.hidden_solution import solve
 from analysis.cobardes.sweep import battle_params, is_mirror, task_path
 from analysis.cobardes.trunk import compile_cut
 from analysis.cobardes.villains import GAME, deal_values
 from analysis.distribute import local_pool, run_on_dask
-from analysis.provenance import provenance
-from analysis.solve import CFRSolver
-from analysis.solve.cache import atomic_savez, atomic_write_text, damaged_record, read_record
+from analysis.solve.cache import atomic_write_text, damaged_record, read_record
 from games.cobardes import cards as C
 from games.errors import InvalidParameterError
 
@@ -123,31 +122,11 @@ class HiddenMatchupRecord:
                    data["provenance"])
 
 
-def strategy_path(pairing: tuple[str, str], warriors: int, combats: int) -> Path:
-    """Where a solved matchup's strategy is cached (the cache folder, not committed):
-    the trunk graph's average strategy, rows in the compile's order."""
-    slug = record_path(Path("."), pairing, warriors, combats).stem
-    return store.cache("cobardes", "hidden", f"{slug}.npz")
-
-
-def load_strategy(pairing: tuple[str, str], warriors: int, combats: int,
-                  rows: int) -> np.ndarray | None:
-    """A cached strategy with ``rows`` rows, or ``None`` when missing, damaged or made
-    by other code (another commit)."""
-    try:
-        with np.load(strategy_path(pairing, warriors, combats)) as data:
-            strategy, commit = data["strategy"], str(data["commit"])
-    except (OSError, ValueError, KeyError):
-        return None
-    if strategy.shape != (rows,) or commit != provenance(None)["commit"]:
-        return None
-    return strategy.astype(np.float64)
-
-
 def solve_hidden_matchup(pairing: tuple[str, str], warriors: int = 6, combats: int = 7,
                          iterations: int = ITERATIONS) -> HiddenMatchupRecord:
-    """Solve one matchup with hidden villains (deterministic: CFR+ draws no numbers); its
-    strategy is also cached (:func:`strategy_path`) for later questions about it."""
+    """Solve one matchup with hidden villains (deterministic: CFR+ draws no numbers); the
+    solution is also cached (:mod:`analysis.cobardes.hidden_solution`) for advice at any
+    spot of it."""
     for name in pairing:
         C.courtier_id(name)  # one clear error for an unknown courtier
     game = pyspiel.load_game(GAME, hidden_params(pairing, warriors, combats))
@@ -155,17 +134,12 @@ def solve_hidden_matchup(pairing: tuple[str, str], warriors: int = 6, combats: i
     cut = compile_cut(game, graph=True, key_names=False)
     compile_seconds = time.perf_counter() - start
     compiled = cut.compiled
-    solver = CFRSolver(compiled, "cfr+")
-    report = solver.run(iterations=iterations, progress=False)
-    strategy = solver.average_strategy()
-    made = provenance(None)
-    atomic_savez(strategy_path(pairing, warriors, combats),
-                 strategy=strategy.astype(np.float32), commit=np.array(made["commit"]))
+    solution, solver = solve(game, iterations, compiled=compiled)
     return HiddenMatchupRecord(
-        tuple(pairing), warriors, combats, solver.iteration, report.value,
-        report.exploitability, deal_values(compiled, strategy), compiled.num_nodes,
-        compiled.num_infosets, compile_seconds, solver.seconds, is_mirror(pairing), SOLVER,
-        made)
+        tuple(pairing), warriors, combats, solution.iterations, solution.value,
+        solution.exploitability, deal_values(compiled, solution.strategy),
+        compiled.num_nodes, compiled.num_infosets, compile_seconds, solver.seconds,
+        is_mirror(pairing), SOLVER, solution.provenance)
 
 
 def record_path(directory: Path, pairing, warriors: int, combats: int) -> Path:

@@ -1,0 +1,107 @@
+"""A hidden-villain battle solved, as advice reads it: stored once in the cache.
+
+The public subgames are solved exactly and the trunk by CFR+ on its state-keyed graph
+(:mod:`analysis.cobardes.trunk`). A :class:`HiddenSolution` keeps what advice at any spot
+needs: the graph's edges with their OpenSpiel actions, the average strategy, and every
+node's value. Its arrays are read memory-mapped, so a spot touches only the pages it uses.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pyspiel
+
+from analysis import store
+from analysis.cobardes.trunk import compile_cut
+from analysis.cobardes.villains import node_values
+from analysis.provenance import provenance
+from analysis.solve import CFRSolver
+from analysis.solve.cache import READ_ERRORS, atomic_savez
+from analysis.solve.errors import CorruptFileError
+from analysis.solve.mapped import load_npz_mapped
+
+# Bump when the meaning of a stored solution changes.
+SOLUTION_VERSION = 1
+ITERATIONS = 200
+_ARRAYS = ("kind", "infoset", "edge_start", "edge_child", "edge_action", "edge_prob",
+           "infoset_offset", "infoset_actions", "strategy", "values")
+
+
+@dataclass(frozen=True)
+class HiddenSolution:
+    """A hidden-villain battle's trunk solved: the graph (internal nodes' ``kind`` and
+    ``infoset``, CSR edges with their OpenSpiel actions and chances, each information
+    set's rows), the CFR+ average ``strategy`` by row, and player 0's value at every node
+    (``values``: internal nodes, then terminals). ``exploitability`` is measured within
+    the state-keyed abstraction: a lower bound on the true one."""
+
+    game: str
+    arrays: dict
+    iterations: int
+    exploitability: float
+    value: float
+    provenance: dict
+
+    def __getattr__(self, name):
+        if name in _ARRAYS:
+            return self.arrays[name]
+        raise AttributeError(name)
+
+    def save(self, path: Path) -> None:
+        meta = {"version": SOLUTION_VERSION, "game": self.game, "iterations": self.iterations,
+                "exploitability": self.exploitability, "value": self.value,
+                "provenance": self.provenance}
+        atomic_savez(Path(path), meta=np.frombuffer(json.dumps(meta).encode(), np.uint8),
+                     **self.arrays)
+
+    @classmethod
+    def load(cls, path: Path) -> HiddenSolution | None:
+        """The solution at ``path`` (arrays memory-mapped), ``None`` when missing or of
+        another version. A damaged file raises :class:`CorruptFileError` naming it."""
+        if not Path(path).exists():
+            return None
+        try:
+            data = load_npz_mapped(path)
+            meta = json.loads(bytes(data["meta"]).decode())
+            if meta.get("version") != SOLUTION_VERSION:
+                return None
+            arrays = {name: data[name] for name in _ARRAYS}
+            return cls(meta["game"], arrays, meta["iterations"], meta["exploitability"],
+                       meta["value"], meta["provenance"])
+        except READ_ERRORS as exc:
+            raise CorruptFileError(f"stored battle solution {store.shown(Path(path))} is "
+                                   f"unreadable ({exc}); delete it to solve the battle again",
+                                   reason=str(exc)) from None
+
+
+def solution_path(game: pyspiel.Game) -> Path:
+    """Where ``game``'s solution is cached: one file per game (its full parameters)."""
+    digest = hashlib.sha256(str(game).encode()).hexdigest()[:16]
+    return store.cache("cobardes", "hidden", f"solution_{digest}.npz")
+
+
+def solve(game: pyspiel.Game, iterations: int = ITERATIONS, progress: bool = False,
+          compiled=None) -> tuple[HiddenSolution, CFRSolver]:
+    """Solve ``game``'s trunk (or use its ``compiled`` trunk) and cache the solution
+    (deterministic: CFR+ draws no numbers); returns it and the CFR+ solver."""
+    if compiled is None:
+        compiled = compile_cut(game, graph=True, key_names=False, progress=progress).compiled
+    solver = CFRSolver(compiled, "cfr+")
+    report = solver.run(iterations=iterations, progress=progress)
+    strategy = solver.average_strategy()
+    cg = compiled
+    arrays = {"kind": cg.kind, "infoset": cg.infoset, "edge_start": cg.edge_start,
+              "edge_child": cg.edge_child, "edge_action": cg.edge_action,
+              "edge_prob": cg.edge_prob, "infoset_offset": cg.infoset_offset,
+              "infoset_actions": cg.infoset_actions, "strategy": strategy,
+              "values": node_values(cg, strategy)}
+    solution = HiddenSolution(str(game), arrays, solver.iteration,
+                              float(report.exploitability), float(report.value),
+                              provenance(None))
+    solution.save(solution_path(game))
+    return solution, solver

@@ -1,0 +1,221 @@
+"""Advice at battle spots where a villain is hidden (analysis.cobardes.hidden_advice), on
+small battles, checked against the perfect-recall tree: the same strategy mapped onto the
+tree, the beliefs as reach probabilities over the tree's information set."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pyspiel
+import pytest
+
+from analysis.cli import (
+    bots,  # noqa: F401  (registers the bots and coaches)
+    main,
+)
+from analysis.coaching import coach_for
+from analysis.cobardes.advise import _hidden_from_a_player, advise_spot
+from analysis.cobardes.hidden_advice import advise_hidden, solution_for, worlds
+from analysis.cobardes.hidden_solution import HiddenSolution, solution_path, solve
+from analysis.cobardes.hidden_sweep import hidden_params
+from analysis.cobardes.trunk import GAME, compile_cut
+from analysis.cobardes.villains import node_values
+from analysis.solve.abstraction import graph_strategy_on_tree
+from analysis.solve.compiled import CHANCE, PLAYER0
+from games.cobardes import cards as C
+
+
+@pytest.fixture(autouse=True)
+def _own_cache(tmp_path, monkeypatch):
+    """Solutions go to a fresh cache folder."""
+    monkeypatch.setenv("FAROL_CACHE_DIR", str(tmp_path / "cache"))
+
+
+def _params(pairing=("Squire", "Archer"), warriors=2, combats=2) -> str:
+    return ",".join(f"{k}={v}" for k, v in hidden_params(pairing, warriors, combats).items()
+                    if v != "")
+
+
+def _game(pairing=("Squire", "Archer"), warriors=2, combats=2):
+    return pyspiel.load_game(GAME, hidden_params(pairing, warriors, combats))
+
+
+def _hidden_spots(game, games=6, seed=0):
+    """Decisions where a villain is hidden, reached by random play."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice([a for a, p in state.chance_outcomes() if p > 0]))
+                continue
+            if _hidden_from_a_player(state.position):
+                yield state.clone()
+            state.apply_action(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("pairing", [("Squire", "Archer"), ("Wolf", "Inquisitor")])
+def test_advice_at_random_hidden_spots_lists_the_legal_moves(pairing):
+    game = _game(pairing)
+    count = 0
+    for state in _hidden_spots(game):
+        data = advise_spot(state).to_json()
+        # One distinct entry per legal move.
+        assert len({r["action"] for r in data["actions"]}) == len(state.legal_actions())
+        assert sum(r["probability"] for r in data["actions"]) == pytest.approx(1.0)
+        assert sum(data["opponent_hand"].values()) == pytest.approx(1.0)
+        assert data["source"].startswith("stored hidden-villain solve")
+        assert data["exploitability"] >= 0
+        count += 1
+    assert count >= 10
+
+
+def _tree_advice(tree, strategy, values, state):
+    """Each legal move's value and the mover's value at ``state``, from the tree: the
+    nodes of the mover's information set weighed by chance and the rival's reach."""
+    mover = state.current_player()
+    start, child, kind = tree.edge_start, tree.edge_child, tree.kind
+    reach = np.zeros(tree.num_nodes)
+    reach[0] = 1.0
+    for n in range(tree.num_internal):
+        if reach[n] == 0:
+            continue
+        lo = tree.infoset_offset[tree.infoset[n]] if kind[n] != CHANCE else 0
+        for k, e in enumerate(range(start[n], start[n + 1])):
+            if kind[n] == CHANCE:
+                p = tree.edge_prob[e]
+            elif kind[n] - PLAYER0 == mover:
+                p = 1.0
+            else:
+                p = strategy[lo + k]
+            reach[child[e]] += reach[n] * p
+    i = tree.infoset_keys.index(state.information_state_string(mover))
+    nodes = np.flatnonzero(tree.infoset[:tree.num_internal] == i)
+    weights = reach[nodes]
+    sign = 1.0 if mover == 0 else -1.0
+    out = {}
+    for k, a in enumerate(tree.infoset_actions[tree.infoset_offset[i]:
+                                                tree.infoset_offset[i + 1]]):
+        kids = [child[start[n] + k] for n in nodes]
+        out[int(a)] = sign * float(weights @ values[kids] / weights.sum())
+    return out, sign * float(weights @ values[nodes] / weights.sum()), weights.sum()
+
+
+def test_values_and_beliefs_agree_with_the_perfect_recall_tree():
+    game = _game(warriors=2, combats=3)
+    graph = compile_cut(game, graph=True, key_names=True).compiled
+    solution, _ = solve(game, iterations=50, compiled=graph)
+    tree = compile_cut(game, graph=False, key_names=True, abstract_keys=True).compiled
+    mapped = graph_strategy_on_tree(graph, np.asarray(solution.strategy), tree)
+    values = node_values(tree, mapped)
+    checked = 0
+    for state in _hidden_spots(game, games=8, seed=3):
+        spot = advise_hidden(state, solution)
+        expected, value, mass = _tree_advice(tree, mapped, values, state)
+        if mass <= 0:
+            assert spot.off_strategy
+            continue
+        assert not spot.off_strategy
+        assert spot.value == pytest.approx(value, abs=1e-9)
+        assert spot.action_values == pytest.approx(expected, abs=1e-9)
+        checked += 1
+    assert checked >= 10
+
+
+def test_the_worlds_are_the_histories_the_mover_cannot_rule_out():
+    game = _game()
+    for state in list(_hidden_spots(game, games=3, seed=5))[:8]:
+        mover = state.current_player()
+        found = worlds(state)
+        assert list(state.history()) in found
+        for history in found:
+            other = game.new_initial_state()
+            for a in history:
+                other.apply_action(a)
+            assert other.information_state_string(mover) == \
+                state.information_state_string(mover)
+        if mover == 0:  # player 0's own deal is known to them
+            assert {h[0] for h in found} == {state.history()[0]}
+    # Player 1's first decision: player 0's villain may be any of the 8 not theirs, and
+    # player 0's card prepared face down any card of their hand, the villain included.
+    state = game.new_initial_state()
+    while state.is_chance_node() or state.current_player() == 0:
+        state.apply_action(state.chance_outcomes()[0][0] if state.is_chance_node()
+                           else state.legal_actions()[0])
+    found = worlds(state)
+    assert {h[0] for h in found} == set(range(C.NUM_CARDS)) & {
+        a for a, _ in game.new_initial_state().chance_outcomes()} - {state.history()[1]}
+    v1 = state.history()[1]
+    assert {h[2] for h in found} == {a for v0 in {h[0] for h in found} for a in
+                                     _state(game, [v0, v1]).legal_actions()}
+
+
+def test_a_rival_off_the_solution_leaves_the_deals_chances():
+    game = _game()
+    solution = solution_for(game)
+    kind, start, stop = solution.kind, solution.infoset_offset[:-1], solution.infoset_offset[1:]
+    checked = 0
+    for state in _hidden_spots(game, games=4, seed=1):
+        mover = state.current_player()
+        moved = [s for s in range(len(state.history()))
+                 if _state(game, state.history()[:s]).current_player() == 1 - mover]
+        if not moved:
+            continue
+        # The rival never plays anything: whatever they did is off the solution.
+        strategy = np.array(solution.strategy, copy=True)
+        for i in np.unique(solution.infoset[kind == PLAYER0 + 1 - mover]):
+            strategy[start[i]:stop[i]] = 0.0
+        broken = HiddenSolution(solution.game, dict(solution.arrays, strategy=strategy),
+                                solution.iterations, 0.0, 0.0, {})
+        spot = advise_hidden(state, broken)
+        assert spot.off_strategy and spot.worlds == len(worlds(state))
+        assert sum(spot.opponent_hand.values()) == pytest.approx(1.0)
+        assert sum(spot.mix.values()) == pytest.approx(1.0)
+        checked += 1
+    assert checked >= 3
+
+
+def _state(game, history):
+    state = game.new_initial_state()
+    for a in history:
+        state.apply_action(a)
+    return state
+
+
+def test_the_command_advises_a_hidden_history_and_stores_the_solve(capsys):
+    game = _game()
+    state = next(_hidden_spots(game, games=1, seed=2))
+    history = ";".join(_state(game, state.history()[:i]).action_to_string(a)
+                       for i, a in enumerate(state.history()))
+    args = ["advise", "cobardes", "--params", _params(), "--history", history, "--json"]
+    assert main(args) == 0
+    out = capsys.readouterr()
+    assert "solving this battle with hidden villains once" in out.err
+    data = json.loads(out.out)
+    assert {"player", "actions", "opponent_hand", "source", "exploitability"} <= set(data)
+    assert solution_path(game).exists()
+    assert main(args) == 0  # the second time reads the stored solution
+    again = capsys.readouterr()
+    assert "solving" not in again.err
+    assert json.loads(again.out) == data
+
+
+def test_a_large_battle_not_stored_is_refused_in_one_line_saying_what_solving_takes(capsys):
+    params = _params(warriors=6, combats=7)
+    code = main(["advise", "cobardes", "--params", params, "--history", "draw Thug;draw Sheep"])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and len(err.splitlines()) == 1
+    assert "not solved yet" in err and "minutes" in err and "add --solve" in err
+
+
+def test_play_coaches_hidden_spots_from_the_stored_solution():
+    game = _game()
+    solution_for(game)
+    coach = coach_for(game)
+    for state in list(_hidden_spots(game, games=2, seed=4))[:6]:
+        advice = coach(state)
+        assert advice is not None
+        assert sorted(a for a, _, _ in advice) == sorted(state.legal_actions())
+        assert sum(p for _, p, _ in advice) == pytest.approx(1.0)
