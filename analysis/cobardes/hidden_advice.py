@@ -1,11 +1,12 @@
 """Advice at a battle spot, reached by play, where a villain is hidden from a player.
 
 A battle with hidden villains is solved once and kept in the cache
-(:mod:`analysis.cobardes.hidden_solution`). At a spot, the *worlds* are the histories the player to
-move cannot tell from the true one: other deals (the rival's villain), other moves of the
-rival's that the player did not see (a card prepared face down), found by replaying them through OpenSpiel and comparing the player's information state.
-Each world is weighed by its deals' chances and by the rival's strategy along it (Bayes'
-rule over what the player saw); a move's value is the weighted value of where it leads.
+(:mod:`analysis.cobardes.hidden_solution`). At a spot, the *worlds* are the histories the
+player to move cannot tell from the true one: other deals (the rival's villain), other
+moves of the rival's that the player did not see (a card prepared face down), found by
+replaying them through OpenSpiel and comparing the player's information state. Each
+world is weighed by its deals' chances and by the rival's strategy along it (Bayes' rule
+over what the player saw); a move's value is the weighted value of where it leads.
 """
 
 from __future__ import annotations
@@ -25,16 +26,14 @@ from games.cobardes import cards as C
 from games.cobardes import engine as E
 from games.errors import InvalidPositionError
 
-# Battles whose trunk graph has more positions than this are not solved on demand: at the
-# full size (about 40 million) a solve takes some 17 minutes and 13 GB, a sweep's job.
+# Battles whose trunk graph has more positions than this (4 warriors or fewer) are solved
+# while you wait; larger ones only when asked (a full battle takes minutes and GB).
 ON_DEMAND_NODES = 5_000_000
-
-
-# A trunk's solve costs about this per position of its graph (measured on the full
-# matchups: 34-41 million positions, 10 minutes of compile and 7 of CFR+, one process)
-# and this much memory at the compile's peak (the deal-lifted compile's own figure).
-SECONDS_PER_NODE = 26e-6
-BYTES_PER_NODE = 220
+# A trunk's solve costs about this per position of its graph, and this much memory at its
+# peak (benchmarks/results/cobardes_hidden_advice.txt: the full Squire vs Archer battle,
+# 27.7 million positions, 7.9 minutes and 3.5 GB while another job used both cores).
+SECONDS_PER_NODE = 17e-6
+BYTES_PER_NODE = 135
 
 
 @lru_cache(maxsize=4)
