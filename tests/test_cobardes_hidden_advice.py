@@ -11,13 +11,15 @@ import numpy as np
 import pyspiel
 import pytest
 
+from analysis.bots import make_bot
 from analysis.cli import (
     bots,  # noqa: F401  (registers the bots and coaches)
     main,
 )
 from analysis.coaching import coach_for
+from analysis.cobardes import bot as bot_module
 from analysis.cobardes.advise import _hidden_from_a_player, advise_spot
-from analysis.cobardes.hidden_advice import advise_hidden, solution_for, worlds
+from analysis.cobardes.hidden_advice import advise_hidden, solution_for, strategy_at, worlds
 from analysis.cobardes.hidden_solution import HiddenSolution, solution_path, solve
 from analysis.cobardes.hidden_sweep import hidden_params
 from analysis.cobardes.trunk import GAME, compile_cut
@@ -219,3 +221,32 @@ def test_play_coaches_hidden_spots_from_the_stored_solution():
         assert advice is not None
         assert sorted(a for a, _, _ in advice) == sorted(state.legal_actions())
         assert sum(p for _, p, _ in advice) == pytest.approx(1.0)
+
+
+def test_the_solved_bot_plays_the_stored_solution_without_solving(monkeypatch):
+    game = _game()
+    solution = solution_for(game)
+
+    def no_solve(*args, **kwargs):
+        raise AssertionError("the bot solved the battle although it is stored")
+
+    monkeypatch.setattr(bot_module, "solve_trunk", no_solve)
+    players = {seat: make_bot("solved", game, seat, seed=seat) for seat in (0, 1)}
+    rng = random.Random(7)
+    hidden = 0
+    for _ in range(5):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice([a for a, p in state.chance_outcomes() if p > 0]))
+                continue
+            seat = state.current_player()
+            if _hidden_from_a_player(state.position):
+                hidden += 1
+                mix = strategy_at(solution, state.history())
+                assert sorted(mix) == sorted(state.legal_actions())
+                assert sum(mix.values()) == pytest.approx(1.0)
+            action = players[seat](state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+    assert hidden > 0

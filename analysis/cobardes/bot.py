@@ -1,9 +1,10 @@
 """The ``solved`` bot: ¡Cobardes! battles played by their equilibrium strategy.
 
 Without hidden villains it plays the exact solution of the position in front of it;
-while a villain is hidden, the CFR+ strategy of the battle's trunk
-(:func:`analysis.cobardes.trunk.solve_trunk`), solved once when the game starts (slow on
-full armies: prefer reduced decks).
+while a villain is hidden, the battle's stored solution when there is one (the one
+advice reads, :mod:`analysis.cobardes.hidden_advice`), else the CFR+ strategy of the
+battle's trunk (:func:`analysis.cobardes.trunk.solve_trunk`), solved at its first such
+decision (slow on full armies: prefer reduced decks).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import pyspiel
 
 from analysis.bots import Bot, BotSpec, register_bot
 from analysis.cobardes.fast_exact import FastExactSolver
+from analysis.cobardes.hidden_advice import solution_for, strategy_at
 from analysis.cobardes.trunk import solve_trunk, trunk_key
 from analysis.cobardes.villains import strategy_lookup
 from games.cobardes.hidden import any_villain_unknown
@@ -42,7 +44,11 @@ def solved_bot(game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
         pos = state.position
         if not rules.villains or not any_villain_unknown(pos):
             return _sample(exact.strategy(pos), legal, rng)
-        if not lookup:
+        if "stored" not in lookup:
+            lookup["stored"] = solution_for(game, solve_missing=False)
+        if lookup["stored"] is not None:
+            return _sample(strategy_at(lookup["stored"], state.history()), legal, rng)
+        if "compiled" not in lookup:
             # Full armies are slow: show the compile's and CFR+'s progress on a terminal.
             cut, solver, _ = solve_trunk(game, iterations=200, progress=sys.stderr.isatty())
             lookup["compiled"] = cut.compiled

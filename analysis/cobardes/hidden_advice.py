@@ -181,6 +181,13 @@ def follow(sol: HiddenSolution, history: list[int], mover: int) -> tuple[int, fl
     return node, chance, rival
 
 
+def strategy_at(sol: HiddenSolution, history: list[int]) -> dict[int, float]:
+    """The solution's mix for the player to move after ``history`` (the true history, as
+    that player's own information set in the graph)."""
+    node, _, _ = follow(sol, history, -1)
+    return {a: float(sol.strategy[r]) for a, r in _rows(sol, node).items()}
+
+
 def advise_hidden(state, solution: HiddenSolution) -> HiddenSpot:
     """Advice at ``state`` (a decision where a villain is hidden) from ``solution``."""
     mover = state.current_player()
