@@ -35,8 +35,10 @@ def test_cobardes_history_advises_the_player_to_move(capsys):
     assert data["player"] == "you" and data["decision"] == "confrontation"
     assert sum(data["strategy"].values()) == pytest.approx(1.0)
     assert set(data["strategy"]) == {"Prince", "1", "2"}
-    # Every legal move with its probability and value; the mix's moves are worth the most.
-    assert {r["action"] for r in data["actions"]} == {"Prince", "1", "2"}
+    # Every legal move by its name, with its probability and value; the mix's moves are
+    # worth the most.
+    assert [r["action"] for r in data["actions"]] == [
+        "play warrior 0 (prince)", "play warrior 1", "play warrior 2"]
     best = max(r["value"] for r in data["actions"])
     assert all(r["value"] == pytest.approx(best) for r in data["actions"]
                if r["probability"] > 1e-9)

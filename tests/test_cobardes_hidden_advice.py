@@ -44,8 +44,9 @@ def _game(pairing=("Squire", "Archer"), warriors=2, combats=2):
     return pyspiel.load_game(GAME, hidden_params(pairing, warriors, combats))
 
 
-def _hidden_spots(game, games=6, seed=0):
-    """Decisions where a villain is hidden, reached by random play."""
+def _hidden_spots(game, games=6, seed=0, hidden=True):
+    """Decisions where a villain is hidden (or not: ``hidden=False``), reached by random
+    play."""
     rng = random.Random(seed)
     for _ in range(games):
         state = game.new_initial_state()
@@ -53,9 +54,31 @@ def _hidden_spots(game, games=6, seed=0):
             if state.is_chance_node():
                 state.apply_action(rng.choice([a for a, p in state.chance_outcomes() if p > 0]))
                 continue
-            if _hidden_from_a_player(state.position):
+            if _hidden_from_a_player(state.position) == hidden:
                 yield state.clone()
             state.apply_action(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("params", [
+    {"kinds": "warriors+courtiers", "warriors": 3, "combats": 3, "courtier0": "Squire",
+     "courtier1": "Archer"},
+    hidden_params(("Wolf", "Inquisitor"), 3, 3),  # once both villains are known
+])
+def test_advice_at_random_public_spots_is_exact_and_names_the_legal_moves(params):
+    game = pyspiel.load_game(GAME, params)
+    count = 0
+    for state in _hidden_spots(game, games=10, hidden=False):
+        data = advise_spot(state).to_json()
+        assert [r["action"] for r in data["actions"]] == [
+            state.action_to_string(a) for a in state.legal_actions()]
+        assert sum(r["probability"] for r in data["actions"]) == pytest.approx(1.0)
+        assert data["source"] == "exact solve" and data["exploitability"] == 0
+        # The mix's moves are worth the most (an equilibrium of the spot).
+        best = max(r["value"] for r in data["actions"])
+        assert all(r["value"] == pytest.approx(best, abs=1e-9) for r in data["actions"]
+                   if r["probability"] > 1e-9)
+        count += 1
+    assert count >= 5
 
 
 @pytest.mark.parametrize("pairing", [("Squire", "Archer"), ("Wolf", "Inquisitor")])
@@ -64,8 +87,9 @@ def test_advice_at_random_hidden_spots_lists_the_legal_moves(pairing):
     count = 0
     for state in _hidden_spots(game):
         data = advise_spot(state).to_json()
-        # One distinct entry per legal move.
-        assert len({r["action"] for r in data["actions"]}) == len(state.legal_actions())
+        # Every legal move, by the name --history takes.
+        assert [r["action"] for r in data["actions"]] == [
+            state.action_to_string(a) for a in state.legal_actions()]
         assert sum(r["probability"] for r in data["actions"]) == pytest.approx(1.0)
         assert sum(data["opponent_hand"].values()) == pytest.approx(1.0)
         assert data["source"].startswith("stored hidden-villain solve")

@@ -165,6 +165,14 @@ def _actions(solver: FastExactSolver, pos: E.Pos, strategy: dict[int, float]
     return tuple((_label(a, court), strategy.get(a, 0.0), v) for a, v in values.items())
 
 
+def _named_actions(state, values: dict[int, float], mix: dict[int, float]
+                   ) -> tuple[tuple[str, float, float], ...]:
+    """Each legal move at ``state`` by its OpenSpiel name (as ``--history`` takes it),
+    with its probability in ``mix`` and its value for the mover."""
+    return tuple((state.action_to_string(a), mix.get(a, 0.0), values[a])
+                 for a in state.legal_actions())
+
+
 def _rival_villains(pos: E.Pos, mover: int) -> tuple[tuple[str, float], ...]:
     """The villain the mover's rival holds, known to the mover (a public position)."""
     return tuple((C.CARD_NAMES[v], 1.0) for v in E.bits(pos.h[1 - mover] & C.VILLAIN_MASK))
@@ -311,7 +319,7 @@ def advise_spot(state, solve_large: bool = False) -> Advice:
         value = -value
     payoffs = ((pay.win, pay.loss, pay.crown, pay.crown_loss, pay.draw) if mover == 0 else
                (-pay.loss, -pay.win, -pay.crown_loss, -pay.crown, -pay.draw))
-    actions = _actions(solver, pos, strategy)
+    actions = _named_actions(state, solver.action_values(pos), strategy)
     return Advice(value, "you", E.PHASE_NAMES[pos.phase],
                   tuple({_label(a, court): p for a, p in strategy.items()}.items()), 0.0,
                   f"exact backward induction over {solver.solved:,} public positions "
@@ -337,8 +345,7 @@ def _advise_hidden(state, solution) -> Advice:
         f"solved exactly; beliefs over {spot.worlds} histories you cannot rule out{left}",
         payoffs, rules_variant(state.get_game()),
         abstraction=True,
-        actions=tuple((_label(a, court), spot.mix[a], v)
-                      for a, v in spot.action_values.items()),
+        actions=_named_actions(state, spot.action_values, spot.mix),
         opponent_hand=tuple(spot.opponent_hand.items()),
         source="stored hidden-villain solve, state-keyed abstraction")
 
@@ -384,8 +391,9 @@ def mix_lines(out: dict) -> list[str]:
                 for name, p in sorted(out["strategy"].items(), key=lambda kv: -kv[1])
                 if p > 5e-7]
     rows = sorted(out["actions"], key=lambda r: (-r["probability"], -r["value"]))
-    return [f"  {r['action']:>14}  {100 * r['probability']:6.2f}%  value {r['value']:+.4f}  "
-            f"{'#' * round(30 * r['probability'])}" for r in rows]
+    width = max([14, *(len(r["action"]) for r in rows)])
+    return [f"  {r['action']:>{width}}  {100 * r['probability']:6.2f}%  value "
+            f"{r['value']:+.4f}  {'#' * round(30 * r['probability'])}" for r in rows]
 
 
 def format_spot(state, advice: Advice) -> str:
