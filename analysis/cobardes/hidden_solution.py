@@ -32,13 +32,14 @@ _ARRAYS = ("kind", "infoset", "edge_start", "edge_child", "edge_action", "edge_p
            "infoset_offset", "infoset_actions", "strategy", "values")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class HiddenSolution:
     """A hidden-villain battle's trunk solved: the graph (internal nodes' ``kind`` and
     ``infoset``, CSR edges with their OpenSpiel actions and chances, each information
     set's rows), the CFR+ average ``strategy`` by row, and player 0's value at every node
     (``values``: internal nodes, then terminals). ``exploitability`` is measured within
-    the state-keyed abstraction: a lower bound on the true one."""
+    the state-keyed abstraction: a lower bound on the true one. Compared by identity:
+    its arrays are large."""
 
     game: str
     arrays: dict
