@@ -20,10 +20,16 @@ from analysis.coaching import coach_for
 from analysis.cobardes import bot as bot_module
 from analysis.cobardes.advise import _hidden_from_a_player, advise_spot
 from analysis.cobardes.hidden_advice import advise_hidden, solution_for, strategy_at, worlds
-from analysis.cobardes.hidden_solution import HiddenSolution, solution_path, solve
+from analysis.cobardes.hidden_solution import (
+    HiddenSolution,
+    checkpoint_path,
+    solution_path,
+    solve,
+)
 from analysis.cobardes.hidden_sweep import hidden_params
 from analysis.cobardes.trunk import GAME, compile_cut
 from analysis.cobardes.villains import node_values
+from analysis.solve import CFRSolver
 from analysis.solve.abstraction import graph_strategy_on_tree
 from analysis.solve.compiled import CHANCE, PLAYER0
 from games.cobardes import cards as C
@@ -274,3 +280,22 @@ def test_the_solved_bot_plays_the_stored_solution_without_solving(monkeypatch):
             assert action in state.legal_actions()
             state.apply_action(action)
     assert hidden > 0
+
+
+def test_an_interrupted_solve_resumes_from_its_checkpoint_to_the_same_solution():
+    game = _game()
+    compiled = compile_cut(game, graph=True, key_names=False).compiled
+    straight, _ = solve(game, iterations=12, compiled=compiled)
+    expected = np.array(straight.strategy, copy=True)
+    solution_path(game).unlink()
+    # Six iterations done and checkpointed, then the solve stopped.
+    partial = CFRSolver(compiled, "cfr+")
+    partial.run(iterations=6, progress=False, checkpoint=checkpoint_path(game))
+    resumed, solver = solve(game, iterations=12, compiled=compiled)
+    assert solver.iteration == 12 and resumed.iterations == 12
+    assert np.array_equal(np.asarray(resumed.strategy), expected)
+    assert not checkpoint_path(game).exists()  # removed once the solution is stored
+    # A damaged checkpoint is set aside: the solve starts afresh.
+    checkpoint_path(game).write_bytes(b"damaged")
+    again, _ = solve(game, iterations=12, compiled=compiled)
+    assert np.array_equal(np.asarray(again.strategy), expected)

@@ -86,14 +86,28 @@ def solution_path(game: pyspiel.Game) -> Path:
     return store.cache("cobardes", "hidden", f"solution_{digest}.npz")
 
 
+def checkpoint_path(game: pyspiel.Game) -> Path:
+    """Where a solve in progress keeps its CFR+ iterations (every minute and on Ctrl-C):
+    an interrupted solve resumes from it, after compiling the trunk again."""
+    return solution_path(game).with_suffix(".checkpoint.npz")
+
+
 def solve(game: pyspiel.Game, iterations: int = ITERATIONS, progress: bool = False,
           compiled=None) -> tuple[HiddenSolution, CFRSolver]:
     """Solve ``game``'s trunk (or use its ``compiled`` trunk) and cache the solution
-    (deterministic: CFR+ draws no numbers); returns it and the CFR+ solver."""
+    (deterministic: CFR+ draws no numbers), resuming an interrupted solve's checkpoint;
+    returns it and the CFR+ solver."""
     if compiled is None:
         compiled = compile_cut(game, graph=True, key_names=False, progress=progress).compiled
     solver = CFRSolver(compiled, "cfr+")
-    report = solver.run(iterations=iterations, progress=progress)
+    checkpoint = checkpoint_path(game)
+    if checkpoint.exists():
+        try:
+            solver.load_checkpoint(checkpoint)
+        except CorruptFileError:
+            checkpoint.unlink()  # a damaged or stale one: start afresh
+            solver = CFRSolver(compiled, "cfr+")
+    report = solver.run(iterations=iterations, progress=progress, checkpoint=checkpoint)
     strategy = solver.average_strategy()
     cg = compiled
     arrays = {"kind": cg.kind, "infoset": cg.infoset, "edge_start": cg.edge_start,
@@ -105,4 +119,5 @@ def solve(game: pyspiel.Game, iterations: int = ITERATIONS, progress: bool = Fal
                               float(report.exploitability), float(report.value),
                               provenance(None))
     solution.save(solution_path(game))
+    checkpoint.unlink(missing_ok=True)
     return solution, solver
