@@ -60,10 +60,12 @@ def test_a_record_reads_back_and_gives_each_villains_value(tmp_path):
         H.HiddenMatchupRecord.from_json(dict(record.to_json(), version=0))
 
 
-def test_a_solved_matchups_solution_is_cached_for_advice():
-    record = H.solve_hidden_matchup(("Squire", "Archer"), 2, 2, iterations=5)
+def test_a_solved_matchups_solution_is_stored_for_advice_when_asked():
     game = pyspiel.load_game(H.GAME, H.hidden_params(("Squire", "Archer"), 2, 2))
     path = solution_path(game)
+    H.solve_hidden_matchup(("Squire", "Archer"), 2, 2, iterations=5)
+    assert not path.exists()  # a sweep keeps only its records unless asked
+    record = H.solve_hidden_matchup(("Squire", "Archer"), 2, 2, iterations=5, keep=True)
     solution = HiddenSolution.load(path)
     assert solution is not None and solution.game == str(game)
     assert solution.iterations == record.iterations == 5
@@ -143,6 +145,16 @@ def test_the_command_solves_named_matchups_and_refuses_bad_ones(tmp_path, capsys
         out = capsys.readouterr().out
         assert "1 of 1 matchups solved" in out
         assert H.load_hidden([("Wolf", "Maiden")], 2, 2)
+        game = pyspiel.load_game(H.GAME, H.hidden_params(("Wolf", "Maiden"), 2, 2))
+        assert not solution_path(game).exists()
+        assert main(["cobardes", "sweep", "--kind", "hidden", "--matchups", "maiden/wolf",
+                     "--warriors", "2", "--combats", "2", "--iterations", "5",
+                     "--workers", "1", "--keep-solutions"]) == 0
+        game = pyspiel.load_game(H.GAME, H.hidden_params(("Maiden", "Wolf"), 2, 2))
+        assert HiddenSolution.load(solution_path(game)).iterations == 5
+        capsys.readouterr()
+        assert main(["cobardes", "sweep", "--kind", "battle", "--keep-solutions"]) == 2
+        assert "--keep-solutions goes with --kind hidden" in capsys.readouterr().err
         for bad, message in (("wolf", "is not two courtiers as A/B"),
                              ("wolf/duke", "unknown ¡Cobardes! courtier 'duke'")):
             assert main(["cobardes", "sweep", "--kind", "hidden", "--matchups", bad]) == 2

@@ -41,6 +41,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     sw.add_argument("--iterations", type=int_in(1), default=hidden_sweep.ITERATIONS,
                     help=f"CFR+ iterations a hidden-villain matchup (default "
                     f"{hidden_sweep.ITERATIONS})")
+    sw.add_argument("--keep-solutions", action="store_true",
+                    help="with --kind hidden: also store each matchup's solution, so that "
+                    "farol advise cobardes --history answers at once in its battles (about "
+                    "1 GB a matchup, in the cache folder; a matchup stored before is not "
+                    "solved again: farol advise cobardes --solve solves its battle)")
     sw.add_argument("--workers", type=int_in(1), default=2, help="local processes (default 2)")
     sw.add_argument("--scheduler", default=None, help="Dask scheduler, e.g. tcp://host:8786")
     sw.add_argument("--warriors", type=int_in(0, MAX_WARRIOR), default=6)
@@ -70,6 +75,8 @@ def run_sweep(args: argparse.Namespace) -> int:
         return run_hidden(args, directory)
     if args.matchups is not None:
         raise InvalidParameterError("--matchups goes with --kind hidden")
+    if args.keep_solutions:
+        raise InvalidParameterError("--keep-solutions goes with --kind hidden")
     kinds = ("battle", "war", "villains") if args.kind == "all" else (args.kind,)
     for kind in kinds:
         results = sweep.run_sweep(None, args.warriors, args.combats, directory, args.workers,
@@ -95,7 +102,8 @@ def run_hidden(args: argparse.Namespace, directory) -> int:
     matchups = _matchups(args.matchups)
     results = hidden_sweep.run_hidden_sweep(matchups, args.warriors, args.combats, directory,
                                             args.workers, args.scheduler, progress=True,
-                                            iterations=args.iterations)
+                                            iterations=args.iterations,
+                                            keep_solutions=args.keep_solutions)
     wanted = len(matchups) if matchups is not None else len(hidden_sweep.hidden_matchups())
     print(f"hidden villains: {len(results)} of {wanted} matchups solved in {directory}")
     return 0

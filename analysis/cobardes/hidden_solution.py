@@ -93,10 +93,11 @@ def checkpoint_path(game: pyspiel.Game) -> Path:
 
 
 def solve(game: pyspiel.Game, iterations: int = ITERATIONS, progress: bool = False,
-          compiled=None) -> tuple[HiddenSolution, CFRSolver]:
+          compiled=None, keep: bool = True) -> tuple[HiddenSolution, CFRSolver]:
     """Solve ``game``'s trunk (or use its ``compiled`` trunk) and cache the solution
-    (deterministic: CFR+ draws no numbers), resuming an interrupted solve's checkpoint;
-    returns it and the CFR+ solver."""
+    (deterministic: CFR+ draws no numbers; not stored unless ``keep``: a full battle's is
+    about 1 GB), resuming an interrupted solve's checkpoint; returns it and the CFR+
+    solver."""
     if compiled is None:
         compiled = compile_cut(game, graph=True, key_names=False, progress=progress).compiled
     solver = CFRSolver(compiled, "cfr+")
@@ -118,6 +119,7 @@ def solve(game: pyspiel.Game, iterations: int = ITERATIONS, progress: bool = Fal
     solution = HiddenSolution(str(game), arrays, solver.iteration,
                               float(report.exploitability), float(report.value),
                               provenance(None))
-    solution.save(solution_path(game))
+    if keep:
+        solution.save(solution_path(game))
     checkpoint.unlink(missing_ok=True)
     return solution, solver

@@ -123,10 +123,11 @@ class HiddenMatchupRecord:
 
 
 def solve_hidden_matchup(pairing: tuple[str, str], warriors: int = 6, combats: int = 7,
-                         iterations: int = ITERATIONS) -> HiddenMatchupRecord:
-    """Solve one matchup with hidden villains (deterministic: CFR+ draws no numbers); the
-    solution is also cached (:mod:`analysis.cobardes.hidden_solution`) for advice at any
-    spot of it."""
+                         iterations: int = ITERATIONS, keep: bool = False
+                         ) -> HiddenMatchupRecord:
+    """Solve one matchup with hidden villains (deterministic: CFR+ draws no numbers); with
+    ``keep`` its solution is stored in the cache too
+    (:mod:`analysis.cobardes.hidden_solution`: about 1 GB), for advice at any spot."""
     for name in pairing:
         C.courtier_id(name)  # one clear error for an unknown courtier
     game = pyspiel.load_game(GAME, hidden_params(pairing, warriors, combats))
@@ -134,7 +135,7 @@ def solve_hidden_matchup(pairing: tuple[str, str], warriors: int = 6, combats: i
     cut = compile_cut(game, graph=True, key_names=False)
     compile_seconds = time.perf_counter() - start
     compiled = cut.compiled
-    solution, solver = solve(game, iterations, compiled=compiled)
+    solution, solver = solve(game, iterations, compiled=compiled, keep=keep)
     return HiddenMatchupRecord(
         tuple(pairing), warriors, combats, solution.iterations, solution.value,
         solution.exploitability, deal_values(compiled, solution.strategy),
@@ -167,11 +168,11 @@ def load_record(path: Path) -> HiddenMatchupRecord | None:
 
 
 def run_hidden_task(pairing: tuple[str, str], warriors: int, combats: int, directory: str,
-                    iterations: int = ITERATIONS) -> str:
+                    iterations: int = ITERATIONS, keep: bool = False) -> str:
     """Solve and store one matchup unless stored already; returns the file's path."""
     path = record_path(Path(directory), pairing, warriors, combats)
     if load_record(path) is None:
-        record = solve_hidden_matchup(pairing, warriors, combats, iterations)
+        record = solve_hidden_matchup(pairing, warriors, combats, iterations, keep)
         atomic_write_text(path, json.dumps(record.to_json(), indent=1))
     return str(path)
 
@@ -179,11 +180,13 @@ def run_hidden_task(pairing: tuple[str, str], warriors: int, combats: int, direc
 def run_hidden_sweep(pairings: Iterable[tuple[str, str]] | None = None, warriors: int = 6,
                      combats: int = 7, directory: str | Path | None = None,
                      workers: int = 2, scheduler=None, progress: bool = True,
-                     iterations: int = ITERATIONS) -> dict[tuple[str, str], HiddenMatchupRecord]:
+                     iterations: int = ITERATIONS, keep_solutions: bool = False
+                     ) -> dict[tuple[str, str], HiddenMatchupRecord]:
     """Solve every matchup not yet stored; returns all stored ones.
 
     ``scheduler``: ``None`` for local processes (``workers`` of them; 1 runs here), a
-    Dask scheduler address or a ``distributed.Client``.
+    Dask scheduler address or a ``distributed.Client``. ``keep_solutions`` stores each
+    matchup's solution for advice too (in the cache of the machine that solved it).
     """
     pairings = hidden_matchups() if pairings is None else [tuple(p) for p in pairings]
     for pairing in pairings:
@@ -194,7 +197,7 @@ def run_hidden_sweep(pairings: Iterable[tuple[str, str]] | None = None, warriors
     directory = hidden_dir() if directory is None else Path(directory)
     todo = solving_order([p for p in pairings
                           if load_record(record_path(directory, p, warriors, combats)) is None])
-    args = (warriors, combats, str(directory), iterations)
+    args = (warriors, combats, str(directory), iterations, keep_solutions)
     bar = tqdm(total=len(todo), desc="matchups with hidden villains", unit=" matchup",
                disable=not (progress and todo))
     try:
