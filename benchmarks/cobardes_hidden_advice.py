@@ -35,6 +35,7 @@ from analysis.cobardes.advise import _hidden_from_a_player
 from analysis.cobardes.hidden_solution import HiddenSolution, solution_path
 from analysis.cobardes.hidden_sweep import hidden_params, load_record, record_path
 from analysis.provenance import provenance
+from games.history import history_text
 
 RESULTS = Path(__file__).resolve().parent / "results"
 ROOT = Path(__file__).resolve().parents[1]
@@ -60,15 +61,6 @@ def spots(game, count: int, seed: int) -> list:
         if hidden:
             out.append(hidden[-1] if len(out) % 2 else rng.choice(hidden))
     return out
-
-
-def history_text(state) -> str:
-    walk = state.get_game().new_initial_state()
-    names = []
-    for action in state.history():
-        names.append(walk.action_to_string(action))
-        walk.apply_action(action)
-    return ";".join(names)
 
 
 def command_seconds(params: str, state, solve: bool = False) -> float:

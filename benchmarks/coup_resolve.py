@@ -34,19 +34,10 @@ from analysis.coup.blueprint_advice import ROLLOUTS, advise_spot, sample_spots
 from analysis.coup.resolve import value_graph_for
 from analysis.provenance import provenance
 from games.errors import InvalidParameterError
+from games.history import history_text
 
 RESULTS = Path(__file__).resolve().parent / "results"
 GAME = "python_coup"
-
-
-def history_text(state) -> str:
-    """``state``'s moves by name, from the start, as ``--history`` takes them."""
-    walk = state.get_game().new_initial_state()
-    names = []
-    for action in state.history():
-        names.append(walk.action_to_string(walk.current_player(), action))
-        walk.apply_action(action)
-    return ";".join(names)
 
 
 def cold_seconds(state) -> float:

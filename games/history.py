@@ -29,6 +29,16 @@ def _moves(state: pyspiel.State) -> list[int]:
     return list(state.legal_actions())
 
 
+def history_text(state: pyspiel.State) -> str:
+    """The moves that led to ``state``, by name, as :func:`replay` reads them."""
+    walk = state.get_game().new_initial_state()
+    names = []
+    for action in state.history():
+        names.append(walk.action_to_string(walk.current_player(), action))
+        walk.apply_action(action)
+    return ";".join(names)
+
+
 def replay(game: pyspiel.Game, text: str, flag: str = "--history") -> pyspiel.State:
     """The state after the moves ``text`` names, from the start of ``game``.
 

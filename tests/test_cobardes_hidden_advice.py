@@ -33,6 +33,7 @@ from analysis.solve import CFRSolver
 from analysis.solve.abstraction import graph_strategy_on_tree
 from analysis.solve.compiled import CHANCE, PLAYER0
 from games.cobardes import cards as C
+from games.history import history_text
 
 
 @pytest.fixture(autouse=True)
@@ -160,7 +161,7 @@ def test_the_worlds_are_the_histories_the_mover_cannot_rule_out():
     game = _game()
     for state in list(_hidden_spots(game, games=3, seed=5))[:8]:
         mover = state.current_player()
-        found = worlds(state)
+        found = [w.history() for w in worlds(state)]
         assert list(state.history()) in found
         for history in found:
             other = game.new_initial_state()
@@ -176,7 +177,7 @@ def test_the_worlds_are_the_histories_the_mover_cannot_rule_out():
     while state.is_chance_node() or state.current_player() == 0:
         state.apply_action(state.chance_outcomes()[0][0] if state.is_chance_node()
                            else state.legal_actions()[0])
-    found = worlds(state)
+    found = [w.history() for w in worlds(state)]
     assert {h[0] for h in found} == set(range(C.NUM_CARDS)) & {
         a for a, _ in game.new_initial_state().chance_outcomes()} - {state.history()[1]}
     v1 = state.history()[1]
@@ -219,8 +220,7 @@ def _state(game, history):
 def test_the_command_advises_a_hidden_history_and_stores_the_solve(capsys):
     game = _game()
     state = next(_hidden_spots(game, games=1, seed=2))
-    history = ";".join(_state(game, state.history()[:i]).action_to_string(a)
-                       for i, a in enumerate(state.history()))
+    history = history_text(state)
     args = ["advise", "cobardes", "--params", _params(), "--history", history, "--json"]
     assert main(args) == 0
     out = capsys.readouterr()

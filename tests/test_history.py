@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import games  # noqa: F401  (registers the games)
 from games.errors import InvalidPositionError
-from games.history import history_names, replay
+from games.history import history_names, history_text, replay
 
 GAMES = (("python_coup", {}), ("python_coup", {"players": 3, "deck": "inquisitor"}),
          ("python_cobardes_battle", {}), ("python_goat_lords", {}))
@@ -38,6 +38,8 @@ def test_a_played_history_replays_to_the_same_state(name, params):
         again = replay(game, ";".join(names))
         assert str(again) == str(state)
         assert again.history() == state.history()
+        # The moves named back from the state are the ones that were played.
+        assert history_text(state) == ";".join(names)
         # Case and spacing are forgiven when one move still matches.
         loose = " ; ".join(n.upper().replace(" ", "  ") for n in names)
         assert replay(game, loose).history() == state.history()

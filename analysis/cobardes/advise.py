@@ -173,6 +173,12 @@ def _named_actions(state, values: dict[int, float], mix: dict[int, float]
                  for a in state.legal_actions())
 
 
+def _mover_payoffs(pay, mover: int) -> tuple[float, float, float, float, float]:
+    """The battle's payoffs ``(win, loss, crown, crown loss, draw)`` for ``mover``."""
+    return ((pay.win, pay.loss, pay.crown, pay.crown_loss, pay.draw) if mover == 0 else
+            (-pay.loss, -pay.win, -pay.crown_loss, -pay.crown, -pay.draw))
+
+
 def _rival_villains(pos: E.Pos, mover: int) -> tuple[tuple[str, float], ...]:
     """The villain the mover's rival holds, known to the mover (a public position)."""
     return tuple((C.CARD_NAMES[v], 1.0) for v in E.bits(pos.h[1 - mover] & C.VILLAIN_MASK))
@@ -317,8 +323,7 @@ def advise_spot(state, solve_large: bool = False) -> Advice:
     pay = rules.pay
     if mover == 1:  # seen by the mover: their payoffs, their value
         value = -value
-    payoffs = ((pay.win, pay.loss, pay.crown, pay.crown_loss, pay.draw) if mover == 0 else
-               (-pay.loss, -pay.win, -pay.crown_loss, -pay.crown, -pay.draw))
+    payoffs = _mover_payoffs(pay, mover)
     actions = _named_actions(state, solver.action_values(pos), strategy)
     return Advice(value, "you", E.PHASE_NAMES[pos.phase],
                   tuple({_label(a, court): p for a, p in strategy.items()}.items()), 0.0,
@@ -336,14 +341,12 @@ def _advise_hidden(state, solution) -> Advice:
     pay = state.get_game().rules.pay
     left = (" (the rival made a move the solution never makes: they rest on the deals' "
             "chances alone)") if spot.off_strategy else ""
-    payoffs = ((pay.win, pay.loss, pay.crown, pay.crown_loss, pay.draw) if spot.mover == 0
-               else (-pay.loss, -pay.win, -pay.crown_loss, -pay.crown, -pay.draw))
     return Advice(
         spot.value, "you", E.PHASE_NAMES[pos.phase],
         tuple((_label(a, court), p) for a, p in spot.mix.items()), spot.exploitability,
         f"CFR+ on the trunk's state graph, {spot.iterations} iterations, public subgames "
         f"solved exactly; beliefs over {spot.worlds} histories you cannot rule out{left}",
-        payoffs, rules_variant(state.get_game()),
+        _mover_payoffs(pay, spot.mover), rules_variant(state.get_game()),
         abstraction=True,
         actions=_named_actions(state, spot.action_values, spot.mix),
         opponent_hand=tuple(spot.opponent_hand.items()),

@@ -108,8 +108,8 @@ class HiddenSpot:
     iterations: int
 
 
-def worlds(state) -> list[list[int]]:
-    """The histories the player to move at ``state`` cannot tell from its own: any deals,
+def worlds(state) -> list:
+    """The states the player to move at ``state`` cannot tell from it: any deals,
     any moves of the rival, the player's own moves, with the player's information state
     (OpenSpiel's, a record of all they saw) the same at each of their decisions and at
     the end. Replayed through OpenSpiel, pruned at each of the player's decisions."""
@@ -122,7 +122,7 @@ def worlds(state) -> list[list[int]]:
             mine.append((s.information_state_string(mover), action))
         s.apply_action(action)
     mine.append((state.information_state_string(mover), None))
-    out: list[list[int]] = []
+    out: list = []
 
     def walk(s, k: int) -> None:
         if s.is_terminal():
@@ -139,7 +139,7 @@ def worlds(state) -> list[list[int]]:
             if s.information_state_string(mover) != seen:
                 return
             if action is None:
-                out.append(list(s.history()))
+                out.append(s)
             else:
                 walk(s.child(action), k + 1)
 
@@ -192,9 +192,8 @@ def advise_hidden(state, solution: HiddenSolution) -> HiddenSpot:
     """Advice at ``state`` (a decision where a villain is hidden) from ``solution``."""
     mover = state.current_player()
     sign = 1.0 if mover == 0 else -1.0
-    game = state.get_game()
     legal = state.legal_actions()
-    paths = [(h, *follow(solution, h, mover)) for h in worlds(state)]
+    paths = [(w, *follow(solution, w.history(), mover)) for w in worlds(state)]
     # Bayes' rule over the rival's moves; a rival who made a move the solution never
     # makes leaves only the deals' chances to go by.
     off_strategy = sum(c * r for _, _, c, r in paths) <= 0
@@ -205,7 +204,7 @@ def advise_hidden(state, solution: HiddenSolution) -> HiddenSpot:
     values = dict.fromkeys(legal, 0.0)
     theirs: dict[str, float] = {}
     value = 0.0
-    for history, node, weight in found:
+    for world, node, weight in found:
         share = weight / total
         rows = _rows(solution, node)
         if sorted(rows) != sorted(legal):
@@ -216,11 +215,8 @@ def advise_hidden(state, solution: HiddenSolution) -> HiddenSpot:
             child = int(solution.edge_child[_edge(solution, node, a)])
             values[a] += share * sign * float(solution.values[child])
         value += share * sign * float(solution.values[node])
-        pos = game.new_initial_state()
-        for a in history:
-            pos.apply_action(a)
         held = [C.CARD_NAMES[v] for v in
-                E.bits(pos.position.h[1 - mover] & C.VILLAIN_MASK)] or ["none"]
+                E.bits(world.position.h[1 - mover] & C.VILLAIN_MASK)] or ["none"]
         for name in held:
             theirs[name] = theirs.get(name, 0.0) + share
     norm = sum(mix.values())

@@ -24,7 +24,7 @@ from tqdm.auto import tqdm
 
 import games  # noqa: F401  (registers the games)
 from analysis import store
-from analysis.cobardes.hidden_solution import solve
+from analysis.cobardes.hidden_solution import ITERATIONS, solve
 from analysis.cobardes.sweep import battle_params, is_mirror, task_path
 from analysis.cobardes.trunk import compile_cut
 from analysis.cobardes.villains import GAME, deal_values
@@ -35,7 +35,6 @@ from games.errors import InvalidParameterError
 
 # Bump when the meaning of a stored record changes.
 HIDDEN_VERSION = 1
-ITERATIONS = 200
 ORDER_SEED = 20261202  # the order matchups are solved in (see solving_order)
 KIND = "hidden"
 SOLVER = ("public subgames by exact backward induction; CFR+ on the trunk's state graph "
