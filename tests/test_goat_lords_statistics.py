@@ -64,4 +64,36 @@ def test_extra_wild_effect_pairs_games_by_index():
     effect = extra_wild_effect(rows_t, rows_c, 2)
     assert effect["pairs"] == 30
     assert effect["win"][1] <= effect["win"][0] <= effect["win"][2]
-    assert extra_wild_effect(rows_c, rows_c, 2)["win"][0] == 0.0
+    assert effect["win_paired"][1] <= effect["win_paired"][0] <= effect["win_paired"][2]
+    assert extra_wild_effect(rows_c, rows_c, 2)["win_paired"][0] == 0.0
+    # Against the fair share: the treated seat's mean share, its seats weighted equally.
+    seat = rows_t["index"] % 2
+    share = [(1.0 / len(w.split(";"))) * (str(s) in w.split(";")) for w, s in zip(rows_t["winners"], seat, strict=True)]
+    rate = pd.Series(share).groupby(seat.to_numpy()).mean().mean()
+    assert effect["win_rate"][0] == pytest.approx(rate) and effect["win"][0] == pytest.approx(rate - 0.5)
+
+
+def _treated_games(players: int, games: int, p: float, rng: random.Random) -> pd.DataFrame:
+    """Games where seat ``i % players`` wins with chance ``p``, else another seat (ties none)."""
+    rows = []
+    for i in range(games):
+        seat = i % players
+        winner = seat if rng.random() < p else rng.choice([s for s in range(players) if s != seat])
+        rows.append({"index": i, "winners": str(winner), "points": ";".join("0" * players)})
+    return pd.DataFrame(rows)
+
+
+def test_extra_wild_effect_interval_covers_the_true_gain():
+    """Over many synthetic tables with a known gain (seat wins 40% at 3 players: +6.7
+    points over the fair share), the 95% interval holds the gain about 95% of the time,
+    and the fair-share interval is narrower than the paired one."""
+    rng = random.Random(5)
+    control = _treated_games(3, 600, 1 / 3, rng)
+    covered, narrower = 0, 0
+    for _ in range(200):
+        effect = extra_wild_effect(_treated_games(3, 600, 0.4, rng), control, 3)
+        lo, hi = effect["win"][1:]
+        covered += lo <= 0.4 - 1 / 3 <= hi
+        narrower += (hi - lo) < effect["win_paired"][2] - effect["win_paired"][1]
+    assert 0.90 <= covered / 200 <= 0.99
+    assert narrower == 200

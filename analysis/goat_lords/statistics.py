@@ -123,13 +123,31 @@ def wild_worth(df: pd.DataFrame) -> dict:
 
 
 def extra_wild_effect(treated: pd.DataFrame, control: pd.DataFrame, players: int) -> dict:
-    """What one more wild in the opening hand is worth, from paired games.
+    """What one more wild in the opening hand is worth, with 95% intervals.
 
     Game ``i`` of the treated experiment is game ``i`` of the control with seat
     ``i % players`` dealt one more wild (in place of its cheapest goat); the deal
-    is the same. Returns the treated seat's mean win share and herd points minus
-    the same seat's in the control game, with 95% intervals over the pairs.
+    is the same. The answer, ``win``, is the treated seat's win share minus the
+    fair share 1/players, its seats weighted equally. Without the wild, a seat
+    taken in turn wins exactly 1/players on average (the win shares of a game sum
+    to one), so the fair share is an exact control and adds no noise. ``win_paired``
+    compares with the same seat of the same deal without the wild instead: the same
+    quantity, noisier because the two games soon part ways. ``points`` is the herd
+    points gained over the paired games.
     """
+    shares = []
+    for row in treated.itertuples():
+        seat = row.index % players
+        winners = str(row.winners).split(";")
+        shares.append((seat, 1.0 / len(winners) if str(seat) in winners else 0.0))
+    by_seat = pd.DataFrame(shares, columns=["seat", "win"]).groupby("seat")["win"]
+    if len(shares) < 2 * players or by_seat.count().min() < 2:
+        rate = (float("nan"),) * 3
+    else:
+        m = float(by_seat.mean().mean())
+        se = math.sqrt(float((by_seat.var(ddof=1) / by_seat.count()).sum())) / by_seat.ngroups
+        rate = (m, m - Z95 * se, m + Z95 * se)
+    fair = 1.0 / players
     merged = treated.merge(control, on="index", suffixes=("_t", "_c"))
     wins, points = [], []
     for row in merged.itertuples():
@@ -139,7 +157,8 @@ def extra_wild_effect(treated: pd.DataFrame, control: pd.DataFrame, players: int
         share_c = 1.0 / len(w_c) if str(seat) in w_c else 0.0
         wins.append(share_t - share_c)
         points.append(int(str(row.points_t).split(";")[seat]) - int(str(row.points_c).split(";")[seat]))
-    return {"pairs": len(merged), "win": mean_ci(wins), "points": mean_ci(points)}
+    return {"games": len(treated), "win_rate": rate, "win": tuple(x - fair for x in rate),
+            "pairs": len(merged), "win_paired": mean_ci(wins), "points": mean_ci(points)}
 
 
 def game_length(df: pd.DataFrame) -> dict:

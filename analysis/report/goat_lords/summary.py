@@ -16,6 +16,7 @@ from analysis.goat_lords.statistics import (
 from analysis.report.context import ReportContext
 from analysis.report.goat_lords.results import extra_wild_rows, results
 from analysis.report.goat_lords.strong import strong_facts
+from analysis.report.markdown import pp
 
 
 def summary_section(ctx: ReportContext) -> str:
@@ -46,10 +47,10 @@ def summary_section(ctx: ReportContext) -> str:
                      f"players, {len(pooled)} games; observational).")
         causal = extra_wild_rows(res)
         if causal:
-            lines.append("- **One more wild in the opening hand** (paired experiment, all-greedy): "
-                         + "; ".join(f"{n}p {100 * e['win'][0]:+.1f} pp [{100 * e['win'][1]:+.1f}, "
-                                     f"{100 * e['win'][2]:+.1f}]" for n, e in causal)
-                         + f" of win rate ({causal[0][1]['pairs']} pairs each).")
+            lines.append("- **One more wild in the opening hand** (the same deals with one goat "
+                         "swapped for a wild, all-greedy): "
+                         + "; ".join(f"{n}p {pp(e['win'][0], e['win'][1:])}" for n, e in causal)
+                         + f" of win rate over the fair share ({causal[0][1]['games']:,} games each).")
         duels = [(exp.players, duel_success(df)) for exp, df in greedy]
         lo_n, lo_d = min(duels, key=lambda t: t[1]["attacker_rate"])
         hi_n, hi_d = max(duels, key=lambda t: t[1]["attacker_rate"])

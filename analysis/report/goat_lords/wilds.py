@@ -9,6 +9,7 @@ from analysis.goat_lords.statistics import wild_worth
 from analysis.goat_lords.tournament import Experiment
 from analysis.report.context import ReportContext
 from analysis.report.goat_lords.results import extra_wild_rows, results
+from analysis.report.markdown import pp
 
 
 def wild_section(ctx: ReportContext) -> str:
@@ -48,17 +49,20 @@ def wild_section(ctx: ReportContext) -> str:
             "",
             "**One more wild, as an experiment.** The all-greedy games above were replayed with one "
             "change: after the deal, seat *i* mod *n* (so every seat in turn) swaps its cheapest goat "
-            "for a wild from the draw pile. The deal is identical, so each game pairs with its "
-            "original; the table gives the treated seat's win share and herd points minus the same "
-            "seat's in the original game (95% intervals over the pairs). It isolates the card; the "
-            "slope above also carries whatever else comes with drawing many wilds over a round.\n",
-            "| players | pairs | win rate, one more wild | herd points, one more wild |",
-            "|---|---|---|---|",
+            "for a wild from the draw pile. The table gives that seat's win rate minus its fair share "
+            "1/*n*: without the wild, a seat taken in turn wins exactly its fair share on average "
+            "(a game's win shares add up to one), so the fair share is an exact baseline. The deal "
+            "is otherwise identical, so each game also pairs with its original: the last two columns "
+            "compare with the same seat in the original game, a noisier check (95% intervals over "
+            "the pairs). The experiment isolates the card; the slope above also carries whatever "
+            "else comes with drawing many wilds over a round.\n",
+            "| players | games | win rate gained over the fair share | gained over the same deal "
+            "without it | herd points, one more wild |",
+            "|---|---|---|---|---|",
         ]
         for n, e in causal:
-            lines.append(f"| {n} | {e['pairs']} | {100 * e['win'][0]:+.1f} pp [{100 * e['win'][1]:+.1f}, "
-                         f"{100 * e['win'][2]:+.1f}] | {e['points'][0]:+.0f} [{e['points'][1]:+.0f}, "
-                         f"{e['points'][2]:+.0f}] |")
+            lines.append(f"| {n} | {e['games']} | {pp(e['win'][0], e['win'][1:])} | {pp(e['win_paired'][0], e['win_paired'][1:])} | "
+                         f"{e['points'][0]:+.0f} [{e['points'][1]:+.0f}, {e['points'][2]:+.0f}] |")
     ax.axhline(1.0, color="grey", lw=0.8, ls="--")
     ax.set_xlabel("wilds received in the round (3 = 3 or more)")
     ax.set_ylabel("win rate ÷ fair share")
