@@ -30,6 +30,7 @@ from analysis.report import cells, svg
 from analysis.report.cobardes.common import FULL_BATTLE_JSON, load_renewal
 from analysis.report.coup.readers import full_game_best
 from analysis.report.guides.common import TEMPLATES, GuideContext
+from analysis.report.guides.goat_lords import records as GR
 from analysis.report.guides.write import GUIDES, render_guide, write_guide
 from analysis.report.markdown import pct, pct_ci, pp, table
 from analysis.report.site import write_site
@@ -363,10 +364,19 @@ def greedy_rows(players: int) -> pd.DataFrame:
     return rows[rows["index"] < exp.games]
 
 
+def answer_rows(players: int) -> pd.DataFrame:
+    """The games the guide's seat answers read: the strong agent's (the rulebook's scoring)
+    once all its seat tables are complete, else the greedy tournament's."""
+    strong = GR.strong_group("seats")
+    if strong is None:
+        return greedy_rows(players)
+    return next(df for e, df in strong if e.label == "rounds" and e.players == players)
+
+
 def test_goat_lords_first_player_equals_the_games(guides):
     row = the_row(guides["goat_lords"], "First-player advantage")
     for n in range(2, 7):
-        r = seat_win_rates(greedy_rows(n)).set_index("seat").loc[0]
+        r = seat_win_rates(answer_rows(n)).set_index("seat").loc[0]
         assert f"**{n}p {pp(r.win_rate - 1 / n, (r.lo - 1 / n, r.hi - 1 / n))}**" in row
     assert "of 20 seat intervals miss the fair share" in row or "Every seat's interval" in row
 
@@ -374,16 +384,52 @@ def test_goat_lords_first_player_equals_the_games(guides):
 def test_goat_lords_seat_chart_hovers_each_seat(tmp_path):
     write_guide("goat_lords", tmp_path)
     chart = (tmp_path / "goat_lords_guide_seats.svg").read_text()
-    r = seat_win_rates(greedy_rows(6)).set_index("seat").loc[5]
+    r = seat_win_rates(answer_rows(6)).set_index("seat").loc[5]
     assert f"6 players, seat 6: wins {pct_ci(r.win_rate, (r.lo, r.hi))}" in chart
 
 
 def test_goat_lords_duels_equal_the_games(guides):
     row = the_row(guides["goat_lords"], "Duels: attacker or defender")
     for n in range(2, 7):
-        df = greedy_rows(n)
+        df = answer_rows(n)
         rate = df["attacker_wins"].sum() / (df["attacker_wins"] + df["defender_wins"]).sum()
         assert f"**{n}p {pct(rate)}" in row
+
+
+def test_goat_lords_answers_come_from_the_strong_agent_once_its_tables_are_complete(
+        tmp_path, monkeypatch):
+    """With every strong-agent table of a question complete, its answer gives the strong
+    agent's numbers and says so; with one table short, the greedy tournament's again."""
+    from analysis.goat_lords.plan import run_strong
+    from analysis.goat_lords.statistics import extra_wild_effect
+
+    monkeypatch.setenv("FAROL_CACHE_DIR", str(tmp_path / "cache"))
+    res = run_strong(True, workers=1, only=lambda e: e.players == 2)
+    complete = {group: [(e, df) for e, df in res[group] if e.players == 2] for group in res}
+    monkeypatch.setattr(GR, "strong_results", lambda: complete)
+    text = write_guide("goat_lords", tmp_path / "strong").read_text(encoding="utf-8")
+    first = the_row(text, "First-player advantage")
+    rounds = next(df for e, df in complete["seats"] if e.label == "rounds")
+    single = next(df for e, df in complete["seats"] if e.label == "single")
+    for df in (rounds, single):
+        r = seat_win_rates(df).set_index("seat").loc[0]
+        assert f"**2p {pp(r.win_rate - 0.5, (r.lo - 0.5, r.hi - 0.5))}**" in first
+    assert "the strong agent `lord`" in first and "`scoring=rounds`" in first
+    assert "the strong agent `lord`" in the_row(text, "Duels: attacker or defender")
+    wild = the_row(text, "Strength of a wild card")
+    e = extra_wild_effect(complete["extra_wild"][0][1], single, 2)
+    assert f"**2p {pp(e['win'][0], e['win'][1:])}**" in wild and "the strong agent" in wild
+    values = the_row(text, "Point values (a variant the rules leave open)")
+    assert "2p" in values and "of 6** sets" in values and "the strong agent" in values
+    scoring = next(line for line in text.splitlines()
+                   if line.startswith("| scoring of the answers from the strong agent's games |"))
+    assert "`scoring=rounds`" in scoring and "`scoring=single`" in scoring
+    # One seat table short of its games: the greedy tournaments answer again.
+    short = {**complete, "seats": [(e, df.iloc[:-1]) for e, df in complete["seats"]]}
+    monkeypatch.setattr(GR, "strong_results", lambda: short)
+    text = write_guide("goat_lords", tmp_path / "short").read_text(encoding="utf-8")
+    assert "the greedy bot in every seat" in the_row(text, "First-player advantage")
+    assert "the strong agent" in the_row(text, "Strength of a wild card")
 
 
 def test_goat_lords_strength_only_from_long_matches(guides):

@@ -12,9 +12,9 @@ from analysis.report.markdown import pct, pct_ci, pp
 QUESTION = "First-player advantage"
 
 
-def facts(ctx: GuideContext) -> dict:
+def _rows(tables) -> list[dict]:
     rows = []
-    for exp, df in R.greedy_tables(ctx.outdir):
+    for exp, df in tables:
         seats = seat_win_rates(df).set_index("seat")
         r = seats.loc[0]
         fair = 1 / exp.players
@@ -22,11 +22,26 @@ def facts(ctx: GuideContext) -> dict:
                      "ci": (r.lo - fair, r.hi - fair), "fair_inside": r.lo <= fair <= r.hi,
                      "params": exp.game_params(), "fair": fair,
                      "seats": [(s.win_rate, (s.lo, s.hi)) for _, s in seats.sort_index().iterrows()]})
+    return rows
+
+
+def facts(ctx: GuideContext) -> dict:
+    """The rulebook's scoring with the strong agent once its tables are complete (the
+    one-round scoring beside it), else the greedy tournaments."""
+    strong = R.strong_group("seats")
+    if strong is not None:
+        tables = [(e, df) for e, df in strong if e.label == "rounds"]
+        other = _rows([(e, df) for e, df in strong if e.label == "single"])
+        who = R.strong_words()
+    else:
+        tables, other, who = R.greedy_tables(ctx.outdir), [], "the greedy bot in every seat"
+    rows = _rows(tables)
     unfair = [f"{r['players']}p seat {k + 1}" for r in rows
               for k, (_, (lo, hi)) in enumerate(r["seats"]) if not lo <= r["fair"] <= hi]
     headline = "; ".join(f"{r['players']}p {pp(r['edge'])}" for r in rows) or None
     total = sum(r["players"] for r in rows)
-    return {"rows": rows, "unfair": unfair, "total": total, "headline": headline}
+    return {"rows": rows, "other": other, "unfair": unfair, "total": total,
+            "headline": headline, "who": who, "games": R.games_words({e.players: len(df) for e, df in tables}) if tables else ""}
 
 
 def chart(rows: list[dict]) -> str:
@@ -55,8 +70,9 @@ def answer(ctx: GuideContext) -> Answer:
     if not rows:
         return Answer(QUESTION, one_line(render("goat_lords/first_player.md.j2", **f)),
                       "One round, the greedy bot in every seat.", None)
-    model = (f"{R.scoring_words(rows[0]['params']).capitalize()}, the greedy bot in every seat, "
-             f"{rows[0]['games']:,} games per player count; 95% intervals.")
+    scoring = R.scoring_words(rows[0]["params"]).capitalize()
+    also = " (and one round, `scoring=single`, beside it)" if f["other"] else ""
+    model = f"{scoring}{also}, {f['who']}, {f['games']}; 95% intervals."
     name = ctx.save_svg(chart(rows), "seats")
     return Answer(QUESTION, one_line(render("goat_lords/first_player.md.j2", **f)), model,
                   f["headline"], f"![Goat Lords: each seat's win rate minus its fair share]({name})")

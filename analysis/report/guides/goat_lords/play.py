@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from analysis.goat_lords.statistics import duel_success, game_length
 from analysis.params import game_parameter_spec
-from analysis.report.goat_lords.results import extra_wild_rows
 from analysis.report.guides.common import GuideContext, render
 from analysis.report.guides.goat_lords import records as R
+from analysis.report.guides.goat_lords.wilds import facts as wild_facts
 from analysis.report.markdown import pct, pct_ci, pp
 
 VALUE_KINDS = ("goat_lord", "goatini", "goatacorn", "dragon", "kraken", "ninja", "tgoat",
@@ -31,12 +31,19 @@ def parameter_rows(ctx: GuideContext) -> list[list[str]]:
             ["point values, Goat Lord/Goatini/Goat-a-Corn/the nine others", values(tour)]]
     if match is not None:
         rows.insert(1, ["scoring of the strongest agent's matches", R.scoring_words(played)])
+    strong = [g for g in ("seats", "extra_wild", "sensitivity") if R.strong_group(g) is not None]
+    if strong:
+        scorings = sorted({exp.game_params()["scoring"] for g in strong
+                           for exp, _ in R.strong_group(g)})
+        rows.insert(1, ["scoring of the answers from the strong agent's games",
+                        "; ".join(R.scoring_words({"scoring": s}) for s in scorings)])
     return rows
 
 
 def part(ctx: GuideContext) -> str:
     greedy = R.greedy_tables(ctx.outdir)
-    wild = dict(extra_wild_rows(R.plan(ctx.outdir)))
+    wf = wild_facts(ctx)
+    wild = {r["players"]: r for r in wf["rows"]}
     rows, thumbs = [], []
     duels = {}
     for exp, df in greedy:
@@ -45,7 +52,7 @@ def part(ctx: GuideContext) -> str:
         w = wild.get(exp.players)
         rows.append([f"{exp.players}", pct_ci(d["attacker_rate"], (d["lo"], d["hi"])),
                      f"{d['per_game']:.1f}", f"{game_length(df)['turns']:.0f}",
-                     pp(w["win"][0], w["win"][1:]) if w else "–"])
+                     pp(w["win"], w["ci"]) if w else "–"])
     if duels:
         lo = min(duels.values(), key=lambda d: d["attacker_rate"])
         hi = max(duels.values(), key=lambda d: d["attacker_rate"])
@@ -53,8 +60,9 @@ def part(ctx: GuideContext) -> str:
                       f"{pct(hi['attacker_rate'], 0)} of the time"
                       + (", more at bigger tables." if hi is duels[max(duels)] else "."))
     if wild:
-        best_n = max(wild, key=lambda n: wild[n]["win"][0])
+        best_n = max(wild, key=lambda n: wild[n]["win"])
         thumbs.append(f"Keep your wilds: one more in the opening hand adds "
-                      f"{pp(wild[best_n]['win'][0])} of win rate at {best_n} players.")
+                      f"{pp(wild[best_n]['win'])} of win rate at {best_n} players.")
     return render("goat_lords/play.md.j2", parameters=parameter_rows(ctx), rows=rows,
-                  thumbs=thumbs, games=len(greedy[0][1]) if greedy else 0)
+                  thumbs=thumbs, games=len(greedy[0][1]) if greedy else 0,
+                  wild_who=wf["who"])

@@ -1,5 +1,9 @@
 """What the Goat Lords guide reads: the stored tournaments (one round each, the greedy bot
-in every seat) and the stored matches of the strongest agent (the rulebook's game)."""
+in every seat), the balance games with the strong agent in every seat (both scorings), and
+the stored matches of the strongest agent (the rulebook's game).
+
+An answer comes from the strong agent's games once every table it needs is complete, and
+from the greedy tournaments until then."""
 
 from __future__ import annotations
 
@@ -8,9 +12,9 @@ from pathlib import Path
 import pandas as pd
 
 from analysis import store
-from analysis.goat_lords.plan import all_greedy
+from analysis.goat_lords.plan import STRONG_BOT, PlanResults, all_greedy, strong_plan
 from analysis.goat_lords.plan import plan as experiments
-from analysis.goat_lords.tournament import Experiment, csv_path, load_rows
+from analysis.goat_lords.tournament import Experiment, csv_path, load_rows, played_rows
 from analysis.match import MatchResult
 from analysis.params import game_parameter_spec
 from analysis.solve.cache import read_json
@@ -39,6 +43,38 @@ def plan(outdir: Path) -> dict[str, list[tuple[Experiment, pd.DataFrame]]]:
         _READ[key] = {group: [(exp, stored(exp)) for exp in exps]
                       for group, exps in groups.items()}
     return _READ[key]
+
+
+def strong_results() -> PlanResults:
+    """The strong agent's balance games stored so far, by question (read only)."""
+    groups = strong_plan(False)
+    paths = [csv_path(e) for exps in groups.values() for e in exps]
+    key = ("strong", str(store.data_root()),
+           tuple(p.stat().st_mtime if p.exists() else 0.0 for p in paths))
+    if key not in _READ:
+        _READ[key] = {group: [(exp, played_rows(exp)) for exp in exps]
+                      for group, exps in groups.items()}
+    return _READ[key]
+
+
+def strong_group(group: str) -> list[tuple[Experiment, pd.DataFrame]] | None:
+    """The strong agent's tables of one question if every one is complete, else ``None``."""
+    tables = strong_results()[group]
+    return tables if all(len(df) >= exp.games for exp, df in tables) else None
+
+
+def strong_words() -> str:
+    name, _, sims = STRONG_BOT.partition(":")
+    return f"the strong agent `{name}` at {sims} simulations a move in every seat"
+
+
+def games_words(by_players: dict[int, int]) -> str:
+    """Games per player count in words: ``3,000 games per player count`` when they are all
+    equal, else ``1,550 games at 2 players to 750 at 6``."""
+    if len(set(by_players.values())) == 1:
+        return f"{next(iter(by_players.values())):,} games per player count"
+    lo, hi = min(by_players), max(by_players)
+    return f"{by_players[lo]:,} games at {lo} players to {by_players[hi]:,} at {hi}"
 
 
 def greedy_tables(outdir: Path) -> list[tuple[Experiment, pd.DataFrame]]:

@@ -10,7 +10,17 @@ QUESTION = "Point values (a variant the rules leave open)"
 
 
 def facts(ctx: GuideContext) -> dict:
-    sens = [(e, df) for e, df in R.plan(ctx.outdir)["sensitivity"] if not df.empty]
+    """The strong agent's games once its tables are complete (the assumed values are its
+    one-round seat tables), else the greedy tournaments."""
+    strong = R.strong_group("sensitivity")
+    if strong is not None:
+        players = {e.players for e, _ in strong}
+        assumed = [(e, df) for e, df in R.strong_results()["seats"]
+                   if e.label == "single" and e.players in players]
+        sens, who = strong + assumed, R.strong_words()
+    else:
+        sens = [(e, df) for e, df in R.plan(ctx.outdir)["sensitivity"] if not df.empty]
+        who = "greedy bots"
     rows = []
     for n in sorted({e.players for e, _ in sens}):
         at_n = [(e, df) for e, df in sens if e.players == n]
@@ -21,15 +31,15 @@ def facts(ctx: GuideContext) -> dict:
                      "lo": min(edges), "hi": max(edges)})
     headline = ("; ".join(f"{r['players']}p {r['fair_inside']} of {r['sets']}" for r in rows)
                 or None)
-    return {"rows": rows, "headline": headline}
+    return {"rows": rows, "headline": headline, "who": who}
 
 
 def answer(ctx: GuideContext) -> Answer:
     f = facts(ctx)
     rows = f["rows"]
-    model = (f"One round, greedy bots (who play by the values), {rows[0]['sets']} value sets "
+    games = "; ".join(f"{r['games']:,} games each at {r['players']} players" for r in rows)
+    model = (f"One round, {f['who']} (who play by the values), {rows[0]['sets']} value sets "
              f"(flat, reversed, cheap or rich wilds, a random draw, the assumed one), "
-             f"{rows[0]['games']:,} games each; 95% intervals." if rows else
-             "One round, greedy bots, several value sets.")
+             f"{games}; 95% intervals." if rows else "One round, greedy bots, several value sets.")
     return Answer(QUESTION, one_line(render("goat_lords/values.md.j2", **f)), model,
                   f["headline"])

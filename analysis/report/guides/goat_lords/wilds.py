@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from analysis.goat_lords.statistics import extra_wild_effect
 from analysis.report.goat_lords.results import extra_wild_rows
 from analysis.report.guides.common import Answer, GuideContext, one_line, render
 from analysis.report.guides.goat_lords import records as R
@@ -11,18 +12,25 @@ QUESTION = "Strength of a wild card"
 
 
 def facts(ctx: GuideContext) -> dict:
+    """The strong agent's games once its tables are complete, else the greedy tournaments."""
+    strong = R.strong_group("extra_wild")
+    if strong is not None:
+        control = {e.players: df for e, df in R.strong_results()["seats"] if e.label == "single"}
+        effects, who = [(e.players, extra_wild_effect(df, control[e.players], e.players))
+                        for e, df in strong], R.strong_words()
+    else:
+        effects, who = extra_wild_rows(R.plan(ctx.outdir)), "the greedy bot in every seat"
     rows = [{"players": n, "win": e["win"][0], "ci": e["win"][1:], "games": e["games"],
-             "points": e["points"]} for n, e in extra_wild_rows(R.plan(ctx.outdir))]
+             "points": e["points"]} for n, e in effects]
     headline = "; ".join(f"{r['players']}p {pp(r['win'])}" for r in rows) or None
-    return {"rows": rows, "headline": headline}
+    return {"rows": rows, "headline": headline, "who": who}
 
 
 def answer(ctx: GuideContext) -> Answer:
     f = facts(ctx)
     rows = f["rows"]
     model = ("The same deals replayed with one goat of the opening hand swapped for a wild, "
-             "every seat in turn (one round, greedy bots), against the fair share; "
-             f"{rows[0]['games']:,} games per player count; 95% intervals." if rows else
-             "One round, greedy bots.")
+             f"every seat in turn (one round, {f['who']}), against the fair share; "
+             f"{R.games_words({r['players']: r['games'] for r in rows})}; 95% intervals." if rows else "One round, greedy bots.")
     return Answer(QUESTION, one_line(render("goat_lords/wilds.md.j2", **f)), model,
                   f["headline"])
