@@ -23,11 +23,17 @@ def summary_section(ctx: ReportContext) -> str:
     """The answers in a few lines, computed from the same results as the sections below."""
     res = results(ctx)
     strong = strong_facts(ctx.quick)
+    if strong.played < strong.planned:
+        status = ("The same questions with the strong agent in every seat are being measured: "
+                  f"{strong.played:,} of {strong.planned:,} games played so far (*Balance with "
+                  "the strong agent*, below); the strategy guide takes each answer from them "
+                  "once its tables are complete.")
+    else:
+        status = ("The same questions with the strong agent in every seat are answered in "
+                  f"*Balance with the strong agent*, below, from all {strong.played:,} of its "
+                  "games; the strategy guide's answers come from there.")
     lines = ["## The answers in brief\n",
-             "These answers come from tables of greedy bots, a weak player. The same "
-             "questions with the strong agent in every seat are being measured: "
-             f"{strong.played:,} of {strong.planned:,} games played so far (*Balance with the "
-             "strong agent*, below).\n"]
+             f"These answers come from tables of greedy bots, a weak player. {status}\n"]
     greedy = all_greedy(res)
     if greedy:
         edges = []
