@@ -23,7 +23,7 @@ from analysis.coup import blueprint, full_game
 from analysis.coup import seat_balance as SB
 from analysis.coup.blueprint_bluffs import BluffRow, BluffTable, GridRow, save_table
 from analysis.goat_lords.plan import plan as goat_plan
-from analysis.goat_lords.statistics import seat_win_rates
+from analysis.goat_lords.statistics import duel_success, seat_win_rates
 from analysis.goat_lords.tournament import load_rows
 from analysis.match import MatchResult, SeatRecord
 from analysis.report import cells, svg
@@ -415,7 +415,12 @@ def test_goat_lords_answers_come_from_the_strong_agent_once_its_tables_are_compl
         r = seat_win_rates(df).set_index("seat").loc[0]
         assert f"**2p {pp(r.win_rate - 0.5, (r.lo - 0.5, r.hi - 0.5))}**" in first
     assert "the strong agent `lord`" in first and "`scoring=rounds`" in first
-    assert "the strong agent `lord`" in the_row(text, "Duels: attacker or defender")
+    duels = the_row(text, "Duels: attacker or defender")
+    d = duel_success(single)
+    assert "the strong agent `lord`" in duels and f"**2p {pct_ci(d['attacker_rate'], (d['lo'], d['hi']))}**" in duels
+    # The table of play at each size reads the same one-round games.
+    assert "One round each (`scoring=single`), the strong agent `lord`" in text
+    assert f"| 2 | {pct_ci(d['attacker_rate'], (d['lo'], d['hi']))} |" in text
     wild = the_row(text, "Strength of a wild card")
     e = extra_wild_effect(complete["extra_wild"][0][1], single, 2)
     assert f"**2p {pp(e['win'][0], e['win'][1:])}**" in wild and "the strong agent" in wild

@@ -10,30 +10,33 @@ from analysis.report.markdown import pct
 QUESTION = "Duels: attacker or defender"
 
 
-def facts(ctx: GuideContext) -> dict:
-    """The rulebook's scoring with the strong agent once its tables are complete, else the
-    greedy tournaments."""
-    strong = R.strong_group("seats")
-    if strong is not None:
-        tables, who = [(e, df) for e, df in strong if e.label == "rounds"], R.strong_words()
-    else:
-        tables, who = R.greedy_tables(ctx.outdir), "the greedy bot in every seat"
+def _rows(tables) -> list[dict]:
     rows = []
     for exp, df in tables:
         d = duel_success(df)
         rows.append({"players": exp.players, "rate": d["attacker_rate"], "ci": (d["lo"], d["hi"]),
                      "per_game": d["per_game"], "games": len(df), "params": exp.game_params()})
+    return rows
+
+
+def facts(ctx: GuideContext) -> dict:
+    """The rulebook's scoring with the strong agent once its tables are complete (one
+    round beside it), else the greedy tournaments."""
+    t = R.seat_tables(ctx.outdir)
+    rows, other = _rows(t.main), _rows(t.one_round) if t.strong else []
     headline = "; ".join(f"{r['players']}p {pct(r['rate'])}" for r in rows) or None
-    side = ("attacker" if rows and all(r["ci"][0] > 0.5 for r in rows) else
-            "defender" if rows and all(r["ci"][1] < 0.5 for r in rows) else None)
-    return {"rows": rows, "side": side, "headline": headline, "who": who,
-            "games": R.games_words({e.players: len(df) for e, df in tables}) if tables else ""}
+    both = rows + other
+    side = ("attacker" if both and all(r["ci"][0] > 0.5 for r in both) else
+            "defender" if both and all(r["ci"][1] < 0.5 for r in both) else None)
+    return {"rows": rows, "other": other, "side": side, "headline": headline, "who": t.who,
+            "games": R.games_words(t.main)}
 
 
 def answer(ctx: GuideContext) -> Answer:
     f = facts(ctx)
     rows = f["rows"]
-    model = (f"{R.scoring_words(rows[0]['params']).capitalize()}, {f['who']}, {f['games']}; "
-             "95% intervals." if rows else "One round, greedy bots.")
+    also = " (and one round, `scoring=single`, beside it)" if f["other"] else ""
+    model = (f"{R.scoring_words(rows[0]['params']).capitalize()}{also}, {f['who']}, "
+             f"{f['games']}; 95% intervals." if rows else "One round, greedy bots.")
     return Answer(QUESTION, one_line(render("goat_lords/duels.md.j2", **f)), model,
                   f["headline"])

@@ -28,20 +28,15 @@ def _rows(tables) -> list[dict]:
 def facts(ctx: GuideContext) -> dict:
     """The rulebook's scoring with the strong agent once its tables are complete (the
     one-round scoring beside it), else the greedy tournaments."""
-    strong = R.strong_group("seats")
-    if strong is not None:
-        tables = [(e, df) for e, df in strong if e.label == "rounds"]
-        other = _rows([(e, df) for e, df in strong if e.label == "single"])
-        who = R.strong_words()
-    else:
-        tables, other, who = R.greedy_tables(ctx.outdir), [], "the greedy bot in every seat"
+    t = R.seat_tables(ctx.outdir)
+    tables, other, who = t.main, _rows(t.one_round) if t.strong else [], t.who
     rows = _rows(tables)
     unfair = [f"{r['players']}p seat {k + 1}" for r in rows
               for k, (_, (lo, hi)) in enumerate(r["seats"]) if not lo <= r["fair"] <= hi]
     headline = "; ".join(f"{r['players']}p {pp(r['edge'])}" for r in rows) or None
     total = sum(r["players"] for r in rows)
     return {"rows": rows, "other": other, "unfair": unfair, "total": total,
-            "headline": headline, "who": who, "games": R.games_words({e.players: len(df) for e, df in tables}) if tables else ""}
+            "headline": headline, "who": who, "games": R.games_words(tables)}
 
 
 def chart(rows: list[dict]) -> str:

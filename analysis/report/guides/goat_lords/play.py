@@ -41,12 +41,13 @@ def parameter_rows(ctx: GuideContext) -> list[list[str]]:
 
 
 def part(ctx: GuideContext) -> str:
-    greedy = R.greedy_tables(ctx.outdir)
+    seats = R.seat_tables(ctx.outdir)
+    tables = seats.one_round
     wf = wild_facts(ctx)
     wild = {r["players"]: r for r in wf["rows"]}
     rows, thumbs = [], []
     duels = {}
-    for exp, df in greedy:
+    for exp, df in tables:
         d = duel_success(df)
         duels[exp.players] = d
         w = wild.get(exp.players)
@@ -64,5 +65,5 @@ def part(ctx: GuideContext) -> str:
         thumbs.append(f"Keep your wilds: one more in the opening hand adds "
                       f"{pp(wild[best_n]['win'])} of win rate at {best_n} players.")
     return render("goat_lords/play.md.j2", parameters=parameter_rows(ctx), rows=rows,
-                  thumbs=thumbs, games=len(greedy[0][1]) if greedy else 0,
+                  thumbs=thumbs, games=R.games_words(tables), who=seats.who,
                   wild_who=wf["who"])

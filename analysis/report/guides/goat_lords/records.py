@@ -7,6 +7,7 @@ from the greedy tournaments until then."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -63,18 +64,45 @@ def strong_group(group: str) -> list[tuple[Experiment, pd.DataFrame]] | None:
     return tables if all(len(df) >= exp.games for exp, df in tables) else None
 
 
+@dataclass(frozen=True)
+class SeatTables:
+    """The seat tables an answer reads: ``main`` (the strong agent's rulebook scoring, or
+    the greedy tournaments), ``one_round`` (the strong agent's one-round tables, or the
+    greedy tournaments: one round each), and who sat at them, in words."""
+
+    main: list[tuple[Experiment, pd.DataFrame]]
+    one_round: list[tuple[Experiment, pd.DataFrame]]
+    who: str
+    strong: bool
+
+
+def seat_tables(outdir: Path) -> SeatTables:
+    strong = strong_group("seats")
+    if strong is None:
+        greedy = greedy_tables(outdir)
+        return SeatTables(greedy, greedy, "the greedy bot in every seat", False)
+    return SeatTables([(e, df) for e, df in strong if e.label == "rounds"],
+                      [(e, df) for e, df in strong if e.label == "single"], strong_words(), True)
+
+
 def strong_words() -> str:
     name, _, sims = STRONG_BOT.partition(":")
     return f"the strong agent `{name}` at {sims} simulations a move in every seat"
 
 
-def games_words(by_players: dict[int, int]) -> str:
+def count_words(by_players: dict[int, int]) -> str:
     """Games per player count in words: ``3,000 games per player count`` when they are all
     equal, else ``1,550 games at 2 players to 750 at 6``."""
+    if not by_players:
+        return ""
     if len(set(by_players.values())) == 1:
         return f"{next(iter(by_players.values())):,} games per player count"
     lo, hi = min(by_players), max(by_players)
     return f"{by_players[lo]:,} games at {lo} players to {by_players[hi]:,} at {hi}"
+
+
+def games_words(tables: list[tuple[Experiment, pd.DataFrame]]) -> str:
+    return count_words({exp.players: len(df) for exp, df in tables})
 
 
 def greedy_tables(outdir: Path) -> list[tuple[Experiment, pd.DataFrame]]:

@@ -31,6 +31,6 @@ def answer(ctx: GuideContext) -> Answer:
     rows = f["rows"]
     model = ("The same deals replayed with one goat of the opening hand swapped for a wild, "
              f"every seat in turn (one round, {f['who']}), against the fair share; "
-             f"{R.games_words({r['players']: r['games'] for r in rows})}; 95% intervals." if rows else "One round, greedy bots.")
+             f"{R.count_words({r['players']: r['games'] for r in rows})}; 95% intervals." if rows else "One round, greedy bots.")
     return Answer(QUESTION, one_line(render("goat_lords/wilds.md.j2", **f)), model,
                   f["headline"])
