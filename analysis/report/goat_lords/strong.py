@@ -54,7 +54,9 @@ def strong_section(ctx: ReportContext) -> str:
     for r in facts.seats.itertuples():
         lines.append(f"| {r.scoring} | {r.players} | {_games(r)} | {_edge(r.edge, r.lo, r.hi)} | "
                      f"{_pct(r.attacker, r.attacker_lo, r.attacker_hi)} |")
-    lines += ["", "One more wild in the opening hand (single scoring): game *i* is dealt again "
+    lines += ["", "One more wild in the opening hand, measured in one round (single scoring), "
+              "where a hand decides the game; in the rulebook's game the same card is one hand's "
+              "help among the several rounds that follow. Game *i* is dealt again "
               "with seat *i* mod *n* (every seat in turn) swapping its cheapest goat for a wild. "
               "The answer is that seat's win rate minus its fair share: without the wild, a seat "
               "taken in turn wins exactly its fair share on average, because the win shares of a "
