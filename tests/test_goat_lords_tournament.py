@@ -9,12 +9,14 @@ import numpy as np
 import pytest
 
 from analysis import cli, store
+from analysis.goat_lords.balance import BalanceTables
 from analysis.goat_lords.belief import Belief
 from analysis.goat_lords.plan import (
     HEADROOM,
     STRONG_BOT,
     VALUE_SETS,
     games_for,
+    load_strong,
     run_plan,
     run_strong,
     strong_plan,
@@ -168,6 +170,11 @@ def test_the_balance_command_plays_resumes_and_refuses_bad_input(tmp_path, monke
     out = capsys.readouterr().out
     assert "seats        2p single           8 of 8 games" in out
     assert "2p rounds           8 of 8 games" in out and "3p" not in out
+    # Each played table says how wide its interval is against the aim: 8 games are far off.
+    seats = BalanceTables.from_results(load_strong(True)).seats
+    [row] = list(seats[(seats["scoring"] == "single") & (seats["players"] == 2)].itertuples())
+    half = max(row.half, row.attacker_half)
+    assert f"8 of 8 games  ±{100 * half:.2f} pp (aim ±2.5) wider" in out
     assert cli.main(argv + ["--status"]) == 0  # nothing left to play: the same counts
     assert capsys.readouterr().out == out
     assert cli.main(["goat-lords", "balance", "--players", "7"]) == 2

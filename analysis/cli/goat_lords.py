@@ -15,6 +15,7 @@ from analysis.cli.matches import add_common_arguments, parse_agents, print_resul
 from analysis.cli.numbers import int_in, parse_counts
 from analysis.cli.outputs import check_output_dir
 from analysis.goat_lords import GAME
+from analysis.goat_lords.balance import BalanceTables
 from analysis.goat_lords.bots import build_bot, pinned
 from analysis.goat_lords.plan import load_strong, run_strong, strong_plan
 from analysis.goat_lords.statistics import (
@@ -75,7 +76,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     balance.add_argument("--scheduler", default=None,
                          help="play on a Dask cluster: the scheduler's address (tcp://host:8786)")
     balance.add_argument("--status", action="store_true",
-                         help="only print how many games each question has so far")
+                         help="only print how many games each question has so far and how wide its 95%% "
+                              "interval is against the aim")
     balance.set_defaults(func=run_balance)
 
 
@@ -125,11 +127,16 @@ def run_balance(args) -> int:
 
     if not args.status:
         run_strong(quick_mode(), args.workers, args.scheduler, only)
-    for group, done in load_strong(quick_mode()).items():
-        for exp, df in done:
+    res = load_strong(quick_mode())
+    tables = BalanceTables.from_results(res).tables()
+    for group, done in res.items():
+        for (exp, df), row in zip(done, tables[group].itertuples(), strict=True):
             if (group, exp.name) in chosen:
+                half = max(row.half, getattr(row, "attacker_half", 0.0))
+                width = "" if df.empty else (f"  ±{100 * half:.2f} pp (aim ±{100 * row.aim:g})"
+                                             + ("" if row.meets_aim else " wider"))
                 print(f"  {group:<12} {exp.players}p {exp.label:<12} {len(df):>5} of "
-                      f"{exp.games} games")
+                      f"{exp.games} games{width}")
     return 0
 
 
