@@ -21,6 +21,7 @@ from analysis.goat_lords.plan import (
     run_strong,
     strong_plan,
 )
+from analysis.goat_lords.statistics import wild_worth
 from analysis.goat_lords.tournament import (
     Experiment,
     csv_folder,
@@ -205,6 +206,13 @@ def test_the_report_shows_the_strong_balance_as_its_games_come_in(tmp_path, monk
     assert wild.games == wild.planned and wild.lo <= wild.gain <= wild.hi
     assert wild.gain == pytest.approx(wild.win_rate - 0.5) and wild.pairs == wild.games
     assert not facts.complete("seats") and not facts.complete("sensitivity")
+    # The wild received, both scorings, is read from the seat games (no games of its own).
+    res = load_strong(True)
+    for exp, df in res["seats"]:
+        if exp.players == 2:
+            row = facts.wild_received.set_index(["scoring", "players"]).loc[(exp.label, 2)]
+            assert (row.slope, row.lo, row.hi) == pytest.approx(wild_worth(df)["win"])
+    assert facts.played == sum(len(df) for group in res.values() for _, df in group)
     text = strong_section(ctx)
     assert "| single | 2 | 8 of 8 |" in text and "strong_first_seat" in text
     # Eight quick games are far from the aim: the report names the tables that miss it.

@@ -23,7 +23,7 @@ from analysis.coup import blueprint, full_game
 from analysis.coup import seat_balance as SB
 from analysis.coup.blueprint_bluffs import BluffRow, BluffTable, GridRow, save_table
 from analysis.goat_lords.plan import plan as goat_plan
-from analysis.goat_lords.statistics import duel_success, seat_win_rates
+from analysis.goat_lords.statistics import duel_success, seat_win_rates, wild_worth
 from analysis.goat_lords.tournament import load_rows
 from analysis.match import MatchResult, SeatRecord
 from analysis.report import cells, svg
@@ -424,6 +424,8 @@ def test_goat_lords_answers_come_from_the_strong_agent_once_its_tables_are_compl
     wild = the_row(text, "Strength of a wild card")
     e = extra_wild_effect(complete["extra_wild"][0][1], single, 2)
     assert f"**2p {pp(e['win'][0], e['win'][1:])}**" in wild and "the strong agent" in wild
+    slope, lo, hi = wild_worth(rounds)["win"]
+    assert f"In the rulebook's game (`scoring=rounds`), each wild a player receives goes with **2p {pp(slope, (lo, hi))}**" in wild
     values = the_row(text, "Point values (a variant the rules leave open)")
     assert "2p" in values and "of 6** sets" in values and "the strong agent" in values
     scoring = next(line for line in text.splitlines()
@@ -434,7 +436,8 @@ def test_goat_lords_answers_come_from_the_strong_agent_once_its_tables_are_compl
     monkeypatch.setattr(GR, "strong_results", lambda: short)
     text = write_guide("goat_lords", tmp_path / "short").read_text(encoding="utf-8")
     assert "the greedy bot in every seat" in the_row(text, "First-player advantage")
-    assert "the strong agent" in the_row(text, "Strength of a wild card")
+    wild = the_row(text, "Strength of a wild card")
+    assert "the strong agent" in wild and "In the rulebook's game" not in wild
 
 
 def test_goat_lords_strength_only_from_long_matches(guides):

@@ -14,7 +14,12 @@ from dataclasses import dataclass
 import pandas as pd
 
 from analysis.goat_lords.plan import HALF_WIDTH, OTHER_HALF_WIDTH, PlanResults
-from analysis.goat_lords.statistics import duel_success, extra_wild_effect, seat_win_rates
+from analysis.goat_lords.statistics import (
+    duel_success,
+    extra_wild_effect,
+    seat_win_rates,
+    wild_worth,
+)
 
 NAN = float("nan")
 
@@ -79,6 +84,24 @@ def wild_table(res: PlanResults) -> pd.DataFrame:
     return out
 
 
+def wild_slope_table(res: PlanResults) -> pd.DataFrame:
+    """What each wild a seat receives over a game goes with, in both scorings: the slope of
+    its win share on the wilds it received, from the seat tables (observational: a wild
+    comes with the luck of the draw; 95% intervals clustered by game)."""
+    rows = []
+    for exp, df in res["seats"]:
+        row = {"scoring": exp.label, "players": exp.players, "games": len(df),
+               "planned": exp.games, "slope": NAN, "lo": NAN, "hi": NAN, "half": NAN,
+               "aim": aim(exp.players)}
+        if len(df) > 1:
+            slope, lo, hi = wild_worth(df)["win"]
+            row.update(slope=slope, lo=lo, hi=hi, half=_half(lo, hi))
+        rows.append(row)
+    out = pd.DataFrame(rows)
+    out["meets_aim"] = out["half"] <= out["aim"]
+    return out
+
+
 def value_table(res: PlanResults) -> pd.DataFrame:
     """First seat's edge under other point values (single scoring)."""
     rows = [{"values": exp.label, "players": exp.players, "games": len(df), "planned": exp.games,
@@ -96,12 +119,14 @@ class BalanceTables:
     seats: pd.DataFrame
     wild: pd.DataFrame
     values: pd.DataFrame
+    wild_received: pd.DataFrame  # read from the seat tables' games (no games of its own)
 
     @classmethod
     def from_results(cls, res: PlanResults) -> BalanceTables:
-        return cls(seat_table(res), wild_table(res), value_table(res))
+        return cls(seat_table(res), wild_table(res), value_table(res), wild_slope_table(res))
 
     def tables(self) -> dict[str, pd.DataFrame]:
+        """The tables with games of their own, by group of the plan."""
         return {"seats": self.seats, "extra_wild": self.wild, "sensitivity": self.values}
 
     @property
@@ -117,10 +142,18 @@ class BalanceTables:
         t = self.tables()[group]
         return bool((t["games"] >= t["planned"]).all())
 
+    def answers(self) -> dict[str, pd.DataFrame]:
+        """Every table of answers, the wild received included."""
+        return {**self.tables(), "wild_received": self.wild_received}
+
+    def finished(self) -> int:
+        """How many tables of answers have all their games."""
+        return sum(int((t["games"] >= t["planned"]).sum()) for t in self.answers().values())
+
     def misses(self) -> list[str]:
         """The finished tables whose interval is wider than the aim, in words."""
         out = []
-        for group, t in self.tables().items():
+        for group, t in self.answers().items():
             for row in t[(t["games"] >= t["planned"]) & ~t["meets_aim"]].itertuples():
                 what = getattr(row, "scoring", None) or getattr(row, "values", "single")
                 out.append(f"{group.replace('_', ' ')} {row.players}p ({what})")

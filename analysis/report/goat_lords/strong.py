@@ -67,12 +67,19 @@ def strong_section(ctx: ReportContext) -> str:
     for r in facts.wild.itertuples():
         lines.append(f"| {r.players} | {_games(r)} | {_pct(r.win_rate, r.win_rate - r.half, r.win_rate + r.half)} | "
                      f"{_edge(r.gain, r.lo, r.hi)} | {_edge(r.paired, r.paired_lo, r.paired_hi)} |")
+    lines += ["", "Each wild a seat receives over a game (dealt or drawn), in both scorings: the "
+              "slope of its win share on the wilds it received, from the seat games above. This is "
+              "observational (a wild comes with the luck of the draw); intervals are clustered by "
+              "game.\n",
+              "| scoring | players | games | win rate per wild received |", "|---|---|---|---|"]
+    for r in facts.wild_received.itertuples():
+        lines.append(f"| {r.scoring} | {r.players} | {_games(r)} | {_edge(r.slope, r.lo, r.hi)} |")
     lines += ["", "Other point values (single scoring; the agent plays by the values):\n",
               "| values | players | games | first seat − fair |", "|---|---|---|---|"]
     for r in facts.values.itertuples():
         lines.append(f"| {r.values} | {r.players} | {_games(r)} | {_edge(r.edge, r.lo, r.hi)} |")
     misses = facts.misses()
-    finished = sum(int((t["games"] >= t["planned"]).sum()) for t in facts.tables().values())
+    finished = facts.finished()
     if finished:
         lines.append("\n" + (f"Every finished table ({finished}) has its intervals within the aim."
                              if not misses else

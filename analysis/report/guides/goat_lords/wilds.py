@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from analysis.goat_lords.statistics import extra_wild_effect
+from analysis.goat_lords.statistics import extra_wild_effect, wild_worth
 from analysis.report.goat_lords.results import extra_wild_rows
 from analysis.report.guides.common import Answer, GuideContext, one_line, render
 from analysis.report.guides.goat_lords import records as R
@@ -23,14 +23,27 @@ def facts(ctx: GuideContext) -> dict:
     rows = [{"players": n, "win": e["win"][0], "ci": e["win"][1:], "games": e["games"],
              "points": e["points"]} for n, e in effects]
     headline = "; ".join(f"{r['players']}p {pp(r['win'])}" for r in rows) or None
-    return {"rows": rows, "headline": headline, "who": who}
+    # In the rulebook's game: what each wild received goes with (observational).
+    seats = R.seat_tables(ctx.outdir)
+    received = []
+    if seats.strong:
+        for exp, df in seats.main:
+            slope, lo, hi = wild_worth(df)["win"]
+            received.append({"players": exp.players, "win": slope, "ci": (lo, hi)})
+    return {"rows": rows, "headline": headline, "who": who, "received": received}
 
 
 def answer(ctx: GuideContext) -> Answer:
     f = facts(ctx)
     rows = f["rows"]
-    model = ("The same deals replayed with one goat of the opening hand swapped for a wild, "
-             f"every seat in turn (one round, {f['who']}), against the fair share; "
-             f"{R.count_words({r['players']: r['games'] for r in rows})}; 95% intervals." if rows else "One round, greedy bots.")
+    if not rows:
+        model = "One round, greedy bots."
+    else:
+        also = ("; in the rulebook's game, each seat's win share against the wilds it received "
+                "over the game, in the same agent's seat games" if f["received"] else "")
+        games = R.count_words({r["players"]: r["games"] for r in rows})
+        model = ("The same deals replayed with one goat of the opening hand swapped for a wild, "
+                 f"every seat in turn (one round, {f['who']}), against the fair share{also}; "
+                 f"{games}; 95% intervals.")
     return Answer(QUESTION, one_line(render("goat_lords/wilds.md.j2", **f)), model,
                   f["headline"])
