@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 
-from analysis.goat_lords.balance import BalanceTables
-from analysis.goat_lords.plan import SCORINGS, STRONG_BOT, load_strong
+from analysis.goat_lords.balance import BalanceTables, aim
+from analysis.goat_lords.plan import HEADROOM, SCORINGS, STRONG_BOT, load_strong
 from analysis.report.context import ReportContext
 from analysis.report.markdown import pct_ci, pp
 
@@ -44,8 +44,9 @@ def strong_section(ctx: ReportContext) -> str:
              f"The same questions with {bot} in every seat (the search agent that beats the "
              "greedy bot; see *Bot strength*), for both scorings: `single` (one round, most "
              "points wins) and `rounds` (rounds to 1,000 points). Each table is sized for a "
-             "95% interval of ±2.5 points at 2 players and ±3 beyond, for a seat winning up "
-             "to 5 points more than its fair share. "
+             f"95% interval of ±{100 * aim(2):g} points at 2 players and ±{100 * aim(3):g} "
+             f"beyond, for a seat winning up to {100 * HEADROOM:g} points more than its fair "
+             "share. "
              f"Games played so far: {facts.played:,} of {facts.planned:,}; "
              "`farol goat-lords balance` plays the rest (resumable) and this section shows "
              "each answer as its games come in.\n",
