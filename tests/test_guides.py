@@ -547,3 +547,15 @@ def test_goat_lords_appendix_ranks_agents_only_on_matches_of_1000_games(tmp_path
     assert lineup_words(four) == "`lord:432` against 3 × `greedy`"
     assert "Match `short` has 400 games so far, fewer than 1,000: not used" in text
     assert "| short |" not in text
+
+
+def test_goat_lords_wild_answer_says_small_tables_only_when_the_intervals_part():
+    from analysis.report.guides.common import render
+
+    def rows(big_ci):
+        return [{"players": 2, "win": 0.05, "ci": (0.03, 0.07)},
+                {"players": 6, "win": 0.02, "ci": big_ci}]
+
+    apart = render("goat_lords/wilds.md.j2", rows=rows((0.0, 0.025)), received=[])
+    overlap = render("goat_lords/wilds.md.j2", rows=rows((0.0, 0.04)), received=[])
+    assert "worth more at small tables" in apart and "worth more" not in overlap
