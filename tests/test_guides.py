@@ -438,6 +438,14 @@ def test_goat_lords_answers_come_from_the_strong_agent_once_its_tables_are_compl
     assert "the greedy bot in every seat" in the_row(text, "First-player advantage")
     wild = the_row(text, "Strength of a wild card")
     assert "the strong agent" in wild and "In the rulebook's game" not in wild
+    # The wild experiment short: its answer is the greedy tournament's, with nothing of the
+    # strong agent's beside it.
+    short = {**complete, "extra_wild": [(e, df.iloc[:-1]) for e, df in complete["extra_wild"]]}
+    monkeypatch.setattr(GR, "strong_results", lambda: short)
+    text = write_guide("goat_lords", tmp_path / "short_wild").read_text(encoding="utf-8")
+    wild = the_row(text, "Strength of a wild card")
+    assert "the greedy bot in every seat" in wild and "In the rulebook's game" not in wild
+    assert "the strong agent `lord`" in the_row(text, "First-player advantage")
 
 
 def test_goat_lords_strength_only_from_long_matches(guides):
@@ -464,7 +472,7 @@ def test_goat_lords_parameter_table_shows_the_scoring_used(guides):
     exp = next(e for e in goat_plan(False)["seats"] if e.label == "greedy")
     used = exp.game_params()["scoring"]
     line = next(line for line in guides["goat_lords"].splitlines()
-                if line.startswith("| scoring |"))
+                if line.startswith("| scoring of the greedy bots' tournaments |"))
     assert f"`scoring={used}`" in line
 
 

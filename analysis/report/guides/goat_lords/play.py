@@ -25,7 +25,7 @@ def parameter_rows(ctx: GuideContext) -> list[list[str]]:
     def values(p: dict) -> str:
         return "/".join(str(p[f"value_{k}"]) for k in VALUE_KINDS)
 
-    rows = [["scoring", R.scoring_words(tour)],
+    rows = [["scoring of the greedy bots' tournaments", R.scoring_words(tour)],
             ["players", ", ".join(str(e.players) for e, _ in greedy) or "–"],
             ["duel answer (`duel_answer`)", f"`{tour['duel_answer']}`"],
             ["point values, Goat Lord/Goatini/Goat-a-Corn/the nine others", values(tour)]]

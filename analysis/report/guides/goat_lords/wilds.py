@@ -24,9 +24,10 @@ def facts(ctx: GuideContext) -> dict:
              "points": e["points"]} for n, e in effects]
     headline = "; ".join(f"{r['players']}p {pp(r['win'])}" for r in rows) or None
     # In the rulebook's game: what each wild received goes with (observational).
+    # Shown beside the experiment only when both come from the strong agent's games.
     seats = R.seat_tables(ctx.outdir)
     received = []
-    if seats.strong:
+    if seats.strong and strong is not None:
         for exp, df in seats.main:
             slope, lo, hi = wild_worth(df)["win"]
             received.append({"players": exp.players, "win": slope, "ci": (lo, hi)})
