@@ -1,0 +1,50 @@
+"""The strong-agent balance tables: an answer meets its aim exactly when its 95% interval
+is no wider than ±2.5 points at 2 players (±3 beyond), and only finished tables count."""
+
+from __future__ import annotations
+
+import random
+
+import pandas as pd
+
+from analysis.goat_lords.balance import BalanceTables, aim
+from analysis.goat_lords.tournament import Experiment
+
+
+def _games(players: int, games: int, seed: int) -> pd.DataFrame:
+    """Fair synthetic games: a uniform winner, a few duels and wilds each."""
+    rng = random.Random(seed)
+    rows = []
+    for i in range(games):
+        wilds = [rng.randint(0, 3) for _ in range(players)]
+        rows.append({"index": i, "players": players, "seating": ";".join(["lord"] * players),
+                     "winners": str(rng.randrange(players)), "points": ";".join("0" * players),
+                     "wilds": ";".join(map(str, wilds)), "attacker_wins": rng.randint(5, 15),
+                     "defender_wins": rng.randint(2, 8)})
+    return pd.DataFrame(rows)
+
+
+def _results(games: int, planned: int) -> dict:
+    seats = [(Experiment(f"s_{s}", 2, ("lord",) * 2, planned, label=s), _games(2, games, k))
+             for k, s in enumerate(("single", "rounds"))]
+    wild = [(Experiment("w", 2, ("lord",) * 2, planned, label="single", extra_wild=True),
+             _games(2, games, 7))]
+    values = [(Experiment("v", 2, ("lord",) * 2, planned, label="flat"), _games(2, games, 8))]
+    return {"seats": seats, "extra_wild": wild, "sensitivity": values}
+
+
+def test_large_finished_tables_meet_the_aim_and_small_ones_are_named():
+    assert aim(2) == 0.025 and aim(3) == aim(6) == 0.03
+    big = BalanceTables.from_results(_results(1600, 1600))
+    assert big.played == big.planned == 4 * 1600
+    assert all(big.complete(g) for g in ("seats", "extra_wild", "sensitivity"))
+    assert big.finished() == 6 and big.misses() == []  # 4 tables + the wild received twice
+    assert (big.seats["half"] <= 0.025).all() and big.seats["meets_aim"].all()
+    small = BalanceTables.from_results(_results(200, 200))
+    assert set(small.misses()) == {"seats 2p (single)", "seats 2p (rounds)",
+                                   "extra wild 2p (single)", "sensitivity 2p (flat)",
+                                   "wild received 2p (single)", "wild received 2p (rounds)"}
+    # Not finished: not counted, whatever its width.
+    partial = BalanceTables.from_results(_results(200, 1600))
+    assert partial.finished() == 0 and partial.misses() == []
+    assert not partial.complete("seats") and partial.played == 800
