@@ -7,7 +7,8 @@ import random
 
 import pandas as pd
 
-from analysis.goat_lords.balance import BalanceTables, aim
+from analysis.goat_lords.balance import BalanceTables
+from analysis.goat_lords.plan import aim
 from analysis.goat_lords.tournament import Experiment
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from analysis.goat_lords.plan import HALF_WIDTH, OTHER_HALF_WIDTH, PlanResults
+from analysis.goat_lords.plan import PlanResults, aim
 from analysis.goat_lords.statistics import (
     duel_success,
     extra_wild_effect,
@@ -22,11 +22,6 @@ from analysis.goat_lords.statistics import (
 )
 
 NAN = float("nan")
-
-
-def aim(players: int) -> float:
-    """The widest 95% half-width wanted for an answer at this player count."""
-    return HALF_WIDTH.get(players, OTHER_HALF_WIDTH)
 
 
 def _half(lo: float, hi: float) -> float:

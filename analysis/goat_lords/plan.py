@@ -122,13 +122,17 @@ def all_greedy(res: PlanResults) -> list[tuple[Experiment, pd.DataFrame]]:
     return [(e, df) for e, df in res["seats"] if e.label == "greedy" and not df.empty]
 
 
+def aim(players: int) -> float:
+    """The widest 95% half-width wanted for an answer at this player count."""
+    return HALF_WIDTH.get(players, OTHER_HALF_WIDTH)
+
+
 def games_for(players: int) -> int:
     """Games for a seat's win rate to have a 95% interval no wider than the aim (±2.5
     points at 2 players, ±3 beyond) at any rate up to ``HEADROOM`` above the fair
     1/players, as the normal approximation reckons, in fifties."""
     p = min(0.5, 1.0 / players + HEADROOM)
-    half = HALF_WIDTH.get(players, OTHER_HALF_WIDTH)
-    need = 1.96 ** 2 * p * (1 - p) / half ** 2
+    need = 1.96 ** 2 * p * (1 - p) / aim(players) ** 2
     return 50 * math.ceil(need / 50)
 
 

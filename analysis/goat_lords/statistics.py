@@ -28,6 +28,11 @@ def _split(series: pd.Series, cast=float) -> list[list]:
     return [[cast(v) for v in str(s).split(";") if v != ""] for s in series]
 
 
+def win_share(winners: Sequence[int], seat: int) -> float:
+    """A seat's share of one game's win: ties share it."""
+    return 1.0 / len(winners) if seat in winners else 0.0
+
+
 def player_rows(df: pd.DataFrame) -> pd.DataFrame:
     """One row per (game, seat): bot, win share, herd points, wilds received."""
     out = []
@@ -36,9 +41,8 @@ def player_rows(df: pd.DataFrame) -> pd.DataFrame:
         _split(df["wilds"], int), _split(df["seating"], str), strict=True,
     ):
         for seat in range(row.players):
-            share = 1.0 / len(winners) if seat in winners else 0.0
             out.append({"index": row.index, "players": row.players, "seat": seat,
-                        "bot": seating[seat], "win": share, "points": points[seat],
+                        "bot": seating[seat], "win": win_share(winners, seat), "points": points[seat],
                         "wilds": wilds[seat]})
     return pd.DataFrame(out)
 
@@ -135,11 +139,8 @@ def extra_wild_effect(treated: pd.DataFrame, control: pd.DataFrame, players: int
     quantity, noisier because the two games soon part ways. ``points`` is the herd
     points gained over the paired games.
     """
-    shares = []
-    for row in treated.itertuples():
-        seat = row.index % players
-        winners = str(row.winners).split(";")
-        shares.append((seat, 1.0 / len(winners) if str(seat) in winners else 0.0))
+    shares = [(i % players, win_share(w, i % players))
+              for i, w in zip(treated["index"], _split(treated["winners"], int), strict=True)]
     by_seat = pd.DataFrame(shares, columns=["seat", "win"]).groupby("seat")["win"]
     if len(shares) < 2 * players or by_seat.count().min() < 2:
         rate = (float("nan"),) * 3
@@ -150,12 +151,10 @@ def extra_wild_effect(treated: pd.DataFrame, control: pd.DataFrame, players: int
     fair = 1.0 / players
     merged = treated.merge(control, on="index", suffixes=("_t", "_c"))
     wins, points = [], []
-    for row in merged.itertuples():
+    for row, w_t, w_c in zip(merged.itertuples(), _split(merged["winners_t"], int),
+                             _split(merged["winners_c"], int), strict=True):
         seat = row.index % players
-        w_t, w_c = str(row.winners_t).split(";"), str(row.winners_c).split(";")
-        share_t = 1.0 / len(w_t) if str(seat) in w_t else 0.0
-        share_c = 1.0 / len(w_c) if str(seat) in w_c else 0.0
-        wins.append(share_t - share_c)
+        wins.append(win_share(w_t, seat) - win_share(w_c, seat))
         points.append(int(str(row.points_t).split(";")[seat]) - int(str(row.points_c).split(";")[seat]))
     return {"games": len(treated), "win_rate": rate, "win": tuple(x - fair for x in rate),
             "pairs": len(merged), "win_paired": mean_ci(wins), "points": mean_ci(points)}

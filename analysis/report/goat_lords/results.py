@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from analysis.goat_lords.plan import PlanResults, all_greedy, run_plan
+from analysis.goat_lords.plan import PlanResults, run_plan
 from analysis.goat_lords.statistics import extra_wild_effect
 from analysis.goat_lords.tournament import csv_folder
 from analysis.report.context import ReportContext
@@ -18,12 +18,9 @@ def results(ctx: ReportContext) -> PlanResults:
     return _RESULTS[key]
 
 
-def extra_wild_rows(res: PlanResults) -> list[tuple[int, dict]]:
-    """Paired effect of one more wild per player count (treated vs all-greedy seat games)."""
-    control = {e.players: df for e, df in all_greedy(res)}
-    rows = []
-    for exp, df in res.get("extra_wild", []):
-        if not df.empty and exp.players in control:
-            rows.append((exp.players, extra_wild_effect(df, control[exp.players], exp.players)))
-    return rows
-
+def extra_wild_rows(res: PlanResults, control: str = "greedy") -> list[tuple[int, dict]]:
+    """Effect of one more wild per player count, against the seat tables labelled
+    ``control`` (the all-greedy tables of the greedy plan; ``single`` in the strong one)."""
+    controls = {e.players: df for e, df in res["seats"] if e.label == control and not df.empty}
+    return [(exp.players, extra_wild_effect(df, controls[exp.players], exp.players))
+            for exp, df in res.get("extra_wild", []) if not df.empty and exp.players in controls]

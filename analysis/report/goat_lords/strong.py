@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 
-from analysis.goat_lords.balance import BalanceTables, aim
-from analysis.goat_lords.plan import HEADROOM, SCORINGS, STRONG_BOT, load_strong
+from analysis.goat_lords.balance import BalanceTables
+from analysis.goat_lords.plan import HEADROOM, SCORINGS, STRONG_BOT, aim, load_strong
 from analysis.report.context import ReportContext
 from analysis.report.markdown import pct_ci, pp
 

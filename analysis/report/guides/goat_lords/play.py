@@ -31,10 +31,10 @@ def parameter_rows(ctx: GuideContext) -> list[list[str]]:
             ["point values, Goat Lord/Goatini/Goat-a-Corn/the nine others", values(tour)]]
     if match is not None:
         rows.insert(1, ["scoring of the strongest agent's matches", R.scoring_words(played)])
-    strong = [g for g in ("seats", "extra_wild", "sensitivity") if R.strong_group(g) is not None]
+    strong = [R.strong_group(g) for g in ("seats", "extra_wild", "sensitivity")]
+    strong = [tables for tables in strong if tables is not None]
     if strong:
-        scorings = sorted({exp.game_params()["scoring"] for g in strong
-                           for exp, _ in R.strong_group(g)})
+        scorings = sorted({exp.game_params()["scoring"] for tables in strong for exp, _ in tables})
         rows.insert(1, ["scoring of the answers from the strong agent's games",
                         "; ".join(R.scoring_words({"scoring": s}) for s in scorings)])
     return rows

@@ -15,7 +15,7 @@ import pandas as pd
 from analysis import store
 from analysis.goat_lords.plan import STRONG_BOT, PlanResults, all_greedy, strong_plan
 from analysis.goat_lords.plan import plan as experiments
-from analysis.goat_lords.tournament import Experiment, csv_path, load_rows, played_rows
+from analysis.goat_lords.tournament import Experiment, csv_path, played_rows
 from analysis.match import MatchResult
 from analysis.params import game_parameter_spec
 from analysis.solve.cache import read_json
@@ -27,35 +27,30 @@ PLAN = "farol report goat_lords"
 MATCH = ("farol goat-lords match --agents lord,greedy --games 1000 --save lord_vs_greedy_2p")
 
 
-_READ: dict[tuple[str, tuple[float, ...]], dict] = {}
+_READ: dict[tuple, PlanResults] = {}
 
 
-def plan(outdir: Path) -> dict[str, list[tuple[Experiment, pd.DataFrame]]]:
-    """The tournaments' stored games, by question (read only: a game not stored is not
-    played here; ``farol report goat_lords`` plays what is missing)."""
-    def stored(exp: Experiment) -> pd.DataFrame:
-        rows = load_rows(exp)
-        return rows[rows["index"] < exp.games]
-
-    groups = experiments(False)
+def _stored(groups: dict[str, list[Experiment]]) -> PlanResults:
+    """The stored games of every experiment of ``groups``, read once per report and again
+    if a file changed (a game not stored is not played here)."""
     paths = [csv_path(e) for exps in groups.values() for e in exps]
-    key = (str(store.data_root()), tuple(p.stat().st_mtime if p.exists() else 0.0 for p in paths))
-    if key not in _READ:  # read once per report, again if a file changed
-        _READ[key] = {group: [(exp, stored(exp)) for exp in exps]
-                      for group, exps in groups.items()}
-    return _READ[key]
-
-
-def strong_results() -> PlanResults:
-    """The strong agent's balance games stored so far, by question (read only)."""
-    groups = strong_plan(False)
-    paths = [csv_path(e) for exps in groups.values() for e in exps]
-    key = ("strong", str(store.data_root()),
+    key = (str(store.data_root()), tuple(str(p) for p in paths),
            tuple(p.stat().st_mtime if p.exists() else 0.0 for p in paths))
     if key not in _READ:
         _READ[key] = {group: [(exp, played_rows(exp)) for exp in exps]
                       for group, exps in groups.items()}
     return _READ[key]
+
+
+def plan(outdir: Path) -> PlanResults:
+    """The tournaments' stored games, by question (``farol report goat_lords`` plays what
+    is missing)."""
+    return _stored(experiments(False))
+
+
+def strong_results() -> PlanResults:
+    """The strong agent's balance games stored so far, by question."""
+    return _stored(strong_plan(False))
 
 
 def strong_group(group: str) -> list[tuple[Experiment, pd.DataFrame]] | None:

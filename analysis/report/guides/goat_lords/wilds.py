@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from analysis.goat_lords.statistics import extra_wild_effect, wild_worth
+from analysis.goat_lords.statistics import wild_worth
 from analysis.report.goat_lords.results import extra_wild_rows
 from analysis.report.guides.common import Answer, GuideContext, one_line, render
 from analysis.report.guides.goat_lords import records as R
@@ -15,9 +15,7 @@ def facts(ctx: GuideContext) -> dict:
     """The strong agent's games once its tables are complete, else the greedy tournaments."""
     strong = R.strong_group("extra_wild")
     if strong is not None:
-        control = {e.players: df for e, df in R.strong_results()["seats"] if e.label == "single"}
-        effects, who = [(e.players, extra_wild_effect(df, control[e.players], e.players))
-                        for e, df in strong], R.strong_words()
+        effects, who = extra_wild_rows(R.strong_results(), "single"), R.strong_words()
     else:
         effects, who = extra_wild_rows(R.plan(ctx.outdir)), "the greedy bot in every seat"
     rows = [{"players": n, "win": e["win"][0], "ci": e["win"][1:], "games": e["games"],
