@@ -68,6 +68,15 @@ def test_search_bots_play_a_whole_game(name):
     assert row["turns"] > 10 and row["winners"]
 
 
+@pytest.mark.parametrize("name", ["mcts:8", "ismcts:8", "lord:8"])
+def test_search_bots_replay_a_seeded_game_exactly(name):
+    """A stored game can be played again from its seed: the search bots' worlds, roll-outs
+    and ties all come from the seed (OpenSpiel's default sampler draws a fresh seed)."""
+    exp = Experiment("t", 2, (name, "greedy"), 2, seed=5, rotate=True)
+    for index in (0, 1):
+        assert play_one(exp, index) == play_one(exp, index)
+
+
 def test_ismcts_with_information_state_keys_on_three_players():
     """OpenSpiel's ISMCTS asserts every resampled world has the root's information state."""
     game, state = mid_game_state(3, 50, 4)

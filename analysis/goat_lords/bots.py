@@ -85,12 +85,17 @@ def mcts_bot(game: pyspiel.Game, seat: int, seed: int = 0,
 
 def ismcts_bot(game: pyspiel.Game, seat: int, seed: int = 0,
                simulations: int = OPENSPIEL_SIMULATIONS) -> Bot:
-    """OpenSpiel's ISMCTS, searching worlds resampled from the seat's information state."""
+    """OpenSpiel's ISMCTS, searching worlds resampled from the seat's information state.
+
+    The worlds are dealt from ``seed`` too (OpenSpiel's default sampler seeds itself
+    afresh), so a stored game replays exactly."""
     bot = ismcts.ISMCTSBot(
         game, evaluator=TableRolloutEvaluator(1, seed), uct_c=2.0,
         max_simulations=simulations, random_state=np.random.RandomState(seed),
         use_observation_string=False,
     )
+    worlds = random.Random(seed)
+    bot.set_resampler(lambda state, player: state.resample_from_infostate(player, worlds.random))
     return bot.step
 
 
