@@ -9,6 +9,7 @@ import pandas as pd
 
 from analysis.goat_lords.balance import BalanceTables
 from analysis.goat_lords.plan import aim
+from analysis.goat_lords.statistics import extra_wild_effect
 from analysis.goat_lords.tournament import Experiment
 
 
@@ -28,8 +29,8 @@ def _games(players: int, games: int, seed: int) -> pd.DataFrame:
 def _results(games: int, planned: int) -> dict:
     seats = [(Experiment(f"s_{s}", 2, ("lord",) * 2, planned, label=s), _games(2, games, k))
              for k, s in enumerate(("single", "rounds"))]
-    wild = [(Experiment("w", 2, ("lord",) * 2, planned, label="single", extra_wild=True),
-             _games(2, games, 7))]
+    wild = [(Experiment(f"w_{s}", 2, ("lord",) * 2, planned, label=s, extra_wild=True),
+             _games(2, games, 7 + k)) for k, s in enumerate(("single", "rounds"))]
     values = [(Experiment("v", 2, ("lord",) * 2, planned, label="flat"), _games(2, games, 8))]
     return {"seats": seats, "extra_wild": wild, "sensitivity": values}
 
@@ -37,15 +38,22 @@ def _results(games: int, planned: int) -> dict:
 def test_large_finished_tables_meet_the_aim_and_small_ones_are_named():
     assert aim(2) == 0.025 and aim(3) == aim(6) == 0.03
     big = BalanceTables.from_results(_results(1600, 1600))
-    assert big.played == big.planned == 4 * 1600
+    assert big.played == big.planned == 5 * 1600
     assert all(big.complete(g) for g in ("seats", "extra_wild", "sensitivity"))
-    assert big.finished() == 6 and big.misses() == []  # 4 tables + the wild received twice
+    assert big.finished() == 7 and big.misses() == []  # 5 tables + the wild received twice
+    assert list(big.wild["scoring"]) == ["single", "rounds"]
+    # Each wild experiment is paired with the seat table of its own scoring.
+    res = _results(1600, 1600)
+    seats = {e.label: df for e, df in res["seats"]}
+    for (e, df), row in zip(res["extra_wild"], big.wild.itertuples(), strict=True):
+        assert row.paired == extra_wild_effect(df, seats[e.label], 2)["win_paired"][0]
     assert (big.seats["half"] <= 0.025).all() and big.seats["meets_aim"].all()
     small = BalanceTables.from_results(_results(200, 200))
     assert set(small.misses()) == {"seats 2p (single)", "seats 2p (rounds)",
-                                   "extra wild 2p (single)", "sensitivity 2p (flat)",
+                                   "extra wild 2p (single)", "extra wild 2p (rounds)",
+                                   "sensitivity 2p (flat)",
                                    "wild received 2p (single)", "wild received 2p (rounds)"}
     # Not finished: not counted, whatever its width.
     partial = BalanceTables.from_results(_results(200, 1600))
     assert partial.finished() == 0 and partial.misses() == []
-    assert not partial.complete("seats") and partial.played == 800
+    assert not partial.complete("seats") and partial.played == 1000

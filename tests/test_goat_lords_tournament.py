@@ -202,9 +202,11 @@ def test_the_report_shows_the_strong_balance_as_its_games_come_in(tmp_path, monk
     facts = strong_facts(True)
     two = facts.seats[facts.seats["players"] == 2]
     assert (two["games"] == two["planned"]).all() and two["edge"].notna().all()
-    [wild] = list(facts.wild[facts.wild["players"] == 2].itertuples())
-    assert wild.games == wild.planned and wild.lo <= wild.gain <= wild.hi
-    assert wild.gain == pytest.approx(wild.win_rate - 0.5) and wild.pairs == wild.games
+    wilds = list(facts.wild[facts.wild["players"] == 2].itertuples())
+    assert [w.scoring for w in wilds] == ["single", "rounds"]
+    for wild in wilds:
+        assert wild.games == wild.planned and wild.lo <= wild.gain <= wild.hi
+        assert wild.gain == pytest.approx(wild.win_rate - 0.5) and wild.pairs == wild.games
     assert not facts.complete("seats") and not facts.complete("sensitivity")
     # The wild received, both scorings, is read from the seat games (no games of its own).
     res = load_strong(True)

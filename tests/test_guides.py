@@ -422,10 +422,24 @@ def test_goat_lords_answers_come_from_the_strong_agent_once_its_tables_are_compl
     assert "One round each (`scoring=single`), the strong agent `lord`" in text
     assert f"| 2 | {pct_ci(d['attacker_rate'], (d['lo'], d['hi']))} |" in text
     wild = the_row(text, "Strength of a wild card")
-    e = extra_wild_effect(complete["extra_wild"][0][1], single, 2)
-    assert f"**2p {pp(e['win'][0], e['win'][1:])}**" in wild and "the strong agent" in wild
+    treated = {e.label: df for e, df in complete["extra_wild"]}
+    e = extra_wild_effect(treated["rounds"], rounds, 2)
+    assert (f"In the rulebook's game (`scoring=rounds`), one more wild in the opening hand adds "
+            f"**2p {pp(e['win'][0], e['win'][1:])}**") in wild and "the strong agent" in wild
+    e = extra_wild_effect(treated["single"], single, 2)
+    assert f"In one round (`scoring=single`) it adds **2p {pp(e['win'][0], e['win'][1:])}**" in wild
+    assert "each wild a player receives" not in wild
+    # The rulebook's wild experiment short: the one-round experiment answers, with what
+    # each wild received goes with in the rulebook's game beside it (observational).
+    short = {**complete, "extra_wild": [(e, df.iloc[:-1] if e.label == "rounds" else df)
+                                        for e, df in complete["extra_wild"]]}
+    monkeypatch.setattr(GR, "strong_results", lambda: short)
+    wild = the_row(write_guide("goat_lords", tmp_path / "short_rounds").read_text(encoding="utf-8"),
+                   "Strength of a wild card")
+    assert f"One more wild in the opening hand adds **2p {pp(e['win'][0], e['win'][1:])}**" in wild
     slope, lo, hi = wild_worth(rounds)["win"]
     assert f"In the rulebook's game (`scoring=rounds`), each wild a player receives goes with **2p {pp(slope, (lo, hi))}**" in wild
+    monkeypatch.setattr(GR, "strong_results", lambda: complete)
     values = the_row(text, "Point values (a variant the rules leave open)")
     assert "2p" in values and "of 6** sets" in values and "the strong agent" in values
     scoring = next(line for line in text.splitlines()
@@ -437,7 +451,7 @@ def test_goat_lords_answers_come_from_the_strong_agent_once_its_tables_are_compl
     text = write_guide("goat_lords", tmp_path / "short").read_text(encoding="utf-8")
     assert "the greedy bot in every seat" in the_row(text, "First-player advantage")
     wild = the_row(text, "Strength of a wild card")
-    assert "the strong agent" in wild and "In the rulebook's game" not in wild
+    assert "the strong agent" in wild and "each wild a player receives" not in wild
     # The wild experiment short: its answer is the greedy tournament's, with nothing of the
     # strong agent's beside it.
     short = {**complete, "extra_wild": [(e, df.iloc[:-1]) for e, df in complete["extra_wild"]]}
@@ -564,6 +578,12 @@ def test_goat_lords_wild_answer_says_small_tables_only_when_the_intervals_part()
         return [{"players": 2, "win": 0.05, "ci": (0.03, 0.07)},
                 {"players": 6, "win": 0.02, "ci": big_ci}]
 
-    apart = render("goat_lords/wilds.md.j2", rows=rows((0.0, 0.025)), received=[])
-    overlap = render("goat_lords/wilds.md.j2", rows=rows((0.0, 0.04)), received=[])
+    apart = render("goat_lords/wilds.md.j2", rows=rows((0.0, 0.025)), rulebook=[], received=[])
+    overlap = render("goat_lords/wilds.md.j2", rows=rows((0.0, 0.04)), rulebook=[], received=[])
+    assert "worth more at small tables" in apart and "worth more" not in overlap
+    # With the rulebook's game measured, its intervals decide.
+    apart = render("goat_lords/wilds.md.j2", rows=rows((0.0, 0.04)), rulebook=rows((0.0, 0.025)),
+                   received=[])
+    overlap = render("goat_lords/wilds.md.j2", rows=rows((0.0, 0.025)), rulebook=rows((0.0, 0.04)),
+                     received=[])
     assert "worth more at small tables" in apart and "worth more" not in overlap

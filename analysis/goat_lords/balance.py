@@ -57,17 +57,17 @@ def seat_table(res: PlanResults) -> pd.DataFrame:
 
 
 def wild_table(res: PlanResults) -> pd.DataFrame:
-    """One more wild in the opening hand (single scoring): the treated seat's win rate, its
-    gain over the fair share (the answer) and, as a check, over the same deal without it."""
-    control = {e.players: df for e, df in res["seats"] if e.label == "single"}
+    """One more wild in the opening hand, per scoring: the treated seat's win rate, its gain
+    over the fair share (the answer) and, as a check, over the same deal without it."""
+    control = {(e.label, e.players): df for e, df in res["seats"]}
     rows = []
     for exp, df in res["extra_wild"]:
         n = exp.players
-        row = {"players": n, "games": len(df), "planned": exp.games, "win_rate": NAN,
+        row = {"scoring": exp.label, "players": n, "games": len(df), "planned": exp.games, "win_rate": NAN,
                "gain": NAN, "lo": NAN, "hi": NAN, "half": NAN, "paired": NAN,
                "paired_lo": NAN, "paired_hi": NAN, "pairs": 0, "aim": aim(n)}
         if not df.empty:
-            e = extra_wild_effect(df, control.get(n, df.iloc[:0]), n)
+            e = extra_wild_effect(df, control.get((exp.label, n), df.iloc[:0]), n)
             row.update(win_rate=e["win_rate"][0], gain=e["win"][0], lo=e["win"][1],
                        hi=e["win"][2], half=_half(*e["win"][1:]), pairs=e["pairs"])
             if e["pairs"] > 1:

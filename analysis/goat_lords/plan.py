@@ -138,17 +138,20 @@ def games_for(players: int) -> int:
 
 def strong_plan(quick: bool = False) -> dict[str, list[Experiment]]:
     """The balance experiments with ``lord`` in every seat: seat win rates and duels for
-    both scorings and 2-6 players, the paired extra-wild games, and the point-value
-    sets at 2 and 4 players (single scoring)."""
+    both scorings and 2-6 players, the paired extra-wild games (both scorings), and the
+    point-value sets at 2 and 4 players (single scoring)."""
     bot = "lord:4" if quick else STRONG_BOT
     tag = "quick_" if quick else ""
     size = (lambda n: 8) if quick else games_for
     seats = [Experiment(f"{tag}strong_seats_{scoring}_{n}p", n, (bot,) * n, size(n),
                         params=(("scoring", scoring),), label=scoring)
              for scoring in SCORINGS for n in (2, 3, 4, 5, 6)]
-    extra = [Experiment(f"{tag}strong_extra_wild_{n}p", n, (bot,) * n, size(n),
-                        params=(("scoring", "single"),), label="single", extra_wild=True)
-             for n in (2, 3, 4, 5, 6)]
+    # The same games as the seat tables of each scoring, one seat dealt an extra wild (the
+    # one-round tables keep their first names, from before the rulebook's were planned).
+    extra = [Experiment(f"{tag}strong_extra_wild_{'' if scoring == 'single' else scoring + '_'}{n}p",
+                        n, (bot,) * n, size(n), params=(("scoring", scoring),), label=scoring,
+                        extra_wild=True)
+             for scoring in SCORINGS for n in (2, 3, 4, 5, 6)]
     values = [Experiment(f"{tag}strong_values_{name.replace(' ', '_')}_{n}p", n, (bot,) * n,
                          size(n), params=(("scoring", "single"),) + value_params(v), label=name)
               for name, v in VALUE_SETS.items() if name != "assumed" for n in (2, 4)]

@@ -18,9 +18,12 @@ def results(ctx: ReportContext) -> PlanResults:
     return _RESULTS[key]
 
 
-def extra_wild_rows(res: PlanResults, control: str = "greedy") -> list[tuple[int, dict]]:
-    """Effect of one more wild per player count, against the seat tables labelled
-    ``control`` (the all-greedy tables of the greedy plan; ``single`` in the strong one)."""
-    controls = {e.players: df for e, df in res["seats"] if e.label == control and not df.empty}
-    return [(exp.players, extra_wild_effect(df, controls[exp.players], exp.players))
-            for exp, df in res.get("extra_wild", []) if not df.empty and exp.players in controls]
+def extra_wild_rows(res: PlanResults, label: str | None = None) -> list[tuple[int, dict]]:
+    """Effect of one more wild per player count, each extra-wild experiment against the seat
+    table of its label (the all-greedy tables of the greedy plan; the scoring in the strong
+    one); ``label`` keeps the experiments of one label only."""
+    controls = {(e.label, e.players): df for e, df in res["seats"] if not df.empty}
+    return [(exp.players, extra_wild_effect(df, controls[exp.label, exp.players], exp.players))
+            for exp, df in res.get("extra_wild", [])
+            if not df.empty and (exp.label, exp.players) in controls
+            and label in (None, exp.label)]

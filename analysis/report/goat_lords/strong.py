@@ -55,18 +55,18 @@ def strong_section(ctx: ReportContext) -> str:
     for r in facts.seats.itertuples():
         lines.append(f"| {r.scoring} | {r.players} | {_games(r)} | {_edge(r.edge, r.lo, r.hi)} | "
                      f"{_pct(r.attacker, r.attacker_lo, r.attacker_hi)} |")
-    lines += ["", "One more wild in the opening hand, measured in one round (single scoring), "
-              "where a hand decides the game; in the rulebook's game the same card is one hand's "
-              "help among the several rounds that follow. Game *i* is dealt again "
+    lines += ["", "One more wild in the opening hand, in both scorings (in the rulebook's game, "
+              "the hand of the first round). Game *i* of the seat table is dealt again "
               "with seat *i* mod *n* (every seat in turn) swapping its cheapest goat for a wild. "
               "The answer is that seat's win rate minus its fair share: without the wild, a seat "
               "taken in turn wins exactly its fair share on average, because the win shares of a "
               "game add up to one. The last column checks it against the same deal played "
               "without the wild, a noisier comparison since the two games soon part ways.\n",
-              "| players | games | win rate with the wild | gained over the fair share | "
-              "gained over the same deal without it |", "|---|---|---|---|---|"]
+              "| scoring | players | games | win rate with the wild | gained over the fair share | "
+              "gained over the same deal without it |", "|---|---|---|---|---|---|"]
     for r in facts.wild.itertuples():
-        lines.append(f"| {r.players} | {_games(r)} | {_pct(r.win_rate, r.win_rate - r.half, r.win_rate + r.half)} | "
+        lines.append(f"| {r.scoring} | {r.players} | {_games(r)} | "
+                     f"{_pct(r.win_rate, r.win_rate - r.half, r.win_rate + r.half)} | "
                      f"{_edge(r.gain, r.lo, r.hi)} | {_edge(r.paired, r.paired_lo, r.paired_hi)} |")
     lines += ["", "Each wild a seat receives over a game (dealt or drawn), in both scorings: the "
               "slope of its win share on the wilds it received, from the seat games above. This is "

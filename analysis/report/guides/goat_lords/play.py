@@ -31,7 +31,9 @@ def parameter_rows(ctx: GuideContext) -> list[list[str]]:
             ["point values, Goat Lord/Goatini/Goat-a-Corn/the nine others", values(tour)]]
     if match is not None:
         rows.insert(1, ["scoring of the strongest agent's matches", R.scoring_words(played)])
-    strong = [R.strong_group(g) for g in ("seats", "extra_wild", "sensitivity")]
+    strong = [R.strong_group(g, label) for g, label in
+              (("seats", None), ("extra_wild", "single"), ("extra_wild", "rounds"),
+               ("sensitivity", None))]
     strong = [tables for tables in strong if tables is not None]
     if strong:
         scorings = sorted({exp.game_params()["scoring"] for tables in strong for exp, _ in tables})

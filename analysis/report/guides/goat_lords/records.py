@@ -53,9 +53,10 @@ def strong_results() -> PlanResults:
     return _stored(strong_plan(False))
 
 
-def strong_group(group: str) -> list[tuple[Experiment, pd.DataFrame]] | None:
-    """The strong agent's tables of one question if every one is complete, else ``None``."""
-    tables = strong_results()[group]
+def strong_group(group: str, label: str | None = None) -> list[tuple[Experiment, pd.DataFrame]] | None:
+    """The strong agent's tables of one question (those of one ``label`` only, if given:
+    a scoring, a value set) if every one is complete, else ``None``."""
+    tables = [(e, df) for e, df in strong_results()[group] if label in (None, e.label)]
     return tables if all(len(df) >= exp.games for exp, df in tables) else None
 
 
