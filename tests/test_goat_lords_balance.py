@@ -57,3 +57,22 @@ def test_large_finished_tables_meet_the_aim_and_small_ones_are_named():
     partial = BalanceTables.from_results(_results(200, 1600))
     assert partial.finished() == 0 and partial.misses() == []
     assert not partial.complete("seats") and partial.played == 1000
+
+
+def test_the_appendix_sets_the_observed_slope_against_the_experiment():
+    """The slope per wild received is compared with the experiment only where both are
+    finished and the two intervals part."""
+    from analysis.report.goat_lords.strong import _slope_against_experiment
+
+    def tables(slope_lo: float, games: int = 10) -> BalanceTables:
+        wild = pd.DataFrame([{"scoring": "single", "players": 2, "games": games, "planned": 10,
+                              "gain": 0.03, "lo": 0.0, "hi": 0.06}])
+        slope = pd.DataFrame([{"scoring": "single", "players": 2, "games": 10, "planned": 10,
+                               "slope": 0.13, "lo": slope_lo, "hi": 0.14}])
+        return BalanceTables(pd.DataFrame(), wild, pd.DataFrame(), slope)
+
+    text = "".join(_slope_against_experiment(tables(0.12)))
+    assert "(single scoring, 2 players)" in text
+    assert "+13.0 pp [+12.0, +14.0]" in text and "+3.0 pp [+0.0, +6.0]" in text
+    assert _slope_against_experiment(tables(0.05)) == []  # the intervals overlap
+    assert _slope_against_experiment(tables(0.12, games=5)) == []  # not finished

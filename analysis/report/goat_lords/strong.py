@@ -36,6 +36,27 @@ def _games(row) -> str:
     return f"{row.games:,} of {row.planned:,}"
 
 
+def _finished(table):
+    return table[table["games"] >= table["planned"]]
+
+
+def _slope_against_experiment(facts: BalanceTables) -> list[str]:
+    """Where a scoring has both the observed slope and the experiment finished, how far apart
+    they are at the smallest table (the experiment is the answer)."""
+    slopes = _finished(facts.wild_received).set_index(["scoring", "players"])
+    for w in _finished(facts.wild).itertuples():
+        if (w.scoring, w.players) not in slopes.index:
+            continue
+        s = slopes.loc[(w.scoring, w.players)]
+        if s.lo <= w.hi:
+            return []
+        return ["", f"Where both are measured ({w.scoring} scoring, {w.players} players), the "
+                f"observed slope, {_edge(s.slope, s.lo, s.hi)}, is well above the experiment's "
+                f"{_edge(w.gain, w.lo, w.hi)}: it mixes the card with what comes with receiving "
+                "it, so the experiment is the answer and the slope only a description."]
+    return []
+
+
 def strong_section(ctx: ReportContext) -> str:
     facts = strong_facts(ctx.quick)
     name, _, sims = STRONG_BOT.partition(":")
@@ -75,6 +96,7 @@ def strong_section(ctx: ReportContext) -> str:
               "| scoring | players | games | win rate per wild received |", "|---|---|---|---|"]
     for r in facts.wild_received.itertuples():
         lines.append(f"| {r.scoring} | {r.players} | {_games(r)} | {_edge(r.slope, r.lo, r.hi)} |")
+    lines += _slope_against_experiment(facts)
     lines += ["", "Other point values (single scoring; the agent plays by the values):\n",
               "| values | players | games | first seat − fair |", "|---|---|---|---|"]
     for r in facts.values.itertuples():

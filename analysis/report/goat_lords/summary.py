@@ -47,10 +47,10 @@ def summary_section(ctx: ReportContext) -> str:
                      f"{games_each} games per player count): " + "; ".join(edges) + ".")
         pooled = pd.concat([df for _, df in greedy])
         w = wild_worth(pooled)
-        lines.append(f"- **A wild** received is worth {100 * w['win'][0]:+.1f} pp of win rate "
+        lines.append(f"- **A wild** received goes with {100 * w['win'][0]:+.1f} pp of win rate "
                      f"[{100 * w['win'][1]:+.1f}, {100 * w['win'][2]:+.1f}] and {w['points'][0]:+.0f} herd "
                      f"points [{w['points'][1]:+.0f}, {w['points'][2]:+.0f}] (all-greedy tables, 2–6 "
-                     f"players, {len(pooled)} games; observational).")
+                     f"players, {len(pooled)} games; observational: the experiment below isolates the card).")
         causal = extra_wild_rows(res)
         if causal:
             lines.append("- **One more wild in the opening hand** (the same deals with one goat "
@@ -78,7 +78,7 @@ def summary_section(ctx: ReportContext) -> str:
         attack = [100 * duel_success(df)["attacker_rate"] for _, df in at_n]
         lines.append(
             f"- **Point values, {n} players** ({len(at_n)} value sets, {len(at_n[0][1])} all-greedy games "
-            f"each): a wild received is worth {min(slopes):+.1f} to {max(slopes):+.1f} pp of win rate "
+            f"each): a wild received goes with {min(slopes):+.1f} to {max(slopes):+.1f} pp of win rate "
             "(observational slope); seat 0's edge "
             f"ranges {min(edges):+.1f} to {max(edges):+.1f} pp (the fair share is inside the 95% interval "
             f"for {fair_inside} of {len(at_n)} sets); attackers win {min(attack):.1f}–{max(attack):.1f}% "
