@@ -134,6 +134,8 @@ class Witness:
             fitting = sum(1 for k in range(NUM_KINDS)
                           if world.hands[p][k] and k not in banned and k != card)
             assert fitting >= still, (p, card, banned, world.hands[p])
+        # A count of cards is never negative.
+        assert min(world.draw) >= 0 and min(min(h) for h in world.hands) >= 0, (world.draw, world.hands)
         if self.reshuffle is not None:
             pile, drawn = self.reshuffle
             left = [pile.count(k) - drawn[me][k] for k in range(NUM_KINDS)]
@@ -268,6 +270,46 @@ def test_farol_play_against_best():
     returns = play_game(game, seat=0, opponent="best", seed=3, read=lambda _p: "a",
                         write=lines.append)
     assert returns is not None and "Winner(s):" in "\n".join(lines)
+
+
+# A game of the strong agent (4 players, one round, value set "cheap wilds"), up to a
+# move of seat 3: after the reshuffle seat 1 discards a Foodie, and the belief took it
+# from the reshuffled pile, of which seat 3 then draws the last Foodie itself.
+RESHUFFLE_CASE = (
+    1, 8, 6, 8, 3, 10, 3, 2, 7, 3, 7, 4, 6, 5, 8, 8, 9, 18, 4, 11, 140, 10, 137, 4, 29, 1,
+    2, 141, 2, 135, 8, 138, 2, 23, 7, 10, 83, 118, 0, 5, 29, 11, 4, 133, 11, 135, 4, 81, 11,
+    140, 6, 132, 6, 25, 0, 9, 85, 117, 1, 5, 85, 1, 27, 2, 11, 137, 1, 58, 118, 5, 9, 136,
+    6, 47, 6, 70, 8, 39, 2, 51, 0, 63, 117, 3, 5, 140, 5, 83, 6, 141, 1, 44, 10, 26, 4, 2,
+    63, 118, 7, 0, 45, 11, 43, 11, 59, 3, 40, 6, 133, 9, 36, 3, 72, 120, 10, 8, 63, 1, 30,
+    7, 11, 32, 11, 7, 66, 9, 70, 128, 128, 4, 10, 10, 56, 4, 138, 4, 41, 2, 72, 9, 137, 9,
+    25, 5, 3, 73, 3, 85, 5, 49, 5, 48, 9, 72, 10, 26, 8, 7, 50, 4, 62, 122, 1, 5, 31, 8, 3,
+    91, 3, 134, 8, 58, 122, 7, 7, 132, 6, 84, 120, 6, 7, 141, 9, 55, 9, 51, 129, 11, 87, 10,
+    30, 10, 7, 66, 11, 78, 126, 5, 9, 78, 126, 4, 8, 28, 3, 2, 64, 2, 62, 10, 61, 5, 140, 7,
+    68, 11, 43, 10, 91
+)
+
+
+def test_a_card_drawn_after_the_reshuffle_corrects_the_belief():
+    """Seat 3's own draw proves seat 1's Foodie was held from before the reshuffle: the
+    belief must not count it twice (the pile's count went negative and the search failed)."""
+    from analysis.goat_lords.plan import VALUE_SETS, value_params
+
+    params = {"players": 4, "scoring": "single", **dict(value_params(VALUE_SETS["cheap wilds"]))}
+    state = pyspiel.load_game(GAME, params).new_initial_state()
+    for action in RESHUFFLE_CASE:
+        state.apply_action(action)
+    t = state.table
+    assert t.stats["reshuffles"] == 1 and state.current_player() == 3
+    belief = Belief(t, 3)
+    assert belief.exact
+    assert all(c >= 0 for pool in belief.pools for c in pool), belief.pools
+    rng = random.Random(0)
+    for _ in range(50):
+        world = belief.sample(rng)
+        assert min(world.draw) >= 0 and min(min(h) for h in world.hands) >= 0
+        assert world.hands[3] == t.hands[3] and world.draw_size() == t.draw_size()
+        assert [sum(h) for h in world.hands] == [sum(h) for h in t.hands]
+    assert search(t, 3, random.Random(1), FAST) in t.legal_actions()
 
 
 def test_dealt_worlds_keep_the_deck():

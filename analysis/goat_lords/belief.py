@@ -148,7 +148,14 @@ class Belief:
                 tok = self._next()
                 if not tok.startswith("+"):
                     raise ReplayError(tok)
-                self.pools[-1][_KEY[tok[1:]]] -= 1
+                k = _KEY[tok[1:]]
+                if not self.pools[-1][k] and len(self.pools) > 1:
+                    # The pile held no such card by the belief: a card shown earlier was
+                    # taken from the wrong side of the reshuffle (see _play).
+                    self._merge_pools()
+                if not self.pools[-1][k]:
+                    raise ReplayError(f"{tok}: no such card left to draw")
+                self.pools[-1][k] -= 1
             else:
                 self.slots[p].append(Slot(len(self.pools) - 1))
             self.sizes[p] += 1
