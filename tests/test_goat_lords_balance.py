@@ -76,3 +76,22 @@ def test_the_appendix_sets_the_observed_slope_against_the_experiment():
     assert "+13.0 pp [+12.0, +14.0]" in text and "+3.0 pp [+0.0, +6.0]" in text
     assert _slope_against_experiment(tables(0.05)) == []  # the intervals overlap
     assert _slope_against_experiment(tables(0.12, games=5)) == []  # not finished
+
+
+def test_each_extra_wild_table_replays_the_deals_of_a_seat_table():
+    """The extra wild is measured on the same deals as a seat table of the same scoring
+    (the same seed, bots, rules and games), one round at 2-6 players and the rulebook's
+    game at 2 and 4."""
+    from analysis.goat_lords.plan import strong_plan
+
+    plan = strong_plan()
+    seats = {(e.label, e.players): e for e in plan["seats"]}
+    wild = {(e.label, e.players): e for e in plan["extra_wild"]}
+    assert sorted(n for s, n in wild if s == "single") == [2, 3, 4, 5, 6]
+    assert sorted(n for s, n in wild if s == "rounds") == [2, 4]
+    for key, e in wild.items():
+        control = seats[key]
+        assert e.extra_wild and not control.extra_wild
+        assert (e.seed, e.bots, e.game_params(), e.games) == (
+            control.seed, control.bots, control.game_params(), control.games)
+        assert e.key() != control.key()

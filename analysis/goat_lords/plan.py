@@ -110,6 +110,8 @@ def run_plan(quick: bool, workers: int | None = None, only: Callable[[Experiment
 # so that a later change of lord's default does not mix two strengths in one table.
 STRONG_BOT = "lord:144"
 SCORINGS = ("single", "rounds")
+ALL_PLAYERS = (2, 3, 4, 5, 6)
+SOME_PLAYERS = (2, 4)  # the costlier experiments: point-value sets, the rulebook's wild
 HALF_WIDTH = {2: 0.025}  # the widest 95% half-width wanted for a seat's win rate
 OTHER_HALF_WIDTH = 0.03
 # A seat may win more than its fair share (a first seat, a seat with one more wild): the
@@ -138,23 +140,25 @@ def games_for(players: int) -> int:
 
 def strong_plan(quick: bool = False) -> dict[str, list[Experiment]]:
     """The balance experiments with ``lord`` in every seat: seat win rates and duels for
-    both scorings and 2-6 players, the paired extra-wild games (both scorings), and the
-    point-value sets at 2 and 4 players (single scoring)."""
+    both scorings and 2-6 players, the paired extra-wild games (one round at 2-6 players,
+    the rulebook's game at 2 and 4), and the point-value sets at 2 and 4 players (single
+    scoring)."""
     bot = "lord:4" if quick else STRONG_BOT
     tag = "quick_" if quick else ""
     size = (lambda n: 8) if quick else games_for
     seats = [Experiment(f"{tag}strong_seats_{scoring}_{n}p", n, (bot,) * n, size(n),
                         params=(("scoring", scoring),), label=scoring)
-             for scoring in SCORINGS for n in (2, 3, 4, 5, 6)]
+             for scoring in SCORINGS for n in ALL_PLAYERS]
     # The same games as the seat tables of each scoring, one seat dealt an extra wild (the
     # one-round tables keep their first names, from before the rulebook's were planned).
+    # The rulebook's game costs several times a round, so it is played at 2 and 4 players.
     extra = [Experiment(f"{tag}strong_extra_wild_{'' if scoring == 'single' else scoring + '_'}{n}p",
                         n, (bot,) * n, size(n), params=(("scoring", scoring),), label=scoring,
                         extra_wild=True)
-             for scoring in SCORINGS for n in (2, 3, 4, 5, 6)]
+             for scoring in SCORINGS for n in (ALL_PLAYERS if scoring == "single" else SOME_PLAYERS)]
     values = [Experiment(f"{tag}strong_values_{name.replace(' ', '_')}_{n}p", n, (bot,) * n,
                          size(n), params=(("scoring", "single"),) + value_params(v), label=name)
-              for name, v in VALUE_SETS.items() if name != "assumed" for n in (2, 4)]
+              for name, v in VALUE_SETS.items() if name != "assumed" for n in SOME_PLAYERS]
     return {"seats": seats, "extra_wild": extra, "sensitivity": values}
 
 

@@ -36,6 +36,14 @@ def _games(row) -> str:
     return f"{row.games:,} of {row.planned:,}"
 
 
+def _players_words(players) -> str:
+    """``2–6`` for a run of player counts, else ``2 and 4``."""
+    ps = sorted(int(p) for p in players)
+    if len(ps) > 2 and ps == list(range(ps[0], ps[-1] + 1)):
+        return f"{ps[0]}–{ps[-1]}"
+    return ", ".join(map(str, ps[:-1])) + (" and " if len(ps) > 1 else "") + str(ps[-1])
+
+
 def _finished(table):
     return table[table["games"] >= table["planned"]]
 
@@ -76,8 +84,11 @@ def strong_section(ctx: ReportContext) -> str:
     for r in facts.seats.itertuples():
         lines.append(f"| {r.scoring} | {r.players} | {_games(r)} | {_edge(r.edge, r.lo, r.hi)} | "
                      f"{_pct(r.attacker, r.attacker_lo, r.attacker_hi)} |")
-    lines += ["", "One more wild in the opening hand, in both scorings (in the rulebook's game, "
-              "the hand of the first round). Game *i* of the seat table is dealt again "
+    at = {sc: _players_words(g["players"]) for sc, g in facts.wild.groupby("scoring")}
+    lines += ["", f"One more wild in the opening hand, in one round at {at.get('single', '–')} "
+              f"players and in the rulebook's game at {at.get('rounds', '–')} (the hand of its "
+              "first round; a game of rounds costs several times a round). "
+              "Game *i* of the seat table is dealt again "
               "with seat *i* mod *n* (every seat in turn) swapping its cheapest goat for a wild. "
               "The answer is that seat's win rate minus its fair share: without the wild, a seat "
               "taken in turn wins exactly its fair share on average, because the win shares of a "

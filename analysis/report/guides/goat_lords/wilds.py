@@ -37,10 +37,12 @@ def answer(ctx: GuideContext) -> Answer:
     if not rows:
         model = "One round, greedy bots."
     else:
-        games = R.count_words({r["players"]: r["games"] for r in rulebook or rows})
-        scoring = ("the rulebook's game and one round" if rulebook else "one round")
+        games = "one round: " + R.count_words({r["players"]: r["games"] for r in rows})
+        if rulebook:
+            book = R.count_words({r["players"]: r["games"] for r in rulebook})
+            games = f"the rulebook's game: {book}; {games}"
         model = ("The same deals replayed with one goat of the opening hand swapped for a wild, "
-                 f"every seat in turn ({scoring}, {f['who']}), against the fair share; "
-                 f"{games}{' in each scoring' if rulebook else ''}; 95% intervals.")
+                 f"every seat in turn ({f['who']}), against the fair share; {games}; "
+                 "95% intervals.")
     return Answer(QUESTION, one_line(render("goat_lords/wilds.md.j2", **f)), model,
                   f["headline"])
