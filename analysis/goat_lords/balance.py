@@ -24,6 +24,11 @@ from analysis.goat_lords.statistics import (
 NAN = float("nan")
 
 
+def is_finished(table: pd.DataFrame) -> pd.Series:
+    """Which rows of a balance table have all their planned games."""
+    return table["games"] >= table["planned"]
+
+
 def _half(lo: float, hi: float) -> float:
     return (hi - lo) / 2
 
@@ -135,7 +140,7 @@ class BalanceTables:
     def complete(self, group: str) -> bool:
         """Every table of the group has all its planned games."""
         t = self.tables()[group]
-        return bool((t["games"] >= t["planned"]).all())
+        return bool(is_finished(t).all())
 
     def answers(self) -> dict[str, pd.DataFrame]:
         """Every table of answers, the wild received included."""
@@ -143,13 +148,13 @@ class BalanceTables:
 
     def finished(self) -> int:
         """How many tables of answers have all their games."""
-        return sum(int((t["games"] >= t["planned"]).sum()) for t in self.answers().values())
+        return sum(int(is_finished(t).sum()) for t in self.answers().values())
 
     def misses(self) -> list[str]:
         """The finished tables whose interval is wider than the aim, in words."""
         out = []
         for group, t in self.answers().items():
-            for row in t[(t["games"] >= t["planned"]) & ~t["meets_aim"]].itertuples():
+            for row in t[is_finished(t) & ~t["meets_aim"]].itertuples():
                 what = getattr(row, "scoring", None) or getattr(row, "values", "single")
                 out.append(f"{group.replace('_', ' ')} {row.players}p ({what})")
         return out

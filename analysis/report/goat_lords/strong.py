@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 
-from analysis.goat_lords.balance import BalanceTables
+from analysis.goat_lords.balance import BalanceTables, is_finished
 from analysis.goat_lords.plan import HEADROOM, SCORINGS, STRONG_BOT, aim, load_strong
 from analysis.report.context import ReportContext
 from analysis.report.markdown import pct_ci, pp
@@ -44,15 +44,12 @@ def _players_words(players) -> str:
     return ", ".join(map(str, ps[:-1])) + (" and " if len(ps) > 1 else "") + str(ps[-1])
 
 
-def _finished(table):
-    return table[table["games"] >= table["planned"]]
-
-
 def _slope_against_experiment(facts: BalanceTables) -> list[str]:
     """Where a scoring has both the observed slope and the experiment finished, how far apart
     they are at the smallest table (the experiment is the answer)."""
-    slopes = _finished(facts.wild_received).set_index(["scoring", "players"])
-    for w in _finished(facts.wild).itertuples():
+    received, wild = facts.wild_received, facts.wild
+    slopes = received[is_finished(received)].set_index(["scoring", "players"])
+    for w in wild[is_finished(wild)].itertuples():
         if (w.scoring, w.players) not in slopes.index:
             continue
         s = slopes.loc[(w.scoring, w.players)]

@@ -3,6 +3,7 @@ of thumb with their numbers."""
 
 from __future__ import annotations
 
+from analysis.goat_lords.plan import SCORINGS
 from analysis.goat_lords.statistics import duel_success, game_length
 from analysis.params import game_parameter_spec
 from analysis.report.guides.common import GuideContext, render
@@ -31,9 +32,9 @@ def parameter_rows(ctx: GuideContext) -> list[list[str]]:
             ["point values, Goat Lord/Goatini/Goat-a-Corn/the nine others", values(tour)]]
     if match is not None:
         rows.insert(1, ["scoring of the strongest agent's matches", R.scoring_words(played)])
-    strong = [R.strong_group(g, label) for g, label in
-              (("seats", None), ("extra_wild", "single"), ("extra_wild", "rounds"),
-               ("sensitivity", None))]
+    # Each answer switches to the strong agent's games on its own (the wild per scoring).
+    parts = [("seats", None), *(("extra_wild", s) for s in SCORINGS), ("sensitivity", None)]
+    strong = [R.strong_group(g, label) for g, label in parts]
     strong = [tables for tables in strong if tables is not None]
     if strong:
         scorings = sorted({exp.game_params()["scoring"] for tables in strong for exp, _ in tables})
