@@ -59,21 +59,36 @@ def test_large_finished_tables_meet_the_aim_and_small_ones_are_named():
     assert not partial.complete("seats") and partial.played == 1000
 
 
+def test_the_appendix_says_how_many_games_are_played():
+    from analysis.report.goat_lords.strong import _progress
+
+    assert _progress(BalanceTables.from_results(_results(1600, 1600))).startswith(
+        "All 8,000 planned games are played")
+    partial = _progress(BalanceTables.from_results(_results(200, 1600)))
+    assert "Games played so far: 1,000 of 8,000" in partial and "plays the rest" in partial
+
+
 def test_the_appendix_sets_the_observed_slope_against_the_experiment():
     """The slope per wild received is compared with the experiment only where both are
-    finished and the two intervals part."""
+    finished; the sentence counts the tables where the slope lies above, and shows the
+    smallest table of each scoring."""
     from analysis.report.goat_lords.strong import _slope_against_experiment
 
-    def tables(slope_lo: float, games: int = 10) -> BalanceTables:
-        wild = pd.DataFrame([{"scoring": "single", "players": 2, "games": games, "planned": 10,
-                              "gain": 0.03, "lo": 0.0, "hi": 0.06}])
-        slope = pd.DataFrame([{"scoring": "single", "players": 2, "games": 10, "planned": 10,
-                               "slope": 0.13, "lo": slope_lo, "hi": 0.14}])
+    def tables(slope_lo: float, games: int = 10, rounds: bool = False) -> BalanceTables:
+        keys = [("single", 2), ("single", 4)] + ([("rounds", 4), ("rounds", 2)] if rounds else [])
+        wild = pd.DataFrame([{"scoring": sc, "players": n, "games": games, "planned": 10,
+                              "gain": 0.03, "lo": 0.0, "hi": 0.06} for sc, n in keys])
+        slope = pd.DataFrame([{"scoring": sc, "players": n, "games": 10, "planned": 10,
+                               "slope": 0.13 if n == 2 else 0.05,
+                               "lo": slope_lo if n == 2 else 0.04, "hi": 0.14} for sc, n in keys])
         return BalanceTables(pd.DataFrame(), wild, pd.DataFrame(), slope)
 
     text = "".join(_slope_against_experiment(tables(0.12)))
-    assert "(single scoring, 2 players)" in text
-    assert "+13.0 pp [+12.0, +14.0]" in text and "+3.0 pp [+0.0, +6.0]" in text
+    assert "In 1 of the 2 tables where both are measured" in text
+    assert "(single scoring at 2 players, +13.0 pp [+12.0, +14.0] against +3.0 pp [+0.0, +6.0])" \
+        in text
+    text = "".join(_slope_against_experiment(tables(0.12, rounds=True)))
+    assert "In 2 of the 4 tables" in text and "; rounds scoring at 2 players, +13.0 pp" in text
     assert _slope_against_experiment(tables(0.05)) == []  # the intervals overlap
     assert _slope_against_experiment(tables(0.12, games=5)) == []  # not finished
 

@@ -424,10 +424,14 @@ def test_goat_lords_answers_come_from_the_strong_agent_once_its_tables_are_compl
     wild = the_row(text, "Strength of a wild card")
     treated = {e.label: df for e, df in complete["extra_wild"]}
     e = extra_wild_effect(treated["rounds"], rounds, 2)
-    assert (f"In the rulebook's game (`scoring=rounds`), one more wild in the opening hand adds "
-            f"**2p {pp(e['win'][0], e['win'][1:])}**") in wild and "the strong agent" in wild
+    measurable = e["win"][1] > 0 or e["win"][2] < 0
+    lead = ("In the rulebook's game (`scoring=rounds`), one more wild in the opening hand adds "
+            if measurable else "No measurable gain in the rulebook's game (`scoring=rounds`), "
+            "where every round deals new hands: one more wild in the first round's hand adds ")
+    assert lead + f"**2p {pp(e['win'][0], e['win'][1:])}**" in wild and "the strong agent" in wild
     e = extra_wild_effect(treated["single"], single, 2)
-    assert f"In one round (`scoring=single`) it adds **2p {pp(e['win'][0], e['win'][1:])}**" in wild
+    assert ("In one round (`scoring=single`), where that hand is the only one dealt, it adds "
+            f"**2p {pp(e['win'][0], e['win'][1:])}**") in wild
     # The rulebook's wild experiment short: the one-round experiment answers alone (the
     # observed slope per wild received is no answer: in one round it is several times the
     # experiment's figure).
@@ -450,7 +454,7 @@ def test_goat_lords_answers_come_from_the_strong_agent_once_its_tables_are_compl
     text = write_guide("goat_lords", tmp_path / "short").read_text(encoding="utf-8")
     assert "the greedy bot in every seat" in the_row(text, "First-player advantage")
     wild = the_row(text, "Strength of a wild card")
-    assert "the strong agent" in wild and "In the rulebook's game (`scoring=rounds`), one more" in wild
+    assert "the strong agent" in wild and "in the rulebook's game (`scoring=rounds`)" in wild.lower()
     # The wild experiment short: its answer is the greedy tournament's, with nothing of the
     # strong agent's beside it.
     short = {**complete, "extra_wild": [(e, df.iloc[:-1]) for e, df in complete["extra_wild"]]}
@@ -580,9 +584,16 @@ def test_goat_lords_wild_answer_says_small_tables_only_when_the_intervals_part()
     apart = render("goat_lords/wilds.md.j2", rows=rows((0.0, 0.025)), rulebook=[], received=[])
     overlap = render("goat_lords/wilds.md.j2", rows=rows((0.0, 0.04)), rulebook=[], received=[])
     assert "worth more at small tables" in apart and "worth more" not in overlap
-    # With the rulebook's game measured, its intervals decide.
-    apart = render("goat_lords/wilds.md.j2", rows=rows((0.0, 0.04)), rulebook=rows((0.0, 0.025)),
-                   received=[])
-    overlap = render("goat_lords/wilds.md.j2", rows=rows((0.0, 0.025)), rulebook=rows((0.0, 0.04)),
-                     received=[])
-    assert "worth more at small tables" in apart and "worth more" not in overlap
+    # With the rulebook's game measured, each scoring's intervals decide for its own part.
+    book, one_round = (render("goat_lords/wilds.md.j2", rows=rows(r), rulebook=rows(b),
+                              rulebook_measurable=True).split("In one round")
+                       for b, r in (((0.0, 0.025), (0.0, 0.04)), ((0.0, 0.04), (0.0, 0.025))))
+    assert "worth more at small tables" in book[0] and "worth more" not in book[1]
+    assert "worth more" not in one_round[0] and "worth more at small tables" in one_round[1]
+    # Every interval of the rulebook's game taking in zero: no measurable gain, said first.
+    flat = [{"players": 2, "win": 0.01, "ci": (-0.01, 0.03)},
+            {"players": 4, "win": -0.01, "ci": (-0.04, 0.02)}]
+    text = render("goat_lords/wilds.md.j2", rows=rows((0.0, 0.025)), rulebook=flat,
+                  rulebook_measurable=False)
+    assert text.startswith("No measurable gain in the rulebook's game (`scoring=rounds`)")
+    assert "every interval taking in zero" in text and "**4p -1.0 pp [-4.0, +2.0]**" in text

@@ -45,21 +45,38 @@ def _players_words(players) -> str:
 
 
 def _slope_against_experiment(facts: BalanceTables) -> list[str]:
-    """Where a scoring has both the observed slope and the experiment finished, how far apart
-    they are at the smallest table (the experiment is the answer)."""
+    """Where a table has both the observed slope and the experiment finished: in how many the
+    slope's interval lies above the experiment's, with the smallest table of each scoring as
+    the example (the experiment is the answer)."""
     received, wild = facts.wild_received, facts.wild
     slopes = received[is_finished(received)].set_index(["scoring", "players"])
-    for w in wild[is_finished(wild)].itertuples():
-        if (w.scoring, w.players) not in slopes.index:
-            continue
-        s = slopes.loc[(w.scoring, w.players)]
-        if s.lo <= w.hi:
-            return []
-        return ["", f"Where both are measured ({w.scoring} scoring, {w.players} players), the "
-                f"observed slope, {_edge(s.slope, s.lo, s.hi)}, is well above the experiment's "
-                f"{_edge(w.gain, w.lo, w.hi)}: it mixes the card with what comes with receiving "
-                "it, so the experiment is the answer and the slope only a description."]
-    return []
+    pairs = [(w, slopes.loc[(w.scoring, w.players)])
+             for w in wild[is_finished(wild)].itertuples()
+             if (w.scoring, w.players) in slopes.index]
+    above = [(w, s) for w, s in pairs if s.lo > w.hi]
+    if not above:
+        return []
+    smallest = {}
+    for w, s in sorted(above, key=lambda p: p[0].players):
+        smallest.setdefault(w.scoring, (w, s))
+    examples = "; ".join(f"{sc} scoring at {w.players} players, {_edge(s.slope, s.lo, s.hi)} "
+                         f"against {_edge(w.gain, w.lo, w.hi)}"
+                         for sc, (w, s) in smallest.items())
+    where = ("In the one table where both are measured" if len(pairs) == 1 else
+             f"In {len(above)} of the {len(pairs)} tables where both are measured")
+    return ["", f"{where}, the observed slope lies above the experiment's interval ({examples}). "
+            "The slope mixes the card with what comes with receiving it, so the experiment is "
+            "the answer and the slope only a description."]
+
+
+def _progress(facts: BalanceTables) -> str:
+    """How many of the planned games are played, and how to play the rest."""
+    if facts.played >= facts.planned:
+        return (f"All {facts.planned:,} planned games are played; "
+                "`farol goat-lords balance --status` lists each table.")
+    return (f"Games played so far: {facts.played:,} of {facts.planned:,}; "
+            "`farol goat-lords balance` plays the rest (resumable) and this section shows "
+            "each answer as its games come in.")
 
 
 def strong_section(ctx: ReportContext) -> str:
@@ -73,9 +90,7 @@ def strong_section(ctx: ReportContext) -> str:
              f"95% interval of ±{100 * aim(2):g} points at 2 players and ±{100 * aim(3):g} "
              f"beyond, for a seat winning up to {100 * HEADROOM:g} points more than its fair "
              "share. "
-             f"Games played so far: {facts.played:,} of {facts.planned:,}; "
-             "`farol goat-lords balance` plays the rest (resumable) and this section shows "
-             "each answer as its games come in.\n",
+             + _progress(facts) + "\n",
              "| scoring | players | games | first seat − fair | attacker wins a duel |",
              "|---|---|---|---|---|"]
     for r in facts.seats.itertuples():

@@ -38,7 +38,7 @@ def answer(ctx: GuideContext) -> Answer:
     f = facts(ctx)
     rows = f["rows"]
     games = "; ".join(f"{r['games']:,} games each at {r['players']} players" for r in rows)
-    model = (f"One round, {f['who']} (who play by the values), {rows[0]['sets']} value sets "
+    model = (f"One round, {f['who']}, playing by the values, {rows[0]['sets']} value sets "
              f"(flat, reversed, cheap or rich wilds, a random draw, the assumed one), "
              f"{games}; 95% intervals." if rows else "One round, greedy bots, several value sets.")
     return Answer(QUESTION, one_line(render("goat_lords/values.md.j2", **f)), model,

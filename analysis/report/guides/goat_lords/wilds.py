@@ -12,7 +12,8 @@ QUESTION = "Strength of a wild card"
 
 def facts(ctx: GuideContext) -> dict:
     """The strong agent's games once its tables are complete, else the greedy tournaments:
-    ``rows`` in one round, ``rulebook`` in the rulebook's game (the strong agent only)."""
+    ``rows`` in one round, ``rulebook`` in the rulebook's game (the strong agent only), and
+    whether any of the rulebook's intervals leaves out zero."""
     one_round = R.strong_group("extra_wild", "single")
     if one_round is not None:
         effects, who = extra_wild_rows(R.strong_results(), "single"), R.strong_words()
@@ -23,7 +24,8 @@ def facts(ctx: GuideContext) -> dict:
     if one_round is not None and R.strong_group("extra_wild", "rounds") is not None:
         rulebook = _rows(extra_wild_rows(R.strong_results(), "rounds"))
     headline = "; ".join(f"{r['players']}p {pp(r['win'])}" for r in rulebook or rows) or None
-    return {"rows": rows, "rulebook": rulebook, "headline": headline, "who": who}
+    return {"rows": rows, "rulebook": rulebook, "headline": headline, "who": who,
+            "rulebook_measurable": any(r["ci"][0] > 0 or r["ci"][1] < 0 for r in rulebook)}
 
 
 def _rows(effects: list[tuple[int, dict]]) -> list[dict]:
