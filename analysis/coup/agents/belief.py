@@ -137,6 +137,7 @@ class Belief:
         self._bit = 1 << seat
         self._seen = 0
         self.worlds: list[tuple[float, E.Core]] = [(1.0, E.Core(cfg))]
+        self.log_evidence = 0.0  # log P(what the seat saw | the model), up to its own moves
 
     def update(self, core: E.Core) -> None:
         """Bring the beliefs up to ``core`` (the real position, read as the seat sees it).
@@ -177,6 +178,7 @@ class Belief:
             raise InvalidPositionError("no deal of the hidden cards agrees with what this "
                                        "seat saw")
         self.worlds = [(w / total, world) for w, world in done.values()]
+        self.log_evidence += math.log(total)
         self._seen = n
 
     def _branches(self, world: E.Core) -> Iterable[tuple[int, float]]:

@@ -1,0 +1,122 @@
+"""The 2-player belief agent (``belief``): legal play in every deck and 2-player setup,
+worlds dealt only from its beliefs (what the seat sees untouched, the claim's exact
+chance respected), a posterior over the opponent's style that learns, and seeded
+replay."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+import pytest
+
+from analysis.bots import make_bot, sample_chance
+from analysis.cli import bots as cli_bots  # noqa: F401  (registers every bot)
+from analysis.coup.agents import belief_search as B
+from analysis.coup.panel import View
+from analysis.coup.search_agent import Budget
+from games.coup import cards as C
+from games.coup import engine as E
+from games.errors import InvalidParameterError
+
+PANEL = ("random", "honest", "bluffer", "bluffer-bold", "search")
+QUICK = Budget(deals_action=2, deals_react=2, horizon=1)
+
+
+def play(game, bots, seed, watch=None):
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    actions = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            action = sample_chance(state, rng)
+        else:
+            seat = state.current_player()
+            if watch is not None:
+                watch(state, seat)
+            action = bots[seat](state)
+            assert action in state.legal_actions(seat), (seat, action, str(state))
+        actions.append(action)
+        state.apply_action(action)
+    return state, actions
+
+
+@pytest.mark.parametrize("setup", ("basic", "standard", "draft"))
+@pytest.mark.parametrize("deck", C.DECKS)
+def test_belief_agent_plays_every_deck_and_setup(setup, deck):
+    game = pyspiel.load_game("python_coup", {"two_player_setup": setup, "deck": deck,
+                                             "starting_player": -1})
+    for i, opponent in enumerate(PANEL):
+        me = i % 2
+        bots = [B.BeliefSearchAgent(game, s, i, QUICK) if s == me
+                else make_bot(opponent, game, s, i) for s in range(2)]
+        state, _ = play(game, bots, seed=i)
+        assert state.core.winner in (0, 1)
+
+
+def test_worlds_come_from_the_beliefs():
+    """At every decision of a game: each dealt world keeps what the seat sees, gives the
+    opponent a hand the beliefs allow, and facing a claim the worlds' weights on the
+    claim being true add up to its exact chance."""
+    game = pyspiel.load_game("python_coup", {"two_player_setup": "standard"})
+    agent = B.BeliefSearchAgent(game, 0, 3, QUICK)
+    checked = [0]
+
+    def watch(state, seat):
+        if seat != 0 or len(state.legal_actions(0)) < 2:
+            return
+        core = state.core
+        agent.belief.update(core)
+        allowed = {w.hands[1] for p, w in agent.belief.worlds() if p > 0}
+        view = View.of(state, 0)
+        worlds = agent.deals(view, core, 8)
+        assert sum(w for w, _ in worlds) == pytest.approx(1.0)
+        for _, world in worlds:
+            assert world.hands[0] == core.hands[0] and world.coins == core.coins
+            assert world.revealed == core.revealed and world.queue == core.queue
+            assert world.hands[1] in allowed
+        if view.step[0] == E.S_CHAL:
+            claimant, claim = view.step[1], view.step[2]
+            true = sum(w for w, world in worlds if claim in world.hands[claimant])
+            assert true == pytest.approx(agent.belief.holds(claim))
+        checked[0] += 1
+
+    for seed in range(3):
+        agent = B.BeliefSearchAgent(game, 0, seed, QUICK)
+        play(game, [agent, make_bot("bluffer-bold", game, 1, seed)], seed, watch)
+    assert checked[0] > 10
+
+
+def test_the_style_posterior_learns_a_heavy_bluffer():
+    """Against bluffer-bold the heavy-bluffing model gains weight over a game; against
+    honest the nearly honest one does."""
+    game = pyspiel.load_game("python_coup", {})
+    ends = {}
+    for opponent in ("honest", "bluffer-bold"):
+        totals = np.zeros(len(B.STYLES))
+        for seed in range(6):
+            agent = B.BeliefSearchAgent(game, 0, seed, QUICK)
+            last = {}
+
+            def watch(state, seat, agent=agent, last=last):
+                if seat == 0 and len(state.legal_actions(0)) > 1:
+                    agent.belief.update(state.core)
+                    last["w"] = agent.belief.style_weights()
+
+            play(game, [agent, make_bot(opponent, game, 1, seed)], seed, watch)
+            totals += last["w"]
+        ends[opponent] = totals / 6
+    assert ends["honest"][0] > ends["bluffer-bold"][0]
+    assert ends["bluffer-bold"][2] > ends["honest"][2]
+
+
+def test_same_seed_same_game():
+    game = pyspiel.load_game("python_coup", {"two_player_setup": "draft"})
+    runs = [play(game, [make_bot("belief", game, 0, 9), make_bot("search", game, 1, 9)], 9)[1]
+            for _ in range(2)]
+    assert runs[0] == runs[1]
+
+
+def test_more_players_are_refused_in_one_line():
+    game = pyspiel.load_game("python_coup", {"players": 3})
+    with pytest.raises(InvalidParameterError, match="2-player"):
+        make_bot("belief", game, 0)
