@@ -370,8 +370,11 @@ def test_depth_first_walk_finds_the_same_graph_as_breadth_first():
         np.testing.assert_array_equal(deep.edge_prob[c:d], wide.edge_prob[a:b])
 
 
-def test_best_is_the_blueprint_where_it_is_built(endgames, tmp_path, monkeypatch):
-    from analysis.coup.blueprint_agent import BlueprintAgent
+def test_best_is_the_belief_agent_even_where_the_blueprint_is_built(endgames, tmp_path,
+                                                                     monkeypatch):
+    """The belief agent beats search, which beats the blueprint: ``best`` at 2 players is
+    the belief agent whether or not a blueprint is built."""
+    from analysis.coup.agents.belief_search import BeliefSearchAgent
     from analysis.coup.search_agent import SearchAgent
 
     dg, _, strategies, _, _ = endgames
@@ -379,12 +382,13 @@ def test_best_is_the_blueprint_where_it_is_built(endgames, tmp_path, monkeypatch
     with store.use(tmp_path):
         B.save_blueprint(B.Blueprint("ambassador", {"dealt": dg.keys}, {"basic": strategies}, {}),
                          "dealt", B.strategy_path("ambassador", "dealt"))
-        for params, kind in (({}, BlueprintAgent),
-                             ({"two_player_setup": "standard"}, SearchAgent),  # not built
-                             ({"deck": "inquisitor"}, SearchAgent),
+        for params, kind in (({}, BeliefSearchAgent),
+                             ({"two_player_setup": "standard"}, BeliefSearchAgent),
+                             ({"deck": "inquisitor"}, BeliefSearchAgent),
                              ({"players": 3}, SearchAgent)):
             game = pyspiel.load_game("python_coup", params)
-            assert isinstance(make_bot("best", game, 0, 1), kind), params
+            bot = make_bot("best", game, 0, 1)
+            assert type(bot) is kind, params
 
 
 def test_training_resumes_from_its_checkpoint_and_starts_afresh_from_a_damaged_one(

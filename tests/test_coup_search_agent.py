@@ -1,6 +1,7 @@
 """The Coup search agent (``search``, ``best``): legal play at every table, deck and
 2-player setup; deals that never give out a card the seat can prove is not available;
-the same seed gives the same game; ``best`` is the search agent at every table size."""
+the same seed gives the same game; ``best`` is the search agent at 3-8 players (the
+belief agent, built on it, at 2)."""
 
 from __future__ import annotations
 
@@ -192,9 +193,13 @@ def test_same_seed_same_game_and_another_seed_another():
 
 
 @pytest.mark.parametrize("players", range(2, 9))
-def test_best_is_the_search_agent_without_a_blueprint(players):
+def test_best_is_the_belief_agent_at_two_players_and_search_beyond(players):
+    from analysis.coup.agents.belief_search import BeliefSearchAgent
+
     game = pyspiel.load_game("python_coup", {"players": players})
-    assert isinstance(make_bot("best", game, 0, 0), S.SearchAgent)
+    bot = make_bot("best", game, 0, 0)
+    assert isinstance(bot, BeliefSearchAgent) == (players == 2)
+    assert isinstance(bot, S.SearchAgent)
     names = {spec.name for spec in bots_for("python_coup")}
     assert {"search", "best"} <= names
 

@@ -18,11 +18,13 @@ from analysis.coup import blueprint_agent as coup_blueprint_agent
 from analysis.coup import panel as coup_panel
 from analysis.coup import search_agent as coup_search_agent
 from analysis.coup.agents import belief_search as coup_belief_agent
+from analysis.coup.agents import best as coup_best
 from analysis.goat_lords import bots as goat_lords_bots
 
 # The modules whose import registered their bots (kept so the imports are used).
-REGISTERED_BY = (cobardes_advise, cobardes_bot, coup_advise, coup_belief_agent, coup_blueprint_advice,
-                 coup_blueprint_agent, coup_panel, coup_search_agent, goat_lords_bots)
+REGISTERED_BY = (cobardes_advise, cobardes_bot, coup_advise, coup_belief_agent, coup_best,
+                 coup_blueprint_advice, coup_blueprint_agent, coup_panel, coup_search_agent,
+                 goat_lords_bots)
 
 
 def build(name: str, game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:

@@ -30,13 +30,10 @@ from dataclasses import dataclass
 
 import pyspiel
 
-from analysis import store
 from analysis.bots import Bot, BotSpec, register_bot
-from analysis.coup.blueprint_agent import BlueprintAgent, load_deck_blueprint
 from analysis.coup.panel import GAME, View, plain_choice, threat_order, turn_action
 from games.coup import cards as C
 from games.coup import engine as E
-from games.errors import InvalidParameterError
 
 # Steps at which the agent searches; elsewhere it uses the panel's plain choices.
 _SEARCHED = (E.S_ACTION, E.S_CHAL, E.S_BLOCK)
@@ -487,23 +484,5 @@ def search_bot(game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
     return SearchAgent(game, seat, seed)
 
 
-def best_bot(game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
-    """The strongest Coup agent for the table: the blueprint in 2-player games from the
-    deal of a deck and setup it is built for (it beats ``search`` head to head, see
-    ``benchmarks/results/coup_targets.txt``), ``search`` otherwise."""
-    params = game.get_parameters()
-    if params["players"] == 2 and not params["position"]:
-        try:
-            bp = load_deck_blueprint(params["deck"], str(store.cache_root()))
-        except InvalidParameterError:
-            bp = None
-        if bp is not None and params["two_player_setup"] in bp.setups:
-            return BlueprintAgent(bp, seat, seed)
-    return SearchAgent(game, seat, seed)
-
-
 register_bot(BotSpec("search", "information-set search: deals the unseen cards from what the "
                      "table showed, compares moves with short roll-outs", search_bot, games=(GAME,)))
-register_bot(BotSpec("best", "the strongest Coup agent: the blueprint in 2-player games once "
-                     "built (farol coup blueprint build), search otherwise", best_bot,
-                     games=(GAME,)))

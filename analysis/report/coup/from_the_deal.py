@@ -66,7 +66,8 @@ def bluff_lines() -> list[str]:
             "|---|---|---|---|---|---|", *rows, ""]
 
 
-KINDS = {"BlueprintAgent": "the blueprint", "SearchAgent": "information-set search"}
+KINDS = {"BlueprintAgent": "the blueprint", "SearchAgent": "information-set search",
+         "BeliefSearchAgent": "the belief agent"}
 
 
 def who_plays(records) -> str:

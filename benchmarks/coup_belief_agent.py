@@ -1,0 +1,141 @@
+"""Benchmark: the 2-player belief agent (``belief``) against the reference panel and
+the search agent, in every deck and 2-player setup, and how long it takes to decide.
+
+For each deck (ambassador, inquisitor), setup (basic, standard, draft) and opponent
+(``honest``, ``bluffer``, ``bluffer-bold``, ``search``; ``blueprint`` too where its
+tables are built on this machine), a match of ``--games`` seeded games with the seats
+rotated (``farol coup match --agents belief,X``). Each line gives the agent's win rate
+with its 95% Wilson interval and whether the interval lies wholly above 50%. Every
+decision of the agent with a choice is timed on one core: the median and the 95th
+percentile.
+
+Finished games are kept under the cache folder (one folder per commit), so a stopped
+run resumes. Run: ``.venv/bin/python benchmarks/coup_belief_agent.py [--games 1000]``;
+writes ``benchmarks/results/coup_belief_agent.{txt,json}``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import time
+from pathlib import Path
+
+import numpy as np
+import pyspiel
+
+import games  # noqa: F401
+from analysis import store
+from analysis.cli import bots
+from analysis.coup.blueprint_agent import load_deck_blueprint
+from analysis.match import play_match
+from analysis.provenance import code_commit, farol_version
+from games.coup import cards as C
+from games.errors import InvalidParameterError
+
+RESULTS = Path(__file__).resolve().parent / "results"
+GAME = "python_coup"
+AGENT = "belief"
+PANEL = ("honest", "bluffer", "bluffer-bold", "search")
+SETUPS = ("basic", "standard", "draft")
+_TIMES: list[float] = []
+
+
+def timed_build(name: str, game: pyspiel.Game, seat: int, seed: int):
+    """The named bot; the belief agent's decisions with a choice are timed."""
+    bot = bots.build(name, game, seat, seed)
+    if name != AGENT:
+        return bot
+
+    def act(state):
+        several = len(state.legal_actions(seat)) > 1
+        start = time.perf_counter()
+        action = bot(state)
+        if several:
+            _TIMES.append(time.perf_counter() - start)
+        return action
+
+    return act
+
+
+def blueprint_built(deck: str) -> bool:
+    try:
+        load_deck_blueprint(deck, str(store.cache_root()))
+    except InvalidParameterError:
+        return False
+    return True
+
+
+def line(deck: str, setup: str, opponent: str, games_n: int, seed: int, folder: Path) -> dict:
+    params = {"deck": deck, "two_player_setup": setup}
+    start = time.perf_counter()
+    result = play_match(GAME, (AGENT, opponent), games_n, seed, params, build=timed_build,
+                        record=folder / f"{deck}_{setup}_{opponent}.jsonl")
+    total = next(r for r in result.totals() if r.agent == AGENT)
+    return {"deck": deck, "setup": setup, "opponent": opponent, "games": games_n,
+            "wins": total.wins, "win_rate": total.win_rate, "ci95": list(total.ci95),
+            "above_half": total.ci95[0] > 0.5, "seconds": time.perf_counter() - start}
+
+
+def describe(x: dict) -> str:
+    lo, hi = x["ci95"]
+    verdict = "above 50%" if x["above_half"] else "NOT above 50%"
+    return (f"{x['deck']:<10} {x['setup']:<8} vs {x['opponent']:<12} {x['games']:>5} games  "
+            f"{x['win_rate']:6.1%} [{lo:.1%}, {hi:.1%}]  {verdict}")
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=1000, help="games a line (default 1000)")
+    parser.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
+    parser.add_argument("--out", type=Path, default=RESULTS, help="results folder")
+    args = parser.parse_args(argv)
+    commit = code_commit().replace("+changes", "_changed")[:20]
+    folder = store.cache("coup_belief_agent", f"seed{args.seed}_games{args.games}_{commit}")
+    folder.mkdir(parents=True, exist_ok=True)
+    header = [
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, python {platform.python_version()}",
+        f"farol {farol_version()}, commit {code_commit()}, seed {args.seed}",
+        "the belief agent in one seat, the opponent in the other, seats rotated every game; "
+        "win rate [95% interval]",
+    ]
+    print("\n".join(header), flush=True)
+    lines = []
+    for deck in C.DECKS:
+        opponents = PANEL + (("blueprint",) if blueprint_built(deck) else ())
+        for setup in SETUPS:
+            for opponent in opponents:
+                x = line(deck, setup, opponent, args.games, args.seed, folder)
+                lines.append(x)
+                print(describe(x), flush=True)
+    times = np.array(_TIMES) if _TIMES else np.zeros(1)
+    missed = [f"{x['deck']} {x['setup']} vs {x['opponent']}" for x in lines if not x["above_half"]]
+    built = [d for d in C.DECKS if blueprint_built(d)]
+    summary = [
+        "lines whose interval is not wholly above 50%: " + (", ".join(missed) or "none"),
+        "blueprint opponent: " + (", ".join(built) if built else
+                                  "not measured (its tables are not built on this machine)"),
+        f"decisions with a choice timed: {len(_TIMES)} (games kept from a stopped run are not "
+        f"timed); median {1000 * float(np.median(times)):.1f} ms, 95th percentile "
+        f"{1000 * float(np.percentile(times, 95)):.1f} ms, slowest {1000 * float(times.max()):.0f} ms",
+    ]
+    print("\n".join(summary))
+    text = header + [describe(x) for x in lines] + summary
+    record = {"version": farol_version(), "commit": code_commit(), "seed": args.seed,
+              "games": args.games, "matches": lines,
+              "decision_ms": {"timed": len(_TIMES), "median": 1000 * float(np.median(times)),
+                              "p95": 1000 * float(np.percentile(times, 95)),
+                              "max": 1000 * float(times.max())},
+              "lines": text}
+    args.out.mkdir(parents=True, exist_ok=True)
+    for suffix, content in ((".txt", "\n".join(text) + "\n"),
+                            (".json", json.dumps(record, indent=1) + "\n")):
+        tmp = args.out / f".coup_belief_agent{suffix}.tmp"
+        tmp.write_text(content)
+        tmp.replace(args.out / f"coup_belief_agent{suffix}")
+
+
+if __name__ == "__main__":
+    main()
