@@ -11,6 +11,16 @@ games each agent sits in each seat ``games // n`` or ``games // n + 1`` times (e
 Game ``i`` is seeded from ``(seed, i)`` alone (chance and every bot), so the result does
 not depend on the number of worker processes or on the order games finish in.
 
+Duplicate deals (``deal`` given, e.g. :func:`analysis.coup.duplicate.deal_chance`): games
+come in blocks of ``n``, one block per deal. Game ``i`` is rotation ``r = i % n`` of deal
+``d = i // n``: the seats rotate as above, and ``deal`` resolves every chance node of the
+game from the deal's seed alone (the same cards, dealt to the same agents, whoever sits
+first), while the bot of the agent at lineup position ``j`` is seeded from ``(seed, d, j)``
+in every rotation. So the luck of the deal falls on every seat alike, and the seats'
+win rates differ by the seats. The games are rounded up to whole deals, and the
+intervals are taken over deals (:func:`tally`): the rotations of one deal are not
+independent, the deals are.
+
 A match given a ``record`` file appends each finished game's win shares to it and, run
 again, plays only the games missing (the seeds make the resumed match the same as one
 run straight through).
@@ -38,10 +48,13 @@ import games as _farol_games  # noqa: F401  (registers Farol's games in every pr
 from analysis.bots import Bot, make_bot, sample_chance
 from analysis.distribute import local_pool, run_on_dask
 from analysis.provenance import code_commit, farol_version
-from analysis.statistics import WinRate
+from analysis.statistics import WinRate, mean_interval
 from games.errors import FarolError, InvalidParameterError
 
 Build = Callable[[str, pyspiel.Game, int, int], Bot]
+# Duplicate deals: (game, the deal's chance seed, rotation) -> the chooser of every chance
+# outcome of that game (module level, so worker processes can find it).
+Deal = Callable[[pyspiel.Game, int, int], Callable[[pyspiel.State], int]]
 # What a study notes of a game: called at each decision until it returns something
 # other than None (for example the hands once dealt); saved with the game's result.
 Observe = Callable[[pyspiel.State], object]
@@ -68,55 +81,111 @@ def game_seeds(seed: int, index: int, players: int) -> list[int]:
     return [int(s) for s in state]
 
 
+# Kept apart from the plain games' seeds: SeedSequence([seed, index]) and
+# SeedSequence([seed, deal, _DUPLICATE]) never coincide.
+_DUPLICATE = 0x64_75_70  # "dup"
+
+
+def deal_seeds(seed: int, deal: int, players: int) -> list[int]:
+    """The seeds of duplicate deal ``deal``: its chance first, then one per lineup
+    position (the same in every rotation)."""
+    state = np.random.SeedSequence([seed, deal, _DUPLICATE]).generate_state(players + 1)
+    return [int(s) for s in state]
+
+
+def games_to_play(games: int, players: int, duplicate: bool) -> int:
+    """``games``, rounded up to whole deals (``players`` games each) for duplicate deals."""
+    return -(-games // players) * players if duplicate else games
+
+
 def play_one(game_name: str, params: dict, agents: Sequence[str], seed: int, index: int,
-             build: Build = make_bot) -> list[float]:
+             build: Build = make_bot, deal: Deal | None = None) -> list[float]:
     """Play game ``index`` of a match; returns each seat's win share."""
-    return _play_game(game_name, params, agents, seed, index, build, None)["shares"]
+    return _play_game(game_name, params, agents, seed, index, build, None, deal)["shares"]
 
 
 def _play_game(game_name: str, params: dict, agents: Sequence[str], seed: int, index: int,
-               build: Build, observe: Observe | None) -> dict:
-    game = pyspiel.load_game(game_name, params)
-    seats = seating(agents, index)
-    seeds = game_seeds(seed, index, len(seats))
-    bots = [build(name, game, s, seeds[s + 1]) for s, name in enumerate(seats)]
-    rng = np.random.default_rng(seeds[0])
-    state = game.new_initial_state()
-    seen = None
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(sample_chance(state, rng))
-            continue
-        if observe is not None and seen is None:
-            seen = observe(state)
-        state.apply_action(int(bots[state.current_player()](state)))
+               build: Build, observe: Observe | None, deal: Deal | None = None) -> dict:
+    state, seen = replay(game_name, params, agents, seed, index, build, observe, deal)
     row = {"index": index, "shares": win_shares(state.returns())}
     if observe is not None:
         row["seen"] = seen
     return row
 
 
+def replay(game_name: str, params: dict, agents: Sequence[str], seed: int, index: int,
+           build: Build = make_bot, observe: Observe | None = None,
+           deal: Deal | None = None) -> tuple[pyspiel.State, object]:
+    """Game ``index`` of a match played again from its seeds: its final state (whose
+    history is every move and chance outcome) and what ``observe`` noted."""
+    game = pyspiel.load_game(game_name, params)
+    seats = seating(agents, index)
+    n = len(seats)
+    if deal is None:
+        seeds = game_seeds(seed, index, n)
+        bots = [build(name, game, s, seeds[s + 1]) for s, name in enumerate(seats)]
+        rng = np.random.default_rng(seeds[0])
+
+        def chance(state: pyspiel.State) -> int:
+            return sample_chance(state, rng)
+    else:
+        number, rotation = divmod(index, n)
+        seeds = deal_seeds(seed, number, n)
+        bots = [build(name, game, s, seeds[1 + (s - rotation) % n])
+                for s, name in enumerate(seats)]
+        chance = deal(game, seeds[0], rotation)
+    state = game.new_initial_state()
+    seen = None
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(int(chance(state)))
+            continue
+        if observe is not None and seen is None:
+            seen = observe(state)
+        state.apply_action(int(bots[state.current_player()](state)))
+    return state, seen
+
+
 def _play_chunk(game_name: str, params: dict, agents: tuple[str, ...], seed: int,
-                indices: list[int], build: Build, observe: Observe | None = None) -> list[dict]:
-    return [_play_game(game_name, params, agents, seed, i, build, observe) for i in indices]
+                indices: list[int], build: Build, observe: Observe | None = None,
+                deal: Deal | None = None) -> list[dict]:
+    return [_play_game(game_name, params, agents, seed, i, build, observe, deal)
+            for i in indices]
 
 
 @dataclass(frozen=True)
 class SeatRecord(WinRate):
-    """How one agent did in one seat: its wins (fractional for shared wins) out of its games."""
+    """How one agent did in one seat: its wins (fractional for shared wins) out of its games.
+
+    ``deal_ci95``: with duplicate deals, the 95% interval over deals (each deal's mean
+    over its rotations, a Student-t interval over the deals), which ``ci95`` then gives
+    in place of the Wilson interval over games.
+    """
 
     agent: str
     seat: int
     wins: float
     games: int
+    deal_ci95: tuple[float, float] | None = None
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        if self.deal_ci95 is not None:
+            return self.deal_ci95
+        return WinRate.ci95.fget(self)
 
     def to_json(self) -> dict:
-        return {"agent": self.agent, "seat": self.seat, "wins": self.wins, "games": self.games,
-                "win_rate": self.win_rate, "ci95": list(self.ci95)}
+        out = {"agent": self.agent, "seat": self.seat, "wins": self.wins, "games": self.games,
+               "win_rate": self.win_rate, "ci95": list(self.ci95)}
+        if self.deal_ci95 is not None:
+            out["ci95_over"] = "deals"
+        return out
 
     @classmethod
     def from_json(cls, data: dict) -> SeatRecord:
-        return cls(str(data["agent"]), int(data["seat"]), float(data["wins"]), int(data["games"]))
+        over = data.get("ci95_over") == "deals"
+        return cls(str(data["agent"]), int(data["seat"]), float(data["wins"]), int(data["games"]),
+                   tuple(float(x) for x in data["ci95"]) if over else None)
 
 
 @dataclass(frozen=True)
@@ -125,6 +194,9 @@ class MatchResult:
 
     ``seats`` is ordered by seat, then by the agents' order in the line-up; an agent
     that never sat in a seat (fewer games than seats) has no record there.
+    ``duplicate``: the games were duplicate deals (their intervals are over deals, and
+    ``overall`` keeps each agent's total with its interval over deals); a record without
+    the mark (every record stored before it existed) played plain games.
     """
 
     game: str
@@ -134,9 +206,18 @@ class MatchResult:
     seed: int
     version: str
     commit: str
+    duplicate: bool = False
+    overall: tuple[SeatRecord, ...] = ()
+
+    @property
+    def deals(self) -> int:
+        """The deals played (duplicate deals), else 0."""
+        return self.games // (1 + max(r.seat for r in self.seats)) if self.duplicate else 0
 
     def totals(self) -> list[SeatRecord]:
         """Each agent over all its seats (``seat`` is -1), in order of first appearance."""
+        if self.overall:
+            return list(self.overall)
         out = []
         for agent in dict.fromkeys(r.agent for r in self.seats):
             rows = [r for r in self.seats if r.agent == agent]
@@ -144,15 +225,21 @@ class MatchResult:
         return out
 
     def to_json(self) -> dict:
-        return {"seats": [r.to_json() for r in self.seats], "game": self.game,
-                "params": dict(self.params), "games": self.games, "seed": self.seed,
-                "version": self.version, "commit": self.commit}
+        out = {"seats": [r.to_json() for r in self.seats], "game": self.game,
+               "params": dict(self.params), "games": self.games, "seed": self.seed,
+               "version": self.version, "commit": self.commit}
+        if self.duplicate:
+            out |= {"duplicate": True, "deals": self.deals,
+                    "totals": [r.to_json() for r in self.overall]}
+        return out
 
     @classmethod
     def from_json(cls, data: dict) -> MatchResult:
         seats = tuple(SeatRecord.from_json(r) for r in data["seats"])
+        overall = tuple(SeatRecord.from_json(r) for r in data.get("totals", ()))
         return cls(str(data["game"]), dict(data["params"]), seats, int(data["games"]),
-                   int(data["seed"]), str(data["version"]), str(data["commit"]))
+                   int(data["seed"]), str(data["version"]), str(data["commit"]),
+                   bool(data.get("duplicate", False)), overall)
 
 
 def check_match(agents: Sequence[str], games: int, seed: int, players: int) -> None:
@@ -178,11 +265,13 @@ def play_match(
     record: Path | None = None,
     observe: Observe | None = None,
     scheduler=None,
+    deal: Deal | None = None,
 ) -> MatchResult:
     """Play a match of ``games`` games (see :func:`play_games`) and tally it."""
     rows = play_games(game_name, agents, games, seed, params, workers, progress, build,
-                      record, observe, scheduler)
-    return tally(game_name, dict(params or {}), tuple(agents), games, seed, rows)
+                      record, observe, scheduler, deal)
+    return tally(game_name, dict(params or {}), tuple(agents), len(rows), seed, rows,
+                 duplicate=deal is not None)
 
 
 def play_games(
@@ -197,6 +286,7 @@ def play_games(
     record: Path | None = None,
     observe: Observe | None = None,
     scheduler=None,
+    deal: Deal | None = None,
 ) -> dict[int, dict]:
     """Play games ``0 .. games-1`` of a match; ``agents`` names one agent per seat.
     Returns each game's row (game index -> ``shares`` per seat, and ``seen`` when
@@ -210,7 +300,9 @@ def play_games(
     ``observe`` (module level, like ``build``) notes something of each game into that
     record (:func:`read_rows` reads it back). ``scheduler``: a Dask scheduler address or
     ``distributed.Client`` plays the chunks on that cluster instead of local processes
-    (the same games, so the same result).
+    (the same games, so the same result). ``deal`` (module level) plays duplicate
+    deals (see the module's docstring): ``games`` is rounded up to whole deals, and the
+    record says so in its first line, so plain and duplicate games never mix.
     """
     params = dict(params or {})
     agents = tuple(agents)
@@ -219,6 +311,10 @@ def play_games(
     for s, name in enumerate(agents):
         build(name, game, s, 0)  # an unknown name fails here, naming the choices
     header = {"game": game_name, "params": params, "agents": list(agents), "seed": seed}
+    if deal is not None:
+        deal(game, 0, 0)  # a game duplicate deals cannot play fails here, in one line
+        games = games_to_play(games, len(agents), True)
+        header["deals"] = "duplicate"
     rows: dict[int, dict] = {} if record is None else read_rows(record, header)
     todo = [i for i in range(games) if i not in rows]
     workers = max(1, min(workers, os.cpu_count() or 1, max(1, len(todo))))
@@ -238,13 +334,13 @@ def play_games(
     try:
         if scheduler is not None:
             run_on_dask(scheduler, _play_chunk,
-                        [(*work, part, build, observe) for part in chunks], keep)
+                        [(*work, part, build, observe, deal) for part in chunks], keep)
         elif workers == 1:
             for part in chunks:
-                keep(_play_chunk(*work, part, build, observe))
+                keep(_play_chunk(*work, part, build, observe, deal))
         else:
             with local_pool(workers) as pool:
-                futures = [pool.submit(_play_chunk, *work, part, build, observe)
+                futures = [pool.submit(_play_chunk, *work, part, build, observe, deal)
                            for part in chunks]
                 for future in futures:
                     keep(future.result())
@@ -287,9 +383,10 @@ def read_rows(path: Path, header: dict) -> dict[int, dict]:
 
 
 def tally(game_name: str, params: dict, agents: tuple[str, ...], games: int, seed: int,
-          rows: dict[int, dict]) -> MatchResult:
+          rows: dict[int, dict], duplicate: bool = False) -> MatchResult:
     """The match result of the games' rows (game index -> row with ``shares``, the win
-    share per seat, as :func:`play_games` returns them)."""
+    share per seat, as :func:`play_games` returns them); ``duplicate``: the rows are
+    duplicate deals, whose intervals are taken over deals (:func:`deal_intervals`)."""
     n = len(agents)
     wins: dict[tuple[int, str], float] = {}
     played: dict[tuple[int, str], int] = {}
@@ -298,8 +395,60 @@ def tally(game_name: str, params: dict, agents: tuple[str, ...], games: int, see
             wins[s, name] = wins.get((s, name), 0.0) + rows[i]["shares"][s]
             played[s, name] = played.get((s, name), 0) + 1
     order = list(dict.fromkeys(agents))
+    if not duplicate:
+        records = tuple(
+            SeatRecord(name, s, round(wins[s, name], 9), played[s, name])
+            for s in range(n) for name in order if (s, name) in played
+        )
+        return MatchResult(game_name, params, records, games, seed, farol_version(),
+                           code_commit())
+    if games % n:
+        raise InvalidParameterError(f"games: duplicate deals play whole deals of {n} games, "
+                                    f"not {games}")
+    by_seat, by_agent = deal_intervals(agents, games, rows)
     records = tuple(
-        SeatRecord(name, s, round(wins[s, name], 9), played[s, name])
+        SeatRecord(name, s, round(wins[s, name], 9), played[s, name], by_seat[s, name])
         for s in range(n) for name in order if (s, name) in played
     )
-    return MatchResult(game_name, params, records, games, seed, farol_version(), code_commit())
+    overall = tuple(
+        SeatRecord(name, -1, round(sum(wins[s, name] for s in range(n) if (s, name) in wins), 9),
+                   sum(played[s, name] for s in range(n) if (s, name) in played),
+                   by_agent[name])
+        for name in order
+    )
+    return MatchResult(game_name, params, records, games, seed, farol_version(), code_commit(),
+                       True, overall)
+
+
+def deal_values(agents: tuple[str, ...], games: int,
+                rows: dict[int, dict]) -> tuple[dict, dict]:
+    """Each deal's mean win share, over its rotations: by (seat, agent) and by agent.
+
+    Returns ``(by_seat, by_agent)``, mapping ``(seat, agent)`` and ``agent`` to one value
+    per deal (in deal order): the mean of the shares that agent won in that seat (in
+    every seat) over the deal's ``n`` games. Every deal seats each agent equally often,
+    so the mean of the deal values is the agent's win rate over the games.
+    """
+    n = len(agents)
+    by_seat: dict[tuple[int, str], list[float]] = {}
+    by_agent: dict[str, list[float]] = {}
+    for d in range(games // n):
+        seat_sums: dict[tuple[int, str], list[float]] = {}
+        agent_sums: dict[str, list[float]] = {}
+        for i in range(d * n, (d + 1) * n):
+            for s, name in enumerate(seating(agents, i)):
+                share = float(rows[i]["shares"][s])
+                seat_sums.setdefault((s, name), []).append(share)
+                agent_sums.setdefault(name, []).append(share)
+        for key, shares in seat_sums.items():
+            by_seat.setdefault(key, []).append(sum(shares) / len(shares))
+        for key, shares in agent_sums.items():
+            by_agent.setdefault(key, []).append(sum(shares) / len(shares))
+    return by_seat, by_agent
+
+
+def deal_intervals(agents: tuple[str, ...], games: int, rows: dict[int, dict]) -> tuple[dict, dict]:
+    """The 95% intervals over deals of :func:`deal_values` (Student t over the deals)."""
+    by_seat, by_agent = deal_values(agents, games, rows)
+    return ({k: mean_interval(v)[1:] for k, v in by_seat.items()},
+            {k: mean_interval(v)[1:] for k, v in by_agent.items()})

@@ -1,4 +1,5 @@
-"""Intervals shared by every study: a proportion's 95% Wilson score interval.
+"""Intervals shared by every study: a proportion's 95% Wilson score interval, and a
+mean's Student-t interval over independent units (duplicate deals).
 
 Tournaments and matches of any game report win rates with it; draws and shared wins
 count fractionally, so the number of successes may be a fraction.
@@ -38,3 +39,30 @@ class WinRate:
         """The 95% Wilson interval of the win rate."""
         _, lo, hi = wilson(self.wins, self.games)
         return lo, hi
+
+
+def t_quantile95(df: int) -> float:
+    """The two-sided 95% quantile of Student's t with ``df`` degrees of freedom."""
+    from scipy.stats import t
+
+    return float(t.ppf(0.975, df))
+
+
+def mean_interval(values, lower: float = 0.0, upper: float = 1.0) -> tuple[float, float, float]:
+    """The mean of independent ``values`` and its 95% Student-t interval, kept within
+    ``[lower, upper]`` (a win rate's range by default).
+
+    For duplicate deals each value is one deal's mean over its rotations: the deal, not
+    the game, is the independent unit. With fewer than two values nothing is known of
+    the spread, and the interval is the whole range.
+    """
+    values = [float(v) for v in values]
+    k = len(values)
+    if k == 0:
+        return float("nan"), lower, upper
+    mean = math.fsum(values) / k
+    if k == 1:
+        return mean, lower, upper
+    var = math.fsum((v - mean) ** 2 for v in values) / (k - 1)
+    half = t_quantile95(k - 1) * math.sqrt(var / k)
+    return mean, max(lower, mean - half), min(upper, mean + half)
