@@ -3,13 +3,18 @@ gives, the moves OpenSpiel names, and one-line errors; the command serves and st
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import re
 import shlex
 import signal
 import socket
 import subprocess
 import sys
+import threading
+import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -19,11 +24,17 @@ from analysis import store
 from analysis.cli import main
 from analysis.explore import spots
 from analysis.explore.app import create_app
+from analysis.explore.words import page_words
+from analysis.explore.worker import Solves
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = "kinds=warriors+courtiers,warriors=2,combats=2,courtier0=Squire,courtier1=Archer"
 ENDGAME = "deck=ambassador,position=?/duke/3;?/captain/2;move:0"
 QUICK_COUP = {"turn_cap": 1, "cap_pricing": "draw"}
+# The flags of what the page offers as its own controls.
+PAGE_CONTROLS = ("--params", "--history", "--turn-cap", "--cap-pricing", "--mine", "--theirs",
+                 "--my-courtier", "--their-courtier", "--my-villain", "--their-villain",
+                 "--combat", "--score", "--warriors")
 
 
 @pytest.fixture()
@@ -60,9 +71,11 @@ def _error_line(response, status: int = 400) -> str:
     return message
 
 
-def test_the_catalog_offers_both_games_and_every_preset_loads(client):
+def test_the_catalog_offers_every_game_and_every_preset_loads(client):
     data = client.get("/api/catalog").get_json()
-    assert [g["name"] for g in data["games"]] == ["python_cobardes_battle", "python_coup"]
+    assert [g["name"] for g in data["games"]] == ["python_cobardes_battle", "python_coup",
+                                                   "python_goat_lords"]
+    assert [g["build"] for g in data["games"]] == [True, True, False]
     for game in data["games"]:
         assert game["presets"]
         for preset in game["presets"]:
@@ -73,12 +86,22 @@ def test_the_catalog_offers_both_games_and_every_preset_loads(client):
 
 
 def test_the_page_and_its_files_are_served(client):
-    page = client.get("/")
-    assert page.status_code == 200 and b'<script src="/page/explore.js">' in page.data
+    for address in ("/", "/cobardes", "/coup", "/goat_lords"):
+        page = client.get(address)
+        assert page.status_code == 200 and b'<script src="/page/explore.js">' in page.data
     assert b"function showAdvice" in client.get("/page/explore.js").data
     assert client.get("/charts/coup_bluff_rates.png").data.endswith(b"fake")
     # Only the report's charts, never another file of the folder.
-    assert _error_line(client.get("/charts/notes.txt"), 404) == "no chart 'notes.txt'"
+    assert _error_line(client.get("/charts/notes.txt"), 404) == "no such chart"
+
+
+def test_an_unknown_game_in_the_address_is_a_page_not_found(client):
+    page = client.get("/chess")
+    assert page.status_code == 404 and page.mimetype == "text/html"
+    text = page.get_data(as_text=True)
+    assert "There is no such game or page here" in text and "chess" not in text
+    assert '<a href="/coup">Coup, 2 players</a>' in text
+    assert b"chess" not in client.get("/%3Cb%3Echess%3C%2Fb%3E").data
 
 
 def test_moves_are_named_as_the_game_names_them_and_a_click_plays_one(client):
@@ -92,7 +115,36 @@ def test_moves_are_named_as_the_game_names_them_and_a_click_plays_one(client):
                                             "history": [start["moves"][2]["name"]]})
     after = after.get_json()
     assert after["player"] == 1 and after["moves_played"] == 1
-    assert "prepare warrior 2" in after["text"]
+    # The game's own text, as player 1 sees it: player 0's card is face down.
+    assert after["seat"] == 1 and after["text"].startswith("You are P1. combat 1")
+    assert "Your courtier: Archer   Enemy courtier: Squire" in after["text"]
+    assert "The enemy has prepared a card face down." in after["text"]
+    assert "warrior 2" not in after["text"] and not re.search(r"\(-?\d+, ", after["text"])
+
+
+@pytest.mark.parametrize("game,params,history,seat,shown,hidden", [
+    # P1 holds the Thug and sees that the rival holds a villain, not which.
+    ("cobardes", "kinds=warriors+villains,warriors=2,combats=2",
+     ["draw Friar", "draw Thug", "play warrior 1"], 1, ["Your hand: Prince 1 2 Thug",
+                                                         "1 villain(s)"], ["Friar"]),
+    ("cobardes", "kinds=warriors+villains,warriors=2,combats=2", ["draw Friar", "draw Thug"],
+     0, ["Your hand: Prince 1 2 Friar"], ["Thug"]),
+    # A chance move next, before anyone has moved: shown as P0 sees it.
+    ("coup", ENDGAME, ["Draw Duke"], 0, ["P0 (you): Duke"], []),
+    # P0 sees the rival's face-down count, not the Contessa dealt to it.
+    ("coup", ENDGAME, ["Draw Duke", "Draw Contessa"], 0,
+     ["P0 (you): Duke", "P1: 1 face-down; revealed Captain", "P1 is dealt a card"],
+     ["Contessa"]),
+])
+def test_the_state_is_the_games_text_without_the_rivals_hidden_cards(
+        client, game, params, history, seat, shown, hidden):
+    data = client.post("/api/moves", json={"game": game, "params": params,
+                                           "history": history}).get_json()
+    assert data["seat"] == seat
+    for words in shown:
+        assert words in data["text"]
+    for card in hidden:
+        assert card not in data["text"]
 
 
 def test_chance_outcomes_are_listed_with_their_probabilities(client):
@@ -171,18 +223,46 @@ def test_a_spot_without_advice_says_why_in_advises_words(client, capsys, game, p
     message = got.get_json()["unavailable"]
     code = main(["advise", game, "--params", params, "--history", ";".join(history), *cli])
     assert code == 2
-    assert capsys.readouterr().err.strip() == f"farol advise: error: {message}"
+    said = capsys.readouterr().err.strip().removeprefix("farol advise: error: ")
+    # advise's message, with the flags of the page's own controls named as the page names
+    # them.
+    assert message == page_words(said)
+    assert not any(flag in message for flag in PAGE_CONTROLS), message
     # So does the command line the page shows.
     assert main(shlex.split(got.get_json()["command"])[1:]) == 2
-    assert capsys.readouterr().err.strip() == f"farol advise: error: {message}"
+    assert capsys.readouterr().err.strip() == f"farol advise: error: {said}"
+
+
+@pytest.mark.parametrize("said,shown", [
+    ("--history ends inside a turn (at the challenge decision); advice is given at the "
+     "start of a turn", "the moves played end inside a turn (at the challenge decision); "
+     "advice is given at the start of a turn"),
+    ("--history: the battle is over after these moves", "the battle is over after these moves"),
+    ("position: pricing the cap ... (~15 minutes, ~8 GB); use --cap-pricing draw",
+     "position: pricing the cap ... (~15 minutes, ~8 GB); choose the cap pricing draw"),
+    ("--mine has 2 warriors out of hand before combat 2", "your hand has 2 warriors out of "
+     "hand before combat 2"),
+    ("--score needs a battle without villains", "a war score needs a battle without villains"),
+])
+def test_messages_name_the_pages_controls_not_command_line_flags(said, shown):
+    assert page_words(said) == shown
+
+
+def test_the_page_asks_for_no_command_line_flag():
+    """The page's own texts: no flag of the command line (its controls are on the page)."""
+    for name in ("explore.js", "index.html"):
+        text = (ROOT / "analysis" / "explore" / "page" / name).read_text()
+        assert not re.search(r"--[a-z]", text), name
 
 
 @pytest.mark.parametrize("path,body,words", [
-    ("/api/moves", {"game": "chess"}, "game must be one of cobardes, coup, not 'chess'"),
+    ("/api/moves", {"game": "chess"}, "game must be one of cobardes, coup, goat_lords"),
     ("/api/moves", {"game": "cobardes", "params": "colour=red"},
-     "python_cobardes_battle has no parameter 'colour'"),
+     "python_cobardes_battle has no such parameter; its parameters: "),
+    ("/api/moves", {"game": "cobardes", "params": "warriors=abc"},
+     "parameter 'warriors' takes a whole number"),
     ("/api/moves", {"game": "cobardes", "params": SMALL, "history": ["play warrior 6"]},
-     "move 1 'play warrior 6' is not legal here; legal: play warrior 0 (prince)"),
+     "moves played: move 1 is not legal here; legal: play warrior 0 (prince)"),
     ("/api/moves", {"game": "cobardes", "history": {"a": 1}},
      "history must be a list of move names"),
     ("/api/advice", {"game": "coup", "params": ENDGAME, "history": [],
@@ -191,14 +271,20 @@ def test_a_spot_without_advice_says_why_in_advises_words(client, capsys, game, p
     ("/api/advice", {"game": "coup", "params": ENDGAME, "history": [],
                      "options": {"cap_pricing": "free"}}, "cap pricing must be one of"),
     ("/api/position", {"game": "cobardes", "fields": {"mine": ["Prince", "Wizard"]}},
-     "Wizard"),
+     "unknown ¡Cobardes! card; warriors are 0-6"),
+    ("/api/position", {"game": "goat_lords", "fields": {}},
+     "Goat Lords: a spot is reached by stepping through a game, not built"),
     ("/api/position", {"game": "coup", "fields": {"you": {"hidden": []}}},
      "your cards: pick one or two face-down cards"),
     ("/api/position", {"game": "coup", "fields": {"you": {"hidden": ["Duke"], "coins": 40}}},
      "your coins must be a whole number from 0 to 12"),
 ])
 def test_bad_input_is_one_line_naming_it(client, path, body, words):
-    assert words in _error_line(client.post(path, json=body))
+    message = _error_line(client.post(path, json=body))
+    assert words in message
+    # What was sent is not said back.
+    for sent in ("chess", "colour", "abc", "play warrior 6", "99", "free", "Wizard", "40"):
+        assert sent not in message
 
 
 def test_a_body_that_is_not_json_and_an_unknown_address_are_one_line(client):
@@ -212,7 +298,7 @@ def test_a_failure_of_the_explorer_is_one_line_too(client, monkeypatch):
         raise RuntimeError("a bug\nwith two lines")
     monkeypatch.setattr(spots, "describe", broken)
     message = _error_line(client.post("/api/moves", json={"game": "cobardes"}), 500)
-    assert message.startswith("the explorer failed (RuntimeError: a bug with two lines)")
+    assert message == "the explorer failed (RuntimeError); the server's log has the details"
 
 
 def test_a_built_battle_is_farol_advise_with_the_same_flags(client, capsys):
@@ -302,3 +388,237 @@ def test_farol_explore_prints_its_address_serves_and_stops_on_ctrl_c(tmp_path):
             proc.communicate()
     assert proc.returncode == 0
     assert "Farol explorer stopped" in err and "Traceback" not in err
+
+
+# ------------------------------------------------------------------ limits on requests
+def test_a_body_over_64_kb_is_refused_in_one_line(client):
+    big = {"game": "cobardes", "params": "x" * (64 * 1024)}
+    assert _error_line(client.post("/api/moves", json=big), 413) == \
+        "the request is larger than 64 KB"
+    # Just under the limit is read (and its parameters refused without repeating them).
+    fits = {"game": "cobardes", "params": "y" * (60 * 1024)}
+    message = _error_line(client.post("/api/moves", json=fits))
+    assert "yyy" not in message and len(message) < 300
+
+
+@pytest.mark.parametrize("body,words", [
+    ('{"game": "cobardes", "history": ' + "[" * 9 + "]" * 9 + "}",
+     "the request's JSON nests deeper than 8 levels"),
+    ("[" * 30_000 + "]" * 30_000, "the request's JSON nests deeper than 8 levels"),
+    ('{"a": ' * 9_000 + "1" + "}" * 9_000, "the request's JSON nests deeper than 8 levels"),
+    # Brackets inside a text do not count.
+    ('{"game": "cobardes", "params": "[[[[[[[[[[[[", "history": "{{{{{{{{{{"}',
+     "parameter must be written key=value"),
+    ('{"game": "cobardes", "history": ' + "[" * 7 + "]" * 7 + "}",
+     "history must be a list of move names"),
+    ('{"game": NaN}', "the request must be a JSON object"),
+    ("[1, 2]", "the request must be a JSON object"),
+])
+def test_deep_or_odd_json_is_a_400_in_one_line(client, body, words):
+    response = client.post("/api/moves", data=body, content_type="application/json")
+    assert words in _error_line(response, 400)
+
+
+def test_a_body_that_is_not_utf8_is_one_line(client):
+    response = client.post("/api/moves", data=b'{"game": "\xff"}',
+                           content_type="application/json")
+    assert _error_line(response) == "the request must be a JSON object (in UTF-8)"
+
+
+def test_what_was_sent_is_never_said_back(client):
+    mark = "<b>zq</b>"
+    for path, body in [
+        ("/api/moves", {"game": mark}),
+        ("/api/moves", {"game": "coup", "params": f"deck={mark}"}),
+        ("/api/moves", {"game": "coup", "params": f"{mark}=1"}),
+        ("/api/moves", {"game": "coup", "params": mark}),
+        ("/api/moves", {"game": "coup", "params": ENDGAME, "history": [mark]}),
+        ("/api/advice", {"game": "coup", "params": ENDGAME, "history": [],
+                         "options": {"turn_cap": mark}}),
+        ("/api/position", {"game": "coup", "fields": {"deck": mark}}),
+        ("/api/position", {"game": "coup", "fields": {"you": {"hidden": [mark]}}}),
+        ("/api/position", {"game": "cobardes", "fields": {"my_villain": mark}}),
+        ("/api/position", {"game": "cobardes", "fields": {"score": mark}}),
+    ]:
+        message = _error_line(client.post(path, json=body))
+        assert "zq" not in message, (body, message)
+
+
+# ------------------------------------------------------------------ Goat Lords
+GOAT = "players=2,scoring=single"
+
+
+def _dealt(client) -> tuple[list[str], dict]:
+    """The moves of a Goat Lords deal (each first outcome) up to the first decision."""
+    history: list[str] = []
+    while True:
+        data = client.post("/api/moves", json={"game": "goat_lords", "params": GOAT,
+                                               "history": history}).get_json()
+        if not data["chance"]:
+            return history, data
+        assert sum(m["probability"] for m in data["moves"]) == pytest.approx(1.0)
+        assert all(m["name"].startswith("Draw ") for m in data["moves"])
+        history.append(data["moves"][0]["name"])
+
+
+def test_goat_lords_is_stepped_through_as_its_seat_sees_it(client):
+    history, data = _dealt(client)
+    assert len(history) == 11  # five cards each and the discard pile's first
+    assert data["player"] == 0 and data["seat"] == 0
+    text = data["text"]
+    assert text.startswith("Goat Lords — round 1, turn 1 (you are seat 0)")
+    assert "Your hand: " in text
+    # The other seat's hand is a count of cards only.
+    assert re.search(r"^  seat 1: 5 cards in hand; herd \(0 pts\): \(no goats\)$", text, re.M)
+    assert data["moves"] and all("probability" not in m for m in data["moves"])
+
+
+def test_goat_lords_advice_is_the_best_agents_move(client):
+    history, data = _dealt(client)
+    answer = client.post("/api/advice", json={"game": "goat_lords", "params": GOAT,
+                                              "history": history}).get_json()
+    advice = answer["advice"]
+    assert advice["agent"] and advice["player"] == 0
+    assert sorted(a["action"] for a in advice["actions"]) == sorted(
+        m["name"] for m in data["moves"])
+    chosen = [a["action"] for a in advice["actions"] if a["probability"] == 1.0]
+    assert chosen == [advice["actions"][0]["action"]] == [advice["json"]["move"]]
+    # The same agent, seeded alike, at the same spot.
+    from analysis.goat_lords.bots import build_bot
+    state = spots.spot("goat_lords", GOAT, history)
+    agent = build_bot("best", state.get_game(), 0, spots.AGENT_SEED)
+    assert state.action_to_string(0, agent(state.clone())) == chosen[0]
+    # Where nobody decides, the page is told so.
+    dealing = client.post("/api/advice", json={"game": "goat_lords", "params": GOAT,
+                                               "history": history[:3]}).get_json()
+    assert dealing["unavailable"].startswith("chance moves next")
+
+
+# ------------------------------------------------------------------ solves in workers
+def slow_advice(game, params, history, options=None):
+    """A solve that takes a minute; it adds its process id to the file ``params`` names."""
+    with open(params, "a") as out:
+        out.write(f"{os.getpid()}\n")
+    time.sleep(60)
+    return {"unavailable": "never reached"}
+
+
+@contextlib.contextmanager
+def serving(tmp_path, limit: float):
+    """A running explorer (Werkzeug's threaded server, as ``farol explore`` runs it) whose
+    solves stop after ``limit`` seconds: its address and its solves."""
+    from werkzeug.serving import make_server
+
+    solves = Solves(limit=limit)
+    with store.use(tmp_path / "data"):
+        server = make_server("127.0.0.1", 0, create_app(None, solves), threaded=True)
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            yield f"http://127.0.0.1:{server.port}", solves
+        finally:
+            server.shutdown()
+            server.server_close()
+            solves.close()
+
+
+def _pids(path: Path, count: int = 1) -> list[int]:
+    end = time.monotonic() + 60
+    while time.monotonic() < end:
+        if path.exists() and len(lines := path.read_text().split()) >= count:
+            return [int(p) for p in lines]
+        time.sleep(0.05)
+    raise AssertionError("the solve never started")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def _ended(pid: int, seconds: float = 5) -> bool:
+    end = time.monotonic() + seconds
+    while _alive(pid):
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def _post_raw(url: str, body: dict) -> socket.socket:
+    """A POST whose answer is never read: the open connection is its page."""
+    host, port = url.removeprefix("http://").split(":")
+    data = json.dumps(body).encode()
+    conn = socket.create_connection((host, int(port)))
+    conn.sendall(b"POST /api/advice HTTP/1.1\r\nHost: explorer\r\nContent-Type: "
+                 b"application/json\r\nContent-Length: %d\r\n\r\n%s" % (len(data), data))
+    return conn
+
+
+def _post(url: str, body: dict, timeout: float = 30) -> tuple[int, dict]:
+    request = urllib.request.Request(url, json.dumps(body).encode(),
+                                     {"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as answer:
+            return answer.status, json.load(answer)
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.load(exc)
+
+
+def test_a_long_solve_holds_up_no_other_request_and_stops_at_its_time_limit(tmp_path,
+                                                                          monkeypatch):
+    monkeypatch.setattr(spots, "advice_at", slow_advice)
+    marks = tmp_path / "slow"
+    with serving(tmp_path, limit=4) as (url, solves):
+        answers = []
+        slow = threading.Thread(target=lambda: answers.append(_post(
+            url + "/api/advice", {"game": "cobardes", "params": str(marks)})))
+        slow.start()
+        pid = _pids(marks)[0]
+        # Meanwhile other requests are answered at once.
+        tick = time.monotonic()
+        with urllib.request.urlopen(url + "/api/catalog", timeout=10) as answer:
+            assert json.load(answer)["time_limit"] == 4
+        status, moves = _post(url + "/api/moves", {"game": "cobardes", "params": SMALL},
+                              timeout=10)
+        assert status == 200 and moves["player"] == 0
+        assert time.monotonic() - tick < 3
+        assert slow.is_alive() and _alive(pid) and solves.running() == 1
+        # The time limit ends the solve, and says so in one line.
+        slow.join(30)
+        assert answers == [(504, {"error": "this solve takes longer than the explorer's "
+                                  "limit of 4 seconds, so it was stopped (the command "
+                                  "line, farol advise, has no limit)"})]
+        assert _ended(pid) and solves.running() == 0
+        # The server goes on working: a new solve starts and is answered.
+        monkeypatch.setattr(spots, "advice_at", spots_advice_at)
+        status, answer = _post(url + "/api/advice", {"game": "cobardes", "params": SMALL,
+                                                     "history": ["play warrior 2"]})
+        assert status == 200 and answer["advice"]["player"] == "you"
+
+
+spots_advice_at = spots.advice_at
+
+
+def test_a_solve_stops_when_every_page_that_asked_for_it_has_gone(tmp_path, monkeypatch):
+    monkeypatch.setattr(spots, "advice_at", slow_advice)
+    marks = tmp_path / "slow"
+    with serving(tmp_path, limit=60) as (url, solves):
+        body = {"game": "cobardes", "params": str(marks)}
+        first = _post_raw(url, body)
+        pid = _pids(marks)[0]
+        # A second page asking for the same spot shares the solve.
+        second = _post_raw(url, body)
+        time.sleep(0.5)
+        assert solves.running() == 1 and marks.read_text().split() == [str(pid)]
+        first.close()  # one page goes: the other still waits for it
+        time.sleep(0.5)
+        assert _alive(pid) and solves.running() == 1
+        second.close()  # the last page goes: the solve is stopped
+        assert _ended(pid, 5) and solves.running() == 0 and not solves.jobs
+        # ... long before its time limit, and the server answers as before.
+        status, moves = _post(url + "/api/moves", {"game": "cobardes", "params": SMALL})
+        assert status == 200 and moves["moves"]

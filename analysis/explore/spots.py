@@ -5,13 +5,13 @@ the moves from its start by their OpenSpiel names, as for ``--history``) or buil
 clicking (a ¡Cobardes! position of cards, courtiers, villains and score; a Coup position
 of cards, lost cards and coins). The advice is the one ``farol advise cobardes|coup``
 prints with ``--json``: the same functions compute it. Where advice cannot be given at a
-spot, the page gets the line ``farol advise`` would print.
+spot, the page gets the line ``farol advise`` would print. Goat Lords has no equilibrium
+to show: its "advice" is the move Farol's strongest agent (``best``) makes there.
 """
 
 from __future__ import annotations
 
 import shlex
-import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,7 +21,9 @@ from analysis.cobardes import advise as cobardes_advice
 from analysis.coup import advise as coup_advice
 from analysis.coup import blueprint_advice
 from analysis.coup.blueprint_advice import blueprint_for
+from analysis.goat_lords import bots as goat_bots
 from analysis.params import load_game, parse_params
+from games import catalog as game_catalog
 from games.cobardes import cards as BC
 from games.coup import cards as CC
 from games.coup.positions import MAX_COINS, format_position, parse_position
@@ -29,7 +31,7 @@ from games.errors import FarolError, InvalidParameterError, InvalidPositionError
 from games.history import replay
 
 MAX_TURN_CAP = 6  # deeper Coup solves do not fit in memory from most positions
-MAX_MOVES = 500  # moves in one history
+MAX_MOVES = 3000  # moves in one history (a Goat Lords game of rounds is long)
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,7 @@ class Game:
     title: str
     name: str
     presets: tuple[Preset, ...]
+    build: bool = True  # a spot can be built by clicking cards (else only stepped to)
 
 
 GAMES = {
@@ -67,6 +70,11 @@ GAMES = {
         Preset("Whole game (Inquisitor deck, standard setup)",
                "deck=inquisitor,two_player_setup=standard"),
     )),
+    "goat_lords": Game("goat_lords", "Goat Lords", "python_goat_lords", (
+        Preset("2 players, one round", "players=2,scoring=single"),
+        Preset("2 players, rounds to 1,000 points (the rulebook's game)", "players=2"),
+        Preset("4 players, one round", "players=4,scoring=single"),
+    ), build=False),
 }
 
 # Report charts that bear on a spot, by game: (file, title, when). ``when`` is a variant of
@@ -91,23 +99,31 @@ CHARTS = {
     ),
 }
 
-# One solve at a time: the machine's cores go to it, and two pages asking for the same
-# spot share its caches instead of computing it twice.
-_SOLVING = threading.Lock()
 
 
 def game_of(key: Any) -> Game:
     """The explorer's game called ``key``."""
-    if key not in GAMES:
-        raise InvalidParameterError(
-            f"game must be one of {', '.join(GAMES)}, not {str(key)[:40]!r}")
+    if not isinstance(key, str) or key not in GAMES:
+        raise InvalidParameterError(f"game must be one of {', '.join(GAMES)}")
     return GAMES[key]
+
+
+def our_names() -> set[str]:
+    """The explorer's own names (games, their parameters, cards): a message may quote
+    them even where the user sent them too."""
+    names = set(GAMES) | {g.name for g in GAMES.values()} | set(CC.DECKS)
+    names |= set(BC.CARD_NAMES) | set(BC.COURTIER_NAMES)
+    names |= {CC.card_name(c, d) for d in CC.DECKS for c in range(5)}
+    for g in GAMES.values():
+        spec = next(t for t in pyspiel.registered_games() if t.short_name == g.name)
+        names |= set(spec.parameter_specification)
+    return names
 
 
 def catalog() -> dict:
     """What the page offers: the games, their presets and the cards it shows to click."""
     return {
-        "games": [{"key": g.key, "title": g.title, "name": g.name,
+        "games": [{"key": g.key, "title": g.title, "name": g.name, "build": g.build,
                    "presets": [{"title": p.title, "params": p.params} for p in g.presets]}
                   for g in GAMES.values()],
         "cobardes": {
@@ -142,7 +158,7 @@ def history_of(value: Any) -> list[str]:
     else:
         raise InvalidParameterError("history must be a list of move names")
     if len(names) > MAX_MOVES:
-        raise InvalidParameterError(f"history: at most {MAX_MOVES} moves, not {len(names)}")
+        raise InvalidParameterError(f"history: at most {MAX_MOVES} moves")
     if any(";" in n for n in names):
         raise InvalidParameterError("history: a move name holds no ';'")
     return names
@@ -157,13 +173,31 @@ def load(key: Any, params: Any) -> pyspiel.Game:
 
 def spot(key: Any, params: Any, history: Any) -> pyspiel.State:
     """The state the moves ``history`` reach from the start of the game."""
-    return replay(load(key, params), ";".join(history_of(history)))
+    return replay(load(key, params), ";".join(history_of(history)), flag="moves played")
+
+
+def seat_of(state: pyspiel.State) -> int:
+    """Whose eyes the page shows ``state`` with: the player to move; at a chance move or
+    the end, the last player who moved (player 0 before anyone has)."""
+    if not state.is_terminal() and not state.is_chance_node():
+        return int(state.current_player())
+    walk, seat = state.get_game().new_initial_state(), 0
+    for action in state.history():
+        if walk.current_player() >= 0:
+            seat = int(walk.current_player())
+        walk.apply_action(action)
+    return seat
 
 
 def describe(state: pyspiel.State) -> dict:
-    """A state for the page: its text, whose move it is and the moves legal there by
-    name (a chance node's outcomes with their probabilities), or the final returns."""
-    out: dict = {"text": str(state).rstrip(), "moves_played": len(state.history()),
+    """A state for the page: its text as one player sees it (the game's own, as ``farol
+    play`` shows it: the rival's hidden cards are not in it), whose move it is and the
+    moves legal there by name (a chance node's outcomes with their probabilities), or
+    the final returns."""
+    seat = seat_of(state)
+    render = game_catalog.entry(state.get_game().get_type().short_name).render
+    out: dict = {"text": render(state, seat).rstrip(), "seat": seat,
+                 "moves_played": len(state.history()),
                  "terminal": state.is_terminal(), "chance": state.is_chance_node(),
                  "player": int(state.current_player()), "moves": []}
     if state.is_terminal():
@@ -187,13 +221,11 @@ def coup_options(options: Any) -> tuple[int, str]:
     if isinstance(cap, str) and cap.strip().isdigit():
         cap = int(cap)
     if isinstance(cap, bool) or not isinstance(cap, int) or not 1 <= cap <= MAX_TURN_CAP:
-        raise InvalidParameterError(
-            f"turn cap must be a whole number from 1 to {MAX_TURN_CAP}, not {str(cap)[:20]!r}")
+        raise InvalidParameterError(f"turn cap must be a whole number from 1 to {MAX_TURN_CAP}")
     pricing = options.get("cap_pricing", "markov")
-    if pricing not in coup_advice.CAP_PRICINGS:
-        raise InvalidParameterError(f"cap pricing must be one of "
-                                    f"{', '.join(coup_advice.CAP_PRICINGS)}, not "
-                                    f"{str(pricing)[:20]!r}")
+    if not isinstance(pricing, str) or pricing not in coup_advice.CAP_PRICINGS:
+        raise InvalidParameterError(
+            f"cap pricing must be one of {', '.join(coup_advice.CAP_PRICINGS)}")
     return cap, pricing
 
 
@@ -225,8 +257,10 @@ def advice_at(key: Any, params: Any, history: Any, options: Any = None) -> dict:
     """``{"advice": ...}`` at the spot the moves reach, as ``farol advise KEY --params
     --history`` gives it, or ``{"unavailable": line}`` with its message where it gives
     none; ``command`` is that command line. Bad parameters or moves raise (they are not
-    the spot's fault)."""
+    the spot's fault). For Goat Lords, the move of the ``best`` agent."""
     state = spot(key, params, history)
+    if key == "goat_lords":
+        return agent_move(state)
     words = [key, "--params", _text(params, "params"), "--history",
              ";".join(history_of(history))]
     cap, pricing = coup_options(options) if key == "coup" else (None, None)
@@ -234,20 +268,47 @@ def advice_at(key: Any, params: Any, history: Any, options: Any = None) -> dict:
         words += ["--turn-cap", str(cap), "--cap-pricing", pricing]
     out: dict = {"command": command(*words)}
     try:
-        with _SOLVING:
-            if key == "cobardes":
-                advice = cobardes_advice.advise_spot(state).to_json()
-                variant = cobardes_advice.rules_variant(state.get_game())
-                return out | {"advice": summary(key, advice, variant)}
-            bp = blueprint_for(state)
-            if bp is not None:  # any decision, as farol advise coup --history gives it
-                advice = blueprint_advice.advise_spot(state, bp).to_json()
-                return out | {"advice": summary(key, advice)}
-            position = coup_advice.position_at(state)
-            advice = coup_advice.advise(position, state.core.cfg.deck, cap, cap=pricing)
-            return out | {"advice": summary(key, advice.to_json())}
+        if key == "cobardes":
+            advice = cobardes_advice.advise_spot(state).to_json()
+            variant = cobardes_advice.rules_variant(state.get_game())
+            return out | {"advice": summary(key, advice, variant)}
+        bp = blueprint_for(state)
+        if bp is not None:  # any decision, as farol advise coup --history gives it
+            advice = blueprint_advice.advise_spot(state, bp).to_json()
+            return out | {"advice": summary(key, advice)}
+        position = coup_advice.position_at(state)
+        advice = coup_advice.advise(position, state.core.cfg.deck, cap, cap=pricing)
+        return out | {"advice": summary(key, advice.to_json())}
     except FarolError as exc:
         return out | {"unavailable": str(exc)}
+
+
+AGENT = "best"
+AGENT_SEED = 0  # the agent searches with this seed: the same spot, the same move
+
+
+def agent_move(state: pyspiel.State) -> dict:
+    """Goat Lords: the move Farol's strongest agent makes at ``state`` (it sees what its
+    seat sees), among the legal moves, or ``{"unavailable": line}`` where nobody moves."""
+    if state.is_terminal():
+        return {"unavailable": "the game is over"}
+    if state.is_chance_node():
+        return {"unavailable": "chance moves next (a card drawn): pick its outcome first"}
+    seat = int(state.current_player())
+    agent = goat_bots.build_bot(AGENT, state.get_game(), seat, AGENT_SEED)
+    choice = agent(state.clone())
+    legal = [(state.action_to_string(seat, a), a == choice) for a in state.legal_actions(seat)]
+    played = next(name for name, chosen in legal if chosen)
+    agent_name = goat_bots.pinned(AGENT)
+    actions = [{"action": name, "probability": 1.0 if chosen else 0.0, "value": None}
+               for name, chosen in sorted(legal, key=lambda m: not m[1])]
+    return {"advice": {
+        "game": "goat_lords", "player": seat, "value": None, "actions": actions,
+        "opponent_hand": {}, "agent": True, "exploitability": None, "charts": [],
+        "source": f"Farol's strongest Goat Lords agent ({agent_name}: information-set "
+                  f"search from what seat {seat} sees, seed {AGENT_SEED})",
+        "json": {"agent": agent_name, "seed": AGENT_SEED, "seat": seat, "move": played,
+                 "legal": [name for name, _ in legal]}}}
 
 
 # ------------------------------------------------------------- positions built by clicking
@@ -264,7 +325,7 @@ def _whole(value: Any, field: str, low: int, high: int) -> int:
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise InvalidParameterError(
-            f"{field} must be a whole number from {low} to {high}, not {str(value)[:20]!r}")
+            f"{field} must be a whole number from {low} to {high}")
     return value
 
 
@@ -299,12 +360,16 @@ def coup_position(fields: dict) -> tuple[str, str]:
     and lost cards and coins, the rival's count of face-down cards, lost cards and coins,
     and your seat (you move)."""
     deck = fields.get("deck", "ambassador")
-    if deck not in CC.DECKS:
-        raise InvalidParameterError(f"deck must be one of {', '.join(CC.DECKS)}, "
-                                    f"not {str(deck)[:20]!r}")
+    if not isinstance(deck, str) or deck not in CC.DECKS:
+        raise InvalidParameterError(f"deck must be one of {', '.join(CC.DECKS)}")
     seat = _whole(fields.get("seat", 0), "seat", 0, 1)
     you = fields.get("you") if isinstance(fields.get("you"), dict) else {}
     rival = fields.get("rival") if isinstance(fields.get("rival"), dict) else {}
+    cards = [CC.card_name(c, deck) for c in range(5)]
+    named = [you.get("hidden"), you.get("revealed"), rival.get("revealed")]
+    if any(n.strip().casefold() not in {c.casefold() for c in cards}
+           for n in sum((_names(v, "cards") for v in named), [])):
+        raise InvalidPositionError(f"cards: the {deck} deck has {', '.join(cards)}")
     mine = _names(you.get("hidden"), "your cards")
     if not mine:
         raise InvalidPositionError("your cards: pick one or two face-down cards")
@@ -324,13 +389,15 @@ def coup_position(fields: dict) -> tuple[str, str]:
 def advice_of_position(key: Any, fields: Any) -> dict:
     """``{"advice": ...}`` for a position built in the page (``farol advise KEY`` with
     the position's flags), or ``{"unavailable": line}`` where no advice is given."""
-    game_of(key)
+    game = game_of(key)
+    if not game.build:
+        raise InvalidParameterError(f"{game.title}: a spot is reached by stepping through "
+                                    "a game, not built")
     fields = fields if isinstance(fields, dict) else {}
     if key == "cobardes":
         query = cobardes_query(fields)
         out = {"command": command(*battle_flags(query))}
-        with _SOLVING:
-            advice = cobardes_advice.advise(query).to_json()
+        advice = cobardes_advice.advise(query).to_json()
         return out | {"advice": summary(key, advice, query.resolved_variant(),
                                         query.score is not None)}
     position, deck = coup_position(fields)
@@ -338,8 +405,7 @@ def advice_of_position(key: Any, fields: Any) -> dict:
     out = {"spot": position, "command": command(
         "coup", position, "--deck", deck, "--turn-cap", str(cap), "--cap-pricing", pricing)}
     try:
-        with _SOLVING:
-            advice = coup_advice.advise(position, deck, cap, cap=pricing).to_json()
+        advice = coup_advice.advise(position, deck, cap, cap=pricing).to_json()
     except InvalidParameterError as exc:  # the cap cannot be priced at this position
         return out | {"unavailable": str(exc)}
     return out | {"advice": summary(key, advice)}
