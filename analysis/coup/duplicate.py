@@ -135,3 +135,14 @@ class DealChance:
 def deal_chance(game: pyspiel.Game, seed: int, rotation: int) -> DealChance:
     """The chance of one duplicate game (the ``deal`` of :func:`analysis.match.play_games`)."""
     return DealChance(game, seed, rotation)
+
+
+def hand_probabilities(players: int, deck: str) -> dict[str, float]:
+    """Every starting hand a seat can be dealt (names joined by ``+``, as
+    :func:`analysis.coup.seat_balance.hand_values` writes them) with its probability."""
+    copies = C.copies_per_character(players)
+    out: dict[str, float] = {}
+    for pair, p in R.draw_pair_probabilities((copies,) * C.NUM_CHARACTERS):
+        key = "+".join(sorted(C.card_name(c, deck) for c in pair))
+        out[key] = out.get(key, 0.0) + p
+    return out
