@@ -16,6 +16,7 @@ from analysis.cli import bots, coup_balance, coup_blueprint
 from analysis.cli.matches import add_common_arguments, parse_agents, print_result, show_progress
 from analysis.cli.numbers import finite_float, int_in
 from analysis.coup import abstraction, full_game, larger, model, sweep
+from analysis.coup.duplicate import deal_chance
 from analysis.coup.panel import GAME
 from analysis.match import play_match
 from analysis.solve.compile import parse_memory
@@ -303,6 +304,12 @@ def add_match_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--setup", choices=SETUPS, default=None,
                         help="2 players only: basic (default; the first player starts with 1 "
                              "coin), standard (2 coins each) or draft (each picks a card)")
+    parser.add_argument("--duplicate", action="store_true",
+                        help="duplicate deals: play each shuffled deal once in every rotation "
+                             "of the seats, each agent keeping its cards while the seats turn "
+                             "round it and the court giving the same cards, so the luck of the "
+                             "deal falls on every seat alike; games are rounded up to whole "
+                             "deals and the intervals are over deals")
 
 
 def run_match(args: argparse.Namespace) -> int:
@@ -327,6 +334,7 @@ def run_match(args: argparse.Namespace) -> int:
     if args.players == 2:
         params["two_player_setup"] = args.setup or "basic"
     result = play_match(GAME, agents, args.games, args.seed, params, workers=args.workers,
-                        progress=show_progress(), build=bots.build)
+                        progress=show_progress(), build=bots.build,
+                        deal=deal_chance if args.duplicate else None)
     print_result(result, args.json)
     return 0

@@ -1,7 +1,8 @@
 """``farol coup balance``: seat win rates at 2-8 players, both decks and every 2-player
 setup, played by a strong agent in self-play and against tables of panel agents, with
 the value of each starting hand (2 and 4 players). Resumable: games already played are
-kept (in the cache) and only the missing ones are played.
+kept (in the cache) and only the missing ones are played. ``--duplicate`` plays duplicate
+deals (every deal once in each rotation of the seats), kept apart from plain games.
 """
 
 from __future__ import annotations
@@ -41,6 +42,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--workers", type=int_in(1), default=1, help="worker processes (default 1)")
     parser.add_argument("--scheduler", default=None,
                         help="play on a Dask cluster: the scheduler's address (tcp://host:8786)")
+    parser.add_argument("--duplicate", action="store_true",
+                        help="duplicate deals: play each shuffled deal once in every rotation "
+                             "of the seats (same cards, same court), so the luck of the deal "
+                             "falls on every seat alike; games are rounded up to whole deals, "
+                             "intervals are over deals, and the games and records are kept "
+                             "apart from plain ones")
     parser.add_argument("--json", action="store_true", help="print the records as JSON")
     parser.set_defaults(func=run_balance)
 
@@ -65,7 +72,7 @@ def run_balance(args: argparse.Namespace) -> int:
     panel = () if args.panel.strip() == "none" else parse_agents(args.panel)
     records = SB.run_balance(chosen, args.agent, args.games, args.seed, panel,
                              args.robustness_games, args.workers, args.scheduler,
-                             show_progress(), bots.build)
+                             show_progress(), bots.build, args.duplicate)
     if args.json:
         print(json.dumps([r.to_json() for r in records], indent=1))
     else:
@@ -81,9 +88,11 @@ def percent(rate: float, ci: tuple[float, float]) -> str:
 def print_record(record: TableRecord) -> None:
     """A table's answer in a few lines: seats, robustness, best and worst hands."""
     table, n = record.table, record.table.players
-    print(f"{table.title} ({store.shown(SB.record_path(table))})")
+    print(f"{table.title} ({store.shown(SB.record_path(table, record.duplicate))})")
     games = record.self_play.games
-    print(f"  {record.agent} in every seat, {games} games (fair share {100 / n:.1f}%):")
+    dealt = (f" as {record.self_play.deals} duplicate deals, intervals over deals"
+             if record.duplicate else "")
+    print(f"  {record.agent} in every seat, {games} games{dealt} (fair share {100 / n:.1f}%):")
     for seat in record.self_play.seats:
         print(f"    seat {seat.seat + 1}: {percent(seat.win_rate, seat.ci95)}")
     for match in record.robustness:

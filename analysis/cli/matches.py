@@ -49,6 +49,9 @@ def print_result(result: MatchResult, as_json: bool) -> None:
     params = ", ".join(f"{k}={v}" for k, v in result.params.items())
     print(f"{result.games} games of {result.game} ({params}), seed {result.seed}; "
           f"seats rotate every game; a fair share is {100 / players:.1f}%")
+    if result.duplicate:
+        print(f"duplicate deals: {result.deals} deals, each played once in every rotation of "
+              "the seats; the intervals are over deals")
     width = max(len("agent"), *(len(r.agent) for r in result.seats))
     print(f"  {'seat':>4}  {'agent':<{width}}  {'games':>6}  {'wins':>7}  {'win rate':>8}  95% interval")
     for r in result.seats:

@@ -9,7 +9,11 @@ A *table* is a player count, a deck and, with 2 players, a setup. On each table:
 - starting hands: in the self-play games, how often each pair of characters dealt wins.
 
 Games are played by :func:`analysis.match.play_match` (each game seeded on its own, so
-any number of processes, or a Dask cluster, gives the same numbers). Every finished game
+any number of processes, or a Dask cluster, gives the same numbers). With ``duplicate``
+they are duplicate deals (:mod:`analysis.coup.duplicate`): each deal is played once in
+every rotation of the seats, so every seat holds every hand of the deal, and the seats'
+intervals are taken over deals; those games and records are kept apart from the plain
+ones (``-duplicate`` in their names), and a record says which it holds. Every finished game
 is kept in a record in the cache, so a stopped sweep resumes; each table's answer is a
 :class:`TableRecord` under the data store.
 """
@@ -26,6 +30,7 @@ import pyspiel
 import analysis.coup.panel  # noqa: F401  (registers the panel agents in every process)
 from analysis import store
 from analysis.bots import bots_for, make_bot
+from analysis.coup.duplicate import deal_chance
 from analysis.match import Build, MatchResult, play_games, play_match, seating, tally
 from analysis.provenance import code_commit, farol_version
 from analysis.solve.cache import atomic_write_text, read_record
@@ -130,10 +135,12 @@ class TableRecord:
     seed: int
     agent_about: str = ""  # what the agent was when played (``best`` names the strongest)
     plays: str = ""  # the kind of bot an alias such as ``best`` stood for ("SearchAgent")
+    duplicate: bool = False  # duplicate deals (records stored before the mark: plain games)
 
     def to_json(self) -> dict:
         return {"table": dataclasses.asdict(self.table), "name": self.table.name,
                 "agent": self.agent, "agent_about": self.agent_about, "plays": self.plays,
+                "duplicate": self.duplicate,
                 "self_play": self.self_play.to_json(),
                 "robustness": [m.to_json() for m in self.robustness],
                 "hands": [h.to_json() for h in self.hands], "version": self.version,
@@ -147,7 +154,8 @@ class TableRecord:
                    tuple(HandRecord.from_json(h) for h in data["hands"]),
                    str(data["version"]), str(data["commit"]), int(data["seed"]),
                    str(data.get("agent_about", "")),
-                   str(data["plays"]) if "plays" in data else _plays_in(data))
+                   str(data["plays"]) if "plays" in data else _plays_in(data),
+                   bool(data.get("duplicate", False)))
 
 
 def _plays_in(data: dict) -> str:
@@ -156,14 +164,18 @@ def _plays_in(data: dict) -> str:
     return tail.rstrip(")") if sep else ""
 
 
-def record_path(table: Table) -> Path:
-    return store.data("coup", "balance", f"{table.name}.json")
+def record_path(table: Table, duplicate: bool = False) -> Path:
+    """Where a table's record is kept (duplicate deals beside the plain games)."""
+    tail = "-duplicate" if duplicate else ""
+    return store.data("coup", "balance", f"{table.name}{tail}.json")
 
 
-def games_path(table: Table, lineup: Sequence[str], seed: int, plays: str = "") -> Path:
+def games_path(table: Table, lineup: Sequence[str], seed: int, plays: str = "",
+               duplicate: bool = False) -> Path:
     """Where a match's games are kept; ``plays`` tells apart the agents an alias such as
-    ``best`` stood for, so games of different agents are never resumed together."""
-    tail = f"-{plays}" if plays else ""
+    ``best`` stood for, so games of different agents are never resumed together, and
+    duplicate deals are kept apart from plain games."""
+    tail = (f"-{plays}" if plays else "") + ("-duplicate" if duplicate else "")
     return store.cache("coup", "balance", f"{table.name}-{'+'.join(lineup)}-{seed}{tail}.jsonl")
 
 
@@ -195,55 +207,60 @@ def check_agents(table: Table, agent: str, panel: Sequence[str], build: Build = 
 
 def play_table(table: Table, agent: str, games: int, seed: int, panel: Sequence[str] = PANEL,
                robustness_games: int | None = None, workers: int = 1, scheduler=None,
-               progress: bool = False, build: Build = make_bot) -> TableRecord:
+               progress: bool = False, build: Build = make_bot,
+               duplicate: bool = False) -> TableRecord:
     """Play ``table``'s matches (resuming any recorded games), save its record and
     return it: ``games`` self-play games, ``robustness_games`` (default ``games``)
     against each agent of ``panel``. ``build`` makes the bots (module level, see
-    :func:`analysis.match.play_match`)."""
+    :func:`analysis.match.play_match`). ``duplicate``: duplicate deals (the games
+    rounded up to whole deals of ``table.players`` games)."""
     check_agents(table, agent, panel, build)
     params = table.params()
     run = dict(seed=seed, params=params, workers=workers, scheduler=scheduler,
-               progress=progress, build=build)
+               progress=progress, build=build, deal=deal_chance if duplicate else None)
     lineup = (agent,) * table.players
     observe = starting_hands if table.players in HAND_PLAYERS else None
     plays = what_plays(table, agent, build) if agent == "best" else ""
-    path = games_path(table, lineup, seed, plays)
+    path = games_path(table, lineup, seed, plays, duplicate)
     path.parent.mkdir(parents=True, exist_ok=True)
     rows = play_games(GAME, lineup, games, record=path, observe=observe, **run)
-    self_play = tally(GAME, params, lineup, games, seed, rows)
+    self_play = tally(GAME, params, lineup, len(rows), seed, rows, duplicate)
     hands = hand_values(list(rows.values()), lineup) if observe is not None else ()
     matches = []
     for rival in panel:
         mixed = (agent,) + (rival,) * (table.players - 1)
         matches.append(play_match(GAME, mixed, robustness_games or games,
-                                  record=games_path(table, mixed, seed, plays), **run))
+                                  record=games_path(table, mixed, seed, plays, duplicate),
+                                  **run))
     about = next((b.description for b in bots_for(GAME) if b.name == agent), "")
     if plays:
         about += f" (here: {plays})"
     record = TableRecord(table, agent, self_play, tuple(matches), hands, farol_version(),
-                         code_commit(), seed, about, plays)
+                         code_commit(), seed, about, plays, duplicate)
     save_record(record)
     return record
 
 
 def save_record(record: TableRecord) -> None:
-    path = record_path(record.table)
+    path = record_path(record.table, record.duplicate)
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(path, json.dumps(record.to_json(), indent=1) + "\n")
 
 
-def load_records(chosen: Iterable[Table] | None = None) -> list[TableRecord]:
-    """The stored records of ``chosen`` tables (default every table), those played."""
-    return [TableRecord.from_json(read_record(record_path(t)))
-            for t in (tables() if chosen is None else chosen) if record_path(t).exists()]
+def load_records(chosen: Iterable[Table] | None = None,
+                 duplicate: bool = False) -> list[TableRecord]:
+    """The stored records of ``chosen`` tables (default every table), those played
+    (``duplicate``: those of duplicate deals)."""
+    paths = [record_path(t, duplicate) for t in (tables() if chosen is None else chosen)]
+    return [TableRecord.from_json(read_record(path)) for path in paths if path.exists()]
 
 
 def run_balance(chosen: Sequence[Table], agent: str, games: int, seed: int,
                 panel: Sequence[str] = PANEL, robustness_games: int | None = None,
                 workers: int = 1, scheduler=None, progress: bool = False,
-                build: Build = make_bot) -> list[TableRecord]:
+                build: Build = make_bot, duplicate: bool = False) -> list[TableRecord]:
     """Every table of ``chosen`` in turn (see :func:`play_table`)."""
     for table in chosen:
         check_agents(table, agent, panel, build)
     return [play_table(t, agent, games, seed, panel, robustness_games, workers, scheduler,
-                       progress, build) for t in chosen]
+                       progress, build, duplicate) for t in chosen]
