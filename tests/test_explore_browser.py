@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -231,7 +232,9 @@ def test_bad_parameters_typed_in_the_page_are_one_line_in_the_page(explorer, tmp
         return await page.js("document.getElementById('error').textContent")
 
     message = browse(tmp_path, script)
-    assert message.startswith("python_cobardes_battle has no parameter 'colour'")
+    assert message.startswith("python_cobardes_battle has no such parameter; its "
+                              "parameters: allow_mirror, ")
+    assert "colour" not in message
     assert "\n" not in message and "Traceback" not in message
 
 
@@ -263,3 +266,70 @@ def test_a_battle_built_by_clicking_cards_is_advised_as_the_app_advises_it(explo
     assert "--mine 1,2,3 --theirs Prince,1,2 --combat 2 --combats 3" in answer["command"]
     assert [r[:2] for r in shown["rows"]] == [
         [a["action"], f"{100 * a['probability']:.1f}%"] for a in answer["advice"]["actions"]]
+
+
+@pytest.mark.parametrize("address", ["chess", "#game=chess&mode=step"])
+def test_an_unknown_game_in_the_address_is_a_page_not_found(explorer, tmp_path, address):
+    async def script(page: Page):
+        await page.send("Page.navigate", url=explorer + address)
+        await page.wait_for("!!document.getElementById('missing')")
+        return {"text": await page.js("document.body.innerText"),
+                "path": await page.js("location.pathname"),
+                "links": await page.js("[...document.links].map(a => a.pathname)")}
+
+    shown = browse(tmp_path, script)
+    assert shown["path"] == "/chess"
+    assert "There is no such game or page here" in shown["text"]
+    assert shown["links"] == ["/cobardes", "/coup", "/goat_lords"]
+    with pytest.raises(urllib.error.HTTPError) as answer:
+        urllib.request.urlopen(explorer + "chess", timeout=TIMEOUT)
+    assert answer.value.code == 404
+
+
+def test_the_state_box_is_the_games_text_as_the_player_to_move_sees_it(explorer, tmp_path):
+    params = "kinds=warriors+villains,warriors=2,combats=2"
+
+    async def script(page: Page):
+        await page.send("Page.navigate", url=explorer + "cobardes#" + urllib.parse.urlencode(
+            {"mode": "step", "params": params, "history": "draw Friar;draw Thug;play warrior 1"},
+            quote_via=urllib.parse.quote))
+        await page.wait_for("document.getElementById('state').textContent.length > 0")
+        return {"state": await page.js("document.getElementById('state').textContent"),
+                "seen": await page.js("document.getElementById('seen-by').textContent"),
+                "path": await page.js("location.pathname")}
+
+    shown = browse(tmp_path, script)
+    assert shown["path"] == "/cobardes"
+    assert shown["seen"] == "The table as P1 sees it"
+    assert shown["state"].startswith("You are P1. combat 1, confrontation, your move")
+    assert "Your hand: Prince 1 2 Thug" in shown["state"]
+    assert "Enemy hand: warriors Prince 1 2, 1 villain(s)" in shown["state"]
+    assert "Friar" not in shown["state"]  # the rival's villain is hidden from P1
+
+
+def test_goat_lords_is_dealt_and_the_best_agents_move_is_shown(explorer, tmp_path):
+    async def script(page: Page):
+        await page.send("Page.navigate", url=explorer + "goat_lords")
+        await page.wait_for("!document.getElementById('deal').hidden")
+        build_tab = await page.js("document.getElementById('mode-build').hidden")
+        await page.click("#deal")
+        await page.wait_for("document.getElementById('advice').dataset.state === 'ready'")
+        return {"build_tab_hidden": build_tab,
+                "history": await page.js("[...document.querySelectorAll('#history li')]"
+                                         ".map(li => li.textContent)"),
+                "moves": await page.js("[...document.querySelectorAll('#moves button')]"
+                                       ".map(b => b.dataset.move)"),
+                "value": await page.js("document.getElementById('value').textContent"),
+                "rows": await page.js(_rows()),
+                "state": await page.js("document.getElementById('state').textContent")}
+
+    shown = browse(tmp_path, script)
+    assert shown["build_tab_hidden"]
+    assert len(shown["history"]) == 11 and all(m.startswith("Draw ") for m in shown["history"])
+    assert shown["state"].startswith("Goat Lords — round 1, turn 1 (you are seat 0)")
+    answer = _post(explorer + "api/advice", {"game": "goat_lords", "params": "players=2,"
+                                             "scoring=single", "history": shown["history"]})
+    move = answer["advice"]["json"]["move"]
+    assert shown["value"] == f"Farol's strongest agent, in P0's seat, plays: {move}"
+    assert sorted(r[0] for r in shown["rows"]) == sorted(shown["moves"])
+    assert [r[0] for r in shown["rows"] if r[1] == "plays this"] == [move]

@@ -1,6 +1,7 @@
 // Farol explorer: pick a spot (by stepping through a game or by clicking cards and coins)
-// and show the advice `farol advise` gives there. The spot lives in the address's #hash,
-// so a link (or a reload) shows the same spot again.
+// and show the advice `farol advise` gives there (for Goat Lords, the move of Farol's
+// strongest agent). The game is the address's path (/coup) and the spot its #hash, so a
+// link (or a reload) shows the same spot again.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -8,6 +9,7 @@ let catalog = null;
 const view = { game: "cobardes", mode: "step", params: "", history: [] };
 let asked = 0; // the latest advice request; older answers are dropped
 let stepped = 0; // the latest spot asked for while stepping; likewise
+let solving = null; // ends the advice request under way (the server then stops its solve)
 
 function el(tag, props = {}, ...children) {
   const node = document.createElement(tag);
@@ -21,13 +23,14 @@ function showError(message) {
   $("error").hidden = !message;
 }
 
-async function api(path, body) {
+async function api(path, body, signal) {
   let response;
   try {
     response = await fetch(path, body === undefined ? {} : {
       method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body) });
+      body: JSON.stringify(body), signal });
   } catch (e) {
+    if (e.name === "AbortError") throw e;
     throw new Error("the explorer's server does not answer (is farol explore still running?)");
   }
   let data;
@@ -38,7 +41,7 @@ async function api(path, body) {
 
 // ------------------------------------------------------------------ the address
 function saveHash() {
-  const h = new URLSearchParams({ game: view.game, mode: view.mode });
+  const h = new URLSearchParams({ mode: view.mode });
   if (view.mode === "step") {
     h.set("params", view.params);
     h.set("history", view.history.join(";"));
@@ -46,7 +49,11 @@ function saveHash() {
     h.set("spot", JSON.stringify(buildFields()));
   }
   h.set("options", JSON.stringify(coupOptions()));
-  history.replaceState(null, "", "#" + h.toString());
+  history.replaceState(null, "", "/" + view.game + "#" + h.toString());
+}
+
+function gameInfo() {
+  return catalog.games.find((g) => g.key === view.game);
 }
 
 function readHash() {
@@ -78,6 +85,10 @@ function showAdvice(answer) {
     return;
   }
   const a = answer.advice;
+  if (a.agent) {
+    showAgentMove(box, a);
+    return;
+  }
   const who = a.player === "you" || a.player === undefined ? "you" :
     (typeof a.player === "number" ? `P${a.player} (you)` : a.player);
   box.append(el("p", { id: "value" }, `Value for ${who}: `, el("b", {}, fmt(a.value, 4))));
@@ -125,19 +136,60 @@ function showAdvice(answer) {
   box.dataset.state = "ready";
 }
 
+// Goat Lords: the move Farol's strongest agent makes, among the legal moves.
+function showAgentMove(box, a) {
+  const chosen = a.actions.find((r) => r.probability === 1);
+  box.append(el("p", { id: "value" }, `Farol's strongest agent, in P${a.player}'s seat, plays: `,
+                el("b", {}, chosen ? chosen.action : "—")));
+  const table = el("table", { id: "actions" },
+    el("tr", {}, el("th", {}, "legal move"), el("th", {}, "the agent")));
+  for (const r of a.actions) {
+    table.append(el("tr", {}, el("td", {}, r.action),
+                    el("td", {}, r.probability === 1 ? "plays this" : "")));
+  }
+  box.append(table, el("p", { className: "muted", id: "source" }, `Source: ${a.source}`),
+             el("details", {}, el("summary", {}, "The agent's answer as JSON"),
+                el("pre", {}, JSON.stringify(a.json, null, 1))));
+  box.dataset.state = "ready";
+}
+
+function stopAsking() {
+  if (solving) solving.abort();
+  solving = null;
+}
+
+function limitText() {
+  const s = catalog.time_limit;
+  return s < 90 ? `${s} seconds` : `${Math.round(s / 60)} minutes`;
+}
+
 async function ask(path, body) {
+  stopAsking();
   const mine = ++asked;
   const box = $("advice");
-  box.replaceChildren(el("p", { className: "muted" }, "Solving… (a first solve may take a minute)"));
+  const controller = new AbortController();
+  solving = controller;
+  const stop = el("button", { id: "stop", title: "stop this solve" }, "Stop");
+  stop.addEventListener("click", () => {
+    stopAsking();
+    asked++;
+    box.replaceChildren(el("p", { className: "muted" }, "Stopped. Press “Advise here” to ask again."));
+    box.dataset.state = "stopped";
+  });
+  box.replaceChildren(el("p", { className: "muted" },
+    `Solving… (a first solve may take a minute; the explorer stops a solve after ${limitText()}) `,
+    stop));
   box.dataset.state = "solving";
   try {
-    const answer = await api(path, body);
+    const answer = await api(path, body, controller.signal);
     if (mine === asked) showAdvice(answer);
   } catch (e) {
-    if (mine !== asked) return;
+    if (mine !== asked || e.name === "AbortError") return;
     box.replaceChildren(el("p", { className: "muted" }, "No advice (see the error above)."));
     box.dataset.state = "error";
     showError(e.message);
+  } finally {
+    if (solving === controller) solving = null;
   }
 }
 
@@ -146,6 +198,7 @@ function coupOptions() {
 }
 
 function clearAdvice(text = "Pick a spot.") {
+  stopAsking();
   asked++;
   $("advice").replaceChildren(el("p", { className: "muted" }, text));
   $("advice").dataset.state = "empty";
@@ -172,8 +225,10 @@ async function showSpot() {
     return li;
   }));
   $("state").textContent = spot.text;
+  $("seen-by").textContent = `The table as P${spot.seat} sees it`;
   $("to-move").textContent = spot.terminal ? `Game over: returns ${spot.returns.join(", ")}` :
     spot.chance ? "Chance (a card dealt): pick the outcome" : `P${spot.player} to move`;
+  $("deal").hidden = !spot.chance;
   $("moves").replaceChildren(...spot.moves.map((m) => {
     const label = m.probability === undefined ? m.name :
       `${m.name} (${(100 * m.probability).toFixed(1)}%)`;
@@ -190,6 +245,30 @@ async function showSpot() {
     clearAdvice("Press “Advise here” for the advice at this spot.");
   }
   return true;
+}
+
+// Chance's moves drawn by their probabilities, until a player decides or the game ends.
+async function deal() {
+  const mine = ++stepped;
+  try {
+    for (let i = 0; i < 500; i++) {
+      const spot = await api("/api/moves", { game: view.game, params: view.params,
+                                             history: view.history });
+      if (mine !== stepped) return;
+      if (!spot.chance) break;
+      let left = Math.random();
+      let pick = spot.moves[spot.moves.length - 1].name;
+      for (const m of spot.moves) {
+        left -= m.probability;
+        if (left <= 0) { pick = m.name; break; }
+      }
+      view.history.push(pick);
+    }
+  } catch (e) {
+    if (mine === stepped) showError(e.message);
+    return;
+  }
+  showSpot();
 }
 
 function play(name) {
@@ -316,6 +395,8 @@ function adviseBuilt() {
 
 // ------------------------------------------------------------------ layout
 function showMode() {
+  if (!gameInfo().build) view.mode = "step";
+  $("mode-build").hidden = !gameInfo().build;
   for (const b of document.querySelectorAll(".tab")) b.classList.toggle("active", b.dataset.mode === view.mode);
   $("step").hidden = view.mode !== "step";
   $("build").hidden = view.mode !== "build";
@@ -358,7 +439,14 @@ async function init() {
   options($("cap-pricing"), catalog.coup.cap_pricings.map((c) => [c, c]), "markov");
   $("turn-cap").max = catalog.coup.max_turn_cap;
   const saved = readHash();
-  if (saved.game && catalog.games.some((g) => g.key === saved.game)) view.game = saved.game;
+  // The game is the address's path; an older link names it in the #hash instead.
+  const named = decodeURIComponent(location.pathname.replace(/^\/+|\/+$/g, "")) ||
+    saved.game || view.game;
+  if (!catalog.games.some((g) => g.key === named)) {
+    location.replace("/" + encodeURIComponent(named)); // the server's page-not-found
+    return;
+  }
+  view.game = named;
   $("game").value = view.game;
   view.mode = saved.mode === "build" ? "build" : "step";
   const first = catalog.games.find((g) => g.key === view.game).presets[0].params;
@@ -389,6 +477,7 @@ async function init() {
   $("params").addEventListener("keydown", (e) => { if (e.key === "Enter") startGame(); });
   $("back").addEventListener("click", () => { view.history.pop(); showSpot(); });
   $("advise-here").addEventListener("click", adviseHere);
+  $("deal").addEventListener("click", deal);
   $("build-advise").addEventListener("click", adviseBuilt);
   $("cb-warriors").addEventListener("change", () => setupBuild({ ...buildFields(), mine: undefined, theirs: undefined }));
   $("cp-deck").addEventListener("change", () => { coup.hidden.length = 0; coup.lost.length = 0; coup.rivalLost.length = 0; drawCoup(); });
