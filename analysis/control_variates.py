@@ -31,10 +31,14 @@ class HandBaseline:
     def value(self, hand: str, seat: int) -> float:
         return self.values.get((hand, seat), self.seat_means[seat])
 
-    def correction(self, hands: Sequence[str]) -> list[float]:
+    def correction(self, hands: Sequence[str], relative: bool = True) -> list[float]:
         """What to subtract from each seat's share of a game where seat ``s`` held
-        ``hands[s]``: ``b(hands[s], s) - E[b(H, s)]``."""
-        return [self.value(h, s) - self.expected[s] for s, h in enumerate(hands)]
+        ``hands[s]``: ``c_s = b(hands[s], s) - E[b(H, s)]``, less the table's mean of the
+        ``c_t`` when ``relative`` (a hand is good or bad against the others dealt, and the
+        corrected shares still sum to one). Either way every term has mean zero."""
+        luck = [self.value(h, s) - self.expected[s] for s, h in enumerate(hands)]
+        mean = sum(luck) / len(luck) if relative else 0.0
+        return [c - mean for c in luck]
 
 
 def fit_baseline(games: Iterable[tuple[Sequence[str], Sequence[float]]],
@@ -62,7 +66,7 @@ def fit_baseline(games: Iterable[tuple[Sequence[str], Sequence[float]]],
     return HandBaseline(values, means, expected)
 
 
-def corrected(shares: Sequence[float], hands: Sequence[str],
-              baseline: HandBaseline) -> list[float]:
+def corrected(shares: Sequence[float], hands: Sequence[str], baseline: HandBaseline,
+              relative: bool = True) -> list[float]:
     """A game's shares with the baseline's correction taken off, seat by seat."""
-    return [x - c for x, c in zip(shares, baseline.correction(hands), strict=True)]
+    return [x - c for x, c in zip(shares, baseline.correction(hands, relative), strict=True)]
