@@ -380,6 +380,10 @@ def test_farol_explore_prints_its_address_serves_and_stops_on_ctrl_c(tmp_path):
             assert proc.stdout.readline().startswith("No browser to open here")
         with urllib.request.urlopen(url + "api/catalog", timeout=30) as answer:
             assert json.load(answer)["games"][0]["key"] == "cobardes"
+        # A solve (in a worker process) does not keep the server from stopping.
+        status, answer = _post(url + "api/advice", {"game": "cobardes", "params": SMALL,
+                                                    "history": ["play warrior 2"]})
+        assert status == 200 and answer["advice"]["player"] == "you"
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=30)
     finally:

@@ -333,3 +333,34 @@ def test_goat_lords_is_dealt_and_the_best_agents_move_is_shown(explorer, tmp_pat
     assert shown["value"] == f"Farol's strongest agent, in P0's seat, plays: {move}"
     assert sorted(r[0] for r in shown["rows"]) == sorted(shown["moves"])
     assert [r[0] for r in shown["rows"] if r[1] == "plays this"] == [move]
+
+
+def _running(base: str) -> int:
+    with urllib.request.urlopen(base + "api/solves", timeout=TIMEOUT) as answer:
+        return json.load(answer)["running"]
+
+
+def test_stop_ends_the_solve_on_the_server(explorer, tmp_path):
+    # Two face-down cards each with a turn cap of 2: a solve of well over ten seconds.
+    spot = {"deck": "ambassador", "seat": 0, "you": {"hidden": ["Duke", "Captain"], "coins": 2},
+            "rival": {"hidden": 2, "coins": 2}}
+    options = {"turn_cap": 2, "cap_pricing": "draw"}
+
+    async def script(page: Page):
+        await page.send("Page.navigate", url=explorer + "coup#" + urllib.parse.urlencode(
+            {"mode": "build", "spot": json.dumps(spot), "options": json.dumps(options)},
+            quote_via=urllib.parse.quote))
+        await page.wait_for("document.getElementById('advice').dataset.state === 'solving'")
+        end = time.monotonic() + 30
+        while _running(explorer) != 1:
+            assert time.monotonic() < end, "the solve never started"
+            await asyncio.sleep(0.1)
+        await page.click("#stop")
+        await page.wait_for("document.getElementById('advice').dataset.state === 'stopped'")
+        end = time.monotonic() + 5
+        while _running(explorer) != 0:
+            assert time.monotonic() < end, "the solve went on after Stop"
+            await asyncio.sleep(0.1)
+        return await page.js("document.getElementById('advice').textContent")
+
+    assert browse(tmp_path, script).startswith("Stopped.")

@@ -139,6 +139,10 @@ def create_app(reports: Path | None = None, solves: Solves | None = None) -> Fla
         out["time_limit"] = solves.limit
         return jsonify(out)
 
+    @app.get("/api/solves")
+    def solving():
+        return jsonify(running=solves.running(), time_limit=solves.limit)
+
     @app.post("/api/moves")
     def moves():
         body = _body()
