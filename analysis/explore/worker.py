@@ -17,6 +17,9 @@ Why processes, and how a page that went away is noticed:
   connection (``environ["werkzeug.socket"]``): once the request's body is read, a
   connection that turns readable with nothing to read was closed by the page (a reload,
   another spot, the Stop button). The waiting thread looks every tenth of a second.
+- As with any use of ``multiprocessing``, a script that serves the app itself keeps its
+  serving under ``if __name__ == "__main__":`` (a solve imports the main script again;
+  ``farol``'s own is guarded).
 - Two pages asking for the same spot share one solve, ended only when both have gone;
   at most ``workers`` solves run at once, and the others wait their turn inside the same
   time limit.
@@ -156,8 +159,9 @@ class _Job:
                     except EOFError:  # the process ended without a word
                         self.process.join(5)
                         code = self.process.exitcode
-                        return ("failed", "ended", f"the solve's process ended ({code}), "
-                                "perhaps out of memory")
+                        return ("failed", "its process ended", f"the solve's process "
+                                f"ended without an answer (exit status {code}: out of "
+                                "memory, or a main script that cannot be imported again)")
                 if self.stop.is_set():
                     return ("stopped",)
                 if time.monotonic() > self.deadline:
