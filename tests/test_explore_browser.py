@@ -112,8 +112,11 @@ class Page:
         loads, counts as false)."""
         end = time.monotonic() + seconds
         while time.monotonic() < end:
-            value = await self.js(f"(() => {{ try {{ return ({expression}); }} "
-                                  "catch (e) { return null; } })()")
+            try:
+                value = await self.js(f"(() => {{ try {{ return ({expression}); }} "
+                                      "catch (e) { return null; } })()")
+            except AssertionError:  # the page was replaced meanwhile (a navigation)
+                value = None
             if value:
                 return value
             await asyncio.sleep(0.1)
