@@ -66,3 +66,24 @@ def mean_interval(values, lower: float = 0.0, upper: float = 1.0) -> tuple[float
     var = math.fsum((v - mean) ** 2 for v in values) / (k - 1)
     half = t_quantile95(k - 1) * math.sqrt(var / k)
     return mean, max(lower, mean - half), min(upper, mean + half)
+
+
+def cluster_interval(wins, games, lower: float = 0.0,
+                     upper: float = 1.0) -> tuple[float, float, float]:
+    """A win rate over clusters of games that are not independent within a cluster (the
+    rotations of a duplicate deal): ``wins[d]`` out of ``games[d]`` in cluster ``d``. The
+    rate is all wins over all games; its 95% interval is Student t over the clusters with
+    the ratio's cluster-robust standard error, so clusters of equal size give exactly
+    :func:`mean_interval` of their means. Kept within ``[lower, upper]``; fewer than two
+    clusters give the whole range."""
+    pairs = [(float(w), float(g)) for w, g in zip(wins, games, strict=True) if g > 0]
+    k = len(pairs)
+    total = math.fsum(g for _, g in pairs)
+    if k == 0:
+        return float("nan"), lower, upper
+    rate = math.fsum(w for w, _ in pairs) / total
+    if k == 1:
+        return rate, lower, upper
+    spread = math.fsum((w - rate * g) ** 2 for w, g in pairs) * k / (k - 1)
+    half = t_quantile95(k - 1) * math.sqrt(spread) / total
+    return rate, max(lower, rate - half), min(upper, rate + half)

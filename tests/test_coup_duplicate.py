@@ -14,7 +14,7 @@ from analysis import match
 from analysis.cli import bots
 from analysis.coup.duplicate import DealChance, deal_chance, shuffle_keys, shuffled
 from analysis.coup.seat_balance import starting_hands
-from analysis.statistics import mean_interval
+from analysis.statistics import cluster_interval, mean_interval
 from games.coup import cards as C
 from games.coup import rules as R
 from games.errors import FarolError, InvalidParameterError
@@ -195,3 +195,22 @@ def test_the_interval_over_deals_on_numbers_with_a_known_answer():
         naive += p - half <= truth <= p + half
     assert 0.93 <= covered / trials <= 0.97
     assert naive / trials < 0.9
+
+
+def test_the_cluster_interval_on_numbers_with_a_known_answer():
+    # Equal clusters: exactly the interval of their means.
+    wins, games = [1.0, 1.5, 0.5, 1.2, 0.9], [2, 2, 2, 2, 2]
+    assert cluster_interval(wins, games) == pytest.approx(
+        mean_interval([w / g for w, g in zip(wins, games, strict=True)]))
+    assert cluster_interval([3.0], [4]) == (0.75, 0.0, 1.0)
+    # Unequal clusters sharing a luck each: the interval covers the truth about 95 times
+    # in 100.
+    rng = np.random.default_rng(1)
+    truth, covered, trials = 0.4, 0, 2000
+    for _ in range(trials):
+        sizes = rng.integers(1, 7, size=30)
+        luck = rng.beta(2, 3, size=30)  # mean 0.4
+        won = [float((rng.random(k) < p).sum()) for k, p in zip(sizes, luck, strict=True)]
+        _, lo, hi = cluster_interval(won, sizes)
+        covered += lo <= truth <= hi
+    assert 0.93 <= covered / trials <= 0.97

@@ -11,6 +11,9 @@ from analysis import store
 from analysis.cli import main
 from analysis.cli.bots import build
 from analysis.coup import seat_balance as SB
+from analysis.coup.duplicate import deal_chance
+from analysis.match import play_games
+from analysis.statistics import cluster_interval
 
 SMALL = dict(games=12, seed=5, panel=("random",), robustness_games=6, build=build)
 
@@ -61,8 +64,22 @@ def test_a_duplicate_table_resumes_and_is_kept_apart_from_plain_games(data, monk
     assert straight.self_play.seats == record.self_play.seats
     assert straight.hands == record.hands
     assert [m.seats for m in straight.robustness] == [m.seats for m in record.robustness]
-    # Every seat held every hand: each hand was played as often in each seat.
     assert sum(h.games for h in record.hands) == 12 * 2
+    # A hand's interval is over deals (its games in one deal are not independent).
+    assert all(h.deal_ci95 is None for h in plain.hands)
+    rows = play_games(SB.GAME, ("honest", "honest"), 12, 5, table.params(), build=build,
+                      deal=deal_chance, observe=SB.starting_hands)
+    hand = max(record.hands, key=lambda h: h.games)
+    wins, games = {}, {}
+    for i, row in rows.items():
+        for seat in (0, 1):
+            if "+".join(row["seen"][seat]) == hand.hand:
+                wins[i // 2] = wins.get(i // 2, 0.0) + row["shares"][seat]
+                games[i // 2] = games.get(i // 2, 0) + 1
+    assert hand.ci95 == pytest.approx(cluster_interval(
+        [wins[d] for d in sorted(games)], [games[d] for d in sorted(games)])[1:])
+    assert hand.to_json()["ci95_over"] == "deals"
+    assert SB.HandRecord.from_json(json.loads(json.dumps(hand.to_json()))) == hand
 
 
 def test_a_record_stored_before_duplicate_deals_loads_as_plain_games(data):

@@ -34,7 +34,7 @@ from analysis.coup.duplicate import deal_chance
 from analysis.match import Build, MatchResult, play_games, play_match, seating, tally
 from analysis.provenance import code_commit, farol_version
 from analysis.solve.cache import atomic_write_text, read_record
-from analysis.statistics import WinRate
+from analysis.statistics import WinRate, cluster_interval
 from games.coup import cards as C
 from games.errors import InvalidParameterError
 
@@ -105,19 +105,34 @@ def starting_hands(state: pyspiel.State) -> list[list[str]] | None:
 
 @dataclasses.dataclass(frozen=True)
 class HandRecord(WinRate):
-    """How often a starting pair of characters won, over every seat of the self-play."""
+    """How often a starting pair of characters won, over every seat of the self-play.
+
+    ``deal_ci95``: with duplicate deals (a hand is played in every rotation of its
+    deal, so its games are not independent) the 95% interval over deals, which
+    ``ci95`` then gives in place of the Wilson interval.
+    """
 
     hand: str
     wins: float
     games: int
+    deal_ci95: tuple[float, float] | None = None
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        return self.deal_ci95 if self.deal_ci95 is not None else WinRate.ci95.fget(self)
 
     def to_json(self) -> dict:
-        return {"hand": self.hand, "wins": self.wins, "games": self.games,
-                "win_rate": self.win_rate, "ci95": list(self.ci95)}
+        out = {"hand": self.hand, "wins": self.wins, "games": self.games,
+               "win_rate": self.win_rate, "ci95": list(self.ci95)}
+        if self.deal_ci95 is not None:
+            out["ci95_over"] = "deals"
+        return out
 
     @classmethod
     def from_json(cls, data: dict) -> HandRecord:
-        return cls(str(data["hand"]), float(data["wins"]), int(data["games"]))
+        over = data.get("ci95_over") == "deals"
+        return cls(str(data["hand"]), float(data["wins"]), int(data["games"]),
+                   tuple(float(x) for x in data["ci95"]) if over else None)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -184,18 +199,32 @@ def what_plays(table: Table, agent: str, build: Build = make_bot) -> str:
     return type(build(agent, pyspiel.load_game(GAME, table.params()), 0, 0)).__name__
 
 
-def hand_values(rows: Iterable[dict], agents: Sequence[str]) -> tuple[HandRecord, ...]:
-    """Each starting pair's wins and games over the rows' seats (self-play rows)."""
+def hand_values(rows: Iterable[dict], agents: Sequence[str],
+                duplicate: bool = False) -> tuple[HandRecord, ...]:
+    """Each starting pair's wins and games over the rows' seats (self-play rows);
+    ``duplicate``: the rows are duplicate deals, and the intervals are over deals."""
     wins: dict[str, float] = {}
     games: dict[str, int] = {}
+    by_deal: dict[str, dict[int, list[float]]] = {}  # hand -> deal -> [wins, games]
     for row in rows:
         if row.get("seen") is None:
             continue
+        deal = row["index"] // len(agents)
         for seat, _ in enumerate(seating(agents, row["index"])):
             hand = "+".join(row["seen"][seat])
             wins[hand] = wins.get(hand, 0.0) + row["shares"][seat]
             games[hand] = games.get(hand, 0) + 1
-    return tuple(HandRecord(h, round(wins[h], 9), games[h]) for h in sorted(games))
+            cell = by_deal.setdefault(hand, {}).setdefault(deal, [0.0, 0])
+            cell[0] += row["shares"][seat]
+            cell[1] += 1
+
+    def interval(hand: str) -> tuple[float, float] | None:
+        if not duplicate:
+            return None
+        deals = by_deal[hand].values()
+        return cluster_interval([w for w, _ in deals], [g for _, g in deals])[1:]
+
+    return tuple(HandRecord(h, round(wins[h], 9), games[h], interval(h)) for h in sorted(games))
 
 
 def check_agents(table: Table, agent: str, panel: Sequence[str], build: Build = make_bot) -> None:
@@ -225,7 +254,7 @@ def play_table(table: Table, agent: str, games: int, seed: int, panel: Sequence[
     path.parent.mkdir(parents=True, exist_ok=True)
     rows = play_games(GAME, lineup, games, record=path, observe=observe, **run)
     self_play = tally(GAME, params, lineup, len(rows), seed, rows, duplicate)
-    hands = hand_values(list(rows.values()), lineup) if observe is not None else ()
+    hands = hand_values(list(rows.values()), lineup, duplicate) if observe is not None else ()
     matches = []
     for rival in panel:
         mixed = (agent,) + (rival,) * (table.players - 1)
