@@ -67,7 +67,7 @@ def test_unreachable_cobardes_positions_are_one_line_exit_2(capsys, position, me
 
 def test_advise_refuses_hands_inconsistent_with_the_combat(capsys):
     err = one_line_error(capsys, ["advise", "cobardes", "--variant", "warriors", "--mine",
-                                  "0,1,2", "--theirs", "0,1,2,3,4,5,6"])
+                                  "0,1,2", "--theirs", "0,1,2,3,4,5,6", "--combat", "1"])
     assert err.endswith("--mine has 4 warriors out of hand before combat 1, but each combat "
                         "takes at most one warrior from a hand (0 finished)")
     err = one_line_error(capsys, ["advise", "cobardes", "--variant", "warriors", "--mine",

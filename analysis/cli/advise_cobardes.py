@@ -16,6 +16,7 @@ from analysis.cobardes.advise import (
     format_text,
     parse_cards,
     parse_score,
+    with_combat,
 )
 from analysis.cobardes.hidden_advice import solve_cost, trunk_size
 from games.cobardes.cards import NUM_WARRIORS
@@ -42,7 +43,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         "beside the value before the villains are dealt)")
     parser.add_argument("--their-villain", default=None,
                         help="the rival's villain if known (else hidden, ?)")
-    parser.add_argument("--combat", type=int_in(1, MAX_COMBATS), default=1, help="the combat about to start")
+    parser.add_argument("--combat", type=int_in(1, MAX_COMBATS), default=None,
+                        help="the combat about to start (default: the one your hands fix, "
+                        "as each finished combat took one warrior from each hand)")
     parser.add_argument("--combats", type=int_in(1, MAX_COMBATS), default=7, help="combats in a battle (7)")
     parser.add_argument("--warriors", type=int_in(0, MAX_WARRIOR), default=6,
                         help=f"highest warrior, 0 to {MAX_WARRIOR} (6)")
@@ -68,14 +71,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def query_from_args(args: argparse.Namespace) -> Query:
     full = ",".join(str(i) for i in range(args.warriors + 1))
-    return Query(
+    q = Query(
         mine=parse_cards(args.mine if args.mine is not None else full, "mine"),
         theirs=parse_cards(args.theirs if args.theirs is not None else full, "theirs"),
         variant=args.variant, my_courtier=args.my_courtier, their_courtier=args.their_courtier,
-        my_villain=args.my_villain, their_villain=args.their_villain, combat=args.combat,
-        combats=args.combats, warriors=args.warriors, score=parse_score(args.score),
+        my_villain=args.my_villain, their_villain=args.their_villain, combats=args.combats, warriors=args.warriors, score=parse_score(args.score),
         win_value=args.win_value, crown_value=args.crown_value, draw_value=args.draw_value,
         iterations=args.iterations)
+    return with_combat(q, args.combat)
 
 
 POSITION_FLAGS = ("variant", "mine", "theirs", "my_courtier", "their_courtier", "my_villain",

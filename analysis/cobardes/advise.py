@@ -9,7 +9,7 @@ payoffs are the war values of the scores it leads to (:mod:`analysis.cobardes.wa
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from analysis.coaching import register_coach
 from analysis.cobardes import exact, sweep
@@ -20,7 +20,7 @@ from analysis.cobardes.war import continuation
 from games.cobardes import cards as C
 from games.cobardes import engine as E
 from games.cobardes.hidden import any_villain_unknown
-from games.cobardes.reachable import hands_problem
+from games.cobardes.reachable import hands_problem, infer_combat
 from games.errors import InvalidParameterError, InvalidPositionError
 
 VARIANTS = ("warriors", "courtiers", "villains", "all")
@@ -87,6 +87,20 @@ def parse_score(text: str | None) -> tuple[int, int] | None:
     if not (0 <= a <= 2 and 0 <= b <= 2):
         raise InvalidParameterError(f"score {text!r}: tokens go from 0 to 2 (3 wins the war)")
     return a, b
+
+
+def with_combat(q: Query, combat: int | None) -> Query:
+    """``q`` at ``combat``; when ``None``, the combat the hands fix (each finished combat
+    took one warrior from each hand: :func:`games.cobardes.reachable.infer_combat`)."""
+    if combat is not None:
+        return replace(q, combat=combat)
+    with_vil = q.resolved_variant() in ("villains", "all")
+    hands = tuple(sum(1 << c for c in cards) for cards in (q.mine, q.theirs))
+    found, why = infer_combat(q.warriors, hands, (int(with_vil), int(with_vil)), with_vil,
+                              q.combats, names=("--mine", "--theirs"))
+    if found is None:
+        raise InvalidPositionError(why)
+    return replace(q, combat=found)
 
 
 def battle_params(q: Query) -> dict:

@@ -90,3 +90,30 @@ def position_problem(warriors: int, combat: int, hands: tuple[int, int],
                 return (f"court{p}: the Wolf was used, so player {p}'s warrior 3 stayed on the "
                         "battlefield and cannot be in hand")
     return None
+
+
+def combats_possible(warriors: int, hands: tuple[int, int], villains: tuple[int, int],
+                     villains_in_play: bool, combats: int = 7) -> list[int]:
+    """The combats (1 to ``combats``) at whose start two hands can both be held: the
+    rule of :func:`hands_problem` read backwards (each finished combat took one warrior
+    from each hand, but for one in which a player's only villain faced a warrior)."""
+    return [c for c in range(1, combats + 1)
+            if hands_problem(warriors, c, hands, villains, villains_in_play) is None]
+
+
+def infer_combat(warriors: int, hands: tuple[int, int], villains: tuple[int, int],
+                 villains_in_play: bool, combats: int = 7,
+                 names: tuple[str, str] = ("player 0", "player 1")) -> tuple[int | None, str]:
+    """The combat about to start, from the warriors still in each hand: ``(combat, "")``
+    when the hands fix it, else ``(None, reason)``: no combat fits (the reason of
+    :func:`hands_problem` at the likeliest one) or more than one does (they are named)."""
+    found = combats_possible(warriors, hands, villains, villains_in_play, combats)
+    if len(found) == 1:
+        return found[0], ""
+    if found:
+        return None, (f"the hands fit combats {', '.join(map(str, found))}: "
+                      "say which with --combat")
+    gone = max((warriors + 1) - _count(h & ((1 << (warriors + 1)) - 1)) for h in hands)
+    combat = min(max(gone + 1, 1), combats)
+    return None, hands_problem(warriors, combat, hands, villains, villains_in_play, names) or \
+        f"no combat of {combats} starts with these hands"
