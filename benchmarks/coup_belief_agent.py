@@ -4,8 +4,9 @@ the search agent, in every deck and 2-player setup, and how long it takes to dec
 For each deck (ambassador, inquisitor), setup (basic, standard, draft) and opponent
 (``honest``, ``bluffer``, ``bluffer-bold``, ``search``; ``blueprint`` too where its
 tables are built on this machine), a match of ``--games`` seeded games with the seats
-rotated (``farol coup match --agents belief,X``). Each line gives the agent's win rate
-with its 95% Wilson interval and whether the interval lies wholly above 50%. Every
+rotated, each deal played from both seats (duplicate deals: ``farol coup match --agents
+belief,X --duplicate``). Each line gives the agent's win rate with its 95% interval over
+deals and whether the interval lies wholly above 50%. Every
 decision of the agent with a choice is timed on one core: the median and the 95th
 percentile.
 
@@ -30,6 +31,7 @@ import games  # noqa: F401
 from analysis import store
 from analysis.cli import bots
 from analysis.coup.blueprint_agent import load_deck_blueprint
+from analysis.coup.duplicate import deal_chance
 from analysis.match import play_match
 from analysis.provenance import code_commit, farol_version
 from games.coup import cards as C
@@ -72,7 +74,7 @@ def line(deck: str, setup: str, opponent: str, games_n: int, seed: int, folder: 
     params = {"deck": deck, "two_player_setup": setup}
     start = time.perf_counter()
     result = play_match(GAME, (AGENT, opponent), games_n, seed, params, build=timed_build,
-                        record=folder / f"{deck}_{setup}_{opponent}.jsonl")
+                        record=folder / f"{deck}_{setup}_{opponent}.jsonl", deal=deal_chance)
     total = next(r for r in result.totals() if r.agent == AGENT)
     return {"deck": deck, "setup": setup, "opponent": opponent, "games": games_n,
             "wins": total.wins, "win_rate": total.win_rate, "ci95": list(total.ci95),
@@ -93,13 +95,13 @@ def main(argv=None) -> None:
     parser.add_argument("--out", type=Path, default=RESULTS, help="results folder")
     args = parser.parse_args(argv)
     commit = code_commit().replace("+changes", "_changed")[:20]
-    folder = store.cache("coup_belief_agent", f"seed{args.seed}_games{args.games}_{commit}")
+    folder = store.cache("coup_belief_agent", f"duplicate_seed{args.seed}_games{args.games}_{commit}")
     folder.mkdir(parents=True, exist_ok=True)
     header = [
         f"machine: {platform.machine()}, {os.cpu_count()} cores, python {platform.python_version()}",
         f"farol {farol_version()}, commit {code_commit()}, seed {args.seed}",
-        "the belief agent in one seat, the opponent in the other, seats rotated every game; "
-        "win rate [95% interval]",
+        "the belief agent in one seat, the opponent in the other, each deal played from both "
+        "seats (duplicate deals); win rate [95% interval over deals]",
     ]
     print("\n".join(header), flush=True)
     lines = []
