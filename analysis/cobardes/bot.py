@@ -9,8 +9,6 @@ decision (slow on full armies: prefer reduced decks).
 
 from __future__ import annotations
 
-import sys
-
 import numpy as np
 import pyspiel
 
@@ -49,8 +47,7 @@ def solved_bot(game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
         if lookup["stored"] is not None:
             return _sample(strategy_at(lookup["stored"], state.history()), legal, rng)
         if "compiled" not in lookup:
-            # Full armies are slow: show the compile's and CFR+'s progress on a terminal.
-            cut, solver, _ = solve_trunk(game, iterations=200, progress=sys.stderr.isatty())
+            cut, solver, _ = solve_trunk(game, iterations=200)
             lookup["compiled"] = cut.compiled
             lookup["strategy"] = strategy_lookup(cut.compiled, solver.average_strategy())
         # Every reachable key of the trunk is in its tree or graph.

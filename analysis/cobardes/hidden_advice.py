@@ -21,6 +21,7 @@ import pyspiel
 
 import games  # noqa: F401  (registers the games)
 from analysis.cobardes.hidden_solution import ITERATIONS, HiddenSolution, solution_path, solve
+from analysis.progress import shown
 from analysis.solve.compiled import CHANCE, PLAYER0
 from games.cobardes import cards as C
 from games.cobardes import engine as E
@@ -44,7 +45,7 @@ def _loaded(path: str) -> HiddenSolution | None:
 def solution_for(game: pyspiel.Game, solve_large: bool = False, solve_missing: bool = True,
                  progress: bool | None = None) -> HiddenSolution | None:
     """``game``'s stored solution; when missing, solved now (saying so first, with
-    progress bars on a terminal) if its trunk is small or ``solve_large``, else refused in
+    progress on stderr) if its trunk is small or ``solve_large``, else refused in
     one line saying what solving it takes. ``None`` when missing and not
     ``solve_missing``."""
     path = solution_path(game)
@@ -58,13 +59,11 @@ def solution_for(game: pyspiel.Game, solve_large: bool = False, solve_missing: b
     if size > ON_DEMAND_NODES and not solve_large:
         raise InvalidPositionError(f"this battle with hidden villains is not solved yet "
                                    f"({cost}); add --solve to solve it once now")
-    if progress is None:
-        progress = sys.stderr.isatty()
     print(f"solving this battle with hidden villains once ({cost}, {ITERATIONS} CFR+ "
           f"iterations); later spots of it read the stored solution", file=sys.stderr)
     tick = time.perf_counter()
     solution, _ = solve(game, progress=progress)
-    if progress:
+    if shown(progress):
         print(f"solved in {time.perf_counter() - tick:.0f} s", file=sys.stderr)
     _loaded.cache_clear()
     return solution

@@ -92,7 +92,7 @@ def checkpoint_path(game: pyspiel.Game) -> Path:
     return solution_path(game).with_suffix(".checkpoint.npz")
 
 
-def solve(game: pyspiel.Game, iterations: int = ITERATIONS, progress: bool = False,
+def solve(game: pyspiel.Game, iterations: int = ITERATIONS, progress: bool | None = None,
           compiled=None, keep: bool = True) -> tuple[HiddenSolution, CFRSolver]:
     """Solve ``game``'s trunk (or use its ``compiled`` trunk) and cache the solution
     (deterministic: CFR+ draws no numbers; not stored unless ``keep``: a full battle's is

@@ -20,7 +20,6 @@ from pathlib import Path
 
 import numpy as np
 import pyspiel
-from tqdm.auto import tqdm
 
 import games  # noqa: F401  (registers the games)
 from analysis import store
@@ -29,6 +28,7 @@ from analysis.cobardes.sweep import battle_params, is_mirror, task_path
 from analysis.cobardes.trunk import compile_cut
 from analysis.cobardes.villains import GAME, deal_values
 from analysis.distribute import local_pool, run_on_dask
+from analysis.progress import bar as progress_bar
 from analysis.solve.cache import atomic_write_text, damaged_record, read_record
 from games.cobardes import cards as C
 from games.errors import InvalidParameterError
@@ -197,8 +197,8 @@ def run_hidden_sweep(pairings: Iterable[tuple[str, str]] | None = None, warriors
     todo = solving_order([p for p in pairings
                           if load_record(record_path(directory, p, warriors, combats)) is None])
     args = (warriors, combats, str(directory), iterations, keep_solutions)
-    bar = tqdm(total=len(todo), desc="matchups with hidden villains", unit=" matchup",
-               disable=not (progress and todo))
+    bar = progress_bar(total=len(todo), desc="matchups with hidden villains", unit=" matchup",
+               progress=bool(progress and todo))
     try:
         if scheduler is not None and todo:
             run_on_dask(scheduler, run_hidden_task, [(p, *args) for p in todo],

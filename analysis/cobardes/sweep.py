@@ -15,14 +15,13 @@ from concurrent.futures import as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
-from tqdm.auto import tqdm
-
 from analysis import store
 from analysis.cobardes.exact import BattleSpec, initial_position
 from analysis.cobardes.fast_exact import FastExactSolver
 from analysis.cobardes.graph import OUTCOME_NAMES, BattleGraph, opening_actions
 from analysis.cobardes.war import card_mix, solve_war
 from analysis.distribute import local_pool, run_on_dask
+from analysis.progress import bar as progress_bar
 from analysis.solve.cache import atomic_write_text, read_record
 from games.cobardes import cards as C
 from games.errors import InvalidParameterError
@@ -308,7 +307,7 @@ def run_sweep(pairings: Iterable[tuple[str, str]] | None = None, warriors: int =
             if load_task(task_path(directory, p, warriors, combats, war)) is None]
     bar = None
     if progress and todo:
-        bar = tqdm(total=len(todo), desc=f"cobardes {_kind(war)}",
+        bar = progress_bar(total=len(todo), desc=f"cobardes {_kind(war)}",
                    unit=" pairing")
 
     def tick(_=None) -> None:

@@ -89,7 +89,7 @@ class CutCompile:
 
 
 def compile_cut(game: pyspiel.Game, graph: bool = True, max_memory: int | None = None,
-                progress: bool = False, key_names: bool = True,
+                progress: bool | None = None, key_names: bool = True,
                 abstract_keys: bool = False,
                 exact: ExactSolver | FastExactSolver | None = None) -> CutCompile:
     """Compile ``game``'s trunk: the battle with its public subgames as exact terminals.
@@ -133,7 +133,7 @@ TREE_MEMORY = 2 * 2**30
 
 
 def solve_trunk(game: pyspiel.Game, iterations: int, tree_memory: int = TREE_MEMORY,
-                progress: bool = False):
+                progress: bool | None = None):
     """Solve ``game``'s trunk by CFR+: on its perfect-recall tree when that compiles within
     ``tree_memory`` (exact; the exploitability is the true one), else on its state-keyed
     graph (an abstraction). Returns the :class:`CutCompile`, the solver and its report."""

@@ -9,7 +9,6 @@ full game the exploitability within the abstraction is only a lower bound.
 
 from __future__ import annotations
 
-import sys
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -189,12 +188,10 @@ def advise_villains(params: dict, my_villain: str | None, iterations: int = 300,
     not know it) and your strategy is read at your information set holding
     ``my_villain``. ``value`` is your value holding it (the rival's villain still unknown
     to you); ``value_before_deal`` the position's value before the villains are dealt.
-    ``progress`` (default: when stderr is a terminal) shows progress bars.
+    ``progress`` (default: unless ``FAROL_PROGRESS=0``) shows progress on stderr.
     """
     game = pyspiel.load_game(GAME, params)
     mine = _own_villain(game, my_villain)
-    if progress is None:
-        progress = sys.stderr.isatty()
     cut, solver, report = solve_trunk(game, iterations, tree_memory or TREE_MEMORY,
                                       progress=progress)
     compiled = cut.compiled

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import sys
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -31,6 +30,7 @@ from analysis.coup.model import (
     markov_brackets_dir,
 )
 from analysis.coup.runner import run_all
+from analysis.progress import shown
 from analysis.solve import CFRSolver, CompiledGame, compile_game, exploitability
 from analysis.solve.abstraction import graph_strategy_on_tree
 from analysis.solve.cache import atomic_write_text, read_record
@@ -323,13 +323,13 @@ def sweep(endgames: list[Endgame], directory: Path | None = None, caps: Iterable
           loss_cap: int | None = LOSS_CAP, keys: str = "plain") -> list[Estimate]:
     """Estimate every endgame not yet on disk (resumable; through the shared runner).
 
-    The progress bar shows when stderr is a terminal (``progress=None``).
+    Progress shows on stderr unless ``FAROL_PROGRESS=0`` (``progress=None``).
     """
     directory = records_dir() if directory is None else Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     caps = tuple(caps)
     if progress is None:
-        progress = sys.stderr.isatty()
+        progress = shown()
     check_keys(keys)
     todo = [(eg, str(directory), caps, loss_cap, keys) for eg in endgames
             if load(directory, eg) is None]

@@ -60,7 +60,7 @@ def solved_endgame(position: Position, deck: str, turn_cap: int,
             store.say_damaged(path, exc.reason)
     compiled = compile_cached(game, use_cache=use_cache)
     solver = CFRSolver(compiled, "cfr+")
-    report = solver.run(target_exploitability=TARGET, iterations=MAX_ITERATIONS, progress=False)
+    report = solver.run(target_exploitability=TARGET, iterations=MAX_ITERATIONS)
     result = make_result(game, compiled, solver, report)
     if use_cache:
         result.save(path)

@@ -19,12 +19,12 @@ from pathlib import Path
 
 import numpy as np
 import pyspiel
-from tqdm.auto import tqdm
 
 from analysis import store
 from analysis.bots import sample_chance
 from analysis.coup.blueprint import Blueprint
 from analysis.coup.panel import GAME, View
+from analysis.progress import bar as progress_bar
 from analysis.provenance import provenance
 from analysis.solve.cache import atomic_write_text, read_record
 from games.coup import cards as C
@@ -231,8 +231,8 @@ def play_and_tally(bp: Blueprint, setup: str, games: int, seed: int,
         cell[1, batch] += den
 
     seeds = np.random.SeedSequence(seed).generate_state(games)
-    for i in tqdm(range(games), desc=f"bluff tables {bp.deck} {setup}", unit="game",
-                  disable=not progress, leave=False):
+    for i in progress_bar(range(games), desc=f"bluff tables {bp.deck} {setup}", unit="game",
+                  progress=progress, leave=False):
         batch = i * BATCHES // games
         rng = np.random.default_rng(seeds[i])
         state = game.new_initial_state()

@@ -23,7 +23,6 @@ import math
 import random
 
 import numpy as np
-from tqdm.auto import tqdm
 
 from analysis.coup.blueprint import (
     Blueprint,
@@ -36,6 +35,7 @@ from analysis.coup.blueprint import (
     update_summary,
 )
 from analysis.coup.resolve import advance_worlds, blueprint_values
+from analysis.progress import bar as progress_bar
 from analysis.provenance import provenance
 from analysis.solve.cyclic import CyclicCFR
 from analysis.statistics import Z95
@@ -206,8 +206,8 @@ def response_bound(dg: DeckGraph, config: E.Config, root: E.Core, start: str, st
     rng = random.Random(seed)
     node = dg.roots[start]
     payoffs = []
-    for _ in tqdm(range(games), desc=f"best response over {depth} decisions, seat {seat}",
-                  unit=" games", disable=not progress):
+    for _ in progress_bar(range(games), desc=f"best response over {depth} decisions, seat {seat}",
+                  unit=" games", progress=progress):
         payoffs.append(lbr.play(root, node, rng))
     mean = float(np.mean(payoffs))
     half = Z95 * float(np.std(payoffs, ddof=1)) / math.sqrt(games) if games > 1 else math.inf

@@ -19,9 +19,9 @@ from functools import lru_cache
 
 import numpy as np
 from numba import njit
-from tqdm.auto import tqdm
 
 from analysis.coup.model import Endgame
+from analysis.progress import bar as progress_bar
 from games.coup import engine as E
 from games.coup import rules as R
 from games.coup import view as V
@@ -151,7 +151,7 @@ def position_graph(walker: DecisiveCoupWalker, roots: list[E.Core],
     key_ids: tuple[dict, dict] = ({}, {})
     bar = None
     if progress:
-        bar = tqdm(desc="position graph", unit=" positions", disable=None)
+        bar = progress_bar(desc="position graph", unit=" positions")
     expanded = array("q")
     while queue:  # FIFO: positions leave in the order they were numbered
         s, i = queue.pop() if depth_first else queue.popleft()

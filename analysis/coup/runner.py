@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from concurrent.futures import as_completed
 
-from tqdm.auto import tqdm
-
 from analysis.distribute import local_pool
+from analysis.progress import bar as progress_bar
 
 
 def run_all(task, jobs: list[tuple], workers: int, progress: bool, desc: str) -> None:
@@ -14,8 +13,7 @@ def run_all(task, jobs: list[tuple], workers: int, progress: bool, desc: str) ->
     ``workers`` processes, with a progress bar; a job's error stops the sweep."""
     bar = None
     if progress and jobs:
-        # disable=None: no bar when stderr is not a terminal (logs, CI).
-        bar = tqdm(total=len(jobs), desc=desc, unit=" endgame", disable=None)
+        bar = progress_bar(total=len(jobs), desc=desc, unit=" endgame")
     if workers <= 1:
         for job in jobs:
             task(*job)

@@ -82,7 +82,7 @@ def compile_cached(
     use_cache: bool = True,
     rebuild: bool = False,
     max_memory: int | None = None,
-    progress: bool = False,
+    progress: bool | None = None,
     directory: str | Path | None = None,
 ) -> CompiledGame:
     """Compile ``game``, through the on-disk cache.
@@ -166,7 +166,7 @@ def solve(
         use_cache=use_cache,
         rebuild=rebuild_cache,
         max_memory=max_memory,
-        progress=bool(progress),
+        progress=progress,
     )
     solver = CFRSolver(compiled, method, alpha=alpha, beta=beta, gamma=gamma)
     if checkpoint is not None and resume and Path(checkpoint).exists():

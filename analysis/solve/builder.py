@@ -9,8 +9,9 @@ from __future__ import annotations
 from array import array
 
 import numpy as np
-from tqdm.auto import tqdm
 
+from analysis.progress import bar as progress_bar
+from analysis.progress import shown
 from analysis.solve import layout
 from analysis.solve.compiled import PLAYER0, PLAYER1, TERMINAL
 from analysis.solve.digest import key_digest, key_text
@@ -61,8 +62,9 @@ class WalkBuilder:
         self.memo: dict = {}
         self.on_stack: set = set()
         self.bar = None
-        if progress:
-            self.bar = tqdm(desc="compiling", unit=" nodes", unit_scale=True, mininterval=0.5)
+        if shown(progress):
+            self.bar = progress_bar(desc=f"compiling {name}"[:60], unit=" nodes", unit_scale=True,
+                                    mininterval=0.5)
 
     def infoset_id(self, player, key, actions, state_key, action_name, text=None,
                    abstract=None):

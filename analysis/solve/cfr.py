@@ -8,14 +8,14 @@ numba (:mod:`analysis.solve.kernels`); a whole chunk of iterations runs in one c
 from __future__ import annotations
 
 import signal
-import sys
 import threading
 import time
 from pathlib import Path
 
 import numpy as np
-from tqdm.auto import tqdm
 
+from analysis.progress import bar as progress_bar
+from analysis.progress import interrupt, shown
 from analysis.solve import kernels
 from analysis.solve.best_response import Exploitability, exploitability
 from analysis.solve.cache import READ_ERRORS, atomic_savez, check_checkpoint_file
@@ -275,8 +275,9 @@ class CFRSolver:
             (after the iteration in progress completes, then ``KeyboardInterrupt`` is
             raised again): resuming from it loses no iteration.
         progress
-            tqdm bar with iterations and the last exploitability; default: when stderr
-            is a terminal.
+            progress on standard error (:func:`analysis.progress.bar`: iterations, the
+            time left and the last exploitability); default: shown unless
+            ``FAROL_PROGRESS=0``.
 
         With no stopping rule, 1000 iterations are run.
         """
@@ -289,12 +290,11 @@ class CFRSolver:
         ):
             if value is not None and not value >= 0:
                 raise SolveError(f"{name} must be a non-negative number, not {value}")
-        if progress is None:
-            progress = sys.stderr.isatty()
         bar = None
-        if progress:
-            bar = tqdm(
+        if shown(progress):
+            bar = progress_bar(
                 total=iterations,
+                limit=seconds,
                 initial=self.iteration,
                 unit=" it",
                 desc=f"{self.method} {self.compiled.game}"[:60],
@@ -303,6 +303,7 @@ class CFRSolver:
         previous_handler = self._install_interrupt_handler()
         start = time.perf_counter()
         last_checkpoint = start
+        last_shown = -float("inf")
         report: Exploitability | None = None
         chunk = 1
         try:
@@ -325,13 +326,17 @@ class CFRSolver:
                 per_iteration = (time.perf_counter() - tick) / count
                 report = None
                 check_cost = 0.0
-                if target_exploitability is not None or bar is not None:
+                # The bar's exploitability is refreshed every couple of seconds only.
+                if target_exploitability is not None or (
+                        bar is not None and time.perf_counter() - last_shown >= 2.0):
                     tick = time.perf_counter()
                     report = self.exploitability()
                     check_cost = time.perf_counter() - tick
                 if bar is not None:
                     bar.update(count)
-                    bar.set_postfix_str(f"exploitability {report.exploitability:.3g}")
+                    if report is not None:
+                        last_shown = time.perf_counter()
+                        bar.set_postfix_str(f"exploitability {report.exploitability:.3g}")
                 if (
                     target_exploitability is not None
                     and report.exploitability <= target_exploitability
@@ -349,6 +354,9 @@ class CFRSolver:
                 ):
                     self.save_checkpoint(checkpoint)
                     last_checkpoint = time.perf_counter()
+            if bar is not None and not self._interrupted:  # the last line: the final figure
+                report = report if report is not None else self.exploitability()
+                bar.set_postfix_str(f"exploitability {report.exploitability:.3g}")
         finally:
             self._restore_interrupt_handler(previous_handler)
             if bar is not None:
@@ -369,6 +377,7 @@ class CFRSolver:
             # Finish the iteration in progress, checkpoint, then stop; a second Ctrl-C
             # stops at once (the checkpoint file is written atomically either way).
             self._interrupted = True
+            interrupt()
             signal.signal(signal.SIGINT, previous)
 
         signal.signal(signal.SIGINT, handler)

@@ -64,7 +64,7 @@ def compile_game(
     game: pyspiel.Game,
     graph: bool = False,
     max_memory: int | None = None,
-    progress: bool = False,
+    progress: bool | None = None,
     use_walker: bool = True,
     key_names: bool = True,
     abstract_keys: bool = False,
@@ -85,7 +85,8 @@ def compile_game(
         size is estimated before walking and the game refused with the estimate when
         it does not fit; in both modes the walk stops at the budget's node count.
     progress
-        Show a tqdm bar of nodes walked.
+        Show the nodes walked on standard error (:mod:`analysis.progress`; default:
+        unless ``FAROL_PROGRESS=0``).
     use_walker
         Walk the game's pure positions when it offers them
         (``game.solver_walker``, :class:`games.keys.Walker`): faster than

@@ -25,8 +25,8 @@ from pathlib import Path
 
 import numpy as np
 from numba import njit
-from tqdm.auto import tqdm
 
+from analysis.progress import bar as progress_bar
 from analysis.solve.cache import READ_ERRORS, atomic_savez
 from analysis.solve.errors import CorruptFileError, SolveError
 
@@ -169,7 +169,7 @@ def _sweep_values(value, g, order, payoff, weight, max_sweeps: int, progress: bo
     the digits of precision gained so far (Gauss-Seidel converges geometrically, so its
     time left is fair); the same sweeps and values as one call. Returns the sweeps run."""
     done, first = 0, None
-    with tqdm(total=100, desc=desc, unit="%", disable=not progress,
+    with progress_bar(total=100, desc=desc, unit="%", progress=progress,
               bar_format="{l_bar}{bar}| {n:.0f}% of the precision [{elapsed}<{remaining}]") as bar:
         while done < max_sweeps:
             ran, change = _values(value, g.kind, payoff, order, g.edge_start, g.edge_child,
@@ -325,8 +325,8 @@ class CyclicCFR:
         if resume and checkpoint is not None and Path(checkpoint).exists():
             self.load(checkpoint)
         left = max(0, iterations - self.iterations)
-        with tqdm(total=iterations, initial=self.iterations, desc=desc, unit=" it",
-                  disable=not progress) as bar:
+        with progress_bar(total=iterations, initial=self.iterations, desc=desc, unit=" it",
+                  progress=progress) as bar:
             for _ in range(left):
                 tick = time.perf_counter()
                 self.iterate()

@@ -22,8 +22,8 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from tqdm import tqdm
 
+from analysis.progress import bar as progress_bar
 from analysis.solve.compiled import CompiledGame
 from analysis.solve.digest import key_text
 from analysis.solve.errors import GameTooLargeError, SolveError
@@ -157,7 +157,7 @@ def _with_progress(walk: _Walk, root) -> float:
         if len(groups) > 1:
             break
         group = groups[0]
-    with tqdm(total=len(groups), desc=f"best response of player {walk.p}", unit=" branches",
+    with progress_bar(total=len(groups), desc=f"best response of player {walk.p}", unit=" branches",
               mininterval=0.5) as bar:
         for g in groups:
             total += walk.value(g)

@@ -20,8 +20,9 @@ from array import array
 import numpy as np
 import pyspiel
 from numba import njit
-from tqdm.auto import tqdm
 
+from analysis.progress import bar as progress_bar
+from analysis.progress import shown
 from analysis.solve import layout
 from analysis.solve.compiled import CHANCE, PLAYER0, CompiledGame, check_supported
 from analysis.solve.digest import key_digest, key_text
@@ -41,7 +42,7 @@ LIFTED_BYTES_PER_NODE = 110
 LIFTED_WALK_BYTES = 400
 
 
-def compile_lifted(game: pyspiel.Game, max_memory: int | None = None, progress: bool = False,
+def compile_lifted(game: pyspiel.Game, max_memory: int | None = None, progress: bool | None = None,
                    key_names: bool = True, walker=None) -> CompiledGame:
     """Compile ``game``'s state graph (as ``compile_game(game, graph=True)``) through a
     walk that visits each position once for all deals of the hidden cards.
@@ -99,7 +100,7 @@ class _LiftedWalk:
         self.w = walker
         self.name = name
         self.key_names = key_names
-        self.progress = progress
+        self.progress = shown(progress)
         self.cards = tuple(walker.private_cards)
         self.nv = len(self.cards)
         # Lifted nodes (numbered as opened: the root is 0).
@@ -141,7 +142,8 @@ class _LiftedWalk:
             raise UnsupportedGameError(f"{self.name} ends before anyone moves: nothing to solve")
         bar = None
         if self.progress:
-            bar = tqdm(desc="walking positions", unit=" nodes", unit_scale=True, mininterval=0.5)
+            bar = progress_bar(desc="walking positions", unit=" nodes", unit_scale=True,
+                               mininterval=0.5)
         hidden = (-1, -1)
         key = key_digest(w.hidden_state_key(root, hidden))
         self.memo[key] = 0

@@ -1,0 +1,106 @@
+"""Progress on standard error off a terminal (plain lines with the time left, no
+carriage returns) and Ctrl-C (one line, exit status 130): analysis/progress.py."""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from analysis import progress
+
+ROOT = Path(__file__).resolve().parents[1]
+FAROL = [sys.executable, "-c", "import sys; from analysis.cli import main; sys.exit(main())"]
+
+
+@pytest.fixture
+def quick(monkeypatch):
+    monkeypatch.setattr(progress, "DELAY", 0.05)
+    monkeypatch.setenv(progress.EVERY_ENV, "0.1")
+    monkeypatch.delenv(progress.ENV, raising=False)
+
+
+def test_plain_lines_off_a_terminal_say_the_time_left(quick):
+    out = io.StringIO()
+    with progress.bar(total=8, desc="test work", unit=" steps", file=out) as b:
+        for _ in range(8):
+            time.sleep(0.06)
+            b.update(1)
+    text = out.getvalue()
+    lines = text.splitlines()
+    assert "\r" not in text and len(lines) >= 2
+    assert all(line.startswith("farol: test work: ") for line in lines)
+    assert any(" left" in line for line in lines[:-1])
+    assert lines[-1].endswith("ended after 0 s") and "8/8 steps (100%)" in lines[-1]
+
+
+def test_a_long_single_step_still_shows_it_goes_on(quick):
+    out = io.StringIO()
+    b = progress.bar(desc="compiling", unit=" nodes", file=out)
+    time.sleep(0.4)  # no update at all
+    b.close()
+    assert out.getvalue().count("farol: compiling: 0 nodes") >= 2
+
+
+def test_quick_work_and_farol_progress_0_are_silent(quick, monkeypatch):
+    out = io.StringIO()
+    monkeypatch.setattr(progress, "DELAY", 5.0)
+    with progress.bar(total=3, desc="quick", file=out) as b:
+        b.update(3)
+    monkeypatch.setattr(progress, "DELAY", 0.05)
+    monkeypatch.setenv(progress.ENV, "0")
+    with progress.bar(total=3, desc="silenced", file=out) as b:
+        time.sleep(0.3)
+        b.update(3)
+    assert out.getvalue() == ""
+
+
+def test_expect_names_the_wait_and_the_faster_way():
+    out = io.StringIO()
+    progress.expect("solving", 150, "farol x --fast", file=out)
+    progress.expect("quick", 0.5, file=out)
+    assert out.getvalue() == "farol: solving: expect about 2 min 30 s; faster: farol x --fast\n"
+
+
+def _env(**extra) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), **extra)
+    env.pop(progress.ENV, None)
+    return env
+
+
+def test_a_command_off_a_terminal_prints_plain_progress(tmp_path):
+    run = subprocess.run([*FAROL, "solve", "leduc_poker", "--iterations", "100000000",
+                          "--seconds", "4", "--out", str(tmp_path / "out")],
+                         capture_output=True, text=True, timeout=120, cwd=ROOT,
+                         env=_env(FAROL_CACHE_DIR=str(tmp_path), FAROL_PROGRESS_EVERY="0.5"))
+    assert run.returncode == 0, run.stderr
+    assert "\r" not in run.stderr
+    lines = [line for line in run.stderr.splitlines() if line.startswith("farol: cfr+")]
+    assert len(lines) >= 3, run.stderr
+    assert any(" left" in line for line in lines)
+    assert "ended after" in lines[-1]
+
+
+def test_ctrl_c_stops_with_one_line_and_status_130(tmp_path):
+    proc = subprocess.Popen([*FAROL, "solve", "leduc_poker", "--iterations", "1000000000",
+                             "--out", str(tmp_path / "out")], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                            env=_env(FAROL_CACHE_DIR=str(tmp_path), FAROL_PROGRESS_EVERY="0.2"))
+    try:
+        assert proc.stderr.readline().startswith("farol: cfr+")  # the work is under way
+        proc.send_signal(signal.SIGINT)
+        sent = time.monotonic()
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert time.monotonic() - sent < 15
+    assert proc.returncode == 130
+    rest = [line for line in err.splitlines() if not line.startswith("farol: cfr+")]
+    assert rest == ["farol solve: interrupted"], err
+    assert "Traceback" not in err
