@@ -12,7 +12,7 @@ import argparse
 from pathlib import Path
 
 from analysis import store
-from analysis.cli import bots, coup_balance, coup_blueprint
+from analysis.cli import bots, coup_balance, coup_blueprint, coup_openings, coup_play_tables
 from analysis.cli.matches import add_common_arguments, parse_agents, print_result, show_progress
 from analysis.cli.numbers import finite_float, int_in
 from analysis.coup import abstraction, full_game, larger, model, sweep
@@ -59,6 +59,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     match.set_defaults(func=run_match)
     coup_balance.register(sub)
     coup_blueprint.register(sub)
+    coup_openings.register(sub)
+    coup_play_tables.register(sub)
 
 
 # --------------------------------------------------------------------------- option texts

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
 
@@ -27,6 +27,7 @@ from analysis.coup.panel import GAME, View
 from analysis.progress import bar as progress_bar
 from analysis.provenance import provenance
 from analysis.solve.cache import atomic_write_text, read_record
+from analysis.statistics import wilson
 from games.coup import cards as C
 from games.coup import engine as E
 
@@ -69,7 +70,8 @@ def tally_decision(view: View, mix: dict[int, float], add) -> None:
                 add("bluff", card, p, 1.0)
     elif code == E.S_CHAL:
         claim, is_block = view.step[2], view.step[4]
-        add("challenge block" if is_block else "challenge", claim, mix[C.A_CHALLENGE], 1.0)
+        add("challenge block" if is_block else "challenge", claim, mix.get(C.A_CHALLENGE, 0.0),
+            1.0)
     elif code == E.S_BLOCK:
         for card in view.step[2]:
             p = mix.get(C.A_BLOCK + card, 0.0)
@@ -97,7 +99,7 @@ def grid_decision(view: View, mix: dict[int, float], add, kinds: tuple[int, ...]
     elif code == E.S_CHAL:
         claim, is_block = view.step[2], view.step[4]
         situation = ("a block claiming {card}" if is_block else "a claim of {card}")
-        add(situation, "Challenge", mix[C.A_CHALLENGE], 1.0, card=claim)
+        add(situation, "Challenge", mix.get(C.A_CHALLENGE, 0.0), 1.0, card=claim)
     elif code == E.S_BLOCK:
         blocked = sum(p for a, p in mix.items() if a != C.A_NO_BLOCK)
         add(f"{C.KIND_NAMES[view.kind]} you may block", "Block", blocked, 1.0)
@@ -137,19 +139,25 @@ class BluffRow:
     decisions: float
     rate: float
     ci95: tuple[float, float]
+    context: str = "any"  # what the opponent had shown (see CONTEXTS); "any": all
 
     def to_json(self) -> dict:
-        return dataclasses.asdict(self) | {"ci95": list(self.ci95)}
+        out = dataclasses.asdict(self) | {"ci95": list(self.ci95)}
+        if self.context == "any":
+            del out["context"]  # files written before contexts existed stay the same
+        return out
 
     @classmethod
     def from_json(cls, d: dict) -> BluffRow:
         return cls(str(d["question"]), str(d["card"]), int(d["influence"]), str(d["coins"]),
-                   float(d["decisions"]), float(d["rate"]), tuple(d["ci95"]))
+                   float(d["decisions"]), float(d["rate"]), tuple(d["ci95"]),
+                   str(d.get("context", "any")))
 
 
 @dataclasses.dataclass(frozen=True)
 class BluffTable:
-    """The blueprint's rates for one deck and setup, from ``games`` self-play games."""
+    """An agent's rates for one deck and setup, from ``games`` self-play games (the
+    blueprint's unless ``agent`` names another)."""
 
     deck: str
     setup: str
@@ -157,12 +165,13 @@ class BluffTable:
     rows: tuple[BluffRow, ...]
     provenance: dict
     grid: tuple[GridRow, ...] = ()
+    agent: str = "blueprint"
 
     def frame(self):
         """The rows as a pandas DataFrame (one row per rate), to filter."""
         import pandas as pd
 
-        return pd.DataFrame([r.to_json() for r in self.rows])
+        return pd.DataFrame([dataclasses.asdict(r) for r in self.rows])
 
     def grid_frame(self):
         """The range grid as a pandas DataFrame: situation, hand held, move, rate."""
@@ -171,15 +180,17 @@ class BluffTable:
         return pd.DataFrame([r.to_json() for r in self.grid])
 
     def to_json(self) -> dict:
-        return {"deck": self.deck, "setup": self.setup, "games": self.games,
-                "rows": [r.to_json() for r in self.rows],
-                "grid": [r.to_json() for r in self.grid], "provenance": self.provenance}
+        out = {"deck": self.deck, "setup": self.setup, "games": self.games,
+               "rows": [r.to_json() for r in self.rows],
+               "grid": [r.to_json() for r in self.grid], "provenance": self.provenance}
+        return out | ({"agent": self.agent} if self.agent != "blueprint" else {})
 
     @classmethod
     def from_json(cls, d: dict) -> BluffTable:
         return cls(str(d["deck"]), str(d["setup"]), int(d["games"]),
                    tuple(BluffRow.from_json(r) for r in d["rows"]), dict(d["provenance"]),
-                   tuple(GridRow.from_json(r) for r in d.get("grid", [])))
+                   tuple(GridRow.from_json(r) for r in d.get("grid", [])),
+                   str(d.get("agent", "blueprint")))
 
 
 def ratio_interval(num: np.ndarray, den: np.ndarray) -> tuple[float, float, float]:
@@ -198,6 +209,16 @@ def ratio_interval(num: np.ndarray, den: np.ndarray) -> tuple[float, float, floa
     return rate, max(0.0, rate - half), min(1.0, rate + half)
 
 
+def counted_interval(num: np.ndarray, den: np.ndarray) -> tuple[float, float, float]:
+    """:func:`ratio_interval` widened to take in the Wilson interval of the counts (for
+    rates of moves counted 0 or 1)."""
+    rate, lo, hi = ratio_interval(num, den)
+    if math.isnan(rate):
+        return rate, lo, hi
+    _, wlo, whi = wilson(float(num.sum()), int(round(float(den.sum()))))
+    return rate, min(lo, wlo), max(hi, whi)
+
+
 # Student's t 97.5% quantile for 19 degrees of freedom (20 batches), and a few others.
 _T95 = {4: 2.776, 9: 2.262, 19: 2.093, 39: 2.023}
 
@@ -206,64 +227,164 @@ def play_and_tally(bp: Blueprint, setup: str, games: int, seed: int,
                    progress: bool = False, params: dict | None = None) -> BluffTable:
     """Play ``games`` blueprint self-play games of ``setup`` and tally every rate
     (``params``: more game parameters, e.g. a position to start from)."""
-    if games % BATCHES:
-        raise ValueError(f"games must be a multiple of {BATCHES}")
     game = pyspiel.load_game(GAME, {"players": 2, "deck": bp.deck, "two_player_setup": setup}
                              | (params or {}))
+    return tally_play(game, games, seed, lambda _i: bp.action_probabilities,
+                      f"bluff tables {bp.deck} {setup}", progress)
+
+
+Mixes = Callable[[int], Callable[[pyspiel.State], dict[int, float]]]
+
+
+def tally_play(game: pyspiel.Game, games: int, seed: int, mixes: Mixes, desc: str,
+               progress: bool = False, agent: str = "blueprint",
+               contexts: bool = False) -> BluffTable:
+    """Play ``games`` seeded games and tally every rate. ``mixes(i)`` gives game ``i``'s
+    player: a function of the state giving the mix of the player to move (an agent that
+    picks one move gives it probability 1); the move is drawn from the mix. With
+    ``contexts``, the rates are tallied by what the opponent had shown too
+    (:func:`tally_context`)."""
+    if games % BATCHES:
+        raise ValueError(f"games must be a multiple of {BATCHES}")
+    deck = game.config.deck
     counts: dict[tuple, np.ndarray] = {}
     batch = 0
 
     def add(question, card, num, den, *, influence, coins):
         for key in ((question, card, influence, coins), (question, card, 0, "any"),
                     (question, card, influence, "any"), (question, card, 0, coins)):
+            cell = counts.setdefault(key + ("any",), np.zeros((2, BATCHES)))
+            cell[0, batch] += num
+            cell[1, batch] += den
+
+    def add_context(question, card, num, den, *, influence, context):
+        for key in ((question, card, 0, "any", context), (question, card, influence, "any",
+                                                          context)):
             cell = counts.setdefault(key, np.zeros((2, BATCHES)))
             cell[0, batch] += num
             cell[1, batch] += den
 
     grid: dict[tuple, np.ndarray] = {}
-    kinds = turn_kinds(bp.deck)
+    kinds = turn_kinds(deck)
 
     def add_grid(situation, move, num, den, *, hand, card=None):
         if card is not None:
-            situation = situation.format(card=C.card_name(card, bp.deck))
+            situation = situation.format(card=C.card_name(card, deck))
         cell = grid.setdefault((situation, hand, move), np.zeros((2, BATCHES)))
         cell[0, batch] += num
         cell[1, batch] += den
 
     seeds = np.random.SeedSequence(seed).generate_state(games)
-    for i in progress_bar(range(games), desc=f"bluff tables {bp.deck} {setup}", unit="game",
-                  progress=progress, leave=False):
+    for i in progress_bar(range(games), desc=desc, unit="game", progress=progress,
+                          leave=False):
         batch = i * BATCHES // games
         rng = np.random.default_rng(seeds[i])
+        mix_of = mixes(i)
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
                 state.apply_action(sample_chance(state, rng))
                 continue
             seat = state.current_player()
-            mix = bp.action_probabilities(state)
+            mix = mix_of(state)
             view = View.of(state, seat)
             influence, band = view.cards[seat], coin_band(view.coins[seat])
             tally_decision(view, mix, partial(add, influence=influence, coins=band))
-            held = "+".join(sorted(C.card_name(c, bp.deck) for c in view.hand))
+            if contexts:
+                tally_context(view, mix, Shown.of(state.core, seat),
+                              partial(add_context, influence=influence))
+            held = "+".join(sorted(C.card_name(c, deck) for c in view.hand))
             grid_decision(view, mix, partial(add_grid, hand=held), kinds)
             actions, probs = zip(*mix.items(), strict=True)
             probs = np.asarray(probs)
             state.apply_action(int(actions[rng.choice(len(actions), p=probs / probs.sum())]))
+    # An agent's moves are counts of 0 or 1: its interval also takes in Wilson's, so a
+    # rate seen as 0 in a few decisions is not given as exactly 0.
+    interval = ratio_interval if agent == "blueprint" else counted_interval
     rows = []
-    for (question, card, influence, coins), (num, den) in sorted(counts.items()):
-        rate, lo, hi = ratio_interval(num, den)
+    for (question, card, influence, coins, context), (num, den) in sorted(counts.items()):
+        rate, lo, hi = interval(num, den)
         if math.isnan(rate):
             continue
-        rows.append(BluffRow(question, C.card_name(card, bp.deck), influence, coins,
-                             round(float(den.sum()), 6), rate, (lo, hi)))
+        rows.append(BluffRow(question, C.card_name(card, deck), influence, coins,
+                             round(float(den.sum()), 6), rate, (lo, hi), context))
     cells = []
     for (situation, hand, move), (num, den) in sorted(grid.items()):
-        rate, lo, hi = ratio_interval(num, den)
+        rate, lo, hi = interval(num, den)
         if not math.isnan(rate):
             cells.append(GridRow(situation, hand, move, round(float(den.sum()), 6), rate,
                                  (lo, hi)))
-    return BluffTable(bp.deck, setup, games, tuple(rows), provenance(seed), tuple(cells))
+    setup = game.config.setup
+    return BluffTable(deck, setup, games, tuple(rows), provenance(seed), tuple(cells), agent)
+
+
+# What the opponent had shown, for the rates by context.
+CONTEXTS = {
+    "first claim": "the player had not claimed this character before in the game",
+    "claimed before": "the player had claimed this character before in the game",
+    "never caught": "the claimer had not been caught bluffing in the game",
+    "caught before": "the claimer had been caught bluffing at least once in the game",
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class Shown:
+    """What the table has seen each player do so far: the characters each claimed (by an
+    action or a block, before the pending claim) and how often each was caught bluffing."""
+
+    claimed: tuple[frozenset[int], ...]
+    caught: tuple[int, ...]
+
+    @classmethod
+    def of(cls, core: E.Core, seat: int) -> Shown:
+        events, node = [], core.log
+        while node is not None:
+            node, event = node
+            if event[0] == E.PUBLIC:
+                events.append(event)
+        events.reverse()
+        n = core.cfg.num_players
+        claimed = [set() for _ in range(n)]
+        caught = [0] * n
+        pending = None  # the newest claim: not "before" while it is being challenged
+        for event in events:
+            code = event[1]
+            if code == E.E_ACT and C.KIND_CLAIM[event[3]] is not None:
+                claim = (event[2], C.KIND_CLAIM[event[3]])
+            elif code == E.E_BLOCK:
+                claim = (event[2], event[3])
+            else:
+                if code == E.E_BLUFF:
+                    caught[event[2]] += 1
+                continue
+            if pending is not None:
+                claimed[pending[0]].add(pending[1])
+            pending = claim
+        if pending is not None and core.queue and core.queue[0][0] != E.S_CHAL:
+            claimed[pending[0]].add(pending[1])
+        return cls(tuple(frozenset(c) for c in claimed), tuple(caught))
+
+
+def tally_context(view: View, mix: dict[int, float], shown: Shown, add) -> None:
+    """Add one decision's counts by context: ``add(question, card, num, den, context=)``.
+    A claim on the seat's turn by whether it claimed that character before; a challenge of
+    a claim (an action) by whether the claimer was caught bluffing before, and by whether
+    it had claimed that character before."""
+    code = view.step[0]
+    if code == E.S_ACTION:
+        for action, p in mix.items():
+            claim = C.KIND_CLAIM[action_kind(action)]
+            if claim is None:
+                continue
+            context = "claimed before" if claim in shown.claimed[view.seat] else "first claim"
+            add("claim", claim, 0.0 if claim in view.hand else p, p, context=context)
+    elif code == E.S_CHAL and not view.step[4]:
+        claimer, claim = view.step[1], view.step[2]
+        p = mix.get(C.A_CHALLENGE, 0.0)
+        add("challenge", claim, p, 1.0,
+            context="caught before" if shown.caught[claimer] else "never caught")
+        add("challenge", claim, p, 1.0,
+            context="claimed before" if claim in shown.claimed[claimer] else "first claim")
 
 
 def table_path(deck: str, setup: str) -> Path:

@@ -1,0 +1,54 @@
+"""``farol coup play-tables``: how the strongest 2-player agent plays, counted over its
+games against itself (claims, bluffs, challenges, blocks, its turn by the hand held,
+and how they change with what the opponent has shown), for the guide and the notebook.
+A table already stored is kept unless ``--again``.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from analysis import store
+from analysis.cli.coup_balance import parse_names
+from analysis.cli.matches import show_progress
+from analysis.cli.numbers import int_in
+from analysis.coup import blueprint_bluffs as BB
+from analysis.coup.studies import agent_play as A
+from games.coup import cards
+from games.errors import InvalidParameterError
+
+SETUPS = ("basic", "standard", "draft")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("play-tables", help="how the strongest 2-player agent bluffs, "
+                                                "challenges and blocks (its self-play)")
+    parser.add_argument("--decks", default=",".join(cards.DECKS),
+                        help="decks, comma-separated (default ambassador,inquisitor)")
+    parser.add_argument("--setups", default=",".join(SETUPS),
+                        help="2-player setups, comma-separated (default basic,standard,draft)")
+    parser.add_argument("--games", type=int_in(BB.BATCHES), default=A.GAMES,
+                        help=f"games per deck and setup, a multiple of {BB.BATCHES} "
+                             f"(default {A.GAMES})")
+    parser.add_argument("--seed", type=int_in(0), default=A.SEED,
+                        help=f"the seed (default {A.SEED})")
+    parser.add_argument("--again", action="store_true", help="play stored tables again")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.games % BB.BATCHES:
+        raise InvalidParameterError(f"--games must be a multiple of {BB.BATCHES}")
+    decks = parse_names("--decks", args.decks, cards.DECKS)
+    setups = parse_names("--setups", args.setups, SETUPS)
+    for deck in decks:
+        for setup in setups:
+            path = A.table_path(deck, setup)
+            if path.exists() and not args.again:
+                print(f"{deck} {setup}: kept {store.shown(path)} (--again plays it again)")
+                continue
+            table = A.play_tables(deck, setup, args.games, args.seed, progress=show_progress())
+            A.save_table(table)
+            print(f"{deck} {setup}: {table.games:,} games of {table.agent} against itself "
+                  f"-> {store.shown(path)}")
+    return 0

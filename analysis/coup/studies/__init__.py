@@ -1,0 +1,1 @@
+"""Coup studies that read the agents' play: what the guides teach from."""

@@ -1,0 +1,121 @@
+"""How the strongest 2-player agent plays, by what the opponent has shown
+(:mod:`analysis.coup.studies.agent_play`, contexts in :mod:`analysis.coup.blueprint_bluffs`):
+what the table has seen each player claim and be caught at, the counts by context, the
+intervals of counted moves, and the stored table."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+import pytest
+
+from analysis import store
+from analysis.coup import blueprint_bluffs as BB
+from analysis.coup.panel import View
+from analysis.coup.studies import agent_play as A
+from games.coup import cards as C
+
+
+def act(state, text):
+    player = state.current_player()
+    moves = ([a for a, _ in state.chance_outcomes()] if state.is_chance_node()
+             else state.legal_actions())
+    named = {state.action_to_string(player, a): a for a in moves}
+    state.apply_action(named[text])
+
+
+def history():
+    """P1 is caught bluffing a Duke, then claims the Duke again; P0 is to answer."""
+    game = pyspiel.load_game("python_coup", {"starting_player": 1})
+    state = game.new_initial_state()
+    for card in ("Captain", "Assassin", "Contessa", "Captain"):  # P0, P1, P0, P1
+        act(state, f"Draw {card}")
+    act(state, "Tax (claims Duke)")      # P1 bluffs the Duke
+    act(state, "Challenge")              # P0 catches it
+    act(state, "Lose Captain")           # P1 loses a card
+    act(state, "Steal from P1 (claims Captain)")  # P0, holding the Captain
+    act(state, "No challenge")
+    act(state, "No block")
+    act(state, "Tax (claims Duke)")      # P1 claims the Duke again
+    return state
+
+
+def test_shown_reads_claims_and_caught_bluffs():
+    state = history()
+    shown = BB.Shown.of(state.core, 0)
+    assert shown.caught == (0, 1)
+    # The pending Duke claim is not "before"; P1's first Duke claim is.
+    assert shown.claimed[1] == frozenset({C.DUKE})
+    assert shown.claimed[0] == frozenset({C.CAPTAIN})
+
+
+def test_a_challenge_is_counted_by_what_the_claimer_showed():
+    state = history()
+    got = []
+    view = View.of(state, 0)
+    BB.tally_context(view, {C.A_CHALLENGE: 1.0}, BB.Shown.of(state.core, 0),
+                     lambda q, c, n, d, context: got.append((q, c, n, d, context)))
+    assert got == [("challenge", C.DUKE, 1.0, 1.0, "caught before"),
+                   ("challenge", C.DUKE, 1.0, 1.0, "claimed before")]
+
+
+def test_a_claim_on_the_turn_is_counted_by_whether_it_was_claimed_before():
+    state = history()
+    act(state, "No challenge")           # P1's Tax stands
+    act(state, "Income")                 # P0
+    act(state, "Income")                 # P1; P0 is to act
+    got = []
+    view = View.of(state, 0)
+    mix = {C.A_STEAL + 1: 0.5, C.A_TAX: 0.5}
+    BB.tally_context(view, mix, BB.Shown.of(state.core, 0),
+                     lambda q, c, n, d, context: got.append((q, c, n, d, context)))
+    assert ("claim", C.CAPTAIN, 0.0, 0.5, "claimed before") in got  # held and claimed before
+    assert ("claim", C.DUKE, 0.5, 0.5, "first claim") in got       # a bluff, never claimed
+
+
+def test_a_rate_counted_zero_in_a_few_decisions_keeps_an_honest_interval():
+    num = np.zeros(BB.BATCHES)
+    den = np.zeros(BB.BATCHES)
+    den[:5] = 1.0
+    rate, lo, hi = BB.counted_interval(num, den)
+    assert rate == 0.0 and lo == 0.0
+    assert hi > 0.3  # 0 of 5: Wilson's upper end is about 43%
+    assert BB.ratio_interval(num, den)[2] < hi
+
+
+def test_the_agent_tables_are_stored_and_read_back(tmp_path):
+    with store.use(tmp_path):
+        table = A.play_tables("ambassador", "draft", games=BB.BATCHES, seed=2)
+        A.save_table(table)
+        back = A.load_tables("ambassador", ("draft", "basic"))
+    assert list(back) == ["draft"]
+    assert back["draft"] == table
+    assert table.agent == A.AGENT and table.games == BB.BATCHES
+    contexts = {r.context for r in table.rows}
+    assert {"any", "first claim"} <= contexts
+    frame = table.frame()
+    assert set(frame["context"]) == contexts
+    for r in table.rows:
+        assert r.ci95[0] <= r.rate <= r.ci95[1]
+
+
+def test_blueprint_rows_are_written_as_before():
+    row = BB.BluffRow("claim", "Duke", 0, "any", 10.0, 0.5, (0.4, 0.6))
+    assert "context" not in row.to_json()
+    assert BB.BluffRow.from_json(row.to_json()) == row
+    table = BB.BluffTable("ambassador", "basic", 20, (row,), {"seed": 1})
+    assert "agent" not in table.to_json()
+    assert BB.BluffTable.from_json(table.to_json()).agent == "blueprint"
+
+
+@pytest.mark.parametrize("bad", ["--setups nope", "--games 30"])
+def test_play_tables_refuses_bad_options_in_one_line(bad, capsys):
+    from analysis import cli
+
+    try:
+        code = cli.main(["coup", "play-tables", *bad.split()])
+    except SystemExit as exc:
+        code = exc.code
+    assert code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) <= 2 and "Traceback" not in "".join(err)
