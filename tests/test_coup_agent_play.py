@@ -56,7 +56,8 @@ def test_a_challenge_is_counted_by_what_the_claimer_showed():
     BB.tally_context(view, {C.A_CHALLENGE: 1.0}, BB.Shown.of(state.core, 0),
                      lambda q, c, n, d, context: got.append((q, c, n, d, context)))
     assert got == [("challenge", C.DUKE, 1.0, 1.0, "caught before"),
-                   ("challenge", C.DUKE, 1.0, 1.0, "claimed before")]
+                   ("challenge", C.DUKE, 1.0, 1.0, "claimed before"),
+                   ("challenge", C.DUKE, 1.0, 1.0, "all")]
 
 
 def test_a_claim_on_the_turn_is_counted_by_whether_it_was_claimed_before():
@@ -92,7 +93,13 @@ def test_the_agent_tables_are_stored_and_read_back(tmp_path):
     assert back["draft"] == table
     assert table.agent == A.AGENT and table.games == BB.BATCHES
     contexts = {r.context for r in table.rows}
-    assert {"any", "first claim"} <= contexts
+    assert {"any", "first claim", "all"} <= contexts
+    # Every character together, by context: the counts of the characters add up.
+    pooled = {(r.question, r.influence, r.context): r for r in table.rows if r.card == BB.ALL}
+    for (question, influence, context), row in pooled.items():
+        parts = [r for r in table.rows if r.question == question and r.influence == influence
+                 and r.context == context and r.card != BB.ALL and r.coins == "any"]
+        assert row.decisions == pytest.approx(sum(r.decisions for r in parts))
     frame = table.frame()
     assert set(frame["context"]) == contexts
     for r in table.rows:

@@ -258,8 +258,10 @@ def tally_play(game: pyspiel.Game, games: int, seed: int, mixes: Mixes, desc: st
             cell[1, batch] += den
 
     def add_context(question, card, num, den, *, influence, context):
+        # Each character, and every character together (card -1: "all").
         for key in ((question, card, 0, "any", context), (question, card, influence, "any",
-                                                          context)):
+                                                          context),
+                    (question, -1, 0, "any", context), (question, -1, influence, "any", context)):
             cell = counts.setdefault(key, np.zeros((2, BATCHES)))
             cell[0, batch] += num
             cell[1, batch] += den
@@ -306,8 +308,9 @@ def tally_play(game: pyspiel.Game, games: int, seed: int, mixes: Mixes, desc: st
         rate, lo, hi = interval(num, den)
         if math.isnan(rate):
             continue
-        rows.append(BluffRow(question, C.card_name(card, deck), influence, coins,
-                             round(float(den.sum()), 6), rate, (lo, hi), context))
+        name = ALL if card < 0 else C.card_name(card, deck)
+        rows.append(BluffRow(question, name, influence, coins, round(float(den.sum()), 6),
+                             rate, (lo, hi), context))
     cells = []
     for (situation, hand, move), (num, den) in sorted(grid.items()):
         rate, lo, hi = interval(num, den)
@@ -318,8 +321,10 @@ def tally_play(game: pyspiel.Game, games: int, seed: int, mixes: Mixes, desc: st
     return BluffTable(deck, setup, games, tuple(rows), provenance(seed), tuple(cells), agent)
 
 
-# What the opponent had shown, for the rates by context.
+# What the opponent had shown, for the rates by context; ALL names every character together.
+ALL = "all"
 CONTEXTS = {
+    "all": "every such decision, whatever had been shown (for the rates of all characters)",
     "first claim": "the player had not claimed this character before in the game",
     "claimed before": "the player had claimed this character before in the game",
     "never caught": "the claimer had not been caught bluffing in the game",
@@ -377,7 +382,9 @@ def tally_context(view: View, mix: dict[int, float], shown: Shown, add) -> None:
             if claim is None:
                 continue
             context = "claimed before" if claim in shown.claimed[view.seat] else "first claim"
-            add("claim", claim, 0.0 if claim in view.hand else p, p, context=context)
+            bluffed = 0.0 if claim in view.hand else p
+            add("claim", claim, bluffed, p, context=context)
+            add("claim", claim, bluffed, p, context="all")
     elif code == E.S_CHAL and not view.step[4]:
         claimer, claim = view.step[1], view.step[2]
         p = mix.get(C.A_CHALLENGE, 0.0)
@@ -385,6 +392,7 @@ def tally_context(view: View, mix: dict[int, float], shown: Shown, add) -> None:
             context="caught before" if shown.caught[claimer] else "never caught")
         add("challenge", claim, p, 1.0,
             context="claimed before" if claim in shown.claimed[claimer] else "first claim")
+        add("challenge", claim, p, 1.0, context="all")
 
 
 def table_path(deck: str, setup: str) -> Path:

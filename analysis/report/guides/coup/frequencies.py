@@ -1,4 +1,5 @@
-"""Coup for players: the blueprint's frequency tables, by character and situation."""
+"""Coup for players: the strongest 2-player agent's frequency tables, by character and
+situation, with its measured strength."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ BANDS = ("0-2", "3-6", "7+")
 
 def rows_of(table: BluffTable, question: str) -> dict[tuple[str, int, str], BluffRow]:
     """(character, cards left (0: any), coin band) -> row, for one question."""
-    return {(r.card, r.influence, r.coins): r for r in table.rows if r.question == question}
+    return {(r.card, r.influence, r.coins): r for r in table.rows
+            if r.question == question and r.context == "any"}
 
 
 def cell(rows: dict, key: tuple) -> str:
@@ -54,12 +56,31 @@ def chart(table: BluffTable) -> str:
                        cmap="viridis")
 
 
+def strength_text(strength: R.Strength | None) -> str:
+    """The agent's win rates and the exploiter's gain, in one paragraph."""
+    if strength is None:
+        return ""
+    wins = "; ".join(f"`{opp}` {pct_ci(rate, ci, 1)}" for opp, _, rate, ci in strength.wins)
+    games = max(g for _, g, _, _ in strength.wins)
+    text = (f"Its win rate against each opponent, over {games:,} games a line with each deal "
+            f"played from both seats (95% intervals): {wins}.")
+    if strength.exploit is not None:
+        n, gain, (lo, hi) = strength.exploit
+        text += (f" An exploiter that learns a model of its play and answers it with a best "
+                 f"response a few decisions deep won {gain:+.3f} of a game against it "
+                 f"[{lo:+.3f}, {hi:+.3f}] over {n:,} games: a lower bound on how exploitable "
+                 "it is, not an estimate.")
+    return text
+
+
 def part(ctx: GuideContext) -> str:
     table = R.bluff_table()
-    facts = {"build": R.BUILD.format(deck=R.DECK), "deck": R.DECK.capitalize(),
+    facts = {"build": R.PLAY.format(deck=R.DECK), "deck": R.DECK.capitalize(),
              "setup_words": R.SETUP_WORDS[R.SETUP], "claims": [], "blocks": [], "chart": ""}
     if table is not None:
-        facts |= {"games": f"{table.games:,}", "claims": claim_rows(table),
+        facts |= {"who": R.WHO[table.agent],
+                  "strength": strength_text(R.strength()) if table.agent == "belief" else "",
+                  "games": f"{table.games:,}", "claims": claim_rows(table),
                   "blocks": block_rows(table),
                   "claim_headers": ["character claimed", "P(bluff | claim)", "with 2 cards",
                                     "with 1 card", "P(challenged)"],

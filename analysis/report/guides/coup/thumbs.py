@@ -1,4 +1,4 @@
-"""Coup for players: a few rules of thumb, each with the blueprint's numbers."""
+"""Coup for players: a few rules of thumb, each with the strongest agent's numbers."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from analysis.report.markdown import pct, pct_ci
 def pooled(table: BluffTable, question: str, influence: int) -> float | None:
     """A question's rate over every character (weighted by its decisions)."""
     rows = [r for r in table.rows if r.question == question and r.influence == influence
-            and r.coins == "any"]
+            and r.coins == "any" and r.context == "any"]
     den = sum(r.decisions for r in rows)
     return sum(r.rate * r.decisions for r in rows) / den if den else None
 
@@ -37,7 +37,7 @@ def thumbs(table: BluffTable) -> list[str]:
         out.append(f"With one card left, claims are bluffs {pct(one, 0)} of the time, "
                    f"against {pct(two, 0)} with two: "
                    + ("bluff less when a caught bluff ends your game." if one < two else
-                      "a last card does not make the blueprint bluff less."))
+                      f"a last card does not make {R.SHORT[table.agent]} bluff less."))
     blocks = [r for (_, i, c), r in rows_of(table, "block bluff").items()
               if i == 0 and c == "any"]
     if blocks:
