@@ -1,4 +1,5 @@
-"""The Coup guide: how to play two players from the blueprint, and the balance answers."""
+"""The Coup guide: how to play two players from the strongest agent's games, and the
+balance answers."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from analysis.report.guides.coup import (
     hands,
     seats,
     setups,
+    shown,
     thumbs,
 )
 
@@ -18,6 +20,6 @@ GUIDE = Guide(
     key="coup",
     title="Coup",
     intro=render("coup/intro.md.j2"),
-    play=(frequencies.part, grid.part, thumbs.part),
+    play=(frequencies.part, grid.part, shown.part, thumbs.part),
     questions=(first_player.answer, seats.answer, hands.answer, decks.answer, setups.answer),
 )

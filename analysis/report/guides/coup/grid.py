@@ -1,4 +1,5 @@
-"""Coup for players: the range grid, what the blueprint does on its turn with each hand."""
+"""Coup for players: the range grid, what the strongest agent does on its turn with each
+hand."""
 
 from __future__ import annotations
 
@@ -30,4 +31,4 @@ def part(ctx: GuideContext) -> str:
     widest = max((r.ci95[1] - r.ci95[0]) / 2 for r in table.grid
                  if r.situation == "your turn" and "+" in r.hand and r.decisions >= 30)
     return render("coup/grid.md.j2", headers=headers, rows=rows, games=f"{table.games:,}",
-                  widest=pct(widest, 0))
+                  widest=pct(widest, 0), who=R.SHORT[table.agent])

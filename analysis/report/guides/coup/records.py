@@ -1,14 +1,18 @@
-"""What the Coup guide reads, most faithful first: the 2-player blueprint (the whole game
-from the deal, solved by CFR+), seat win rates of strong agents at 2-8 players, and the
-rigorous brackets of the whole 2-player game. Nothing here computes."""
+"""What the Coup guide reads, most faithful first: the strongest 2-player agent's play
+(the belief agent's self-play tables, or the blueprint's where those are not stored) and
+its measured strength, seat win rates of strong agents at 2-8 players, and the rigorous
+brackets of the whole 2-player game. Nothing here computes."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
+from analysis import store
 from analysis.coup import blueprint, blueprint_bluffs, full_game, seat_balance
 from analysis.coup.blueprint_bluffs import BluffTable
 from analysis.coup.seat_balance import TableRecord
+from analysis.coup.studies import agent_play
 from analysis.report.coup.readers import full_game_best
 
 # The game as the rulebook deals it to two: the Ambassador deck, the starting player
@@ -18,6 +22,16 @@ SETUP = "basic"
 SETUP_WORDS = {"basic": "the starting player takes 1 coin", "standard": "2 coins each",
                "draft": "drafted hands"}
 BUILD = "farol coup blueprint build --deck {deck}"
+PLAY = "farol coup play-tables --decks {deck}"
+BENCHMARKS = store.REPOSITORY / "benchmarks" / "results"
+# Who played the tables, in a few words (by the table's agent).
+WHO = {
+    "belief": "the belief agent (`best` at 2 players: it remembers every claim, block and "
+              "reveal, weighs the opponent's possible hands by Bayes' rule and searches)",
+    "blueprint": "the blueprint (a strategy for the whole game keyed on the position only, "
+                 "so it forgets who claimed what)",
+}
+SHORT = {"belief": "the belief agent", "blueprint": "the blueprint"}
 BALANCE = "farol coup balance"
 
 
@@ -46,7 +60,35 @@ def blueprint_first(deck: str, setup: str) -> BlueprintFirst | None:
 
 
 def bluff_table(deck: str = DECK, setup: str = SETUP) -> BluffTable | None:
-    return blueprint_bluffs.load_tables(deck, (setup,)).get(setup)
+    """The strongest agent's tables where stored, else the blueprint's."""
+    table = agent_play.load_tables(deck, (setup,)).get(setup)
+    return table if table is not None else blueprint_bluffs.load_tables(deck, (setup,)).get(setup)
+
+
+@dataclass(frozen=True)
+class Strength:
+    """The belief agent's measured strength (``benchmarks/coup_belief_agent.py`` and
+    ``benchmarks/coup_exploiter.py``): its win rate against each opponent in the deck and
+    setup, and the most an exploiter won against it (a lower bound on exploitability)."""
+
+    wins: tuple[tuple[str, int, float, tuple[float, float]], ...]  # opponent, games, rate, ci
+    exploit: tuple[int, float, tuple[float, float]] | None  # games, gain, ci
+
+
+def strength(deck: str = DECK, setup: str = SETUP) -> Strength | None:
+    path = BENCHMARKS / "coup_belief_agent.json"
+    if not path.exists():
+        return None
+    lines = json.loads(path.read_text())["matches"]
+    wins = tuple((x["opponent"], x["games"], x["win_rate"], tuple(x["ci95"])) for x in lines
+                 if x["deck"] == deck and x["setup"] == setup)
+    exploit = None
+    path = BENCHMARKS / "coup_exploiter.json"
+    if path.exists():
+        for x in json.loads(path.read_text())["lines"]:
+            if x["agent"] == "best":
+                exploit = (x["games"], x["gain"], tuple(x["gain_ci95"]))
+    return Strength(wins, exploit) if wins else None
 
 
 def seat_records() -> list[TableRecord]:
