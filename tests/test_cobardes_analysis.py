@@ -18,6 +18,7 @@ import games  # noqa: F401  (registers the games)
 from analysis import store
 from analysis.bots import make_bot, sample_chance
 from analysis.cli import main
+from analysis.cobardes import bot as _solved_bot  # noqa: F401  (registers the solved bot)
 from analysis.cobardes import exact, renewal, subgames, sweep, villains, war
 from analysis.cobardes.exact import (
     BattleSpec,

@@ -57,8 +57,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="CFR iterations for positions with villains given by options "
                         "(a history's battle is solved once, with 200, and stored)")
     parser.add_argument("--solve", action="store_true",
-                        help="with --history: solve a large battle with hidden villains now "
-                        f"when it is not stored yet (a full battle takes "
+                        help="solve a large battle with hidden villains now when it is not "
+                        f"stored yet (a full battle takes "
                         f"{solve_cost(trunk_size(6))}, once), rather than refuse")
     parser.add_argument("--json", action="store_true", help="print JSON for machines")
     add_spot_arguments(parser, "kinds=warriors+courtiers,courtier0=Squire,courtier1=Archer",
@@ -77,7 +77,7 @@ def query_from_args(args: argparse.Namespace) -> Query:
         variant=args.variant, my_courtier=args.my_courtier, their_courtier=args.their_courtier,
         my_villain=args.my_villain, their_villain=args.their_villain, combats=args.combats, warriors=args.warriors, score=parse_score(args.score),
         win_value=args.win_value, crown_value=args.crown_value, draw_value=args.draw_value,
-        iterations=args.iterations)
+        iterations=args.iterations, solve=args.solve)
     return with_combat(q, args.combat)
 
 

@@ -3,7 +3,8 @@
 ``sweep`` solves every courtier pairing (or villain pair) not yet stored (resumable);
 ``--kind hidden`` solves the 100 courtier matchups with both villains dealt hidden;
 ``renewal`` solves the war with courtiers renewed between battles (resumable);
-``abstraction`` measures the state-keyed abstraction's loss on reduced decks, whole
+``openings`` stores the advice at a full battle's first decision, for each villain you
+can hold, so that ``farol advise cobardes`` answers it at once; ``abstraction`` measures the state-keyed abstraction's loss on reduced decks, whole
 graph and trunk, and the value of each hidden villain deal on a reduced army.
 """
 
@@ -12,12 +13,14 @@ from __future__ import annotations
 import argparse
 import json
 
+from analysis import store
 from analysis.cli.advise_cobardes import MAX_COMBATS, MAX_WARRIOR
 from analysis.cli.numbers import finite_float, int_in
 from analysis.cli.outputs import check_output_dir, check_output_file
 from analysis.cobardes import (
     bot,  # noqa: F401  (registers the solved bot)
     hidden_sweep,
+    openings,
     renewal,
     subgames,
     sweep,
@@ -53,6 +56,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     sw.add_argument("--dir", default=None, help="cache folder "
                     "(default: the data folder's cobardes/pairings)")
     sw.set_defaults(func=run_sweep)
+    op = sub.add_parser("openings", help="store the advice at a battle's opening with hidden "
+                        "villains (a full battle is solved once: some 11 minutes, 5 GB)")
+    op.add_argument("--matchups", required=True, metavar="A/B,...",
+                    help="courtier matchups, yours first, e.g. Squire/Archer")
+    op.add_argument("--warriors", type=int_in(0, MAX_WARRIOR), default=6)
+    op.add_argument("--combats", type=int_in(1, MAX_COMBATS), default=7)
+    op.set_defaults(func=run_openings)
     rn = sub.add_parser("renewal", help="the war with courtier renewal between battles "
                         "(keep-or-renew; cached, resumable)")
     rn.add_argument("--workers", type=int_in(1), default=2, help="local processes (default 2)")
@@ -82,6 +92,17 @@ def run_sweep(args: argparse.Namespace) -> int:
         results = sweep.run_sweep(None, args.warriors, args.combats, directory, args.workers,
                                   args.scheduler, progress=True, war=kind)
         print(f"{kind}: {len(results)} solved in {directory}")
+    return 0
+
+
+def run_openings(args: argparse.Namespace) -> int:
+    """``farol cobardes openings``: solve each matchup's battle (or read its stored
+    solution) and store the advice at its first decision."""
+    for pairing in _matchups(args.matchups):
+        table = openings.build(pairing, args.warriors, args.combats)
+        path = table.save()
+        print(f"{pairing[0]} vs {pairing[1]}: {len(table.answers)} villains, exploitability "
+              f"within the abstraction {table.exploitability:.2g}; stored {store.shown(path)}")
     return 0
 
 

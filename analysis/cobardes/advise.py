@@ -11,10 +11,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from analysis import store
 from analysis.coaching import register_coach
-from analysis.cobardes import exact, sweep
+from analysis.cobardes import exact, openings, sweep
 from analysis.cobardes.fast_exact import FastExactSolver
-from analysis.cobardes.hidden_advice import advise_hidden, solution_for
+from analysis.cobardes.hidden_advice import (
+    ON_DEMAND_NODES,
+    advise_hidden,
+    solution_for,
+    solve_cost,
+    trunk_size,
+)
 from analysis.cobardes.villains import advise_villains
 from analysis.cobardes.war import continuation
 from games.cobardes import cards as C
@@ -46,6 +53,7 @@ class Query:
     draw_value: float = 0.0
     unharmed: tuple[int, ...] = ()
     iterations: int = 300
+    solve: bool = False  # solve a large battle with hidden villains now, rather than refuse
 
     def resolved_variant(self) -> str:
         if self.variant is not None:
@@ -170,6 +178,63 @@ def war_values(q: Query) -> dict[tuple[int, int], float]:
             for k, s in data.war["scores"].items()}
 
 
+def _pairing(q: Query) -> tuple[str, str] | None:
+    """The courtier matchup of a query at a battle's opening (combat 1, full hands, the
+    standard payoffs, the rival's villain hidden, no courtier used), else ``None``."""
+    full = tuple(range(q.warriors + 1))
+    standard = (q.win_value, q.crown_value, q.draw_value) == (1.0, 3.0, 0.0)
+    courts = (q.my_courtier, q.their_courtier)
+    if (q.resolved_variant() != "all" or not all(courts) or any("*" in c for c in courts)
+            or q.mine != full or q.theirs != full or q.combat != 1 or q.score is not None
+            or not standard or q.unharmed or q.their_villain not in (None, "?")
+            or not q.my_villain):
+        return None
+    return tuple(C.COURTIER_NAMES[C.courtier_id(c)] for c in courts)
+
+
+def stored_opening(q: Query, pay) -> Advice | None:
+    """The shipped advice at a full battle's opening (:mod:`analysis.cobardes.openings`)
+    for the query's matchup and villain, if stored."""
+    pairing = _pairing(q)
+    table = None if pairing is None else openings.stored(pairing, q.warriors, q.combats)
+    if table is None:
+        return None
+    answer = table.answers.get(C.CARD_NAMES[C.villain_id(q.my_villain)])
+    if answer is None:
+        return None
+    return Advice(
+        answer["value"], "you", answer["decision"],
+        tuple((_label(a, answer["court"]), p) for a, p in answer["mix"]),
+        table.exploitability,
+        f"CFR+ on the trunk's state graph, {table.iterations} iterations, public subgames "
+        "solved exactly; exploitability within the abstraction, a lower bound on the true "
+        f"one; stored {store.shown(openings.table_path(pairing, q.warriors, q.combats))}"
+        f" (commit {str(table.provenance.get('commit', 'unknown'))[:12]})",
+        pay, q.resolved_variant(), q.score,
+        value_given=f"holding the {C.CARD_NAMES[C.villain_id(q.my_villain)]}", abstraction=True,
+        value_before_deal=table.value_before_deal,
+        actions=tuple((a, p, v) for a, p, v in answer["actions"]),
+        opponent_hand=tuple(answer["opponent_hand"].items()),
+        source="stored opening of a hidden-villain solve, state-keyed abstraction")
+
+
+def check_size(q: Query) -> None:
+    """Refuse in one line, before any work, a position whose battle with hidden villains
+    takes minutes and GB to solve (unless ``q.solve``), naming what answers it."""
+    if q.solve:
+        return
+    size = trunk_size(max(len(q.mine), len(q.theirs)) - 1)
+    if size <= ON_DEMAND_NODES:
+        return
+    pairing = _pairing(q)
+    faster = (f"; or store this battle's opening once: {openings.build_command(pairing)}"
+              if pairing is not None else "")
+    raise InvalidPositionError(
+        f"this position with hidden villains is not solved yet (about {size / 1e6:.0f} "
+        f"million trunk positions: {solve_cost(size)}); add --solve to solve it now"
+        + faster)
+
+
 def _actions(solver: FastExactSolver, pos: E.Pos, strategy: dict[int, float]
              ) -> tuple[tuple[str, float, float], ...]:
     """Each legal action of the mover at ``pos``: its name, equilibrium probability and
@@ -267,6 +332,10 @@ def advise(q: Query) -> Advice:
     params = battle_params(q)
     pay = payoffs(q)
     if variant in ("villains", "all"):
+        shipped = stored_opening(q, pay)
+        if shipped is not None:
+            return shipped
+        check_size(q)
         out = advise_villains(params, q.my_villain, iterations=q.iterations)
         return Advice(out["value"], out["player"], out["decision"],
                       tuple(out["strategy"].items()), out["exploitability"], out["solver"],

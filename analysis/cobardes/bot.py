@@ -4,7 +4,8 @@ Without hidden villains it plays the exact solution of the position in front of 
 while a villain is hidden, the battle's stored solution when there is one (the one
 advice reads, :mod:`analysis.cobardes.hidden_advice`), else the CFR+ strategy of the
 battle's trunk (:func:`analysis.cobardes.trunk.solve_trunk`), solved at its first such
-decision (slow on full armies: prefer reduced decks).
+decision when it is small. A large battle without its stored solution is refused
+before play starts, in one line naming the command that stores it.
 """
 
 from __future__ import annotations
@@ -14,10 +15,17 @@ import pyspiel
 
 from analysis.bots import Bot, BotSpec, register_bot
 from analysis.cobardes.fast_exact import FastExactSolver
-from analysis.cobardes.hidden_advice import solution_for, strategy_at
+from analysis.cobardes.hidden_advice import (
+    ON_DEMAND_NODES,
+    solution_for,
+    solve_cost,
+    strategy_at,
+    trunk_size,
+)
 from analysis.cobardes.trunk import solve_trunk, trunk_key
 from analysis.cobardes.villains import strategy_lookup
 from games.cobardes.hidden import any_villain_unknown
+from games.errors import InvalidParameterError
 
 GAME = "python_cobardes_battle"
 
@@ -30,8 +38,47 @@ def _sample(probs: dict[int, float], legal: list[int], rng: np.random.Generator)
     return int(actions[rng.choice(len(actions), p=p / p.sum())])
 
 
+def hidden_size(game: pyspiel.Game) -> int:
+    """About how many trunk positions ``game``'s hidden-villain solve walks: a matchup's
+    (:func:`analysis.cobardes.hidden_advice.trunk_size`) times the courtiers dealt at
+    random (nine each)."""
+    params = game.get_parameters()
+    size = trunk_size(int(params.get("warriors", 6)))
+    if "courtiers" in str(params.get("kinds", "all")) or params.get("kinds") == "all":
+        size *= 9 ** sum(params.get(f"courtier{p}") == "random" for p in (0, 1))
+    return size
+
+
+def check_solvable(game: pyspiel.Game) -> None:
+    """Refuse, before play starts, a battle whose hidden villains the bot could only play
+    after a long solve (its solution not stored), naming what to run instead."""
+    rules = game.rules
+    if not rules.villains or solution_for(game, solve_missing=False) is not None:
+        return
+    size = hidden_size(game)
+    if size <= ON_DEMAND_NODES:
+        return
+    params = game.get_parameters()
+    courts = [params.get(f"courtier{p}") for p in (0, 1)]
+    at_once = "or play at once without villains (--param kinds=warriors+courtiers)"
+    if "random" in courts:
+        raise InvalidParameterError(
+            "with hidden villains and courtiers dealt at random the solved opponent would "
+            "need every matchup's hidden-villain solution (hours and hundreds of GB); name "
+            "both courtiers (--param courtier0=Squire --param courtier1=Archer), then store "
+            f"that battle's solution once or play a smaller army (--param warriors=4); {at_once}")
+    raise InvalidParameterError(
+        f"the solved opponent needs this battle's hidden-villain solution, which is not "
+        f"stored (about {size / 1e6:,.0f} million trunk positions: {solve_cost(size)}); "
+        "store it once: farol cobardes sweep --kind hidden "
+        f"--matchups '{courts[0]}/{courts[1]}' --keep-solutions; or play a smaller army, "
+        f"solved in about a minute (--param warriors=4); {at_once}")
+
+
 def solved_bot(game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
-    """A bot for ``seat`` playing the solved strategy of ``game``."""
+    """A bot for ``seat`` playing the solved strategy of ``game`` (refused at once when
+    that needs a long solve: :func:`check_solvable`)."""
+    check_solvable(game)
     rng = np.random.default_rng(seed)
     rules = game.rules
     exact = FastExactSolver(rules.cfg, rules.pay)

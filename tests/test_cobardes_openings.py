@@ -1,0 +1,73 @@
+"""A full ¡Cobardes! battle with hidden villains answers its opening at once from the
+shipped advice (analysis/cobardes/openings.py), or refuses in one line naming the command
+that stores it; the solved opponent refuses a long solve before play starts."""
+
+from __future__ import annotations
+
+import json
+
+import pyspiel
+import pytest
+
+from analysis import store
+from analysis.cli import main
+from analysis.cobardes import bot
+from analysis.cobardes import openings as cob_openings
+
+
+def one_line(capsys) -> str:
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1, err
+    return err[0]
+
+
+ARGS = ["advise", "cobardes", "--my-courtier", "Squire", "--their-courtier", "Archer",
+        "--my-villain", "Thug"]
+
+
+def test_a_full_battle_with_hidden_villains_is_refused_naming_the_command(tmp_path, capsys):
+    with store.use(tmp_path):
+        assert main(ARGS) == 2
+    line = one_line(capsys)
+    assert "farol cobardes openings --matchups 'Squire/Archer'" in line and "--solve" in line
+
+
+def test_a_battle_opening_reads_its_stored_advice(tmp_path, capsys):
+    small = ["--warriors", "2", "--combats", "3", "--json"]
+    with store.use(tmp_path):
+        table = cob_openings.build(("Squire", "Archer"), 2, 3)
+        table.save()
+        assert main([*ARGS, *small]) == 0
+        stored = json.loads(capsys.readouterr().out)
+        # The same spot by its history, read off the same solution.
+        assert main(["advise", "cobardes", "--params", "kinds=all,courtier0=Squire,"
+                     "courtier1=Archer,warriors=2,combats=3", "--history",
+                     "draw Thug;draw Assassin", "--json"]) == 0
+        spot = json.loads(capsys.readouterr().out)
+    assert stored["source"].startswith("stored opening")
+    assert stored["value"] == pytest.approx(table.answers["Thug"]["value"])
+    assert stored["value"] == pytest.approx(spot["value"])
+    assert stored["strategy"].keys() == spot["strategy"].keys()
+
+
+def test_the_solved_opponent_refuses_a_long_solve_before_play(capsys):
+    game = pyspiel.load_game("python_cobardes_battle")
+    with pytest.raises(Exception, match="courtier0=Squire"):
+        bot.check_solvable(game)
+    named = pyspiel.load_game("python_cobardes_battle",
+                              {"courtier0": "Squire", "courtier1": "Archer"})
+    if bot.solution_for(named, solve_missing=False) is None:
+        with pytest.raises(Exception, match="--matchups 'Squire/Archer' --keep-solutions"):
+            bot.check_solvable(named)
+    small = pyspiel.load_game("python_cobardes_battle", {"courtier0": "Squire",
+                                                         "courtier1": "Archer", "warriors": 2})
+    bot.check_solvable(small)  # small enough to solve at its first hidden decision
+    assert main(["play", "python_cobardes_battle", "--opponent", "solved"]) == 2
+    assert "farol play: error:" in one_line(capsys)
+
+
+def test_the_shipped_battle_opening_answers(capsys):
+    assert main([*ARGS, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["source"].startswith("stored opening") and out["value_given"] == "holding the Thug"
+    assert abs(sum(out["strategy"].values()) - 1) < 1e-6 and out["exploitability"] > 0
