@@ -120,3 +120,25 @@ def test_more_players_are_refused_in_one_line():
     game = pyspiel.load_game("python_coup", {"players": 3})
     with pytest.raises(InvalidParameterError, match="2-player"):
         make_bot("belief", game, 0)
+
+
+@pytest.mark.parametrize(("players", "agent"), [(2, "belief"), (3, "search")])
+def test_a_match_says_which_agent_best_was(players, agent, capsys):
+    import json
+
+    from analysis import cli
+
+    argv = ["coup", "match", "--agents", "best", "--players", str(players), "--games", "2"]
+    assert cli.main(argv) == 0
+    assert f"best here is {agent}:" in capsys.readouterr().out
+    assert cli.main(argv + ["--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["best_is"]["agent"] == agent
+    assert data["best_is"]["strength_measured_in"].startswith("benchmarks/results/")
+
+
+def test_a_match_without_best_says_nothing_of_it(capsys):
+    from analysis import cli
+
+    assert cli.main(["coup", "match", "--agents", "honest,search", "--games", "2"]) == 0
+    assert "best here" not in capsys.readouterr().out

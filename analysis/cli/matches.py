@@ -40,10 +40,12 @@ def show_progress() -> bool:
     return sys.stderr.isatty()
 
 
-def print_result(result: MatchResult, as_json: bool) -> None:
-    """The result as JSON, or as a table of each agent's win rate in each seat."""
+def print_result(result: MatchResult, as_json: bool, about: dict | None = None,
+                 lines: tuple[str, ...] = ()) -> None:
+    """The result as JSON, or as a table of each agent's win rate in each seat;
+    ``about`` (e.g. what ``best`` stood for) joins the JSON, ``lines`` follow the table."""
     if as_json:
-        print(json.dumps(result.to_json(), indent=2))
+        print(json.dumps(result.to_json() | (about or {}), indent=2))
         return
     players = 1 + max(r.seat for r in result.seats)
     params = ", ".join(f"{k}={v}" for k, v in result.params.items())
@@ -65,3 +67,5 @@ def print_result(result: MatchResult, as_json: bool) -> None:
             lo, hi = r.ci95
             print(f"  {'':>4}  {r.agent:<{width}}  {r.games:>6}  {r.wins:>7.6g}  "
                   f"{100 * r.win_rate:>7.1f}%  [{100 * lo:.1f}, {100 * hi:.1f}]")
+    for line in lines:
+        print(line)

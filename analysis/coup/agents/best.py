@@ -15,11 +15,15 @@ from analysis.coup.agents.belief_search import BeliefSearchAgent
 from analysis.coup.panel import GAME
 from analysis.coup.search_agent import SearchAgent
 
-# What ``best`` stands for, in a user's words, by the kind of agent.
-DESCRIPTIONS = {
-    "BeliefSearchAgent": "belief: remembers every claim and weighs the opponent's hands by "
-                         "Bayes' rule, then searches",
-    "SearchAgent": "search: information-set search with short roll-outs",
+# What ``best`` stands for, in a user's words, by the kind of agent: its name, how it
+# plays, the data it reads and where its strength is measured.
+BEHIND = {
+    "BeliefSearchAgent": ("belief", "remembers every claim, block and reveal, weighs the "
+                          "opponent's possible hands by Bayes' rule, then searches",
+                          "benchmarks/results/coup_belief_agent.txt"),
+    "SearchAgent": ("search", "deals the unseen cards from what the table showed and "
+                    "compares moves with short roll-outs",
+                    "benchmarks/results/coup_search_agent.txt"),
 }
 
 
@@ -30,9 +34,19 @@ def best_bot(game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
     return SearchAgent(game, seat, seed)
 
 
-def stands_for(game: pyspiel.Game) -> str:
-    """The agent ``best`` is at this table, in a user's words."""
-    return DESCRIPTIONS[type(best_bot(game, 0, 0)).__name__]
+def behind_best(game: pyspiel.Game) -> dict:
+    """The agent ``best`` is at this table: its name, how it plays, the data it reads
+    (none: it computes as it plays) and where its strength is measured."""
+    name, about, measured = BEHIND[type(best_bot(game, 0, 0)).__name__]
+    return {"agent": name, "plays": about, "data": "none (it computes as it plays)",
+            "strength_measured_in": measured}
+
+
+def behind_best_line(game: pyspiel.Game) -> str:
+    """:func:`behind_best` in one line."""
+    b = behind_best(game)
+    return (f"best here is {b['agent']}: it {b['plays']}; data: {b['data']}; strength "
+            f"measured in {b['strength_measured_in']}")
 
 
 register_bot(BotSpec("best", "the strongest Coup agent: belief at 2 players, search at 3-8",
