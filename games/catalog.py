@@ -34,6 +34,9 @@ class GameEntry:
     render:
         Optional ``render(state, seat) -> str`` that shows a seat what it may
         see, for ``farol play``. Defaults to the information-state string.
+    parameter_help:
+        One line per parameter saying what it does (``farol games`` prints it),
+        kept by the module that declares the parameters.
     """
 
     name: str
@@ -41,6 +44,7 @@ class GameEntry:
     contract_params: tuple[Params, ...] = ({},)
     small_variants: tuple[tuple[str, Params], ...] = ()
     render: Callable[[Any, int], str] | None = None
+    parameter_help: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from games.catalog import GameEntry, GameFamily, register_family
 from games.cobardes import view as battle_view
 from games.cobardes import war
+from games.cobardes.options import PARAMETER_HELP
 
 SUMMARY = """\
 Two players each hold seven **warriors** (0 to 6; the 0 is the prince), one hidden
@@ -70,6 +71,7 @@ def register() -> None:
                       "villain_deck": "Thug/Sheep/Executioner"}),
                 ),
                 render=battle_view.render,
+                parameter_help=PARAMETER_HELP,
             ),
             GameEntry(
                 name="python_cobardes_war",
@@ -77,6 +79,7 @@ def register() -> None:
                 contract_params=war.WAR_CONTRACT,
                 small_variants=war.WAR_SMALL,
                 render=war.render,
+                parameter_help=war.WAR_PARAMETER_HELP,
             ),
         ),
     ))

@@ -70,6 +70,30 @@ from games.errors import InvalidParameterError, InvalidPositionError
 
 KINDS = ("all", "warriors", "warriors+courtiers", "warriors+villains")
 
+# What each battle parameter does, one line each (``farol games``; the module docstring
+# has the details).
+PARAMETER_HELP = {
+    "kinds": "cards in play: all, warriors, warriors+courtiers or warriors+villains",
+    "warriors": "highest warrior of each army (warriors 0 to this; the 0 is the prince)",
+    "combats": "combats before the battle is a draw",
+    "courtier0": "player 0's courtier: random (dealt face up), none, or a courtier's name",
+    "courtier1": "player 1's courtier: random (dealt face up), none, or a courtier's name",
+    "villain0": "player 0's villain: random (dealt hidden), none, or a name (known to both)",
+    "villain1": "player 1's villain: random (dealt hidden), none, or a name (known to both)",
+    "allow_mirror": "true: both players may hold the same named courtier (a hypothetical battle)",
+    "court_deck": "the courtiers random deals draw from: all, or names separated by /",
+    "villain_deck": "the villains random deals draw from: all, or names separated by /",
+    "quicker": "who decides first on vanguard courtiers: alternate, random, p0 or p1",
+    "followup": "optional: a villain's follow-up warrior may be declined; or mandatory",
+    "exchange_limit": "villain exchanges allowed in one combat (0 to 9)",
+    "win_value": "player 0's payoff for winning the battle (player 1 gets the negative)",
+    "loss_value": "player 0's payoff for losing the battle",
+    "crown_value": "player 0's payoff for taking the crown (beating the rival's prince)",
+    "crown_loss_value": "player 0's payoff for losing the crown",
+    "draw_value": "player 0's payoff for a drawn battle",
+    "position": "a starting position, e.g. hand0:0.1.2;hand1:0.3.4;combat:5 (empty: a new battle)",
+}
+
 BATTLE_DEFAULTS = {
     "kinds": "all",
     "warriors": 6,

@@ -19,7 +19,7 @@ from games.cobardes import events as EV
 from games.cobardes.battle import CobardesObserver
 from games.cobardes.keys import infoset_key as battle_infoset_key
 from games.cobardes.keys import state_key as battle_state_key
-from games.cobardes.options import BATTLE_DEFAULTS, rules_config
+from games.cobardes.options import BATTLE_DEFAULTS, PARAMETER_HELP, rules_config
 from games.cobardes.view import describe, event_texts, info_string, render_pos
 from games.errors import IllegalActionError, InvalidParameterError
 
@@ -34,6 +34,11 @@ _RULE_KEYS = ("kinds", "warriors", "combats", "court_deck", "villain_deck", "qui
               "followup", "exchange_limit")
 WAR_DEFAULTS = {key: BATTLE_DEFAULTS[key] for key in _RULE_KEYS}
 WAR_DEFAULTS.update({"max_battles": 9, "tokens0": 0, "tokens1": 0})
+WAR_PARAMETER_HELP = {key: PARAMETER_HELP[key] for key in _RULE_KEYS} | {
+    "max_battles": "battles before an undecided war ends (it then scores 0)",
+    "tokens0": "player 0's Victory tokens at the start (3 win the war)",
+    "tokens1": "player 1's Victory tokens at the start (3 win the war)",
+}
 
 WAR_CONTRACT = (
     {},

@@ -7,7 +7,7 @@ family in Farol's catalog. Rulings: ``docs/rules/coup.md``.
 from __future__ import annotations
 
 from games.catalog import GameEntry, GameFamily, register_family
-from games.coup.game import CoupGame, CoupState, render  # noqa: F401  (registers python_coup)
+from games.coup.game import PARAMETER_HELP, CoupGame, CoupState, render  # noqa: F401  (registers python_coup)
 from games.coup.positions import Position, endgame_game, format_position, parse_position  # noqa: F401
 
 SUMMARY = """\
@@ -67,6 +67,7 @@ register_family(GameFamily(
             ),
             small_variants=_SMALL,
             render=render,
+            parameter_help=PARAMETER_HELP,
         ),
     ),
 ))

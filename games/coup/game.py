@@ -45,6 +45,26 @@ _DEFAULTS = {
     "position": "",
 }
 
+# What each parameter does, one line each (``farol games``; docs/rules/coup.md has more).
+PARAMETER_HELP = {
+    "players": "2 to 8 players",
+    "deck": "the fifth character: ambassador or inquisitor",
+    "two_player_setup": "with 2 players: basic (the starting player gets 1 coin), standard "
+                        "(2 coins each) or draft",
+    "starting_player": "the seat that plays first; -1: chosen at random",
+    "challenge_order": "who challenges when several would: turn (in turn order) or chance",
+    "block_order": "who blocks Foreign Aid when several would: turn or chance",
+    "refund_challenged_assassination": "a successfully challenged assassination gives the 3 "
+                                       "coins back (the official FAQ)",
+    "refund_blocked_assassination": "a blocked assassination gives the 3 coins back (not "
+                                    "official)",
+    "turn_cap": "the game stops after this many turns (see cap_payoff)",
+    "cap_payoff": "player 0's payoff when the turn cap stops the game, -1 to 1",
+    "total_coins": "coins in the game (the treasury holds what the players do not)",
+    "position": "an endgame to start from, e.g. duke/contessa/3;?/contessa/0;move:0 "
+                "(empty: a new game)",
+}
+
 _GAME_TYPE = pyspiel.GameType(
     short_name="python_coup",
     long_name="Python Coup",

@@ -52,6 +52,7 @@ register_family(
                 ),
                 small_variants=(),
                 render=render,
+                parameter_help=game.PARAMETER_HELP,
             ),
         ),
     )

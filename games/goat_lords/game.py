@@ -31,6 +31,19 @@ _DEFAULTS = {
     **{name: value for name, value in zip(VALUE_PARAMS, DEFAULT_VALUES, strict=True)},
 }
 
+# What each parameter does, one line each (``farol games``).
+PARAMETER_HELP = {
+    "players": "2 to 6 players",
+    "scoring": "rounds (rounds until target_score) or single (one round, most points wins)",
+    "target_score": "with scoring=rounds: the points that end the game",
+    "duel_answer": "a duel is answered with cards matching the duelled pile's goat (pile) or "
+                   "the last card played (last)",
+    "max_turns": "turns before a round is stopped (a safety cap)",
+    "max_rounds": "rounds before the game is stopped (a safety cap)",
+    **{name: f"points a {kind_name(i)} card is worth"
+       for i, name in enumerate(VALUE_PARAMS)},
+}
+
 _GAME_TYPE = pyspiel.GameType(
     short_name="python_goat_lords",
     long_name="Goat Lords (simple version)",
