@@ -72,7 +72,7 @@ def check_solvable(game: pyspiel.Game) -> None:
         f"stored (about {size / 1e6:,.0f} million trunk positions: {solve_cost(size)}); "
         "store it once: farol cobardes sweep --kind hidden "
         f"--matchups '{courts[0]}/{courts[1]}' --keep-solutions; or play a smaller army, "
-        f"solved in about a minute (--param warriors=4); {at_once}")
+        f"solved in a minute or two (--param warriors=4); {at_once}")
 
 
 def solved_bot(game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
