@@ -17,12 +17,12 @@ import subprocess
 import sys
 
 from analysis import store
-from analysis.cli.matches import show_progress
 from analysis.cli.numbers import int_in
 from analysis.coup import blueprint
 from analysis.coup import blueprint_bluffs as BB
 from analysis.coup.blueprint_bounds import measure_bounds
 from analysis.coup.resolve import compute_values, values_current
+from analysis.progress import shown
 from games.errors import InvalidParameterError
 
 # How the stored blueprints' accuracy is measured (the report quotes these runs).
@@ -96,7 +96,7 @@ def run_build(args: argparse.Namespace) -> int:
                                                      for s in setups)]
     if args.workers > 1 and len(parts) > 1:
         return build_parts_at_once(args, setups, parts)
-    progress = show_progress()
+    progress = shown()
     for part in blueprint.PARTS:
         mine = tuple(s for s in setups if blueprint.part_of(s) == part)
         if not mine:

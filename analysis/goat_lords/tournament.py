@@ -11,7 +11,6 @@ import hashlib
 import io
 import json
 import os
-import sys
 from concurrent.futures import as_completed
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,13 +18,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pyspiel
-from tqdm import tqdm
 
 from analysis import store
 from analysis.bots import sample_chance
 from analysis.distribute import local_pool, run_on_dask
 from analysis.goat_lords import GAME
 from analysis.goat_lords.bots import build_bot
+from analysis.progress import bar as progress_bar
 from analysis.solve.cache import damaged_record
 from games.goat_lords.cards import IS_WILD, KINDS, NUM_KINDS
 from games.goat_lords.table import STARTER, Table
@@ -222,8 +221,7 @@ def run_experiment(
         # Small chunks for small batches (slow search games), so both workers stay busy.
         chunk = max(1, min(chunk, len(todo) // (4 * workers)))
         chunks = [todo[i : i + chunk] for i in range(0, len(todo), chunk)]
-        show = sys.stderr.isatty() if progress is None else progress
-        bar = tqdm(total=len(todo), desc=exp.name, disable=not show, leave=False)
+        bar = progress_bar(total=len(todo), desc=exp.name, progress=progress, leave=False)
 
         drop_partial_line(path)
 

@@ -63,7 +63,8 @@ class WalkBuilder:
         self.on_stack: set = set()
         self.bar = None
         if shown(progress):
-            self.bar = progress_bar(desc=f"compiling {name}"[:60], unit=" nodes", unit_scale=True,
+            self.bar = progress_bar(desc=f"compiling {name.split('(')[0]}", unit=" nodes",
+                                    unit_scale=True,
                                     mininterval=0.5)
 
     def infoset_id(self, player, key, actions, state_key, action_name, text=None,
