@@ -335,3 +335,17 @@ def test_report_section_reads_a_renewal_solution(tmp_path, monkeypatch, small):
     assert "| Squire | 54 of 54 |" in text
     for stem in ("renewal_war", "renewal_vs_fixed", "keep_or_renew"):
         assert (tmp_path / f"cobardes_{stem}.png").exists()
+
+
+def test_war_results_are_frozen():
+    """The war's results are built whole and cannot be changed afterwards."""
+    import dataclasses
+
+    from analysis.cobardes import renewal, war
+
+    for cls in (renewal.RenewalSolution, war.WarSolution):
+        assert cls.__dataclass_params__.frozen, cls.__name__
+    sol = war.solve_war(warriors=2, combats=2)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        sol.seconds = 0.0
+    assert war.WarSolution.from_json(sol.to_json()).to_json() == sol.to_json()

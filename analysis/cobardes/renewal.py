@@ -285,9 +285,10 @@ class _Pool:
         self.procs = []
 
 
-@dataclass
+@dataclass(frozen=True)
 class RenewalSolution:
-    """The renewal war solved: values of every state and how they were obtained."""
+    """The renewal war solved: values of every state and how they were obtained (frozen:
+    built whole by :func:`solve_renewal` or :meth:`from_json`)."""
 
     model: RenewalModel
     values: np.ndarray                  # F(V) at the last iterate: exact battle values
@@ -423,11 +424,10 @@ def solve_renewal(model: RenewalModel, guess: np.ndarray | None = None, tol: flo
             done.append(score)
             save("running")
         m, _ = model.linearise(v, reach)
-        sol = RenewalSolution(model, f.copy(), v.copy(), reach.copy(), history,
-                              spectral_radius(m))
-        sol.positions = {f"{a}|{b}": g.num_positions for (a, b), g in pool.graphs.items()
-                         if hasattr(g, "num_positions")}
-        return sol
+        positions = {f"{a}|{b}": g.num_positions for (a, b), g in pool.graphs.items()
+                     if hasattr(g, "num_positions")}
+        return RenewalSolution(model, f.copy(), v.copy(), reach.copy(), history,
+                               spectral_radius(m), positions)
     finally:
         pool.close()
 

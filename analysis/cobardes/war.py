@@ -41,9 +41,10 @@ class ScoreSolution:
     residual: float
 
 
-@dataclass
+@dataclass(frozen=True)
 class WarSolution:
-    """War values for every score of one courtier pairing."""
+    """War values for every score of one courtier pairing (frozen: built whole by
+    :func:`solve_war` or :meth:`from_json`)."""
 
     courtiers: tuple[str | None, str | None]
     warriors: int
@@ -75,15 +76,15 @@ class WarSolution:
 
     @classmethod
     def from_json(cls, data: dict) -> WarSolution:
-        out = cls(tuple(data["courtiers"]), data["warriors"], data["combats"],
-                  positions=data["positions"], matrix_games=data["matrix_games"],
-                  seconds=data["seconds"])
+        scores = {}
         for text, s in data["scores"].items():
             a, b = (int(t) for t in text.split("-"))
-            out.scores[(a, b)] = ScoreSolution((a, b), s["value"], tuple(s["battle_payoffs"]),
-                                               s["outcome_probs"], s["opening0"],
-                                               s["opening1"], s["solves"], s["residual"])
-        return out
+            scores[(a, b)] = ScoreSolution((a, b), s["value"], tuple(s["battle_payoffs"]),
+                                           s["outcome_probs"], s["opening0"], s["opening1"],
+                                           s["solves"], s["residual"])
+        return cls(tuple(data["courtiers"]), data["warriors"], data["combats"], scores,
+                   positions=data["positions"], matrix_games=data["matrix_games"],
+                   seconds=data["seconds"])
 
 
 def continuation(values: dict[tuple[int, int], float], score: tuple[int, int]
@@ -168,8 +169,7 @@ def solve_war(courtiers: tuple[str | None, str | None] = (None, None), warriors:
     if graph is None:
         cfg, pos, _ = initial_position(BattleSpec(warriors, combats, courtiers).params())
         graph = BattleGraph(cfg, pos)
-    out = WarSolution(tuple(courtiers), warriors, combats, positions=graph.num_positions,
-                      matrix_games=graph.num_matrix_games)
+    scores: dict[tuple[int, int], ScoreSolution] = {}
     values: dict[tuple[int, int], float] = {}
     probs = None
     for score in score_order():
@@ -185,13 +185,14 @@ def solve_war(courtiers: tuple[str | None, str | None] = (None, None), warriors:
         probs = sol.outcome_probs
         values[score] = x
         a0, a1 = opening_actions(graph)
-        out.scores[score] = ScoreSolution(
+        scores[score] = ScoreSolution(
             score, x, (win, loss, 1.0, -1.0, x),
             {name: float(p) for name, p in zip(OUTCOME_NAMES, sol.outcome_probs, strict=True)},
             card_mix(a0, sol.root_row) if len(sol.root_row) else {},
             card_mix(a1, sol.root_col) if len(sol.root_col) else {}, solves, residual)
-    out.seconds = time.perf_counter() - start
-    return out
+    return WarSolution(tuple(courtiers), warriors, combats, scores,
+                       positions=graph.num_positions, matrix_games=graph.num_matrix_games,
+                       seconds=time.perf_counter() - start)
 
 
 def capped_war_value(graph: BattleGraph, max_battles: int,
