@@ -103,8 +103,9 @@ def visible_events(core: E.Core, seat: int) -> list[tuple]:
     return out
 
 
-def _new_visible(before, after, bit: int) -> list[tuple]:
-    # The events ``seat`` (bit) sees between two points of one log.
+def new_visible(before, after, bit: int) -> list[tuple]:
+    """The events the seat of ``bit`` (``1 << seat``) sees between two points of one log
+    (``before`` an older node of ``after``), oldest first."""
     out, node = [], after
     while node is not before:
         node, event = node
@@ -169,7 +170,7 @@ class Belief:
             for action, prob in self._branches(world):
                 child = world.copy()
                 child.apply(action)
-                seen = _new_visible(world.log, child.log, self._bit)
+                seen = new_visible(world.log, child.log, self._bit)
                 if seen and events[k:k + len(seen)] != seen:
                     continue
                 stack.append((weight * prob, child, k + len(seen)))
