@@ -22,6 +22,8 @@ from analysis.coup.blueprint_advice import (
     blueprint_for,
     position_spot,
 )
+from analysis.coup.openings import SOLVE_MINUTES, refusal, stored_advice, stored_note
+from analysis.progress import expect
 from games.coup import cards as C
 from games.coup.positions import parse_position
 from games.errors import InvalidPositionError
@@ -53,6 +55,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "stores what re-solving needs)")
     parser.add_argument("--seed", type=int_in(0), default=0,
                         help="with the blueprint: the seed of those games (default 0)")
+    parser.add_argument("--solve", action="store_true",
+                        help="solve a spot with two face-down cards each now, rather than "
+                        "refuse (it takes over 20 minutes and several GB; the opening is "
+                        "shipped solved)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--no-cache", action="store_true", help="do not read or write caches")
     parser.set_defaults(func=run)
@@ -76,12 +82,39 @@ def fits_exact(position: str, deck: str) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     advice = blueprint_advice(args)
+    stored = None
     if advice is None:
         position, deck = spot(args)
+        advice = stored = stored_advice(position, deck, args.turn_cap, args.cap_pricing)
+    if stored is not None:
+        out = advice.to_json() | {"stored": stored_note(deck)}
+        print(json.dumps(out, indent=2) if args.json else
+              f"{advice.text()}\nSolved once and stored: {stored_note(deck)}")
+        return 0
+    if advice is None:
+        check_size(position, deck, args)
         advice = advise(position, deck, args.turn_cap, use_cache=not args.no_cache,
                         cap=args.cap_pricing)
     print(json.dumps(advice.to_json(), indent=2) if args.json else advice.text())
     return 0
+
+
+def check_size(position: str, deck: str, args: argparse.Namespace) -> None:
+    """Refuse in one line, before any work, the exact solve of a spot with two face-down
+    cards each past one turn (many minutes, GB): unless ``--solve``, it names what
+    answers it instead. The cap's Markov pricing refuses such spots itself."""
+    spot_position = parse_position(position, deck)
+    cards = sum(len(h) for h in spot_position.hidden)
+    if cards < 4 or args.turn_cap < 2 or args.cap_pricing != "draw":
+        return
+    setup = "basic"
+    if args.history is not None:
+        setup = spot_from_args(GAME, args, {"deck": args.deck}).core.cfg.setup
+    if not args.solve:
+        raise InvalidPositionError(refusal(spot_position, deck, setup))
+    expect("solving this spot with two face-down cards each", 60 * SOLVE_MINUTES,
+           f"farol coup blueprint build --deck {deck} --setups {setup} (once), then any "
+           "decision at once")
 
 
 def blueprint_advice(args: argparse.Namespace) -> SpotAdvice | None:

@@ -19,6 +19,7 @@ from analysis import store
 from analysis.bots import BotSpec, register_bot
 from analysis.coup import guarantees as GU
 from analysis.coup.brackets import compile_markov_game, solve_side
+from analysis.progress import expect
 from analysis.solve import CFRSolver, SolveResult, compile_cached, make_result
 from analysis.solve import compile as compile_module
 from analysis.solve.cache import cache_dir
@@ -46,12 +47,16 @@ def hidden_position(position: Position) -> Position:
     return Position(hidden, position.revealed, position.coins, position.to_move)
 
 
-def solved_endgame(position: Position, deck: str, turn_cap: int,
-                   use_cache: bool = True) -> tuple[pyspiel.Game, SolveResult]:
-    """The all-hidden version of ``position`` and its solution (cached on disk)."""
+def solved_endgame(position: Position, deck: str, turn_cap: int, use_cache: bool = True,
+                   target: float = TARGET, seconds: float | None = None
+                   ) -> tuple[pyspiel.Game, SolveResult]:
+    """The all-hidden version of ``position`` and its solution (cached on disk): CFR+
+    until the exploitability is at most ``target`` (or ``seconds`` have passed: the
+    result carries the exploitability reached)."""
     general = format_position(hidden_position(position), deck)
     game = endgame_game(general, deck=deck, turn_cap=turn_cap)
-    key = hashlib.sha256(f"{game}|{TARGET}".encode()).hexdigest()[:20]
+    budget = "" if seconds is None else f"|{seconds}s"
+    key = hashlib.sha256(f"{game}|{target}{budget}".encode()).hexdigest()[:20]
     path = cache_dir() / "coup_solutions" / key
     if use_cache and path.exists():
         try:
@@ -60,7 +65,8 @@ def solved_endgame(position: Position, deck: str, turn_cap: int,
             store.say_damaged(path, exc.reason)
     compiled = compile_cached(game, use_cache=use_cache)
     solver = CFRSolver(compiled, "cfr+")
-    report = solver.run(target_exploitability=TARGET, iterations=MAX_ITERATIONS)
+    report = solver.run(target_exploitability=target, iterations=MAX_ITERATIONS,
+                        seconds=seconds)
     result = make_result(game, compiled, solver, report)
     if use_cache:
         result.save(path)
@@ -88,6 +94,8 @@ def position_guarantees(game: pyspiel.Game):
         revealed = tuple(C.card_name(r[0], cfg.deck).lower() for r in position.revealed)
         return GU.guarantees_for(cfg.deck, revealed)
     config, roots = GU.uncapped_roots([game])
+    expect("pricing the turn cap by Markov guarantees (a graph of about 2 million positions)",
+           90, "--cap-pricing draw scores the cap as a draw")
     return GU.guarantees_from(config, roots, cfg.deck, progress=True)
 
 
@@ -306,12 +314,14 @@ def position_at(state: pyspiel.State) -> str:
 
 
 def advise(position_text: str, deck: str = "ambassador", turn_cap: int = DEFAULT_CAP,
-           use_cache: bool = True, cap: str = "markov") -> Advice:
+           use_cache: bool = True, cap: str = "markov", target: float = TARGET,
+           seconds: float | None = None) -> Advice:
     """The equilibrium advice for the player to move at ``position_text``.
 
     ``cap``: ``"markov"`` prices the turn cap by Markov guarantees and advises the mix
     that secures the mover the most (see the module docstring); ``"draw"`` scores the
-    cap 0 for both.
+    cap 0 for both. With ``"draw"``, ``target`` and ``seconds`` bound the solve (see
+    :func:`solved_endgame`).
 
     Raises
     ------
@@ -348,7 +358,7 @@ def advise(position_text: str, deck: str = "ambassador", turn_cap: int = DEFAULT
         lo, hi = ((1 + b) / 2 for b in priced.bounds)  # player 0's win probability
         bracket = (lo, hi) if me == 0 else (1 - hi, 1 - lo)
     else:
-        game, result = solved_endgame(position, deck, turn_cap, use_cache)
+        game, result = solved_endgame(position, deck, turn_cap, use_cache, target, seconds)
     table = {k: (result.infoset_actions[result.infoset_offset[i]:result.infoset_offset[i + 1]],
                  result.strategy[result.infoset_offset[i]:result.infoset_offset[i + 1]])
              for i, k in enumerate(result.infoset_keys)}

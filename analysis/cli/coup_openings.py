@@ -1,0 +1,44 @@
+"""``farol coup openings``: solve the first decision of 2-player Coup once per deck and
+setup, and store every hand's advice, so that ``farol advise coup`` answers the opening
+at once (analysis/coup/openings.py)."""
+
+from __future__ import annotations
+
+import argparse
+
+from analysis import store
+from analysis.cli.numbers import finite_float
+from analysis.coup import openings
+from analysis.coup.advise import TARGET
+from games.coup import cards as C
+from games.errors import InvalidParameterError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("openings", help="solve the 2-player opening once and store "
+                            "every hand's advice (each deck and setup: 20 minutes or more)")
+    parser.add_argument("--deck", default="ambassador", choices=C.DECKS)
+    parser.add_argument("--setups", default="basic", metavar="S,...",
+                        help=f"setups, comma-separated, of {', '.join(openings.OPENING_COINS)} "
+                        "(default basic)")
+    parser.add_argument("--target", type=finite_float(0), default=TARGET,
+                        help=f"CFR+ until this exploitability (default {TARGET:g})")
+    parser.add_argument("--minutes", type=finite_float(0), default=None,
+                        help="or stop CFR+ after this many minutes (the stored answers carry "
+                             "the exploitability reached)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    setups = tuple(s.strip() for s in args.setups.split(","))
+    for setup in setups:
+        if setup not in openings.OPENING_COINS:
+            raise InvalidParameterError(f"--setups: {setup!r} is not one of "
+                                        f"{', '.join(openings.OPENING_COINS)}")
+    seconds = None if args.minutes is None else 60 * args.minutes
+    table = openings.build(args.deck, setups, target=args.target, seconds=seconds)
+    path = table.save()
+    worst = max(a["exploitability"] for a in table.answers.values())
+    print(f"{len(table.answers)} opening answers of the {args.deck} deck, exploitability "
+          f"at most {worst:.2g}; stored {store.shown(path)}")
+    return 0
