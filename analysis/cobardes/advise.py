@@ -24,6 +24,7 @@ from analysis.cobardes.hidden_advice import (
 )
 from analysis.cobardes.villains import advise_villains
 from analysis.cobardes.war import continuation
+from analysis.progress import say
 from games.cobardes import cards as C
 from games.cobardes import engine as E
 from games.cobardes.hidden import any_villain_unknown
@@ -209,7 +210,7 @@ def stored_opening(q: Query, pay) -> Advice | None:
         f"CFR+ on the trunk's state graph, {table.iterations} iterations, public subgames "
         "solved exactly; exploitability within the abstraction, a lower bound on the true "
         f"one; stored {store.shown(openings.table_path(pairing, q.warriors, q.combats))}"
-        f" (commit {str(table.provenance.get('commit', 'unknown'))[:12]})",
+        f" (commit {_short(str(table.provenance.get('commit', 'unknown')))})",
         pay, q.resolved_variant(), q.score,
         value_given=f"holding the {C.CARD_NAMES[C.villain_id(q.my_villain)]}", abstraction=True,
         value_before_deal=table.value_before_deal,
@@ -218,15 +219,21 @@ def stored_opening(q: Query, pay) -> Advice | None:
         source="stored opening of a hidden-villain solve, state-keyed abstraction")
 
 
+def _short(commit: str) -> str:
+    return commit[:12] + ("+changes" if commit.endswith("+changes") else "")
+
+
 def check_size(q: Query) -> None:
     """Refuse in one line, before any work, a position whose battle with hidden villains
     takes minutes and GB to solve (unless ``q.solve``), naming what answers it."""
-    if q.solve:
-        return
     size = trunk_size(max(len(q.mine), len(q.theirs)) - 1)
     if size <= ON_DEMAND_NODES:
         return
     pairing = _pairing(q)
+    if q.solve:
+        say(f"solving this position with hidden villains ({solve_cost(size)}); "
+            "progress follows")
+        return
     faster = (f"; or store this battle's opening once: {openings.build_command(pairing)}"
               if pairing is not None else "")
     raise InvalidPositionError(
