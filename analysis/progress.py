@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
+import time
 
 from tqdm import tqdm
 
@@ -74,7 +75,9 @@ def plain_line(d: dict, done: bool = False, limit: float | None = None) -> str:
     unit = (d.get("unit") or "").strip() or "steps"
     scale = bool(d.get("unit_scale"))
     what = (d.get("prefix") or "working").rstrip(": ")
-    if total:
+    if unit.startswith("%") and total == 100:  # a bar counting percent of something
+        counted = f"{n:.0f}{unit}"
+    elif total:
         counted = f"{_count(n, scale)}/{_count(total, scale)} {unit} ({100 * n / total:.0f}%)"
     else:
         counted = f"{_count(n, scale)} {unit}"
@@ -113,6 +116,7 @@ class PlainBar(tqdm):
         self._limit = limit
         self._every = every()
         self._drawn = False
+        self._born = time.monotonic()
         self._stop = threading.Event()
         self._drawing = threading.Lock()
         kwargs.pop("delay", None)
@@ -149,14 +153,15 @@ class PlainBar(tqdm):
         return True
 
     def close(self):  # noqa: D102
-        if self.disable:
+        if getattr(self, "disable", True):  # disabled, or never fully made
             return
         stop = getattr(self, "_stop", None)
         if stop is not None and not stop.is_set():
             with self._drawing:
                 stop.set()
                 # Stopped by Ctrl-C: the command's one line says so, not this bar.
-                if self._drawn and not abandoned():
+                lived = time.monotonic() - self._born
+                if (self._drawn or lived >= DELAY) and not abandoned():
                     self._write(done=True)
         super().close()
 
