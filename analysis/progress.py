@@ -175,9 +175,13 @@ def abandoned() -> bool:
 _interrupted = threading.Event()
 
 
-def interrupt() -> None:
-    """Note that Ctrl-C stops the work (bars closing now draw no last line)."""
-    _interrupted.set()
+def interrupt(on: bool = True) -> None:
+    """Note that Ctrl-C stops the work (bars closing now draw no last line); ``on=False``
+    once the work has stopped and its ``KeyboardInterrupt`` is raised."""
+    if on:
+        _interrupted.set()
+    else:
+        _interrupted.clear()
 
 
 def bar(iterable=None, *, progress: bool | None = None, file=None, limit: float | None = None,

@@ -365,6 +365,7 @@ class CFRSolver:
             self.save_checkpoint(checkpoint)
         if self._interrupted:
             self._interrupted = False
+            interrupt(False)  # from here the KeyboardInterrupt itself says so
             raise KeyboardInterrupt
         return report if report is not None else self.exploitability()
 
