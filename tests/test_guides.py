@@ -28,6 +28,8 @@ from analysis.goat_lords.tournament import load_rows
 from analysis.match import MatchResult, SeatRecord
 from analysis.report import cells, svg
 from analysis.report.cobardes.common import FULL_BATTLE_JSON, load_renewal
+from analysis.report.context import ReportContext
+from analysis.report.coup.from_the_deal import section_from_the_deal
 from analysis.report.coup.readers import full_game_best
 from analysis.report.guides.common import TEMPLATES, GuideContext
 from analysis.report.guides.goat_lords import records as GR
@@ -170,15 +172,35 @@ def coup_guide(tmp_path: Path) -> str:
     return render_guide(GUIDES["coup"], tmp_path)
 
 
-def test_coup_first_player_from_the_blueprint(tmp_path):
+def test_coup_first_player_from_play_before_the_blueprints_own_value(tmp_path):
+    """The answer is the most faithful measurement with an interval (self-play, seats
+    swapped); the blueprint's own value (no interval) is shown, labelled, in the appendix
+    only."""
+    rec = seat_record(2, [700, 300], 1000)
+    seat = rec.self_play.seats[0]
     with store.use(tmp_path):
         blueprint.update_summary("ambassador", setups={"basic": {"iterations": 300,
                                                                  "first_player_value": 0.1}},
                                  bounds={"basic": {"exploitability_lower_bound": 0.02}})
-        SB.save_record(seat_record(2, [700, 300], 1000))  # less faithful: not used
+        SB.save_record(rec)
+        text = coup_guide(tmp_path)
+        appendix = section_from_the_deal(ReportContext(catalog.family("coup"), tmp_path))
+    row = the_row(text, "First-player advantage, 2 players")
+    assert f"**{pct_ci(seat.win_rate, seat.ci95)}**" in row and "55.0%" not in text
+    assert "an edge" in row
+    assert f"| ambassador | basic | {pct_ci(seat.win_rate, seat.ci95)} | self-play" in appendix
+    assert "the blueprint's own value for the first player (no interval)" in appendix
+    assert "| ambassador | basic | 300 | 55.0% |" in appendix
+
+
+def test_coup_first_player_from_the_blueprint_without_play(tmp_path):
+    with store.use(tmp_path):
+        blueprint.update_summary("ambassador", setups={"basic": {"iterations": 300,
+                                                                 "first_player_value": 0.1}},
+                                 bounds={"basic": {"exploitability_lower_bound": 0.02}})
         row = the_row(coup_guide(tmp_path), "First-player advantage, 2 players")
     assert "**55.0%**" in row and "blueprint" in row and "at least 2.0%" in row
-    assert "70.0%" not in row
+    assert "exact for the blueprint, no interval" in row
 
 
 def test_coup_first_player_from_strong_agents_without_a_blueprint(tmp_path):

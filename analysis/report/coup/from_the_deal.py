@@ -8,6 +8,7 @@ from matplotlib.figure import Figure
 
 from analysis.coup import blueprint, blueprint_bluffs, seat_balance
 from analysis.report.context import ReportContext
+from analysis.report.guides.coup import first_player
 from games.coup import cards as C
 
 
@@ -22,8 +23,13 @@ def blueprint_lines() -> list[str]:
              "cards and the public position (not on the order of past claims). How much a best "
              "response could beat it is measured from below: the true figure is at least "
              "that.\n",
-             "| deck | setup | iterations | first player wins (blueprint against itself) | "
-             "how much a best response wins more, from below (win probability) |",
+             "The blueprint's own value for the first player (column 4) is exact for the "
+             "blueprint and has no interval; it is not the first player's edge the guide "
+             "gives, which is read from play with a 95% interval (see *The first player's "
+             "edge, 2 players* below).\n",
+             "| deck | setup | iterations | the blueprint's own value for the first player "
+             "(no interval) | how much a best response wins more, from below (win "
+             "probability) |",
              "|---|---|---|---|---|"]
     built = False
     for deck in C.DECKS:
@@ -66,8 +72,7 @@ def bluff_lines() -> list[str]:
             "|---|---|---|---|---|---|", *rows, ""]
 
 
-KINDS = {"BlueprintAgent": "the blueprint", "SearchAgent": "information-set search",
-         "BeliefSearchAgent": "the belief agent"}
+KINDS = first_player.KINDS
 
 
 def who_plays(records) -> str:
@@ -178,8 +183,33 @@ def seat_chart(records) -> Figure | None:
     return fig
 
 
+SOURCE_WORDS = {"seats": "self-play with seats swapped, 95% interval",
+                "blueprint": "the blueprint's own value, exact for the blueprint, no interval",
+                "bracket": "the whole game's proven range"}
+
+
+def first_player_lines() -> list[str]:
+    """The guide's answer, read by the same function: for each deck and setup, the most
+    faithful measurement with an interval."""
+    lines = ["### The first player's edge, 2 players\n",
+             "The answer the guide gives, for every deck and setup: of the records that "
+             "could answer it, the most faithful measurement with an interval (the strongest "
+             "agent against itself, seats swapped), else the blueprint's own value, else the "
+             "whole game's proven range.\n",
+             "| deck | setup | first player wins | from |", "|---|---|---|---|"]
+    for deck in C.DECKS:
+        for setup in blueprint.SETUPS:
+            f = first_player.facts(deck, setup)
+            if f["source"] == "missing":
+                continue
+            shown = (f"between {f['headline']}" if f["source"] == "bracket" else f["headline"])
+            lines.append(f"| {deck} | {setup} | {shown} | {SOURCE_WORDS[f['source']]} |")
+    return lines + [""]
+
+
 def section_from_the_deal(ctx: ReportContext) -> str:
     lines = ["## Coup from the deal\n"]
+    lines += first_player_lines()
     lines += blueprint_lines()
     lines += bluff_lines()
     lines += seat_lines(seat_balance.load_records(), ctx)

@@ -1,32 +1,48 @@
-"""Coup: does the first of two players win more often? (Ambassador deck, 1-coin rule.)"""
+"""Coup: does the first of two players win more often? (Ambassador deck, 1-coin rule.)
+
+The answer is read once, by :func:`facts`, for the guide and the methods appendix alike.
+Of the records that could answer it, the rule is: the most faithful measurement with an
+interval first (the strongest agent against itself, seats swapped, 95% interval), then
+the blueprint's own value (exact for the blueprint, with how much a best response beats
+it), then the whole game's proven range."""
 
 from __future__ import annotations
 
 from analysis.report.guides.common import Answer, GuideContext, one_line, render
 from analysis.report.guides.coup import records as R
-from analysis.report.markdown import pct
+from analysis.report.markdown import pct, pct_ci
 
 QUESTION = "First-player advantage, 2 players"
+# What an agent of a seat record was, in a few words (by the bot's kind).
+KINDS = {"BlueprintAgent": "the blueprint", "SearchAgent": "information-set search",
+         "BeliefSearchAgent": "the belief agent"}
 
 
-def facts(deck: str = R.DECK, setup: str = R.SETUP) -> dict:
-    """Where the answer comes from, most faithful first, and its figures."""
+def facts(deck: str | None = None, setup: str | None = None) -> dict:
+    """Where the answer comes from (``source``), its figures, and ``headline``: the
+    figure with its accuracy as every report shows it (the rulebook's deck and setup
+    unless given)."""
+    deck, setup = deck or R.DECK, setup or R.SETUP
     base = {"deck": deck.capitalize(), "setup_words": R.SETUP_WORDS[setup],
             "build": R.BUILD.format(deck=deck)}
-    bp = R.blueprint_first(deck, setup)
-    if bp is not None:
-        return base | {"source": "blueprint", "bp": bp, "headline": pct(bp.win)}
     rec = R.seat_record(2, deck, setup)
     if rec is not None:
         seat = next(s for s in rec.self_play.seats if s.seat == 0)
+        kind = KINDS.get(rec.plays, rec.plays)
+        agent = f"`{rec.agent}`" + (f" ({kind})" if kind else "")
         return base | {"source": "seats", "seat": seat, "games": rec.self_play.games,
-                       "agent": rec.agent, "headline": pct(seat.win_rate)}
+                       "agent": agent, "win": seat.win_rate, "ci": seat.ci95,
+                       "headline": pct_ci(seat.win_rate, seat.ci95)}
+    bp = R.blueprint_first(deck, setup)
+    if bp is not None:
+        return base | {"source": "blueprint", "bp": bp, "win": bp.win, "ci": None,
+                       "headline": pct(bp.win)}
     bracket = R.brackets().get((setup, deck))
     if bracket is not None:
         lo, hi, cap = bracket
-        return base | {"source": "bracket", "lo": lo, "hi": hi, "cap": cap,
-                       "headline": f"{pct(lo)} and {pct(hi)}"}
-    return base | {"source": "missing", "headline": None}
+        return base | {"source": "bracket", "lo": lo, "hi": hi, "cap": cap, "win": None,
+                       "ci": (lo, hi), "headline": f"{pct(lo)} and {pct(hi)}"}
+    return base | {"source": "missing", "win": None, "ci": None, "headline": None}
 
 
 def answer(ctx: GuideContext) -> Answer:
