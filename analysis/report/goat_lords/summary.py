@@ -16,6 +16,7 @@ from analysis.goat_lords.statistics import (
 from analysis.report.context import ReportContext
 from analysis.report.goat_lords.results import extra_wild_rows, results
 from analysis.report.goat_lords.strong import strong_facts
+from analysis.report.guides.goat_lords import wilds
 from analysis.report.markdown import pp
 
 
@@ -34,6 +35,11 @@ def summary_section(ctx: ReportContext) -> str:
                   "games; the strategy guide's answers come from there.")
     lines = ["## The answers in brief\n",
              f"These answers come from tables of greedy bots, a weak player. {status}\n"]
+    wf = wilds.facts(ctx)
+    if wf["rulebook"] or wf["rows"]:
+        lines.append("- **The guide's answer on a wild**: " + wilds.thumb(wf)
+                     + f" ({wf['who']}; 95% intervals.) The greedy figures below are another "
+                     "measurement, with weaker players.")
     greedy = all_greedy(res)
     if greedy:
         edges = []
@@ -53,8 +59,8 @@ def summary_section(ctx: ReportContext) -> str:
                      f"players, {len(pooled)} games; observational: the experiment below isolates the card).")
         causal = extra_wild_rows(res)
         if causal:
-            lines.append("- **One more wild in the opening hand** (the same deals with one goat "
-                         "swapped for a wild, all-greedy): "
+            lines.append("- **One more wild in the opening hand, greedy bots** (the same deals "
+                         "with one goat swapped for a wild, all-greedy; not the guide's answer): "
                          + "; ".join(f"{n}p {pp(e['win'][0], e['win'][1:])}" for n, e in causal)
                          + f" of win rate over the fair share ({causal[0][1]['games']:,} games each).")
         duels = [(exp.players, duel_success(df)) for exp, df in greedy]

@@ -8,8 +8,8 @@ from analysis.goat_lords.statistics import duel_success, game_length
 from analysis.params import game_parameter_spec
 from analysis.report.guides.common import GuideContext, render
 from analysis.report.guides.goat_lords import records as R
-from analysis.report.guides.goat_lords.wilds import facts as wild_facts
-from analysis.report.markdown import pct, pct_ci, pp
+from analysis.report.guides.goat_lords import wilds
+from analysis.report.markdown import pct_ci, pp
 
 VALUE_KINDS = ("goat_lord", "goatini", "goatacorn", "dragon", "kraken", "ninja", "tgoat",
                "fairy", "ghoast", "ladypug", "foodie", "fainting")
@@ -46,7 +46,7 @@ def parameter_rows(ctx: GuideContext) -> list[list[str]]:
 def part(ctx: GuideContext) -> str:
     seats = R.seat_tables(ctx.outdir)
     tables = seats.one_round
-    wf = wild_facts(ctx)
+    wf = wilds.facts(ctx)
     wild = {r["players"]: r for r in wf["rows"]}
     rows, thumbs = [], []
     duels = {}
@@ -60,13 +60,13 @@ def part(ctx: GuideContext) -> str:
     if duels:
         lo = min(duels.values(), key=lambda d: d["attacker_rate"])
         hi = max(duels.values(), key=lambda d: d["attacker_rate"])
-        thumbs.append(f"Attack: duels go to the attacker {pct(lo['attacker_rate'], 0)} to "
-                      f"{pct(hi['attacker_rate'], 0)} of the time"
+        thumbs.append("Attack: duels go to the attacker "
+                      f"{pct_ci(lo['attacker_rate'], (lo['lo'], lo['hi']))} to "
+                      f"{pct_ci(hi['attacker_rate'], (hi['lo'], hi['hi']))} of the time (95% "
+                      "intervals)"
                       + (", more at bigger tables." if hi is duels[max(duels)] else "."))
     if wild:
-        best_n = max(wild, key=lambda n: wild[n]["win"])
-        thumbs.append(f"Keep your wilds: one more in the opening hand adds "
-                      f"{pp(wild[best_n]['win'])} of win rate at {best_n} players.")
+        thumbs.append(wilds.thumb(wf))
     return render("goat_lords/play.md.j2", parameters=parameter_rows(ctx), rows=rows,
                   thumbs=thumbs, games=R.games_words(tables), who=seats.who,
                   wild_who=wf["who"])

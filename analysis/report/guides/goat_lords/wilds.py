@@ -28,6 +28,23 @@ def facts(ctx: GuideContext) -> dict:
             "rulebook_measurable": any(r["ci"][0] > 0 or r["ci"][1] < 0 for r in rulebook)}
 
 
+def thumb(wf: dict) -> str:
+    """The rule of thumb on wilds, from the same figures as *Strength of a wild card*: the
+    rulebook's game first where measured, then one round, each with its interval."""
+
+    def gains(rows: list[dict]) -> str:
+        return ", ".join(f"{r['players']}p {pp(r['win'], r['ci'])}" for r in rows)
+
+    one_round = f"in one round (`scoring=single`) it adds {gains(wf['rows'])} of win rate"
+    if not wf["rulebook"]:
+        return f"Wilds: one more in the opening hand, {one_round}."
+    verdict = ("adds" if wf["rulebook_measurable"] else
+               "adds no measurable win rate, every interval taking in zero:")
+    return (f"Wilds: in the rulebook's game (`scoring=rounds`) one more in the opening hand "
+            f"{verdict} {gains(wf['rulebook'])}; {one_round}, where that hand is the only "
+            "one dealt.")
+
+
 def _rows(effects: list[tuple[int, dict]]) -> list[dict]:
     return [{"players": n, "win": e["win"][0], "ci": e["win"][1:], "games": e["games"],
              "points": e["points"]} for n, e in effects]
