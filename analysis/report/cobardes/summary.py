@@ -20,6 +20,8 @@ from analysis.report.cobardes.common import (
 )
 from analysis.report.cobardes.warriors import tip_rows
 from analysis.report.context import ReportContext
+from analysis.report.guides.cobardes import courtiers, villains
+from analysis.report.markdown import pct
 from analysis.solve.cache import read_json
 from games.cobardes import cards as C
 
@@ -43,7 +45,8 @@ def summary_section(ctx: ReportContext) -> str:
         strength = balance.seat_neutral_strength(2 * wars - 1)
         best, worst = strength.index[0], strength.index[-1]
         lines.append(
-            f"* **Courtiers** (all 90 pairings, exact, war composed over the score): the "
+            f"* **Courtiers kept for the whole war** (all 90 pairings, exact, war composed "
+            f"over the score; a simpler model than the guide's answer below): the "
             f"{best} is the strongest (mean war win probability "
             f"{(1 + strength.iloc[0]) / 2:.2f} over opponents, both seats), the {worst} the "
             f"weakest ({(1 + strength.iloc[-1]) / 2:.2f}).")
@@ -53,6 +56,21 @@ def summary_section(ctx: ReportContext) -> str:
             f"* **Courtiers** (all 90 pairings, one battle, exact): the {strength.index[0]} "
             f"is the strongest ({strength.iloc[0]:+.2f} mean battle value), the "
             f"{strength.index[-1]} the weakest ({strength.iloc[-1]:+.2f}).")
+    c = courtiers.facts()
+    if c["strength"] is not None:
+        lines.append(
+            f"* **Strongest and weakest courtier, the guide's answer** (the war with "
+            f"courtiers renewed between battles, solved exactly): the {c['best']} is the "
+            f"strongest ({pct(c['wins'].iloc[0])} of wars, exact), the {c['worst']} the weakest "
+            f"({pct(c['wins'].iloc[-1])}).")
+    v = villains.facts()
+    if v["headline"] is not None:
+        spread = v["v"].source == "partial"
+        lines.append(
+            f"* **Strongest and weakest villain, the guide's answer** (hidden, the full "
+            f"battle, {villain_basis(v)}): the {v['best']} is worth most "
+            f"({villain_text(v, v['best'], spread)}), the {v['worst']} least "
+            f"({villain_text(v, v['worst'], spread)}).")
     sol = load_renewal()
     if sol is not None:
         names = list(sol.model.courtiers)
@@ -68,17 +86,16 @@ def summary_section(ctx: ReportContext) -> str:
         lines.append(
             f"* **The war with courtiers renewed between battles** (keep-or-renew solved "
             f"inside the war; memoryless court deck, no villains; residual "
-            f"{sol.residual:.0e}): the {strength.index[0]} is the strongest (mean war win "
-            f"probability {(1 + strength.iloc[0]) / 2:.2f}), the {strength.index[-1]} the "
-            f"weakest ({(1 + strength.iloc[-1]) / 2:.2f}). An unplayed courtier is always "
+            f"{sol.residual:.0e}), the model of the answer above. An unplayed courtier is always "
             f"kept: {', '.join(always) or 'none'}; never kept: {', '.join(never) or 'none'}.")
     if subgames.hidden_villains_path().exists():
         h = read_json(subgames.hidden_villains_path())
         deals = villain_frame(h["table"])
         strength = balance.seat_neutral_strength(deals).dropna()
         lines.append(
-            f"* **Villains** (hidden, reduced army {h['label']}): the {strength.index[0]} is "
-            f"worth most ({strength.iloc[0]:+.2f} a battle), the {strength.index[-1]} least "
+            f"* **Villains in a reduced battle** (hidden, {h['label']}; a smaller model "
+            f"than the guide's answer, shown for the method): the {strength.index[0]} comes "
+            f"first there ({strength.iloc[0]:+.2f} a battle), the {strength.index[-1]} last "
             f"({strength.iloc[-1]:+.2f}).")
     if FULL_BATTLE_JSON.exists():
         f = read_json(FULL_BATTLE_JSON)
@@ -93,10 +110,30 @@ def summary_section(ctx: ReportContext) -> str:
             f"nodes, {duration_text(f['total_seconds'])} on this machine ({target_text(f)}), "
             f"CFR+ {last['iterations']} iterations, exploitability within the "
             f"abstraction {last['exploitability_in_abstraction']:.1e} (a lower bound on the "
-            f"true one). Holding the {strength.index[0]} is worth most "
-            f"({strength.iloc[0]:+.2f} a battle), the {strength.index[-1]} least "
-            f"({strength.iloc[-1]:+.2f}).")
+            f"true one). In this one matchup, not the guide's answer, the "
+            f"{strength.index[0]} comes first ({strength.iloc[0]:+.2f} a battle), the "
+            f"{strength.index[-1]} last ({strength.iloc[-1]:+.2f}).")
     return "\n".join(lines)
+
+
+def villain_basis(v: dict) -> str:
+    """Over what the guide's villain values are a mean, and how accurate, in words."""
+    vv = v["v"]
+    solved = (f"by CFR+ on a model that forgets the order of past moves (a best response "
+              f"beats it by at least {vv.exploitability_at_least:.3f})")
+    if vv.source == "battle":
+        return f"one courtier matchup, {vv.pairing}, solved {solved}"
+    over = (f"every courtier matchup ({vv.matchups})" if vv.source == "sweep" else
+            f"the {vv.matchups} of {v['size']} courtier matchups solved")
+    return f"mean over {over}, each solved {solved}"
+
+
+def villain_text(v: dict, name: str, spread: bool) -> str:
+    """A villain's value as the guide gives it, with its range over the matchups."""
+    vv = v["v"]
+    text = f"{vv.values[name]:+.2f} a battle"
+    return text + (f"; {vv.low[name]:+.2f} to {vv.high[name]:+.2f} over the matchups"
+                   if spread else "")
 
 
 def method_section(ctx: ReportContext) -> str:
