@@ -1,0 +1,352 @@
+"""One answer per question: every place in the reports that gives a figure or a name for a
+question (the first player's edge, the strongest villain or courtier, a wild's worth...)
+gives the same one.
+
+The registry below lists, for each place, how to read its claims: first from the facts
+functions the guides and appendices render (``facts``), then, as a second line of
+defence, from the rendered Markdown (the guide's rows and rules of thumb, the appendix
+sections that state answers). A claim is ``(question, place, shown)``; the test fails
+when two places give a question different figures or different names.
+
+A figure given for another model than the answer's (the blueprint's own value, a
+smaller battle, greedy bots) is labelled as such in the appendix and phrased as that
+model's, so it is not read as a claim on the question.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from analysis.coup import blueprint
+from analysis.report.cobardes.summary import summary_section as cobardes_summary
+from analysis.report.context import ReportContext
+from analysis.report.coup.from_the_deal import section_from_the_deal
+from analysis.report.goat_lords.strong import strong_section
+from analysis.report.goat_lords.summary import summary_section as goat_summary
+from analysis.report.guides.cobardes import courtiers, villains
+from analysis.report.guides.common import GuideContext
+from analysis.report.guides.coup import first_player
+from analysis.report.guides.goat_lords import wilds
+from analysis.report.guides.write import GUIDES, render_guide
+from analysis.report.markdown import pp
+from games import catalog
+from games.coup.cards import DECKS
+
+KEYS = ("coup", "cobardes", "goat_lords")
+# A figure as shown: a point (a percentage, points, or a signed value) and its interval.
+FIGURE = re.compile(r"([+-]?\d+(?:\.\d+)?)(?:%| pp)?(?: \[([^\]]+)\])?")
+NAME = r"([A-Z][\w'-]*(?: [A-Z][\w'-]*)?)"  # a card's name: one or two capitalised words
+
+
+@dataclass(frozen=True)
+class Claim:
+    question: str
+    place: str
+    shown: str  # a figure ("51.1% [48.0, 54.2]") or a name ("Executioner")
+
+
+@dataclass
+class Reports:
+    """What the reports say, rendered from the stored records into a temporary folder."""
+
+    guide: dict[str, str]
+    appendix: dict[str, str]
+    outdir: Path
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory) -> Reports:
+    out = tmp_path_factory.mktemp("one_answer")
+    guide = {key: render_guide(GUIDES[key], out) for key in KEYS}
+
+    def ctx(key: str) -> ReportContext:
+        return ReportContext(catalog.family(key), out)
+
+    appendix = {"coup": section_from_the_deal(ctx("coup")),
+                "cobardes": cobardes_summary(ctx("cobardes")),
+                "goat_lords": goat_summary(ctx("goat_lords")) + "\n"
+                + strong_section(ctx("goat_lords"))}
+    return Reports(guide, appendix, out)
+
+
+def figure(text: str) -> tuple[float, str | None] | None:
+    """The first figure of ``text``: its point and its interval (None: none shown)."""
+    m = FIGURE.search(text)
+    if m is None:
+        return None
+    interval = re.sub(r"\s+", "", m.group(2)) if m.group(2) else None
+    return float(m.group(1)), interval
+
+
+def row(text: str, question: str) -> str:
+    rows = [line for line in text.splitlines() if line.startswith(f"| {question} |")]
+    return rows[0] if rows else ""
+
+
+def table(text: str, header_has: str) -> list[tuple[list[str], list[str]]]:
+    """(header, cells) of each row of every Markdown table whose header holds ``header_has``."""
+    out, header = [], None
+    for line in text.splitlines():
+        if not line.startswith("|"):
+            header = None
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if header is None:
+            header = cells if header_has in line else []
+        elif header and not set(line) <= set("|-: "):
+            out.append((header, cells))
+    return out
+
+
+# --- Coup: the first of two players' win rate, by deck and setup ------------------------
+
+def coup_question(deck: str, setup: str) -> str:
+    return f"Coup: first player's win rate, 2 players, {deck} deck, {setup} setup"
+
+
+def coup_facts(r: Reports) -> list[Claim]:
+    return [Claim(coup_question(d, s), "the answer's facts (first_player.facts)", f["headline"])
+            for d in DECKS for s in blueprint.SETUPS
+            if (f := first_player.facts(d, s))["headline"] is not None and f["source"] != "bracket"]
+
+
+def coup_guide(r: Reports) -> list[Claim]:
+    text, claims = r.guide["coup"], []
+    first = re.search(r"\*\*([^*]+)\*\*", row(text, "First-player advantage, 2 players"))
+    if first and "between" not in first.group(0):
+        claims.append(Claim(coup_question("ambassador", "basic"), "guide: first-player row",
+                            first.group(1)))
+    for deck in DECKS:
+        m = re.search(rf"{deck.capitalize()}: \*\*([^*]+)\*\*",
+                      row(text, "Ambassador or Inquisitor deck"))
+        if m:
+            claims.append(Claim(coup_question(deck, "basic"), "guide: decks row", m.group(1)))
+    labels = {"basic": "The starting player takes 1 coin", "standard": "2 coins each",
+              "draft": "Drafted hands"}
+    for setup, label in labels.items():
+        m = re.search(rf"{label}: \*\*([^*]+)\*\*", row(text, "2-player setup"))
+        if m:
+            claims.append(Claim(coup_question("ambassador", setup), "guide: setups row",
+                                m.group(1)))
+    return claims
+
+
+def coup_appendix(r: Reports) -> list[Claim]:
+    text, claims = r.appendix["coup"], []
+    for header, cells in table(text, "first player wins"):
+        col = next(i for i, h in enumerate(header) if "first player wins" in h)
+        claims.append(Claim(coup_question(cells[0], cells[1]), f"appendix: table '{header[col]}'",
+                            cells[col]))
+    for _, cells in table(text, "win rate by seat"):
+        m = re.fullmatch(r"2 players, (\w+) deck, (\w+) setup", cells[0])
+        seat = re.search(r"(?:^|; )1: ([^;]+)", cells[-1])
+        if m and seat:
+            claims.append(Claim(coup_question(m.group(1).lower(), m.group(2)),
+                                "appendix: seat win rates, seat 1", seat.group(1)))
+    return claims
+
+
+# --- ¡Cobardes!: the strongest and weakest villain and courtier -------------------------
+
+VILLAIN_BEST, VILLAIN_WORST = "¡Cobardes!: strongest villain", "¡Cobardes!: weakest villain"
+COURTIER_BEST, COURTIER_WORST = "¡Cobardes!: strongest courtier", "¡Cobardes!: weakest courtier"
+
+
+def cobardes_facts(r: Reports) -> list[Claim]:
+    claims, place = [], "the answer's facts ({}.facts)"
+    v = villains.facts()
+    if v["headline"] is not None:
+        values = v["v"].values
+        claims += [Claim(VILLAIN_BEST, place.format("villains"),
+                         f"{v['best']} {values[v['best']]:+.2f}"),
+                   Claim(VILLAIN_WORST, place.format("villains"),
+                         f"{v['worst']} {values[v['worst']]:+.2f}")]
+    c = courtiers.facts()
+    if c["headline"] is not None:
+        claims += [Claim(COURTIER_BEST, place.format("courtiers"), c["best"]),
+                   Claim(COURTIER_WORST, place.format("courtiers"), c["worst"])]
+    return claims
+
+
+def cobardes_guide(r: Reports) -> list[Claim]:
+    text, claims = r.guide["cobardes"], []
+    villain = row(text, "Strongest and weakest villain")
+    if m := re.search(rf"Most valuable: \*\*{NAME} ([+-]\d+\.\d+)\*\*", villain):
+        claims.append(Claim(VILLAIN_BEST, "guide: villain row", f"{m.group(1)} {m.group(2)}"))
+    if m := re.search(rf"least: {NAME} ([+-]\d+\.\d+)", villain):
+        claims.append(Claim(VILLAIN_WORST, "guide: villain row", f"{m.group(1)} {m.group(2)}"))
+    courtier = row(text, "Strongest and weakest courtier")
+    if m := re.search(rf"Strongest: \*\*{NAME} ", courtier):
+        claims.append(Claim(COURTIER_BEST, "guide: courtier row", m.group(1)))
+    if m := re.search(rf"weakest: {NAME} ", courtier):
+        claims.append(Claim(COURTIER_WORST, "guide: courtier row", m.group(1)))
+    for line in text.splitlines():
+        if line.startswith("- ") and (m := re.search(rf"the strongest villain is the {NAME}", line)):
+            claims.append(Claim(VILLAIN_BEST, "guide: rule of thumb", m.group(1)))
+    return claims
+
+
+def cobardes_appendix(r: Reports) -> list[Claim]:
+    """Each finding in brief that names a villain worth most (least), or a courtier the
+    strongest (weakest), with the value beside it where it gives one."""
+    claims = []
+    for line in r.appendix["cobardes"].splitlines():
+        place = "appendix: " + (re.search(r"\*\*([^*]+)\*\*", line) or [None, "?"])[1]
+        best = re.search(rf"(?:the|Holding the) {NAME} is worth most \(([+-]\d+\.\d+)", line)
+        worst = re.search(rf"worth most \([^()]*\), the {NAME} least \(([+-]\d+\.\d+)", line)
+        if best:
+            claims.append(Claim(VILLAIN_BEST, place, f"{best.group(1)} {best.group(2)}"))
+        if worst:
+            claims.append(Claim(VILLAIN_WORST, place, f"{worst.group(1)} {worst.group(2)}"))
+        if m := re.search(rf"the {NAME} is the strongest", line):
+            claims.append(Claim(COURTIER_BEST, place, m.group(1)))
+        if m := re.search(rf"the {NAME} the weakest", line):
+            claims.append(Claim(COURTIER_WORST, place, m.group(1)))
+    return claims
+
+
+# --- Goat Lords: what one more wild in the opening hand is worth ------------------------
+
+def wild_question(scoring: str, players: int) -> str:
+    game = "the rulebook's game" if scoring == "rounds" else "one round"
+    return f"Goat Lords: one more wild's worth, {game}, {players} players"
+
+
+def goat_facts(r: Reports) -> list[Claim]:
+    f = wilds.facts(GuideContext("goat_lords", r.outdir))
+    place = "the answer's facts (wilds.facts)"
+    return ([Claim(wild_question("rounds", x["players"]), place, pp(x["win"], x["ci"]))
+             for x in f["rulebook"]]
+            + [Claim(wild_question("single", x["players"]), place, pp(x["win"], x["ci"]))
+               for x in f["rows"]])
+
+
+def wild_claims(text: str, place: str, rulebook: bool) -> list[Claim]:
+    """Figures given for the wild in ``text``: before "one round" they answer the
+    headline (the rulebook's game where measured), after it one round."""
+    claims = []
+    split = re.split(r"(?i)\bin one round\b|\bone round \(`scoring=single`\)", text, maxsplit=1)
+    for k, part in enumerate(split):
+        scoring = "single" if k or not rulebook else "rounds"
+        for n, shown in re.findall(r"(\d)p ([+-]\d+\.\d pp(?: \[[^\]]+\])?)", part):
+            claims.append(Claim(wild_question(scoring, int(n)), place, shown))
+        for shown, n in re.findall(r"([+-]\d+\.\d pp(?: \[[^\]]+\])?) of win rate at (\d) players",
+                                   part):
+            claims.append(Claim(wild_question(scoring, int(n)), place, shown))
+    return claims
+
+
+def goat_guide(r: Reports) -> list[Claim]:
+    text = r.guide["goat_lords"]
+    answer = row(text, "Strength of a wild card")
+    rulebook = "rulebook" in answer
+    claims = wild_claims(answer, "guide: wild row", rulebook)
+    for line in text.splitlines():
+        if line.startswith("- ") and "wild" in line.lower():
+            claims += wild_claims(line, "guide: rule of thumb", rulebook)
+    for _, cells in table(text, "one more wild"):
+        if cells[-1] not in ("–", ""):
+            claims.append(Claim(wild_question("single", int(cells[0])),
+                                "guide: table by size (one round)", cells[-1]))
+    return claims
+
+
+def goat_appendix(r: Reports) -> list[Claim]:
+    text, claims = r.appendix["goat_lords"], []
+    rulebook = any(c.question == wild_question("rounds", 2) for c in goat_facts(r))
+    for line in text.splitlines():
+        if line.startswith("- **The guide's answer") and "wild" in line:
+            claims += wild_claims(line, "appendix: the guide's answer", rulebook)
+    for header, cells in table(text, "gained over the fair share"):
+        if header[0] == "scoring":
+            col = header.index("gained over the fair share")
+            claims.append(Claim(wild_question(cells[0], int(cells[1])),
+                                "appendix: strong agent's wild table", cells[col]))
+    return claims
+
+
+PLACES: dict[str, list[Callable[[Reports], list[Claim]]]] = {
+    "coup": [coup_facts, coup_guide, coup_appendix],
+    "cobardes": [cobardes_facts, cobardes_guide, cobardes_appendix],
+    "goat_lords": [goat_facts, goat_guide, goat_appendix],
+}
+
+
+def split(shown: str) -> tuple[str, tuple[float, str | None] | None]:
+    """A claim as (name, figure): ``"Executioner +0.33"`` -> ("Executioner", (0.33, None)),
+    ``"51.1% [48.0, 54.2]"`` -> ("", (51.1, "48.0,54.2"))."""
+    m = re.match(r"^(\D*?)\s*([+-]?\d.*)?$", shown)
+    name, rest = m.group(1).strip(), m.group(2)
+    return name, figure(rest) if rest else None
+
+
+def same(a: str, b: str) -> bool:
+    """Two claims agree: the same name, and the same figure (and interval where both
+    show one); a name with a value agrees with the same name without it."""
+    (name_a, fa), (name_b, fb) = split(a), split(b)
+    if name_a != name_b:
+        return False
+    if fa is None or fb is None:
+        return True
+    return fa[0] == fb[0] and (fa[1] is None or fb[1] is None or fa[1] == fb[1])
+
+
+def contradictions(claims: list[Claim]) -> list[str]:
+    """One line for each question two places answer differently."""
+    by_question: dict[str, list[Claim]] = defaultdict(list)
+    for c in claims:
+        by_question[c.question].append(c)
+    found = []
+    for question, said in sorted(by_question.items()):
+        if any(not same(a.shown, b.shown) for a in said for b in said):
+            found.append(f"{question}: " + "; ".join(f"{c.place} says {c.shown!r}" for c in said))
+    return found
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_every_place_gives_the_same_answer(reports, key):
+    claims = [c for place in PLACES[key] for c in place(reports)]
+    problems = contradictions(claims)
+    assert not problems, "Different answers to one question:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_each_question_is_read_in_the_guide_and_the_appendix(reports, key):
+    """The check is not empty: each question with an answer is read from the facts and
+    from at least one rendered place besides."""
+    claims = [c for place in PLACES[key] for c in place(reports)]
+    facts = {c.question for c in PLACES[key][0](reports)}
+    assert facts
+    for question in facts:
+        places = {c.place for c in claims if c.question == question}
+        assert len(places) >= 2, f"{question}: read only from {places}"
+    shown = {c.question for c in claims if not c.place.startswith("the answer's facts")}
+    assert facts & shown
+
+
+@pytest.mark.parametrize("key", ("coup", "goat_lords"))
+def test_the_guides_figures_carry_their_interval(reports, key):
+    """Every figure the guide gives for these questions is shown with its 95% interval."""
+    bare = [c for place in PLACES[key][1:2] for c in place(reports)
+            if (f := figure(c.shown)) is not None and f[1] is None]
+    assert not bare, f"figures without their interval: {bare}"
+
+
+def test_the_check_catches_two_answers():
+    """Different figures, different intervals or different names are caught; the same
+    answer said with or without its value is not."""
+    q = "a question"
+    assert contradictions([Claim(q, "a", "51.7%"), Claim(q, "b", "51.1% [48.0, 54.2]")])
+    assert contradictions([Claim(q, "a", "51.1% [48.0, 54.2]"), Claim(q, "b", "51.1% [47.0, 54.2]")])
+    assert contradictions([Claim(q, "a", "Executioner +0.33"), Claim(q, "b", "Thug +0.35")])
+    assert contradictions([Claim(q, "a", "Executioner +0.33"), Claim(q, "b", "Executioner +0.37")])
+    assert contradictions([Claim(q, "a", "+1.7 pp [-0.7, +4.2]"), Claim(q, "b", "+3.4 pp")])
+    assert not contradictions([Claim(q, "a", "51.1% [48.0, 54.2]"), Claim(q, "b", "51.1%")])
+    assert not contradictions([Claim(q, "a", "Squire"), Claim(q, "b", "Squire")])
+    assert not contradictions([Claim(q, "a", "Executioner +0.33"), Claim(q, "b", "Executioner")])
