@@ -245,7 +245,7 @@ def test_coup_seats_by_player_count(tmp_path):
     row = the_row(text, "Seat advantage, 3-8 players")
     for r in recs + [inquisitor]:
         first = r.self_play.seats[0]
-        assert f"{r.table.players} players: **{pct(first.win_rate)}**" in row
+        assert f"{r.table.players} players: **{pct_ci(first.win_rate, first.ci95)}**" in row
     assert "3 players seat 1" in row  # 42% is out of the fair third's reach
     # Each deck is answered on its own, the Ambassador first.
     assert row.index("Ambassador deck: Seat 1") < row.index("Inquisitor deck: Seat 1")

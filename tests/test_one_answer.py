@@ -31,10 +31,10 @@ from analysis.report.goat_lords.strong import strong_section
 from analysis.report.goat_lords.summary import summary_section as goat_summary
 from analysis.report.guides.cobardes import courtiers, villains
 from analysis.report.guides.common import GuideContext
-from analysis.report.guides.coup import first_player
+from analysis.report.guides.coup import first_player, seats
 from analysis.report.guides.goat_lords import wilds
 from analysis.report.guides.write import GUIDES, render_guide
-from analysis.report.markdown import pp
+from analysis.report.markdown import pct_ci, pp
 from games import catalog
 from games.coup.cards import DECKS
 
@@ -148,6 +148,37 @@ def coup_appendix(r: Reports) -> list[Claim]:
         seat = re.search(r"(?:^|; )1: ([^;]+)", cells[-1])
         if m and seat:
             claims.append(Claim(coup_question(m.group(1).lower(), m.group(2)),
+                                "appendix: seat win rates, seat 1", seat.group(1)))
+    return claims
+
+
+def seat_question(players: int, deck: str) -> str:
+    return f"Coup: seat 1's win rate, {players} players, {deck} deck"
+
+
+def coup_seat_facts(r: Reports) -> list[Claim]:
+    return [Claim(seat_question(x["players"], d), "the answer's facts (seats.facts)",
+                  pct_ci(x["first"].win_rate, x["first"].ci95))
+            for d in DECKS for x in seats.facts(d)["rows"]]
+
+
+def coup_seat_guide(r: Reports) -> list[Claim]:
+    answer, claims = row(r.guide["coup"], "Seat advantage, 3-8 players"), []
+    for part in re.split(r"(?=\b(?:Ambassador|Inquisitor) deck: )", answer):
+        if m := re.match(r"(\w+) deck: ", part):
+            for n, shown in re.findall(r"(\d) players: \*\*([^*]+)\*\*", part):
+                claims.append(Claim(seat_question(int(n), m.group(1).lower()),
+                                    "guide: seats row", shown))
+    return claims
+
+
+def coup_seat_appendix(r: Reports) -> list[Claim]:
+    claims = []
+    for _, cells in table(r.appendix["coup"], "win rate by seat"):
+        m = re.fullmatch(r"(\d) players, (\w+) deck", cells[0])
+        seat = re.search(r"(?:^|; )1: ([^;]+)", cells[-1])
+        if m and seat and int(m.group(1)) > 2:
+            claims.append(Claim(seat_question(int(m.group(1)), m.group(2).lower()),
                                 "appendix: seat win rates, seat 1", seat.group(1)))
     return claims
 
@@ -272,7 +303,8 @@ def goat_appendix(r: Reports) -> list[Claim]:
 
 
 PLACES: dict[str, list[Callable[[Reports], list[Claim]]]] = {
-    "coup": [coup_facts, coup_guide, coup_appendix],
+    "coup": [coup_facts, coup_guide, coup_appendix, coup_seat_facts, coup_seat_guide,
+             coup_seat_appendix],
     "cobardes": [cobardes_facts, cobardes_guide, cobardes_appendix],
     "goat_lords": [goat_facts, goat_guide, goat_appendix],
 }
@@ -321,7 +353,7 @@ def test_each_question_is_read_in_the_guide_and_the_appendix(reports, key):
     """The check is not empty: each question with an answer is read from the facts and
     from at least one rendered place besides."""
     claims = [c for place in PLACES[key] for c in place(reports)]
-    facts = {c.question for c in PLACES[key][0](reports)}
+    facts = {c.question for c in claims if c.place.startswith("the answer's facts")}
     assert facts
     for question in facts:
         places = {c.place for c in claims if c.question == question}
@@ -333,8 +365,9 @@ def test_each_question_is_read_in_the_guide_and_the_appendix(reports, key):
 @pytest.mark.parametrize("key", ("coup", "goat_lords"))
 def test_the_guides_figures_carry_their_interval(reports, key):
     """Every figure the guide gives for these questions is shown with its 95% interval."""
-    bare = [c for place in PLACES[key][1:2] for c in place(reports)
-            if (f := figure(c.shown)) is not None and f[1] is None]
+    bare = [c for place in PLACES[key] for c in place(reports)
+            if c.place.startswith("guide") and (f := figure(c.shown)) is not None
+            and f[1] is None]
     assert not bare, f"figures without their interval: {bare}"
 
 

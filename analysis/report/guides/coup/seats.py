@@ -23,7 +23,7 @@ def facts(deck: str = R.DECK) -> dict:
                      "label": f"{deck.capitalize()}, {players} players"})
     unfair = [f"{r['players']} players seat {s.seat + 1} ({pct_ci(s.win_rate, s.ci95)})"
               for r in rows for s in r["seats"] if not s.ci95[0] <= r["fair"] <= s.ci95[1]]
-    headline = "; ".join(f"{r['players']} players: **{pct(r['first'].win_rate)}**"
+    headline = "; ".join(f"{r['players']} players: **{pct_ci(r['first'].win_rate, r['first'].ci95)}**"
                          for r in rows) or None
     total = sum(r["players"] for r in rows)
     return {"rows": rows, "unfair": unfair, "total": total, "command": R.BALANCE,
