@@ -9,8 +9,8 @@ sections that state answers). A claim is ``(question, place, shown)``; the test 
 when two places give a question different figures or different names.
 
 A figure given for another model than the answer's (the blueprint's own value, a
-smaller battle, greedy bots) is labelled as such in the appendix and phrased as that
-model's, so it is not read as a claim on the question.
+smaller battle, greedy bots) is labelled as such in the appendix (the phrases of
+``LABELLED``), so it is not read as a claim on the question; the guides never show one.
 """
 
 from __future__ import annotations
@@ -24,17 +24,19 @@ from pathlib import Path
 import pytest
 
 from analysis.coup import blueprint
+from analysis.report.cobardes.renewal_war import renewal_section
 from analysis.report.cobardes.summary import summary_section as cobardes_summary
 from analysis.report.context import ReportContext
 from analysis.report.coup.from_the_deal import section_from_the_deal
 from analysis.report.goat_lords.strong import strong_section
 from analysis.report.goat_lords.summary import summary_section as goat_summary
 from analysis.report.guides.cobardes import courtiers, villains
+from analysis.report.guides.cobardes import first_player as cobardes_first_player
 from analysis.report.guides.common import GuideContext
 from analysis.report.guides.coup import first_player, seats
 from analysis.report.guides.goat_lords import wilds
 from analysis.report.guides.write import GUIDES, render_guide
-from analysis.report.markdown import pct_ci, pp
+from analysis.report.markdown import pct, pct_ci, pp
 from games import catalog
 from games.coup.cards import DECKS
 
@@ -42,6 +44,10 @@ KEYS = ("coup", "cobardes", "goat_lords")
 # A figure as shown: a point (a percentage, points, or a signed value) and its interval.
 FIGURE = re.compile(r"([+-]?\d+(?:\.\d+)?)(?:%| pp)?(?: \[([^\]]+)\])?")
 NAME = r"([A-Z][\w'-]*(?: [A-Z][\w'-]*)?)"  # a card's name: one or two capitalised words
+# How the appendix labels a figure of another model than the answer's: such a line is not
+# a claim on the question (and the guides never show one).
+LABELLED = ("not the guide's answer", "a simpler model than the guide's answer",
+            "a smaller model than the guide's answer", "the blueprint's own value")
 
 
 @dataclass(frozen=True)
@@ -69,7 +75,8 @@ def reports(tmp_path_factory) -> Reports:
         return ReportContext(catalog.family(key), out)
 
     appendix = {"coup": section_from_the_deal(ctx("coup")),
-                "cobardes": cobardes_summary(ctx("cobardes")),
+                "cobardes": cobardes_summary(ctx("cobardes")) + "\n"
+                + renewal_section(ctx("cobardes")),
                 "goat_lords": goat_summary(ctx("goat_lords")) + "\n"
                 + strong_section(ctx("goat_lords"))}
     return Reports(guide, appendix, out)
@@ -228,6 +235,8 @@ def cobardes_appendix(r: Reports) -> list[Claim]:
     strongest (weakest), with the value beside it where it gives one."""
     claims = []
     for line in r.appendix["cobardes"].splitlines():
+        if any(label in line for label in LABELLED):
+            continue
         place = "appendix: " + (re.search(r"\*\*([^*]+)\*\*", line) or [None, "?"])[1]
         best = re.search(rf"(?:the|Holding the) {NAME} is worth most \(([+-]\d+\.\d+)", line)
         worst = re.search(rf"worth most \([^()]*\), the {NAME} least \(([+-]\d+\.\d+)", line)
@@ -240,6 +249,37 @@ def cobardes_appendix(r: Reports) -> list[Claim]:
         if m := re.search(rf"the {NAME} the weakest", line):
             claims.append(Claim(COURTIER_WORST, place, m.group(1)))
     return claims
+
+
+COBARDES_FIRST = "¡Cobardes!: first player's war win probability"
+
+
+def cobardes_first(r: Reports) -> list[Claim]:
+    """The first player's war: the answer's facts, the guide's row, and the appendix's
+    renewal war (player 0's war value v averaged over the deals, a win probability of
+    (1 + v) / 2)."""
+    claims = []
+    f = cobardes_first_player.facts()
+    if f["win"] is not None:
+        claims.append(Claim(COBARDES_FIRST, "the answer's facts (first_player.facts)",
+                            pct(f["win"])))
+    if m := re.search(r"wins \*\*([\d.]+%)\*\* of wars", row(r.guide["cobardes"],
+                                                             "First-player advantage")):
+        claims.append(Claim(COBARDES_FIRST, "guide: first-player row", m.group(1)))
+    text = " ".join(r.appendix["cobardes"].split())
+    if m := re.search(r"player 0's war value is ([+-]\d\.\d+) with renewal", text):
+        claims.append(Claim(COBARDES_FIRST, "appendix: the war with renewal",
+                            pct((1 + float(m.group(1))) / 2)))
+    return claims
+
+
+def cobardes_tiers(r: Reports) -> list[Claim]:
+    """The renewal war's tier list in the appendix: its first and last courtier."""
+    rows = [cells for _, cells in table(r.appendix["cobardes"], "P(win war), renewal")]
+    if not rows:
+        return []
+    return [Claim(COURTIER_BEST, "appendix: tier list with renewal, first", rows[0][1]),
+            Claim(COURTIER_WORST, "appendix: tier list with renewal, last", rows[-1][1])]
 
 
 # --- Goat Lords: what one more wild in the opening hand is worth ------------------------
@@ -305,7 +345,8 @@ def goat_appendix(r: Reports) -> list[Claim]:
 PLACES: dict[str, list[Callable[[Reports], list[Claim]]]] = {
     "coup": [coup_facts, coup_guide, coup_appendix, coup_seat_facts, coup_seat_guide,
              coup_seat_appendix],
-    "cobardes": [cobardes_facts, cobardes_guide, cobardes_appendix],
+    "cobardes": [cobardes_facts, cobardes_guide, cobardes_appendix, cobardes_first,
+                 cobardes_tiers],
     "goat_lords": [goat_facts, goat_guide, goat_appendix],
 }
 
@@ -369,6 +410,16 @@ def test_the_guides_figures_carry_their_interval(reports, key):
             if c.place.startswith("guide") and (f := figure(c.shown)) is not None
             and f[1] is None]
     assert not bare, f"figures without their interval: {bare}"
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_other_models_figures_are_in_the_appendix_only(reports, key):
+    """A figure labelled as another model's (not the answer) appears in the appendix only,
+    and where it does the appendix also gives the answer."""
+    assert not [label for label in LABELLED if label in reports.guide[key]]
+    if any(label in reports.appendix[key] for label in LABELLED):
+        assert "guide" in reports.appendix[key] and any(
+            c.place.startswith("appendix") for place in PLACES[key] for c in place(reports))
 
 
 def test_the_check_catches_two_answers():
