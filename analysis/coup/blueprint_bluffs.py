@@ -399,13 +399,15 @@ def table_path(deck: str, setup: str) -> Path:
     return store.data("coup", "blueprint", f"{deck}-{setup}-bluffs.json")
 
 
-def save_table(table: BluffTable) -> None:
-    path = table_path(table.deck, table.setup)
+def save_table(table: BluffTable, path_of: Callable[[str, str], Path] = table_path) -> None:
+    """Store ``table`` where ``path_of(deck, setup)`` says (the blueprint's by default)."""
+    path = path_of(table.deck, table.setup)
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(path, json.dumps(table.to_json(), indent=1, sort_keys=True) + "\n")
 
 
-def load_tables(deck: str, setups: Iterable[str]) -> dict[str, BluffTable]:
-    """The stored tables of ``deck`` for those of ``setups`` measured."""
-    return {s: BluffTable.from_json(read_record(table_path(deck, s)))
-            for s in setups if table_path(deck, s).exists()}
+def load_tables(deck: str, setups: Iterable[str],
+                path_of: Callable[[str, str], Path] = table_path) -> dict[str, BluffTable]:
+    """The stored tables of ``deck`` for those of ``setups`` measured (at ``path_of``)."""
+    return {s: BluffTable.from_json(read_record(path_of(deck, s)))
+            for s in setups if path_of(deck, s).exists()}

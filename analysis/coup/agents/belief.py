@@ -94,13 +94,7 @@ def _most_in_play(core: E.Core) -> int:
 
 def visible_events(core: E.Core, seat: int) -> list[tuple]:
     """The events of ``core``'s log that ``seat`` saw, oldest first."""
-    out, node, bit = [], core.log, 1 << seat
-    while node is not None:
-        node, event = node
-        if event[0] & bit:
-            out.append(event)
-    out.reverse()
-    return out
+    return new_visible(None, core.log, 1 << seat)
 
 
 def new_visible(before, after, bit: int) -> list[tuple]:

@@ -10,7 +10,6 @@ over the games, with a 95% jackknife interval over batches of games.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -19,10 +18,10 @@ import pyspiel
 
 from analysis import store
 from analysis.bots import make_bot
+from analysis.coup import blueprint_bluffs
 from analysis.coup.agents import best  # noqa: F401  (registers best and belief)
 from analysis.coup.blueprint_bluffs import BluffTable, tally_play
 from analysis.coup.panel import GAME
-from analysis.solve.cache import atomic_write_text, read_record
 
 AGENT = "belief"  # what ``best`` is at 2 players (analysis.coup.agents.best)
 GAMES = 2000
@@ -48,12 +47,9 @@ def table_path(deck: str, setup: str) -> Path:
 
 
 def save_table(table: BluffTable) -> None:
-    path = table_path(table.deck, table.setup)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(path, json.dumps(table.to_json(), indent=1, sort_keys=True) + "\n")
+    blueprint_bluffs.save_table(table, table_path)
 
 
 def load_tables(deck: str, setups: Iterable[str]) -> dict[str, BluffTable]:
     """The stored tables of ``deck`` for those of ``setups`` played."""
-    return {s: BluffTable.from_json(read_record(table_path(deck, s)))
-            for s in setups if table_path(deck, s).exists()}
+    return blueprint_bluffs.load_tables(deck, setups, table_path)
