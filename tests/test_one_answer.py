@@ -34,7 +34,8 @@ from analysis.report.guides.cobardes import courtiers, villains
 from analysis.report.guides.cobardes import first_player as cobardes_first_player
 from analysis.report.guides.common import GuideContext
 from analysis.report.guides.coup import first_player, seats
-from analysis.report.guides.goat_lords import wilds
+from analysis.report.guides.goat_lords import duels, wilds
+from analysis.report.guides.goat_lords import first_player as goat_first_player
 from analysis.report.guides.write import GUIDES, render_guide
 from analysis.report.markdown import pct, pct_ci, pp
 from games import catalog
@@ -342,12 +343,53 @@ def goat_appendix(r: Reports) -> list[Claim]:
     return claims
 
 
+def seat_edge_question(scoring: str, players: int) -> str:
+    game = "the rulebook's game" if scoring == "rounds" else "one round"
+    return f"Goat Lords: the first seat's edge over its fair share, {game}, {players} players"
+
+
+def duel_question(scoring: str, players: int) -> str:
+    game = "the rulebook's game" if scoring == "rounds" else "one round"
+    return f"Goat Lords: the attacker's share of duels, {game}, {players} players"
+
+
+def goat_tables(r: Reports) -> list[Claim]:
+    """The first seat's edge and the duels: the answers' facts, the guide's rows (the main
+    scoring, then "With one round"), the appendix's table of the strong agent."""
+    gctx = GuideContext("goat_lords", r.outdir)
+    edge, duel, claims = goat_first_player.facts(gctx), duels.facts(gctx), []
+    for rows, other, question, shown in (
+            (edge["rows"], edge["other"], seat_edge_question, lambda x: pp(x["edge"], x["ci"])),
+            (duel["rows"], duel["other"], duel_question, lambda x: pct_ci(x["rate"], x["ci"]))):
+        for x in rows + other:
+            scoring = x["params"]["scoring"] if x in rows else "single"
+            claims.append(Claim(question(scoring, x["players"]),
+                                "the answer's facts (first_player.facts, duels.facts)", shown(x)))
+    main = edge["rows"][0]["params"]["scoring"] if edge["rows"] else "single"
+    for title, question in (("First-player advantage", seat_edge_question),
+                            ("Duels: attacker or defender", duel_question)):
+        parts = row(r.guide["goat_lords"], title).split("With one round", 1)
+        for k, part in enumerate(parts):
+            for n, shown in re.findall(r"\*\*(\d)p ([^*]+)\*\*", part):
+                claims.append(Claim(question("single" if k else main, int(n)),
+                                    f"guide: {title} row", shown))
+    for header, cells in table(r.appendix["goat_lords"], "attacker wins a duel"):
+        if header[:2] != ["scoring", "players"]:
+            continue
+        edge_at, duel_at = header.index("first seat − fair"), header.index("attacker wins a duel")
+        claims += [Claim(seat_edge_question(cells[0], int(cells[1])),
+                         "appendix: strong agent's table", cells[edge_at]),
+                   Claim(duel_question(cells[0], int(cells[1])),
+                         "appendix: strong agent's table", cells[duel_at])]
+    return claims
+
+
 PLACES: dict[str, list[Callable[[Reports], list[Claim]]]] = {
     "coup": [coup_facts, coup_guide, coup_appendix, coup_seat_facts, coup_seat_guide,
              coup_seat_appendix],
     "cobardes": [cobardes_facts, cobardes_guide, cobardes_appendix, cobardes_first,
                  cobardes_tiers],
-    "goat_lords": [goat_facts, goat_guide, goat_appendix],
+    "goat_lords": [goat_facts, goat_guide, goat_appendix, goat_tables],
 }
 
 

@@ -49,7 +49,8 @@ def summary_section(ctx: ReportContext) -> str:
             edges.append(f"{exp.players}p {100 * (r.win_rate - fair):+.1f} pp "
                          f"[{100 * (r.lo - fair):+.1f}, {100 * (r.hi - fair):+.1f}]")
         games_each = len(greedy[0][1])
-        lines.append(f"- **First-player advantage** (seat 0 minus the fair 1/n, all-greedy tables, "
+        lines.append(f"- **First-player advantage, greedy bots** (not the guide's answer: seat 0 "
+                     f"minus the fair 1/n, all-greedy tables, "
                      f"{games_each} games per player count): " + "; ".join(edges) + ".")
         pooled = pd.concat([df for _, df in greedy])
         w = wild_worth(pooled)
@@ -68,7 +69,8 @@ def summary_section(ctx: ReportContext) -> str:
         hi_n, hi_d = max(duels, key=lambda t: t[1]["attacker_rate"])
         side = ("favour the attacker" if lo_d["lo"] > 0.5 else
                 "favour the defender" if hi_d["hi"] < 0.5 else "are close to even")
-        lines.append(f"- **Duels** {side}: greedy attackers win "
+        lines.append(f"- **Duels, greedy bots** (not the guide's answer) {side}: greedy "
+                     "attackers win "
                      f"{pct(lo_d['attacker_rate'], lo_d['lo'], lo_d['hi'])} of duels with {lo_n} players "
                      f"up to {pct(hi_d['attacker_rate'], hi_d['lo'], hi_d['hi'])} with {hi_n}.")
         turns = [(exp.players, game_length(df)) for exp, df in greedy]
