@@ -33,7 +33,7 @@ from analysis.report.goat_lords.summary import summary_section as goat_summary
 from analysis.report.guides.cobardes import courtiers, villains
 from analysis.report.guides.cobardes import first_player as cobardes_first_player
 from analysis.report.guides.common import GuideContext
-from analysis.report.guides.coup import first_player, seats
+from analysis.report.guides.coup import first_player, hands, seats
 from analysis.report.guides.goat_lords import duels, wilds
 from analysis.report.guides.goat_lords import first_player as goat_first_player
 from analysis.report.guides.write import GUIDES, render_guide
@@ -188,6 +188,32 @@ def coup_seat_appendix(r: Reports) -> list[Claim]:
         if m and seat and int(m.group(1)) > 2:
             claims.append(Claim(seat_question(int(m.group(1)), m.group(2).lower()),
                                 "appendix: seat win rates, seat 1", seat.group(1)))
+    return claims
+
+
+HAND_BEST = "Coup: strongest starting hand, 2 players, ambassador deck, basic setup"
+HAND_WORST = "Coup: weakest starting hand, 2 players, ambassador deck, basic setup"
+
+
+def coup_hands(r: Reports) -> list[Claim]:
+    """The strongest and weakest starting hands: the answer's facts, the guide's row and
+    the appendix's line for the same table."""
+    f, claims = hands.facts(), []
+    if f["best"]:
+        claims.append(Claim(HAND_BEST, "the answer's facts (hands.facts)", f["best"][0].hand))
+    if f["worst"]:
+        claims.append(Claim(HAND_WORST, "the answer's facts (hands.facts)", f["worst"][0].hand))
+    answer = row(r.guide["coup"], "Strongest and weakest starting hands, 2 players")
+    if m := re.search(r"Best: \*\*([\w+]+)\*\*", answer):
+        claims.append(Claim(HAND_BEST, "guide: hands row", m.group(1)))
+    if m := re.search(r"worst: ([\w+]+)", answer):
+        claims.append(Claim(HAND_WORST, "guide: hands row", m.group(1)))
+    for line in r.appendix["coup"].splitlines():
+        if line.startswith("- Starting hands, 2 players, Ambassador deck, basic setup: "):
+            best = re.search(r"best ([\w+]+)", line)
+            worst = re.findall(r"([\w+]+) [\d.]+% \[", line.split("; worst ", 1)[-1])
+            claims += [Claim(HAND_BEST, "appendix: starting hands", best.group(1)),
+                       Claim(HAND_WORST, "appendix: starting hands", worst[-1])]
     return claims
 
 
@@ -386,7 +412,7 @@ def goat_tables(r: Reports) -> list[Claim]:
 
 PLACES: dict[str, list[Callable[[Reports], list[Claim]]]] = {
     "coup": [coup_facts, coup_guide, coup_appendix, coup_seat_facts, coup_seat_guide,
-             coup_seat_appendix],
+             coup_seat_appendix, coup_hands],
     "cobardes": [cobardes_facts, cobardes_guide, cobardes_appendix, cobardes_first,
                  cobardes_tiers],
     "goat_lords": [goat_facts, goat_guide, goat_appendix, goat_tables],
@@ -452,6 +478,18 @@ def test_the_guides_figures_carry_their_interval(reports, key):
             if c.place.startswith("guide") and (f := figure(c.shown)) is not None
             and f[1] is None]
     assert not bare, f"figures without their interval: {bare}"
+
+
+def test_the_proven_range_holds_the_coup_answer():
+    """The whole game's proven range (shown in the appendix) holds the first player's win
+    rate the guide gives, for every deck and setup with both."""
+    ranges = first_player.R.brackets()
+    for deck in DECKS:
+        for setup in blueprint.SETUPS:
+            f = first_player.facts(deck, setup)
+            if (setup, deck) in ranges and f["win"] is not None:
+                lo, hi, _ = ranges[(setup, deck)]
+                assert lo <= f["win"] <= hi, (deck, setup, f["headline"], lo, hi)
 
 
 @pytest.mark.parametrize("key", KEYS)
