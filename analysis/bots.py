@@ -26,6 +26,9 @@ class BotSpec:
     description: str
     factory: BotFactory
     games: tuple[str, ...] | None = None
+    # For a name that stands for another agent (``best``): what it is at a table, as a
+    # dict with "agent", "plays", "data" and "strength_measured_in".
+    about: Callable[[pyspiel.Game], dict] | None = None
 
     def plays(self, game_name: str) -> bool:
         return self.games is None or game_name in self.games
@@ -75,3 +78,18 @@ def sample_chance(state: pyspiel.State, rng: np.random.Generator) -> int:
 
 
 register_bot(BotSpec("random", "uniformly random legal actions", uniform_random_bot))
+
+
+def what_stands_behind(name: str, game: pyspiel.Game) -> dict | None:
+    """What the agent called ``name`` really is at ``game``'s table, where the name stands
+    for another (``best``); ``None`` for an agent that is what its name says."""
+    for spec in bots_for(game.get_type().short_name):
+        if spec.name == name and spec.about is not None:
+            return spec.about(game)
+    return None
+
+
+def stands_behind_line(name: str, about: dict) -> str:
+    """:func:`what_stands_behind` in one line."""
+    return (f"{name} here is {about['agent']}: it {about['plays']}; data: {about['data']}; "
+            f"strength measured in {about['strength_measured_in']}")

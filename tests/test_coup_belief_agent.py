@@ -142,3 +142,17 @@ def test_a_match_without_best_says_nothing_of_it(capsys):
 
     assert cli.main(["coup", "match", "--agents", "honest,search", "--games", "2"]) == 0
     assert "best here" not in capsys.readouterr().out
+
+
+def test_play_and_a_goat_lords_match_say_what_best_is(capsys, monkeypatch):
+    import json
+
+    from analysis import cli
+
+    moves = iter(["q"])
+    monkeypatch.setattr("builtins.input", lambda *_: next(moves))
+    cli.main(["play", "python_coup", "--opponent", "best", "--seed", "1"])
+    assert "Your opponent: best here is belief:" in capsys.readouterr().out
+    argv = ["goat-lords", "match", "--agents", "best,greedy", "--games", "2", "--json"]
+    assert cli.main(argv) == 0
+    assert json.loads(capsys.readouterr().out)["best_is"]["agent"] == "lord"

@@ -15,10 +15,15 @@ import pyspiel
 
 from analysis import store
 from analysis.cli import bots, coup_balance, coup_blueprint, coup_openings, coup_play_tables
-from analysis.cli.matches import add_common_arguments, parse_agents, print_result, show_progress
+from analysis.cli.matches import (
+    add_common_arguments,
+    behind,
+    parse_agents,
+    print_result,
+    show_progress,
+)
 from analysis.cli.numbers import finite_float, int_in
 from analysis.coup import abstraction, full_game, larger, model, sweep
-from analysis.coup.agents.best import behind_best, behind_best_line
 from analysis.coup.duplicate import deal_chance
 from analysis.coup.panel import GAME
 from analysis.match import play_match
@@ -341,9 +346,5 @@ def run_match(args: argparse.Namespace) -> int:
     result = play_match(GAME, agents, args.games, args.seed, params, workers=args.workers,
                         progress=show_progress(), build=bots.build,
                         deal=deal_chance if args.duplicate else None)
-    about, lines = None, ()
-    if "best" in agents:
-        game = pyspiel.load_game(GAME, params)
-        about, lines = {"best_is": behind_best(game)}, (behind_best_line(game),)
-    print_result(result, args.json, about, lines)
+    print_result(result, args.json, *behind(agents, pyspiel.load_game(GAME, params)))
     return 0

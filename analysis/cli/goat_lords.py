@@ -11,7 +11,13 @@ import re
 import pyspiel
 
 from analysis import store
-from analysis.cli.matches import add_common_arguments, parse_agents, print_result, show_progress
+from analysis.cli.matches import (
+    add_common_arguments,
+    behind,
+    parse_agents,
+    print_result,
+    show_progress,
+)
 from analysis.cli.numbers import int_in, parse_counts
 from analysis.cli.outputs import check_output_dir
 from analysis.goat_lords import GAME
@@ -103,7 +109,7 @@ def run_match(args) -> int:
         record = store.data("goat_lords", "matches", f"{args.save}.games.jsonl")
     result = play_match(GAME, agents, args.games, args.seed, params, workers=args.workers,
                         progress=show_progress(), build=build_bot, record=record)
-    print_result(result, args.json)
+    print_result(result, args.json, *behind(agents, pyspiel.load_game(GAME, params)))
     if record is not None:
         path = store.data("goat_lords", "matches", f"{args.save}.json")
         atomic_write_text(path, json.dumps(result.to_json(), indent=1) + "\n")

@@ -7,6 +7,7 @@ import argparse
 import json
 import sys
 
+from analysis.bots import stands_behind_line, what_stands_behind
 from analysis.cli.numbers import int_in
 from analysis.match import MatchResult
 from games.errors import InvalidParameterError
@@ -38,6 +39,17 @@ def parse_agents(text: str) -> tuple[str, ...]:
 def show_progress() -> bool:
     """A progress bar only for a person watching (standard error is a terminal)."""
     return sys.stderr.isatty()
+
+
+def behind(agents, game) -> tuple[dict | None, tuple[str, ...]]:
+    """What each name that stands for another agent (``best``) was at this table: the
+    JSON to add and the lines to print (:func:`print_result`'s ``about`` and ``lines``)."""
+    about = {name: what_stands_behind(name, game) for name in dict.fromkeys(agents)}
+    about = {name: a for name, a in about.items() if a is not None}
+    if not about:
+        return None, ()
+    return ({f"{name}_is": a for name, a in about.items()},
+            tuple(stands_behind_line(name, a) for name, a in about.items()))
 
 
 def print_result(result: MatchResult, as_json: bool, about: dict | None = None,

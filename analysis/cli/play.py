@@ -7,6 +7,7 @@ import sys
 
 import numpy as np
 
+from analysis.bots import stands_behind_line, what_stands_behind
 from analysis.cli import bots  # noqa: F401  (registers every bot before a game is played)
 from analysis.cli.numbers import int_in
 from analysis.params import load_game, parse_params
@@ -25,6 +26,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     game = load_game(args.game, parse_params(args.game, args.param))
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**31)
+    about = what_stands_behind(args.opponent, game)
+    if about is not None:
+        print("Your opponent: " + stands_behind_line(args.opponent, about))
     play_game(game, args.seat, args.opponent, seed, read=input, write=print)
     sys.stdout.flush()
     return 0

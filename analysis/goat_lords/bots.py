@@ -120,6 +120,17 @@ def best_bot(game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
     return make_bot(STRONGEST, game, seat, seed)
 
 
+def behind_best(game: pyspiel.Game) -> dict:
+    """What ``best`` is: :data:`STRONGEST`, how it plays, the data it reads and where its
+    strength is measured."""
+    return {"agent": STRONGEST,
+            "plays": f"searches {DEFAULT.simulations} simulations a move over worlds that "
+                     "agree with play, with greedy roll-outs",
+            "data": "none (it computes as it plays)",
+            "strength_measured_in": "reports/data/goat_lords/matches/ (the guide's strongest "
+                                    "agent answer)"}
+
+
 register_bot(BotSpec("greedy", "heuristic: best pair, worthwhile duels, cheapest discard",
                      greedy_bot, games=(GAME,)))
 register_bot(BotSpec("mcts", f"OpenSpiel MCTS, {OPENSPIEL_SIMULATIONS} simulations, random roll-outs; "
@@ -132,7 +143,7 @@ register_bot(BotSpec("ismcts", f"OpenSpiel ISMCTS, {OPENSPIEL_SIMULATIONS} simul
 register_bot(BotSpec("lord", f"information-set search, {DEFAULT.simulations} simulations, worlds "
                      "that agree with play, greedy roll-outs (fair)", lord_bot, games=(GAME,)))
 register_bot(BotSpec("best", f"the strongest Goat Lords agent (now {STRONGEST})", best_bot,
-                     games=(GAME,)))
+                     games=(GAME,), about=behind_best))
 
 
 SEARCH_BOTS = {"mcts": mcts_bot, "ismcts": ismcts_bot, "lord": lord_bot}

@@ -42,12 +42,5 @@ def behind_best(game: pyspiel.Game) -> dict:
             "strength_measured_in": measured}
 
 
-def behind_best_line(game: pyspiel.Game) -> str:
-    """:func:`behind_best` in one line."""
-    b = behind_best(game)
-    return (f"best here is {b['agent']}: it {b['plays']}; data: {b['data']}; strength "
-            f"measured in {b['strength_measured_in']}")
-
-
 register_bot(BotSpec("best", "the strongest Coup agent: belief at 2 players, search at 3-8",
-                     best_bot, games=(GAME,)))
+                     best_bot, games=(GAME,), about=behind_best))
