@@ -37,8 +37,9 @@ def summary_section(ctx: ReportContext) -> str:
              f"These answers come from tables of greedy bots, a weak player. {status}\n"]
     wf = wilds.facts(ctx)
     if wf["rulebook"] or wf["rows"]:
-        lines.append("- **The guide's answer on a wild**: " + wilds.thumb(wf)
-                     + f" ({wf['who']}; 95% intervals.) The greedy figures below are another "
+        said = wilds.thumb(wf).removeprefix("Wilds: ")
+        lines.append(f"- **The guide's answer on a wild** ({wf['who']}; 95% intervals): "
+                     f"{said[0].upper()}{said[1:]} The greedy figures below are another "
                      "measurement, with weaker players.")
     greedy = all_greedy(res)
     if greedy:

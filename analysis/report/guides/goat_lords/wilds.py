@@ -37,10 +37,10 @@ def thumb(wf: dict) -> str:
 
     one_round = f"in one round (`scoring=single`) it adds {gains(wf['rows'])} of win rate"
     if not wf["rulebook"]:
-        return f"Wilds: one more in the opening hand, {one_round}."
+        return f"Wilds: one more wild in the opening hand, {one_round}."
     verdict = ("adds" if wf["rulebook_measurable"] else
                "adds no measurable win rate, every interval taking in zero:")
-    return (f"Wilds: in the rulebook's game (`scoring=rounds`) one more in the opening hand "
+    return (f"Wilds: in the rulebook's game (`scoring=rounds`) one more wild in the opening hand "
             f"{verdict} {gains(wf['rulebook'])}; {one_round}, where that hand is the only "
             "one dealt.")
 
