@@ -12,6 +12,7 @@ from analysis import store
 from analysis.cli import main
 from analysis.cli.bots import build
 from analysis.coup import seat_balance as SB
+from analysis.match import MatchResult
 from games.coup import cards as C
 from games.errors import InvalidParameterError
 
@@ -192,3 +193,15 @@ def test_games_of_best_are_kept_apart_by_the_agent_it_stands_for(data):
     assert SB.games_path(table, lineup, 1, "SearchAgent").name == \
         "3p-ambassador-best+best+best-1-SearchAgent.jsonl"
     assert SB.games_path(table, lineup, 1) != SB.games_path(table, lineup, 1, "SearchAgent")
+
+
+def test_the_balance_output_names_what_best_was(capsys):
+    from analysis.cli.coup_balance import print_record
+    from analysis.coup.agents.best import agent_name
+
+    table = SB.Table(2, "ambassador", "basic")
+    self_play = MatchResult("python_coup", {}, (), 0, 0, "v", "c")
+    record = SB.TableRecord(table, "best", self_play, (), (), "v", "c", 1, "", "BeliefSearchAgent")
+    print_record(record)
+    assert "best (here: belief) in every seat" in capsys.readouterr().out
+    assert agent_name("SearchAgent") == "search" and agent_name("BlueprintAgent") == "blueprint"

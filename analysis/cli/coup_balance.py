@@ -15,6 +15,7 @@ from analysis.cli import bots
 from analysis.cli.matches import parse_agents, show_progress
 from analysis.cli.numbers import int_in, parse_counts
 from analysis.coup import seat_balance as SB
+from analysis.coup.agents.best import agent_name
 from analysis.coup.seat_balance import TableRecord
 from games.coup import cards
 from games.errors import InvalidParameterError
@@ -92,7 +93,9 @@ def print_record(record: TableRecord) -> None:
     games = record.self_play.games
     dealt = (f" as {record.self_play.deals} duplicate deals, intervals over deals"
              if record.duplicate else "")
-    print(f"  {record.agent} in every seat, {games} games{dealt} (fair share {100 / n:.1f}%):")
+    played = f" (here: {agent_name(record.plays)})" if record.plays else ""
+    print(f"  {record.agent}{played} in every seat, {games} games{dealt} "
+          f"(fair share {100 / n:.1f}%):")
     for seat in record.self_play.seats:
         print(f"    seat {seat.seat + 1}: {percent(seat.win_rate, seat.ci95)}")
     for match in record.robustness:

@@ -27,6 +27,14 @@ BEHIND = {
 }
 
 
+def agent_name(kind: str) -> str:
+    """The user's name of the agent whose class is ``kind`` (as stored with results that
+    ``best`` played: "BeliefSearchAgent" -> "belief")."""
+    if kind == "BlueprintAgent":
+        return "blueprint"
+    return BEHIND[kind][0] if kind in BEHIND else kind
+
+
 def best_bot(game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
     """The belief agent at 2 players, the search agent at 3 to 8."""
     if game.num_players() == 2:
