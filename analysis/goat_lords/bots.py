@@ -17,6 +17,7 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 import games  # noqa: F401  (registers the games)
+from analysis import store
 from analysis.bots import Bot, BotSpec, make_bot, register_bot
 from analysis.goat_lords import GAME
 from analysis.goat_lords.heuristic import greedy_choice
@@ -127,8 +128,8 @@ def behind_best(game: pyspiel.Game) -> dict:
             "plays": f"searches {DEFAULT.simulations} simulations a move over worlds that "
                      "agree with play, with greedy roll-outs",
             "data": "none (it computes as it plays)",
-            "strength_measured_in": "reports/data/goat_lords/matches/ (the guide's strongest "
-                                    "agent answer)"}
+            "strength_measured_in": f"{store.shown(store.data('goat_lords', 'matches'))} "
+                                    "(the guide's strongest agent answer)"}
 
 
 register_bot(BotSpec("greedy", "heuristic: best pair, worthwhile duels, cheapest discard",
