@@ -10,6 +10,7 @@ from analysis import store
 from analysis.cli.numbers import finite_float
 from analysis.coup import openings
 from analysis.coup.advise import TARGET
+from analysis.progress import say
 from games.coup import cards as C
 from games.errors import InvalidParameterError
 
@@ -36,6 +37,8 @@ def run(args: argparse.Namespace) -> int:
             raise InvalidParameterError(f"--setups: {setup!r} is not one of "
                                         f"{', '.join(openings.OPENING_COINS)}")
     seconds = None if args.minutes is None else 60 * args.minutes
+    say(f"solving the 2-player opening of the {args.deck} deck ({', '.join(setups)}): some 6 "
+        "to 15 minutes and 3 GB a setup unless already solved in the cache; progress follows")
     table = openings.build(args.deck, setups, target=args.target, seconds=seconds)
     path = table.save()
     worst = max(a["exploitability"] for a in table.answers.values())
