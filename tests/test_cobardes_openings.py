@@ -11,7 +11,7 @@ import pytest
 
 from analysis import store
 from analysis.cli import main
-from analysis.cobardes import bot
+from analysis.cobardes import bot, hidden_sweep
 from analysis.cobardes import openings as cob_openings
 
 
@@ -71,3 +71,23 @@ def test_the_shipped_battle_opening_answers(capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["source"].startswith("stored opening") and out["value_given"] == "holding the Thug"
     assert abs(sum(out["strategy"].values()) - 1) < 1e-6 and out["exploitability"] > 0
+
+
+def test_shipped_openings_agree_with_the_sweeps_records():
+    """Each shipped opening table and the hidden-villain sweep's record of the same
+    matchup come from the same solve: the value before the deal, the exploitability and
+    each villain's value (its row of deals, the rival's eight equally likely) agree."""
+    checked = 0
+    for path in sorted(store.data("cobardes", "openings").glob("*.json")):
+        table = cob_openings.OpeningAdvice.load(path)
+        record = hidden_sweep.load_record(hidden_sweep.record_path(
+            hidden_sweep.hidden_dir(), table.pairing, table.warriors, table.combats))
+        if record is None:
+            continue
+        checked += 1
+        assert table.value_before_deal == pytest.approx(record.value, abs=1e-9)
+        assert table.exploitability == pytest.approx(record.exploitability_lower_bound)
+        for villain, answer in table.answers.items():
+            row = record.deals[villain]
+            assert answer["value"] == pytest.approx(sum(row.values()) / len(row), abs=1e-9)
+    assert checked >= 1
