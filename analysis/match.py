@@ -35,18 +35,17 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pyspiel
-from tqdm import tqdm
 
 import games as _farol_games  # noqa: F401  (registers Farol's games in every process)
 from analysis.bots import Bot, make_bot, sample_chance
 from analysis.distribute import local_pool, run_on_dask
+from analysis.progress import bar as progress_bar
 from analysis.provenance import code_commit, farol_version
 from analysis.statistics import WinRate, mean_interval
 from games.errors import FarolError, InvalidParameterError
@@ -320,8 +319,8 @@ def play_games(
     workers = max(1, min(workers, os.cpu_count() or 1, max(1, len(todo))))
     chunk = max(1, min(50, len(todo) // (4 * workers)))
     chunks = [todo[i : i + chunk] for i in range(0, len(todo), chunk)]
-    bar = tqdm(total=games, initial=games - len(todo), unit="game", desc=game_name,
-               disable=not progress, leave=False, file=sys.stderr)
+    bar = progress_bar(total=games, initial=games - len(todo), unit="game", desc=game_name,
+                       progress=progress, leave=False)
 
     def keep(done: list[dict]) -> None:
         rows.update((r["index"], r) for r in done)

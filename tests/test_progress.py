@@ -104,3 +104,17 @@ def test_ctrl_c_stops_with_one_line_and_status_130(tmp_path):
     rest = [line for line in err.splitlines() if not line.startswith("farol: cfr+")]
     assert rest == ["farol solve: interrupted"], err
     assert "Traceback" not in err
+
+
+def test_a_match_shows_plain_progress_off_a_terminal():
+    """``farol coup match`` run by a script (standard error not a terminal) says how far it
+    is in plain lines, without carriage returns."""
+    env = dict(os.environ, **{progress.ENV: "1", progress.EVERY_ENV: "0.5"})
+    run = subprocess.run(FAROL + ["coup", "match", "--agents", "search", "--players", "4",
+                                  "--games", "40", "--workers", "1"],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    lines = run.stderr.splitlines()
+    assert "\r" not in run.stderr
+    assert any(line.startswith("farol: python_coup: ") for line in lines), run.stderr
+    assert "/40 game" in run.stderr

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
+from analysis import progress
 from analysis.bots import stands_behind_line, what_stands_behind
 from analysis.cli.numbers import int_in
 from analysis.match import MatchResult
@@ -37,8 +37,9 @@ def parse_agents(text: str) -> tuple[str, ...]:
 
 
 def show_progress() -> bool:
-    """A progress bar only for a person watching (standard error is a terminal)."""
-    return sys.stderr.isatty()
+    """Progress on standard error, a bar on a terminal and plain lines otherwise, unless
+    ``FAROL_PROGRESS=0`` (:mod:`analysis.progress`)."""
+    return progress.shown()
 
 
 def behind(agents, game) -> tuple[dict | None, tuple[str, ...]]:
