@@ -27,7 +27,7 @@ class BotSpec:
     factory: BotFactory
     games: tuple[str, ...] | None = None
     # For a name that stands for another agent (``best``): what it is at a table, as a
-    # dict with "agent", "plays", "data" and "strength_measured_in".
+    # dict with "agent", "plays", "data", "strength" and "strength_measured_in".
     about: Callable[[pyspiel.Game], dict] | None = None
 
     def plays(self, game_name: str) -> bool:
@@ -92,4 +92,4 @@ def what_stands_behind(name: str, game: pyspiel.Game) -> dict | None:
 def stands_behind_line(name: str, about: dict) -> str:
     """:func:`what_stands_behind` in one line."""
     return (f"{name} here is {about['agent']}: it {about['plays']}; data: {about['data']}; "
-            f"strength measured in {about['strength_measured_in']}")
+            f"strength: {about['strength']} ({about['strength_measured_in']})")

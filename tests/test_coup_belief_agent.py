@@ -156,3 +156,14 @@ def test_play_and_a_goat_lords_match_say_what_best_is(capsys, monkeypatch):
     argv = ["goat-lords", "match", "--agents", "best,greedy", "--games", "2", "--json"]
     assert cli.main(argv) == 0
     assert json.loads(capsys.readouterr().out)["best_is"]["agent"] == "lord"
+
+
+def test_what_best_is_carries_its_measured_strength():
+    from analysis.bots import what_stands_behind
+
+    for params in ({}, {"players": 4}):
+        about = what_stands_behind("best", pyspiel.load_game("python_coup", params))
+        assert "%" in about["strength"] or "fair share" in about["strength"], about
+    lord = what_stands_behind("best", pyspiel.load_game("python_goat_lords"))
+    assert "% [" in lord["strength"] and "against greedy" in lord["strength"]
+    assert what_stands_behind("honest", pyspiel.load_game("python_coup")) is None

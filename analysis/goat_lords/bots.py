@@ -10,6 +10,7 @@ agent. ``random`` comes from :mod:`analysis.bots`.
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 
 import numpy as np
@@ -22,6 +23,7 @@ from analysis.bots import Bot, BotSpec, make_bot, register_bot
 from analysis.goat_lords import GAME
 from analysis.goat_lords.heuristic import greedy_choice
 from analysis.goat_lords.search import DEFAULT, lord_choice
+from analysis.statistics import wilson
 from games.errors import UnknownBotError
 from games.goat_lords import rules
 from games.goat_lords.table import OVER
@@ -128,8 +130,27 @@ def behind_best(game: pyspiel.Game) -> dict:
             "plays": f"searches {DEFAULT.simulations} simulations a move over worlds that "
                      "agree with play, with greedy roll-outs",
             "data": "none (it computes as it plays)",
+            "strength": strength_summary(),
             "strength_measured_in": f"{store.shown(store.data('goat_lords', 'matches'))} "
                                     "(the guide's strongest agent answer)"}
+
+
+def strength_summary() -> str:
+    """The stored 2-player match of the default agent against greedy, in a few words."""
+    pinned_name = pinned(STRONGEST)  # the stored match names the budget that played
+    budget = pinned_name.replace(":", "")
+    path = store.data("goat_lords", "matches", f"{budget}_vs_greedy_2p.json")
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return "not measured in this copy of Farol"
+    mine = [r for r in data["seats"] if r["agent"] == pinned_name]
+    played = sum(r["games"] for r in mine)
+    if not played:
+        return "not measured in this copy of Farol"
+    rate, lo, hi = wilson(sum(r["wins"] for r in mine), played)
+    return (f"wins {100 * rate:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] against greedy at 2 "
+            f"players ({played:,} games)")
 
 
 register_bot(BotSpec("greedy", "heuristic: best pair, worthwhile duels, cheapest discard",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from analysis.progress import bar
 from analysis.report import base
 from analysis.report import cobardes as cobardes_report
 from analysis.report import coup as coup_report
@@ -57,11 +58,15 @@ def write_index(outdir: Path) -> Path:
 
 
 def write_all(keys: list[str], outdir: Path, quick: bool | None = None) -> list[Path]:
-    """Each ruleset's appendix and guide, the index and the website; the paths written."""
+    """Each ruleset's appendix and guide, the index and the website; the paths written.
+    Progress (the reports written of all, with the time left) goes to standard error."""
     written = []
-    for key in keys:
-        written.append(write_family_report(key, outdir, quick))
-        written.append(write_guide(key, outdir))
+    with bar(total=2 * len(keys), desc="writing the reports", unit=" reports") as shown:
+        for key in keys:
+            written.append(write_family_report(key, outdir, quick))
+            shown.update(1)
+            written.append(write_guide(key, outdir))
+            shown.update(1)
     written.append(write_index(outdir))
     written.append(write_site(outdir, [f.key for f in catalog.families()
                                        if (outdir / f"{f.key}.md").exists()]))

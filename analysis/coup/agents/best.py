@@ -8,8 +8,11 @@ the search agent. The name it stood for is kept with every result played by ``be
 
 from __future__ import annotations
 
+import json
+
 import pyspiel
 
+from analysis import store
 from analysis.bots import Bot, BotSpec, register_bot
 from analysis.coup.agents.belief_search import BeliefSearchAgent
 from analysis.coup.panel import GAME
@@ -44,10 +47,31 @@ def best_bot(game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
 
 def behind_best(game: pyspiel.Game) -> dict:
     """The agent ``best`` is at this table: its name, how it plays, the data it reads
-    (none: it computes as it plays) and where its strength is measured."""
+    (none: it computes as it plays), its measured strength and where it is measured."""
     name, about, measured = BEHIND[type(best_bot(game, 0, 0)).__name__]
     return {"agent": name, "plays": about, "data": "none (it computes as it plays)",
-            "strength_measured_in": measured}
+            "strength": strength_summary(measured), "strength_measured_in": measured}
+
+
+def strength_summary(measured: str) -> str:
+    """The committed benchmark's result in a few words, with its 95% interval."""
+    path = store.REPOSITORY / measured.replace(".txt", ".json")
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return "not measured in this copy of Farol"
+    if "matches" in data and data["matches"] and "deck" in data["matches"][0]:
+        lines = data["matches"]
+        above = sum(x["above_half"] for x in lines)
+        top = next((x for x in lines if x["opponent"] == "search"), lines[0])
+        lo, hi = top["ci95"]
+        return (f"wins {100 * top['win_rate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] against "
+                f"{top['opponent']} ({top['deck']}, {top['setup']}, {top['games']:,} games); "
+                f"above 50% in {above} of {len(lines)} deck, setup and opponent lines")
+    lines = data.get("matches", [])
+    above = sum(x["above_fair"] for x in lines)
+    return (f"above the fair share in {above} of {len(lines)} lines against the panel at "
+            f"{', '.join(str(p) for p in sorted({x['players'] for x in lines}))} players")
 
 
 register_bot(BotSpec("best", "the strongest Coup agent: belief at 2 players, search at 3-8",
