@@ -12,7 +12,7 @@ from analysis import store
 from analysis.cli import main
 from analysis.cli.bots import build
 from analysis.coup import seat_balance as SB
-from analysis.match import MatchResult
+from analysis.match import MatchResult, SeatRecord
 from games.coup import cards as C
 from games.errors import InvalidParameterError
 
@@ -205,3 +205,20 @@ def test_the_balance_output_names_what_best_was(capsys):
     print_record(record)
     assert "best (here: belief) in every seat" in capsys.readouterr().out
     assert agent_name("SearchAgent") == "search" and agent_name("BlueprintAgent") == "blueprint"
+
+
+def test_the_reports_answer_from_duplicate_deals_where_stored(tmp_path):
+    """A table with both a plain and a duplicate-deal record is answered from the
+    duplicate one; a table with only plain games from those."""
+    plain = SB.Table(2, "ambassador", "basic")
+    only_plain = SB.Table(2, "ambassador", "draft")
+    with store.use(tmp_path):
+        for table, duplicate in ((plain, False), (plain, True), (only_plain, False)):
+            seats = (SeatRecord("best", 0, 1.0, 2), SeatRecord("best", 1, 1.0, 2))
+            self_play = MatchResult("python_coup", {}, seats, 2, 0, "v", "c", duplicate,
+                                    seats if duplicate else ())
+            record = SB.TableRecord(table, "best", self_play, (), (), "v", "c", 1,
+                                    duplicate=duplicate)
+            SB.save_record(record)
+        answers = {r.table: r.duplicate for r in SB.load_answers([plain, only_plain])}
+    assert answers == {plain: True, only_plain: False}

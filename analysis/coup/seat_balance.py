@@ -284,6 +284,20 @@ def load_records(chosen: Iterable[Table] | None = None,
     return [TableRecord.from_json(read_record(path)) for path in paths if path.exists()]
 
 
+def load_answers(chosen: Iterable[Table] | None = None) -> list[TableRecord]:
+    """Each table's record the reports answer from: its duplicate-deal record where one
+    is stored (the same games' luck falls on every seat, so its intervals are tighter),
+    else its plain one."""
+    out = []
+    for table in tables() if chosen is None else chosen:
+        for duplicate in (True, False):
+            path = record_path(table, duplicate)
+            if path.exists():
+                out.append(TableRecord.from_json(read_record(path)))
+                break
+    return out
+
+
 def run_balance(chosen: Sequence[Table], agent: str, games: int, seed: int,
                 panel: Sequence[str] = PANEL, robustness_games: int | None = None,
                 workers: int = 1, scheduler=None, progress: bool = False,

@@ -30,6 +30,11 @@ BEHIND = {
 }
 
 
+# The agents ``best`` has stood for, in a sentence's words, by the kind stored with results.
+AGENT_WORDS = {"BeliefSearchAgent": "the belief agent", "SearchAgent": "information-set search",
+               "BlueprintAgent": "the blueprint"}
+
+
 def agent_name(kind: str) -> str:
     """The user's name of the agent whose class is ``kind`` (as stored with results that
     ``best`` played: "BeliefSearchAgent" -> "belief")."""

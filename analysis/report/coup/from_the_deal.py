@@ -212,5 +212,5 @@ def section_from_the_deal(ctx: ReportContext) -> str:
     lines += first_player_lines()
     lines += blueprint_lines()
     lines += bluff_lines()
-    lines += seat_lines(seat_balance.load_records(), ctx)
+    lines += seat_lines(seat_balance.load_answers(), ctx)
     return "\n".join(lines)

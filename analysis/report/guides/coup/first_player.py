@@ -8,14 +8,14 @@ it), then the whole game's proven range."""
 
 from __future__ import annotations
 
+from analysis.coup.agents.best import AGENT_WORDS
 from analysis.report.guides.common import Answer, GuideContext, one_line, render
 from analysis.report.guides.coup import records as R
 from analysis.report.markdown import pct, pct_ci
 
 QUESTION = "First-player advantage, 2 players"
 # What an agent of a seat record was, in a few words (by the bot's kind).
-KINDS = {"BlueprintAgent": "the blueprint", "SearchAgent": "information-set search",
-         "BeliefSearchAgent": "the belief agent"}
+KINDS = AGENT_WORDS
 
 
 def facts(deck: str | None = None, setup: str | None = None) -> dict:
@@ -30,8 +30,9 @@ def facts(deck: str | None = None, setup: str | None = None) -> dict:
         seat = next(s for s in rec.self_play.seats if s.seat == 0)
         kind = KINDS.get(rec.plays, rec.plays)
         agent = f"`{rec.agent}`" + (f" ({kind})" if kind else "")
+        deals = rec.self_play.deals if rec.duplicate else None
         return base | {"source": "seats", "seat": seat, "games": rec.self_play.games,
-                       "agent": agent, "win": seat.win_rate, "ci": seat.ci95,
+                       "deals": deals, "agent": agent, "win": seat.win_rate, "ci": seat.ci95,
                        "headline": pct_ci(seat.win_rate, seat.ci95)}
     bp = R.blueprint_first(deck, setup)
     if bp is not None:
