@@ -31,8 +31,11 @@ def facts(deck: str | None = None, setup: str | None = None) -> dict:
         kind = KINDS.get(rec.plays, rec.plays)
         agent = f"`{rec.agent}`" + (f" ({kind})" if kind else "")
         deals = rec.self_play.deals if rec.duplicate else None
+        strength = R.strength() if rec.plays == "BeliefSearchAgent" else None
+        exploit = strength.exploit if strength is not None else None
         return base | {"source": "seats", "seat": seat, "games": rec.self_play.games,
                        "deals": deals, "agent": agent, "win": seat.win_rate, "ci": seat.ci95,
+                       "exploit": exploit,
                        "headline": pct_ci(seat.win_rate, seat.ci95)}
     bp = R.blueprint_first(deck, setup)
     if bp is not None:
