@@ -92,7 +92,7 @@ def strength(deck: str = DECK, setup: str = SETUP) -> Strength | None:
 
 
 def seat_records() -> list[TableRecord]:
-    return seat_balance.load_records()
+    return seat_balance.load_answers()
 
 
 def seat_record(players: int, deck: str = DECK, setup: str = SETUP) -> TableRecord | None:
