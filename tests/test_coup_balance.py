@@ -203,7 +203,9 @@ def test_the_balance_output_names_what_best_was(capsys):
     self_play = MatchResult("python_coup", {}, (), 0, 0, "v", "c")
     record = SB.TableRecord(table, "best", self_play, (), (), "v", "c", 1, "", "BeliefSearchAgent")
     print_record(record)
-    assert "best (here: belief) in every seat" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "best (here: belief) in every seat" in out
+    assert "belief: it remembers every claim" in out and "strength: " in out
     assert agent_name("SearchAgent") == "search" and agent_name("BlueprintAgent") == "blueprint"
 
 
@@ -222,3 +224,11 @@ def test_the_reports_answer_from_duplicate_deals_where_stored(tmp_path):
             SB.save_record(record)
         answers = {r.table: r.duplicate for r in SB.load_answers([plain, only_plain])}
     assert answers == {plain: True, only_plain: False}
+
+
+def test_the_json_says_what_best_was_with_its_strength(data, capsys):
+    assert main(["coup", "balance", "--players", "2", "--decks", "ambassador", "--setups",
+                 "basic", "--panel", "none", "--games", "4", "--json"]) == 0
+    (record,) = json.loads(capsys.readouterr().out)
+    assert record["best_is"]["agent"] == "belief"
+    assert "strength" in record["best_is"] and record["best_is"]["strength"]

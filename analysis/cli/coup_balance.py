@@ -15,7 +15,7 @@ from analysis.cli import bots
 from analysis.cli.matches import parse_agents, show_progress
 from analysis.cli.numbers import int_in, parse_counts
 from analysis.coup import seat_balance as SB
-from analysis.coup.agents.best import agent_name
+from analysis.coup.agents.best import about_kind, agent_name
 from analysis.coup.seat_balance import TableRecord
 from games.coup import cards
 from games.errors import InvalidParameterError
@@ -75,7 +75,8 @@ def run_balance(args: argparse.Namespace) -> int:
                              args.robustness_games, args.workers, args.scheduler,
                              show_progress(), bots.build, args.duplicate)
     if args.json:
-        print(json.dumps([r.to_json() for r in records], indent=1))
+        print(json.dumps([r.to_json() | ({f"{r.agent}_is": about_kind(r.plays)} if r.plays
+                                         else {}) for r in records], indent=1))
     else:
         for record in records:
             print_record(record)
@@ -94,6 +95,10 @@ def print_record(record: TableRecord) -> None:
     dealt = (f" as {record.self_play.deals} duplicate deals, intervals over deals"
              if record.duplicate else "")
     played = f" (here: {agent_name(record.plays)})" if record.plays else ""
+    if record.plays:
+        about = about_kind(record.plays)
+        print(f"  {about['agent']}: it {about['plays']}; strength: {about['strength']} "
+              f"({about['strength_measured_in']})")
     print(f"  {record.agent}{played} in every seat, {games} games{dealt} "
           f"(fair share {100 / n:.1f}%):")
     for seat in record.self_play.seats:

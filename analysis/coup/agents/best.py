@@ -53,7 +53,17 @@ def best_bot(game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
 def behind_best(game: pyspiel.Game) -> dict:
     """The agent ``best`` is at this table: its name, how it plays, the data it reads
     (none: it computes as it plays), its measured strength and where it is measured."""
-    name, about, measured = BEHIND[type(best_bot(game, 0, 0)).__name__]
+    return about_kind(type(best_bot(game, 0, 0)).__name__)
+
+
+def about_kind(kind: str) -> dict:
+    """:func:`behind_best` for the agent whose class is ``kind`` (as stored with results
+    ``best`` played; the blueprint's strength is in its own summary)."""
+    if kind not in BEHIND:
+        return {"agent": agent_name(kind), "plays": AGENT_WORDS.get(kind, kind),
+                "data": "its stored strategy", "strength": "see farol coup blueprint info",
+                "strength_measured_in": "the blueprint's summary"}
+    name, about, measured = BEHIND[kind]
     return {"agent": name, "plays": about, "data": "none (it computes as it plays)",
             "strength": strength_summary(measured), "strength_measured_in": measured}
 
