@@ -64,8 +64,26 @@ def about_kind(kind: str) -> dict:
                 "data": "its stored strategy", "strength": "see farol coup blueprint info",
                 "strength_measured_in": "the blueprint's summary"}
     name, about, measured = BEHIND[kind]
+    strength = strength_summary(measured) + exploited(name)
     return {"agent": name, "plays": about, "data": "none (it computes as it plays)",
-            "strength": strength_summary(measured), "strength_measured_in": measured}
+            "strength": strength, "strength_measured_in": measured}
+
+
+def exploited(name: str) -> str:
+    """What the exploiter won against the agent called ``name`` (``best`` at 2 players
+    is ``belief``), as a lower bound; empty where not measured."""
+    path = store.REPOSITORY / "benchmarks" / "results" / "coup_exploiter.json"
+    try:
+        lines = json.loads(path.read_text())["lines"]
+    except (OSError, ValueError, KeyError):
+        return ""
+    for x in lines:
+        if {"best": "belief"}.get(x["agent"], x["agent"]) == name:
+            lo, hi = x["gain_ci95"]
+            return (f"; at 2 players a best response gains at least {x['gain']:+.2f} of a "
+                    f"game against it [{lo:+.2f}, {hi:+.2f}] (benchmarks/results/"
+                    "coup_exploiter.txt)")
+    return ""
 
 
 def strength_summary(measured: str) -> str:
