@@ -1,11 +1,14 @@
-"""Helpers for the Coup tests: load positions and play moves by their names."""
+"""Helpers for the Coup tests: load positions, play moves by their names, and play a
+whole game between bots."""
 
 from __future__ import annotations
 
+import numpy as np
 import pyspiel
 
 import games  # noqa: F401  (registers python_coup)
 from analysis import store
+from analysis.bots import sample_chance
 from games.coup import endgame_game
 
 
@@ -58,3 +61,24 @@ def data_without(tmp_path, *missing: str):
         if entry.name not in missing:
             (root / "coup" / entry.name).symlink_to(entry)
     return store.use(root)
+
+
+def play_bots(game, bots, seed, watch=None):
+    """Play one game between ``bots`` (one per seat), chance seeded by ``seed``, checking
+    every move is legal; ``watch(state, seat)`` sees every decision before it is made.
+    Returns the final state and the decisions made."""
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    actions = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+            continue
+        seat = state.current_player()
+        if watch is not None:
+            watch(state, seat)
+        action = bots[seat](state)
+        assert action in state.legal_actions(seat), (seat, action, str(state))
+        actions.append(action)
+        state.apply_action(action)
+    return state, actions

@@ -8,8 +8,9 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 import pytest
+from coup_helpers import play_bots as play
 
-from analysis.bots import make_bot, sample_chance
+from analysis.bots import make_bot
 from analysis.cli import bots as cli_bots  # noqa: F401  (registers every bot)
 from analysis.coup.agents import belief_search as B
 from analysis.coup.panel import View
@@ -20,24 +21,6 @@ from games.errors import InvalidParameterError
 
 PANEL = ("random", "honest", "bluffer", "bluffer-bold", "search")
 QUICK = Budget(deals_action=2, deals_react=2, horizon=1)
-
-
-def play(game, bots, seed, watch=None):
-    rng = np.random.default_rng(seed)
-    state = game.new_initial_state()
-    actions = []
-    while not state.is_terminal():
-        if state.is_chance_node():
-            action = sample_chance(state, rng)
-        else:
-            seat = state.current_player()
-            if watch is not None:
-                watch(state, seat)
-            action = bots[seat](state)
-            assert action in state.legal_actions(seat), (seat, action, str(state))
-        actions.append(action)
-        state.apply_action(action)
-    return state, actions
 
 
 @pytest.mark.parametrize("setup", ("basic", "standard", "draft"))

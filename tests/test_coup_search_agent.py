@@ -12,6 +12,7 @@ import time
 import numpy as np
 import pyspiel
 import pytest
+from coup_helpers import play_bots as play
 
 from analysis import cli
 from analysis.bots import bots_for, make_bot, sample_chance
@@ -24,25 +25,6 @@ from games.coup import engine as E
 PANEL = ("random", "honest", "bluffer", "bluffer-bold")
 # A small budget: the tests check what the agent does, not how well.
 QUICK = S.Budget(deals_action=2, deals_react=2, horizon=1)
-
-
-def play(game, bots, seed, watch=None):
-    """Play one game; ``watch(state, seat)`` sees every decision before it is made."""
-    rng = np.random.default_rng(seed)
-    state = game.new_initial_state()
-    actions = []
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(sample_chance(state, rng))
-            continue
-        seat = state.current_player()
-        if watch is not None:
-            watch(state, seat)
-        action = bots[seat](state)
-        assert action in state.legal_actions(seat), (seat, action, str(state))
-        actions.append(action)
-        state.apply_action(action)
-    return state, actions
 
 
 def table(game, seed, searchers=(0,), budget=QUICK):
