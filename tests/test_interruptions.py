@@ -50,10 +50,12 @@ def start(args: list[str], tmp_path: Path) -> subprocess.Popen:
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def interrupt(args: list[str], tmp_path: Path, folder: Path, started, delay: float) -> None:
+def interrupt(args: list[str], tmp_path: Path, folder: Path, started, delay: float,
+              complete=lambda: False) -> None:
     """Run ``farol ARGS`` and SIGKILL it ``delay`` seconds after ``started()`` holds (its
-    first result saved). On a machine fast enough to finish first, start again from an
-    empty ``folder`` with half the delay."""
+    first result saved). On a machine fast enough to finish first, or to save every
+    result (``complete()``) before the kill lands, start again from an empty ``folder``
+    with half the delay."""
     while True:
         proc = start(args, tmp_path)
         end = time.monotonic() + TIMEOUT
@@ -63,9 +65,11 @@ def interrupt(args: list[str], tmp_path: Path, folder: Path, started, delay: flo
         try:
             proc.wait(timeout=delay)
         except subprocess.TimeoutExpired:
-            if kill(proc):
+            if kill(proc) and not complete():
                 return
-        assert proc.returncode == 0 and delay > 0.01, "the job always finished first"
+        else:
+            assert proc.returncode == 0, f"the job failed with exit code {proc.returncode}"
+        assert delay > 0.01, "the job always finished first"
         shutil.rmtree(folder, ignore_errors=True)
         delay /= 2
 
@@ -288,7 +292,7 @@ def test_coup_sweep_survives_sigkill(tmp_path):
     folder = tmp_path / "endgames"
     args = COUP + ["--directory", str(folder)]
     interrupt(args, tmp_path, folder, lambda: any(folder.glob("*.json")),
-              rng.uniform(0.1, 1.5))
+              rng.uniform(0.1, 1.5), complete=lambda: len(list(folder.glob("*.json"))) >= 9)
     before = snapshot(folder, "*.json")
     assert 0 < len(before) < 9
     for _, raw in before.values():
