@@ -69,7 +69,8 @@ def strength_text(strength: R.Strength | None) -> str:
         text += (f" An exploiter that learns a model of its play and answers it with a best "
                  f"response a few decisions deep won {gain:+.3f} of a game against it "
                  f"[{lo:+.3f}, {hi:+.3f}] over {n:,} games: a lower bound on how exploitable "
-                 "it is, not an estimate.")
+                 "it is, not an estimate. Read the rates below as a strong player's habits, "
+                 "not as frequencies nobody can beat.")
     return text
 
 
