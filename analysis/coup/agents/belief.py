@@ -19,8 +19,6 @@ import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-import numpy as np
-
 from games.coup import cards as C
 from games.coup import engine as E
 from games.coup.view import infoset_key
@@ -196,16 +194,6 @@ class Belief:
     def holds(self, character: int, player: int | None = None) -> float:
         """The chance ``player`` (the opponent by default) holds ``character``."""
         return sum(w for hand, w in self.hands(player).items() if character in hand)
-
-    def entropy(self) -> float:
-        """The uncertainty left about the opponent's hand, in bits."""
-        return -sum(w * math.log2(w) for w in self.hands().values() if w > 0)
-
-    def sample(self, rng: np.random.Generator, real: E.Core) -> E.Core:
-        """A copy of ``real`` with its hidden cards dealt from the beliefs."""
-        weights = np.fromiter((w for w, _ in self.worlds), float, len(self.worlds))
-        _, world = self.worlds[int(rng.choice(len(self.worlds), p=weights / weights.sum()))]
-        return deal_as(real, world)
 
 
 def deal_as(real: E.Core, world: E.Core) -> E.Core:
