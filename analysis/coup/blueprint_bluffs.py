@@ -248,33 +248,32 @@ def tally_play(game: pyspiel.Game, games: int, seed: int, mixes: Mixes, desc: st
         raise ValueError(f"games must be a multiple of {BATCHES}")
     deck = game.config.deck
     counts: dict[tuple, np.ndarray] = {}
+    grid: dict[tuple, np.ndarray] = {}
     batch = 0
+
+    def bump(table: dict, key: tuple, num: float, den: float) -> None:
+        # One cell's counts for the current batch: [counted, out of].
+        cell = table.setdefault(key, np.zeros((2, BATCHES)))
+        cell[0, batch] += num
+        cell[1, batch] += den
 
     def add(question, card, num, den, *, influence, coins):
         for key in ((question, card, influence, coins), (question, card, 0, "any"),
                     (question, card, influence, "any"), (question, card, 0, coins)):
-            cell = counts.setdefault(key + ("any",), np.zeros((2, BATCHES)))
-            cell[0, batch] += num
-            cell[1, batch] += den
+            bump(counts, key + ("any",), num, den)
 
     def add_context(question, card, num, den, *, influence, context):
         # Each character, and every character together (card -1: "all").
-        for key in ((question, card, 0, "any", context), (question, card, influence, "any",
-                                                          context),
-                    (question, -1, 0, "any", context), (question, -1, influence, "any", context)):
-            cell = counts.setdefault(key, np.zeros((2, BATCHES)))
-            cell[0, batch] += num
-            cell[1, batch] += den
+        for c in (card, -1):
+            for inf in (0, influence):
+                bump(counts, (question, c, inf, "any", context), num, den)
 
-    grid: dict[tuple, np.ndarray] = {}
     kinds = turn_kinds(deck)
 
     def add_grid(situation, move, num, den, *, hand, card=None):
         if card is not None:
             situation = situation.format(card=C.card_name(card, deck))
-        cell = grid.setdefault((situation, hand, move), np.zeros((2, BATCHES)))
-        cell[0, batch] += num
-        cell[1, batch] += den
+        bump(grid, (situation, hand, move), num, den)
 
     seeds = np.random.SeedSequence(seed).generate_state(games)
     for i in progress_bar(range(games), desc=desc, unit="game", progress=progress,
