@@ -28,12 +28,12 @@ import numpy as np
 import pyspiel
 
 import games  # noqa: F401
-from analysis import store
 from analysis.cli import bots
 from analysis.coup.blueprint_agent import load_deck_blueprint
 from analysis.coup.duplicate import deal_chance
-from analysis.match import play_match
-from analysis.provenance import code_commit, farol_version
+from analysis.play.match import play_match
+from analysis.shared import store
+from analysis.shared.provenance import code_commit, farol_version
 from games.coup import cards as C
 from games.errors import InvalidParameterError
 

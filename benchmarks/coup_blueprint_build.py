@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from analysis.provenance import provenance
+from analysis.shared.provenance import provenance
 
 RESULTS = Path(__file__).resolve().parent / "results"
 REPO = Path(__file__).resolve().parent.parent

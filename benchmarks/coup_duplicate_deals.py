@@ -39,11 +39,11 @@ from pathlib import Path
 import numpy as np
 
 from analysis.cli import bots
-from analysis.control_variates import corrected, fit_baseline
 from analysis.coup.duplicate import deal_chance, hand_probabilities
 from analysis.coup.seat_balance import starting_hands
-from analysis.match import play_games
-from analysis.provenance import code_commit, farol_version
+from analysis.play.match import play_games
+from analysis.shared.provenance import code_commit, farol_version
+from analysis.statistics.control_variates import corrected, fit_baseline
 
 RESULTS = Path(__file__).resolve().parent / "results"
 GAME = "python_coup"

@@ -32,7 +32,7 @@ import games  # noqa: F401
 from analysis.coup.blueprint import DECKS, SETUPS, load_blueprint
 from analysis.coup.blueprint_advice import ROLLOUTS, advise_spot, sample_spots
 from analysis.coup.resolve import value_graph_for
-from analysis.provenance import provenance
+from analysis.shared.provenance import provenance
 from games.errors import InvalidParameterError
 from games.history import history_text
 

@@ -36,12 +36,12 @@ import numpy as np
 import pyspiel
 
 import games  # noqa: F401
-from analysis import store
-from analysis.bots import sample_chance
 from analysis.cli import bots
 from analysis.coup.search_agent import DEFAULT
-from analysis.match import play_match
-from analysis.provenance import code_commit, farol_version
+from analysis.play.bots import sample_chance
+from analysis.play.match import play_match
+from analysis.shared import store
+from analysis.shared.provenance import code_commit, farol_version
 
 RESULTS = Path(__file__).resolve().parent / "results"
 GAME = "python_coup"

@@ -24,10 +24,10 @@ import numpy as np
 import pyspiel
 
 import games  # noqa: F401
-from analysis.bots import sample_chance
 from analysis.goat_lords.bots import greedy_bot, lord_bot
 from analysis.goat_lords.search import DEFAULT
-from analysis.match import game_seeds
+from analysis.play.bots import sample_chance
+from analysis.play.match import game_seeds
 
 RESULTS = Path(__file__).resolve().parent / "results"
 

@@ -23,11 +23,11 @@ import numpy as np
 import pyspiel
 
 import games  # noqa: F401
-from analysis.bots import sample_chance
 from analysis.goat_lords import search
 from analysis.goat_lords.heuristic import greedy_choice
-from analysis.match import game_seeds, seating, win_shares
-from analysis.statistics import wilson
+from analysis.play.bots import sample_chance
+from analysis.play.match import game_seeds, seating, win_shares
+from analysis.statistics.intervals import wilson
 
 RESULTS = Path(__file__).resolve().parent / "results"
 

@@ -31,7 +31,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from analysis.provenance import code_commit, farol_version
+from analysis.shared.provenance import code_commit, farol_version
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = Path(__file__).resolve().parent / "results"

@@ -7,7 +7,7 @@ os.environ.setdefault("FAROL_QUICK", "1")
 # Tests never read the caches of the machine they run on (a blueprint built there would
 # change what advice a test gets): each run starts from an empty cache folder.
 os.environ["FAROL_CACHE_DIR"] = tempfile.mkdtemp(prefix="farol-test-cache-")
-# Progress lines on stderr (analysis/progress.py) only where a test asks for them, so that a
+# Progress lines on stderr (analysis/shared/progress.py) only where a test asks for them, so that a
 # slow machine does not change what another test reads there.
 os.environ.setdefault("FAROL_PROGRESS", "0")
 

@@ -7,8 +7,8 @@ import numpy as np
 import pyspiel
 
 import games  # noqa: F401  (registers python_coup)
-from analysis import store
-from analysis.bots import sample_chance
+from analysis.play.bots import sample_chance
+from analysis.shared import store
 from games.coup import endgame_game
 
 
@@ -53,7 +53,7 @@ def chance_probability(state: pyspiel.State, move: str) -> float:
 
 def data_without(tmp_path, *missing: str):
     """A data root under ``tmp_path`` holding the committed Coup data except the folders or
-    files ``missing`` (names under ``coup/``), for :func:`analysis.store.use`."""
+    files ``missing`` (names under ``coup/``), for :func:`analysis.shared.store.use`."""
     real = store.data("coup")
     root = tmp_path / "data_without"
     (root / "coup").mkdir(parents=True)

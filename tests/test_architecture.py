@@ -1,9 +1,12 @@
 """The layering rules of the code base, checked on the source (``ast``, nothing imported).
 
+* imports go one way between the layers (:data:`LAYERS`): a module imports only its own
+  package, the layers below it and the shared helpers (:data:`SHARED`), never a layer
+  above nor a sibling package of its own layer; every module belongs to a layer;
 * no import cycle among the modules of ``games/`` and ``analysis/``;
 * no import inside a function, except of an optional heavy dependency;
 * ``argparse`` (and ``add_argument``) only in the command line, ``analysis/cli/``;
-* the data folder's location only in ``analysis/store.py``.
+* the data folder's location only in ``analysis/shared/store.py``.
 
 Each rule is a helper over a list of files, run on the whole code base and on the
 solver's area (which must pass already).
@@ -20,15 +23,32 @@ PACKAGES = ("games", "analysis")
 # Imported inside a function where only some runs need them (slow to import, or optional).
 LAZY_ALLOWED = frozenset({"dask", "distributed", "pandas", "IPython", "matplotlib", "scipy",
                           "flask", "werkzeug"})
-STORE = "analysis/store.py"
+STORE = "analysis/shared/store.py"
+
+# The layers from the ground up; the packages of one layer are siblings that do not
+# import each other. docs/architecture.md draws the same picture.
+LAYERS = (
+    ("games",),                                             # the rules
+    ("analysis.solve",),                                    # the solver engine, knows no game
+    ("analysis.play",),                                     # bots, matches, play-outs of any game
+    ("analysis.coup", "analysis.cobardes", "analysis.goat_lords"),  # the studies
+    ("analysis.report", "analysis.explore"),                # what users read and browse
+    ("analysis.cli",),                                      # the `farol` command
+)
+# Beside the layers: every layer of ``analysis`` may use them; they import only the games
+# and each other. ``analysis`` itself is the (empty) root package: it counts as shared, but
+# a module directly under it is loose, in no layer.
+SHARED = ("analysis", "analysis.shared", "analysis.statistics")
+ROOT_PACKAGES = ("analysis",)
 
 # The solver's area: the engine, its commands, the shared helpers and the games package root.
 SOLVER_AREA = (
     [f"analysis/solve/{p.name}" for p in sorted((ROOT / "analysis/solve").glob("*.py"))]
     + [f"analysis/cli/{name}.py" for name in
        ("__init__", "solve", "games", "play", "report", "advise")]
-    + [f"analysis/{name}.py" for name in
-       ("bots", "params", "simulate", "gametree", "play", "store")]
+    + [f"analysis/shared/{name}.py" for name in ("__init__", "params", "store")]
+    + [f"analysis/play/{name}.py" for name in
+       ("__init__", "bots", "simulate", "gametree", "session", "coaching")]
     + [f"analysis/report/{name}.py" for name in ("__init__", "context", "base")]
     + [f"games/{name}.py" for name in ("__init__", "catalog", "keys", "errors")]
 )
@@ -103,6 +123,43 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
                 path.append(child)
                 stack.append(iter(sorted(graph[child])))
     return None
+
+
+def package_of(name: str, layers=LAYERS, shared=SHARED) -> str | None:
+    """The layer's package (or shared package) that module ``name`` belongs to, or ``None``."""
+    packages = [p for layer in layers for p in layer] + list(shared)
+    found = [p for p in packages if name == p
+             or (name.startswith(p + ".") and p not in ROOT_PACKAGES)]
+    return max(found, key=len) if found else None
+
+
+def upward_imports(graph: dict[str, set[str]], layers=LAYERS,
+                   shared=SHARED) -> list[str]:
+    """``a -> b`` for each import that climbs a layer or crosses to a sibling package,
+    each import of a layer above the rules by a shared helper, and each module in no
+    layer. The ground layer (the rules) imports no shared helper either."""
+    rank = {p: i for i, layer in enumerate(layers) for p in layer}
+    found = []
+    for name in sorted(graph):
+        home = package_of(name, layers, shared)
+        if home is None:
+            found.append(f"{name}: in no layer (put it in one of the folders of LAYERS)")
+            continue
+        for target in sorted(graph[name]):
+            there = package_of(target, layers, shared)
+            if there is None or there == home:
+                continue
+            if there in shared:
+                if home not in shared and rank[home] == 0:  # the rules stand alone
+                    found.append(f"{name} -> {target}: imports upward")
+            elif home in shared:
+                if rank[there] > 0:
+                    found.append(f"{name} -> {target}: a shared helper imports a layer")
+            elif rank[there] > rank[home]:
+                found.append(f"{name} -> {target}: imports upward")
+            elif rank[there] == rank[home]:
+                found.append(f"{name} -> {target}: imports a sibling of its layer")
+    return found
 
 
 def function_imports(path: Path, allowed: Iterable[str] = LAZY_ALLOWED) -> list[str]:
@@ -218,6 +275,38 @@ def test_the_rules_see_what_they_forbid(tmp_path):
     assert function_imports(bad) == [f"{bad}:10: import json"]
 
 
+def test_the_layer_check_sees_an_upward_import(tmp_path):
+    def write(relative, text=""):
+        path = tmp_path / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+    for package in ("games", "analysis", "analysis/shared", "analysis/solve",
+                    "analysis/coup", "analysis/cobardes", "analysis/cli"):
+        write(f"{package}/__init__.py")
+    write("games/rules.py")
+    write("analysis/shared/store.py", "import games.rules\n")
+    write("analysis/solve/cfr.py", "from analysis.shared import store\nimport games.rules\n")
+    write("analysis/coup/study.py", "from analysis.solve import cfr\n")
+    write("analysis/cli/main.py", "from analysis.coup import study\n")
+    graph = lambda: import_graph(module_files(tmp_path, PACKAGES))  # noqa: E731
+    assert upward_imports(graph()) == []
+    # The engine reaching up into a study, a study into its sibling, the rules into the
+    # helpers, a helper into the engine, and a loose module: each is named.
+    write("analysis/solve/cfr.py", "from analysis.coup import study\n")
+    write("analysis/cobardes/sweep.py", "from analysis.coup.study import x\n")
+    write("games/rules.py", "from analysis.shared import store\n")
+    write("analysis/shared/store.py", "from analysis.solve import cfr\n")
+    write("analysis/loose.py", "import games\n")
+    assert upward_imports(graph()) == [
+        "analysis.cobardes.sweep -> analysis.coup.study: imports a sibling of its layer",
+        "analysis.loose: in no layer (put it in one of the folders of LAYERS)",
+        "analysis.shared.store -> analysis.solve.cfr: a shared helper imports a layer",
+        "analysis.solve.cfr -> analysis.coup.study: imports upward",
+        "games.rules -> analysis.shared.store: imports upward",
+    ]
+
+
 # ---------------------------------------------------------------- the solver's area
 def test_the_solver_area_has_no_import_cycle():
     modules = module_files()
@@ -234,10 +323,15 @@ def test_the_solver_area_keeps_the_rules():
     _check([f for p in files if "analysis/cli/" not in _shown(p)
             for f in command_line_code(p)], "command-line code outside analysis/cli/")
     _check([f for p in files if _shown(p) != STORE for f in data_locations(p)],
-           "data locations outside analysis/store.py")
+           "data locations outside analysis/shared/store.py")
 
 
 # ---------------------------------------------------------------- the whole code base
+
+def test_imports_go_down_the_layers():
+    _check(upward_imports(import_graph(module_files())),
+           "imports against the layers (docs/architecture.md)")
+
 
 def test_no_import_cycle():
     cycle = find_cycle(import_graph(module_files()))
@@ -259,7 +353,7 @@ def test_argparse_only_in_the_command_line():
 
 def test_the_data_folder_is_located_only_by_the_store():
     _check([f for p in _files() if _shown(p) != STORE for f in data_locations(p)],
-           "data locations outside analysis/store.py (ask analysis.store)")
+           "data locations outside analysis/shared/store.py (ask analysis.shared.store)")
 
 
 def test_importing_the_reports_leaves_matplotlibs_backend_alone():

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from analysis import cli, store
+from analysis import cli
 from analysis.cli import games as cli_games
-from analysis.params import load_game, parse_params
-from analysis.play import play_game
+from analysis.play.session import play_game
 from analysis.report.context import ReportContext
+from analysis.shared import store
+from analysis.shared.params import load_game, parse_params
 from games import catalog
 from games.errors import InvalidParameterError
 
@@ -152,7 +153,7 @@ def test_data_option_points_the_run_at_a_folder(tmp_path, monkeypatch, capsys):
 def test_moves_are_typed_by_letter_name_or_card_number():
     """Letters list the moves, so a number typed is a card's: after the 5 is played,
     ``6`` plays warrior 6 (not the sixth move listed), as do ``warrior 6`` and the name."""
-    from analysis.play import match_move, menu_code
+    from analysis.play.session import match_move, menu_code
 
     names = ["play warrior 0", "play warrior 1", "play warrior 2", "play warrior 3",
              "play warrior 4", "play warrior 6", "play villain Thug"]

@@ -8,8 +8,8 @@ import pyspiel
 import pytest
 
 from analysis.cli import bots  # noqa: F401  (registers the bots and coaches)
-from analysis.coaching import GRADES, coach_for, grade, judge
-from analysis.play import play_game
+from analysis.play.coaching import GRADES, coach_for, grade, judge
+from analysis.play.session import play_game
 
 PARAMS = {"kinds": "warriors+courtiers", "warriors": 3, "combats": 4,
           "courtier0": "Squire", "courtier1": "Archer"}

@@ -15,8 +15,6 @@ import pytest
 from open_spiel.python.algorithms import cfr, expected_game_score, exploitability
 
 import games  # noqa: F401  (registers the games)
-from analysis import store
-from analysis.bots import make_bot, sample_chance
 from analysis.cli import main
 from analysis.cobardes import bot as _solved_bot  # noqa: F401  (registers the solved bot)
 from analysis.cobardes import exact, renewal, subgames, sweep, villains, war
@@ -40,9 +38,11 @@ from analysis.cobardes.villains import (
     first_combat_mix,
     solve_villains,
 )
-from analysis.play import play_game
+from analysis.play.bots import make_bot, sample_chance
+from analysis.play.session import play_game
 from analysis.report import ReportContext
 from analysis.report import cobardes as cobardes_report
+from analysis.shared import store
 from analysis.solve import compile_game, solve, solve_lp
 from games import catalog
 from games.cobardes import cards as C
@@ -611,7 +611,7 @@ def test_first_combat_mix_reads_each_villains_opening_information_set():
 
 
 def test_cobardes_locations_follow_the_data_store(tmp_path, monkeypatch):
-    """Every stored ¡Cobardes! result is located through :mod:`analysis.store` at call
+    """Every stored ¡Cobardes! result is located through :mod:`analysis.shared.store` at call
     time: ``store.use`` and ``$FAROL_DATA_DIR`` move them all."""
     with store.use(tmp_path):
         assert sweep.pairings_dir() == tmp_path / "cobardes" / "pairings"

@@ -13,9 +13,9 @@ from open_spiel.python.algorithms import cfr, expected_game_score, exploitabilit
 from open_spiel.python.observation import make_observation
 
 from analysis import cli
-from analysis.bots import sample_chance
-from analysis.params import load_game
-from analysis.play import play_game
+from analysis.play.bots import sample_chance
+from analysis.play.session import play_game
+from analysis.shared.params import load_game
 from games.cobardes import cards as C
 from games.cobardes import engine as E
 from games.cobardes import events as EV

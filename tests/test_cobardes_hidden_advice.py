@@ -11,12 +11,10 @@ import numpy as np
 import pyspiel
 import pytest
 
-from analysis.bots import make_bot
 from analysis.cli import (
     bots,  # noqa: F401  (registers the bots and coaches)
     main,
 )
-from analysis.coaching import coach_for
 from analysis.cobardes import bot as bot_module
 from analysis.cobardes.advise import _hidden_from_a_player, advise_spot
 from analysis.cobardes.hidden_advice import advise_hidden, solution_for, strategy_at, worlds
@@ -29,6 +27,8 @@ from analysis.cobardes.hidden_solution import (
 from analysis.cobardes.hidden_sweep import hidden_params
 from analysis.cobardes.trunk import GAME, compile_cut
 from analysis.cobardes.villains import node_values
+from analysis.play.bots import make_bot
+from analysis.play.coaching import coach_for
 from analysis.solve import CFRSolver
 from analysis.solve.abstraction import graph_strategy_on_tree
 from analysis.solve.compiled import CHANCE, PLAYER0

@@ -8,11 +8,11 @@ import numpy as np
 import pyspiel
 import pytest
 
-from analysis import store
 from analysis.cli import main
 from analysis.cobardes import hidden_sweep as H
 from analysis.cobardes.hidden_solution import HiddenSolution, solution_path
 from analysis.cobardes.sweep import is_mirror
+from analysis.shared import store
 from analysis.solve.errors import CorruptFileError
 from games.cobardes import cards as C
 

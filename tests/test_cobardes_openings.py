@@ -9,10 +9,10 @@ import json
 import pyspiel
 import pytest
 
-from analysis import store
 from analysis.cli import main
 from analysis.cobardes import bot, hidden_sweep
 from analysis.cobardes import openings as cob_openings
+from analysis.shared import store
 
 
 def one_line(capsys) -> str:

@@ -1,4 +1,4 @@
-"""The starting-hand control variate (analysis.control_variates) on synthetic games whose
+"""The starting-hand control variate (analysis.statistics.control_variates) on synthetic games whose
 true win rates are known: unbiased with any baseline, smaller spread with a good one."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import itertools
 import numpy as np
 import pytest
 
-from analysis.control_variates import HandBaseline, fit_baseline
+from analysis.statistics.control_variates import HandBaseline, fit_baseline
 
 HANDS = ("a", "b", "c")
 PROB = np.array([0.5, 0.3, 0.2])

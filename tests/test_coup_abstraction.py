@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from analysis import store
 from analysis.cli import main
 from analysis.coup import abstraction as A
 from analysis.coup.larger import abstraction_loss
 from analysis.coup.model import SWEEP_VERSION, Endgame, bracket_path
+from analysis.shared import store
 from analysis.solve import CFRSolver, compile_game
 
 TINY = Endgame(3, 3, "inquisitor", turn_cap=1)

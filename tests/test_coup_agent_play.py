@@ -9,10 +9,10 @@ import numpy as np
 import pyspiel
 import pytest
 
-from analysis import store
 from analysis.coup import blueprint_bluffs as BB
 from analysis.coup.panel import View
 from analysis.coup.studies import agent_play as A
+from analysis.shared import store
 from games.coup import cards as C
 
 

@@ -9,10 +9,10 @@ import pytest
 from coup_helpers import data_without
 
 import analysis.coup.advise  # noqa: F401  (registers the solved bot)
-from analysis.bots import make_bot, sample_chance
 from analysis.cli import main
 from analysis.coup.endgames import analyse, cap_study, solve_endgame
 from analysis.coup.model import Endgame
+from analysis.play.bots import make_bot, sample_chance
 from analysis.solve import compile_game, solve_lp
 
 

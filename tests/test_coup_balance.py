@@ -8,11 +8,11 @@ import random
 import pyspiel
 import pytest
 
-from analysis import store
 from analysis.cli import main
 from analysis.cli.bots import build
 from analysis.coup import seat_balance as SB
-from analysis.match import MatchResult, SeatRecord
+from analysis.play.match import MatchResult, SeatRecord
+from analysis.shared import store
 from games.coup import cards as C
 from games.errors import InvalidParameterError
 

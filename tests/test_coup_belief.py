@@ -13,8 +13,8 @@ import pyspiel
 import pytest
 
 import games  # noqa: F401  (registers the games)
-from analysis.bots import sample_chance
 from analysis.coup.agents.belief import Belief, ClaimModel
+from analysis.play.bots import sample_chance
 from games.coup import cards as C
 from games.errors import InvalidPositionError
 

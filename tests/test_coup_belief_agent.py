@@ -10,11 +10,11 @@ import pyspiel
 import pytest
 from coup_helpers import play_bots as play
 
-from analysis.bots import make_bot
 from analysis.cli import bots as cli_bots  # noqa: F401  (registers every bot)
 from analysis.coup.agents import belief_search as B
 from analysis.coup.panel import View
 from analysis.coup.search_agent import Budget
+from analysis.play.bots import make_bot
 from games.coup import cards as C
 from games.coup import engine as E
 from games.errors import InvalidParameterError
@@ -142,7 +142,7 @@ def test_play_and_a_goat_lords_match_say_what_best_is(capsys, monkeypatch):
 
 
 def test_what_best_is_carries_its_measured_strength():
-    from analysis.bots import what_stands_behind
+    from analysis.play.bots import what_stands_behind
 
     for params in ({}, {"players": 4}):
         about = what_stands_behind("best", pyspiel.load_game("python_coup", params))

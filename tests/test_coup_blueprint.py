@@ -18,7 +18,7 @@ import pyspiel
 import pytest
 from numba import njit
 
-from analysis import cli, store
+from analysis import cli
 from analysis.cli.bots import make_bot
 from analysis.coup import blueprint as B
 from analysis.coup.blueprint_bounds import (
@@ -30,6 +30,7 @@ from analysis.coup.blueprint_bounds import (
 )
 from analysis.coup.guarantees import position_graph, uncapped_roots
 from analysis.coup.model import Endgame
+from analysis.shared import store
 from analysis.solve.cyclic import CyclicCFR, _values, normalise
 from analysis.solve.errors import CorruptFileError
 from games.coup.walker import DecisiveCoupWalker, decisive_coup

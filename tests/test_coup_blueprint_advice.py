@@ -10,14 +10,15 @@ import random
 import pyspiel
 import pytest
 
-from analysis import cli, store
+from analysis import cli
 from analysis.cli import bots  # noqa: F401  (registers the bots and coaches)
-from analysis.coaching import coach_for
 from analysis.coup import blueprint as B
 from analysis.coup.blueprint_advice import advise_spot, beliefs
 from analysis.coup.guarantees import position_key
 from analysis.coup.model import Endgame
-from analysis.play import play_game
+from analysis.play.coaching import coach_for
+from analysis.play.session import play_game
+from analysis.shared import store
 from games.coup import cards as C
 from games.errors import InvalidPositionError
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analysis import store
 from analysis.coup import blueprint as B
 from analysis.coup import blueprint_bluffs as BB
 from analysis.coup.model import Endgame
 from analysis.coup.panel import View
+from analysis.shared import store
 from games.coup import cards as C
 from games.coup import engine as E
 

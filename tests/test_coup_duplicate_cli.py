@@ -7,13 +7,13 @@ import json
 
 import pytest
 
-from analysis import store
 from analysis.cli import main
 from analysis.cli.bots import build
 from analysis.coup import seat_balance as SB
 from analysis.coup.duplicate import deal_chance
-from analysis.match import play_games
-from analysis.statistics import cluster_interval
+from analysis.play.match import play_games
+from analysis.shared import store
+from analysis.statistics.intervals import cluster_interval
 
 SMALL = dict(games=12, seed=5, panel=("random",), robustness_games=6, build=build)
 

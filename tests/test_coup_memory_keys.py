@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from analysis import store
 from analysis.cli import main
 from analysis.coup import abstraction as A
 from analysis.coup.model import Endgame
+from analysis.shared import store
 from analysis.solve import compile_game
 from games.coup import cards as C
 from games.coup import engine as E

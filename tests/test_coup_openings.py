@@ -9,11 +9,11 @@ import json
 
 import pytest
 
-from analysis import store
 from analysis.cli import main
 from analysis.coup import openings as coup_openings
 from analysis.coup.advise import advise
-from analysis.provenance import provenance
+from analysis.shared import store
+from analysis.shared.provenance import provenance
 from games.coup.positions import parse_position
 
 OPENING = "Draw Duke;Draw Contessa;Draw Captain;Draw Assassin"

@@ -8,9 +8,9 @@ import numpy as np
 import pyspiel
 import pytest
 
-from analysis.bots import bots_for, make_bot, sample_chance
 from analysis.coup import panel
 from analysis.coup.panel import BluffParams, View, bluffer_bot, honest_bot
+from analysis.play.bots import bots_for, make_bot, sample_chance
 from games.coup import cards as C
 from games.coup import engine as E
 from games.errors import InvalidParameterError

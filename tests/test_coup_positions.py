@@ -6,7 +6,7 @@ import pyspiel
 import pytest
 from coup_helpers import names, play, position_state
 
-from analysis.params import load_game
+from analysis.shared.params import load_game
 from games.coup import cards as C
 from games.coup import endgame_game, format_position, parse_position
 from games.coup.positions import UNKNOWN

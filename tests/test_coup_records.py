@@ -6,12 +6,12 @@ import json
 
 import pytest
 
-from analysis import store
 from analysis.coup.abstraction import Estimate
 from analysis.coup.full_game import FullGameRow
 from analysis.coup.larger import LargerRow
 from analysis.coup.model import BracketRecord, Endgame, EndgameRecord, read_typed_rows
 from analysis.coup.sweep import CapStudyRow
+from analysis.shared import store
 
 KINDS = {"endgames": EndgameRecord, "endgames_priced": EndgameRecord,
          "brackets": BracketRecord, "brackets_markov": BracketRecord,

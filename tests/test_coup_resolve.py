@@ -13,7 +13,6 @@ import pytest
 from open_spiel.python import policy as os_policy
 from open_spiel.python.algorithms import exploitability as os_exploitability
 
-from analysis import store
 from analysis.coup import blueprint as B
 from analysis.coup.blueprint_advice import advise_spot, beliefs
 from analysis.coup.guarantees import encode_key, markov_key
@@ -28,6 +27,7 @@ from analysis.coup.resolve import (
     value_graph_for,
     values_current,
 )
+from analysis.shared import store
 from analysis.solve.cyclic import CyclicCFR, CyclicGraph
 from analysis.solve.tree_response import best_response_value, exploitability
 from games.coup import cards as C

@@ -15,10 +15,10 @@ import pytest
 from coup_helpers import play_bots as play
 
 from analysis import cli
-from analysis.bots import bots_for, make_bot, sample_chance
 from analysis.cli import bots as cli_bots  # noqa: F401  (registers every bot)
 from analysis.coup import search_agent as S
 from analysis.coup.panel import View
+from analysis.play.bots import bots_for, make_bot, sample_chance
 from games.coup import cards as C
 from games.coup import engine as E
 

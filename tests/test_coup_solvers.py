@@ -7,7 +7,7 @@ import pytest
 from open_spiel.python import policy
 from open_spiel.python.algorithms import cfr, expected_game_score, exploitability
 
-from analysis.gametree import count_tree
+from analysis.play.gametree import count_tree
 from games import catalog
 from games.coup import endgame_game
 

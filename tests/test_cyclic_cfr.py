@@ -9,7 +9,7 @@ import pytest
 from open_spiel.python import policy as policy_lib
 from open_spiel.python.algorithms import best_response, exploitability
 
-from analysis import progress
+from analysis.shared import progress
 from analysis.solve.cyclic import (
     SWEEP_CHUNK,
     TERMINAL,

@@ -9,7 +9,7 @@ import zipfile
 
 import pytest
 
-from analysis import cli, store
+from analysis import cli
 from analysis.cobardes import renewal
 from analysis.cobardes import sweep as cobardes_sweep
 from analysis.coup import abstraction
@@ -18,6 +18,7 @@ from analysis.coup import model as coup_model
 from analysis.coup.model import Endgame, load_record, record_path
 from analysis.goat_lords.tournament import Experiment, csv_folder, csv_path, load_rows
 from analysis.report.coup import endgames as coup_endgames_report
+from analysis.shared import store
 from analysis.solve import CorruptFileError, SolveResult, solve
 from analysis.solve.cache import read_rows, write_rows
 

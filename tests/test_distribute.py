@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from analysis.distribute import local_pool
+from analysis.shared.distribute import local_pool
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 

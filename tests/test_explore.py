@@ -20,12 +20,12 @@ from pathlib import Path
 
 import pytest
 
-from analysis import store
 from analysis.cli import main
 from analysis.explore import spots
 from analysis.explore.app import create_app
 from analysis.explore.words import page_words
 from analysis.explore.worker import Solves
+from analysis.shared import store
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = "kinds=warriors+courtiers,warriors=2,combats=2,courtier0=Squire,courtier1=Archer"

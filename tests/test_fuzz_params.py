@@ -1,6 +1,6 @@
 """Every ``--param`` is answered: parsed values or a one-line FarolError, for every game.
 
-Property-based (hypothesis, bounded) fuzzing of :func:`analysis.params.parse_params`
+Property-based (hypothesis, bounded) fuzzing of :func:`analysis.shared.params.parse_params`
 with random ``k=v`` strings and with each game's own keys given random values (NaN,
 infinities, huge and negative numbers, empty and unicode text).
 """
@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import games
 from analysis.cli import main
-from analysis.params import INT_MAX, INT_MIN, game_parameter_spec, load_game, parse_params
+from analysis.shared.params import INT_MAX, INT_MIN, game_parameter_spec, load_game, parse_params
 from games.errors import FarolError, InvalidParameterError
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

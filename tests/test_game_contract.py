@@ -14,7 +14,7 @@ import pyspiel
 import pytest
 from open_spiel.python.games import kuhn_poker  # noqa: F401  (registers python_kuhn_poker)
 
-from analysis.bots import sample_chance
+from analysis.play.bots import sample_chance
 from games import catalog
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from analysis.cli import main
-from analysis.params import game_parameter_spec
+from analysis.shared.params import game_parameter_spec
 from games import catalog
 
 

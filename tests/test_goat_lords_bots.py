@@ -11,13 +11,13 @@ import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts
 
-from analysis.bots import bots_for, sample_chance
 from analysis.goat_lords import GAME
 from analysis.goat_lords.bots import TableRolloutEvaluator, greedy_bot
 from analysis.goat_lords.statistics import bot_win_rates
 from analysis.goat_lords.tournament import Experiment, play_one
-from analysis.params import load_game
-from analysis.play import play_game
+from analysis.play.bots import bots_for, sample_chance
+from analysis.play.session import play_game
+from analysis.shared.params import load_game
 
 
 def mid_game_state(players=2, steps=40, seed=0):

@@ -12,8 +12,8 @@ import numpy as np
 import pyspiel
 import pytest
 
-from analysis.bots import sample_chance
-from analysis.params import load_game
+from analysis.play.bots import sample_chance
+from analysis.shared.params import load_game
 from games.errors import (
     IllegalActionError,
     InvalidParameterError,

@@ -10,16 +10,16 @@ import numpy as np
 import pyspiel
 import pytest
 
-from analysis import store
-from analysis.bots import make_bot, sample_chance
 from analysis.cli import main
 from analysis.goat_lords import GAME
 from analysis.goat_lords import bots as goat_bots
 from analysis.goat_lords.belief import Belief
 from analysis.goat_lords.heuristic import greedy_choice
 from analysis.goat_lords.search import DEFAULT, SearchSettings, search
-from analysis.params import load_game
-from analysis.play import play_game
+from analysis.play.bots import make_bot, sample_chance
+from analysis.play.session import play_game
+from analysis.shared import store
+from analysis.shared.params import load_game
 from games.goat_lords import rules
 from games.goat_lords.cards import DECK_COUNTS, NUM_KINDS
 from games.goat_lords.table import CHANCE, DUEL

@@ -17,7 +17,7 @@ from analysis.goat_lords.statistics import (
     wild_worth,
 )
 from analysis.goat_lords.tournament import Experiment, play_one
-from analysis.statistics import wilson
+from analysis.statistics.intervals import wilson
 
 
 def test_statistics():

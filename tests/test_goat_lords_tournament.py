@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from analysis import cli, store
+from analysis import cli
 from analysis.goat_lords.balance import BalanceTables
 from analysis.goat_lords.belief import Belief
 from analysis.goat_lords.plan import (
@@ -31,6 +31,7 @@ from analysis.goat_lords.tournament import (
     run_experiment,
     swap_in_a_wild,
 )
+from analysis.shared import store
 from games.goat_lords.cards import DECK_COUNTS, IS_WILD
 from games.goat_lords.table import STARTER, Config, Table
 

@@ -15,7 +15,6 @@ import pytest
 from matplotlib import colormaps
 from matplotlib.figure import Figure
 
-from analysis import store
 from analysis.cli import main as cli_main
 from analysis.cobardes.hidden_sweep import hidden_matchups, load_hidden
 from analysis.cobardes.sweep import is_mirror
@@ -25,7 +24,7 @@ from analysis.coup.blueprint_bluffs import BluffRow, BluffTable, GridRow, save_t
 from analysis.goat_lords.plan import plan as goat_plan
 from analysis.goat_lords.statistics import duel_success, seat_win_rates
 from analysis.goat_lords.tournament import load_rows
-from analysis.match import MatchResult, SeatRecord
+from analysis.play.match import MatchResult, SeatRecord
 from analysis.report import cells, svg
 from analysis.report.cobardes.common import FULL_BATTLE_JSON, load_renewal
 from analysis.report.context import ReportContext
@@ -37,6 +36,7 @@ from analysis.report.guides.write import GUIDES, render_guide, write_guide
 from analysis.report.markdown import pct, pct_ci, pp, table
 from analysis.report.site import write_site
 from analysis.report.write import write_index
+from analysis.shared import store
 from games import catalog
 
 ROOT = Path(__file__).resolve().parent.parent

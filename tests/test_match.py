@@ -7,10 +7,10 @@ import json
 
 import pytest
 
-from analysis import match
 from analysis.cli import bots
-from analysis.match import MatchResult, SeatRecord, play_match, seating, win_shares
-from analysis.statistics import wilson
+from analysis.play import match
+from analysis.play.match import MatchResult, SeatRecord, play_match, seating, win_shares
+from analysis.statistics.intervals import wilson
 from games.errors import InvalidParameterError, UnknownBotError
 from games.goat_lords import rules as goat_rules
 

@@ -1,5 +1,5 @@
 """Progress on standard error off a terminal (plain lines with the time left, no
-carriage returns) and Ctrl-C (one line, exit status 130): analysis/progress.py."""
+carriage returns) and Ctrl-C (one line, exit status 130): analysis/shared/progress.py."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis import progress
+from analysis.shared import progress
 
 ROOT = Path(__file__).resolve().parents[1]
 FAROL = [sys.executable, "-c", "import sys; from analysis.cli import main; sys.exit(main())"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from analysis.provenance import provenance
+from analysis.shared.provenance import provenance
 
 
 def test_provenance_names_version_commit_and_seed():

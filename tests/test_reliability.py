@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analysis import cli, store
+from analysis import cli
 from analysis.cli import cobardes as cli_cobardes
 from analysis.cli import goat_lords as cli_goat_lords
 from analysis.cli import report as cli_report
@@ -21,7 +21,8 @@ from analysis.cli import solve as cli_solve
 from analysis.cli.numbers import finite_float, int_in
 from analysis.cli.outputs import check_output_dir, check_output_file
 from analysis.cli.spots import protect_position
-from analysis.params import parse_params
+from analysis.shared import store
+from analysis.shared.params import parse_params
 from analysis.solve import solve
 from analysis.solve.cache import check_checkpoint_file
 from analysis.solve.errors import CorruptFileError

@@ -15,6 +15,7 @@ from open_spiel.python.algorithms import exploitability as openspiel_exploitabil
 from solve_games import pennies_race_value
 
 from analysis import cli
+from analysis.shared.store import CACHE_ENV
 from analysis.solve import (
     CFRSolver,
     CorruptFileError,
@@ -27,7 +28,6 @@ from analysis.solve import (
     solve_lp,
 )
 from analysis.solve.cache import read_rows, write_rows
-from analysis.store import CACHE_ENV
 
 
 def files_under(path) -> list[str]:

@@ -9,9 +9,9 @@ import sys
 
 import pyspiel
 
-from analysis import store
 from analysis.cli.parser import ArgumentValueError, FarolParser, add_command
 from analysis.cli.spots import protect_position
+from analysis.shared import store
 from games.errors import FarolError
 
 # Each command: its name, its line in ``farol --help``, and the module under

@@ -23,7 +23,7 @@ from analysis.coup.blueprint_advice import (
     position_spot,
 )
 from analysis.coup.openings import SOLVE_MINUTES, refusal, stored_advice, stored_note
-from analysis.progress import expect
+from analysis.shared.progress import expect
 from games.coup import cards as C
 from games.coup.positions import parse_position
 from games.errors import InvalidPositionError

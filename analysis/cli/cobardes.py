@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import json
 
-from analysis import store
 from analysis.cli.advise_cobardes import MAX_COMBATS, MAX_WARRIOR
 from analysis.cli.numbers import finite_float, int_in
 from analysis.cli.outputs import check_output_dir, check_output_file
@@ -26,6 +25,7 @@ from analysis.cobardes import (
     sweep,
     villains,
 )
+from analysis.shared import store
 from analysis.solve.cache import atomic_write_text
 from games.cobardes import cards as C
 from games.errors import InvalidParameterError

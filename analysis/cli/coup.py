@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pyspiel
 
-from analysis import store
 from analysis.cli import bots, coup_balance, coup_blueprint, coup_openings, coup_play_tables
 from analysis.cli.matches import (
     add_common_arguments,
@@ -26,7 +25,8 @@ from analysis.cli.numbers import finite_float, int_in
 from analysis.coup import abstraction, full_game, larger, model, sweep
 from analysis.coup.duplicate import deal_chance
 from analysis.coup.panel import GAME
-from analysis.match import play_match
+from analysis.play.match import play_match
+from analysis.shared import store
 from analysis.solve.compile import parse_memory
 from games.coup import cards
 from games.errors import InvalidParameterError

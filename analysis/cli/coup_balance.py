@@ -10,13 +10,13 @@ from __future__ import annotations
 import argparse
 import json
 
-from analysis import store
 from analysis.cli import bots
 from analysis.cli.matches import parse_agents, show_progress
 from analysis.cli.numbers import int_in, parse_counts
 from analysis.coup import seat_balance as SB
 from analysis.coup.agents.best import about_kind, agent_name
 from analysis.coup.seat_balance import TableRecord
+from analysis.shared import store
 from games.coup import cards
 from games.errors import InvalidParameterError
 

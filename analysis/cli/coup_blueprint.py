@@ -16,13 +16,13 @@ import os
 import subprocess
 import sys
 
-from analysis import store
 from analysis.cli.numbers import int_in
 from analysis.coup import blueprint
 from analysis.coup import blueprint_bluffs as BB
 from analysis.coup.blueprint_bounds import measure_bounds
 from analysis.coup.resolve import compute_values, values_current
-from analysis.progress import shown
+from analysis.shared import store
+from analysis.shared.progress import shown
 from games.errors import InvalidParameterError
 
 # How the stored blueprints' accuracy is measured (the report quotes these runs).

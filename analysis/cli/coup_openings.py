@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import argparse
 
-from analysis import store
 from analysis.cli.numbers import finite_float
 from analysis.coup import openings
 from analysis.coup.advise import TARGET
-from analysis.progress import say
+from analysis.shared import store
+from analysis.shared.progress import say
 from games.coup import cards as C
 from games.errors import InvalidParameterError
 

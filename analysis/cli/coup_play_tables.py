@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import argparse
 
-from analysis import store
 from analysis.cli.coup_balance import parse_names
 from analysis.cli.matches import show_progress
 from analysis.cli.numbers import int_in
 from analysis.coup import blueprint_bluffs as BB
 from analysis.coup.studies import agent_play as A
+from analysis.shared import store
 from games.coup import cards
 from games.errors import InvalidParameterError
 

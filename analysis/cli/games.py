@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from analysis.cli.bots import bots_for
-from analysis.params import game_parameter_spec
+from analysis.shared.params import game_parameter_spec
 from games import catalog
 
 

@@ -10,7 +10,6 @@ import re
 
 import pyspiel
 
-from analysis import store
 from analysis.cli.matches import (
     add_common_arguments,
     behind,
@@ -32,9 +31,10 @@ from analysis.goat_lords.statistics import (
     seat_win_rates,
 )
 from analysis.goat_lords.tournament import Experiment, csv_folder, csv_path, run_experiment
-from analysis.match import play_match
-from analysis.params import parse_params
+from analysis.play.match import play_match
 from analysis.report.context import quick_mode
+from analysis.shared import store
+from analysis.shared.params import parse_params
 from analysis.solve.cache import atomic_write_text
 from games.errors import InvalidParameterError
 from games.goat_lords.rules import MAX_PLAYERS, MIN_PLAYERS

@@ -6,10 +6,10 @@ from __future__ import annotations
 import argparse
 import json
 
-from analysis import progress
-from analysis.bots import stands_behind_line, what_stands_behind
 from analysis.cli.numbers import int_in
-from analysis.match import MatchResult
+from analysis.play.bots import stands_behind_line, what_stands_behind
+from analysis.play.match import MatchResult
+from analysis.shared import progress
 from games.errors import InvalidParameterError
 
 
@@ -38,7 +38,7 @@ def parse_agents(text: str) -> tuple[str, ...]:
 
 def show_progress() -> bool:
     """Progress on standard error, a bar on a terminal and plain lines otherwise, unless
-    ``FAROL_PROGRESS=0`` (:mod:`analysis.progress`)."""
+    ``FAROL_PROGRESS=0`` (:mod:`analysis.shared.progress`)."""
     return progress.shown()
 
 

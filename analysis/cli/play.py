@@ -7,11 +7,11 @@ import sys
 
 import numpy as np
 
-from analysis.bots import stands_behind_line, what_stands_behind
 from analysis.cli import bots  # noqa: F401  (registers every bot before a game is played)
 from analysis.cli.numbers import int_in
-from analysis.params import load_game, parse_params
-from analysis.play import play_game
+from analysis.play.bots import stands_behind_line, what_stands_behind
+from analysis.play.session import play_game
+from analysis.shared.params import load_game, parse_params
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

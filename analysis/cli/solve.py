@@ -8,10 +8,10 @@ import sys
 import time
 from pathlib import Path
 
-from analysis import store
 from analysis.cli.numbers import finite_float, int_in
 from analysis.cli.outputs import check_output_dir, check_output_file
-from analysis.params import parse_params
+from analysis.shared import store
+from analysis.shared.params import parse_params
 from analysis.solve import METHODS, solve
 from analysis.solve.cache import check_checkpoint_file
 from analysis.solve.errors import CorruptFileError
@@ -22,7 +22,7 @@ from games.errors import InvalidParameterError, OutputError
 
 def default_out_dir(game: str, params: dict, graph: bool) -> Path:
     """``<cache>/results/<game>[-k=v...][-graph]``: where a solve is saved by default
-    (inside the cache directory, which version control ignores; see :mod:`analysis.store`)."""
+    (inside the cache directory, which version control ignores; see :mod:`analysis.shared.store`)."""
     parts = [game] + [f"{k}={v}" for k, v in sorted(params.items())] + (["graph"] if graph else [])
     slug = re.sub(r"[^A-Za-z0-9_.=+-]+", "_", "-".join(parts)).strip("_")
     return store.cache("results", slug[:150])

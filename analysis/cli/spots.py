@@ -8,7 +8,7 @@ import argparse
 
 import pyspiel
 
-from analysis.params import load_game, parse_params
+from analysis.shared.params import load_game, parse_params
 from games.errors import InvalidParameterError
 from games.history import replay
 

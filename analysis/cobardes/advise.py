@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from analysis import store
-from analysis.coaching import register_coach
 from analysis.cobardes import exact, openings, sweep
 from analysis.cobardes.fast_exact import FastExactSolver
 from analysis.cobardes.hidden_advice import (
@@ -24,7 +22,9 @@ from analysis.cobardes.hidden_advice import (
 )
 from analysis.cobardes.villains import advise_villains
 from analysis.cobardes.war import continuation
-from analysis.progress import say
+from analysis.play.coaching import register_coach
+from analysis.shared import store
+from analysis.shared.progress import say
 from games.cobardes import cards as C
 from games.cobardes import engine as E
 from games.cobardes.hidden import any_villain_unknown

@@ -13,7 +13,6 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 
-from analysis.bots import Bot, BotSpec, register_bot
 from analysis.cobardes.fast_exact import FastExactSolver
 from analysis.cobardes.hidden_advice import (
     ON_DEMAND_NODES,
@@ -24,6 +23,7 @@ from analysis.cobardes.hidden_advice import (
 )
 from analysis.cobardes.trunk import solve_trunk, trunk_key
 from analysis.cobardes.villains import strategy_lookup
+from analysis.play.bots import Bot, BotSpec, register_bot
 from games.cobardes.hidden import any_villain_unknown
 from games.errors import InvalidParameterError
 

@@ -21,7 +21,7 @@ import pyspiel
 
 import games  # noqa: F401  (registers the games)
 from analysis.cobardes.hidden_solution import ITERATIONS, HiddenSolution, solution_path, solve
-from analysis.progress import shown
+from analysis.shared.progress import shown
 from analysis.solve.compiled import CHANCE, PLAYER0
 from games.cobardes import cards as C
 from games.cobardes import engine as E

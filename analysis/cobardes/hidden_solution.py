@@ -16,10 +16,10 @@ from pathlib import Path
 import numpy as np
 import pyspiel
 
-from analysis import store
 from analysis.cobardes.trunk import compile_cut
 from analysis.cobardes.villains import node_values
-from analysis.provenance import provenance
+from analysis.shared import store
+from analysis.shared.provenance import provenance
 from analysis.solve import CFRSolver
 from analysis.solve.cache import READ_ERRORS, atomic_savez
 from analysis.solve.errors import CorruptFileError

@@ -22,13 +22,13 @@ import numpy as np
 import pyspiel
 
 import games  # noqa: F401  (registers the games)
-from analysis import store
 from analysis.cobardes.hidden_solution import ITERATIONS, solve
 from analysis.cobardes.sweep import battle_params, is_mirror, task_path
 from analysis.cobardes.trunk import compile_cut
 from analysis.cobardes.villains import GAME, deal_values
-from analysis.distribute import local_pool, run_on_dask
-from analysis.progress import bar as progress_bar
+from analysis.shared import store
+from analysis.shared.distribute import local_pool, run_on_dask
+from analysis.shared.progress import bar as progress_bar
 from analysis.solve.cache import atomic_write_text, damaged_record, read_record
 from games.cobardes import cards as C
 from games.errors import InvalidParameterError

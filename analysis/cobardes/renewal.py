@@ -19,7 +19,6 @@ from pathlib import Path
 
 import numpy as np
 
-from analysis import store
 from analysis.cobardes import sweep
 from analysis.cobardes.exact import BattleSpec, initial_position
 from analysis.cobardes.graph import (
@@ -33,6 +32,7 @@ from analysis.cobardes.graph import (
     outcome_kind,
 )
 from analysis.cobardes.war import SCORES, TOKENS_TO_WIN, score_order
+from analysis.shared import store
 from analysis.solve.cache import atomic_write_text, read_record
 from games.cobardes import cards as C
 from games.cobardes import engine as E

@@ -14,10 +14,10 @@ from pathlib import Path
 import pyspiel
 
 import games  # noqa: F401  (registers the games)
-from analysis import store
 from analysis.cobardes.fast_exact import FastExactSolver
 from analysis.cobardes.trunk import compile_cut
 from analysis.cobardes.villains import AbstractionLoss, deal_values, measure_loss
+from analysis.shared import store
 from analysis.solve import CFRSolver
 
 GAME = "python_cobardes_battle"

@@ -15,13 +15,13 @@ from concurrent.futures import as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
-from analysis import store
 from analysis.cobardes.exact import BattleSpec, initial_position
 from analysis.cobardes.fast_exact import FastExactSolver
 from analysis.cobardes.graph import OUTCOME_NAMES, BattleGraph, opening_actions
 from analysis.cobardes.war import card_mix, solve_war
-from analysis.distribute import local_pool, run_on_dask
-from analysis.progress import bar as progress_bar
+from analysis.shared import store
+from analysis.shared.distribute import local_pool, run_on_dask
+from analysis.shared.progress import bar as progress_bar
 from analysis.solve.cache import atomic_write_text, read_record
 from games.cobardes import cards as C
 from games.errors import InvalidParameterError

@@ -17,8 +17,8 @@ import numpy as np
 import pyspiel
 
 import games  # noqa: F401  (registers the games)
-from analysis import store
 from analysis.cobardes.trunk import TREE_MEMORY, solve_trunk, trunk_key
+from analysis.shared import store
 from analysis.solve import CFRSolver, compile_cached, compile_game, exploitability
 from analysis.solve.abstraction import graph_strategy_on_tree
 from analysis.solve.compile import PLAYER0, PLAYER1

@@ -4,7 +4,7 @@ Modules
 -------
 :mod:`analysis.coup.model`
     The 1v1 endgame, the shared constants and the stored records (through
-    :mod:`analysis.store`).
+    :mod:`analysis.shared.store`).
 :mod:`analysis.coup.endgames`
     One 1v1 endgame (one face-down card each, dealt by chance) solved on the
     perfect-recall tree with Farol's engine, its equilibrium walked for values,

@@ -30,7 +30,7 @@ from analysis.coup.model import (
     markov_brackets_dir,
 )
 from analysis.coup.runner import run_all
-from analysis.progress import shown
+from analysis.shared.progress import shown
 from analysis.solve import CFRSolver, CompiledGame, compile_game, exploitability
 from analysis.solve.abstraction import graph_strategy_on_tree
 from analysis.solve.cache import atomic_write_text, read_record

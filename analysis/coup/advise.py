@@ -15,11 +15,11 @@ from dataclasses import dataclass
 import numpy as np
 import pyspiel
 
-from analysis import store
-from analysis.bots import BotSpec, register_bot
 from analysis.coup import guarantees as GU
 from analysis.coup.brackets import compile_markov_game, solve_side
-from analysis.progress import expect
+from analysis.play.bots import BotSpec, register_bot
+from analysis.shared import store
+from analysis.shared.progress import expect
 from analysis.solve import CFRSolver, SolveResult, compile_cached, make_result
 from analysis.solve import compile as compile_module
 from analysis.solve.cache import cache_dir

@@ -26,7 +26,6 @@ from pathlib import Path
 
 import numpy as np
 
-from analysis import store
 from analysis.coup.full_game import full_game
 from analysis.coup.guarantees import (
     PositionGraph,
@@ -37,7 +36,8 @@ from analysis.coup.guarantees import (
     position_key,
     uncapped_roots,
 )
-from analysis.provenance import provenance
+from analysis.shared import store
+from analysis.shared.provenance import provenance
 from analysis.solve.cache import READ_ERRORS, atomic_savez, atomic_write_text, read_json
 from analysis.solve.cyclic import CyclicCFR, CyclicGraph
 from analysis.solve.errors import CorruptFileError

@@ -20,13 +20,13 @@ import math
 import numpy as np
 import pyspiel
 
-from analysis import store
-from analysis.coaching import register_coach
 from analysis.coup.blueprint import Blueprint, accuracy, read_summary
 from analysis.coup.blueprint_agent import load_deck_blueprint
 from analysis.coup.guarantees import position_key
 from analysis.coup.resolve import ValueGraph, resolve_spot, value_graph_for, values_current
-from analysis.statistics import Z95
+from analysis.play.coaching import register_coach
+from analysis.shared import store
+from analysis.statistics.intervals import Z95
 from games.coup import cards as C
 from games.coup import engine as E
 from games.coup import view as V

@@ -20,14 +20,14 @@ from pathlib import Path
 import numpy as np
 import pyspiel
 
-from analysis import store
-from analysis.bots import sample_chance
 from analysis.coup.blueprint import Blueprint
 from analysis.coup.panel import GAME, View
-from analysis.progress import bar as progress_bar
-from analysis.provenance import provenance
+from analysis.play.bots import sample_chance
+from analysis.shared import store
+from analysis.shared.progress import bar as progress_bar
+from analysis.shared.provenance import provenance
 from analysis.solve.cache import atomic_write_text, read_record
-from analysis.statistics import wilson
+from analysis.statistics.intervals import wilson
 from games.coup import cards as C
 from games.coup import engine as E
 

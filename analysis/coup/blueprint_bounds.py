@@ -35,10 +35,10 @@ from analysis.coup.blueprint import (
     update_summary,
 )
 from analysis.coup.resolve import advance_worlds, blueprint_values
-from analysis.progress import bar as progress_bar
-from analysis.provenance import provenance
+from analysis.shared.progress import bar as progress_bar
+from analysis.shared.provenance import provenance
 from analysis.solve.cyclic import CyclicCFR
-from analysis.statistics import Z95
+from analysis.statistics.intervals import Z95
 from games.coup import engine as E
 from games.coup.walker import DecisiveCoupWalker
 

@@ -1,12 +1,12 @@
 """Duplicate deals for Coup: every chance outcome of a game fixed by its deal's seed.
 
-A duplicate deal is played once in each rotation of the seats (:mod:`analysis.match`);
+A duplicate deal is played once in each rotation of the seats (:mod:`analysis.play.match`);
 :func:`deal_chance` gives the chooser of every chance outcome of one such game, so that
 the rotations of a deal share their luck and differ only by who sits where:
 
 - The deal: the whole deck is shuffled once per deal and dealt round the table to the
   *lineup positions* (the agents' order in the match); in rotation ``r`` seat ``s``
-  holds the cards of position ``(s - r) % n``, which is where :func:`analysis.match.seating`
+  holds the cards of position ``(s - r) % n``, which is where :func:`analysis.play.match.seating`
   puts that agent. So each agent holds the same cards in every rotation while the
   seats turn round it: every seat plays every hand of the deal once. The cards left
   over are the court, in the order the shuffle left them (the draft's three, likewise).
@@ -133,7 +133,7 @@ class DealChance:
 
 
 def deal_chance(game: pyspiel.Game, seed: int, rotation: int) -> DealChance:
-    """The chance of one duplicate game (the ``deal`` of :func:`analysis.match.play_games`)."""
+    """The chance of one duplicate game (the ``deal`` of :func:`analysis.play.match.play_games`)."""
     return DealChance(game, seed, rotation)
 
 

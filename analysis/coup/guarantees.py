@@ -21,7 +21,7 @@ import numpy as np
 from numba import njit
 
 from analysis.coup.model import Endgame
-from analysis.progress import bar as progress_bar
+from analysis.shared.progress import bar as progress_bar
 from games.coup import engine as E
 from games.coup import rules as R
 from games.coup import view as V

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pyspiel
 
-from analysis import store
+from analysis.shared import store
 from analysis.solve.cache import atomic_write_text, read_record
 from analysis.solve.errors import CorruptFileError
 from games.coup import endgame_game

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import numpy as np
 
-from analysis import store
 from analysis.coup.advise import DEFAULT_CAP, TARGET, Advice, hidden_position, solved_endgame
-from analysis.provenance import provenance
+from analysis.shared import store
+from analysis.shared.provenance import provenance
 from analysis.solve import compile_cached
 from analysis.solve.cache import atomic_write_text, damaged_record, read_json
 from analysis.solve.errors import SolveError

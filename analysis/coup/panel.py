@@ -2,7 +2,7 @@
 
 ``farol play python_coup --opponent NAME`` and ``farol coup match --agents ...`` use them:
 
-- ``random``: uniform over the legal actions (:func:`analysis.bots.uniform_random_bot`).
+- ``random``: uniform over the legal actions (:func:`analysis.play.bots.uniform_random_bot`).
 - ``honest``: never bluffs and challenges only a lie it can prove by counting cards.
 - ``bluffer``: bluffs, block-bluffs and challenges at moderate rates; never challenges
   a Duke (a common table habit). ``bluffer-bold``: high rates, challenges anything.
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyspiel
 
-from analysis.bots import Bot, BotSpec, register_bot
+from analysis.play.bots import Bot, BotSpec, register_bot
 from games.coup import cards as C
 from games.coup import engine as E
 from games.errors import InvalidParameterError

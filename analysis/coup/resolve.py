@@ -18,7 +18,6 @@ import functools
 
 import numpy as np
 
-from analysis import store
 from analysis.coup.blueprint import (
     Blueprint,
     deck_games,
@@ -27,6 +26,7 @@ from analysis.coup.blueprint import (
     part_of,
 )
 from analysis.coup.guarantees import markov_key
+from analysis.shared import store
 from analysis.solve.cache import READ_ERRORS, atomic_savez
 from analysis.solve.cyclic import CHANCE, PLAYER0, TERMINAL, CyclicCFR, CyclicGraph
 from analysis.solve.errors import CorruptFileError

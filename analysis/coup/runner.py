@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from concurrent.futures import as_completed
 
-from analysis.distribute import local_pool
-from analysis.progress import bar as progress_bar
+from analysis.shared.distribute import local_pool
+from analysis.shared.progress import bar as progress_bar
 
 
 def run_all(task, jobs: list[tuple], workers: int, progress: bool, desc: str) -> None:

@@ -30,8 +30,8 @@ from dataclasses import dataclass
 
 import pyspiel
 
-from analysis.bots import Bot, BotSpec, register_bot
 from analysis.coup.panel import GAME, View, plain_choice, threat_order, turn_action
+from analysis.play.bots import Bot, BotSpec, register_bot
 from games.coup import cards as C
 from games.coup import engine as E
 

@@ -8,7 +8,7 @@ A *table* is a player count, a deck and, with 2 players, a setup. On each table:
   rotated), so the seat answers do not rest on one way of playing;
 - starting hands: in the self-play games, how often each pair of characters dealt wins.
 
-Games are played by :func:`analysis.match.play_match` (each game seeded on its own, so
+Games are played by :func:`analysis.play.match.play_match` (each game seeded on its own, so
 any number of processes, or a Dask cluster, gives the same numbers). With ``duplicate``
 they are duplicate deals (:mod:`analysis.coup.duplicate`): each deal is played once in
 every rotation of the seats, so every seat holds every hand of the deal, and the seats'
@@ -28,13 +28,13 @@ from pathlib import Path
 import pyspiel
 
 import analysis.coup.panel  # noqa: F401  (registers the panel agents in every process)
-from analysis import store
-from analysis.bots import bots_for, make_bot
 from analysis.coup.duplicate import deal_chance
-from analysis.match import Build, MatchResult, play_games, play_match, seating, tally
-from analysis.provenance import code_commit, farol_version
+from analysis.play.bots import bots_for, make_bot
+from analysis.play.match import Build, MatchResult, play_games, play_match, seating, tally
+from analysis.shared import store
+from analysis.shared.provenance import code_commit, farol_version
 from analysis.solve.cache import atomic_write_text, read_record
-from analysis.statistics import WinRate, cluster_interval
+from analysis.statistics.intervals import WinRate, cluster_interval
 from games.coup import cards as C
 from games.errors import InvalidParameterError
 
@@ -241,7 +241,7 @@ def play_table(table: Table, agent: str, games: int, seed: int, panel: Sequence[
     """Play ``table``'s matches (resuming any recorded games), save its record and
     return it: ``games`` self-play games, ``robustness_games`` (default ``games``)
     against each agent of ``panel``. ``build`` makes the bots (module level, see
-    :func:`analysis.match.play_match`). ``duplicate``: duplicate deals (the games
+    :func:`analysis.play.match.play_match`). ``duplicate``: duplicate deals (the games
     rounded up to whole deals of ``table.players`` games)."""
     check_agents(table, agent, panel, build)
     params = table.params()

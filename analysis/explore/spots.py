@@ -22,7 +22,7 @@ from analysis.coup import advise as coup_advice
 from analysis.coup import blueprint_advice
 from analysis.coup.blueprint_advice import blueprint_for
 from analysis.goat_lords import bots as goat_bots
-from analysis.params import load_game, parse_params
+from analysis.shared.params import load_game, parse_params
 from games import catalog as game_catalog
 from games.cobardes import cards as BC
 from games.coup import cards as CC

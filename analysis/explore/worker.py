@@ -40,7 +40,7 @@ from typing import Any
 
 import pyspiel
 
-from analysis import store
+from analysis.shared import store
 from games.errors import FarolError
 
 POLL = 0.1  # seconds between looks at a solve and at its page's connection

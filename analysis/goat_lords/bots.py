@@ -18,12 +18,12 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 import games  # noqa: F401  (registers the games)
-from analysis import store
-from analysis.bots import Bot, BotSpec, make_bot, register_bot
 from analysis.goat_lords import GAME
 from analysis.goat_lords.heuristic import greedy_choice
 from analysis.goat_lords.search import DEFAULT, lord_choice
-from analysis.statistics import wilson
+from analysis.play.bots import Bot, BotSpec, make_bot, register_bot
+from analysis.shared import store
+from analysis.statistics.intervals import wilson
 from games.errors import UnknownBotError
 from games.goat_lords import rules
 from games.goat_lords.table import OVER

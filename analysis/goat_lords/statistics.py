@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from analysis.statistics import Z95, wilson
+from analysis.statistics.intervals import Z95, wilson
 
 
 def mean_ci(values: Sequence[float]) -> tuple[float, float, float]:

@@ -19,12 +19,12 @@ import numpy as np
 import pandas as pd
 import pyspiel
 
-from analysis import store
-from analysis.bots import sample_chance
-from analysis.distribute import local_pool, run_on_dask
 from analysis.goat_lords import GAME
 from analysis.goat_lords.bots import build_bot
-from analysis.progress import bar as progress_bar
+from analysis.play.bots import sample_chance
+from analysis.shared import store
+from analysis.shared.distribute import local_pool, run_on_dask
+from analysis.shared.progress import bar as progress_bar
 from analysis.solve.cache import damaged_record
 from games.goat_lords.cards import IS_WILD, KINDS, NUM_KINDS
 from games.goat_lords.table import STARTER, Table

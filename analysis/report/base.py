@@ -5,10 +5,10 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from analysis.gametree import TreeTooLargeError, count_tree
-from analysis.params import game_parameter_spec, load_game
+from analysis.play.gametree import TreeTooLargeError, count_tree
+from analysis.play.simulate import random_playouts
 from analysis.report.context import ReportContext
-from analysis.simulate import random_playouts
+from analysis.shared.params import game_parameter_spec, load_game
 
 
 def rules_section(ctx: ReportContext) -> str:

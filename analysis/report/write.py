@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from analysis.progress import bar
 from analysis.report import base
 from analysis.report import cobardes as cobardes_report
 from analysis.report import coup as coup_report
@@ -18,6 +17,7 @@ from analysis.report.context import ReportContext, Section, quick_mode
 from analysis.report.guides.common import render
 from analysis.report.guides.write import guide_path, write_guide
 from analysis.report.site import write_site
+from analysis.shared.progress import bar
 from games import catalog
 
 # Each ruleset's sections as (order, section); lower order comes first (base sections < 50).

@@ -14,8 +14,8 @@ from typing import Any
 
 import pyspiel
 
-from analysis import store
-from analysis.params import load_game
+from analysis.shared import store
+from analysis.shared.params import load_game
 from analysis.solve import cache as cache_module
 from analysis.solve.best_response import (
     Exploitability,

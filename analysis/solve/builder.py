@@ -10,8 +10,8 @@ from array import array
 
 import numpy as np
 
-from analysis.progress import bar as progress_bar
-from analysis.progress import shown
+from analysis.shared.progress import bar as progress_bar
+from analysis.shared.progress import shown
 from analysis.solve import layout
 from analysis.solve.compiled import PLAYER0, PLAYER1, TERMINAL
 from analysis.solve.digest import key_digest, key_text

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from analysis import store
+from analysis.shared import store
 from analysis.solve.compiled import CompiledGame, names_from_json, names_to_json
 from analysis.solve.errors import CorruptFileError
 from analysis.solve.fingerprint import compiler_fingerprint
@@ -57,7 +57,7 @@ READ_ERRORS = (
 
 
 def cache_dir() -> Path:
-    """The cache directory (``$FAROL_CACHE_DIR`` or ``./.farol_cache``, see :mod:`analysis.store`)."""
+    """The cache directory (``$FAROL_CACHE_DIR`` or ``./.farol_cache``, see :mod:`analysis.shared.store`)."""
     return store.cache_root()
 
 

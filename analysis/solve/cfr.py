@@ -14,8 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
-from analysis.progress import bar as progress_bar
-from analysis.progress import interrupt, shown
+from analysis.shared.progress import bar as progress_bar
+from analysis.shared.progress import interrupt, shown
 from analysis.solve import kernels
 from analysis.solve.best_response import Exploitability, exploitability
 from analysis.solve.cache import READ_ERRORS, atomic_savez, check_checkpoint_file
@@ -275,7 +275,7 @@ class CFRSolver:
             (after the iteration in progress completes, then ``KeyboardInterrupt`` is
             raised again): resuming from it loses no iteration.
         progress
-            progress on standard error (:func:`analysis.progress.bar`: iterations, the
+            progress on standard error (:func:`analysis.shared.progress.bar`: iterations, the
             time left and the last exploitability); default: shown unless
             ``FAROL_PROGRESS=0``.
 

@@ -85,7 +85,7 @@ def compile_game(
         size is estimated before walking and the game refused with the estimate when
         it does not fit; in both modes the walk stops at the budget's node count.
     progress
-        Show the nodes walked on standard error (:mod:`analysis.progress`; default:
+        Show the nodes walked on standard error (:mod:`analysis.shared.progress`; default:
         unless ``FAROL_PROGRESS=0``).
     use_walker
         Walk the game's pure positions when it offers them

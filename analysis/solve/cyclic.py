@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from analysis.progress import bar as progress_bar
+from analysis.shared.progress import bar as progress_bar
 from analysis.solve.cache import READ_ERRORS, atomic_savez
 from analysis.solve.errors import CorruptFileError, SolveError
 

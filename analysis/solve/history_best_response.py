@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analysis.progress import bar as progress_bar
+from analysis.shared.progress import bar as progress_bar
 from analysis.solve.compiled import CompiledGame
 from analysis.solve.digest import key_text
 from analysis.solve.errors import GameTooLargeError, SolveError

@@ -21,8 +21,8 @@ import numpy as np
 import pyspiel
 from numba import njit
 
-from analysis.progress import bar as progress_bar
-from analysis.progress import shown
+from analysis.shared.progress import bar as progress_bar
+from analysis.shared.progress import shown
 from analysis.solve import layout
 from analysis.solve.compiled import CHANCE, PLAYER0, CompiledGame, check_supported
 from analysis.solve.digest import key_digest, key_text

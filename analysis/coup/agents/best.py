@@ -12,11 +12,11 @@ import json
 
 import pyspiel
 
-from analysis import store
-from analysis.bots import Bot, BotSpec, register_bot
 from analysis.coup.agents.belief_search import BeliefSearchAgent
 from analysis.coup.panel import GAME
 from analysis.coup.search_agent import SearchAgent
+from analysis.play.bots import Bot, BotSpec, register_bot
+from analysis.shared import store
 
 # What ``best`` stands for, in a user's words, by the kind of agent: its name, how it
 # plays, the data it reads and where its strength is measured.

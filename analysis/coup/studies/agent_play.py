@@ -16,12 +16,12 @@ from pathlib import Path
 import numpy as np
 import pyspiel
 
-from analysis import store
-from analysis.bots import make_bot
 from analysis.coup import blueprint_bluffs
 from analysis.coup.agents import best  # noqa: F401  (registers best and belief)
 from analysis.coup.blueprint_bluffs import BluffTable, tally_play
 from analysis.coup.panel import GAME
+from analysis.play.bots import make_bot
+from analysis.shared import store
 
 AGENT = "belief"  # what ``best`` is at 2 players (analysis.coup.agents.best)
 GAMES = 2000

@@ -8,11 +8,11 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from analysis import store
 from analysis.cobardes import balance, renewal
 from analysis.cobardes.exact import BattleSpec
 from analysis.report.cells import annotate, ink
 from analysis.report.context import ReportContext
+from analysis.shared import store
 
 BENCHMARKS = store.REPOSITORY / "benchmarks" / "results"
 BENCHMARK_JSON = BENCHMARKS / "cobardes_villains.json"

@@ -5,12 +5,12 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from analysis import store
 from analysis.cobardes import balance, sweep
 from analysis.cobardes.war import solve_war, value_table
 from analysis.report.cells import annotate
 from analysis.report.cobardes.common import EXACT, army_text, battle_spec, heatmap, load_renewal
 from analysis.report.context import ReportContext
+from analysis.shared import store
 from games.cobardes import cards as C
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis import store
 from analysis.cobardes import balance, renewal
 from analysis.cobardes.war import solve_war
 from analysis.report.cobardes.common import EXACT, duration_text, heatmap, load_renewal
 from analysis.report.context import ReportContext
+from analysis.shared import store
 
 
 def _fixed_table(model) -> pd.DataFrame:

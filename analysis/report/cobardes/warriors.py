@@ -6,7 +6,6 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from analysis import store
 from analysis.cobardes import balance, subgames, sweep
 from analysis.cobardes.exact import (
     BattleSpec,
@@ -18,6 +17,7 @@ from analysis.cobardes.exact import (
 from analysis.report.cells import annotate
 from analysis.report.cobardes.common import EXACT, army_text, battle_spec, mix_bars, villain_frame
 from analysis.report.context import ReportContext
+from analysis.shared import store
 from analysis.solve.cache import read_json
 from games.cobardes import cards as C
 

@@ -9,11 +9,11 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from analysis import store
 from analysis.cobardes import balance
 from analysis.cobardes.hidden_sweep import HiddenMatchupRecord, hidden_matchups, load_hidden
 from analysis.cobardes.sweep import is_mirror
 from analysis.report.cobardes.common import FULL_BATTLE_JSON, load_renewal, villain_frame
+from analysis.shared import store
 from analysis.solve.cache import read_json
 
 RENEWAL = "farol cobardes renewal"

@@ -8,12 +8,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from analysis import store
 from analysis.coup import blueprint, blueprint_bluffs, full_game, seat_balance
 from analysis.coup.blueprint_bluffs import BluffTable
 from analysis.coup.seat_balance import TableRecord
 from analysis.coup.studies import agent_play
 from analysis.report.coup.readers import full_game_best
+from analysis.shared import store
 
 # The game as the rulebook deals it to two: the Ambassador deck, the starting player
 # with one coin (the "basic" setup).

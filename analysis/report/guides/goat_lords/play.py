@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from analysis.goat_lords.plan import SCORINGS
 from analysis.goat_lords.statistics import duel_success, game_length
-from analysis.params import game_parameter_spec
 from analysis.report.guides.common import GuideContext, render
 from analysis.report.guides.goat_lords import records as R
 from analysis.report.guides.goat_lords import wilds
 from analysis.report.markdown import pct_ci, pp
+from analysis.shared.params import game_parameter_spec
 
 VALUE_KINDS = ("goat_lord", "goatini", "goatacorn", "dragon", "kraken", "ninja", "tgoat",
                "fairy", "ghoast", "ladypug", "foodie", "fainting")

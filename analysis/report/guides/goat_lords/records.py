@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis import store
 from analysis.goat_lords.plan import STRONG_BOT, PlanResults, all_greedy, strong_plan
 from analysis.goat_lords.plan import plan as experiments
 from analysis.goat_lords.tournament import Experiment, csv_path, played_rows
-from analysis.match import MatchResult
-from analysis.params import game_parameter_spec
+from analysis.play.match import MatchResult
+from analysis.shared import store
+from analysis.shared.params import game_parameter_spec
 from analysis.solve.cache import read_json
 
 GAME = "python_goat_lords"

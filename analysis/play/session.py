@@ -13,8 +13,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 import numpy as np
 import pyspiel
 
-from analysis.bots import make_bot, sample_chance
-from analysis.coaching import Coach, Decision, coach_for, hint_lines, judge, review_lines
+from analysis.play.bots import make_bot, sample_chance
+from analysis.play.coaching import Coach, Decision, coach_for, hint_lines, judge, review_lines
 from games import catalog
 from games.errors import InvalidParameterError
 

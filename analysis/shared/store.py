@@ -17,7 +17,7 @@ from pathlib import Path
 
 DATA_ENV = "FAROL_DATA_DIR"
 CACHE_ENV = "FAROL_CACHE_DIR"
-REPOSITORY = Path(__file__).resolve().parents[1]
+REPOSITORY = Path(__file__).resolve().parents[2]
 DEFAULT_DATA = REPOSITORY / "reports" / "data"
 
 _override: Path | None = None

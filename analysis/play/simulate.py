@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyspiel
 
-from analysis.bots import sample_chance
+from analysis.play.bots import sample_chance
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Matches between named agents in any OpenSpiel game: seeded games, rotated seats, win rates.
 
 A match plays ``games`` games of one game with one agent name per seat (bots built by
-:func:`analysis.bots.make_bot`, or by the ``build`` function given).
+:func:`analysis.play.bots.make_bot`, or by the ``build`` function given).
 
 Seats rotate: in game ``i`` seat ``s`` is taken by ``agents[(s - i) % n]`` (n seats),
 so over ``n`` consecutive games every agent sits once in every seat; over ``games``
@@ -43,11 +43,11 @@ import numpy as np
 import pyspiel
 
 import games as _farol_games  # noqa: F401  (registers Farol's games in every process)
-from analysis.bots import Bot, make_bot, sample_chance
-from analysis.distribute import local_pool, run_on_dask
-from analysis.progress import bar as progress_bar
-from analysis.provenance import code_commit, farol_version
-from analysis.statistics import WinRate, mean_interval
+from analysis.play.bots import Bot, make_bot, sample_chance
+from analysis.shared.distribute import local_pool, run_on_dask
+from analysis.shared.progress import bar as progress_bar
+from analysis.shared.provenance import code_commit, farol_version
+from analysis.statistics.intervals import WinRate, mean_interval
 from games.errors import FarolError, InvalidParameterError
 
 Build = Callable[[str, pyspiel.Game, int, int], Bot]
@@ -293,7 +293,7 @@ def play_games(
 
     ``workers`` processes play chunks of games in parallel (the result is the same for
     any number); ``progress`` shows a bar with the time left on standard error.
-    ``build`` makes a bot from its name (default :func:`analysis.bots.make_bot`): pass a
+    ``build`` makes a bot from its name (default :func:`analysis.play.bots.make_bot`): pass a
     module-level function so worker processes can find it. ``record`` names a file that
     keeps every finished game, so an interrupted match resumes where it stopped;
     ``observe`` (module level, like ``build``) notes something of each game into that

@@ -10,7 +10,7 @@ import importlib.metadata
 import subprocess
 from functools import lru_cache
 
-from analysis.store import REPOSITORY
+from analysis.shared.store import REPOSITORY
 
 
 @lru_cache(maxsize=1)
