@@ -28,8 +28,8 @@ from pathlib import Path
 from analysis.coup.brackets import solve_bracket
 from analysis.coup.endgames import openspiel_exploitability
 from analysis.coup.model import Endgame, brackets_dir, markov_brackets_dir, save_bracket
+from analysis.shared.store import read_json
 from analysis.solve import CFRSolver, compile_game, make_result
-from analysis.solve.cache import read_json
 from analysis.solve.compile import parse_memory
 
 RESULTS = Path(__file__).resolve().parent / "results"

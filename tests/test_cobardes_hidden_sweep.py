@@ -13,7 +13,7 @@ from analysis.cobardes import hidden_sweep as H
 from analysis.cobardes.hidden_solution import HiddenSolution, solution_path
 from analysis.cobardes.sweep import is_mirror
 from analysis.shared import store
-from analysis.solve.errors import CorruptFileError
+from analysis.shared.store import CorruptFileError
 from games.cobardes import cards as C
 
 SMALL = {"warriors": 2, "combats": 2, "iterations": 10}

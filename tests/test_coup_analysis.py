@@ -364,7 +364,7 @@ def test_sweep_resumes_refuses_damaged_records_and_redoes_deleted_ones(tmp_path)
     naming it (a stored result is never taken as missing); once deleted it is solved
     again."""
     from analysis.coup import model, sweep
-    from analysis.solve import CorruptFileError
+    from analysis.shared.store import CorruptFileError
 
     endgames = sweep.grid(coins=(0, 7), decks=("inquisitor",), cap=1)
     assert [eg.turn_cap for eg in endgames] == [1, 1, 1, 1]

@@ -31,8 +31,8 @@ from analysis.coup.blueprint_bounds import (
 from analysis.coup.guarantees import position_graph, uncapped_roots
 from analysis.coup.model import Endgame
 from analysis.shared import store
+from analysis.shared.store import CorruptFileError
 from analysis.solve.cyclic import CyclicCFR, _values, normalise
-from analysis.solve.errors import CorruptFileError
 from games.coup.walker import DecisiveCoupWalker, decisive_coup
 from games.errors import InvalidParameterError
 from tests.conftest import ENDGAME_START as START

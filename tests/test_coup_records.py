@@ -17,7 +17,7 @@ KINDS = {"endgames": EndgameRecord, "endgames_priced": EndgameRecord,
          "brackets": BracketRecord, "brackets_markov": BracketRecord,
          "abstraction": Estimate, "abstraction_memory": Estimate}
 # The resumable results files: one JSON object of rows (written by
-# analysis.solve.cache.write_rows: sorted keys).
+# analysis.shared.store.write_rows: sorted keys).
 ROW_FILES = {"cap_study.json": CapStudyRow, "full_game.json": FullGameRow,
              "full_game_markov.json": FullGameRow, "larger.json": LargerRow,
              "larger_markov.json": LargerRow}

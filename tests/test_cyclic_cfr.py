@@ -10,6 +10,7 @@ from open_spiel.python import policy as policy_lib
 from open_spiel.python.algorithms import best_response, exploitability
 
 from analysis.shared import progress
+from analysis.shared.store import CorruptFileError
 from analysis.solve.cyclic import (
     SWEEP_CHUNK,
     TERMINAL,
@@ -19,7 +20,7 @@ from analysis.solve.cyclic import (
     _values,
     normalise,
 )
-from analysis.solve.errors import CorruptFileError, SolveError
+from analysis.solve.errors import SolveError
 
 
 def tree_graph(game):

@@ -19,8 +19,8 @@ from analysis.coup.model import Endgame, load_record, record_path
 from analysis.goat_lords.tournament import Experiment, csv_folder, csv_path, load_rows
 from analysis.report.coup import endgames as coup_endgames_report
 from analysis.shared import store
-from analysis.solve import CorruptFileError, SolveResult, solve
-from analysis.solve.cache import read_rows, write_rows
+from analysis.shared.store import CorruptFileError, read_rows, write_rows
+from analysis.solve import SolveResult, solve
 
 POSITION = "duke/assassin/3;?/captain/0;move:0"
 

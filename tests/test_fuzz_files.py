@@ -29,7 +29,8 @@ from analysis.coup.model import (
     read_typed_rows,
 )
 from analysis.coup.sweep import CapStudyRow
-from analysis.solve import CorruptFileError, SolveResult, compile_cached, solve
+from analysis.shared.store import CorruptFileError
+from analysis.solve import SolveResult, compile_cached, solve
 from analysis.solve.cache import save_compiled
 
 FUZZ = settings(max_examples=60, deadline=None,

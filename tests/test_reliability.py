@@ -23,9 +23,9 @@ from analysis.cli.outputs import check_output_dir, check_output_file
 from analysis.cli.spots import protect_position
 from analysis.shared import store
 from analysis.shared.params import parse_params
+from analysis.shared.store import CorruptFileError
 from analysis.solve import solve
 from analysis.solve.cache import check_checkpoint_file
-from analysis.solve.errors import CorruptFileError
 from analysis.solve.result import SolveResult
 from games.errors import InvalidParameterError, OutputError
 

@@ -15,10 +15,9 @@ from open_spiel.python.algorithms import exploitability as openspiel_exploitabil
 from solve_games import pennies_race_value
 
 from analysis import cli
-from analysis.shared.store import CACHE_ENV
+from analysis.shared.store import CACHE_ENV, CorruptFileError, read_rows, write_rows
 from analysis.solve import (
     CFRSolver,
-    CorruptFileError,
     GameTooLargeError,
     SolveResult,
     UnsupportedGameError,
@@ -27,7 +26,6 @@ from analysis.solve import (
     solve,
     solve_lp,
 )
-from analysis.solve.cache import read_rows, write_rows
 
 
 def files_under(path) -> list[str]:

@@ -26,7 +26,7 @@ from analysis.cobardes import (
     villains,
 )
 from analysis.shared import store
-from analysis.solve.cache import atomic_write_text
+from analysis.shared.store import atomic_write_text
 from games.cobardes import cards as C
 from games.errors import InvalidParameterError
 

@@ -35,7 +35,7 @@ from analysis.play.match import play_match
 from analysis.report.context import quick_mode
 from analysis.shared import store
 from analysis.shared.params import parse_params
-from analysis.solve.cache import atomic_write_text
+from analysis.shared.store import atomic_write_text
 from games.errors import InvalidParameterError
 from games.goat_lords.rules import MAX_PLAYERS, MIN_PLAYERS
 

@@ -12,9 +12,9 @@ from analysis.cli.numbers import finite_float, int_in
 from analysis.cli.outputs import check_output_dir, check_output_file
 from analysis.shared import store
 from analysis.shared.params import parse_params
+from analysis.shared.store import CorruptFileError
 from analysis.solve import METHODS, solve
 from analysis.solve.cache import check_checkpoint_file
-from analysis.solve.errors import CorruptFileError
 from analysis.solve.memory import parse_memory
 from analysis.solve.result import SolveResult
 from games.errors import InvalidParameterError, OutputError

@@ -20,10 +20,9 @@ from analysis.cobardes.trunk import compile_cut
 from analysis.cobardes.villains import node_values
 from analysis.shared import store
 from analysis.shared.provenance import provenance
+from analysis.shared.store import READ_ERRORS, CorruptFileError
 from analysis.solve import CFRSolver
-from analysis.solve.cache import READ_ERRORS, atomic_savez
-from analysis.solve.errors import CorruptFileError
-from analysis.solve.mapped import load_npz_mapped
+from analysis.solve.mapped import atomic_savez, load_npz_mapped
 
 # Bump when the meaning of a stored solution changes.
 SOLUTION_VERSION = 1

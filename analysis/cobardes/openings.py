@@ -23,7 +23,7 @@ from analysis.cobardes.hidden_advice import advise_hidden, solution_for
 from analysis.cobardes.hidden_sweep import hidden_params
 from analysis.shared import store
 from analysis.shared.provenance import provenance
-from analysis.solve.cache import atomic_write_text, damaged_record, read_json
+from analysis.shared.store import atomic_write_text, damaged_record, read_json
 from games.cobardes import cards as C
 from games.cobardes import engine as E
 

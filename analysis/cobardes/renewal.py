@@ -33,7 +33,7 @@ from analysis.cobardes.graph import (
 )
 from analysis.cobardes.war import SCORES, TOKENS_TO_WIN, score_order
 from analysis.shared import store
-from analysis.solve.cache import atomic_write_text, read_record
+from analysis.shared.store import atomic_write_text, read_record
 from games.cobardes import cards as C
 from games.cobardes import engine as E
 from games.errors import InvalidParameterError

@@ -22,7 +22,7 @@ from analysis.cobardes.war import card_mix, solve_war
 from analysis.shared import store
 from analysis.shared.distribute import local_pool, run_on_dask
 from analysis.shared.progress import bar as progress_bar
-from analysis.solve.cache import atomic_write_text, read_record
+from analysis.shared.store import atomic_write_text, read_record
 from games.cobardes import cards as C
 from games.errors import InvalidParameterError
 

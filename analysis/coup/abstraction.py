@@ -31,9 +31,9 @@ from analysis.coup.model import (
 )
 from analysis.coup.runner import run_all
 from analysis.shared.progress import shown
+from analysis.shared.store import atomic_write_text, read_record
 from analysis.solve import CFRSolver, CompiledGame, compile_game, exploitability
 from analysis.solve.abstraction import graph_strategy_on_tree
-from analysis.solve.cache import atomic_write_text, read_record
 from analysis.solve.compile import GRAPH_BYTES_PER_NODE
 from analysis.solve.errors import GameTooLargeError
 from games.coup.walker import MemoryWalker

@@ -20,10 +20,9 @@ from analysis.coup.brackets import compile_markov_game, solve_side
 from analysis.play.bots import BotSpec, register_bot
 from analysis.shared import store
 from analysis.shared.progress import expect
+from analysis.shared.store import CorruptFileError
 from analysis.solve import CFRSolver, SolveResult, compile_cached, make_result
 from analysis.solve import compile as compile_module
-from analysis.solve.cache import cache_dir
-from analysis.solve.errors import CorruptFileError
 from games.coup import cards as C
 from games.coup import endgame_game
 from games.coup import engine as E
@@ -57,7 +56,7 @@ def solved_endgame(position: Position, deck: str, turn_cap: int, use_cache: bool
     game = endgame_game(general, deck=deck, turn_cap=turn_cap)
     budget = "" if seconds is None else f"|{seconds}s"
     key = hashlib.sha256(f"{game}|{target}{budget}".encode()).hexdigest()[:20]
-    path = cache_dir() / "coup_solutions" / key
+    path = store.cache("coup_solutions") / key
     if use_cache and path.exists():
         try:
             return game, SolveResult.load(path)
@@ -128,7 +127,7 @@ def priced_endgame(position: Position, deck: str, turn_cap: int,
     guarantees = position_guarantees(game)
     stem = (f"{game}|{TARGET}|markov|{guarantees.deck}|{guarantees.revealed}|{GU.ROUNDS}"
             f"|{compile_module.COMPILE_VERSION}")
-    paths = [cache_dir() / "coup_solutions" / hashlib.sha256(f"{stem}|{side}".encode())
+    paths = [store.cache("coup_solutions") / hashlib.sha256(f"{stem}|{side}".encode())
              .hexdigest()[:20] for side in (0, 1)]
     sides: list[SolveResult] = []
     if use_cache and all(p.exists() for p in paths):

@@ -38,11 +38,10 @@ from analysis.coup.guarantees import (
 )
 from analysis.shared import store
 from analysis.shared.provenance import provenance
-from analysis.solve.cache import READ_ERRORS, atomic_savez, atomic_write_text, read_json
+from analysis.shared.store import READ_ERRORS, CorruptFileError, atomic_write_text, read_json
 from analysis.solve.cyclic import CyclicCFR, CyclicGraph
-from analysis.solve.errors import CorruptFileError
 from analysis.solve.key_table import KeyTable
-from analysis.solve.mapped import load_npz_mapped
+from analysis.solve.mapped import atomic_savez, load_npz_mapped
 from games.coup import engine as E
 from games.coup.walker import DecisiveCoupWalker, decisive_coup
 from games.errors import InvalidParameterError

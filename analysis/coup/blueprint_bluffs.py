@@ -26,7 +26,7 @@ from analysis.play.bots import sample_chance
 from analysis.shared import store
 from analysis.shared.progress import bar as progress_bar
 from analysis.shared.provenance import provenance
-from analysis.solve.cache import atomic_write_text, read_record
+from analysis.shared.store import atomic_write_text, read_record
 from analysis.statistics.intervals import wilson
 from games.coup import cards as C
 from games.coup import engine as E

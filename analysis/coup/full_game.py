@@ -20,8 +20,8 @@ import games  # noqa: F401  (registers python_coup)
 from analysis.coup.brackets import SOLVER, bracket_of, markov_game_bracket, markov_summary
 from analysis.coup.guarantees import guarantees_from, uncapped_roots
 from analysis.coup.model import StoredRecord, data_dir, read_typed_rows
+from analysis.shared.store import read_rows, write_rows
 from analysis.solve import compile_game
-from analysis.solve.cache import read_rows, write_rows
 from analysis.solve.compile import TREE_BYTES_PER_NODE, estimate_tree_nodes
 from analysis.solve.errors import GameTooLargeError
 

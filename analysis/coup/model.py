@@ -16,8 +16,7 @@ from pathlib import Path
 import pyspiel
 
 from analysis.shared import store
-from analysis.solve.cache import atomic_write_text, read_record
-from analysis.solve.errors import CorruptFileError
+from analysis.shared.store import CorruptFileError, atomic_write_text, read_record
 from games.coup import endgame_game
 from games.errors import InvalidParameterError
 
@@ -143,7 +142,7 @@ class StoredRecord:
 
 def read_typed_rows(cls, path: Path) -> dict:
     """The rows of a resumable results file (``{key: row}``, as
-    :func:`analysis.solve.cache.write_rows` writes them) as ``cls`` records; raises
+    :func:`analysis.shared.store.write_rows` writes them) as ``cls`` records; raises
     ``OSError`` when the file is missing and :class:`CorruptFileError` (a ``ValueError``)
     naming the file when it is not such a file (truncated, foreign)."""
     text = Path(path).read_text()

@@ -22,8 +22,8 @@ import numpy as np
 from analysis.coup.advise import DEFAULT_CAP, TARGET, Advice, hidden_position, solved_endgame
 from analysis.shared import store
 from analysis.shared.provenance import provenance
+from analysis.shared.store import atomic_write_text, damaged_record, read_json
 from analysis.solve import compile_cached
-from analysis.solve.cache import atomic_write_text, damaged_record, read_json
 from analysis.solve.errors import SolveError
 from analysis.solve.kernels import expected_value
 from games.coup import cards as C

@@ -27,10 +27,9 @@ from analysis.coup.blueprint import (
 )
 from analysis.coup.guarantees import markov_key
 from analysis.shared import store
-from analysis.solve.cache import READ_ERRORS, atomic_savez
+from analysis.shared.store import READ_ERRORS, CorruptFileError
 from analysis.solve.cyclic import CHANCE, PLAYER0, TERMINAL, CyclicCFR, CyclicGraph
-from analysis.solve.errors import CorruptFileError
-from analysis.solve.mapped import load_npz_mapped
+from analysis.solve.mapped import atomic_savez, load_npz_mapped
 from analysis.solve.tree_response import exploitability
 from games.coup import engine as E
 from games.coup.walker import DecisiveCoupWalker

@@ -33,7 +33,7 @@ from analysis.play.bots import bots_for, make_bot
 from analysis.play.match import Build, MatchResult, play_games, play_match, seating, tally
 from analysis.shared import store
 from analysis.shared.provenance import code_commit, farol_version
-from analysis.solve.cache import atomic_write_text, read_record
+from analysis.shared.store import atomic_write_text, read_record
 from analysis.statistics.intervals import WinRate, cluster_interval
 from games.coup import cards as C
 from games.errors import InvalidParameterError

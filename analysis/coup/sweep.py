@@ -35,7 +35,7 @@ from analysis.coup.model import (
     save_record,
 )
 from analysis.coup.runner import run_all
-from analysis.solve.cache import read_rows, write_rows
+from analysis.shared.store import read_rows, write_rows
 from analysis.solve.errors import GameTooLargeError
 from games.coup import cards as C
 

@@ -25,7 +25,7 @@ from analysis.play.bots import sample_chance
 from analysis.shared import store
 from analysis.shared.distribute import local_pool, run_on_dask
 from analysis.shared.progress import bar as progress_bar
-from analysis.solve.cache import damaged_record
+from analysis.shared.store import damaged_record
 from games.goat_lords.cards import IS_WILD, KINDS, NUM_KINDS
 from games.goat_lords.table import STARTER, Table
 

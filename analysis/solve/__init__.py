@@ -16,6 +16,7 @@ import pyspiel
 
 from analysis.shared import store
 from analysis.shared.params import load_game
+from analysis.shared.store import CorruptFileError
 from analysis.solve import cache as cache_module
 from analysis.solve.best_response import (
     Exploitability,
@@ -27,7 +28,6 @@ from analysis.solve.best_response import (
 from analysis.solve.cfr import METHODS, CFRSolver
 from analysis.solve.compile import CompiledGame, check_supported, compile_game
 from analysis.solve.errors import (
-    CorruptFileError,
     GameTooLargeError,
     SolveError,
     UnsupportedGameError,
@@ -41,7 +41,6 @@ __all__ = [
     "METHODS",
     "CFRSolver",
     "CompiledGame",
-    "CorruptFileError",
     "Exploitability",
     "GameTooLargeError",
     "SolveError",
@@ -104,7 +103,7 @@ def compile_cached(
         return compile_game(game, graph=graph, max_memory=max_memory, progress=progress)
     mode = "graph" if graph else "tree"
     key = cache_module.cache_key(str(game), mode, game_code_fingerprint(game))
-    root = Path(directory) if directory is not None else cache_module.cache_dir()
+    root = Path(directory) if directory is not None else store.cache_root()
     path = root / "compiled" / f"{key}.npz"
     if path.exists() and not rebuild:
         try:

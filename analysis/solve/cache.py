@@ -1,28 +1,24 @@
-"""On-disk cache of compiled games, keyed by game string, mode and code version.
+"""On-disk cache of compiled games, keyed by game string, mode and code version, and the
+check that a file is a solver checkpoint.
 
-Files live under ``$FAROL_CACHE_DIR`` or ``.farol_cache/`` in the working directory and
-are written atomically (a temporary file renamed into place), so an interrupted write
-never leaves a half file under the cache name.
+Files live under the cache root (:func:`analysis.shared.store.cache_root`) and are
+written atomically (:func:`analysis.solve.mapped.atomic_savez`); reading and writing
+stored results is the store's (:mod:`analysis.shared.store`).
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
-import os
-import struct
-import tempfile
 import zipfile
-import zlib
 from pathlib import Path
 
 import numpy as np
 
 from analysis.shared import store
+from analysis.shared.store import CorruptFileError
 from analysis.solve.compiled import CompiledGame, names_from_json, names_to_json
-from analysis.solve.errors import CorruptFileError
 from analysis.solve.fingerprint import compiler_fingerprint
-from analysis.solve.mapped import save_npz
+from analysis.solve.mapped import atomic_savez
 
 _ARRAYS = (
     "kind",
@@ -39,144 +35,10 @@ _ARRAYS = (
 )
 
 
-# What reading a damaged or foreign ``.npz``/JSON file can raise, from numpy, zipfile
-# (a flipped flag bit: NotImplementedError) and the record's own checks.
-READ_ERRORS = (
-    OSError,
-    ValueError,
-    KeyError,
-    TypeError,
-    AttributeError,
-    IndexError,
-    EOFError,
-    NotImplementedError,
-    struct.error,
-    zlib.error,
-    zipfile.BadZipFile,
-)
-
-
-def cache_dir() -> Path:
-    """The cache directory (``$FAROL_CACHE_DIR`` or ``./.farol_cache``, see :mod:`analysis.shared.store`)."""
-    return store.cache_root()
-
-
 def cache_key(game_string: str, mode: str, fingerprint: str) -> str:
     """Hex digest naming a compiled game in the cache."""
     text = "\n".join((game_string, mode, compiler_fingerprint(), fingerprint))
     return hashlib.sha256(text.encode()).hexdigest()[:24]
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-def publish_mode(path: str | os.PathLike, directory: bool = False) -> None:
-    """Give a file made by ``tempfile`` (private, 0600/0700) the usual permissions."""
-    os.chmod(path, (0o777 if directory else 0o666) & ~_umask())
-
-
-def atomic_savez(path: Path, **arrays) -> None:
-    """An ``.npz`` of ``arrays`` to ``path`` through a temporary file in the same
-    directory (uncompressed and aligned, so :func:`load_npz_mapped` can map it)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            save_npz(fh, arrays)
-        publish_mode(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w") as fh:
-            fh.write(text)
-        publish_mode(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
-def read_rows(path: Path) -> dict:
-    """The rows of a resumable results file (``{key: row object}``), ``{}`` when it is
-    missing (a sweep then starts afresh).
-
-    Raises
-    ------
-    CorruptFileError
-        Naming the file, when it is damaged or not a file of rows: a stored result is
-        refused, never read as empty and then overwritten.
-    """
-    path = Path(path)
-    if not path.exists():
-        return {}
-    rows = read_json(path)
-    if not isinstance(rows, dict) or not all(isinstance(r, dict) for r in rows.values()):
-        raise damaged_record(path, "not a file of rows")
-    return rows
-
-
-def read_json(path: Path):
-    """The JSON value stored at ``path`` (a stored result or a file a user gives).
-
-    Raises
-    ------
-    CorruptFileError
-        Naming the file, when it is missing, unreadable, cut short or not JSON (a
-        :class:`games.errors.FarolError`: the command line prints it as one line).
-    """
-    path = Path(path)
-    try:
-        text = path.read_text()
-    except FileNotFoundError:
-        raise CorruptFileError(f"{store.shown(path)} does not exist", reason="missing") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise damaged_record(path, _one_line(exc)) from None
-    try:
-        return json.loads(text)
-    except ValueError as exc:
-        raise damaged_record(path, _one_line(exc)) from None
-
-
-def read_record(path: Path) -> dict | None:
-    """The JSON object stored at ``path``, ``None`` when the file is missing.
-
-    Raises
-    ------
-    CorruptFileError
-        Naming the file, when it is damaged (unreadable, cut short) or holds something
-        other than a JSON object: a stored result is refused, never taken as missing.
-    """
-    path = Path(path)
-    if not path.exists():
-        return None
-    record = read_json(path)
-    if not isinstance(record, dict):
-        raise damaged_record(path, "not a JSON object")
-    return record
-
-
-def damaged_record(path: Path, reason: str) -> CorruptFileError:
-    """The one-line error refusing a damaged stored result or user file at ``path``."""
-    return CorruptFileError(
-        f"{store.shown(path)} is damaged ({reason}); it was not read: restore it "
-        "(e.g. git checkout) or delete it to compute it again", reason=reason)
-
-
-def write_rows(path: Path, rows: dict) -> None:
-    """Write a resumable results file atomically (sorted keys, one line a field)."""
-    atomic_write_text(Path(path), json.dumps(rows, indent=1, sort_keys=True) + "\n")
 
 
 def _pack_strings(strings: list[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -243,17 +105,11 @@ def load_compiled(path: Path, key: str) -> CompiledGame:
         )
         _check_consistent(cg)
         return cg
-    except READ_ERRORS as exc:
+    except store.READ_ERRORS as exc:
         raise CorruptFileError(
-            f"cached compiled game {path} is unreadable ({_one_line(exc)}); delete it or rebuild the "
-            "cache (--rebuild-cache)", reason=_one_line(exc)
+            f"cached compiled game {path} is unreadable ({store.one_line(exc)}); delete it or rebuild the "
+            "cache (--rebuild-cache)", reason=store.one_line(exc)
         ) from None
-
-
-def _one_line(exc: BaseException) -> str:
-    """The first line of ``exc``'s message (or its type's name)."""
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def _check_consistent(cg: CompiledGame) -> None:
@@ -292,7 +148,7 @@ def check_checkpoint_file(path: str | Path) -> None:
     try:
         with zipfile.ZipFile(path) as archive:
             names = set(archive.namelist())
-    except READ_ERRORS:
+    except store.READ_ERRORS:
         raise CorruptFileError(problem, reason="not a Farol checkpoint") from None
     if not all(f"{name}.npy" in names for name in CHECKPOINT_ARRAYS):
         raise CorruptFileError(problem, reason="not a Farol checkpoint")

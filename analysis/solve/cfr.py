@@ -16,12 +16,14 @@ import numpy as np
 
 from analysis.shared.progress import bar as progress_bar
 from analysis.shared.progress import interrupt, shown
+from analysis.shared.store import READ_ERRORS, CorruptFileError
 from analysis.solve import kernels
 from analysis.solve.best_response import Exploitability, exploitability
-from analysis.solve.cache import READ_ERRORS, atomic_savez, check_checkpoint_file
+from analysis.solve.cache import check_checkpoint_file
 from analysis.solve.compiled import CompiledGame
-from analysis.solve.errors import CorruptFileError, SolveError
+from analysis.solve.errors import SolveError
 from analysis.solve.factored import factor, run_iterations_public
+from analysis.solve.mapped import atomic_savez
 
 # Method name -> (CFR+?, alpha, beta, gamma); DCFR's defaults are Brown & Sandholm's.
 METHODS: dict[str, tuple[bool, float, float, float]] = {

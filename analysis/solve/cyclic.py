@@ -27,8 +27,9 @@ import numpy as np
 from numba import njit
 
 from analysis.shared.progress import bar as progress_bar
-from analysis.solve.cache import READ_ERRORS, atomic_savez
-from analysis.solve.errors import CorruptFileError, SolveError
+from analysis.shared.store import READ_ERRORS, CorruptFileError
+from analysis.solve.errors import SolveError
+from analysis.solve.mapped import atomic_savez
 
 TERMINAL, CHANCE, PLAYER0 = 0, 1, 2
 VALUE_TOLERANCE = 1e-10

@@ -15,15 +15,3 @@ class UnsupportedGameError(SolveError):
 
 class GameTooLargeError(SolveError):
     """The compiled game would not fit in the memory budget (refused before allocating)."""
-
-
-class CorruptFileError(SolveError):
-    """A cache file, checkpoint or saved result that cannot be read back.
-
-    ``reason`` says what is wrong with it, without the file's name (for the line a
-    rebuilt cache prints).
-    """
-
-    def __init__(self, message: str, reason: str = ""):
-        super().__init__(message)
-        self.reason = reason

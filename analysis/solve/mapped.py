@@ -17,6 +17,8 @@ from typing import BinaryIO
 
 import numpy as np
 
+from analysis.shared import store
+
 _LOCAL_HEADER = struct.Struct("<4sHHHHHIIIHH")  # a zip member's local file header
 _ZIP64_EXTRA = 20  # the zip64 sizes zipfile appends to a local header (always asked here)
 _PADDING_ID = 0xD935  # the extra field's id for alignment padding (as Android's zipalign)
@@ -24,6 +26,12 @@ ALIGN = 64
 _LOCAL_MAGIC = b"PK\x03\x04"
 _READ_HEADER = {(1, 0): np.lib.format.read_array_header_1_0,
                 (2, 0): np.lib.format.read_array_header_2_0}
+
+
+def atomic_savez(path: Path, **arrays) -> None:
+    """An ``.npz`` of ``arrays`` to ``path`` written atomically (:func:`store.atomic_write`),
+    uncompressed and aligned so that :func:`load_npz_mapped` can map it."""
+    store.atomic_write(path, lambda fh: save_npz(fh, arrays), binary=True)
 
 
 def save_npz(fh: BinaryIO, arrays: dict[str, np.ndarray]) -> None:

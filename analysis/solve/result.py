@@ -16,9 +16,9 @@ import numpy as np
 import pyspiel
 from open_spiel.python import policy as policy_lib
 
-from analysis.solve.cache import READ_ERRORS, publish_mode
+from analysis.shared.store import READ_ERRORS, CorruptFileError, publish_mode
 from analysis.solve.compiled import names_from_json, names_to_json
-from analysis.solve.errors import CorruptFileError, SolveError
+from analysis.solve.errors import SolveError
 
 if TYPE_CHECKING:
     import pandas as pd

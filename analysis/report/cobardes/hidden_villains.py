@@ -20,7 +20,7 @@ from analysis.report.cobardes.common import (
     villain_frame,
 )
 from analysis.report.context import ReportContext
-from analysis.solve.cache import read_json
+from analysis.shared.store import read_json
 
 
 def villain_section(ctx: ReportContext) -> str:

@@ -22,7 +22,7 @@ from analysis.report.cobardes.warriors import tip_rows
 from analysis.report.context import ReportContext
 from analysis.report.guides.cobardes import courtiers, villains
 from analysis.report.markdown import pct
-from analysis.solve.cache import read_json
+from analysis.shared.store import read_json
 from games.cobardes import cards as C
 
 

@@ -18,7 +18,7 @@ from analysis.report.cells import annotate
 from analysis.report.cobardes.common import EXACT, army_text, battle_spec, mix_bars, villain_frame
 from analysis.report.context import ReportContext
 from analysis.shared import store
-from analysis.solve.cache import read_json
+from analysis.shared.store import read_json
 from games.cobardes import cards as C
 
 

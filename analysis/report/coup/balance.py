@@ -6,7 +6,7 @@ from analysis.coup import balance, bluffing, larger, model
 from analysis.report.context import ReportContext
 from analysis.report.coup.readers import endgame_records
 from analysis.report.coup.tables import fmt, solver_note
-from analysis.solve.cache import read_rows
+from analysis.shared.store import read_rows
 
 
 def section_balance(ctx: ReportContext) -> str:

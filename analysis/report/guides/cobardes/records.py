@@ -14,7 +14,7 @@ from analysis.cobardes.hidden_sweep import HiddenMatchupRecord, hidden_matchups,
 from analysis.cobardes.sweep import is_mirror
 from analysis.report.cobardes.common import FULL_BATTLE_JSON, load_renewal, villain_frame
 from analysis.shared import store
-from analysis.solve.cache import read_json
+from analysis.shared.store import read_json
 
 RENEWAL = "farol cobardes renewal"
 SWEEP = "farol cobardes sweep --kind hidden"

@@ -18,7 +18,7 @@ from analysis.goat_lords.tournament import Experiment, csv_path, played_rows
 from analysis.play.match import MatchResult
 from analysis.shared import store
 from analysis.shared.params import game_parameter_spec
-from analysis.solve.cache import read_json
+from analysis.shared.store import read_json
 
 GAME = "python_goat_lords"
 # Bot strength is stated only from this many games or more.
