@@ -16,7 +16,7 @@ player's hidden cards or at the court.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -185,6 +185,41 @@ def plain_choice(view: View, legal: Sequence[int]) -> int:
     raise AssertionError(f"no plain choice at step {view.step}")
 
 
+# --------------------------------------------------------------------------- bluffing
+# The claim decisions of every bluffing player, the panel's and the search agent's
+# roll-out players alike. ``rate`` is the chance after any caution; ``draw()`` gives a
+# uniform number in [0, 1) and ``pick(k)`` an index below ``k``, from the caller's
+# generator (a draw is made only for a rate above 0).
+def acting_hand(hand: tuple[int, ...], coins: int, characters: Sequence[int], rate: float,
+                draw: Callable[[], float], pick: Callable[[int], int]) -> tuple[int, ...]:
+    """The hand a player acts from at its turn: its own, and with chance ``rate`` one
+    character of ``characters`` it lacks as well (picked at random; the Assassin only
+    with the coins to assassinate)."""
+    lacking = [c for c in characters if c not in hand
+               and (c != C.ASSASSIN or coins >= C.ASSASSINATE_COST)]
+    if lacking and rate > 0 and draw() < rate:
+        return hand + (lacking[pick(len(lacking))],)
+    return hand
+
+
+def challenges(proven: bool, rate: float, draw: Callable[[], float]) -> bool:
+    """Whether a claim is challenged: always a lie counting proves, else with chance ``rate``."""
+    return proven or (rate > 0 and draw() < rate)
+
+
+def block_answer(legal: Sequence[int], hand: Sequence[int], rate: float,
+                 draw: Callable[[], float], pick: Callable[[int], int]) -> int:
+    """The answer to a block window: block with a character held; else with chance
+    ``rate`` block with one it lacks (picked at random); else no block."""
+    blocks = [a for a in legal if a != C.A_NO_BLOCK]
+    held = [a for a in blocks if a - C.A_BLOCK in hand]
+    if held:
+        return held[0]
+    if blocks and rate > 0 and draw() < rate:
+        return blocks[pick(len(blocks))]
+    return C.A_NO_BLOCK
+
+
 # --------------------------------------------------------------------------- agents
 class HonestAgent:
     """Never bluffs; challenges only a lie proven by counting; blocks only with the card.
@@ -229,22 +264,40 @@ class HonestAgent:
                 out.setdefault(kind, set()).add(p)
         return out
 
+    # The claims it makes and challenges (:func:`acting_hand`, :func:`challenges`,
+    # :func:`block_answer`): the honest agent's rates are all 0, so it draws nothing.
+    bluff_with: tuple[int, ...] = ()
+    never_challenge: tuple[int, ...] = ()
+
+    def rate(self, view: View, name: str) -> float:
+        """The chance of the bluffing decision ``name`` (a field of :class:`BluffParams`)."""
+        return 0.0
+
+    def draw(self) -> float:
+        raise AssertionError("the honest agent makes no random choice")
+
+    def pick(self, k: int) -> int:
+        raise AssertionError("the honest agent makes no random choice")
+
     def decide(self, view: View, legal: Sequence[int]) -> int:
         code = view.step[0]
         if code == E.S_ACTION:
-            return turn_action(view, legal, view.hand, self.blockers(view))
+            hand = acting_hand(view.hand, view.coins[self.seat], self.bluff_with,
+                               self.rate(view, "bluff_rate"), self.draw, self.pick)
+            return turn_action(view, legal, hand, self.blockers(view))
         if code == E.S_CHAL:
             return C.A_CHALLENGE if self.challenge(view) else C.A_NO_CHALLENGE
         if code == E.S_BLOCK:
-            held = [a for a in legal if a != C.A_NO_BLOCK and a - C.A_BLOCK in view.hand]
-            return held[0] if held else self.block_bluff(view, legal)
+            return block_answer(legal, view.hand, self.rate(view, "block_bluff_rate"),
+                                self.draw, self.pick)
         return plain_choice(view, legal)
 
     def challenge(self, view: View) -> bool:
-        return view.proven_lie(view.step[2], self.my_pick)
-
-    def block_bluff(self, view: View, legal: Sequence[int]) -> int:
-        return C.A_NO_BLOCK
+        claim = view.step[2]
+        if claim in self.never_challenge:
+            return False
+        return challenges(view.proven_lie(claim, self.my_pick),
+                          self.rate(view, "challenge_rate"), self.draw)
 
 
 @dataclass(frozen=True)
@@ -285,38 +338,19 @@ class BluffingAgent(HonestAgent):
     def __init__(self, seat: int, seed: int, params: BluffParams):
         super().__init__(seat)
         self.params = params
+        self.bluff_with = params.bluff_with
+        self.never_challenge = params.never_challenge
         self.rng = np.random.default_rng(seed)
 
-    def rate(self, view: View, value: float) -> float:
+    def rate(self, view: View, name: str) -> float:
+        value = getattr(self.params, name)
         return value * self.params.caution if view.cards[self.seat] == 1 else value
 
-    def chance(self, view: View, value: float) -> bool:
-        p = self.rate(view, value)
-        return p > 0 and self.rng.random() < p
+    def draw(self) -> float:
+        return self.rng.random()
 
-    def decide(self, view: View, legal: Sequence[int]) -> int:
-        if view.step[0] == E.S_ACTION:
-            coins = view.coins[self.seat]
-            lacking = [c for c in self.params.bluff_with if c not in view.hand
-                       and (c != C.ASSASSIN or coins >= C.ASSASSINATE_COST)]
-            if lacking and self.chance(view, self.params.bluff_rate):
-                pretend = lacking[int(self.rng.integers(len(lacking)))]
-                return turn_action(view, legal, view.hand + (pretend,), self.blockers(view))
-        return super().decide(view, legal)
-
-    def challenge(self, view: View) -> bool:
-        claim = view.step[2]
-        if claim in self.params.never_challenge:
-            return False
-        if view.proven_lie(claim, self.my_pick):
-            return True
-        return self.chance(view, self.params.challenge_rate)
-
-    def block_bluff(self, view: View, legal: Sequence[int]) -> int:
-        blocks = [a for a in legal if a != C.A_NO_BLOCK]
-        if blocks and self.chance(view, self.params.block_bluff_rate):
-            return blocks[int(self.rng.integers(len(blocks)))]
-        return C.A_NO_BLOCK
+    def pick(self, k: int) -> int:
+        return int(self.rng.integers(k))
 
 
 def honest_bot(game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:

@@ -30,7 +30,16 @@ from dataclasses import dataclass
 
 import pyspiel
 
-from analysis.coup.panel import GAME, View, plain_choice, threat_order, turn_action
+from analysis.coup.panel import (
+    GAME,
+    View,
+    acting_hand,
+    block_answer,
+    challenges,
+    plain_choice,
+    threat_order,
+    turn_action,
+)
 from analysis.play.bots import Bot, BotSpec, register_bot
 from games.coup import cards as C
 from games.coup import engine as E
@@ -38,6 +47,8 @@ from games.coup import engine as E
 # Steps at which the agent searches; elsewhere it uses the panel's plain choices.
 _SEARCHED = (E.S_ACTION, E.S_CHAL, E.S_BLOCK)
 _CLAIMS = (C.DUKE, C.CAPTAIN, C.ASSASSIN)
+# The claims a player cannot bluff for want of coins (by whether it can pay an assassination).
+_UNAFFORDABLE = ({C.ASSASSIN}, set())
 # The score of a position: cards ** CARD_POWER + COIN * coins (+ COUP_READY at 7 coins).
 CARD_POWER, COIN, COUP_READY = 1.5, 0.1, 0.25
 # The challenge model: the prior chance a player never challenges, and the kinds of
@@ -292,8 +303,11 @@ def quick_move(core: E.Core, p: int, rates: list, rng: random.Random, mine: int)
     """A quick rule agent's move for ``p`` holding its cards in ``core`` (roll-outs only).
 
     ``rates[q]``: player ``q``'s (bluff, challenge, challenge a Duke, block-bluff) rates.
-    The searching seat ``mine`` blocks without the card when the others are unlikely to
-    challenge it, and always when an assassination would put it out.
+    Its claims are the panel's bluffing decisions (:func:`analysis.coup.panel.acting_hand`,
+    :func:`~analysis.coup.panel.challenges`, :func:`~analysis.coup.panel.block_answer`) at
+    those rates, halved for the searching seat ``mine`` with one card left. The searching
+    seat blocks without the card when the others are unlikely to challenge it, and
+    always when an assassination would put it out.
     """
     legal = core.legal_actions()
     if len(legal) == 1:
@@ -305,35 +319,28 @@ def quick_move(core: E.Core, p: int, rates: list, rng: random.Random, mine: int)
     if code == E.S_CHAL:
         claim = core.queue[0][2]
         seen = hand.count(claim) + sum(r.count(claim) for r in core.revealed)
-        if seen >= core.cfg.copies:
-            return C.A_CHALLENGE
         rate = duke if claim == C.DUKE else challenge
-        return C.A_CHALLENGE if rng.random() < rate * caution else C.A_NO_CHALLENGE
+        return C.A_CHALLENGE if challenges(seen >= core.cfg.copies, rate * caution,
+                                           rng.random) else C.A_NO_CHALLENGE
     if code == E.S_BLOCK:
-        blocks = [a for a in legal if a != C.A_NO_BLOCK]
-        held = [a for a in blocks if a - C.A_BLOCK in hand]
-        if held:
-            return held[0]
-        if p == mine:
+        if p == mine and not any(a - C.A_BLOCK in hand for a in legal if a != C.A_NO_BLOCK):
             if core.kind == C.ASSASSINATE and len(hand) == 1:
                 return C.A_BLOCK + C.CONTESSA  # out anyway unless the block stands
             stands = 1.0
             for q, h in enumerate(core.hands):
                 if h and q != p:
                     stands *= 1.0 - rates[q][1]
-            return blocks[0] if stands > SELF_BLOCK else C.A_NO_BLOCK
-        if rng.random() < block_bluff * caution:
-            return blocks[int(rng.random() * len(blocks))]
-        return C.A_NO_BLOCK
+            return legal[0] if stands > SELF_BLOCK else C.A_NO_BLOCK
+        return block_answer(legal, hand, block_bluff * caution, rng.random,
+                            lambda k: int(rng.random() * k))
     cards = tuple(len(h) for h in core.hands)
     view = _view(core, p, cards)
     if code == E.S_ACTION:
-        if rng.random() < bluff * caution:
-            lacking = [c for c in _CLAIMS if c not in hand
-                       and (c != C.ASSASSIN or core.coins[p] >= C.ASSASSINATE_COST)]
-            if lacking:
-                hand = hand + (lacking[int(rng.random() * len(lacking))],)
-        return turn_action(view, legal, hand)
+        acting = acting_hand(hand, core.coins[p], _CLAIMS, bluff * caution, rng.random,
+                             lambda k: int(rng.random() * k))
+        if acting is hand and set(_CLAIMS) <= set(hand) | _UNAFFORDABLE[core.coins[p] >= C.ASSASSINATE_COST]:
+            rng.random()  # nothing to bluff with: the draw roll-outs have always made here
+        return turn_action(view, legal, acting)
     return plain_choice(view, legal)
 
 
