@@ -38,6 +38,7 @@ from analysis.report.site import write_site
 from analysis.report.write import write_index
 from analysis.shared import store
 from games import catalog
+from games.coup import cards
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORTS = ROOT / "reports"
@@ -312,7 +313,7 @@ def test_coup_guide_with_every_record_stays_short(tmp_path):
     with store.use(tmp_path):
         for deck in ("ambassador", "inquisitor"):
             blueprint.update_summary(deck, setups={
-                s: {"iterations": 300, "first_player_value": 0.05} for s in blueprint.SETUPS})
+                s: {"iterations": 300, "first_player_value": 0.05} for s in cards.SETUPS})
             for players in range(2, 9):
                 SB.save_record(seat_record(players, [1000 / players] * players, 1000,
                                            hands if players == 2 else (), deck))

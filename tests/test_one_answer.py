@@ -23,7 +23,6 @@ from pathlib import Path
 
 import pytest
 
-from analysis.coup import blueprint
 from analysis.report.cobardes.renewal_war import renewal_section
 from analysis.report.cobardes.summary import summary_section as cobardes_summary
 from analysis.report.context import ReportContext
@@ -39,7 +38,7 @@ from analysis.report.guides.goat_lords import first_player as goat_first_player
 from analysis.report.guides.write import GUIDES, render_guide
 from analysis.report.markdown import pct, pct_ci, pp
 from games import catalog
-from games.coup.cards import DECKS
+from games.coup.cards import DECKS, SETUPS
 
 KEYS = ("coup", "cobardes", "goat_lords")
 # A figure as shown: a point (a percentage, points, or a signed value) and its interval.
@@ -120,7 +119,7 @@ def coup_question(deck: str, setup: str) -> str:
 
 def coup_facts(r: Reports) -> list[Claim]:
     return [Claim(coup_question(d, s), "the answer's facts (first_player.facts)", f["headline"])
-            for d in DECKS for s in blueprint.SETUPS
+            for d in DECKS for s in SETUPS
             if (f := first_player.facts(d, s))["headline"] is not None and f["source"] != "bracket"]
 
 
@@ -485,7 +484,7 @@ def test_the_proven_range_holds_the_coup_answer():
     rate the guide gives, for every deck and setup with both."""
     ranges = first_player.R.brackets()
     for deck in DECKS:
-        for setup in blueprint.SETUPS:
+        for setup in SETUPS:
             f = first_player.facts(deck, setup)
             if (setup, deck) in ranges and f["win"] is not None:
                 lo, hi, _ = ranges[(setup, deck)]

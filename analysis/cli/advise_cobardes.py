@@ -19,15 +19,10 @@ from analysis.cobardes.advise import (
     with_combat,
 )
 from analysis.cobardes.hidden_advice import solve_cost, trunk_size
-from games.cobardes.cards import NUM_WARRIORS
+from games.cobardes.cards import MAX_COMBATS, MAX_WARRIOR
 from games.errors import InvalidParameterError
 
 GAME = "python_cobardes_battle"
-
-# The rules' limits (checked again by games/cobardes/options.py): warriors are numbered
-# 0 to MAX_WARRIOR and a battle has 1 to MAX_COMBATS combats.
-MAX_WARRIOR = NUM_WARRIORS - 1
-MAX_COMBATS = 7
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -46,9 +41,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--combat", type=int_in(1, MAX_COMBATS), default=None,
                         help="the combat about to start (default: the one your hands fix, "
                         "as each finished combat took one warrior from each hand)")
-    parser.add_argument("--combats", type=int_in(1, MAX_COMBATS), default=7, help="combats in a battle (7)")
-    parser.add_argument("--warriors", type=int_in(0, MAX_WARRIOR), default=6,
-                        help=f"highest warrior, 0 to {MAX_WARRIOR} (6)")
+    parser.add_argument("--combats", type=int_in(1, MAX_COMBATS), default=MAX_COMBATS,
+                        help=f"combats in a battle ({MAX_COMBATS})")
+    parser.add_argument("--warriors", type=int_in(0, MAX_WARRIOR), default=MAX_WARRIOR,
+                        help=f"highest warrior, 0 to {MAX_WARRIOR} ({MAX_WARRIOR})")
     parser.add_argument("--score", default=None, help="war score, yours-theirs, e.g. 1-2")
     parser.add_argument("--win-value", type=finite_float(), default=1.0)
     parser.add_argument("--crown-value", type=finite_float(), default=3.0)

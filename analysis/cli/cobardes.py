@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import json
 
-from analysis.cli.advise_cobardes import MAX_COMBATS, MAX_WARRIOR
 from analysis.cli.numbers import finite_float, int_in
 from analysis.cli.outputs import check_output_dir, check_output_file
 from analysis.cobardes import (
@@ -51,8 +50,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                     "solved again: farol advise cobardes --solve solves its battle)")
     sw.add_argument("--workers", type=int_in(1), default=2, help="local processes (default 2)")
     sw.add_argument("--scheduler", default=None, help="Dask scheduler, e.g. tcp://host:8786")
-    sw.add_argument("--warriors", type=int_in(0, MAX_WARRIOR), default=6)
-    sw.add_argument("--combats", type=int_in(1, MAX_COMBATS), default=7)
+    sw.add_argument("--warriors", type=int_in(0, C.MAX_WARRIOR), default=C.MAX_WARRIOR)
+    sw.add_argument("--combats", type=int_in(1, C.MAX_COMBATS), default=C.MAX_COMBATS)
     sw.add_argument("--dir", default=None, help="cache folder "
                     "(default: the data folder's cobardes/pairings)")
     sw.set_defaults(func=run_sweep)
@@ -60,14 +59,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         "villains (a full battle is solved once: some 11 minutes, 5 GB)")
     op.add_argument("--matchups", required=True, metavar="A/B,...",
                     help="courtier matchups, yours first, e.g. Squire/Archer")
-    op.add_argument("--warriors", type=int_in(0, MAX_WARRIOR), default=6)
-    op.add_argument("--combats", type=int_in(1, MAX_COMBATS), default=7)
+    op.add_argument("--warriors", type=int_in(0, C.MAX_WARRIOR), default=C.MAX_WARRIOR)
+    op.add_argument("--combats", type=int_in(1, C.MAX_COMBATS), default=C.MAX_COMBATS)
     op.set_defaults(func=run_openings)
     rn = sub.add_parser("renewal", help="the war with courtier renewal between battles "
                         "(keep-or-renew; cached, resumable)")
     rn.add_argument("--workers", type=int_in(1), default=2, help="local processes (default 2)")
-    rn.add_argument("--warriors", type=int_in(0, MAX_WARRIOR), default=6)
-    rn.add_argument("--combats", type=int_in(1, MAX_COMBATS), default=7)
+    rn.add_argument("--warriors", type=int_in(0, C.MAX_WARRIOR), default=C.MAX_WARRIOR)
+    rn.add_argument("--combats", type=int_in(1, C.MAX_COMBATS), default=C.MAX_COMBATS)
     rn.add_argument("--courtiers", default="all",
                     help="the court deck, names separated by / (default all ten)")
     rn.add_argument("--tol", type=finite_float(0, above=True), default=1e-9, help="fixed-point residual")

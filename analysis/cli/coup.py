@@ -106,8 +106,8 @@ def parse_decks(text: str) -> tuple[str, ...]:
     """``"ambassador,inquisitor"`` as decks (one-line error naming an unknown one)."""
     decks = tuple(d.strip() for d in text.split(","))
     for d in decks:
-        if d not in model.DECKS:
-            raise InvalidParameterError(f"--deck {d!r}: choose from {', '.join(model.DECKS)}")
+        if d not in cards.DECKS:
+            raise InvalidParameterError(f"--deck {d!r}: choose from {', '.join(cards.DECKS)}")
     return decks
 
 
@@ -127,7 +127,7 @@ def add_sweep_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``farol coup sweep``."""
     parser.add_argument("--caps", default=str(model.DEFAULT_CAP), help="turn caps, comma-separated")
     parser.add_argument("--coins", default="0-9", help="coin range, e.g. 0-9 or 0,3,6")
-    parser.add_argument("--decks", default=",".join(model.DECKS), help="decks, comma-separated")
+    parser.add_argument("--decks", default=",".join(cards.DECKS), help="decks, comma-separated")
     parser.add_argument("--revealed", default="-".join(model.MAIN_REVEALED),
                         help="mover's and other's revealed card, e.g. contessa-contessa")
     parser.add_argument("--workers", type=int_in(1), default=2, help="processes in parallel")
@@ -173,7 +173,7 @@ def add_bracket_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pairs", default=None,
                         help="only these mover/other coin pairs, e.g. 1/7,2/7 (instead of "
                              "--coins)")
-    parser.add_argument("--decks", default=",".join(model.DECKS), help="decks, comma-separated")
+    parser.add_argument("--decks", default=",".join(cards.DECKS), help="decks, comma-separated")
     parser.add_argument("--revealed", default="-".join(model.MAIN_REVEALED),
                         help="the two revealed cards, e.g. contessa-contessa")
     parser.add_argument("--limit", type=int_in(0), default=0,
@@ -230,10 +230,10 @@ def run_brackets(args: argparse.Namespace) -> int:
 def run_full_game(args: argparse.Namespace) -> int:
     """``farol coup full-game``: the capped 2-player games from the deal."""
     decks = tuple(args.decks.split(","))
-    unknown = [d for d in decks if d not in full_game.DECKS]
+    unknown = [d for d in decks if d not in cards.DECKS]
     if unknown:
         raise InvalidParameterError(f"--decks: unknown deck {unknown[0]!r} (choose from "
-                                    f"{', '.join(full_game.DECKS)})")
+                                    f"{', '.join(cards.DECKS)})")
     if args.markov:
         rows = full_game.run_markov(decks=decks, budget=int(args.budget), progress=True)
         print(f"{len(rows)} full-game rows in {store.shown(full_game.markov_path())}")
@@ -264,7 +264,7 @@ def run_larger(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- abstraction
 def add_abstraction_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``farol coup abstraction``."""
-    parser.add_argument("--deck", default=",".join(model.DECKS), help="decks, comma-separated")
+    parser.add_argument("--deck", default=",".join(cards.DECKS), help="decks, comma-separated")
     parser.add_argument("--keys", default="plain",
                         help="the abstraction: plain (state keys) or memory (with claim memory; "
                              f"default caps {','.join(map(str, abstraction.MEMORY_CAPS))}, "
@@ -297,7 +297,6 @@ def run_abstraction(args: argparse.Namespace) -> int:
 
 
 # --------------------------------------------------------------------------- match
-SETUPS = ("basic", "standard", "draft")
 # Agents that play 2-player endgame positions only (a match starts from the deal).
 ENDGAME_ONLY = ("solved",)
 
@@ -306,12 +305,13 @@ def add_match_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``farol coup match``."""
     names = ", ".join(spec.name for spec in bots.bots_for(GAME) if spec.name not in ENDGAME_ONLY)
     add_common_arguments(parser, f"one agent per seat, or one agent for every seat ({names})")
-    parser.add_argument("--players", type=int_in(2, cards.MAX_PLAYERS), default=2,
+    parser.add_argument("--players", type=int_in(cards.MIN_PLAYERS, cards.MAX_PLAYERS),
+                        default=cards.MIN_PLAYERS,
                         help=f"players at the table (2-{cards.MAX_PLAYERS}; 7-8 play with 4 "
                              "copies of each character; default 2)")
     parser.add_argument("--deck", choices=cards.DECKS, default="ambassador",
                         help="ambassador (default) or inquisitor")
-    parser.add_argument("--setup", choices=SETUPS, default=None,
+    parser.add_argument("--setup", choices=cards.SETUPS, default=None,
                         help="2 players only: basic (default; the first player starts with 1 "
                              "coin), standard (2 coins each) or draft (each picks a card)")
     parser.add_argument("--duplicate", action="store_true",

@@ -28,7 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="player counts: a range like 2-8 or a list like 2,4,6 (default 2-8)")
     parser.add_argument("--decks", default=",".join(cards.DECKS),
                         help="decks, comma-separated (default ambassador,inquisitor)")
-    parser.add_argument("--setups", default=",".join(SB.SETUPS),
+    parser.add_argument("--setups", default=",".join(cards.SETUPS),
                         help="2-player setups, comma-separated (default basic,standard,draft)")
     parser.add_argument("--agent", default="best",
                         help="the agent in every seat of the self-play games (default best)")
@@ -55,7 +55,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def parse_players(text: str) -> tuple[int, ...]:
     """``"2-8"`` or ``"2,4,6"`` as player counts (one-line error otherwise)."""
-    return parse_counts(text, SB.PLAYERS[0], SB.PLAYERS[-1], "Coup")
+    return parse_counts(text, cards.MIN_PLAYERS, cards.MAX_PLAYERS, "Coup")
 
 
 def parse_names(flag: str, text: str, allowed: tuple[str, ...]) -> tuple[str, ...]:
@@ -69,7 +69,7 @@ def parse_names(flag: str, text: str, allowed: tuple[str, ...]) -> tuple[str, ..
 def run_balance(args: argparse.Namespace) -> int:
     chosen = SB.tables(parse_players(args.players),
                        parse_names("--decks", args.decks, cards.DECKS),
-                       parse_names("--setups", args.setups, SB.SETUPS))
+                       parse_names("--setups", args.setups, cards.SETUPS))
     panel = () if args.panel.strip() == "none" else parse_agents(args.panel)
     records = SB.run_balance(chosen, args.agent, args.games, args.seed, panel,
                              args.robustness_games, args.workers, args.scheduler,

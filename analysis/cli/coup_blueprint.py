@@ -23,6 +23,7 @@ from analysis.coup.blueprint_bounds import measure_bounds
 from analysis.coup.resolve import compute_values, values_current
 from analysis.shared import store
 from analysis.shared.progress import shown
+from games.coup import cards
 from games.errors import InvalidParameterError
 
 # How the stored blueprints' accuracy is measured (the report quotes these runs).
@@ -74,9 +75,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def add_deck_arguments(parser: argparse.ArgumentParser, every: bool = False) -> None:
     """``--deck`` and ``--setups`` (default: the dealt setups, or ``every`` setup)."""
-    parser.add_argument("--deck", choices=blueprint.DECKS, default="ambassador",
+    parser.add_argument("--deck", choices=cards.DECKS, default="ambassador",
                         help="ambassador (default) or inquisitor")
-    setups = blueprint.SETUPS if every else blueprint.PARTS["dealt"]
+    setups = cards.SETUPS if every else blueprint.PARTS["dealt"]
     about = "all three" if every else "basic,standard; a draft's game has a larger graph of its own"
     parser.add_argument("--setups", default=",".join(setups),
                         help=f"2-player setups, comma-separated: basic, standard, draft "

@@ -17,15 +17,13 @@ from analysis.shared import store
 from games.coup import cards
 from games.errors import InvalidParameterError
 
-SETUPS = ("basic", "standard", "draft")
-
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("play-tables", help="how the strongest 2-player agent bluffs, "
                                                 "challenges and blocks (its self-play)")
     parser.add_argument("--decks", default=",".join(cards.DECKS),
                         help="decks, comma-separated (default ambassador,inquisitor)")
-    parser.add_argument("--setups", default=",".join(SETUPS),
+    parser.add_argument("--setups", default=",".join(cards.SETUPS),
                         help="2-player setups, comma-separated (default basic,standard,draft)")
     parser.add_argument("--games", type=int_in(BB.BATCHES), default=A.GAMES,
                         help=f"games per deck and setup, a multiple of {BB.BATCHES} "
@@ -40,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     if args.games % BB.BATCHES:
         raise InvalidParameterError(f"--games must be a multiple of {BB.BATCHES}")
     decks = parse_names("--decks", args.decks, cards.DECKS)
-    setups = parse_names("--setups", args.setups, SETUPS)
+    setups = parse_names("--setups", args.setups, cards.SETUPS)
     for deck in decks:
         for setup in setups:
             path = A.table_path(deck, setup)

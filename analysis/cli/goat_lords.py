@@ -45,7 +45,8 @@ GROUPS = ("seats", "extra_wild", "sensitivity")
 def configure(parser: argparse.ArgumentParser) -> None:
     """``farol goat-lords``: run one tournament and print its answers (seat win rates, duels,
     wilds); ``match`` and ``balance`` below (bots register on import)."""
-    parser.add_argument("--players", type=int_in(2, 6), default=2, help="players at the table (2-6)")
+    parser.add_argument("--players", type=int_in(MIN_PLAYERS, MAX_PLAYERS), default=MIN_PLAYERS,
+                        help=f"players at the table ({MIN_PLAYERS}-{MAX_PLAYERS})")
     parser.add_argument("--bots", default="greedy",
                         help="comma-separated bot per seat, or one bot for all (best, lord, greedy, random, "
                              "lord:N, mcts:N, ismcts:N)")

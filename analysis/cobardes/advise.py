@@ -46,8 +46,8 @@ class Query:
     my_villain: str | None = None
     their_villain: str | None = None
     combat: int = 1
-    combats: int = 7
-    warriors: int = 6
+    combats: int = C.MAX_COMBATS
+    warriors: int = C.MAX_WARRIOR
     score: tuple[int, int] | None = None
     win_value: float = 1.0
     crown_value: float = 3.0

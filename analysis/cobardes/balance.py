@@ -38,8 +38,8 @@ def matchup_matrix(results: dict, names: list[str], value) -> pd.DataFrame:
     return table
 
 
-def courtier_tables(directory: str | Path | None = None, warriors: int = 6,
-                    combats: int = 7, mirrors: bool = False) -> dict[str, pd.DataFrame]:
+def courtier_tables(directory: str | Path | None = None, warriors: int = C.MAX_WARRIOR,
+                    combats: int = C.MAX_COMBATS, mirrors: bool = False) -> dict[str, pd.DataFrame]:
     """``battle`` (value with win 1, crown 3), ``war`` (war value from 0-0) and
     ``war_win`` (player 0's probability of winning the war) for every cached pairing.
 
@@ -60,8 +60,8 @@ def courtier_tables(directory: str | Path | None = None, warriors: int = 6,
     }
 
 
-def mirror_table(directory: str | Path | None = None, warriors: int = 6,
-                 combats: int = 7) -> pd.DataFrame:
+def mirror_table(directory: str | Path | None = None, warriors: int = C.MAX_WARRIOR,
+                 combats: int = C.MAX_COMBATS) -> pd.DataFrame:
     """The hypothetical mirror matchups (both players with the same courtier type), one
     row per cached courtier: battle value (``quicker=alternate``, player 0 quicker in odd
     combats), war value and win probability from 0-0, and the battle value with
@@ -115,8 +115,8 @@ def tier_list(strength: pd.Series, labels: str = "SABCD") -> list[Tier]:
             for i, (name, v) in enumerate(ordered.items())]
 
 
-def villain_table(directory: str | Path | None = None, warriors: int = 6,
-                  combats: int = 7) -> pd.DataFrame:
+def villain_table(directory: str | Path | None = None, warriors: int = C.MAX_WARRIOR,
+                  combats: int = C.MAX_COMBATS) -> pd.DataFrame:
     """9 x 9 battle values with both villains named (rows: player 0's villain)."""
     results = sweep.load_results(None, warriors, combats, directory, war="villains")
     return matchup_matrix(results, VILLAINS, lambda d: d.battle["value"])

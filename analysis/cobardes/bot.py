@@ -24,6 +24,7 @@ from analysis.cobardes.hidden_advice import (
 from analysis.cobardes.trunk import solve_trunk, trunk_key
 from analysis.cobardes.villains import strategy_lookup
 from analysis.play.bots import Bot, BotSpec, register_bot
+from games.cobardes import cards as C
 from games.cobardes.hidden import any_villain_unknown
 from games.errors import InvalidParameterError
 
@@ -43,7 +44,7 @@ def hidden_size(game: pyspiel.Game) -> int:
     (:func:`analysis.cobardes.hidden_advice.trunk_size`) times the courtiers dealt at
     random (nine each)."""
     params = game.get_parameters()
-    size = trunk_size(int(params.get("warriors", 6)))
+    size = trunk_size(int(params.get("warriors", C.MAX_WARRIOR)))
     if "courtiers" in str(params.get("kinds", "all")) or params.get("kinds") == "all":
         size *= 9 ** sum(params.get(f"courtier{p}") == "random" for p in (0, 1))
     return size

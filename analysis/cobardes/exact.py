@@ -324,8 +324,8 @@ class BattleSpec:
     ``loss``/``crown_loss`` default to the negatives of ``win``/``crown``.
     """
 
-    warriors: int = 6
-    combats: int = 7
+    warriors: int = C.MAX_WARRIOR
+    combats: int = C.MAX_COMBATS
     courtiers: tuple[str | None, str | None] = (None, None)
     win: float = 1.0
     crown: float = 3.0

@@ -54,7 +54,7 @@ def solution_for(game: pyspiel.Game, solve_large: bool = False, solve_missing: b
         return found
     if not solve_missing:
         return None
-    size = trunk_size(int(game.get_parameters().get("warriors", 6)))
+    size = trunk_size(int(game.get_parameters().get("warriors", C.MAX_WARRIOR)))
     cost = f"about {_count(size)} trunk positions: {solve_cost(size)}"
     if size > ON_DEMAND_NODES and not solve_large:
         raise InvalidPositionError(f"this battle with hidden villains is not solved yet "

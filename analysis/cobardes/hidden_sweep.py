@@ -61,7 +61,7 @@ def solving_order(pairings: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return [p for p in shuffled if not is_mirror(p)] + [p for p in shuffled if is_mirror(p)]
 
 
-def hidden_params(pairing: tuple[str, str], warriors: int = 6, combats: int = 7) -> dict:
+def hidden_params(pairing: tuple[str, str], warriors: int = C.MAX_WARRIOR, combats: int = C.MAX_COMBATS) -> dict:
     """The battle's parameters: the pairing's courtiers, both villains dealt hidden."""
     params = battle_params(pairing, warriors, combats)
     params.update(kinds="all", villain0="random", villain1="random", villain_deck="all")
@@ -121,7 +121,7 @@ class HiddenMatchupRecord:
                    data["provenance"])
 
 
-def solve_hidden_matchup(pairing: tuple[str, str], warriors: int = 6, combats: int = 7,
+def solve_hidden_matchup(pairing: tuple[str, str], warriors: int = C.MAX_WARRIOR, combats: int = C.MAX_COMBATS,
                          iterations: int = ITERATIONS, keep: bool = False
                          ) -> HiddenMatchupRecord:
     """Solve one matchup with hidden villains (deterministic: CFR+ draws no numbers); with
@@ -176,8 +176,8 @@ def run_hidden_task(pairing: tuple[str, str], warriors: int, combats: int, direc
     return str(path)
 
 
-def run_hidden_sweep(pairings: Iterable[tuple[str, str]] | None = None, warriors: int = 6,
-                     combats: int = 7, directory: str | Path | None = None,
+def run_hidden_sweep(pairings: Iterable[tuple[str, str]] | None = None, warriors: int = C.MAX_WARRIOR,
+                     combats: int = C.MAX_COMBATS, directory: str | Path | None = None,
                      workers: int = 2, scheduler=None, progress: bool = True,
                      iterations: int = ITERATIONS, keep_solutions: bool = False
                      ) -> dict[tuple[str, str], HiddenMatchupRecord]:
@@ -218,8 +218,8 @@ def run_hidden_sweep(pairings: Iterable[tuple[str, str]] | None = None, warriors
     return load_hidden(pairings, warriors, combats, directory)
 
 
-def load_hidden(pairings: Iterable[tuple[str, str]] | None = None, warriors: int = 6,
-                combats: int = 7, directory: str | Path | None = None
+def load_hidden(pairings: Iterable[tuple[str, str]] | None = None, warriors: int = C.MAX_WARRIOR,
+                combats: int = C.MAX_COMBATS, directory: str | Path | None = None
                 ) -> dict[tuple[str, str], HiddenMatchupRecord]:
     """The stored matchups present on disk."""
     pairings = hidden_matchups() if pairings is None else [tuple(p) for p in pairings]

@@ -31,13 +31,13 @@ GAME = "python_cobardes_battle"
 VERSION = 1
 
 
-def table_path(pairing: tuple[str, str], warriors: int = 6, combats: int = 7) -> Path:
+def table_path(pairing: tuple[str, str], warriors: int = C.MAX_WARRIOR, combats: int = C.MAX_COMBATS) -> Path:
     names = "__".join(C.COURTIER_NAMES[C.courtier_id(c)].lower().replace(" ", "")
                       .replace("-", "") for c in pairing)
     return store.data("cobardes", "openings", f"{names}__w{warriors}c{combats}.json")
 
 
-def opening_game(pairing: tuple[str, str], warriors: int = 6, combats: int = 7) -> pyspiel.Game:
+def opening_game(pairing: tuple[str, str], warriors: int = C.MAX_WARRIOR, combats: int = C.MAX_COMBATS) -> pyspiel.Game:
     """The battle of ``pairing`` (your courtier first) with both villains dealt hidden."""
     return pyspiel.load_game(GAME, hidden_params(tuple(pairing), warriors, combats))
 
@@ -98,7 +98,7 @@ class OpeningAdvice:
         return cls(**raw)
 
 
-def build(pairing: tuple[str, str], warriors: int = 6, combats: int = 7) -> OpeningAdvice:
+def build(pairing: tuple[str, str], warriors: int = C.MAX_WARRIOR, combats: int = C.MAX_COMBATS) -> OpeningAdvice:
     """Solve the battle of ``pairing`` once (or read its stored solution) and read the
     advice at its first decision for every villain player 0 can hold."""
     game = opening_game(pairing, warriors, combats)
@@ -120,7 +120,7 @@ def build(pairing: tuple[str, str], warriors: int = 6, combats: int = 7) -> Open
                          provenance(None))
 
 
-def stored(pairing: tuple[str, str], warriors: int = 6, combats: int = 7
+def stored(pairing: tuple[str, str], warriors: int = C.MAX_WARRIOR, combats: int = C.MAX_COMBATS
            ) -> OpeningAdvice | None:
     """The shipped opening advice of ``pairing``, if any."""
     return OpeningAdvice.load(table_path(pairing, warriors, combats))

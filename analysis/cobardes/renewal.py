@@ -88,7 +88,7 @@ class RenewalGraph(BattleGraph):
         return RenewalBattle(sol.value, sol.outcome_probs)
 
 
-def compile_pairing(pairing: tuple[str, str], warriors: int = 6, combats: int = 7
+def compile_pairing(pairing: tuple[str, str], warriors: int = C.MAX_WARRIOR, combats: int = C.MAX_COMBATS
                     ) -> RenewalGraph:
     """The renewal graph of one courtier pairing (names)."""
     cfg, pos, _ = initial_position(BattleSpec(warriors, combats, tuple(pairing)).params())
@@ -110,8 +110,8 @@ class RenewalModel:
     """
 
     courtiers: tuple[str, ...] = tuple(C.COURTIER_NAMES)
-    warriors: int = 6
-    combats: int = 7
+    warriors: int = C.MAX_WARRIOR
+    combats: int = C.MAX_COMBATS
 
     def __post_init__(self):
         names = tuple(C.COURTIER_NAMES[C.courtier_id(c)] for c in self.courtiers)

@@ -57,7 +57,7 @@ def is_mirror(pairing: tuple[str, str]) -> bool:
     return pairing[0] == pairing[1] and pairing[0] != NO_COURTIER
 
 
-def battle_params(pairing: tuple[str, str], warriors: int = 6, combats: int = 7,
+def battle_params(pairing: tuple[str, str], warriors: int = C.MAX_WARRIOR, combats: int = C.MAX_COMBATS,
                   quicker: str = "alternate") -> dict:
     """The ``python_cobardes_battle`` parameters of a pairing's battle (standard payoffs;
     a mirror pairing opts in with ``allow_mirror``)."""
@@ -218,7 +218,7 @@ def all_villain_pairs() -> list[tuple[str, str]]:
     return [(a, b) for a in names for b in names if a != b]
 
 
-def solve_villain_pair(pair: tuple[str, str], warriors: int = 6, combats: int = 7
+def solve_villain_pair(pair: tuple[str, str], warriors: int = C.MAX_WARRIOR, combats: int = C.MAX_COMBATS
                        ) -> VillainPairRecord:
     """The battle with these two villains named (known to both: public information),
     solved exactly, standard payoffs."""
@@ -233,7 +233,7 @@ def solve_villain_pair(pair: tuple[str, str], warriors: int = 6, combats: int = 
                              solver.solved, solver.matrix_games, time.perf_counter() - start)
 
 
-def solve_pairing(pairing: tuple[str, str], warriors: int = 6, combats: int = 7,
+def solve_pairing(pairing: tuple[str, str], warriors: int = C.MAX_WARRIOR, combats: int = C.MAX_COMBATS,
                   war: bool = True) -> PairingRecord:
     """Solve one pairing: the battle (standard payoffs) and, with ``war``, the war from
     every score.
@@ -287,8 +287,8 @@ def load_task(path: Path) -> Record | None:
     return PairingRecord.from_json(data) if "war" in data else VillainPairRecord.from_json(data)
 
 
-def run_sweep(pairings: Iterable[tuple[str, str]] | None = None, warriors: int = 6,
-              combats: int = 7, directory: str | Path | None = None, workers: int = 2,
+def run_sweep(pairings: Iterable[tuple[str, str]] | None = None, warriors: int = C.MAX_WARRIOR,
+              combats: int = C.MAX_COMBATS, directory: str | Path | None = None, workers: int = 2,
               scheduler=None, progress: bool = True, war: bool | str = True
               ) -> dict[tuple[str, str], Record]:
     """Solve every pairing not yet cached; returns all results (cached and new).
@@ -337,8 +337,8 @@ def run_sweep(pairings: Iterable[tuple[str, str]] | None = None, warriors: int =
     return load_results(pairings, warriors, combats, directory, war)
 
 
-def load_results(pairings: Iterable[tuple[str, str]] | None = None, warriors: int = 6,
-                 combats: int = 7, directory: str | Path | None = None,
+def load_results(pairings: Iterable[tuple[str, str]] | None = None, warriors: int = C.MAX_WARRIOR,
+                 combats: int = C.MAX_COMBATS, directory: str | Path | None = None,
                  war: bool | str = True) -> dict[tuple[str, str], Record]:
     """The cached pairings present on disk."""
     if pairings is None:

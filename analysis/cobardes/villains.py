@@ -59,7 +59,7 @@ def abstraction_loss_path() -> Path:
     return store.data("cobardes", "abstraction_loss.json")
 
 
-def villain_params(courtiers=("Squire", "Archer"), warriors: int = 6, combats: int = 7,
+def villain_params(courtiers=("Squire", "Archer"), warriors: int = C.MAX_WARRIOR, combats: int = C.MAX_COMBATS,
                    villain_deck: str = "all", **payoffs) -> dict:
     """Parameters of a battle with both villains dealt at random (hidden)."""
     params = {"kinds": "all" if any(courtiers) else "warriors+villains",

@@ -157,8 +157,8 @@ def card_mix(actions, probs) -> dict[str, float]:
             if p > 1e-9}
 
 
-def solve_war(courtiers: tuple[str | None, str | None] = (None, None), warriors: int = 6,
-              combats: int = 7, graph: BattleGraph | None = None) -> WarSolution:
+def solve_war(courtiers: tuple[str | None, str | None] = (None, None), warriors: int = C.MAX_WARRIOR,
+              combats: int = C.MAX_COMBATS, graph: BattleGraph | None = None) -> WarSolution:
     """War values from every score for one courtier pairing (fixed for the whole war).
 
     Scores are solved from 2-2 down to 0-0 (:func:`score_order`), each by

@@ -20,7 +20,6 @@ from pathlib import Path
 
 from analysis.coup.model import (
     CONVERGED_WIDTH,
-    DECKS,
     Endgame,
     StoredRecord,
     brackets_by_cap,
@@ -36,6 +35,7 @@ from analysis.solve import CFRSolver, CompiledGame, compile_game, exploitability
 from analysis.solve.abstraction import graph_strategy_on_tree
 from analysis.solve.compile import GRAPH_BYTES_PER_NODE
 from analysis.solve.errors import GameTooLargeError
+from games.coup.cards import DECKS
 from games.coup.walker import MemoryWalker
 from games.errors import InvalidParameterError
 

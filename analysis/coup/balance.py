@@ -12,6 +12,7 @@ import pandas as pd
 from analysis.coup.bluffing import frame
 from analysis.coup.larger import LargerRow
 from analysis.coup.model import EndgameRecord
+from games.coup import cards as C
 
 
 def first_player(records: list[EndgameRecord]) -> pd.DataFrame:
@@ -38,7 +39,7 @@ def deck_difference(records: list[EndgameRecord]) -> pd.DataFrame:
     """Per coin pair: mover value with the Ambassador minus with the Inquisitor."""
     df = frame(records)
     table = df.pivot_table(index=["mover", "other"], columns="deck", values="value")
-    if not {"ambassador", "inquisitor"} <= set(table.columns):
+    if not set(C.DECKS) <= set(table.columns):
         return pd.DataFrame()
     out = (table["ambassador"] - table["inquisitor"]).rename("ambassador_minus_inquisitor")
     return out.reset_index()

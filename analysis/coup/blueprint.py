@@ -42,16 +42,15 @@ from analysis.shared.store import READ_ERRORS, CorruptFileError, atomic_write_te
 from analysis.solve.cyclic import CyclicCFR, CyclicGraph
 from analysis.solve.key_table import KeyTable
 from analysis.solve.mapped import atomic_savez, load_npz_mapped
+from games.coup import cards as C
 from games.coup import engine as E
 from games.coup.walker import DecisiveCoupWalker, decisive_coup
 from games.errors import InvalidParameterError
 
-SETUPS = ("basic", "standard", "draft")
-DECKS = ("ambassador", "inquisitor")
 # Setups walked and solved on one graph. The dealt setups differ only in the coins at
 # the deal, so their graphs are nearly one; a draft's court of three cards makes a
 # larger graph of its own.
-PARTS = {"dealt": ("basic", "standard"), "draft": ("draft",)}
+PARTS = {"dealt": C.DEALT_SETUPS, "draft": ("draft",)}
 # CFR+ iterations per setup: the whole deck fits two hours on two cores, and more did not
 # lower the measured bound on the 1v1 endgames' graph (benchmarks/results/coup_blueprint.txt).
 ITERATIONS = 50
@@ -67,14 +66,14 @@ def blueprint_key(s: E.Core, player: int) -> tuple:
 
 
 def check_deck(deck: str) -> str:
-    if deck not in DECKS:
-        raise InvalidParameterError(f"deck {deck!r}: choose one of {', '.join(DECKS)}")
+    if deck not in C.DECKS:
+        raise InvalidParameterError(f"deck {deck!r}: choose one of {', '.join(C.DECKS)}")
     return deck
 
 
 def check_setup(setup: str) -> str:
-    if setup not in SETUPS:
-        raise InvalidParameterError(f"setup {setup!r}: choose one of {', '.join(SETUPS)}")
+    if setup not in C.SETUPS:
+        raise InvalidParameterError(f"setup {setup!r}: choose one of {', '.join(C.SETUPS)}")
     return setup
 
 
@@ -299,7 +298,7 @@ class Blueprint:
 
     @property
     def setups(self) -> tuple[str, ...]:
-        return tuple(s for s in SETUPS if s in self.strategy)
+        return tuple(s for s in C.SETUPS if s in self.strategy)
 
     def mix(self, core: E.Core, player: int, setup: str) -> np.ndarray | None:
         """``player``'s probabilities over ``core.legal_actions()`` (in that order), or
@@ -358,7 +357,7 @@ def _load_part(path: Path) -> tuple[tuple[dict, dict], dict, dict]:
         records = {s: TrainingRecord.from_json(r)
                    for s, r in json.loads(a["records"].tobytes()).items()}
         keys = tuple(_unpack_keys(a, p) for p in (0, 1))
-        strategy = {s: (a[f"strategy_{s}_0"], a[f"strategy_{s}_1"]) for s in SETUPS
+        strategy = {s: (a[f"strategy_{s}_0"], a[f"strategy_{s}_1"]) for s in C.SETUPS
                     if f"strategy_{s}_0" in a}
     except (*READ_ERRORS, KeyError, TypeError) as exc:
         raise CorruptFileError(f"{store.shown(path)}: not a readable blueprint ({exc})") from None

@@ -24,6 +24,7 @@ from analysis.shared.store import read_rows, write_rows
 from analysis.solve import compile_game
 from analysis.solve.compile import TREE_BYTES_PER_NODE, estimate_tree_nodes
 from analysis.solve.errors import GameTooLargeError
+from games.coup import cards as C
 
 MARKOV_CAPS = (1, 2)
 # The whole game's graph (~10^7 positions) is ~100x an endgame's, and an opponent who
@@ -31,8 +32,6 @@ MARKOV_CAPS = (1, 2)
 # little after the first few) and a sweep limit (stopping early only lowers W).
 FULL_GAME_ROUNDS = 6
 FULL_GAME_SWEEPS = 300
-SETUPS = ("basic", "standard")
-DECKS = ("ambassador", "inquisitor")
 CAPS = (1, 2, 3, 4, 5, 6, 7)
 # Histories compiled at most: ~1.4 GB of arrays, and at the walk's ~10-50k nodes/s up
 # to a quarter of an hour of compiling.
@@ -118,7 +117,7 @@ def solve_case(setup: str, deck: str, cap: int, budget: int = NODE_BUDGET) -> di
     return row
 
 
-def run(path: Path | None = None, setups=SETUPS, decks=DECKS, caps=CAPS,
+def run(path: Path | None = None, setups=C.DEALT_SETUPS, decks=C.DECKS, caps=CAPS,
         budget: int = NODE_BUDGET) -> dict:
     """Every (setup, deck, cap) not yet in ``path`` (default :func:`rows_path`; over the
     budget: the estimate only)."""
@@ -138,7 +137,7 @@ def run(path: Path | None = None, setups=SETUPS, decks=DECKS, caps=CAPS,
 def full_game_guarantees(deck: str, progress: bool = False):
     """The Markov guarantees of the whole 2-player game with ``deck``: one position graph
     from the deals of both setups (they differ only in the first player's coins)."""
-    config, roots = uncapped_roots([full_game(setup, deck, 1) for setup in SETUPS])
+    config, roots = uncapped_roots([full_game(setup, deck, 1) for setup in C.DEALT_SETUPS])
     return guarantees_from(config, roots, deck, rounds=FULL_GAME_ROUNDS, progress=progress,
                            max_sweeps=FULL_GAME_SWEEPS)
 
@@ -166,7 +165,7 @@ def solve_markov_case(setup: str, deck: str, cap: int, budget: int = NODE_BUDGET
     return row
 
 
-def run_markov(path: Path | None = None, setups=SETUPS, decks=DECKS, caps=MARKOV_CAPS,
+def run_markov(path: Path | None = None, setups=C.DEALT_SETUPS, decks=C.DECKS, caps=MARKOV_CAPS,
                budget: int = NODE_BUDGET, progress: bool = False) -> dict:
     """:func:`solve_markov_case` for every (setup, deck, cap) not yet in ``path`` (default
     :func:`markov_path`)."""

@@ -23,6 +23,7 @@ from analysis.solve import CFRSolver, compile_game, exploitability
 from analysis.solve.compile import GRAPH_BYTES_PER_NODE, TREE_BYTES_PER_NODE, estimate_tree_nodes
 from analysis.solve.errors import GameTooLargeError
 from analysis.solve.result import SolveResult
+from games.coup import cards as C
 from games.coup import endgame_game
 
 # Histories compiled at most for a Markov bracket (~2 GB of arrays).
@@ -42,7 +43,8 @@ CASES = (
     ("2v2 (1-coin rule)", "?+?/-/1;?+?/-/2;move:0"),
     ("2v2 (2 coins each)", "?+?/-/2;?+?/-/2;move:0"),
 )
-DECKS = ("inquisitor", "ambassador")
+# The decks in the order the study runs and reports them: the inquisitor deck first.
+DECKS = C.DECKS[::-1]
 CAPS = (1, 2, 3)
 
 

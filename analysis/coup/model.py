@@ -17,10 +17,10 @@ import pyspiel
 
 from analysis.shared import store
 from analysis.shared.store import CorruptFileError, atomic_write_text, read_record
+from games.coup import cards as C
 from games.coup import endgame_game
 from games.errors import InvalidParameterError
 
-DECKS = ("ambassador", "inquisitor")
 # The revealed pair (mover's lost card, other's lost card) of the main sweep, and the
 # other pairs solved for the effect of revealed cards.
 MAIN_REVEALED = ("contessa", "contessa")
@@ -71,8 +71,8 @@ class Endgame:
     turn_cap: int = DEFAULT_CAP
 
     def __post_init__(self):
-        if self.deck not in DECKS:
-            raise InvalidParameterError(f"deck must be one of {', '.join(DECKS)}, not {self.deck!r}")
+        if self.deck not in C.DECKS:
+            raise InvalidParameterError(f"deck must be one of {', '.join(C.DECKS)}, not {self.deck!r}")
         if self.turn_cap < 1:
             raise InvalidParameterError(f"turn cap must be at least 1, not {self.turn_cap}")
 

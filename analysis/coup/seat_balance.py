@@ -39,8 +39,6 @@ from games.coup import cards as C
 from games.errors import InvalidParameterError
 
 GAME = "python_coup"
-PLAYERS = tuple(range(2, C.MAX_PLAYERS + 1))
-SETUPS = ("basic", "standard", "draft")
 PANEL = ("random", "honest", "bluffer", "bluffer-bold")
 HAND_PLAYERS = (2, 4)  # the tables whose starting hands are valued
 
@@ -54,14 +52,14 @@ class Table:
     setup: str = "-"
 
     def __post_init__(self) -> None:
-        if self.players not in PLAYERS:
+        if self.players not in C.PLAYER_COUNTS:
             raise InvalidParameterError(
-                f"players: {self.players}; Coup is played by {PLAYERS[0]}-{PLAYERS[-1]}")
+                f"players: {self.players}; Coup is played by {C.PLAYER_COUNTS[0]}-{C.PLAYER_COUNTS[-1]}")
         if self.deck not in C.DECKS:
             raise InvalidParameterError(f"deck {self.deck!r}: choose one of {', '.join(C.DECKS)}")
-        if self.players == 2 and self.setup not in SETUPS:
+        if self.players == 2 and self.setup not in C.SETUPS:
             raise InvalidParameterError(
-                f"setup {self.setup!r}: choose one of {', '.join(SETUPS)}")
+                f"setup {self.setup!r}: choose one of {', '.join(C.SETUPS)}")
         if self.players > 2 and self.setup != "-":
             raise InvalidParameterError("setups are for 2 players; more play the one setup")
 
@@ -83,8 +81,8 @@ class Table:
         return params
 
 
-def tables(players: Iterable[int] = PLAYERS, decks: Iterable[str] = C.DECKS,
-           setups: Iterable[str] = SETUPS) -> list[Table]:
+def tables(players: Iterable[int] = C.PLAYER_COUNTS, decks: Iterable[str] = C.DECKS,
+           setups: Iterable[str] = C.SETUPS) -> list[Table]:
     """Every table of ``players`` x ``decks`` (x ``setups`` for 2 players)."""
     out = []
     for n in players:

@@ -18,7 +18,6 @@ from analysis.coup.brackets import solve_bracket
 from analysis.coup.endgames import solve_endgame, solve_priced_endgame
 from analysis.coup.model import (
     CONVERGED_WIDTH,
-    DECKS,
     DEFAULT_CAP,
     MAIN_REVEALED,
     Endgame,
@@ -38,6 +37,7 @@ from analysis.coup.runner import run_all
 from analysis.shared.store import read_rows, write_rows
 from analysis.solve.errors import GameTooLargeError
 from games.coup import cards as C
+from games.coup.cards import DECKS
 
 COINS = tuple(range(10))
 # Endgames also checked by OpenSpiel's own exploitability (the rest by the engine's exact

@@ -131,6 +131,7 @@ def catalog() -> dict:
             "courtiers": list(BC.COURTIER_NAMES),
             "villains": [BC.CARD_NAMES[v] for v in BC.VILLAINS],
             "variants": list(cobardes_advice.VARIANTS),
+            "max_combats": BC.MAX_COMBATS,
         },
         "coup": {
             "decks": {d: [CC.card_name(c, d) for c in range(5)] for d in CC.DECKS},
@@ -336,7 +337,7 @@ def _name_or_none(value: Any, field: str) -> str | None:
 
 def cobardes_query(fields: dict) -> cobardes_advice.Query:
     """The ``farol advise cobardes`` query of a battle position built in the page."""
-    warriors = _whole(fields.get("warriors", 6), "warriors", 0, BC.NUM_WARRIORS - 1)
+    warriors = _whole(fields.get("warriors", BC.MAX_WARRIOR), "warriors", 0, BC.MAX_WARRIOR)
     full = [BC.CARD_NAMES[c] for c in range(warriors + 1)]
     mine = _names(fields.get("mine", full), "mine")
     theirs = _names(fields.get("theirs", full), "theirs")
@@ -350,8 +351,9 @@ def cobardes_query(fields: dict) -> cobardes_advice.Query:
         their_courtier=_name_or_none(fields.get("their_courtier"), "their_courtier"),
         my_villain=_name_or_none(fields.get("my_villain"), "my_villain"),
         their_villain=_name_or_none(fields.get("their_villain"), "their_villain"),
-        combat=_whole(fields.get("combat", 1), "combat", 1, 7),
-        combats=_whole(fields.get("combats", 7), "combats", 1, 7),
+        combat=_whole(fields.get("combat", 1), "combat", 1, BC.MAX_COMBATS),
+        combats=_whole(fields.get("combats", BC.MAX_COMBATS), "combats", 1,
+                       BC.MAX_COMBATS),
         warriors=warriors, score=cobardes_advice.parse_score(score))
 
 

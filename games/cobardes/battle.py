@@ -184,7 +184,7 @@ class CobardesObserver:
     this determines everything the player knows (perfect recall).
     """
 
-    TENSOR_SIZE = 16 * 7 + 2 * 11 + 7 + 13 + 12
+    TENSOR_SIZE = 16 * 7 + 2 * 11 + C.MAX_COMBATS + 13 + 12
     STEP_SIZE = 3 + 1 + E.NUM_ACTIONS
 
     def __init__(self, iig_obs_type, params, history_steps: int = 0):
@@ -244,9 +244,9 @@ class CobardesObserver:
                     t[off + s.court[p]] = 1
                 t[off + 10] = s.used >> p & 1
                 off += 11
-            if 1 <= s.combat <= 7:
+            if 1 <= s.combat <= C.MAX_COMBATS:
                 t[off + s.combat - 1] = 1
-            off += 7
+            off += C.MAX_COMBATS
             t[off + s.phase] = 1
             off += 13
             t[off] = s.actor == player

@@ -23,6 +23,12 @@ from games.errors import UnknownCardError
 
 PRINCE = 0
 NUM_WARRIORS = 7
+# A battle's sizes: the rulebook's armies are the warriors 0 (the prince) to 6, and "a
+# battle is up to 7 combats". The game takes smaller battles too (parameters
+# ``warriors`` and ``combats``, checked in options.py); the compiled solver's own
+# ceiling, for longer study battles, is ``games.cobardes.packed.MAX_PACKED_COMBATS``.
+MAX_WARRIOR = NUM_WARRIORS - 1
+MAX_COMBATS = 7
 MARGIN = 2  # "exceeds it by 2 points of strength or more"
 
 ASSASSIN, KINGS_GHOST, FRIAR, THUG, BEGGAR, SHEEP, SEDUCTRESS, TROUBADOUR, EXECUTIONER = range(7, 16)

@@ -63,7 +63,7 @@ class Config:
         Bit masks of the courtiers / villains random deals draw from.
     """
 
-    combats: int = 7
+    combats: int = C.MAX_COMBATS
     quicker: str = "alternate"
     followup_optional: bool = True
     exchange_limit: int = 1

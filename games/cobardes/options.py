@@ -96,8 +96,8 @@ PARAMETER_HELP = {
 
 BATTLE_DEFAULTS = {
     "kinds": "all",
-    "warriors": 6,
-    "combats": 7,
+    "warriors": C.MAX_WARRIOR,
+    "combats": C.MAX_COMBATS,
     "courtier0": "random",
     "courtier1": "random",
     "villain0": "random",
@@ -192,11 +192,12 @@ def rules_config(params) -> tuple[E.Config, Payoffs, int, bool, bool]:
     courtiers = kinds in ("all", "warriors+courtiers")
     villains = kinds in ("all", "warriors+villains")
     k = int(params["warriors"])
-    if not 0 <= k <= 6:
-        raise InvalidParameterError(f"parameter 'warriors' takes 0 to 6, not {k}")
+    if not 0 <= k <= C.MAX_WARRIOR:
+        raise InvalidParameterError(f"parameter 'warriors' takes 0 to {C.MAX_WARRIOR}, not {k}")
     combats = int(params["combats"])
-    if not 1 <= combats <= 7:
-        raise InvalidParameterError(f"parameter 'combats' takes 1 to 7, not {combats}")
+    if not 1 <= combats <= C.MAX_COMBATS:
+        raise InvalidParameterError(
+            f"parameter 'combats' takes 1 to {C.MAX_COMBATS}, not {combats}")
     quicker = _choice(params, "quicker", ("alternate", "random", "p0", "p1"))
     followup = _choice(params, "followup", ("optional", "mandatory"))
     limit = int(params["exchange_limit"])

@@ -102,12 +102,22 @@ _SEDUCTRESS = C.SEDUCTRESS
 
 
 # --------------------------------------------------------------------------- packing
+# The packed machine's own limits, wider than the rules' (cards.MAX_COMBATS): the exact
+# solver's memo key (analysis/cobardes/fast_exact.py) keeps the combat number in 5 bits,
+# and a battle's last position counts one past its last combat (30 + 1 = 31 fits); the
+# villain exchanges of a combat in 4 bits (0-14, and one past).
+MAX_PACKED_COMBATS = 30
+MAX_PACKED_EXCHANGES = 14
+
+
 def config_vector(cfg: E.Config) -> np.ndarray:
     if cfg.quicker not in _QUICKER:
         raise InvalidParameterError(f"unknown quicker rule {cfg.quicker!r}")
-    if not 1 <= cfg.combats <= 30 or not 0 <= cfg.exchange_limit <= 14:
-        raise InvalidParameterError("the compiled solver handles 1-30 combats and "
-                                    "0-14 villain exchanges a combat")
+    if (not 1 <= cfg.combats <= MAX_PACKED_COMBATS
+            or not 0 <= cfg.exchange_limit <= MAX_PACKED_EXCHANGES):
+        raise InvalidParameterError(
+            f"the compiled solver handles 1-{MAX_PACKED_COMBATS} combats and "
+            f"0-{MAX_PACKED_EXCHANGES} villain exchanges a combat")
     return np.array([cfg.combats, _QUICKER[cfg.quicker], int(cfg.followup_optional),
                      cfg.exchange_limit], np.int64)
 

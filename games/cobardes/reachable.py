@@ -93,7 +93,7 @@ def position_problem(warriors: int, combat: int, hands: tuple[int, int],
 
 
 def combats_possible(warriors: int, hands: tuple[int, int], villains: tuple[int, int],
-                     villains_in_play: bool, combats: int = 7) -> list[int]:
+                     villains_in_play: bool, combats: int = C.MAX_COMBATS) -> list[int]:
     """The combats (1 to ``combats``) at whose start two hands can both be held: the
     rule of :func:`hands_problem` read backwards (each finished combat took one warrior
     from each hand, but for one in which a player's only villain faced a warrior)."""
@@ -102,7 +102,7 @@ def combats_possible(warriors: int, hands: tuple[int, int], villains: tuple[int,
 
 
 def infer_combat(warriors: int, hands: tuple[int, int], villains: tuple[int, int],
-                 villains_in_play: bool, combats: int = 7,
+                 villains_in_play: bool, combats: int = C.MAX_COMBATS,
                  names: tuple[str, str] = ("player 0", "player 1")) -> tuple[int | None, str]:
     """The combat about to start, from the warriors still in each hand: ``(combat, "")``
     when the hands fix it, else ``(None, reason)``: no combat fits (the reason of

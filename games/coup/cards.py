@@ -9,6 +9,7 @@ deck (the rules use one or the other, never both).
 from __future__ import annotations
 
 from itertools import combinations_with_replacement
+from typing import Literal, get_args
 
 from games.errors import UnknownCardError
 
@@ -16,7 +17,17 @@ DUKE, ASSASSIN, CAPTAIN, EXCHANGER, CONTESSA = range(5)
 NUM_CHARACTERS = 5
 CHARACTERS = (DUKE, ASSASSIN, CAPTAIN, EXCHANGER, CONTESSA)
 
-DECKS = ("ambassador", "inquisitor")
+# --- The game's parameter values (every other module and the command line read them here)
+Deck = Literal["ambassador", "inquisitor"]
+# The two decks differ in the exchange character only (slot 3 above).
+DECKS: tuple[Deck, ...] = get_args(Deck)
+Setup = Literal["basic", "standard", "draft"]
+# How a 2-player game starts (parameter ``two_player_setup``): ``basic``, the starting
+# player takes 1 coin; ``standard``, 2 coins each; ``draft``, hands are drafted. More
+# players always start as ``standard``.
+SETUPS: tuple[Setup, ...] = get_args(Setup)
+# The setups whose hands are dealt at random (all but the draft).
+DEALT_SETUPS: tuple[Setup, ...] = tuple(s for s in SETUPS if s != "draft")
 
 _NAMES = {
     "ambassador": ("Duke", "Assassin", "Captain", "Ambassador", "Contessa"),
@@ -96,7 +107,8 @@ AMBASSADOR_DRAW = 2
 INQUISITOR_DRAW = 1
 
 # --- Action ids (OpenSpiel's distinct actions) -------------------------------
-MAX_PLAYERS = 8
+MIN_PLAYERS, MAX_PLAYERS = 2, 8  # the 2-8 player rules; 7-8 players add a copy of each card
+PLAYER_COUNTS = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
 A_INCOME = 0
 A_FOREIGN_AID = 1
 A_TAX = 2

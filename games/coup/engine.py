@@ -50,7 +50,7 @@ class Config:
 
     num_players: int
     deck: str
-    setup: str  # "basic", "standard" or "draft"
+    setup: C.Setup  # one of cards.SETUPS
     starting_player: int  # -1: a chance node
     challenge_chance: bool
     block_chance: bool

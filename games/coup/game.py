@@ -74,7 +74,7 @@ _GAME_TYPE = pyspiel.GameType(
     utility=pyspiel.GameType.Utility.ZERO_SUM,
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
     max_num_players=C.MAX_PLAYERS,
-    min_num_players=2,
+    min_num_players=C.MIN_PLAYERS,
     provides_information_state_string=True,
     provides_information_state_tensor=False,
     provides_observation_string=True,
@@ -105,7 +105,7 @@ def make_config(params: dict) -> E.Config:
         return p[key]
 
     deck = choice("deck", C.DECKS)
-    setup = choice("two_player_setup", ("basic", "standard", "draft"))
+    setup = choice("two_player_setup", C.SETUPS)
     challenge = choice("challenge_order", ("turn", "chance"))
     block = choice("block_order", ("turn", "chance"))
     turn_cap = int(p["turn_cap"])
@@ -124,8 +124,9 @@ def make_config(params: dict) -> E.Config:
                 f"the position has {n} players but players={p['players']}; pass players={n}"
             )
     n = int(p["players"])
-    if not 2 <= n <= C.MAX_PLAYERS:
-        raise InvalidParameterError(f"parameter 'players' must be 2 to {C.MAX_PLAYERS}, not {n}")
+    if n not in C.PLAYER_COUNTS:
+        raise InvalidParameterError(
+            f"parameter 'players' must be {C.MIN_PLAYERS} to {C.MAX_PLAYERS}, not {n}")
     start = int(p["starting_player"])
     if not -1 <= start < n:
         raise InvalidParameterError(f"parameter 'starting_player' must be -1 (chance) or 0 to {n - 1}, not {start}")

@@ -120,8 +120,9 @@ def parse_position(text: str, deck: str = "ambassador", total_coins: int = 50) -
 def validate_position(position: Position, deck: str, total_coins: int = 50) -> None:
     """Raise :class:`InvalidPositionError` if ``position`` cannot arise under the rules."""
     n = position.num_players
-    if not 2 <= n <= C.MAX_PLAYERS:
-        raise InvalidPositionError(f"position has {n} players; Coup takes 2 to {C.MAX_PLAYERS}")
+    if n not in C.PLAYER_COUNTS:
+        raise InvalidPositionError(
+            f"position has {n} players; Coup takes {C.MIN_PLAYERS} to {C.MAX_PLAYERS}")
     copies = C.copies_per_character(n)
     used = [0] * C.NUM_CHARACTERS
     for seat in range(n):

@@ -326,8 +326,8 @@ function options(select, values, selected) {
 
 function setupBuild(fields = {}) {
   const cb = catalog.cobardes;
-  options($("cb-warriors"), [0, 1, 2, 3, 4, 5, 6].map((w) => [String(w), String(w)]),
-          String(fields.warriors ?? 6));
+  options($("cb-warriors"), cb.warriors.map((_, w) => [String(w), String(w)]),
+          String(fields.warriors ?? cb.warriors.length - 1));
   const top = Number($("cb-warriors").value);
   const warriors = cb.warriors.slice(0, top + 1);
   chipToggles($("cb-mine"), warriors, fields.mine || warriors);
@@ -348,7 +348,7 @@ function setupBuild(fields = {}) {
   if (fields.combat) $("cb-combat").value = fields.combat;
   if (fields.combats) $("cb-combats").value = fields.combats;
   // Coup
-  options($("cp-deck"), Object.keys(catalog.coup.decks).map((d) => [d, d]), fields.deck || "ambassador");
+  options($("cp-deck"), Object.keys(catalog.coup.decks).map((d) => [d, d]), fields.deck || Object.keys(catalog.coup.decks)[0]);
   if (fields.seat !== undefined) $("cp-seat").value = String(fields.seat);
   const you = fields.you || {}, rival = fields.rival || {};
   coup.hidden = you.hidden || []; coup.lost = you.revealed || []; coup.rivalLost = rival.revealed || [];
@@ -438,6 +438,8 @@ async function init() {
   options($("game"), catalog.games.map((g) => [g.key, g.title]), view.game);
   options($("cap-pricing"), catalog.coup.cap_pricings.map((c) => [c, c]), "markov");
   $("turn-cap").max = catalog.coup.max_turn_cap;
+  // A battle's combats: the limit the rules set (games/cobardes/cards.py), the default.
+  $("cb-combat").max = $("cb-combats").max = $("cb-combats").value = catalog.cobardes.max_combats;
   const saved = readHash();
   // The game is the address's path; an older link names it in the #hash instead.
   const named = decodeURIComponent(location.pathname.replace(/^\/+|\/+$/g, "")) ||

@@ -13,6 +13,7 @@ from analysis.cobardes.exact import BattleSpec
 from analysis.report.cells import annotate, ink
 from analysis.report.context import ReportContext
 from analysis.shared import store
+from games.cobardes import cards as C
 
 BENCHMARKS = store.REPOSITORY / "benchmarks" / "results"
 BENCHMARK_JSON = BENCHMARKS / "cobardes_villains.json"
@@ -91,7 +92,7 @@ def pairing_text(full: dict) -> str:
 
 def full_army_text(full: dict) -> str:
     p = full["params"]
-    return f"warriors 0-{p.get('warriors', 6)}, {p.get('combats', 7)} combats"
+    return f"warriors 0-{p.get('warriors', C.MAX_WARRIOR)}, {p.get('combats', C.MAX_COMBATS)} combats"
 
 
 def duration_text(seconds: float) -> str:

@@ -15,7 +15,8 @@ from analysis.report.coup.readers import (
     tightest,
     with_closed,
 )
-from analysis.report.coup.tables import DECKS_ORDER, fmt, heatmaps, win_cell
+from analysis.report.coup.tables import fmt, heatmaps, win_cell
+from games.coup import cards as C
 
 
 def with_larger_caps(by_cap: dict, cap: int, converged: int) -> str:
@@ -80,7 +81,7 @@ def section_brackets(ctx: ReportContext) -> str:
                  "with their cap-1 bracket, which is already closed.)\n")
     # Per deck, the largest cap bracketed for every endgame (movers of 7+ from cap 1).
     best = {}
-    for deck in DECKS_ORDER:
+    for deck in C.DECKS:
         caps = [c for c, f in frames.items()
                 if len(with_closed(f[f["deck"] == deck], by_cap, c)) >= len(sweep.COINS) ** 2]
         if caps:
@@ -123,7 +124,7 @@ def section_brackets(ctx: ReportContext) -> str:
             cells.append(f"{g['width'].mean():.3f}" if c <= cap and len(g) else "–")
         lines.append(f"| {deck} | " + " | ".join(cells) + " |")
     extra = pd.concat([f[(f["deck"] == d) & (c > best.get(d, 0))].assign(cap=c)
-                       for c, f in frames.items() for d in DECKS_ORDER], ignore_index=True)
+                       for c, f in frames.items() for d in C.DECKS], ignore_index=True)
     if len(extra):
         extra = extra.sort_values(["deck", "cap", "mover", "other"], ignore_index=True)
         extra["width_below"] = pd.Series(_widths_below(extra, by_cap), dtype=float)
@@ -256,7 +257,7 @@ def section_markov_brackets(ctx: ReportContext) -> str:
     img = heatmaps(ctx, tight, "width", "tightest bracket width", "bracket_width_markov",
                    "viridis", 0.0, 1.0)
     lines.append(f"![tightest bracket width over coins]({img})\n")
-    for deck in DECKS_ORDER:
+    for deck in C.DECKS:
         g = tight[tight["deck"] == deck]
         if not len(g):
             continue

@@ -34,7 +34,7 @@ def blueprint_lines() -> list[str]:
     built = False
     for deck in C.DECKS:
         summary = blueprint.read_summary(deck)
-        for setup in blueprint.SETUPS:
+        for setup in C.SETUPS:
             rec = summary.get("setups", {}).get(setup)
             if rec is None:
                 lines.append(f"| {deck} | {setup} | not built yet | | |")
@@ -53,7 +53,7 @@ def blueprint_lines() -> list[str]:
 def bluff_lines() -> list[str]:
     rows = []
     for deck in C.DECKS:
-        for setup, table in blueprint_bluffs.load_tables(deck, blueprint.SETUPS).items():
+        for setup, table in blueprint_bluffs.load_tables(deck, C.SETUPS).items():
             claims = {r.card: r for r in table.rows if r.question == "claim"
                       and r.influence == 0 and r.coins == "any"}
             challenges = {r.card: r for r in table.rows if r.question == "challenge"
@@ -198,7 +198,7 @@ def first_player_lines() -> list[str]:
              "whole game's proven range.\n",
              "| deck | setup | first player wins | from |", "|---|---|---|---|"]
     for deck in C.DECKS:
-        for setup in blueprint.SETUPS:
+        for setup in C.SETUPS:
             f = first_player.facts(deck, setup)
             if f["source"] == "missing":
                 continue

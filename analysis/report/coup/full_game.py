@@ -8,7 +8,8 @@ from analysis.coup import full_game
 from analysis.coup.endgames import SOLVER
 from analysis.report.context import ReportContext
 from analysis.report.coup.readers import full_game_best, markov_brackets, plain_brackets, tightest
-from analysis.report.coup.tables import DECKS_ORDER, fmt, solve_cells, span
+from analysis.report.coup.tables import fmt, solve_cells, span
+from games.coup import cards as C
 
 
 def _endgame_first_mover() -> list[str]:
@@ -26,7 +27,7 @@ def _endgame_first_mover() -> list[str]:
            "*Pricing the cap*):\n",
            "| deck | " + " | ".join(f"{a}/{b}" for a, b in pairs) + " |",
            "|---" * (len(pairs) + 1) + "|"]
-    for deck in DECKS_ORDER:
+    for deck in C.DECKS:
         if not all((deck, *p) in cell for p in pairs):
             continue
         out.append(f"| {deck} | " + " | ".join(

@@ -49,7 +49,6 @@ def win_cell(r, bold: bool = True) -> str:
     return f"{r.lower_win:.{digits}f}-{r.upper_win:.{digits}f}"
 
 
-DECKS_ORDER = ("ambassador", "inquisitor")
 
 
 def solve_cells(r: dict) -> str:
