@@ -19,13 +19,15 @@ from analysis.coup import search_agent as coup_search_agent
 from analysis.coup.agents import belief_search as coup_belief_agent
 from analysis.coup.agents import best as coup_best
 from analysis.coup.agents import fast_search as coup_fast_agent
+from analysis.coup.agents import resolve_agent as coup_resolve_agent
 from analysis.goat_lords import bots as goat_lords_bots
 from analysis.play.bots import Bot, bots_for, make_bot
 
 # The modules whose import registered their bots (kept so the imports are used).
 REGISTERED_BY = (cobardes_advise, cobardes_bot, coup_advise, coup_belief_agent, coup_best,
                  coup_fast_agent,
-                 coup_blueprint_advice, coup_blueprint_agent, coup_panel, coup_search_agent,
+                 coup_blueprint_advice, coup_blueprint_agent, coup_panel, coup_resolve_agent,
+                 coup_search_agent,
                  goat_lords_bots)
 
 

@@ -28,6 +28,13 @@ def infoset_key(c: E.Core, player: int) -> tuple:
             tuple(len(h) for h in c.hands), c.revealed, c.coins, drawn, queue, c.over)
 
 
+def public_key(c: E.Core) -> tuple:
+    """The public position of ``c``: what every player sees of it (2 players or more)."""
+    queue = tuple(_public_step(step, -1, c.actor) for step in c.queue)
+    return (c.turn, c.actor, c.kind, c.target, tuple(len(h) for h in c.hands), c.revealed,
+            c.coins, len(c.drawn), queue, c.over)
+
+
 def returns(c: E.Core) -> list[float]:
     """Every player's return at ``c`` (0 for all before the end)."""
     if not c.over:

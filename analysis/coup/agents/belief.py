@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from games.coup import cards as C
 from games.coup import engine as E
-from games.coup.view import infoset_key
+from games.coup.view import infoset_key, public_key
 from games.errors import InvalidPositionError
 
 Policy = Callable[[E.Core, int], list[tuple[int, float]]]
@@ -140,17 +140,17 @@ class Belief:
         InvalidPositionError
             When no world agrees with what the seat saw (another game's position).
         """
-        events = visible_events(core, self.seat)
+        events = self._new_events(None, core.log)
         if len(events) < self._seen:
             raise InvalidPositionError("this position does not continue the game the "
                                        "beliefs were following")
-        target = infoset_key(core, self.seat)
+        target = self._target(core)
         done: dict[tuple, list] = {}
         stack = [(w, world, self._seen) for w, world in self.worlds]
         n = len(events)
         while stack:
             weight, world, k = stack.pop()
-            if k == n and infoset_key(world, self.seat) == target:
+            if k == n and self._target(world) == target:
                 key = _hidden_key(world)
                 if key in done:
                     done[key][0] += weight
@@ -162,7 +162,7 @@ class Belief:
             for action, prob in self._branches(world):
                 child = world.copy()
                 child.apply(action)
-                seen = new_visible(world.log, child.log, self._bit)
+                seen = self._new_events(world.log, child.log)
                 if seen and events[k:k + len(seen)] != seen:
                     continue
                 stack.append((weight * prob, child, k + len(seen)))
@@ -173,6 +173,14 @@ class Belief:
         self.worlds = [(w / total, world) for w, world in done.values()]
         self.log_evidence += math.log(total)
         self._seen = n
+
+    def _new_events(self, before, after) -> list[tuple]:
+        # The events between two points of one log that the beliefs' viewer sees.
+        return new_visible(before, after, self._bit)
+
+    def _target(self, core: E.Core) -> tuple:
+        # What the viewer knows of a position: worlds that differ in it are told apart.
+        return infoset_key(core, self.seat)
 
     def _branches(self, world: E.Core) -> Iterable[tuple[int, float]]:
         if world.cur == E.CHANCE:
@@ -194,6 +202,48 @@ class Belief:
     def holds(self, character: int, player: int | None = None) -> float:
         """The chance ``player`` (the opponent by default) holds ``character``."""
         return sum(w for hand, w in self.hands(player).items() if character in hand)
+
+
+class PublicBelief(Belief):
+    """The posterior over whole deals given only what both players saw (the public
+    history): both players' hidden cards are unknown, and each player's choices are
+    weighted by their own model (``models[p]``, called as ``model(core, p)``). It is
+    the common ground from which a spot is re-solved: a player's range is this
+    posterior's marginal over their hand."""
+
+    def __init__(self, game_or_config, models: tuple[Policy, Policy]):
+        super().__init__(game_or_config, 0, models[0])
+        self.models = models
+        self.seat = None
+
+    def _new_events(self, before, after) -> list[tuple]:
+        return new_public(before, after)
+
+    def _target(self, core: E.Core) -> tuple:
+        return public_key(core)
+
+    def _branches(self, world: E.Core) -> Iterable[tuple[int, float]]:
+        if world.cur == E.CHANCE:
+            return world.chance_outcomes()
+        return self.models[world.cur](world, world.cur)
+
+    def joint(self) -> dict[tuple, float]:
+        """The chance of each pair of face-down hands (player 0's, player 1's)."""
+        out: dict[tuple, float] = {}
+        for w, world in self.worlds:
+            out[world.hands] = out.get(world.hands, 0.0) + w
+        return out
+
+
+def new_public(before, after) -> list[tuple]:
+    """The events both players see between two points of one log, oldest first."""
+    out, node = [], after
+    while node is not before:
+        node, event = node
+        if event[0] & 3 == 3:
+            out.append(event)
+    out.reverse()
+    return out
 
 
 def deal_as(real: E.Core, world: E.Core) -> E.Core:

@@ -1,0 +1,78 @@
+"""``resolve``: a 2-player Coup agent that re-solves every decision over both ranges.
+
+It keeps the public beliefs (:class:`~.belief.PublicBelief`: every deal the public
+history allows, with its chance), weighing the opponent's choices by a model of a
+moderate bluffer and its own by the mixed strategies it actually computed (for every
+hand it could have held, so its range stays the one its play implies). At each decision
+it re-solves the rest of the turn over those deals
+(:func:`~analysis.coup.solvers.belief_resolve.resolve`) and samples its move from the
+mix it finds for the hand it holds: it bluffs and challenges at rates balanced across
+its range, instead of always choosing the move that looks best, which is what an
+opponent who learns its habits exploits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pyspiel
+
+from analysis.coup.agents.belief import ClaimModel, PublicBelief
+from analysis.coup.panel import GAME
+from analysis.coup.search_agent import SearchAgent
+from analysis.coup.solvers.belief_resolve import HORIZON, ITERATIONS, TURNS, resolve
+from analysis.play.bots import BotSpec, register_bot
+from games.coup import engine as E
+from games.coup.view import infoset_key
+from games.errors import InvalidParameterError
+
+OPPONENT = ClaimModel(truth=2.0, bluff=0.3, challenge=0.2)
+
+
+class ResolveAgent(SearchAgent):
+    """The re-solving agent bound to ``seat`` (seeded): the search agent's turn actions,
+    challenges and blocks re-solved instead of searched."""
+
+    def __init__(self, game: pyspiel.Game, seat: int, seed: int = 0, turns: int = TURNS,
+                 horizon: int = HORIZON, iterations: int = ITERATIONS):
+        if game.num_players() != 2:
+            raise InvalidParameterError("the re-solving agent plays 2-player Coup; use "
+                                        "search for more players")
+        super().__init__(game, seat, seed)
+        self.turns, self.horizon, self.iterations = turns, horizon, iterations
+        self.played: dict[tuple, dict[int, float]] = {}  # its mixes, by what it knew
+        models = [OPPONENT, OPPONENT]
+        models[seat] = self._own_model
+        self.belief = PublicBelief(game, tuple(models))
+        self.last = None  # the last re-solve (for advice and tests)
+
+    def _own_model(self, core: E.Core, player: int) -> list[tuple[int, float]]:
+        # Its own past choices, as it made them; a spot it never re-solved (a hand it
+        # did not hold there, or a spot with one move) falls back to the opponent model.
+        mix = self.played.get(infoset_key(core, player))
+        if mix is None:
+            return OPPONENT(core, player)
+        legal = core.legal_actions()
+        floor = 1e-9  # never rule the real world out by a rounding to zero
+        weights = [mix.get(a, 0.0) + floor for a in legal]
+        total = sum(weights)
+        return [(a, w / total) for a, w in zip(legal, weights, strict=True)]
+
+    def search(self, view, core: E.Core, legal: Sequence[int]) -> int:
+        """The move sampled from the re-solved mix at the seat's hand."""
+        self.belief.update(core)
+        solved = resolve(self.belief.worlds, self.turns, self.horizon, self.iterations)
+        self.last = solved
+        self.played.update(solved.mixes)
+        mine = solved.mixes[infoset_key(core, self.seat)]
+        return self.rng.choices(list(mine), weights=list(mine.values()))[0]
+
+
+def resolve_bot(game: pyspiel.Game, seat: int, seed: int = 0):
+    """The re-solving agent at its default horizon (2 players only)."""
+    return ResolveAgent(game, seat, seed)
+
+
+register_bot(BotSpec("resolve", "2 players: re-solves the rest of each turn over both "
+                     "players' possible hands and mixes its moves at the rates it finds",
+                     resolve_bot, games=(GAME,)))

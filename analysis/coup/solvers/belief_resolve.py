@@ -1,0 +1,190 @@
+"""Depth-limited re-solving of a 2-player Coup spot over the public beliefs.
+
+At a spot, the public posterior (:class:`~analysis.coup.agents.belief.PublicBelief`)
+gives every deal the public history allows, with its chance: both players' ranges at
+once. From those deals the game is unrolled to the end of the current turn (or a given
+number of decisions); each position past that is worth its cards and coins
+(:func:`~analysis.coup.search_agent.score`, as a difference of the two players' shares).
+Each player knows, in that small game, the hand they hold at the spot and everything
+they see from there on. CFR+ solves it, and the player to move reads its mixed strategy
+at its own hand. This is depth-limited re-solving in its unsafe form (the ranges come
+from models of both players, not from a blueprint's gadget), with leaf values from a
+heuristic rather than a trained value model. Its accuracy inside the small game is
+exact: what a best response gains there.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from analysis.coup.agents.belief import new_visible
+from analysis.coup.search_agent import strength
+from analysis.solve.cyclic import CHANCE, PLAYER0, TERMINAL, CyclicCFR, CyclicGraph
+from analysis.solve.tree_response import exploitability
+from games.coup import engine as E
+from games.coup.view import infoset_key, returns
+from games.errors import InvalidPositionError
+
+TURNS = 1  # turns unrolled: the current one, to the next turn's first decision
+HORIZON = 8  # at most this many decisions with a choice, of either player
+ITERATIONS = 200
+
+# Steps that only move cards between a hand and the court: the rest of a turn made of
+# them leaves every player's count of cards and coins as it is, so the heuristic's value.
+QUIET = frozenset((E.S_REDRAW, E.S_XDRAW, E.S_XDRAW2, E.S_KEEP, E.S_IRETURN, E.S_SHOW,
+                   E.S_IDECIDE, E.S_IREDRAW))
+
+Leaf = Callable[[E.Core], float]
+
+
+def heuristic(core: E.Core) -> float:
+    """Player 0's value of an unfinished position: its share of the table's strength
+    minus player 1's (cards and coins)."""
+    return _strength_gap(tuple(len(h) for h in core.hands), core.coins)
+
+
+@functools.lru_cache(maxsize=4096)
+def _strength_gap(cards: tuple[int, ...], coins: tuple[int, ...]) -> float:
+    # The heuristic reads only the cards' count and the coins of each player.
+    total = sum(strength(n, k) for n, k in zip(cards, coins, strict=True) if n)
+    share = [strength(n, k) / total if n else 0.0 for n, k in zip(cards, coins, strict=True)]
+    return share[0] - share[1]
+
+
+@dataclasses.dataclass(frozen=True)
+class Subgame:
+    """The unrolled spot as the solver's graph; ``infosets[(player, seen)]`` is
+    ``(set number, first slot, width)``, ``seen`` starting with what the player knows
+    at the spot (:func:`~games.coup.view.infoset_key`: its cards and the public
+    position), then the events it sees."""
+
+    graph: CyclicGraph
+    infosets: dict
+    moves: dict  # the legal moves of each information set, in slot order
+    worlds: int
+
+
+def unroll(worlds: Sequence[tuple[float, E.Core]], turns: int | None = TURNS,
+           horizon: int | None = HORIZON, leaf: Leaf = heuristic) -> Subgame:
+    """The game from ``worlds`` (whole positions at one public point, with their chances)
+    to ``turns`` turns on and at most ``horizon`` decisions with a choice (``None``: no
+    limit), each position past them a leaf worth ``leaf``."""
+    kind, payoff = [CHANCE], [0.0]
+    out: dict[int, list] = {}
+    infosets: dict = {}
+    moves_at: dict = {}
+    keys: tuple[list, list] = ([], [])
+    first_turn = worlds[0][1].turn
+    total = sum(w for w, _ in worlds)
+    stack, edges = [], []
+    for w, core in worlds:
+        kind.append(-1)
+        payoff.append(0.0)
+        edges.append((len(kind) - 1, w / total, -1))
+        stack.append((len(kind) - 1, core, tuple((infoset_key(core, p),) for p in (0, 1)), 0))
+    out[0] = edges
+    while stack:
+        node, core, seen, made = stack.pop()
+        if core.over:
+            kind[node], payoff[node] = TERMINAL, returns(core)[0]
+            continue
+        if (turns is not None and core.turn - first_turn == turns - 1
+                and core.turn + 1 < core.cfg.turn_cap
+                and all(step[0] in QUIET for step in core.queue)):
+            kind[node], payoff[node] = TERMINAL, leaf(core)  # the turn ends as it stands
+            continue
+        if core.cur == E.CHANCE:
+            moves, slots = core.chance_outcomes(), None
+            kind[node] = CHANCE
+        else:
+            legal = core.legal_actions()
+            if len(legal) == 1:
+                moves, slots = [(legal[0], 1.0)], None
+                kind[node] = CHANCE
+            elif ((turns is not None and core.turn - first_turn >= turns)
+                  or (horizon is not None and made >= horizon)):
+                kind[node], payoff[node] = TERMINAL, leaf(core)
+                continue
+            else:
+                p = core.cur
+                key = (p, seen[p])
+                if key not in infosets:
+                    infosets[key] = (len(infosets), len(keys[p]), len(legal))
+                    moves_at[key] = tuple(legal)
+                    keys[p].extend([infosets[key][0]] * len(legal))
+                _, first, width = infosets[key]
+                if width != len(legal):
+                    raise InvalidPositionError("the unrolled spot lost perfect recall")
+                moves, slots = [(a, 0.0) for a in legal], range(first, first + width)
+                kind[node] = PLAYER0 + p
+                made += 1
+        edges = []
+        for j, (action, prob) in enumerate(moves):
+            child = core.copy()
+            child.apply(action)
+            now = tuple(seen[p] + tuple(new_visible(core.log, child.log, 1 << p))
+                        for p in (0, 1))
+            kind.append(-1)
+            payoff.append(0.0)
+            edges.append((len(kind) - 1, prob, -1 if slots is None else slots[j]))
+            stack.append((len(kind) - 1, child, now, made))
+        out[node] = edges
+    counts = [len(out.get(i, ())) for i in range(len(kind))]
+    flat = [e for i in range(len(kind)) for e in out.get(i, ())]
+    child, prob, slot = zip(*flat, strict=True)
+    graph = CyclicGraph(np.array(kind, np.int8), np.array(payoff, float),
+                        np.concatenate([[0], np.cumsum(counts)]).astype(np.int64),
+                        np.array(child, np.int64), np.array(prob, float),
+                        np.array(slot, np.int64), tuple(np.array(k, np.int64) for k in keys))
+    return Subgame(graph, infosets, moves_at, len(worlds))
+
+
+@dataclasses.dataclass(frozen=True)
+class Resolved:
+    """A re-solved spot: the mover's mixed strategy for every hand of its range
+    (``mixes[key]``: move -> probability, ``key`` its
+    :func:`~games.coup.view.infoset_key` there; ``actions``: the legal moves of the
+    first world), the game value for player 0 inside
+    the small game, and ``exploitability``: what a best response gains there against
+    the re-solved strategies, averaged over the two seats (exact, in the small game's
+    payoff: +1 a win, leaves valued by the heuristic)."""
+
+    player: int
+    actions: tuple[int, ...]
+    mixes: dict
+    value: float
+    nodes: int
+    worlds: int
+    iterations: int
+    exploitability: float
+
+
+def resolve(worlds: Sequence[tuple[float, E.Core]], turns: int | None = TURNS,
+            horizon: int | None = HORIZON, iterations: int = ITERATIONS,
+            leaf: Leaf = heuristic, measure: bool = False) -> Resolved:
+    """Re-solve the spot every world of ``worlds`` is at (the same public position, a
+    player to move with a choice) by ``iterations`` of CFR+ on :func:`unroll`'s game.
+    ``measure``: also compute the small game's exploitability (else NaN)."""
+    core = worlds[0][1]
+    if core.over or core.cur == E.CHANCE:
+        raise InvalidPositionError("no player to move here")
+    player, actions = core.cur, tuple(core.legal_actions())
+    sub = unroll(worlds, turns, horizon, leaf)
+    root = np.zeros(sub.graph.num_nodes)
+    root[0] = 1.0
+    solver = CyclicCFR(sub.graph, root)
+    solver.run(iterations)
+    strategies = (solver.average_strategy(0), solver.average_strategy(1))
+    mixes = {}
+    for (p, seen), (_, first, width) in sub.infosets.items():
+        if p == player and len(seen) == 1:
+            mixes[seen[0]] = dict(zip(sub.moves[(p, seen)],
+                                      strategies[p][first:first + width].tolist(), strict=True))
+    value = float(solver.evaluate(strategies)[0])
+    gap = exploitability(sub.graph, 0, strategies) if measure else float("nan")
+    return Resolved(player, actions, mixes, value, sub.graph.num_nodes, sub.worlds,
+                    iterations, gap)

@@ -1,0 +1,164 @@
+"""Re-solving a 2-player Coup spot over the public beliefs
+(:mod:`analysis.coup.solvers.belief_resolve`, :class:`~analysis.coup.agents.belief.PublicBelief`):
+with no depth limit the re-solve of a small endgame is an equilibrium of the real game
+(OpenSpiel's exploitability of its strategy is zero); the public beliefs are Bayes'
+rule over both hands; the re-solving agent plays legal games."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python import policy as osp
+from open_spiel.python.algorithms import exploitability
+
+import games  # noqa: F401  (registers the games)
+from analysis.coup.agents.belief import ClaimModel, PublicBelief, visible_events
+from analysis.coup.agents.resolve_agent import ResolveAgent
+from analysis.coup.solvers.belief_resolve import heuristic, resolve, unroll
+from analysis.play.bots import make_bot
+from analysis.solve.cyclic import CyclicCFR
+from games.coup.view import infoset_key
+
+SMALL = ("?/duke/3;?/captain/2;move:0", "?/assassin/3;?/contessa/0;move:1")
+
+
+def first_decision(game):
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    return state
+
+
+class ResolvedPolicy(osp.Policy):
+    """The re-solved strategies of both players as an OpenSpiel policy: a state's
+    information set in the small game is what its player knew at the spot plus the
+    events it saw since."""
+
+    def __init__(self, game, sub, strategies):
+        super().__init__(game, [0, 1])
+        self.sub, self.strategies = sub, strategies
+
+    def action_probabilities(self, state, player_id=None):
+        core, p = state.core, state.current_player()
+        legal = core.legal_actions()
+        if len(legal) == 1:
+            return {legal[0]: 1.0}
+        spot = _spot(state)
+        since = visible_events(core, p)[len(visible_events(spot, p)):]
+        seen = (infoset_key(spot, p),) + tuple(since)
+        _, first, width = self.sub.infosets[(p, seen)]
+        return dict(zip(self.sub.moves[(p, seen)],
+                        self.strategies[p][first:first + width].tolist(), strict=True))
+
+
+def _spot(state):
+    # The spot in this state's own game: its history replayed up to the first decision.
+    s = state.get_game().new_initial_state()
+    for a in state.history():
+        if not s.is_chance_node():
+            break
+        s.apply_action(a)
+    return s.core
+
+
+@pytest.mark.parametrize("position", SMALL)
+def test_unlimited_resolve_of_an_endgame_is_an_equilibrium(position):
+    game = pyspiel.load_game("python_coup", {"position": position, "turn_cap": 1})
+    spot = first_decision(game)
+    belief = PublicBelief(game, (ClaimModel(), ClaimModel()))
+    belief.update(spot.core)
+    assert len({world.hands for _, world in belief.worlds}) == len(belief.worlds) > 1
+    sub = unroll(belief.worlds, turns=None, horizon=None)
+    root = np.zeros(sub.graph.num_nodes)
+    root[0] = 1.0
+    solver = CyclicCFR(sub.graph, root)
+    solver.run(2000)
+    strategies = (solver.average_strategy(0), solver.average_strategy(1))
+    gap = exploitability.exploitability(game, ResolvedPolicy(game, sub, strategies))
+    assert gap < 2e-3
+    # The resolve function reads the same strategy at the mover's hands.
+    solved = resolve(belief.worlds, turns=None, horizon=None, iterations=2000, measure=True)
+    assert solved.exploitability < 2e-3
+    key = infoset_key(spot.core, spot.current_player())
+    assert set(solved.mixes[key]) == set(spot.legal_actions())
+    assert sum(solved.mixes[key].values()) == pytest.approx(1.0)
+
+
+def test_public_beliefs_are_bayes_over_both_hands():
+    """On a short history, the public posterior over the pair of hands is the prior
+    times both models' chances of the public moves, computed by enumeration."""
+    game = pyspiel.load_game("python_coup", {"position": "?+?/-/2;?+?/-/2;move:0",
+                                             "turn_cap": 2})
+    model = ClaimModel()
+    spot = first_decision(game)
+    tax = next(a for a in spot.legal_actions() if spot.action_to_string(a).startswith("Tax"))
+    spot.apply_action(tax)
+    assert spot.current_player() == 1  # may challenge the Duke claim
+    belief = PublicBelief(game, (model, model))
+    belief.update(spot.core)
+    got = belief.joint()
+    # Enumerate: every deal's chance times player 0's chance of claiming the Duke.
+    want: dict = {}
+    start = game.new_initial_state()
+    stack = [(1.0, start)]
+    while stack:
+        w, s = stack.pop()
+        if s.is_chance_node():
+            for a, p in s.chance_outcomes():
+                child = s.clone()
+                child.apply_action(a)
+                stack.append((w * p, child))
+            continue
+        hands = s.core.hands
+        want[hands] = want.get(hands, 0.0) + w * dict(model(s.core, 0))[tax]
+    total = sum(want.values())
+    assert set(got) == set(want)
+    for hands, w in want.items():
+        assert got[hands] == pytest.approx(w / total, abs=1e-12)
+
+
+def test_heuristic_leaf_is_the_strength_gap():
+    from analysis.coup.search_agent import score
+
+    game = pyspiel.load_game("python_coup", {})
+    rng = random.Random(0)
+    for _ in range(20):
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            if not s.is_chance_node():
+                assert heuristic(s.core) == pytest.approx(score(s.core, 0) - score(s.core, 1))
+            actions = ([a for a, _ in s.chance_outcomes()] if s.is_chance_node()
+                       else s.legal_actions())
+            s.apply_action(rng.choice(actions))
+
+
+@pytest.mark.parametrize("setup", ("basic", "standard", "draft"))
+@pytest.mark.parametrize("deck", ("ambassador", "inquisitor"))
+def test_the_resolving_agent_plays_legal_games(deck, setup):
+    game = pyspiel.load_game("python_coup", {"deck": deck, "two_player_setup": setup,
+                                             "turn_cap": 12})
+    rng = random.Random(1)
+    bots = [ResolveAgent(game, 0, seed=1, iterations=30), make_bot("bluffer", game, 1, 2)]
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(rng.choices([a for a, _ in outcomes],
+                                           [p for _, p in outcomes])[0])
+            continue
+        action = bots[state.current_player()](state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    last = bots[0].last
+    assert last is None or abs(sum(next(iter(last.mixes.values())).values()) - 1) < 1e-9
+
+
+def test_the_agent_refuses_more_than_two_players():
+    from games.errors import InvalidParameterError
+
+    game = pyspiel.load_game("python_coup", {"players": 3})
+    with pytest.raises(InvalidParameterError):
+        ResolveAgent(game, 0)
