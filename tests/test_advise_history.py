@@ -9,6 +9,7 @@ import json
 import numpy as np
 import pyspiel
 import pytest
+from cli_helpers import param_flags
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,7 +28,7 @@ def _run(capsys, *args):
 
 
 def test_cobardes_history_advises_the_player_to_move(capsys):
-    code, out, _ = _run(capsys, "cobardes", "--params", SMALL, "--history",
+    code, out, _ = _run(capsys, "cobardes", *param_flags(SMALL), "--history",
                         "play warrior 2", "--json")
     assert code == 0
     data = json.loads(out)
@@ -43,7 +44,7 @@ def test_cobardes_history_advises_the_player_to_move(capsys):
     assert all(r["value"] == pytest.approx(best) for r in data["actions"]
                if r["probability"] > 1e-9)
     # The spot is player 1's: the value is player 1's, the negative of player 0's.
-    code, before, _ = _run(capsys, "cobardes", "--params", SMALL, "--history", "", "--json")
+    code, before, _ = _run(capsys, "cobardes", *param_flags(SMALL), "--history", "", "--json")
     assert code == 0
     assert json.loads(before)["value"] == pytest.approx(-data["value"], abs=1e-9)
 
@@ -54,14 +55,14 @@ def test_cobardes_history_advises_the_player_to_move(capsys):
 ])
 def test_cobardes_history_refusals_are_one_line(capsys, history, message):
     params = SMALL if "warrior" in history else "kinds=all"
-    code, _, err = _run(capsys, "cobardes", "--params", params, "--history", history)
+    code, _, err = _run(capsys, "cobardes", *param_flags(params), "--history", history)
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1
 
 
 def test_cobardes_history_with_a_hidden_villain_in_a_large_battle_not_solved(capsys):
     # A full army's battle is solved once on request (tests/test_cobardes_hidden_advice.py
     # advises small ones): until then, one line saying what solving it takes.
-    code, _, err = _run(capsys, "cobardes", "--params", "kinds=warriors+villains",
+    code, _, err = _run(capsys, "cobardes", *param_flags("kinds=warriors+villains"),
                         "--history", "draw Thug;draw Sheep")
     assert code == 2 and "not solved yet" in err and "add --solve" in err
     assert len(err.strip().splitlines()) == 1
@@ -70,8 +71,8 @@ def test_cobardes_history_with_a_hidden_villain_in_a_large_battle_not_solved(cap
 def test_history_and_position_options_do_not_mix(capsys):
     code, _, err = _run(capsys, "cobardes", "--history", "play warrior 5", "--mine", "0,1")
     assert code == 2 and "either by --history or by position options" in err
-    code, _, err = _run(capsys, "cobardes", "--params", "kinds=warriors")
-    assert code == 2 and "--params goes with --history" in err
+    code, _, err = _run(capsys, "cobardes", "--param", "kinds=warriors")
+    assert code == 2 and "--param goes with --history" in err
 
 
 def _coup_history_to_1v1(seed_limit=400):
@@ -128,7 +129,7 @@ def test_coup_history_advice_equals_the_positions(capsys):
     ("deck=nope", "Draw Duke", "'deck' must be one of ambassador, inquisitor"),
 ])
 def test_coup_history_refusals_are_one_line(capsys, params, history, message):
-    code, _, err = _run(capsys, "coup", "--params", params, "--history", history)
+    code, _, err = _run(capsys, "coup", *param_flags(params), "--history", history)
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1
 
 
@@ -142,7 +143,7 @@ def test_coup_history_refusals_are_one_line(capsys, params, history, message):
 ])
 def test_coup_history_refusals_name_the_blueprint_that_would_advise(capsys, params, history,
                                                                    hint):
-    code, _, err = _run(capsys, "coup", "--params", params, "--history", history)
+    code, _, err = _run(capsys, "coup", *param_flags(params), "--history", history)
     assert code == 2 and len(err.strip().splitlines()) == 1
     if hint is None:
         assert "blueprint" not in err
@@ -162,7 +163,7 @@ NAMES = st.sampled_from(["play warrior 0", "play warrior 1", "play warrior 2", "
 @settings(max_examples=40, deadline=None)
 @given(st.lists(NAMES, max_size=6))
 def test_any_cobardes_history_is_advised_or_refused_in_one_line(names):
-    args = ["advise", "cobardes", "--params", SMALL, "--history", ";".join(names), "--json"]
+    args = ["advise", "cobardes", *param_flags(SMALL), "--history", ";".join(names), "--json"]
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = main(args)

@@ -10,6 +10,7 @@ import random
 import numpy as np
 import pyspiel
 import pytest
+from cli_helpers import param_flags
 
 from analysis.cli import (
     bots,  # noqa: F401  (registers the bots and coaches)
@@ -221,7 +222,7 @@ def test_the_command_advises_a_hidden_history_and_stores_the_solve(capsys):
     game = _game()
     state = next(_hidden_spots(game, games=1, seed=2))
     history = history_text(state)
-    args = ["advise", "cobardes", "--params", _params(), "--history", history, "--json"]
+    args = ["advise", "cobardes", *param_flags(_params()), "--history", history, "--json"]
     assert main(args) == 0
     out = capsys.readouterr()
     assert "solving this battle with hidden villains once" in out.err
@@ -236,7 +237,7 @@ def test_the_command_advises_a_hidden_history_and_stores_the_solve(capsys):
 
 def test_a_large_battle_not_stored_is_refused_in_one_line_saying_what_solving_takes(capsys):
     params = _params(warriors=6, combats=7)
-    code = main(["advise", "cobardes", "--params", params, "--history", "draw Thug;draw Sheep"])
+    code = main(["advise", "cobardes", *param_flags(params), "--history", "draw Thug;draw Sheep"])
     err = capsys.readouterr().err.strip()
     assert code == 2 and len(err.splitlines()) == 1
     assert "not solved yet" in err and "minutes" in err and "add --solve" in err

@@ -8,6 +8,7 @@ import json
 
 import pyspiel
 import pytest
+from cli_helpers import param_flags
 
 from analysis.cli import main
 from analysis.cobardes import bot, hidden_sweep
@@ -40,8 +41,8 @@ def test_a_battle_opening_reads_its_stored_advice(tmp_path, capsys):
         assert main([*ARGS, *small]) == 0
         stored = json.loads(capsys.readouterr().out)
         # The same spot by its history, read off the same solution.
-        assert main(["advise", "cobardes", "--params", "kinds=all,courtier0=Squire,"
-                     "courtier1=Archer,warriors=2,combats=3", "--history",
+        assert main(["advise", "cobardes", *param_flags("kinds=all,courtier0=Squire,"
+                     "courtier1=Archer,warriors=2,combats=3"), "--history",
                      "draw Thug;draw Assassin", "--json"]) == 0
         spot = json.loads(capsys.readouterr().out)
     assert stored["source"].startswith("stored opening")

@@ -158,7 +158,7 @@ def test_two_unplayed_villains_at_renewal_keep_at_most_one():
 def test_farol_cobardes_renewal_solves_and_resumes(tmp_path, capsys):
     """``farol cobardes renewal`` solves a small renewal war, and a rerun reads the cache."""
     argv = ["cobardes", "renewal", "--warriors", "3", "--combats", "4", "--courtiers",
-            "Squire/Archer/Wolf/Sentinel", "--workers", "1", "--dir", str(tmp_path)]
+            "Squire,Archer,Wolf,Sentinel", "--workers", "1", "--dir", str(tmp_path)]
     assert cli.main(argv) == 0
     first = capsys.readouterr().out.strip().splitlines()[-1]
     assert first.startswith("108 states, residual")

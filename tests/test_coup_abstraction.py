@@ -130,7 +130,7 @@ def test_the_sweep_writes_and_resumes(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("argv, needle", [
-    (["--deck", "tarot"], "--deck 'tarot'"),
+    (["--decks", "tarot"], "--decks 'tarot'"),
     (["--caps", "8,4"], "increasing"),
     (["--caps", "four"], "write turn caps"),
     (["--caps", "0,4"], "increasing numbers >= 1"),

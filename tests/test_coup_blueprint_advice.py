@@ -9,6 +9,7 @@ import random
 
 import pyspiel
 import pytest
+from cli_helpers import param_flags
 
 from analysis import cli
 from analysis.cli import bots  # noqa: F401  (registers the bots and coaches)
@@ -129,7 +130,7 @@ def test_the_command_advises_a_history_from_the_blueprint(endgames, bp, tmp_path
         names.append(state.action_to_string(state.current_player(), action))
         state.apply_action(action)
     names.append("Tax (claims Duke)")
-    args = ["advise", "coup", "--params", f"position={PARAMS['position']},turn_cap=60",
+    args = ["advise", "coup", *param_flags(f"position={PARAMS['position']},turn_cap=60"),
             "--history", ";".join(names), "--rollouts", "10", "--json"]
     with store.use(tmp_path):
         B.save_blueprint(bp, "dealt", B.strategy_path("ambassador", "dealt"))

@@ -19,6 +19,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from cli_helpers import param_flags
 
 from analysis.cli import main
 from analysis.explore import spots
@@ -32,7 +33,7 @@ SMALL = "kinds=warriors+courtiers,warriors=2,combats=2,courtier0=Squire,courtier
 ENDGAME = "deck=ambassador,position=?/duke/3;?/captain/2;move:0"
 QUICK_COUP = {"turn_cap": 1, "cap_pricing": "draw"}
 # The flags of what the page offers as its own controls.
-PAGE_CONTROLS = ("--params", "--history", "--turn-cap", "--cap-pricing", "--mine", "--theirs",
+PAGE_CONTROLS = ("--param", "--history", "--turn-cap", "--cap-pricing", "--mine", "--theirs",
                  "--my-courtier", "--their-courtier", "--my-villain", "--their-villain",
                  "--combat", "--score", "--warriors")
 
@@ -164,10 +165,10 @@ def test_battle_advice_is_farol_advise_at_the_same_spot(client, capsys):
     answer = client.post("/api/advice", json={"game": "cobardes", "params": SMALL,
                                               "history": history}).get_json()
     got = answer["advice"]
-    expected = _advise_json(capsys, "cobardes", "--params", SMALL, "--history", history[0])
+    expected = _advise_json(capsys, "cobardes", *param_flags(SMALL), "--history", history[0])
     assert got["json"] == expected
-    assert answer["command"] == f"farol advise cobardes --params {SMALL} --history " \
-        "'play warrior 2'"
+    params = " ".join(f"--param {item}" for item in SMALL.split(","))
+    assert answer["command"] == f"farol advise cobardes {params} --history 'play warrior 2'"
     assert _run_command(capsys, answer) == expected
     assert got["player"] == "you" and got["value"] == expected["value"]
     # The actions shown are advise's actions, most played first.
@@ -184,7 +185,7 @@ def test_a_hidden_villains_spot_is_farol_advise_at_the_same_spot(client, capsys)
     history = ["draw Friar", "draw Thug", "play warrior 1"]
     answer = client.post("/api/advice", json={"game": "cobardes", "params": params,
                                               "history": history}).get_json()
-    expected = _advise_json(capsys, "cobardes", "--params", params, "--history",
+    expected = _advise_json(capsys, "cobardes", *param_flags(params), "--history",
                             ";".join(history))
     assert answer["advice"]["json"] == expected
     assert expected["source"].startswith("stored hidden-villain solve")
@@ -198,7 +199,7 @@ def test_coup_advice_is_farol_advise_at_the_same_spot(client, capsys):
                                            "history": history, "options": QUICK_COUP})
     answer = got.get_json()
     got = answer["advice"]
-    expected = _advise_json(capsys, "coup", "--params", ENDGAME, "--history",
+    expected = _advise_json(capsys, "coup", *param_flags(ENDGAME), "--history",
                             ";".join(history), "--turn-cap", "1", "--cap-pricing", "draw")
     assert got["json"] == expected
     assert _run_command(capsys, answer) == expected
@@ -221,7 +222,7 @@ def test_a_spot_without_advice_says_why_in_advises_words(client, capsys, game, p
                                            "history": history, "options": QUICK_COUP})
     assert got.status_code == 200
     message = got.get_json()["unavailable"]
-    code = main(["advise", game, "--params", params, "--history", ";".join(history), *cli])
+    code = main(["advise", game, *param_flags(params), "--history", ";".join(history), *cli])
     assert code == 2
     said = capsys.readouterr().err.strip().removeprefix("farol advise: error: ")
     # advise's message, with the flags of the page's own controls named as the page names

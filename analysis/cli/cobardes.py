@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
+from analysis.cli.lists import comma_list
 from analysis.cli.numbers import finite_float, int_in
 from analysis.cli.outputs import check_output_dir, check_output_file
 from analysis.cobardes import (
@@ -68,7 +70,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     rn.add_argument("--warriors", type=int_in(0, C.MAX_WARRIOR), default=C.MAX_WARRIOR)
     rn.add_argument("--combats", type=int_in(1, C.MAX_COMBATS), default=C.MAX_COMBATS)
     rn.add_argument("--courtiers", default="all",
-                    help="the court deck, names separated by / (default all ten)")
+                    help="the court deck, names separated by commas (default all ten)")
     rn.add_argument("--tol", type=finite_float(0, above=True), default=1e-9, help="fixed-point residual")
     rn.add_argument("--dir", default=None,
                     help="cache folder (default: the data folder's cobardes/renewal)")
@@ -109,7 +111,7 @@ def _matchups(text: str | None) -> list[tuple[str, str]] | None:
     if text is None:
         return None
     out = []
-    for item in text.split(","):
+    for item in comma_list("--matchups", text, hint="write courtier matchups as A/B,C/D"):
         names = [n.strip() for n in item.split("/")]
         if len(names) != 2 or not all(names):
             raise InvalidParameterError(f"--matchups: {item!r} is not two courtiers as A/B")
@@ -129,9 +131,22 @@ def run_hidden(args: argparse.Namespace, directory) -> int:
     return 0
 
 
+def court_deck(text: str) -> tuple[str, ...]:
+    """``--courtiers``: ``all`` (the ten courtiers) or a comma list of names (an unknown
+    name is refused when the model is built). Names separated by ``/``, the former
+    spelling, still work, with a note."""
+    if text == "all":
+        return tuple(C.COURTIER_NAMES)
+    if "/" in text and "," not in text:
+        print("farol: --courtiers A/B is now spelled --courtiers A,B (a comma list)",
+              file=sys.stderr)
+        text = text.replace("/", ",")
+    return comma_list("--courtiers", text, empty_ok=True)
+
+
 def run_renewal(args: argparse.Namespace) -> int:
     """Solve the renewal war (cached, resumable) and print a summary."""
-    model = renewal.RenewalModel(renewal.court_deck(args.courtiers), args.warriors,
+    model = renewal.RenewalModel(court_deck(args.courtiers), args.warriors,
                                  args.combats)
     check_output_dir(args.dir or renewal.renewal_dir(), "--dir")
     sol = renewal.run_renewal(model, args.dir, args.workers, args.tol)

@@ -14,6 +14,7 @@ from pathlib import Path
 import pyspiel
 
 from analysis.cli import bots, coup_balance, coup_blueprint, coup_openings, coup_play_tables
+from analysis.cli.lists import comma_list, old_spelling
 from analysis.cli.matches import (
     add_common_arguments,
     behind,
@@ -74,13 +75,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
 # --------------------------------------------------------------------------- option texts
 def parse_coins(text: str) -> tuple[int, ...]:
     """``"0-9"`` or ``"0,3,6"`` as a tuple of coin counts (one-line error otherwise)."""
-    try:
-        if "-" in text and "," not in text:
+    hint = "write numbers like 0-9 or 0,3,6"
+    if "-" in text and "," not in text:
+        try:
             lo, hi = (int(x) for x in text.split("-"))
-            return tuple(range(lo, hi + 1))
-        return tuple(int(x) for x in text.split(","))
-    except ValueError:
-        raise InvalidParameterError(f"--coins {text!r}: write numbers like 0-9 or 0,3,6") from None
+        except ValueError:
+            raise InvalidParameterError(f"--coins {text!r}: {hint}") from None
+        return tuple(range(lo, hi + 1))
+    return comma_list("--coins", text, int, hint=hint)
 
 
 def parse_revealed(text: str) -> tuple[str, str]:
@@ -93,10 +95,7 @@ def parse_revealed(text: str) -> tuple[str, str]:
 
 def parse_caps(text: str) -> tuple[int, ...]:
     """``"4,8,16,32"`` as increasing turn caps of at least 1 (one-line error otherwise)."""
-    try:
-        caps = tuple(int(c) for c in text.split(","))
-    except ValueError:
-        raise InvalidParameterError(f"--caps {text!r}: write turn caps like 4,8,16,32") from None
+    caps = comma_list("--caps", text, int, hint="write turn caps like 4,8,16,32")
     if any(c < 1 for c in caps) or list(caps) != sorted(set(caps)):
         raise InvalidParameterError(f"--caps {text!r}: caps must be increasing numbers >= 1")
     return caps
@@ -104,21 +103,15 @@ def parse_caps(text: str) -> tuple[int, ...]:
 
 def parse_decks(text: str) -> tuple[str, ...]:
     """``"ambassador,inquisitor"`` as decks (one-line error naming an unknown one)."""
-    decks = tuple(d.strip() for d in text.split(","))
-    for d in decks:
-        if d not in cards.DECKS:
-            raise InvalidParameterError(f"--deck {d!r}: choose from {', '.join(cards.DECKS)}")
-    return decks
+    return comma_list("--decks", text, choices=cards.DECKS)
 
 
 def parse_pairs(text: str) -> tuple[tuple[int, int], ...]:
     """``"0/0,1/2"`` as (mover, other) coin pairs, each 0-9."""
-    try:
-        pairs = tuple(tuple(int(x) for x in p.split("/")) for p in text.split(","))
-    except ValueError:
-        pairs = ((),)
+    hint = "write mover/other coins like 0/0,1/2"
+    pairs = comma_list("--pairs", text, lambda p: tuple(int(x) for x in p.split("/")), hint=hint)
     if any(len(p) != 2 or not all(0 <= x <= 9 for x in p) for p in pairs):
-        raise InvalidParameterError(f"--pairs {text!r}: write mover/other coins like 0/0,1/2")
+        raise InvalidParameterError(f"--pairs {text!r}: {hint}")
     return pairs
 
 
@@ -143,19 +136,10 @@ def add_sweep_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_sweep(args: argparse.Namespace) -> int:
     """``farol coup sweep``: solve the endgames the options describe."""
-    try:
-        if "-" in args.coins and "," not in args.coins:
-            lo, hi = (int(x) for x in args.coins.split("-"))
-            coins = tuple(range(lo, hi + 1))
-        else:
-            coins = tuple(int(x) for x in args.coins.split(","))
-        caps = [int(c) for c in args.caps.split(",")]
-    except ValueError:
-        raise InvalidParameterError(
-            f"--coins {args.coins!r} / --caps {args.caps!r}: write numbers like 0-9 or 0,3,6"
-        ) from None
+    coins = parse_coins(args.coins)
+    caps = list(comma_list("--caps", args.caps, int, hint="write numbers like 4,8,16"))
     revealed = parse_revealed(args.revealed)
-    decks = args.decks.split(",")
+    decks = parse_decks(args.decks)
     endgames = [eg for cap in caps for eg in sweep.grid(coins, decks, revealed, cap)]
     priced = args.cap_pricing == "markov"
     default = model.priced_dir() if priced else model.endgames_dir()
@@ -203,10 +187,7 @@ def add_bracket_arguments(parser: argparse.ArgumentParser) -> None:
 def run_brackets(args: argparse.Namespace) -> int:
     """``farol coup brackets``: the bracket sweep the options describe, cap by cap."""
     coins = parse_coins(args.coins)
-    try:
-        caps = sorted(int(c) for c in args.caps.split(","))
-    except ValueError:
-        raise InvalidParameterError(f"--caps {args.caps!r}: write numbers like 1,2,3") from None
+    caps = sorted(comma_list("--caps", args.caps, int, hint="write numbers like 1,2,3"))
     revealed = parse_revealed(args.revealed)
     max_memory = parse_memory(args.max_memory)
     if args.order not in sweep.ORDERS:
@@ -218,7 +199,7 @@ def run_brackets(args: argparse.Namespace) -> int:
     also = None if args.directory else (plain if args.markov else markov)
     pairs = set(parse_pairs(args.pairs)) if args.pairs else None
     total = sweep.bracket_caps(caps, directory, coins=coins, pairs=pairs,
-                               decks=args.decks.split(","), revealed=revealed,
+                               decks=parse_decks(args.decks), revealed=revealed,
                                order=args.order, also=also, limit=args.limit,
                                workers=args.workers, decisive=args.decisive_coup,
                                markov=args.markov, max_memory=max_memory)
@@ -229,11 +210,7 @@ def run_brackets(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- full game, caps, larger
 def run_full_game(args: argparse.Namespace) -> int:
     """``farol coup full-game``: the capped 2-player games from the deal."""
-    decks = tuple(args.decks.split(","))
-    unknown = [d for d in decks if d not in cards.DECKS]
-    if unknown:
-        raise InvalidParameterError(f"--decks: unknown deck {unknown[0]!r} (choose from "
-                                    f"{', '.join(cards.DECKS)})")
+    decks = parse_decks(args.decks)
     if args.markov:
         rows = full_game.run_markov(decks=decks, budget=int(args.budget), progress=True)
         print(f"{len(rows)} full-game rows in {store.shown(full_game.markov_path())}")
@@ -264,7 +241,9 @@ def run_larger(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- abstraction
 def add_abstraction_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``farol coup abstraction``."""
-    parser.add_argument("--deck", default=",".join(cards.DECKS), help="decks, comma-separated")
+    parser.add_argument("--decks", default=",".join(cards.DECKS), help="decks, comma-separated")
+    parser.add_argument("--deck", dest="decks", help=argparse.SUPPRESS,
+                        action=old_spelling("--decks (a comma list)"))
     parser.add_argument("--keys", default="plain",
                         help="the abstraction: plain (state keys) or memory (with claim memory; "
                              f"default caps {','.join(map(str, abstraction.MEMORY_CAPS))}, "
@@ -281,7 +260,7 @@ def add_abstraction_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_abstraction(args: argparse.Namespace) -> int:
     """``farol coup abstraction``: the state-keyed estimates the options describe."""
-    decks = parse_decks(args.deck)
+    decks = parse_decks(args.decks)
     keys = abstraction.check_keys(args.keys, "--keys")
     caps = (parse_caps(args.caps) if args.caps
             else abstraction.MEMORY_CAPS if keys == "memory" else abstraction.CAPS)

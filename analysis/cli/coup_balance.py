@@ -11,6 +11,7 @@ import argparse
 import json
 
 from analysis.cli import bots
+from analysis.cli.lists import comma_list
 from analysis.cli.matches import parse_agents, show_progress
 from analysis.cli.numbers import int_in, parse_counts
 from analysis.coup import seat_balance as SB
@@ -18,7 +19,6 @@ from analysis.coup.agents.best import about_kind, agent_name
 from analysis.coup.seat_balance import TableRecord
 from analysis.shared import store
 from games.coup import cards
-from games.errors import InvalidParameterError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -58,18 +58,10 @@ def parse_players(text: str) -> tuple[int, ...]:
     return parse_counts(text, cards.MIN_PLAYERS, cards.MAX_PLAYERS, "Coup")
 
 
-def parse_names(flag: str, text: str, allowed: tuple[str, ...]) -> tuple[str, ...]:
-    names = tuple(x.strip() for x in text.split(","))
-    bad = [x for x in names if x not in allowed]
-    if bad:
-        raise InvalidParameterError(f"{flag} {bad[0]!r}: choose from {', '.join(allowed)}")
-    return names
-
-
 def run_balance(args: argparse.Namespace) -> int:
     chosen = SB.tables(parse_players(args.players),
-                       parse_names("--decks", args.decks, cards.DECKS),
-                       parse_names("--setups", args.setups, cards.SETUPS))
+                       comma_list("--decks", args.decks, choices=cards.DECKS),
+                       comma_list("--setups", args.setups, choices=cards.SETUPS))
     panel = () if args.panel.strip() == "none" else parse_agents(args.panel)
     records = SB.run_balance(chosen, args.agent, args.games, args.seed, panel,
                              args.robustness_games, args.workers, args.scheduler,

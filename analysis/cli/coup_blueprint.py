@@ -16,6 +16,7 @@ import os
 import subprocess
 import sys
 
+from analysis.cli.lists import comma_list
 from analysis.cli.numbers import int_in
 from analysis.coup import blueprint
 from analysis.coup import blueprint_bluffs as BB
@@ -85,7 +86,7 @@ def add_deck_arguments(parser: argparse.ArgumentParser, every: bool = False) -> 
 
 
 def parse_setups(text: str) -> tuple[str, ...]:
-    return tuple(blueprint.check_setup(s.strip()) for s in text.split(","))
+    return comma_list("--setups", text, blueprint.check_setup)
 
 
 def run_build(args: argparse.Namespace) -> int:

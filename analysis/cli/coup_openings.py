@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 
+from analysis.cli.lists import comma_list
 from analysis.cli.numbers import finite_float
 from analysis.coup import openings
 from analysis.coup.advise import TARGET
@@ -31,7 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    setups = tuple(s.strip() for s in args.setups.split(","))
+    setups = comma_list("--setups", args.setups)
     for setup in setups:
         if setup not in openings.OPENING_COINS:
             raise InvalidParameterError(f"--setups: {setup!r} is not one of "

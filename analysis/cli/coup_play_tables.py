@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from analysis.cli.coup_balance import parse_names
+from analysis.cli.lists import comma_list
 from analysis.cli.matches import show_progress
 from analysis.cli.numbers import int_in
 from analysis.coup import blueprint_bluffs as BB
@@ -37,8 +37,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.games % BB.BATCHES:
         raise InvalidParameterError(f"--games must be a multiple of {BB.BATCHES}")
-    decks = parse_names("--decks", args.decks, cards.DECKS)
-    setups = parse_names("--setups", args.setups, cards.SETUPS)
+    decks = comma_list("--decks", args.decks, choices=cards.DECKS)
+    setups = comma_list("--setups", args.setups, choices=cards.SETUPS)
     for deck in decks:
         for setup in setups:
             path = A.table_path(deck, setup)

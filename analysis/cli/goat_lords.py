@@ -10,6 +10,7 @@ import re
 
 import pyspiel
 
+from analysis.cli.lists import comma_list
 from analysis.cli.matches import (
     add_common_arguments,
     behind,
@@ -121,7 +122,7 @@ def run_match(args) -> int:
 
 def run_balance(args) -> int:
     """``farol goat-lords balance``: play (or only count) the strong-agent balance games."""
-    groups = tuple(g.strip() for g in args.only.split(",") if g.strip())
+    groups = comma_list("--only", args.only, empty_ok=True)
     unknown = [g for g in groups if g not in GROUPS]
     if unknown or not groups:
         raise InvalidParameterError(f"--only {args.only!r}: choose among {', '.join(GROUPS)}")
@@ -148,7 +149,7 @@ def run_balance(args) -> int:
 
 
 def _run_command(args) -> int:
-    bots = tuple(b.strip() for b in args.bots.split(",") if b.strip())
+    bots = comma_list("--bots", args.bots, empty_ok=True)
     if len(bots) == 1:
         bots = bots * args.players
     for bot in bots:

@@ -6,11 +6,11 @@ from __future__ import annotations
 import argparse
 import json
 
+from analysis.cli.lists import comma_list
 from analysis.cli.numbers import int_in
 from analysis.play.bots import stands_behind_line, what_stands_behind
 from analysis.play.match import MatchResult
 from analysis.shared import progress
-from games.errors import InvalidParameterError
 
 
 def add_common_arguments(parser: argparse.ArgumentParser, seats_text: str) -> None:
@@ -29,11 +29,8 @@ def add_common_arguments(parser: argparse.ArgumentParser, seats_text: str) -> No
 
 def parse_agents(text: str) -> tuple[str, ...]:
     """``"honest,bluffer"`` as agent names (one-line error for an empty name)."""
-    names = tuple(name.strip() for name in text.split(","))
-    if any(not name for name in names):
-        raise InvalidParameterError(f"--agents {text!r}: write agent names separated by commas, "
-                                    "e.g. honest,bluffer")
-    return names
+    return comma_list("--agents", text,
+                      hint="write agent names separated by commas, e.g. honest,bluffer")
 
 
 def show_progress() -> bool:

@@ -10,6 +10,7 @@ import argparse
 import math
 from collections.abc import Callable
 
+from analysis.cli.lists import comma_list
 from games.errors import InvalidParameterError
 
 
@@ -76,15 +77,15 @@ def int_in(lo: int | None = None, hi: int | None = None) -> Callable[[str], int]
 def parse_counts(text: str, lo: int, hi: int, game: str, flag: str = "--players") -> tuple[int, ...]:
     """``"2-8"`` or ``"2,4,6"`` as player counts from ``lo`` to ``hi`` (one-line error
     naming ``game``'s range otherwise)."""
+    hint = f"write a range like {lo}-{hi} or a list like {lo},{lo + 2}"
     try:
         if "-" in text:
             first, last = (int(x) for x in text.split("-"))
             counts = tuple(range(first, last + 1))
         else:
-            counts = tuple(int(x) for x in text.split(","))
+            counts = comma_list(flag, text, int, hint=hint)
     except ValueError:
-        raise InvalidParameterError(
-            f"{flag} {text!r}: write a range like {lo}-{hi} or a list like {lo},{lo + 2}") from None
+        raise InvalidParameterError(f"{flag} {text!r}: {hint}") from None
     if not counts or any(not lo <= n <= hi for n in counts):
         raise InvalidParameterError(f"{flag} {text!r}: {game} is played by {lo}-{hi} players")
     return counts

@@ -1,4 +1,4 @@
-"""``--params 'k=v,...' --history 'MOVE;...'``: a spot of a game given by the moves that lead
+"""``--param K=V ... --history 'MOVE;...'``: a spot of a game given by the moves that lead
 to it, for the commands that advise on a spot; and a Coup position starting with ``-``
 kept from being read as an option."""
 
@@ -8,6 +8,7 @@ import argparse
 
 import pyspiel
 
+from analysis.cli.lists import add_param_argument
 from analysis.shared.params import load_game, parse_params
 from games.errors import InvalidParameterError
 from games.history import replay
@@ -15,22 +16,20 @@ from games.history import replay
 
 def add_spot_arguments(parser: argparse.ArgumentParser, params_example: str,
                        history_help: str) -> None:
-    parser.add_argument("--params", default=None, metavar="K=V,...",
-                        help=f"the game's parameters for --history, e.g. '{params_example}'")
+    add_param_argument(parser, f"a game parameter for --history, e.g. {params_example}")
     parser.add_argument("--history", default=None, metavar="'MOVE;MOVE;...'",
                         help=history_help)
 
 
 def spot_from_args(game_name: str, args: argparse.Namespace,
                    defaults: dict | None = None) -> pyspiel.State | None:
-    """The state ``--history`` reaches in ``game_name`` with ``--params`` (over
-    ``defaults``); ``None`` without ``--history``, when ``--params`` is refused."""
+    """The state ``--history`` reaches in ``game_name`` with the ``--param`` values (over
+    ``defaults``); ``None`` without ``--history``, when ``--param`` is refused."""
     if args.history is None:
-        if args.params is not None:
-            raise InvalidParameterError("--params goes with --history")
+        if args.param:
+            raise InvalidParameterError("--param goes with --history")
         return None
-    items = [i for i in (args.params or "").split(",") if i.strip()]
-    params = dict(defaults or {}) | parse_params(game_name, items)
+    params = dict(defaults or {}) | parse_params(game_name, args.param)
     return replay(load_game(game_name, params), args.history)
 
 

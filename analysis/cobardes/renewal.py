@@ -558,12 +558,3 @@ def keep_counts(sol: RenewalSolution) -> dict[str, dict[str, int]]:
                     out[pairing[1]]["p1_total"] += 1
                     out[pairing[1]]["p1_keep"] += r.reply1[r.choice0] == KEEP
     return out
-
-
-def court_deck(text: str = "all") -> tuple[str, ...]:
-    """The court deck named by ``text``: ``"all"`` (the ten courtiers) or names separated
-    by ``/``; an unknown name is an :class:`~games.errors.UnknownCardError` when the model
-    is built."""
-    if text == "all":
-        return tuple(C.COURTIER_NAMES)
-    return tuple(filter(None, text.split("/")))

@@ -1,6 +1,6 @@
 """The spots the explorer shows and the advice at them, as JSON for the page.
 
-A spot is either reached by play (a game's parameters, written as for ``--params``, and
+A spot is either reached by play (a game's parameters, ``k=v,k=v``, each a ``--param``, and
 the moves from its start by their OpenSpiel names, as for ``--history``) or built by
 clicking (a ¡Cobardes! position of cards, courtiers, villains and score; a Coup position
 of cards, lost cards and coins). The advice is the one ``farol advise cobardes|coup``
@@ -166,10 +166,14 @@ def history_of(value: Any) -> list[str]:
 
 
 def load(key: Any, params: Any) -> pyspiel.Game:
-    """The game ``key`` with ``params`` written as for ``--params`` (``k=v,k=v``)."""
+    """The game ``key`` with ``params`` written ``k=v,k=v`` (each a ``--param``)."""
     game = game_of(key)
-    items = [i for i in _text(params, "params").split(",") if i.strip()]
-    return load_game(game.name, parse_params(game.name, items))
+    return load_game(game.name, parse_params(game.name, param_items(params)))
+
+
+def param_items(params: Any) -> list[str]:
+    """The ``k=v`` items of the page's parameters ``k=v,k=v`` (empty ones left out)."""
+    return [i for i in _text(params, "params").split(",") if i.strip()]
 
 
 def spot(key: Any, params: Any, history: Any) -> pyspiel.State:
@@ -255,15 +259,15 @@ def command(*words: str) -> str:
 
 
 def advice_at(key: Any, params: Any, history: Any, options: Any = None) -> dict:
-    """``{"advice": ...}`` at the spot the moves reach, as ``farol advise KEY --params
+    """``{"advice": ...}`` at the spot the moves reach, as ``farol advise KEY --param ...
     --history`` gives it, or ``{"unavailable": line}`` with its message where it gives
     none; ``command`` is that command line. Bad parameters or moves raise (they are not
     the spot's fault). For Goat Lords, the move of the ``best`` agent."""
     state = spot(key, params, history)
     if key == "goat_lords":
         return agent_move(state)
-    words = [key, "--params", _text(params, "params"), "--history",
-             ";".join(history_of(history))]
+    words = [key, *(w for item in param_items(params) for w in ("--param", item)),
+             "--history", ";".join(history_of(history))]
     cap, pricing = coup_options(options) if key == "coup" else (None, None)
     if key == "coup":
         words += ["--turn-cap", str(cap), "--cap-pricing", pricing]
