@@ -333,6 +333,29 @@ def test_imports_go_down_the_layers():
            "imports against the layers (docs/architecture.md)")
 
 
+# The walk of ``--deck`` from ``farol coup match`` to the rules (docs/architecture.md): the
+# files the deck's value passes through, in order, each with the code that hands it on.
+# argparse checks it against its owner, games/coup/cards.py (typed ``Deck``), which the
+# route reads but does not pass through.
+DECK_ROUTE = (
+    ("analysis/cli/coup.py", '"deck": args.deck'),         # into the game's parameters
+    ("analysis/play/match.py", "pyspiel.load_game(game_name, params)"),  # to OpenSpiel
+    ("games/coup/game.py", 'deck = choice("deck", C.DECKS)'),  # checked, into Config.deck
+    ("games/coup/engine.py", "self.cfg.deck"),             # the state asks the rules
+    ("games/coup/rules.py", 'if deck == "inquisitor":'),   # examine: the inquisitor's
+)
+
+
+def test_the_deck_walks_down_to_the_rules_in_few_files():
+    rank = {p: i for i, layer in enumerate(LAYERS) for p in layer}
+    modules = {_shown(path): name for name, path in module_files().items()}
+    ranks = [rank[package_of(modules[f])] for f, _ in DECK_ROUTE]
+    assert len(DECK_ROUTE) <= 6
+    assert ranks == sorted(ranks, reverse=True), "the route climbs back up a layer"
+    for f, step in DECK_ROUTE:
+        assert step in (ROOT / f).read_text(), f"{f} no longer hands the deck on: {step}"
+
+
 def test_no_import_cycle():
     cycle = find_cycle(import_graph(module_files()))
     assert cycle is None, "import cycle: " + " -> ".join(cycle)

@@ -49,7 +49,7 @@ class Config:
     """The game's parameters, validated (shared by every state of a game)."""
 
     num_players: int
-    deck: str
+    deck: C.Deck
     setup: C.Setup  # one of cards.SETUPS
     starting_player: int  # -1: a chance node
     challenge_chance: bool

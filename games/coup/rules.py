@@ -33,7 +33,7 @@ def treasury_gain(amount: int, treasury: int) -> int:
 
 @_cache
 def turn_action_ids(
-    actor: int, coins: int, living: tuple[bool, ...], deck: str
+    actor: int, coins: int, living: tuple[bool, ...], deck: C.Deck
 ) -> tuple[int, ...]:
     """The legal turn actions (sorted ids) of ``actor`` holding ``coins``.
 
