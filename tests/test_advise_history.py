@@ -122,8 +122,6 @@ def test_coup_history_advice_equals_the_positions(capsys):
 
 @pytest.mark.parametrize("params,history,message", [
     ("", "Income", "move 1 'Income' is not legal here"),
-    ("", "Draw Duke;Draw Contessa;Draw Captain;Draw Assassin;Foreign Aid",
-     "ends inside a turn (at the block decision)"),
     ("players=3", "Draw Duke", "3 players; the solver takes two-player games"),
     ("two_player_setup=draft", "Draw Duke", "a draft game cannot be advised"),
     ("deck=nope", "Draw Duke", "'deck' must be one of ambassador, inquisitor"),
@@ -134,8 +132,6 @@ def test_coup_history_refusals_are_one_line(capsys, params, history, message):
 
 
 @pytest.mark.parametrize("params,history,hint", [
-    ("", "Draw Duke;Draw Contessa;Draw Captain;Draw Assassin;Foreign Aid",
-     "farol coup blueprint build --deck ambassador --setups basic"),
     ("deck=inquisitor,two_player_setup=draft", "Draw Duke",
      "farol coup blueprint build --deck inquisitor --setups draft"),
     ("players=3", "Draw Duke", None),
@@ -149,6 +145,22 @@ def test_coup_history_refusals_name_the_blueprint_that_would_advise(capsys, para
         assert "blueprint" not in err
     else:
         assert f"the blueprint advises any decision once built: {hint}" in err
+
+
+@pytest.mark.parametrize("params", ["", "deck=inquisitor,two_player_setup=draft"])
+def test_coup_history_inside_a_turn_is_answered_by_the_resolve(capsys, params):
+    """A block decision (which the exact solve and the opening table cannot answer) is
+    re-solved at once, the first line saying what the model leaves out."""
+    history = ("Draw Duke;Draw Contessa;Draw Captain;Draw Assassin;Foreign Aid"
+               if not params else
+               "Draw Duke;Draw Contessa;Pick Captain;Pick Assassin;Foreign Aid")
+    code, out, err = _run(capsys, "coup", *param_flags(params), "--history", history)
+    if code != 0:
+        pytest.fail(err)
+    lines = out.splitlines()
+    assert lines[0].startswith("Truncated model")
+    assert "a block: you are P1" in lines[1]
+    assert "No block" in out
 
 
 def test_coup_needs_a_position_or_a_history(capsys):

@@ -162,3 +162,36 @@ def test_the_agent_refuses_more_than_two_players():
     game = pyspiel.load_game("python_coup", {"players": 3})
     with pytest.raises(InvalidParameterError):
         ResolveAgent(game, 0)
+
+
+def test_advice_from_the_resolve_reads_the_mix_at_the_players_hand():
+    from analysis.coup.resolve_advice import LIMIT, advise_state
+    from games.errors import InvalidPositionError
+
+    game = pyspiel.load_game("python_coup", {})
+    state = game.new_initial_state()
+    for a in (0, 3, 2, 4):  # P0 Duke+Captain, P1 Ambassador+Contessa
+        state.apply_action(a)
+    advice = advise_state(state)
+    assert advice.text().splitlines()[0] == LIMIT
+    assert advice.hand == "Duke+Captain" and advice.player == 0
+    assert sum(p for _, p, _ in advice.moves) == pytest.approx(1.0)
+    assert {m for m, _, _ in advice.moves} == {state.action_to_string(a)
+                                              for a in state.legal_actions()}
+    assert sum(p for _, p in advice.opponent_hands) == pytest.approx(1.0)
+    # Before the opponent has moved, their hand is the deal's odds from the 13 cards
+    # left: two of the two other Dukes, or one of three Ambassadors and one of three
+    # Contessas, out of 78 pairs.
+    hands = dict(advice.opponent_hands)
+    assert hands["Duke+Duke"] == pytest.approx(1 / 78)
+    assert hands["Ambassador+Contessa"] == pytest.approx(9 / 78)
+    assert 0.0 <= advice.exploitability < 1e-2
+    assert advice.to_json()["truncated"] == LIMIT
+    # Which card to lose changes neither cards nor coins: refused in one line.
+    lose = pyspiel.load_game("python_coup", {"position": "duke+captain/-/2;?+?/-/7;move:1"})
+    s = lose.new_initial_state()
+    while s.is_chance_node():
+        s.apply_action(s.chance_outcomes()[0][0])
+    s.apply_action(next(a for a in s.legal_actions() if s.action_to_string(a).startswith("Coup")))
+    with pytest.raises(InvalidPositionError, match="turn actions, challenges and blocks"):
+        advise_state(s)

@@ -1,10 +1,13 @@
 """``farol advise coup``: the mix and value of the player to move in 2-player Coup.
 
-The spot is a position string, or ``--history`` (with ``--params``): the moves from the
+The spot is a position string, or ``--history`` (with ``--param``): the moves from the
 start of a 2-player game by their names. With the deck's blueprint built (``farol coup
 blueprint build``), a history is advised at any decision (a claim to challenge, a block,
 a card to lose, an exchange) from the blueprint, with the opponent's cards as the moves
-seen suggest; without it, only at the start of a turn, by an exact endgame solve.
+seen suggest. Without it, a spot the exact endgame solve or the shipped opening answers
+is answered from them; any other turn action, challenge or block is answered at once by
+re-solving the rest of the turn over the public beliefs (its first line says what that
+leaves out).
 """
 
 from __future__ import annotations
@@ -23,10 +26,11 @@ from analysis.coup.blueprint_advice import (
     position_spot,
 )
 from analysis.coup.openings import SOLVE_MINUTES, refusal, stored_advice, stored_note
+from analysis.coup.resolve_advice import ADVISED, advise_state
 from analysis.shared.progress import expect
 from games.coup import cards as C
 from games.coup.positions import parse_position
-from games.errors import InvalidPositionError
+from games.errors import FarolError, InvalidPositionError
 
 GAME = "python_coup"
 
@@ -39,9 +43,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_spot_arguments(parser, "deck=inquisitor,two_player_setup=standard",
                        "the moves from the start of the game, as the game names them "
                        "(card draws included), e.g. 'Draw Duke;Draw Contessa;Draw Captain;"
-                       "Draw Assassin;Income'; advice for the player to move there (any "
-                       "decision once the deck's blueprint is built: farol coup blueprint "
-                       "build; else the start of a turn)")
+                       "Draw Assassin;Income'; advice for the player to move there: any "
+                       "turn action, challenge or block at once (re-solving the rest of the "
+                       "turn), any decision once the deck's blueprint is built (farol coup "
+                       "blueprint build)")
     parser.add_argument("--deck", default="ambassador", choices=C.DECKS)
     parser.add_argument("--turn-cap", type=int_in(1), default=DEFAULT_CAP,
                         help=f"turns solved from the position (default {DEFAULT_CAP})")
@@ -81,6 +86,32 @@ def fits_exact(position: str, deck: str) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
+    try:
+        return answer(args)
+    except FarolError:
+        state = resolvable(args)
+        if state is None:
+            raise
+    advice = advise_state(state)
+    print(json.dumps(advice.to_json(), indent=2) if args.json else advice.text())
+    return 0
+
+
+def resolvable(args: argparse.Namespace):
+    """The state of a history the re-solve advises (a 2-player turn action, challenge or
+    block) when the other ways refused it and no exact solve was asked for; else None."""
+    if args.history is None or args.solve:
+        return None
+    state = spot_from_args(GAME, args, {"deck": args.deck})
+    core = state.core
+    if (core.cfg.num_players != 2 or core.over or core.cur not in (0, 1)
+            or core.queue[0][0] not in ADVISED):
+        return None
+    return state
+
+
+def answer(args: argparse.Namespace) -> int:
+    """The blueprint's advice, the stored opening's, or the exact endgame solve's."""
     advice = blueprint_advice(args)
     stored = None
     if advice is None:

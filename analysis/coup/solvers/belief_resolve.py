@@ -66,6 +66,7 @@ class Subgame:
     infosets: dict
     moves: dict  # the legal moves of each information set, in slot order
     worlds: int
+    roots: tuple[int, ...]  # each world's node
 
 
 def unroll(worlds: Sequence[tuple[float, E.Core]], turns: int | None = TURNS,
@@ -140,7 +141,7 @@ def unroll(worlds: Sequence[tuple[float, E.Core]], turns: int | None = TURNS,
                         np.concatenate([[0], np.cumsum(counts)]).astype(np.int64),
                         np.array(child, np.int64), np.array(prob, float),
                         np.array(slot, np.int64), tuple(np.array(k, np.int64) for k in keys))
-    return Subgame(graph, infosets, moves_at, len(worlds))
+    return Subgame(graph, infosets, moves_at, len(worlds), tuple(e[0] for e in out[0]))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -148,7 +149,8 @@ class Resolved:
     """A re-solved spot: the mover's mixed strategy for every hand of its range
     (``mixes[key]``: move -> probability, ``key`` its
     :func:`~games.coup.view.infoset_key` there; ``actions``: the legal moves of the
-    first world), the game value for player 0 inside
+    first world) and each move's value to it there (the opponent playing the re-solved
+    strategy), the game value for player 0 inside
     the small game, and ``exploitability``: what a best response gains there against
     the re-solved strategies, averaged over the two seats (exact, in the small game's
     payoff: +1 a win, leaves valued by the heuristic)."""
@@ -156,6 +158,7 @@ class Resolved:
     player: int
     actions: tuple[int, ...]
     mixes: dict
+    move_values: dict  # key -> move -> the mover's value of the move (same payoff)
     value: float
     nodes: int
     worlds: int
@@ -184,7 +187,27 @@ def resolve(worlds: Sequence[tuple[float, E.Core]], turns: int | None = TURNS,
         if p == player and len(seen) == 1:
             mixes[seen[0]] = dict(zip(sub.moves[(p, seen)],
                                       strategies[p][first:first + width].tolist(), strict=True))
-    value = float(solver.evaluate(strategies)[0])
+    values = solver.evaluate(strategies)
     gap = exploitability(sub.graph, 0, strategies) if measure else float("nan")
-    return Resolved(player, actions, mixes, value, sub.graph.num_nodes, sub.worlds,
+    return Resolved(player, actions, mixes, move_values(sub, worlds, player, values),
+                    float(values[0]), sub.graph.num_nodes, sub.worlds,
                     iterations, gap)
+
+
+def move_values(sub: Subgame, worlds, player: int, values: np.ndarray) -> dict:
+    """The mover's value of each move at each of its keys: over the worlds of that key,
+    weighted by their chances, the value of the position the move leads to."""
+    sign = 1.0 if player == 0 else -1.0
+    start, child = sub.graph.edge_start, sub.graph.edge_child
+    sums: dict = {}
+    for (w, core), node in zip(worlds, sub.roots, strict=True):
+        key = infoset_key(core, player)
+        if (player, (key,)) not in sub.infosets:
+            continue  # a forced move there
+        lo = int(start[node])
+        row = sums.setdefault(key, [0.0, {}])
+        row[0] += w
+        for j, action in enumerate(sub.moves[(player, (key,))]):
+            row[1][action] = row[1].get(action, 0.0) + w * sign * float(values[child[lo + j]])
+    return {key: {a: v / total for a, v in row.items()} for key, (total, row) in sums.items()
+            if total > 0.0}
