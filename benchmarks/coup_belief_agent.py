@@ -1,5 +1,6 @@
-"""Benchmark: the 2-player belief agent (``belief``) against the reference panel and
-the search agent, in every deck and 2-player setup, and how long it takes to decide.
+"""Benchmark: a 2-player agent (``belief`` by default, or ``resolve``) against the
+reference panel and the search agent, in every deck and 2-player setup, and how long it
+takes to decide.
 
 For each deck (ambassador, inquisitor), setup (basic, standard, draft) and opponent
 (``honest``, ``bluffer``, ``bluffer-bold``, ``search``; ``blueprint`` too where its
@@ -10,9 +11,11 @@ deals and whether the interval lies wholly above 50%. Every
 decision of the agent with a choice is timed on one core: the median and the 95th
 percentile.
 
+``--agent resolve`` measures the re-solving agent, with ``belief`` added to its
+opponents; ``--opponents``, ``--decks`` and ``--setups`` measure only some lines.
 Finished games are kept under the cache folder (one folder per commit), so a stopped
-run resumes. Run: ``.venv/bin/python benchmarks/coup_belief_agent.py [--games 1000]``;
-writes ``benchmarks/results/coup_belief_agent.{txt,json}``.
+run resumes. Run: ``.venv/bin/python benchmarks/coup_belief_agent.py [--games 1000]
+[--agent resolve]``; writes ``benchmarks/results/coup_<agent>_agent.{txt,json}``.
 """
 
 from __future__ import annotations
@@ -41,12 +44,14 @@ RESULTS = Path(__file__).resolve().parent / "results"
 GAME = "python_coup"
 AGENT = "belief"
 PANEL = ("honest", "bluffer", "bluffer-bold", "search")
+# Each agent's opponents: the panel, and for a challenger the agent it would replace.
+OPPONENTS = {"belief": PANEL, "resolve": ("belief",) + PANEL}
 SETUPS = ("basic", "standard", "draft")
 _TIMES: list[float] = []
 
 
 def timed_build(name: str, game: pyspiel.Game, seat: int, seed: int):
-    """The named bot; the belief agent's decisions with a choice are timed."""
+    """The named bot; the measured agent's decisions with a choice are timed."""
     bot = bots.build(name, game, seat, seed)
     if name != AGENT:
         return bot
@@ -93,21 +98,30 @@ def main(argv=None) -> None:
     parser.add_argument("--games", type=int, default=1000, help="games a line (default 1000)")
     parser.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
     parser.add_argument("--out", type=Path, default=RESULTS, help="results folder")
+    parser.add_argument("--agent", default="belief", choices=sorted(OPPONENTS),
+                        help="the agent measured (default belief)")
+    parser.add_argument("--opponents", default=None, help="comma list (default: all)")
+    parser.add_argument("--decks", default=",".join(C.DECKS), help="comma list")
+    parser.add_argument("--setups", default=",".join(SETUPS), help="comma list")
     args = parser.parse_args(argv)
+    global AGENT
+    AGENT = args.agent
     commit = code_commit().replace("+changes", "_changed")[:20]
-    folder = store.cache("coup_belief_agent", f"duplicate_seed{args.seed}_games{args.games}_{commit}")
+    folder = store.cache(f"coup_{AGENT}_agent",
+                         f"duplicate_seed{args.seed}_games{args.games}_{commit}")
     folder.mkdir(parents=True, exist_ok=True)
     header = [
         f"machine: {platform.machine()}, {os.cpu_count()} cores, python {platform.python_version()}",
         f"farol {farol_version()}, commit {code_commit()}, seed {args.seed}",
-        "the belief agent in one seat, the opponent in the other, each deal played from both "
-        "seats (duplicate deals); win rate [95% interval over deals]",
+        f"the {AGENT} agent in one seat, the opponent in the other, each deal played from "
+        "both seats (duplicate deals); win rate [95% interval over deals]",
     ]
     print("\n".join(header), flush=True)
     lines = []
-    for deck in C.DECKS:
-        opponents = PANEL + (("blueprint",) if blueprint_built(deck) else ())
-        for setup in SETUPS:
+    chosen = OPPONENTS[AGENT] if args.opponents is None else tuple(args.opponents.split(","))
+    for deck in args.decks.split(","):
+        opponents = chosen + (("blueprint",) if blueprint_built(deck) else ())
+        for setup in args.setups.split(","):
             for opponent in opponents:
                 x = line(deck, setup, opponent, args.games, args.seed, folder)
                 lines.append(x)
@@ -126,7 +140,7 @@ def main(argv=None) -> None:
     print("\n".join(summary))
     text = header + [describe(x) for x in lines] + summary
     record = {"version": farol_version(), "commit": code_commit(), "seed": args.seed,
-              "games": args.games, "matches": lines,
+              "agent": AGENT, "games": args.games, "matches": lines,
               "decision_ms": {"timed": len(_TIMES), "median": 1000 * float(np.median(times)),
                               "p95": 1000 * float(np.percentile(times, 95)),
                               "max": 1000 * float(times.max())},
@@ -134,9 +148,9 @@ def main(argv=None) -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     for suffix, content in ((".txt", "\n".join(text) + "\n"),
                             (".json", json.dumps(record, indent=1) + "\n")):
-        tmp = args.out / f".coup_belief_agent{suffix}.tmp"
+        tmp = args.out / f".coup_{AGENT}_agent{suffix}.tmp"
         tmp.write_text(content)
-        tmp.replace(args.out / f"coup_belief_agent{suffix}")
+        tmp.replace(args.out / f"coup_{AGENT}_agent{suffix}")
 
 
 if __name__ == "__main__":
