@@ -7,7 +7,7 @@ For each line ``agent:players:games[:baseline]`` (self-play, Ambassador deck, 2-
 - duplicate: the same number of games as duplicate deals (``--duplicate``: each deal
   played in every rotation of the seats, :mod:`analysis.coup.duplicate`);
 - control variate: the duplicate games again, each seat's share less the luck of its
-  starting hand (:mod:`analysis.control_variates`), whose baseline (each hand's win
+  starting hand (:mod:`analysis.statistics.control_variates`), whose baseline (each hand's win
   rate in each seat) is estimated on ``baseline`` (default ``--baseline``) times as many
   plain games played with another seed.
 

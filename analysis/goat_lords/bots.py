@@ -4,7 +4,7 @@
 full state (it sees every hand: a cheating yardstick); ``ismcts`` is OpenSpiel's ISMCTS,
 searching worlds resampled from its own information state (fair); ``lord`` is Farol's own
 information-set search (:mod:`analysis.goat_lords.search`) and ``best`` names the strongest
-agent. ``random`` comes from :mod:`analysis.bots`.
+agent. ``random`` comes from :mod:`analysis.play.bots`.
 """
 
 from __future__ import annotations
