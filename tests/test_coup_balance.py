@@ -188,11 +188,12 @@ def test_who_plays_names_what_best_stood_for_at_each_player_count():
 
 def test_games_of_best_are_kept_apart_by_the_agent_it_stands_for(data):
     table = SB.Table(3, "ambassador")
-    assert SB.what_plays(table, "best", build) == "SearchAgent"
+    assert SB.what_plays(table, "best", build) == "FastSearchAgent"
     lineup = ("best",) * 3
-    assert SB.games_path(table, lineup, 1, "SearchAgent").name == \
-        "3p-ambassador-best+best+best-1-SearchAgent.jsonl"
-    assert SB.games_path(table, lineup, 1) != SB.games_path(table, lineup, 1, "SearchAgent")
+    assert SB.games_path(table, lineup, 1, "FastSearchAgent").name == \
+        "3p-ambassador-best+best+best-1-FastSearchAgent.jsonl"
+    assert SB.games_path(table, lineup, 1, "SearchAgent") != \
+        SB.games_path(table, lineup, 1, "FastSearchAgent")
 
 
 def test_the_balance_output_names_what_best_was(capsys):

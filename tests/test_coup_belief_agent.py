@@ -105,7 +105,7 @@ def test_more_players_are_refused_in_one_line():
         make_bot("belief", game, 0)
 
 
-@pytest.mark.parametrize(("players", "agent"), [(2, "belief"), (3, "search")])
+@pytest.mark.parametrize(("players", "agent"), [(2, "belief"), (3, "fast")])
 def test_a_match_says_which_agent_best_was(players, agent, capsys):
     import json
 

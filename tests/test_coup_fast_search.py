@@ -124,6 +124,12 @@ def test_compiled_turns_keep_every_card_and_coin():
         assert coins.sum() <= core.cfg.total_coins and coins.min() >= 0
 
 
+@pytest.mark.parametrize("players", range(3, 9))
+def test_best_is_the_fast_agent_at_three_players_and_more(players):
+    game = pyspiel.load_game("python_coup", {"players": players})
+    assert isinstance(make_bot("best", game, 0, 0), F.FastSearchAgent)
+
+
 # ----------------------------------------------------------------- the shared bluffing decisions
 def _never() -> float:
     raise AssertionError("no draw wanted")

@@ -3,7 +3,9 @@
 At 2 players it is the belief agent (:mod:`.belief_search`), which beats the search
 agent head to head (``benchmarks/results/coup_belief_agent.txt``), as the search agent
 beats the blueprint (``benchmarks/results/coup_targets.txt``); at 3 to 8 players it is
-the search agent. The name it stood for is kept with every result played by ``best``.
+the fast search agent (:mod:`.fast_search`: the search agent's play with compiled
+roll-outs, measured among search agents in ``benchmarks/results/coup_fast_agent.txt``).
+The name it stood for is kept with every result played by ``best``.
 """
 
 from __future__ import annotations
@@ -13,8 +15,8 @@ import json
 import pyspiel
 
 from analysis.coup.agents.belief_search import BeliefSearchAgent
+from analysis.coup.agents.fast_search import BUDGET, FastSearchAgent
 from analysis.coup.panel import GAME
-from analysis.coup.search_agent import SearchAgent
 from analysis.play.bots import Bot, BotSpec, register_bot
 from analysis.shared import store
 
@@ -27,11 +29,15 @@ BEHIND = {
     "SearchAgent": ("search", "deals the unseen cards from what the table showed and "
                     "compares moves with short roll-outs",
                     "benchmarks/results/coup_search_agent.txt"),
+    "FastSearchAgent": ("fast", "plays as search does, with compiled roll-outs and twice "
+                        "the deals at a turn action",
+                        "benchmarks/results/coup_fast_agent.txt"),
 }
 
 
 # The agents ``best`` has stood for, in a sentence's words, by the kind stored with results.
 AGENT_WORDS = {"BeliefSearchAgent": "the belief agent", "SearchAgent": "information-set search",
+               "FastSearchAgent": "information-set search, compiled",
                "BlueprintAgent": "the blueprint"}
 
 
@@ -44,10 +50,10 @@ def agent_name(kind: str) -> str:
 
 
 def best_bot(game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
-    """The belief agent at 2 players, the search agent at 3 to 8."""
+    """The belief agent at 2 players, the fast search agent at 3 to 8."""
     if game.num_players() == 2:
         return BeliefSearchAgent(game, seat, seed)
-    return SearchAgent(game, seat, seed)
+    return FastSearchAgent(game, seat, seed, BUDGET)
 
 
 def behind_best(game: pyspiel.Game) -> dict:
@@ -93,6 +99,12 @@ def strength_summary(measured: str) -> str:
         data = json.loads(path.read_text())
     except (OSError, ValueError):
         return "not measured in this copy of Farol"
+    if "strength" in data:
+        x = data["strength"]
+        lo, hi = x["ci95_over_deals"]
+        return (f"wins {100 * x['win_rate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] at a "
+                f"{x['players']}-player table of search agents (fair share "
+                f"{100 * x['fair_share']:.0f}%, {x['games']:,} games of duplicate deals)")
     if "matches" in data and data["matches"] and "deck" in data["matches"][0]:
         lines = data["matches"]
         above = sum(x["above_half"] for x in lines)
@@ -107,5 +119,5 @@ def strength_summary(measured: str) -> str:
             f"{', '.join(str(p) for p in sorted({x['players'] for x in lines}))} players")
 
 
-register_bot(BotSpec("best", "the strongest Coup agent: belief at 2 players, search at 3-8",
+register_bot(BotSpec("best", "the strongest Coup agent: belief at 2 players, fast at 3-8",
                      best_bot, games=(GAME,), about=behind_best))

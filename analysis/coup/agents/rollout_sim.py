@@ -1,12 +1,13 @@
 """Whole turns of Coup played by the search agent's quick rule agent, compiled with numba.
 
 The search agent's roll-outs for a turn action run about one round of turns with a quick
-rule agent (:func:`analysis.coup.search_agent.quick_move`) on the engine, which costs tens
-of microseconds a turn in Python. :func:`play_turns` plays the same turns from the start
-of a turn over a few small arrays, with the same rules (:mod:`games.coup.rules`: who is
-asked, challenges, blocks and their challenges, refunds, the treasury, exchanges of
-either deck, the turn cap) and the same rule agent: the same choices at the same rates,
-from numba's own generator. No examine is played: the rule agent never examines.
+rule agent (:func:`analysis.coup.search_agent.quick_move`) on the engine, where each step
+is a Python call. :func:`play_turns` plays the same turns from the start of a turn over a
+few small arrays, with the same rules (:mod:`games.coup.rules`: who is asked,
+challenges, blocks and their challenges, refunds, the treasury, exchanges of either
+deck, the turn cap) and the same rule agent: the same choices at the same rates, from
+numba's own generator. No examine is played: the rule agent never examines.
+:func:`evaluate` plays every candidate turn action in every deal in one call.
 
 A position (:func:`position`): ``hands`` (n x 2, sorted, -1 where no card), ``coins``,
 ``court`` and ``up`` (cards face up) as counts per character, the actor and the turn.
