@@ -5,6 +5,8 @@ matrix game (:mod:`analysis.solve.matrix_game`), every other decision a maximum 
 minimum, the Inquisitor's draw an expectation. Positions are read through the engine
 (:mod:`games.cobardes.engine`) and keyed by the game's ``state_key`` with used courtiers
 forgotten, so courtier pairings share their solved sub-battles. Values are player 0's.
+The induction is the shared one (:mod:`analysis.solve.induction`), as in
+:mod:`analysis.cobardes.fast_exact` and :mod:`analysis.cobardes.graph`.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from open_spiel.python import policy as os_policy
 
+from analysis.solve import induction
 from analysis.solve.matrix_game import (  # noqa: F401  (imported from here by other modules)
     MatrixSolution,
     solve_matrix,
@@ -80,6 +83,7 @@ def canonical_key(pos: E.Pos) -> tuple:
 
 # Phases after a confrontation's reveal (see ``combat_memo``).
 _AFTER_REVEAL = frozenset((E.GHOST, E.FOLLOW, E.REAR, E.ARCHER, E.SENTINEL))
+_NAN = float("nan")
 
 
 class ExactSolver:
@@ -114,100 +118,41 @@ class ExactSolver:
         self.record = record
         self.track_draws = track_draws
         self.combat_memo = combat_memo
-        self.solved = 0  # positions solved (memoized or not)
         self.values: dict[tuple, float] = {}
         self.draws: dict[tuple, float] = {}
         self.nodes: dict[tuple, Node] = {}
-        self.matrix_games = 0
         self.lp_calls = 0
+        self._counts = [0, 0, 0]  # positions solved (memoized or not), matrix games, -
+        self._graph = _Positions(self)
+
+    @property
+    def solved(self) -> int:
+        """Positions solved so far (a memoized one once, any other each time reached)."""
+        return self._counts[0]
+
+    @property
+    def matrix_games(self) -> int:
+        return self._counts[1]
 
     # ------------------------------------------------------------------ solving
     def value(self, pos: E.Pos) -> float:
         """Player 0's exact value of ``pos``."""
         if pos.outcome is not None:
             return self.terminal(pos)
-        key = canonical_key(pos)
-        known = self.values.get(key)
+        known = self.values.get(canonical_key(pos))
         if known is not None:
             return known
+        if pos.phase == E.DEAL or pos.pending:
+            raise InvalidPositionError("the exact solver needs dealt courtiers (no random deal)")
         limit = sys.getrecursionlimit()
         if limit < 5000:
             sys.setrecursionlimit(5000)
-        return self._solve(pos, key)
-
-    def _child(self, pos: E.Pos) -> float:
-        """The value of a position reached while solving another: with ``combat_memo``,
-        positions after a reveal are solved without memo or numpy."""
-        if not self.combat_memo or pos.outcome is not None or pos.phase not in _AFTER_REVEAL:
-            return self.value(pos)
-        self.solved += 1
-        cfg = self.cfg
-        if pos.actor == E.CHANCE:
-            return sum(p * self._child(E.apply(cfg, pos, a))
-                       for a, p in E.chance_outcomes(cfg, pos))
-        vals = [self._child(E.apply(cfg, pos, a)) for a in E.legal_actions(cfg, pos)]
-        return max(vals) if pos.actor == 0 else min(vals)
+        return induction.solve(pos, self._graph, None, None, self.values, self._counts)
 
     def _draw(self, pos: E.Pos) -> float:
         if pos.outcome is not None:
             return 1.0 if pos.outcome[0] in (E.DRAW, E.PEACE, E.NO_CARDS) else 0.0
         return self.draws[canonical_key(pos)]
-
-    def _solve(self, pos: E.Pos, key: tuple) -> float:
-        if pos.phase == E.DEAL or pos.pending:
-            raise InvalidPositionError("the exact solver needs dealt courtiers (no random deal)")
-        self.solved += 1
-        cfg = self.cfg
-        actor = pos.actor
-        if actor == E.CHANCE:
-            outcomes = E.chance_outcomes(cfg, pos)
-            children = [E.apply(cfg, pos, a) for a, _ in outcomes]
-            vals = [self._child(c) for c in children]
-            v = float(sum(p * x for (_, p), x in zip(outcomes, vals, strict=True)))
-            if self.track_draws:
-                self.draws[key] = float(sum(p * self._draw(c)
-                                            for (_, p), c in zip(outcomes, children, strict=True)))
-            if self.record:
-                self.nodes[key] = Node("chance", v, -1, tuple(a for a, _ in outcomes),
-                                       tuple(p for _, p in outcomes), child_values=tuple(vals))
-            self.values[key] = v
-            return v
-        legal = E.legal_actions(cfg, pos)
-        if is_matrix_node(pos):
-            return self._matrix(pos, key, legal)
-        children = [E.apply(cfg, pos, a) for a in legal]
-        if not (self.record or self.track_draws):  # the value alone: no numpy for a max
-            values = [self._child(c) for c in children]
-            v = max(values) if actor == 0 else min(values)
-            self.values[key] = v
-            return v
-        vals = np.array([self._child(c) for c in children])
-        v, strategy = best_actions(vals, actor)
-        if self.track_draws:
-            self.draws[key] = float(sum(s * self._draw(c)
-                                        for s, c in zip(strategy, children, strict=True)))
-        if self.record:
-            self.nodes[key] = Node("max" if actor == 0 else "min", v, actor, tuple(legal),
-                                   tuple(float(s) for s in strategy), child_values=tuple(vals))
-        self.values[key] = v
-        return v
-
-    def _matrix(self, pos: E.Pos, key: tuple, legal: list[int]) -> float:
-        first = pos.actor
-        grid, acts0, acts1 = confrontation_grid(self.cfg, pos, legal)
-        a0 = np.array([[self._child(c) for c in row] for row in grid])
-        sol = solve_matrix(a0)
-        self.matrix_games += 1
-        if self.track_draws:
-            d0 = np.array([[self._draw(c) for c in row] for row in grid])
-            self.draws[key] = float(sol.row @ d0 @ sol.col)
-        if self.record:
-            self.nodes[key] = Node("matrix", sol.value, first, tuple(acts0),
-                                   tuple(float(x) for x in sol.row), tuple(acts1),
-                                   tuple(float(y) for y in sol.col),
-                                   child_values=tuple(a0.ravel()))
-        self.values[key] = sol.value
-        return sol.value
 
     def node(self, pos: E.Pos) -> Node:
         """The stored :class:`Node` of ``pos`` (solving it first)."""
@@ -247,6 +192,89 @@ class ExactSolver:
         """The first position of the confrontation of ``pos``'s combat, assuming every
         vanguard courtier is held back (the position itself if it is one)."""
         return confrontation(self.cfg, pos)
+
+
+class _Positions:
+    """The engine's positions as a graph for the shared backward induction
+    (:func:`analysis.solve.induction.solve`), recording what ``solver`` asks for."""
+
+    def __init__(self, solver: ExactSolver):
+        self.solver = solver
+        self.cfg = solver.cfg
+        self.pay = solver.terminal
+        self.lean = solver.combat_memo
+
+    def terminal(self, pos: E.Pos) -> float:
+        return self.pay(pos) if pos.outcome is not None else _NAN
+
+    def keep(self, pos: E.Pos) -> bool:
+        # With ``combat_memo``, positions after a reveal are solved without memo.
+        return not self.lean or pos.phase not in _AFTER_REVEAL
+
+    def key(self, pos: E.Pos) -> tuple:
+        return canonical_key(pos)
+
+    def blank(self) -> None:
+        return None
+
+    def expand(self, pos: E.Pos):
+        if pos.phase == E.DEAL or pos.pending:
+            raise InvalidPositionError("the exact solver needs dealt courtiers (no random deal)")
+        cfg = self.cfg
+        if pos.actor == E.CHANCE:
+            outcomes = E.chance_outcomes(cfg, pos)
+            kids = [E.apply(cfg, pos, a) for a, _ in outcomes]
+            return (induction.CHANCE, len(kids), [p for _, p in outcomes], 0, 0,
+                    [a for a, _ in outcomes], kids)
+        legal = E.legal_actions(cfg, pos)
+        if is_matrix_node(pos):
+            grid, acts0, acts1 = confrontation_grid(cfg, pos, legal)
+            kids = [c for row in grid for c in row]
+            return (induction.MATRIX, len(kids), (), len(acts0), len(acts1),
+                    list(acts0) + list(acts1), kids)
+        kids = [E.apply(cfg, pos, a) for a in legal]
+        kind = induction.MAX if pos.actor == 0 else induction.MIN
+        return kind, len(kids), (), 0, 0, legal, kids
+
+    def child(self, pos, kind, actions, kids, m, n, i):
+        return kids[i]
+
+    def matrix(self, a: np.ndarray, counts) -> tuple:
+        sol = solve_matrix(a)
+        return sol.value, sol.row, sol.col
+
+    def solved(self, pos, key, kind, actions, kids, probs, vals, v, row, col) -> None:
+        solver = self.solver
+        if not (solver.record or solver.track_draws):
+            return
+        draw = solver._draw
+        if kind == induction.CHANCE:
+            if solver.track_draws:
+                solver.draws[key] = float(sum(p * draw(c)
+                                              for p, c in zip(probs, kids, strict=True)))
+            if solver.record:
+                solver.nodes[key] = Node("chance", v, -1, tuple(actions), tuple(probs),
+                                         child_values=tuple(vals.tolist()))
+        elif kind == induction.MATRIX:
+            m = len(row)
+            if solver.track_draws:
+                d0 = np.array([draw(c) for c in kids]).reshape(m, len(col))
+                solver.draws[key] = float(row @ d0 @ col)
+            if solver.record:
+                solver.nodes[key] = Node("matrix", v, pos.actor, tuple(actions[:m]),
+                                         tuple(float(x) for x in row), tuple(actions[m:]),
+                                         tuple(float(y) for y in col),
+                                         child_values=tuple(vals))
+        else:
+            actor = pos.actor
+            strategy = best_actions(vals, actor)[1]
+            if solver.track_draws:
+                solver.draws[key] = float(sum(s * draw(c)
+                                              for s, c in zip(strategy, kids, strict=True)))
+            if solver.record:
+                solver.nodes[key] = Node("max" if actor == 0 else "min", v, actor,
+                                         tuple(actions), tuple(float(s) for s in strategy),
+                                         child_values=tuple(vals))
 
 
 def confrontation(cfg: E.Config, pos: E.Pos) -> E.Pos:

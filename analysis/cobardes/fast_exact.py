@@ -5,16 +5,21 @@ public subgames of the hidden-villain battles (:mod:`analysis.cobardes.subgames`
 advice. Positions are packed int64 arrays run by the numba phase machine of
 :mod:`games.cobardes.packed`; matrix games go to the shared simplex
 (:mod:`analysis.solve.matrix_game`); the memo is a numba dictionary keyed by the position
-packed in two integers. Positions with a random deal still to come are refused.
+packed in two integers. Positions with a random deal still to come are refused. The
+backward induction itself is the shared one (:mod:`analysis.solve.induction`), compiled
+here over packed positions.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit, objmode, types
 from numba.typed import Dict
 
 from analysis.cobardes import exact as X
+from analysis.solve.induction import CHANCE, MATRIX, MAX, MIN, register, solve_compiled
 from analysis.solve.matrix_game import CHECK_TOL, solve_matrix_lp, tableau
 from games.cobardes import cards as C
 from games.cobardes import engine as E
@@ -125,84 +130,107 @@ def _matrix_value(a, counts):
     return v
 
 
+# --------------------------------------------------------------------------- the graph
+# The packed battle for the shared backward induction (:mod:`analysis.solve.induction`):
+# its data in three parts, ``d0`` a :class:`PackedBattle`, ``d1`` the rules' vector and
+# ``d2`` the cards' effect tables (passed as they are: numba counts references to what it
+# takes out of a tuple, and that costs the solver a quarter of its speed).
+class PackedBattle(NamedTuple):
+    """Player 0's payoff by ending, and what positions without chance or without a
+    matrix game give as probabilities and as ``aux`` (empty arrays)."""
+
+    terminal: np.ndarray
+    no_probs: np.ndarray
+    no_mids: np.ndarray
+
+
 @njit(cache=True)
-def solve_packed(s, cfgv, tables, terminal, memo, counts):
-    """Player 0's exact value of packed position ``s``.
+def _terminal(d0, d1, d2, s):
+    if s[OKIND] != 0:
+        return d0.terminal[s[OKIND], s[OWIN] + 1]
+    return np.nan
+
+
+@njit(cache=True)
+def _keep(d0, d1, d2, s):
+    return s[PHASE] not in _AFTER_REVEAL
+
+
+@njit(cache=True)
+def _graph_key(d0, d1, d2, s):
+    return _key(s)
+
+
+@njit(cache=True)
+def _blank(d0, d1, d2):
+    return (np.int64(0), np.int64(0))  # the type of :func:`_key`'s keys
+
+
+@njit(cache=True)
+def _expand(d0, d1, d2, s):
+    phase = s[PHASE]
+    actor = s[ACTOR]
+    if actor == _CHANCE:
+        if phase == _QUICK:
+            acts = np.arange(2)
+        else:
+            cards = np.empty(16, np.int64)
+            acts = cards[:bits_into(s[H1 - s[AUX]], cards, 0)]
+        k = acts.shape[0]
+        return CHANCE, k, np.full(k, 1.0 / k), 0, 0, acts, d0.no_mids
+    if phase == _COMMIT and s[OPEN] == 0 and actor == s[FIRST] and s[CA0 + actor] < 0:
+        # A matrix game: ``aux`` holds the position after each of the mover's cards.
+        rows = legal_packed(d1, s)
+        mids = np.empty((rows.shape[0], s.shape[0]), np.int64)
+        for i in range(rows.shape[0]):
+            mids[i] = apply_packed(d1, s, rows[i], d2)
+        cols = legal_packed(d1, mids[0])
+        m = rows.shape[0]
+        n = cols.shape[0]
+        if actor == 0:
+            return MATRIX, m * n, d0.no_probs, m, n, np.concatenate((rows, cols)), mids
+        return MATRIX, m * n, d0.no_probs, n, m, np.concatenate((cols, rows)), mids
+    acts = legal_packed(d1, s)
+    return (MAX if actor == 0 else MIN), acts.shape[0], d0.no_probs, 0, 0, acts, d0.no_mids
+
+
+@njit(cache=True)
+def _child(d0, d1, d2, s, kind, actions, aux, m, n, i):
+    if kind != MATRIX:
+        return apply_packed(d1, s, actions[i], d2)
+    # Player 0's card is row i // n; ``aux`` is indexed by the mover's card.
+    if s[ACTOR] == 0:
+        return apply_packed(d1, aux[i // n], actions[m + i % n], d2)
+    return apply_packed(d1, aux[i % n], actions[i // n], d2)
+
+
+@njit(cache=True)
+def _matrix(d0, d1, d2, a, counts):
+    none = a[0, :0]
+    return _matrix_value(a, counts), none, none
+
+
+@njit(cache=True)
+def _values_only(d0, d1, d2, s, key, kind, actions, aux, probs, vals, v, row, col):
+    pass
+
+
+register(PackedBattle, terminal=_terminal, keep=_keep, key=_graph_key, blank=_blank,
+         expand=_expand, child=_child, matrix=_matrix, solved=_values_only)
+
+
+@njit(cache=True)
+def solve_packed(s, d0, d1, d2, memo, counts):
+    """Player 0's exact value of packed position ``s`` (``d0, d1, d2``: a
+    :class:`PackedBattle`, the rules' vector, the effect tables) by the shared backward
+    induction (:func:`analysis.solve.induction.solve_compiled`).
 
     ``memo`` maps the keys of solved positions to their values: every position asked
     for and, below it, the positions before a reveal (those after one are reached from
     that reveal only and are not kept). ``counts`` accumulates positions solved, matrix
     games and LP fallbacks.
     """
-    if s[OKIND] != 0:
-        return terminal[s[OKIND], s[OWIN] + 1]
-    key = _key(s)
-    if key in memo:
-        return memo[key]
-    v = _solve(s, cfgv, tables, terminal, memo, counts)
-    memo[key] = v
-    return v
-
-
-# Recursive, so every call has the same argument types: numba's cache of a recursive
-# function called with other types crashes when loaded (numba issues 6061, 6713).
-@njit(cache=True)
-def _solve(s, cfgv, tables, terminal, memo, counts):
-    if s[OKIND] != 0:
-        return terminal[s[OKIND], s[OWIN] + 1]
-    phase = s[PHASE]
-    keep = phase not in _AFTER_REVEAL
-    key = (0, 0)
-    if keep:
-        key = _key(s)
-        if key in memo:
-            return memo[key]
-    counts[0] += 1
-    actor = s[ACTOR]
-    if actor == _CHANCE:
-        v = 0.0
-        if phase == _QUICK:
-            for q in range(2):
-                v += 0.5 * _solve(apply_packed(cfgv, s, q, tables), cfgv, tables, terminal,
-                                  memo, counts)
-        else:
-            hand = s[H1 - s[AUX]]
-            cards = np.empty(16, np.int64)
-            n = bits_into(hand, cards, 0)
-            prob = 1.0 / n
-            for i in range(n):
-                v += prob * _solve(apply_packed(cfgv, s, cards[i], tables), cfgv, tables,
-                                   terminal, memo, counts)
-    elif phase == _COMMIT and s[OPEN] == 0 and actor == s[FIRST] and s[CA0 + actor] < 0:
-        rows = legal_packed(cfgv, s)
-        mid0 = apply_packed(cfgv, s, rows[0], tables)
-        cols = legal_packed(cfgv, mid0)
-        m = rows.shape[0]
-        n = cols.shape[0]
-        # Player 0 maximises over the rows of ``a``.
-        a = np.empty((m, n)) if actor == 0 else np.empty((n, m))
-        for i in range(m):
-            mid = mid0 if i == 0 else apply_packed(cfgv, s, rows[i], tables)
-            for j in range(n):
-                x = _solve(apply_packed(cfgv, mid, cols[j], tables), cfgv, tables, terminal,
-                           memo, counts)
-                if actor == 0:
-                    a[i, j] = x
-                else:
-                    a[j, i] = x
-        counts[1] += 1
-        v = _matrix_value(a, counts)
-    else:
-        acts = legal_packed(cfgv, s)
-        v = np.inf if actor == 1 else -np.inf
-        for i in range(acts.shape[0]):
-            x = _solve(apply_packed(cfgv, s, acts[i], tables), cfgv, tables, terminal,
-                       memo, counts)
-            if (actor == 0 and x > v) or (actor == 1 and x < v):
-                v = x
-    if keep:
-        memo[key] = v
-    return v
+    return solve_compiled(s, d0, d1, d2, memo, counts)
 
 
 class FastExactSolver:
@@ -222,9 +250,8 @@ class FastExactSolver:
     def __init__(self, cfg: E.Config, pay: Payoffs):
         self.cfg = cfg
         self.pay = pay
-        self._cfgv = config_vector(cfg)
-        self._tables = effect_tables(cfg)
-        self._terminal = terminal_table(pay)
+        self._data = (PackedBattle(terminal_table(pay), np.zeros(0), np.zeros((0, 0), np.int64)),
+                      config_vector(cfg), effect_tables(cfg))
         self._memo = Dict.empty(key_type=types.UniTuple(types.int64, 2),
                                 value_type=types.float64)
         self._counts = np.zeros(3, np.int64)
@@ -247,8 +274,7 @@ class FastExactSolver:
         """Player 0's exact value of ``pos`` (a public position: every card is known)."""
         if pos.outcome is not None:
             return self.pay.value(pos.outcome)
-        return float(solve_packed(pack(pos), self._cfgv, self._tables, self._terminal,
-                                  self._memo, self._counts))
+        return float(solve_packed(pack(pos), *self._data, self._memo, self._counts))
 
     def strategy(self, pos: E.Pos) -> dict[int, float]:
         """The acting player's equilibrium mix at ``pos``: ``{action: probability}``, the

@@ -16,12 +16,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from analysis.cobardes.exact import canonical_key, solve_matrix
+from analysis.solve import induction
 from games.cobardes import engine as E
 
 # Terminal kinds, player 0's view.
 WIN, LOSS, CROWN, CROWN_LOSS, DRAW = range(5)
 OUTCOME_NAMES = ("win", "loss", "crown", "crown_loss", "draw")
-_MAX, _MIN, _CHANCE, _MATRIX = range(4)
+_MAX, _MIN, _CHANCE, _MATRIX = induction.MAX, induction.MIN, induction.CHANCE, induction.MATRIX
+_NAN = float("nan")
 
 
 def outcome_kind(pos: E.Pos) -> int:
@@ -141,51 +143,78 @@ class BattleGraph:
 
     def solve(self, payoffs) -> GraphSolution:
         """Backward induction for terminal payoffs, one per terminal class (player 0's;
-        here ``(win, loss, crown, crown_loss, draw)``); nodes were numbered children first, so one pass in order suffices."""
-        n = len(self.kind)
-        # Scalars in a Python list (cheap to index one at a time); outcome rows in numpy.
+        here ``(win, loss, crown, crown_loss, draw)``), by the shared routine
+        (:func:`analysis.solve.induction.solve`) over the nodes."""
         t = self.TERMINALS
         pay = np.asarray(payoffs, dtype=float)
         if pay.shape != (t,):
             raise ValueError(f"this battle graph takes {t} terminal payoffs, not {pay.shape}")
-        values = [0.0] * n
-        values[:t] = [float(p) for p in pay]
-        outcome = np.zeros((n, t))
-        outcome[:t] = np.eye(t)
-        root_row = root_col = np.zeros(0)
-        kinds, children, probs = self.kind, self.children, self.probs
-        for i in range(t, n):
-            k = kinds[i]
-            kids = children[i]
-            values[i], how = solve_node(k, kids, probs[i], values)
-            if k == _MATRIX:
-                row, col = how
-                outcome[i] = np.einsum("i,ijk,j->k", row, outcome[kids], col)
-                if i == self.opening:
-                    root_row, root_col = row, col
-            elif k == _CHANCE:
-                outcome[i] = np.asarray(probs[i]) @ outcome[kids]
-            else:
-                # Ties: any mix of optimal actions is optimal; spread evenly.
-                outcome[i] = outcome[how[0]] if len(how) == 1 else outcome[how].mean(axis=0)
-        values = np.asarray(values)
-        return GraphSolution(float(values[self.root]), outcome[self.root], root_row, root_col,
-                             values)
+        nodes = _Nodes(self, [float(p) for p in pay])
+        limit = sys.getrecursionlimit()
+        if limit < 5000:
+            sys.setrecursionlimit(5000)
+        memo: dict[int, float] = {}
+        value = induction.solve(self.root, nodes, None, None, memo, [0, 0, 0])
+        values = np.zeros(len(self.kind))
+        values[:t] = nodes.pay
+        for node, v in memo.items():
+            values[node] = v
+        return GraphSolution(float(value), nodes.outcome[self.root], nodes.root_row,
+                             nodes.root_col, values)
 
 
-def solve_node(kind: int, kids, probs, values) -> tuple[float, object]:
-    """One node's value from its children's ``values``, and how it is played: the
-    ``(row, col)`` mixes of a simultaneous (matrix) node, ``None`` at chance, the optimal
-    children (ties within 1e-9) of a single mover."""
-    if kind == _MATRIX:
-        grid = np.array([values[c] for c in kids.flat]).reshape(kids.shape)
-        sol = solve_matrix(grid)
-        return sol.value, (sol.row, sol.col)
-    if kind == _CHANCE:
-        return float(sum(q * values[c] for q, c in zip(probs, kids, strict=True))), None
-    vals = [values[c] for c in kids]
-    best = max(vals) if kind == _MAX else min(vals)
-    return best, [c for c, v in zip(kids, vals, strict=True) if abs(v - best) <= 1e-9]
+class _Nodes:
+    """A compiled battle's nodes as a graph for the shared backward induction, carrying
+    the probability of each terminal class up under the solved strategies (ties spread
+    evenly over the optimal children: any mix of them is optimal)."""
+
+    def __init__(self, graph: BattleGraph, pay: list[float]):
+        self.graph = graph
+        self.pay = pay
+        t = graph.TERMINALS
+        self.outcome = np.zeros((len(graph.kind), t))
+        self.outcome[:t] = np.eye(t)
+        self.root_row = self.root_col = np.zeros(0)
+
+    def terminal(self, node: int) -> float:
+        return self.pay[node] if node < self.graph.TERMINALS else _NAN
+
+    def keep(self, node: int) -> bool:
+        return True
+
+    def key(self, node: int) -> int:
+        return node
+
+    def blank(self) -> None:
+        return None
+
+    def expand(self, node: int):
+        g = self.graph
+        kind, kids = g.kind[node], g.children[node]
+        if kind == _MATRIX:
+            m, n = kids.shape
+            return kind, m * n, (), m, n, g.actions[node], kids.ravel().tolist()
+        return kind, len(kids), g.probs[node], 0, 0, g.actions[node], kids
+
+    def child(self, node, kind, actions, kids, m, n, i):
+        return kids[i]
+
+    def matrix(self, a: np.ndarray, counts) -> tuple:
+        sol = solve_matrix(a)
+        return sol.value, sol.row, sol.col
+
+    def solved(self, node, key, kind, actions, kids, probs, vals, v, row, col) -> None:
+        outcome = self.outcome
+        if kind == _MATRIX:
+            grid = self.graph.children[node]
+            outcome[node] = np.einsum("i,ijk,j->k", row, outcome[grid], col)
+            if node == self.graph.opening:
+                self.root_row, self.root_col = row, col
+        elif kind == _CHANCE:
+            outcome[node] = np.asarray(probs) @ outcome[kids]
+        else:
+            best = [c for c, x in zip(kids, vals, strict=True) if abs(x - v) <= 1e-9]
+            outcome[node] = outcome[best[0]] if len(best) == 1 else outcome[best].mean(axis=0)
 
 
 def opening_actions(graph: BattleGraph) -> tuple[tuple[int, ...], tuple[int, ...]]:
