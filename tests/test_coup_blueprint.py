@@ -376,7 +376,7 @@ def test_best_is_the_belief_agent_even_where_the_blueprint_is_built(endgames, tm
     """The belief agent beats search, which beats the blueprint: ``best`` at 2 players is
     the belief agent whether or not a blueprint is built."""
     from analysis.coup.agents.belief_search import BeliefSearchAgent
-    from analysis.coup.search_agent import SearchAgent
+    from analysis.coup.agents.fast_search import FastSearchAgent
 
     dg, _, strategies, _, _ = endgames
     monkeypatch.setenv(store.CACHE_ENV, str(tmp_path / "cache"))
@@ -386,7 +386,7 @@ def test_best_is_the_belief_agent_even_where_the_blueprint_is_built(endgames, tm
         for params, kind in (({}, BeliefSearchAgent),
                              ({"two_player_setup": "standard"}, BeliefSearchAgent),
                              ({"deck": "inquisitor"}, BeliefSearchAgent),
-                             ({"players": 3}, SearchAgent)):
+                             ({"players": 3}, FastSearchAgent)):
             game = pyspiel.load_game("python_coup", params)
             bot = make_bot("best", game, 0, 1)
             assert type(bot) is kind, params
