@@ -210,9 +210,8 @@ def test_coup_advice_is_farol_advise_at_the_same_spot(client, capsys):
 
 
 @pytest.mark.parametrize("game,params,history,cli", [
-    # Inside a turn: Coup advice starts at a turn.
-    ("coup", ENDGAME, ["Draw Duke", "Draw Captain", "Tax (claims Duke)"],
-     ["--turn-cap", "1", "--cap-pricing", "draw"]),
+    # Where a card is still to be drawn, no one decides.
+    ("coup", ENDGAME, ["Draw Duke"], ["--turn-cap", "1", "--cap-pricing", "draw"]),
     # Villains dealt face down in a full army's battle not solved yet.
     ("cobardes", "kinds=warriors+villains", ["draw Friar", "draw Thug"], []),
 ])
