@@ -449,15 +449,21 @@ class SearchAgent:
             deals = self.budget.deals_react
             until = core.turn + 1
         worlds = self.deals(view, core, deals)
+        seeds = [self.rng.random() for _ in worlds]  # one roll-out seed a deal
+        totals = self.totals(view, core, moves, worlds, seeds, rates, until)
+        best = max(range(len(moves)), key=lambda i: (totals[i], -i))
+        return moves[best]
+
+    def totals(self, view: View, core: E.Core, moves: list[int], worlds: list,
+               seeds: list[float], rates: list, until: int) -> list[float]:
+        """Each move's weighted roll-out score over the deals (the engine plays them)."""
         totals = [0.0] * len(moves)
-        for weight, world in worlds:
-            seed = self.rng.random()
+        for (weight, world), seed in zip(worlds, seeds, strict=True):
             for i, move in enumerate(moves):
                 branch = world.copy()
                 branch.apply(move)
                 totals[i] += weight * rollout(branch, self.seat, until, rates, random.Random(seed))
-        best = max(range(len(moves)), key=lambda i: (totals[i], -i))
-        return moves[best]
+        return totals
 
     def deals(self, view: View, core: E.Core, count: int) -> list[tuple[float, E.Core]]:
         """``count`` deals with their weights (summing to 1).

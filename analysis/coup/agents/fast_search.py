@@ -17,7 +17,6 @@ action it deals twice as many worlds (:data:`BUDGET`):
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 
 import numpy as np
 import pyspiel
@@ -86,34 +85,12 @@ class FastSearchAgent(S.SearchAgent):
         self.compiled = compiled
         self.rules = sim.rules_of(game.config, seat)
 
-    def search(self, view: View, core: E.Core, legal: Sequence[int]) -> int:
-        """The candidate with the best mean roll-out score over the deals."""
-        moves = S.candidates(view, legal)
-        if len(moves) == 1:
-            return moves[0]
-        n = len(core.hands)
-        rates = [self.SELF_RATES if p == self.seat else self.memory.rates(p) for p in range(n)]
-        if view.step[0] == E.S_ACTION:
-            deals = self.budget.deals_action
-            living = sum(1 for h in core.hands if h)
-            until = core.turn + (self.budget.horizon or (1 if living == 2 else living))
-        else:
-            deals = self.budget.deals_react
-            until = core.turn + 1
-        worlds = self.deals(view, core, deals)
-        seeds = [self.rng.random() for _ in worlds]
+    def totals(self, view: View, core: E.Core, moves: list[int], worlds: list,
+               seeds: list[float], rates: list, until: int) -> list[float]:
+        """Turn actions' scores from the compiled roll-outs; the rest as search does."""
         if self.compiled and view.step[0] == E.S_ACTION and max(moves) < C.A_EXAMINE:
-            totals = self.compiled_totals(core, moves, worlds, seeds, rates, until)
-        else:
-            totals = [0.0] * len(moves)
-            for (weight, world), seed in zip(worlds, seeds, strict=True):
-                for i, move in enumerate(moves):
-                    branch = world.copy()
-                    branch.apply(move)
-                    totals[i] += weight * rollout(branch, self.seat, until, rates,
-                                                  random.Random(seed))
-        best = max(range(len(moves)), key=lambda i: (totals[i], -i))
-        return moves[best]
+            return self.compiled_totals(core, moves, worlds, seeds, rates, until)
+        return super().totals(view, core, moves, worlds, seeds, rates, until)
 
     def compiled_totals(self, core: E.Core, moves: list[int], worlds: list, seeds: list[float],
                         rates: list, until: int) -> list[float]:
