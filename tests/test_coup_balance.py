@@ -27,9 +27,10 @@ def data(tmp_path, monkeypatch):
 
 
 def numbers(record: SB.TableRecord) -> dict:
+    """A record's numbers: all but where and when it was made, and what it cost."""
     out = record.to_json()
-    for key in ("version", "commit"):
-        out.pop(key)
+    for key in ("version", "commit", "cpu_seconds"):
+        out.pop(key, None)
     for match in [out["self_play"], *out["robustness"]]:
         match.pop("version"), match.pop("commit")
     return out
@@ -86,6 +87,9 @@ def test_a_table_record_adds_up_saves_and_resumes(data, monkeypatch):
     assert sum(h.wins for h in record.hands) == pytest.approx(12)
     assert any("Inquisitor" in h.hand for h in record.hands)
     assert first.self_play.games == 8
+    # The compute cost sums each game's clocked seconds, the resumed games' included.
+    assert 0 < first.cpu_seconds <= record.cpu_seconds
+    assert record.to_json()["cpu_seconds"] == record.cpu_seconds
     assert record.agent_about.startswith("never bluffs")  # the honest agent's description
     # The same 12 games played straight through, elsewhere, give the same record.
     monkeypatch.setenv(store.CACHE_ENV, str(data / "other-cache"))

@@ -101,3 +101,20 @@ def test_bad_matches_are_refused():
         play_match("python_coup", ("honest", "honest"), 1, seed=-1, build=bots.build)
     with pytest.raises(UnknownBotError, match="choose from"):
         play_match("python_coup", ("honest", "nobody"), 1, seed=0, build=bots.build)
+
+
+def test_clocked_games_note_their_seconds_and_unclocked_ones_cost_nothing_known(tmp_path):
+    kept = tmp_path / "games.jsonl"
+    rows = match.play_games("python_coup", ("honest", "bluffer"), 6, seed=3,
+                            build=bots.build, record=kept, clock=True)
+    assert all(r["cpu_s"] >= 0 for r in rows.values())
+    assert match.compute_seconds(rows) == pytest.approx(sum(r["cpu_s"] for r in rows.values()),
+                                                        abs=1e-3)
+    # The clock changes no result: the same games unclocked give the same shares.
+    plain = match.play_games("python_coup", ("honest", "bluffer"), 6, seed=3, build=bots.build)
+    assert [r["shares"] for r in plain.values()] == [r["shares"] for r in rows.values()]
+    assert match.compute_seconds(plain) is None
+    # A resumed record keeps the seconds of the games it already held.
+    more = match.play_games("python_coup", ("honest", "bluffer"), 8, seed=3,
+                            build=bots.build, record=kept, clock=True)
+    assert {i: more[i]["cpu_s"] for i in rows} == {i: r["cpu_s"] for i, r in rows.items()}

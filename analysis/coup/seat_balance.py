@@ -30,7 +30,7 @@ import pyspiel
 import analysis.coup.panel  # noqa: F401  (registers the panel agents in every process)
 from analysis.coup.duplicate import deal_chance
 from analysis.play.bots import bots_for, make_bot
-from analysis.play.match import Build, MatchResult, play_games, play_match, seating, tally
+from analysis.play.match import Build, MatchResult, compute_seconds, play_games, seating, tally
 from analysis.shared import store
 from analysis.shared.provenance import code_commit, farol_version
 from analysis.shared.store import atomic_write_text, read_record
@@ -149,6 +149,7 @@ class TableRecord:
     agent_about: str = ""  # what the agent was when played (``best`` names the strongest)
     plays: str = ""  # the kind of bot an alias such as ``best`` stood for ("SearchAgent")
     duplicate: bool = False  # duplicate deals (records stored before the mark: plain games)
+    cpu_seconds: float | None = None  # processor seconds its games took (None: not clocked)
 
     def to_json(self) -> dict:
         return {"table": dataclasses.asdict(self.table), "name": self.table.name,
@@ -157,7 +158,8 @@ class TableRecord:
                 "self_play": self.self_play.to_json(),
                 "robustness": [m.to_json() for m in self.robustness],
                 "hands": [h.to_json() for h in self.hands], "version": self.version,
-                "commit": self.commit, "seed": self.seed}
+                "commit": self.commit, "seed": self.seed} | (
+                    {} if self.cpu_seconds is None else {"cpu_seconds": self.cpu_seconds})
 
     @classmethod
     def from_json(cls, data: dict) -> TableRecord:
@@ -168,7 +170,8 @@ class TableRecord:
                    str(data["version"]), str(data["commit"]), int(data["seed"]),
                    str(data.get("agent_about", "")),
                    str(data["plays"]) if "plays" in data else _plays_in(data),
-                   bool(data.get("duplicate", False)))
+                   bool(data.get("duplicate", False)),
+                   None if data.get("cpu_seconds") is None else float(data["cpu_seconds"]))
 
 
 def _plays_in(data: dict) -> str:
@@ -244,7 +247,8 @@ def play_table(table: Table, agent: str, games: int, seed: int, panel: Sequence[
     check_agents(table, agent, panel, build)
     params = table.params()
     run = dict(seed=seed, params=params, workers=workers, scheduler=scheduler,
-               progress=progress, build=build, deal=deal_chance if duplicate else None)
+               progress=progress, build=build, deal=deal_chance if duplicate else None,
+               clock=True)
     lineup = (agent,) * table.players
     observe = starting_hands if table.players in HAND_PLAYERS else None
     plays = what_plays(table, agent, build) if agent == "best" else ""
@@ -254,16 +258,19 @@ def play_table(table: Table, agent: str, games: int, seed: int, panel: Sequence[
     self_play = tally(GAME, params, lineup, len(rows), seed, rows, duplicate)
     hands = hand_values(list(rows.values()), lineup, duplicate) if observe is not None else ()
     matches = []
+    costs = [compute_seconds(rows)]
     for rival in panel:
         mixed = (agent,) + (rival,) * (table.players - 1)
-        matches.append(play_match(GAME, mixed, robustness_games or games,
-                                  record=games_path(table, mixed, seed, plays, duplicate),
-                                  **run))
+        found = play_games(GAME, mixed, robustness_games or games,
+                           record=games_path(table, mixed, seed, plays, duplicate), **run)
+        matches.append(tally(GAME, params, mixed, len(found), seed, found, duplicate))
+        costs.append(compute_seconds(found))
     about = next((b.description for b in bots_for(GAME) if b.name == agent), "")
     if plays:
         about += f" (here: {plays})"
     record = TableRecord(table, agent, self_play, tuple(matches), hands, farol_version(),
-                         code_commit(), seed, about, plays, duplicate)
+                         code_commit(), seed, about, plays, duplicate,
+                         None if None in costs else round(sum(costs), 3))
     save_record(record)
     return record
 

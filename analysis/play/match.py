@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -104,11 +105,15 @@ def play_one(game_name: str, params: dict, agents: Sequence[str], seed: int, ind
 
 
 def _play_game(game_name: str, params: dict, agents: Sequence[str], seed: int, index: int,
-               build: Build, observe: Observe | None, deal: Deal | None = None) -> dict:
+               build: Build, observe: Observe | None, deal: Deal | None = None,
+               clock: bool = False) -> dict:
+    start = time.process_time()
     state, seen = replay(game_name, params, agents, seed, index, build, observe, deal)
     row = {"index": index, "shares": win_shares(state.returns())}
     if observe is not None:
         row["seen"] = seen
+    if clock:
+        row["cpu_s"] = round(time.process_time() - start, 4)
     return row
 
 
@@ -147,8 +152,8 @@ def replay(game_name: str, params: dict, agents: Sequence[str], seed: int, index
 
 def _play_chunk(game_name: str, params: dict, agents: tuple[str, ...], seed: int,
                 indices: list[int], build: Build, observe: Observe | None = None,
-                deal: Deal | None = None) -> list[dict]:
-    return [_play_game(game_name, params, agents, seed, i, build, observe, deal)
+                deal: Deal | None = None, clock: bool = False) -> list[dict]:
+    return [_play_game(game_name, params, agents, seed, i, build, observe, deal, clock)
             for i in indices]
 
 
@@ -286,6 +291,7 @@ def play_games(
     observe: Observe | None = None,
     scheduler=None,
     deal: Deal | None = None,
+    clock: bool = False,
 ) -> dict[int, dict]:
     """Play games ``0 .. games-1`` of a match; ``agents`` names one agent per seat.
     Returns each game's row (game index -> ``shares`` per seat, and ``seen`` when
@@ -301,7 +307,9 @@ def play_games(
     ``distributed.Client`` plays the chunks on that cluster instead of local processes
     (the same games, so the same result). ``deal`` (module level) plays duplicate
     deals (see the module's docstring): ``games`` is rounded up to whole deals, and the
-    record says so in its first line, so plain and duplicate games never mix.
+    record says so in its first line, so plain and duplicate games never mix. ``clock``
+    notes each game's processor seconds in its row (``cpu_s``), which
+    :func:`compute_seconds` sums: the compute a match cost, across resumes.
     """
     params = dict(params or {})
     agents = tuple(agents)
@@ -333,19 +341,27 @@ def play_games(
     try:
         if scheduler is not None:
             run_on_dask(scheduler, _play_chunk,
-                        [(*work, part, build, observe, deal) for part in chunks], keep)
+                        [(*work, part, build, observe, deal, clock) for part in chunks], keep)
         elif workers == 1:
             for part in chunks:
-                keep(_play_chunk(*work, part, build, observe, deal))
+                keep(_play_chunk(*work, part, build, observe, deal, clock))
         else:
             with local_pool(workers) as pool:
-                futures = [pool.submit(_play_chunk, *work, part, build, observe, deal)
+                futures = [pool.submit(_play_chunk, *work, part, build, observe, deal, clock)
                            for part in chunks]
                 for future in futures:
                     keep(future.result())
     finally:
         bar.close()
     return {i: rows[i] for i in range(games)}
+
+
+def compute_seconds(rows: dict[int, dict]) -> float | None:
+    """The processor seconds the games of ``rows`` took (``None`` unless every row was
+    clocked, see :func:`play_games`)."""
+    if not rows or any("cpu_s" not in r for r in rows.values()):
+        return None
+    return round(sum(float(r["cpu_s"]) for r in rows.values()), 3)
 
 
 def read_rows(path: Path, header: dict) -> dict[int, dict]:
