@@ -2,7 +2,9 @@
 
 An :class:`Experiment` names one bot per seat and the rules; game ``i`` is seeded from the
 experiment's seed and ``i`` alone, and each finished game is appended to the CSV, so a
-rerun plays only the missing games.
+rerun plays only the missing games. The games are played by the match runner
+(:mod:`analysis.play.match`) with the tournament's own seeding, seating, deal (the
+extra wild) and CSV; the stored CSVs replay bit for bit.
 """
 
 from __future__ import annotations
@@ -11,8 +13,9 @@ import hashlib
 import io
 import json
 import os
-from concurrent.futures import as_completed
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -22,9 +25,8 @@ import pyspiel
 from analysis.goat_lords import GAME
 from analysis.goat_lords.bots import build_bot
 from analysis.play.bots import sample_chance
+from analysis.play.match import RowFile, Schedule, play_games, play_row
 from analysis.shared import store
-from analysis.shared.distribute import local_pool, run_on_dask
-from analysis.shared.progress import bar as progress_bar
 from analysis.shared.store import damaged_record
 from games.goat_lords.cards import IS_WILD, KINDS, NUM_KINDS
 from games.goat_lords.table import STARTER, Table
@@ -73,35 +75,53 @@ def _join(values) -> str:
     return ";".join(str(v) for v in values)
 
 
-def play_one(exp: Experiment, index: int) -> dict:
-    """Play game ``index`` of ``exp``; returns its CSV row."""
-    seed = (exp.seed * 1_000_003 + index * 7_919) % (2**31 - 1)
-    game = pyspiel.load_game(GAME, exp.game_params())
-    seating = exp.seating(index)
-    bots = [build_bot(name, game, seat, seed + 17 * (seat + 1)) for seat, name in enumerate(seating)]
+def tournament_seeds(seed: int, index: int, players: int) -> list[int]:
+    """Game ``index``'s seeds: chance's, then seat ``s``'s (chance's + 17(s + 1))."""
+    game_seed = (seed * 1_000_003 + index * 7_919) % (2**31 - 1)
+    return [game_seed] + [game_seed + 17 * (seat + 1) for seat in range(players)]
+
+
+def _chance(exp: Experiment, game: pyspiel.Game, seed: int,
+            index: int) -> Callable[[pyspiel.State], int]:
+    """Chance drawn from ``seed``; with ``extra_wild``, the treated seat's swap after the deal."""
     rng = np.random.default_rng(seed)
-    state = game.new_initial_state()
-    decisions = 0
     treated = exp.treated_seat(index)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            if treated is not None and state.table.phase == STARTER:
-                swap_in_a_wild(state.table, treated, rng)
-                treated = None
-            state.apply_action(sample_chance(state, rng))
-        else:
-            state.apply_action(int(bots[state.current_player()](state)))
-            decisions += 1
+
+    def choose(state: pyspiel.State) -> int:
+        nonlocal treated
+        if treated is not None and state.table.phase == STARTER:
+            swap_in_a_wild(state.table, treated, rng)
+            treated = None
+        return sample_chance(state, rng)
+
+    return choose
+
+
+def _fields(exp: Experiment, state: pyspiel.State, index: int, decisions: int) -> dict:
+    """The CSV row of a finished game."""
     t = state.table
     return {
-        "key": exp.key(), "index": index, "seed": seed, "players": exp.players,
-        "seating": _join(seating), "winners": _join(t.winning),
-        "returns": _join(f"{r:.6g}" for r in state.returns()),
+        "key": exp.key(), "index": index, "seed": tournament_seeds(exp.seed, index, 0)[0],
+        "players": exp.players, "seating": _join(exp.seating(index)),
+        "winners": _join(t.winning), "returns": _join(f"{r:.6g}" for r in state.returns()),
         "points": _join(t.round_points[-1]), "wilds": _join(t.stats["wilds_drawn"]),
         "turns": t.turns, "decisions": decisions,
         "attacker_wins": t.stats["attacker_wins"], "defender_wins": t.stats["defender_wins"],
         "reshuffles": t.stats["reshuffles"],
     }
+
+
+def schedule(exp: Experiment) -> Schedule:
+    """How ``exp``'s games are seeded, seated and dealt, and what their rows hold."""
+    return Schedule(seeds=tournament_seeds, rotate=exp.rotate, chance=partial(_chance, exp),
+                    finish=partial(_fields, exp))
+
+
+def play_one(exp: Experiment, index: int) -> dict:
+    """Play game ``index`` of ``exp``; returns its CSV row."""
+    row = play_row(GAME, exp.game_params(), exp.bots, exp.seed, index, build_bot,
+                   schedule=schedule(exp))
+    return {c: row[c] for c in COLUMNS}
 
 
 def swap_in_a_wild(table: Table, seat: int, rng: np.random.Generator) -> None:
@@ -130,10 +150,6 @@ def swap_in_a_wild(table: Table, seat: int, rng: np.random.Generator) -> None:
         if table.log[i] == (seat, drawn):
             table.log[i] = (seat, f"+{KINDS[wild].key}")
             break
-
-
-def _play_chunk(exp: Experiment, indices: list[int]) -> list[dict]:
-    return [play_one(exp, i) for i in indices]
 
 
 COLUMNS = ["key", "index", "seed", "players", "seating", "winners", "returns", "points", "wilds",
@@ -196,6 +212,22 @@ def drop_partial_line(path: Path) -> None:
             fh.truncate(data.rfind(b"\n") + 1)
 
 
+class CsvRows(RowFile):
+    """An experiment's games in its CSV (rows of other experiments left alone)."""
+
+    def __init__(self, exp: Experiment, data_dir: Path):
+        self.exp, self.path = exp, csv_path(exp, data_dir)
+
+    def read(self) -> dict[int, dict]:
+        drop_partial_line(self.path)
+        return {int(r["index"]): r for r in load_rows(self.exp, self.path.parent).to_dict("records")}
+
+    def append(self, rows: list[dict]) -> None:
+        frame = pd.DataFrame(rows, columns=COLUMNS)
+        new = not self.path.exists() or self.path.stat().st_size == 0
+        frame.to_csv(self.path, mode="a", header=new, index=False)
+
+
 def run_experiment(
     exp: Experiment,
     data_dir: Path | None = None,
@@ -206,41 +238,19 @@ def run_experiment(
 ) -> pd.DataFrame:
     """Play the games of ``exp`` not yet in its CSV, in parallel; returns all its rows.
 
-    Finished chunks are appended to :func:`csv_path` (in ``data_dir``, default the
-    store's data root) as they arrive, so an interrupted run resumes where it stopped.
-    ``scheduler``: a Dask scheduler's address (or a ``distributed.Client``) to play the
-    chunks on a cluster instead of local processes; game ``i`` is the same either way.
+    The games are a match (:func:`analysis.play.match.play_games`) with the
+    tournament's seeding, seating and deal; finished chunks are appended to
+    :func:`csv_path` (in ``data_dir``, default the store's data root) as they arrive, so
+    an interrupted run resumes where it stopped. ``scheduler``: a Dask scheduler's
+    address (or a ``distributed.Client``) to play the chunks on a cluster instead of
+    local processes; game ``i`` is the same either way.
     """
     data_dir = csv_folder() if data_dir is None else Path(data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
-    done = set(load_rows(exp, data_dir)["index"].astype(int))
-    todo = [i for i in range(exp.games) if i not in done]
-    if todo:
-        path = csv_path(exp, data_dir)
-        workers = workers or min(2, os.cpu_count() or 1)
-        # Small chunks for small batches (slow search games), so both workers stay busy.
-        chunk = max(1, min(chunk, len(todo) // (4 * workers)))
-        chunks = [todo[i : i + chunk] for i in range(0, len(todo), chunk)]
-        bar = progress_bar(total=len(todo), desc=exp.name, progress=progress, leave=False)
-
-        drop_partial_line(path)
-
-        def save(rows: list[dict]) -> None:
-            frame = pd.DataFrame(rows, columns=COLUMNS)
-            frame.to_csv(path, mode="a", header=not path.exists() or path.stat().st_size == 0, index=False)
-            bar.update(len(rows))
-
-        if scheduler is not None:
-            run_on_dask(scheduler, _play_chunk, [(exp, part) for part in chunks], save)
-        elif workers <= 1 or len(chunks) == 1:
-            for part in chunks:
-                save(_play_chunk(exp, part))
-        else:
-            with local_pool(workers) as pool:
-                futures = [pool.submit(_play_chunk, exp, part) for part in chunks]
-                for future in as_completed(futures):
-                    save(future.result())
-        bar.close()
+    play_games(GAME, exp.bots, exp.games, exp.seed, exp.game_params(),
+               workers=workers or min(2, os.cpu_count() or 1), progress=progress,
+               build=build_bot, record=CsvRows(exp, data_dir), scheduler=scheduler,
+               schedule=schedule(exp), chunk=chunk, desc=exp.name)
     return played_rows(exp, data_dir)
 
 

@@ -58,6 +58,14 @@ Deal = Callable[[pyspiel.Game, int, int], Callable[[pyspiel.State], int]]
 # What a study notes of a game: called at each decision until it returns something
 # other than None (for example the hands once dealt); saved with the game's result.
 Observe = Callable[[pyspiel.State], object]
+# A match's own seeding: (match seed, game index, seats) -> game's chance seed, then one
+# seed per seat.
+Seeds = Callable[[int, int, int], list[int]]
+# A match's own chance: (game, the game's chance seed, game index) -> the chooser of
+# every chance outcome of that game (module level, or a functools.partial of one).
+Chance = Callable[[pyspiel.Game, int, int], Callable[[pyspiel.State], int]]
+# What a match's rows note at the end: (final state, game index, decisions made) -> fields.
+Finish = Callable[[pyspiel.State, int, int], dict]
 # A returned value this close to the best counts as the best (a shared win).
 _TIE = 1e-9
 
@@ -81,6 +89,28 @@ def game_seeds(seed: int, index: int, players: int) -> list[int]:
     return [int(s) for s in state]
 
 
+def sampled(game: pyspiel.Game, seed: int, index: int) -> Callable[[pyspiel.State], int]:
+    """A plain game's chance: every outcome drawn by its probability, from ``seed``."""
+    rng = np.random.default_rng(seed)
+    return lambda state: sample_chance(state, rng)
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """How a match seeds, seats and deals its games, and what each game's row notes at
+    its end; the defaults are a plain match's (see the module's docstring). A study with
+    its own seeding or deal (a Goat Lords tournament) gives its hooks here, module level
+    so that worker processes find them."""
+
+    seeds: Seeds = game_seeds
+    rotate: bool = True  # seats rotate game by game (else ``agents`` sit as given)
+    chance: Chance = sampled
+    finish: Finish | None = None
+
+
+PLAIN = Schedule()
+
+
 # Kept apart from the plain games' seeds: SeedSequence([seed, index]) and
 # SeedSequence([seed, deal, _DUPLICATE]) never coincide.
 _DUPLICATE = 0x64_75_70  # "dup"
@@ -99,39 +129,53 @@ def games_to_play(games: int, players: int, duplicate: bool) -> int:
 
 
 def play_one(game_name: str, params: dict, agents: Sequence[str], seed: int, index: int,
-             build: Build = make_bot, deal: Deal | None = None) -> list[float]:
+             build: Build = make_bot, deal: Deal | None = None,
+             schedule: Schedule = PLAIN) -> list[float]:
     """Play game ``index`` of a match; returns each seat's win share."""
-    return _play_game(game_name, params, agents, seed, index, build, None, deal)["shares"]
+    return play_row(game_name, params, agents, seed, index, build, None, deal,
+                    schedule=schedule)["shares"]
 
 
-def _play_game(game_name: str, params: dict, agents: Sequence[str], seed: int, index: int,
-               build: Build, observe: Observe | None, deal: Deal | None = None,
-               clock: bool = False) -> dict:
+def play_row(game_name: str, params: dict, agents: Sequence[str], seed: int, index: int,
+             build: Build = make_bot, observe: Observe | None = None,
+             deal: Deal | None = None, clock: bool = False,
+             schedule: Schedule = PLAIN) -> dict:
+    """Game ``index`` of a match, played: its row (``index``, each seat's ``shares``,
+    ``seen`` when ``observe`` noted something, ``cpu_s`` when clocked, and the fields
+    of the schedule's ``finish``)."""
     start = time.process_time()
-    state, seen = replay(game_name, params, agents, seed, index, build, observe, deal)
+    state, seen, decisions = _play(game_name, params, agents, seed, index, build, observe,
+                                   deal, schedule)
     row = {"index": index, "shares": win_shares(state.returns())}
     if observe is not None:
         row["seen"] = seen
     if clock:
         row["cpu_s"] = round(time.process_time() - start, 4)
+    if schedule.finish is not None:
+        row |= schedule.finish(state, index, decisions)
     return row
 
 
 def replay(game_name: str, params: dict, agents: Sequence[str], seed: int, index: int,
            build: Build = make_bot, observe: Observe | None = None,
-           deal: Deal | None = None) -> tuple[pyspiel.State, object]:
+           deal: Deal | None = None, schedule: Schedule = PLAIN) -> tuple[pyspiel.State, object]:
     """Game ``index`` of a match played again from its seeds: its final state (whose
     history is every move and chance outcome) and what ``observe`` noted."""
+    state, seen, _ = _play(game_name, params, agents, seed, index, build, observe, deal,
+                           schedule)
+    return state, seen
+
+
+def _play(game_name: str, params: dict, agents: Sequence[str], seed: int, index: int,
+          build: Build, observe: Observe | None, deal: Deal | None,
+          schedule: Schedule) -> tuple[pyspiel.State, object, int]:
     game = pyspiel.load_game(game_name, params)
-    seats = seating(agents, index)
+    seats = seating(agents, index) if schedule.rotate else tuple(agents)
     n = len(seats)
     if deal is None:
-        seeds = game_seeds(seed, index, n)
+        seeds = schedule.seeds(seed, index, n)
         bots = [build(name, game, s, seeds[s + 1]) for s, name in enumerate(seats)]
-        rng = np.random.default_rng(seeds[0])
-
-        def chance(state: pyspiel.State) -> int:
-            return sample_chance(state, rng)
+        chance = schedule.chance(game, seeds[0], index)
     else:
         number, rotation = divmod(index, n)
         seeds = deal_seeds(seed, number, n)
@@ -140,6 +184,7 @@ def replay(game_name: str, params: dict, agents: Sequence[str], seed: int, index
         chance = deal(game, seeds[0], rotation)
     state = game.new_initial_state()
     seen = None
+    decisions = 0
     while not state.is_terminal():
         if state.is_chance_node():
             state.apply_action(int(chance(state)))
@@ -147,13 +192,15 @@ def replay(game_name: str, params: dict, agents: Sequence[str], seed: int, index
         if observe is not None and seen is None:
             seen = observe(state)
         state.apply_action(int(bots[state.current_player()](state)))
-    return state, seen
+        decisions += 1
+    return state, seen, decisions
 
 
 def _play_chunk(game_name: str, params: dict, agents: tuple[str, ...], seed: int,
                 indices: list[int], build: Build, observe: Observe | None = None,
-                deal: Deal | None = None, clock: bool = False) -> list[dict]:
-    return [_play_game(game_name, params, agents, seed, i, build, observe, deal, clock)
+                deal: Deal | None = None, clock: bool = False,
+                schedule: Schedule = PLAIN) -> list[dict]:
+    return [play_row(game_name, params, agents, seed, i, build, observe, deal, clock, schedule)
             for i in indices]
 
 
@@ -278,6 +325,23 @@ def play_match(
                  duplicate=deal is not None)
 
 
+class RowFile:
+    """Where a match keeps its finished games, so that a match run again plays only the
+    missing ones: ``read`` gives the rows kept (game index -> row), ``append`` adds
+    finished ones. This one is the match's record file (see :func:`read_rows`); a study
+    keeping its own format (a Goat Lords tournament's CSV) gives its own."""
+
+    def __init__(self, path: Path, header: dict):
+        self.path, self.header = Path(path), header
+
+    def read(self) -> dict[int, dict]:
+        return read_rows(self.path, self.header)
+
+    def append(self, rows: list[dict]) -> None:
+        with open(self.path, "a") as fh:
+            fh.writelines(json.dumps(r) + "\n" for r in rows)
+
+
 def play_games(
     game_name: str,
     agents: Sequence[str],
@@ -287,11 +351,14 @@ def play_games(
     workers: int = 1,
     progress: bool = False,
     build: Build = make_bot,
-    record: Path | None = None,
+    record: Path | RowFile | None = None,
     observe: Observe | None = None,
     scheduler=None,
     deal: Deal | None = None,
     clock: bool = False,
+    schedule: Schedule = PLAIN,
+    chunk: int = 50,
+    desc: str | None = None,
 ) -> dict[int, dict]:
     """Play games ``0 .. games-1`` of a match; ``agents`` names one agent per seat.
     Returns each game's row (game index -> ``shares`` per seat, and ``seen`` when
@@ -301,15 +368,18 @@ def play_games(
     any number); ``progress`` shows a bar with the time left on standard error.
     ``build`` makes a bot from its name (default :func:`analysis.play.bots.make_bot`): pass a
     module-level function so worker processes can find it. ``record`` names a file that
-    keeps every finished game, so an interrupted match resumes where it stopped;
-    ``observe`` (module level, like ``build``) notes something of each game into that
-    record (:func:`read_rows` reads it back). ``scheduler``: a Dask scheduler address or
-    ``distributed.Client`` plays the chunks on that cluster instead of local processes
-    (the same games, so the same result). ``deal`` (module level) plays duplicate
-    deals (see the module's docstring): ``games`` is rounded up to whole deals, and the
-    record says so in its first line, so plain and duplicate games never mix. ``clock``
-    notes each game's processor seconds in its row (``cpu_s``), which
-    :func:`compute_seconds` sums: the compute a match cost, across resumes.
+    keeps every finished game, so an interrupted match resumes where it stopped (or is
+    a :class:`RowFile` of the study's own); ``observe`` (module level, like ``build``)
+    notes something of each game into that record (:func:`read_rows` reads it back).
+    ``scheduler``: a Dask scheduler address or ``distributed.Client`` plays the chunks
+    on that cluster instead of local processes (the same games, so the same result).
+    ``deal`` (module level) plays duplicate deals (see the module's docstring):
+    ``games`` is rounded up to whole deals, and the record says so in its first line,
+    so plain and duplicate games never mix. ``clock`` notes each game's processor
+    seconds in its row (``cpu_s``), which :func:`compute_seconds` sums: the compute a
+    match cost, across resumes. ``schedule``: the match's own seeding, seating, chance
+    and end-of-game fields (default a plain match's); ``chunk``: the most games a
+    worker plays at a time.
     """
     params = dict(params or {})
     agents = tuple(agents)
@@ -322,33 +392,34 @@ def play_games(
         deal(game, 0, 0)  # a game duplicate deals cannot play fails here, in one line
         games = games_to_play(games, len(agents), True)
         header["deals"] = "duplicate"
-    rows: dict[int, dict] = {} if record is None else read_rows(record, header)
+    kept = record if isinstance(record, RowFile) or record is None else RowFile(record, header)
+    rows: dict[int, dict] = {} if kept is None else kept.read()
     todo = [i for i in range(games) if i not in rows]
     workers = max(1, min(workers, os.cpu_count() or 1, max(1, len(todo))))
-    chunk = max(1, min(50, len(todo) // (4 * workers)))
+    chunk = max(1, min(chunk, len(todo) // (4 * workers)))
     chunks = [todo[i : i + chunk] for i in range(0, len(todo), chunk)]
-    bar = progress_bar(total=games, initial=games - len(todo), unit="game", desc=game_name,
-                       progress=progress, leave=False)
+    bar = progress_bar(total=games, initial=games - len(todo), unit="game",
+                       desc=desc or game_name, progress=progress, leave=False)
 
     def keep(done: list[dict]) -> None:
         rows.update((r["index"], r) for r in done)
-        if record is not None:
-            with open(record, "a") as fh:
-                fh.writelines(json.dumps(r) + "\n" for r in done)
+        if kept is not None:
+            kept.append(done)
         bar.update(len(done))
 
     work = (game_name, params, agents, seed)
     try:
         if scheduler is not None:
             run_on_dask(scheduler, _play_chunk,
-                        [(*work, part, build, observe, deal, clock) for part in chunks], keep)
+                        [(*work, part, build, observe, deal, clock, schedule)
+                         for part in chunks], keep)
         elif workers == 1:
             for part in chunks:
-                keep(_play_chunk(*work, part, build, observe, deal, clock))
+                keep(_play_chunk(*work, part, build, observe, deal, clock, schedule))
         else:
             with local_pool(workers) as pool:
-                futures = [pool.submit(_play_chunk, *work, part, build, observe, deal, clock)
-                           for part in chunks]
+                futures = [pool.submit(_play_chunk, *work, part, build, observe, deal, clock,
+                                       schedule) for part in chunks]
                 for future in futures:
                     keep(future.result())
     finally:
