@@ -39,6 +39,8 @@ FACTS = (
     ("¡Cobardes!'s highest warrior", r"\bMAX_WARRIOR\s*=", "games/cobardes/cards.py"),
     ("¡Cobardes!'s highest warrior, copied", r"""warriors["']?\s*(:\s*int\s*)?[=:,]\s*6\b"""
      r"|k\s*<=\s*6\b|\[0, 1, 2, 3, 4, 5, 6\]", None),
+    ("the comma-list reader (command line, explorer, typed positions)",
+     r"""\.split\(\s*["'],["']\s*\)""", "analysis/shared/lists.py"),
 )
 
 

@@ -1,7 +1,8 @@
 """The command line's one vocabulary for lists and game parameters.
 
 Every option that takes several values takes them as one comma list (``--decks
-ambassador,inquisitor``), read by :func:`comma_list`; game parameters are given as
+ambassador,inquisitor``), read by :func:`comma_list` (:mod:`analysis.shared.lists`, which the explorer reads
+too); game parameters are given as
 ``--param K=V``, repeated for each. An option that used to be spelled otherwise keeps
 working through :func:`old_spelling`, which says the new spelling in one line on stderr.
 """
@@ -10,43 +11,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Sequence
-from typing import TypeVar
 
-from games.errors import FarolError, InvalidParameterError
+from analysis.shared.lists import comma_list
 
-T = TypeVar("T")
-
-
-def comma_list(flag: str, text: str, item: Callable[[str], T] = str, *,
-               choices: Sequence[str] | None = None, hint: str | None = None,
-               empty_ok: bool = False) -> tuple[T, ...]:
-    """The values of the comma list ``text`` given to option ``flag``, each stripped of
-    spaces and converted by ``item`` (``empty_ok``: empty values are left out).
-
-    Raises
-    ------
-    InvalidParameterError
-        In one line naming ``flag``: for an empty value or one ``item`` refuses (with
-        ``hint``, how to write the list), or a value not among ``choices``.
-    """
-    words = [word.strip() for word in text.split(",")]
-    if empty_ok:
-        words = [word for word in words if word]
-    elif not all(words):
-        raise InvalidParameterError(
-            f"{flag} {text!r}: " + (hint or "a value is empty; separate values by single commas"))
-    if choices is not None:
-        bad = [word for word in words if word not in choices]
-        if bad:
-            raise InvalidParameterError(f"{flag} {bad[0]!r}: choose from {', '.join(choices)}")
-    try:
-        return tuple(item(word) for word in words)
-    except FarolError:
-        raise  # ``item`` refused a value in its own words
-    except ValueError:
-        raise InvalidParameterError(
-            f"{flag} {text!r}: " + (hint or "a value cannot be read")) from None
+__all__ = ["add_param_argument", "comma_list", "old_spelling"]
 
 
 def add_param_argument(parser: argparse.ArgumentParser, help: str = "game parameter") -> None:

@@ -24,6 +24,7 @@ from analysis.cobardes.villains import advise_villains
 from analysis.cobardes.war import continuation
 from analysis.play.coaching import register_coach
 from analysis.shared import store
+from analysis.shared.lists import comma_list
 from analysis.shared.progress import say
 from games.cobardes import cards as C
 from games.cobardes import engine as E
@@ -71,7 +72,7 @@ class Query:
 def parse_cards(text: str, who: str) -> tuple[int, ...]:
     """``"0,1,2,3"`` (or ``Prince``) as warrior ids; one clear error otherwise."""
     cards = []
-    for token in filter(None, (t.strip() for t in str(text).split(","))):
+    for token in comma_list(f"--{who}", str(text), empty_ok=True):
         card = C.card_id(token)
         if C.is_villain(card):
             raise InvalidPositionError(

@@ -22,6 +22,7 @@ from analysis.coup import advise as coup_advice
 from analysis.coup import blueprint_advice
 from analysis.coup.blueprint_advice import blueprint_for
 from analysis.goat_lords import bots as goat_bots
+from analysis.shared.lists import comma_list
 from analysis.shared.params import load_game, parse_params
 from games import catalog as game_catalog
 from games.cobardes import cards as BC
@@ -173,7 +174,7 @@ def load(key: Any, params: Any) -> pyspiel.Game:
 
 def param_items(params: Any) -> list[str]:
     """The ``k=v`` items of the page's parameters ``k=v,k=v`` (empty ones left out)."""
-    return [i for i in _text(params, "params").split(",") if i.strip()]
+    return list(comma_list("params", _text(params, "params"), empty_ok=True))
 
 
 def spot(key: Any, params: Any, history: Any) -> pyspiel.State:
