@@ -21,14 +21,12 @@ run resumes. Run: ``.venv/bin/python benchmarks/coup_belief_agent.py [--games 10
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import platform
 import time
 from pathlib import Path
 
 import numpy as np
 import pyspiel
+from results_file import machine, save
 
 import games  # noqa: F401
 from analysis.cli import bots
@@ -111,7 +109,7 @@ def main(argv=None) -> None:
                          f"duplicate_seed{args.seed}_games{args.games}_{commit}")
     folder.mkdir(parents=True, exist_ok=True)
     header = [
-        f"machine: {platform.machine()}, {os.cpu_count()} cores, python {platform.python_version()}",
+        f"machine: {machine(load=False)}",
         f"farol {farol_version()}, commit {code_commit()}, seed {args.seed}",
         f"the {AGENT} agent in one seat, the opponent in the other, each deal played from "
         "both seats (duplicate deals); win rate [95% interval over deals]",
@@ -145,12 +143,7 @@ def main(argv=None) -> None:
                               "p95": 1000 * float(np.percentile(times, 95)),
                               "max": 1000 * float(times.max())},
               "lines": text}
-    args.out.mkdir(parents=True, exist_ok=True)
-    for suffix, content in ((".txt", "\n".join(text) + "\n"),
-                            (".json", json.dumps(record, indent=1) + "\n")):
-        tmp = args.out / f".coup_{AGENT}_agent{suffix}.tmp"
-        tmp.write_text(content)
-        tmp.replace(args.out / f"coup_{AGENT}_agent{suffix}")
+    save(args.out, f"coup_{AGENT}_agent", text, record)
 
 
 if __name__ == "__main__":

@@ -30,13 +30,11 @@ Run: ``.venv/bin/python benchmarks/coup_duplicate_deals.py [--lines honest:2:400
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import platform
 import time
 from pathlib import Path
 
 import numpy as np
+from results_file import machine, save
 
 from analysis.cli import bots
 from analysis.coup.duplicate import deal_chance, hand_probabilities
@@ -169,8 +167,7 @@ def main(argv=None) -> None:
     parser.add_argument("--name", default="coup_duplicate_deals", help="results' file name")
     args = parser.parse_args(argv)
     header = [
-        f"machine: {platform.machine()}, {os.cpu_count()} cores, python "
-        f"{platform.python_version()}, load average {os.getloadavg()[0]:.2f}",
+        f"machine: {machine()}",
         f"farol {farol_version()}, commit {code_commit()}, seed {args.seed}",
         "self-play, Ambassador deck (2 players: basic setup); variance of the seat gap's "
         "estimator, plain / duplicate, on the same number of games",
@@ -190,12 +187,7 @@ def main(argv=None) -> None:
     record = {"version": farol_version(), "commit": code_commit(), "seed": args.seed,
               "machine": header[0], "lines": lines, "control_variate_pays": pays,
               "verdict": words, "text": text}
-    args.out.mkdir(parents=True, exist_ok=True)
-    for suffix, content in ((".txt", "\n".join(text) + "\n"),
-                            (".json", json.dumps(record, indent=1) + "\n")):
-        tmp = args.out / f".{args.name}{suffix}.tmp"
-        tmp.write_text(content)
-        tmp.replace(args.out / f"{args.name}{suffix}")
+    save(args.out, args.name, text, record)
 
 
 if __name__ == "__main__":

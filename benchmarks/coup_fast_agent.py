@@ -25,15 +25,13 @@ Run: ``.venv/bin/python benchmarks/coup_fast_agent.py [--games 750] [--speed-gam
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import platform
 import shutil
 import time
 from pathlib import Path
 
 import numpy as np
 import pyspiel
+from results_file import machine, save, timed_play
 
 import games  # noqa: F401
 from analysis.cli import bots
@@ -73,16 +71,8 @@ def one_game(agent: str, players: int, seed: int) -> dict:
     agents = [bots.build(agent, game, s, int(seeds[s + 1])) for s in range(players)]
     rng = np.random.default_rng(int(seeds[0]))
     state = game.new_initial_state()
-    moves = []
     start = time.perf_counter()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(sample_chance(state, rng))
-            continue
-        t0 = time.perf_counter()
-        action = agents[state.current_player()](state)
-        moves.append(time.perf_counter() - t0)
-        state.apply_action(action)
+    moves = timed_play(state, agents, lambda s: sample_chance(s, rng))
     return {"seconds": time.perf_counter() - start, "turns": state.core.turn, "moves": moves}
 
 
@@ -176,8 +166,7 @@ def main(argv=None) -> None:
         shutil.rmtree(folder)
     folder.mkdir(parents=True, exist_ok=True)
     header = [
-        f"machine: {platform.machine()}, {os.cpu_count()} cores, python "
-        f"{platform.python_version()}, load average {os.getloadavg()[0]:.2f} at the start",
+        f"machine: {machine()}",
         f"farol {farol_version()}, commit {code_commit()}, seed {args.seed}",
         f"agents: {OLD} ({DEFAULT.deals_action} deals a turn action, {DEFAULT.deals_react} a "
         f"challenge or block, roll-outs on the engine); {NEW} ({BUDGET.deals_action} deals a "
@@ -194,12 +183,7 @@ def main(argv=None) -> None:
     record = {"version": farol_version(), "commit": code_commit(), "seed": args.seed,
               "machine": header[0], "warm_up_seconds": warm, "speed": fast, "strength": line,
               "budgets": {OLD: vars(DEFAULT), NEW: vars(BUDGET)}, "lines": text}
-    args.out.mkdir(parents=True, exist_ok=True)
-    for suffix, content in ((".txt", "\n".join(text) + "\n"),
-                            (".json", json.dumps(record, indent=1) + "\n")):
-        tmp = args.out / f".{args.name}{suffix}.tmp"
-        tmp.write_text(content)
-        tmp.replace(args.out / f"{args.name}{suffix}")
+    save(args.out, args.name, text, record)
 
 
 if __name__ == "__main__":

@@ -25,15 +25,13 @@ writes ``benchmarks/results/coup_search_agent.{txt,json}`` (``--out`` another fo
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import platform
 import shutil
 import time
 from pathlib import Path
 
 import numpy as np
 import pyspiel
+from results_file import machine, save, timed_play
 
 import games  # noqa: F401
 from analysis.cli import bots
@@ -77,14 +75,7 @@ def speed(games_n: int, seed: int) -> dict:
         rng = np.random.default_rng(seed + i)
         state = game.new_initial_state()
         start = time.perf_counter()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(sample_chance(state, rng))
-                continue
-            t0 = time.perf_counter()
-            action = agents[state.current_player()](state)
-            moves.append(time.perf_counter() - t0)
-            state.apply_action(action)
+        moves += timed_play(state, agents, lambda s, rng=rng: sample_chance(s, rng))
         per_game.append(time.perf_counter() - start)
     return {"games": games_n, "seconds_per_game": float(np.mean(per_game)),
             "slowest_game_seconds": float(max(per_game)), "moves": len(moves),
@@ -153,7 +144,7 @@ def main(argv=None) -> None:
         shutil.rmtree(folder)
     folder.mkdir(parents=True, exist_ok=True)
     header = [
-        f"machine: {platform.machine()}, {os.cpu_count()} cores, python {platform.python_version()}",
+        f"machine: {machine(load=False)}",
         f"farol {farol_version()}, commit {code_commit()}, seed {args.seed}",
         f"agent: {AGENT} (= best), budget {DEFAULT.deals_action} deals a turn action, "
         f"{DEFAULT.deals_react} a challenge or block",
@@ -183,17 +174,12 @@ def main(argv=None) -> None:
     text = header + [speed_line, "matches (the agent in one seat, the panel agent in the "
                      "others, seats rotated; win rate [95% interval]):"]
     text += [describe(x) for x in lines] + summary
-    args.out.mkdir(parents=True, exist_ok=True)
     stem = args.name
     record = {"version": farol_version(), "commit": code_commit(), "seed": args.seed,
               "budget": {"deals_action": DEFAULT.deals_action, "deals_react": DEFAULT.deals_react,
                          "horizon": DEFAULT.horizon},
               "speed": fast, "matches": lines, "lines": text}
-    for suffix, content in ((".txt", "\n".join(text) + "\n"),
-                            (".json", json.dumps(record, indent=1) + "\n")):
-        tmp = args.out / f".{stem}{suffix}.tmp"
-        tmp.write_text(content)
-        tmp.replace(args.out / f"{stem}{suffix}")
+    save(args.out, stem, text, record)
 
 
 if __name__ == "__main__":

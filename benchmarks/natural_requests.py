@@ -23,13 +23,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import re
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from results_file import machine
 
 from analysis.shared.provenance import code_commit, farol_version
 
@@ -69,12 +70,6 @@ PRECOMPUTED = (
     "farol cobardes openings --matchups Squire/Archer: the battle's solve above, then 3.5 s; "
     "15 kB stored",
 )
-
-
-def machine() -> str:
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    return (f"{platform.machine()}, {os.cpu_count()} cores, python "
-            f"{platform.python_version()}, load average {load:.2f} at the start")
 
 
 def run(argv: list[str], stdin: str, timeout: float) -> dict:

@@ -304,25 +304,13 @@ def check_match(agents: Sequence[str], games: int, seed: int, players: int) -> N
         raise InvalidParameterError(f"seed: 0 or more, not {seed}")
 
 
-def play_match(
-    game_name: str,
-    agents: Sequence[str],
-    games: int,
-    seed: int,
-    params: dict | None = None,
-    workers: int = 1,
-    progress: bool = False,
-    build: Build = make_bot,
-    record: Path | None = None,
-    observe: Observe | None = None,
-    scheduler=None,
-    deal: Deal | None = None,
-) -> MatchResult:
-    """Play a match of ``games`` games (see :func:`play_games`) and tally it."""
-    rows = play_games(game_name, agents, games, seed, params, workers, progress, build,
-                      record, observe, scheduler, deal)
+def play_match(game_name: str, agents: Sequence[str], games: int, seed: int,
+               params: dict | None = None, **options) -> MatchResult:
+    """Play a match of ``games`` games and tally it; ``options`` are those of
+    :func:`play_games` (workers, progress, build, record, observe, scheduler, deal, ...)."""
+    rows = play_games(game_name, agents, games, seed, params, **options)
     return tally(game_name, dict(params or {}), tuple(agents), len(rows), seed, rows,
-                 duplicate=deal is not None)
+                 duplicate=options.get("deal") is not None)
 
 
 class RowFile:

@@ -1,0 +1,48 @@
+"""What every benchmark writes: the machine it ran on, its figures as text and as JSON
+(each file replaced whole, so an interrupted run never leaves half a file), and the
+timing of a game's moves."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import pyspiel
+
+
+def machine(load: bool = True) -> str:
+    """``x86_64, 2 cores, python 3.11.7`` and, with ``load``, the load average now."""
+    text = f"{platform.machine()}, {os.cpu_count()} cores, python {platform.python_version()}"
+    if load and hasattr(os, "getloadavg"):
+        text += f", load average {os.getloadavg()[0]:.2f} at the start"
+    return text
+
+
+def save(out: Path, stem: str, text: Sequence[str], record: dict) -> None:
+    """``out/stem.txt`` (the lines of ``text``) and ``out/stem.json`` (``record``)."""
+    out.mkdir(parents=True, exist_ok=True)
+    for suffix, content in ((".txt", "\n".join(text) + "\n"),
+                            (".json", json.dumps(record, indent=1) + "\n")):
+        tmp = out / f".{stem}{suffix}.tmp"
+        tmp.write_text(content)
+        tmp.replace(out / f"{stem}{suffix}")
+
+
+def timed_play(state: pyspiel.State, agents: Sequence[Callable[[pyspiel.State], int]],
+               chance: Callable[[pyspiel.State], int]) -> list[float]:
+    """Play ``state`` to its end (``chance`` picks each chance outcome); returns the
+    seconds each agent's move took, in order."""
+    moves = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(int(chance(state)))
+            continue
+        start = time.perf_counter()
+        action = agents[state.current_player()](state)
+        moves.append(time.perf_counter() - start)
+        state.apply_action(action)
+    return moves
