@@ -194,7 +194,7 @@ class ExactSolver:
         return confrontation(self.cfg, pos)
 
 
-class _Positions:
+class _Positions(induction.Graph):
     """The engine's positions as a graph for the shared backward induction
     (:func:`analysis.solve.induction.solve`), recording what ``solver`` asks for."""
 
@@ -235,13 +235,6 @@ class _Positions:
         kids = [E.apply(cfg, pos, a) for a in legal]
         kind = induction.MAX if pos.actor == 0 else induction.MIN
         return kind, len(kids), (), 0, 0, legal, kids
-
-    def child(self, pos, kind, actions, kids, m, n, i):
-        return kids[i]
-
-    def matrix(self, a: np.ndarray, counts) -> tuple:
-        sol = solve_matrix(a)
-        return sol.value, sol.row, sol.col
 
     def solved(self, pos, key, kind, actions, kids, probs, vals, v, row, col) -> None:
         solver = self.solver

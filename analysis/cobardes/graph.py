@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analysis.cobardes.exact import canonical_key, solve_matrix
+from analysis.cobardes.exact import canonical_key
 from analysis.solve import induction
 from games.cobardes import engine as E
 
@@ -163,7 +163,7 @@ class BattleGraph:
                              nodes.root_col, values)
 
 
-class _Nodes:
+class _Nodes(induction.Graph):
     """A compiled battle's nodes as a graph for the shared backward induction, carrying
     the probability of each terminal class up under the solved strategies (ties spread
     evenly over the optimal children: any mix of them is optimal)."""
@@ -195,13 +195,6 @@ class _Nodes:
             m, n = kids.shape
             return kind, m * n, (), m, n, g.actions[node], kids.ravel().tolist()
         return kind, len(kids), g.probs[node], 0, 0, g.actions[node], kids
-
-    def child(self, node, kind, actions, kids, m, n, i):
-        return kids[i]
-
-    def matrix(self, a: np.ndarray, counts) -> tuple:
-        sol = solve_matrix(a)
-        return sol.value, sol.row, sol.col
 
     def solved(self, node, key, kind, actions, kids, probs, vals, v, row, col) -> None:
         outcome = self.outcome

@@ -36,6 +36,8 @@ from numba import njit
 from numba.core import types as nbtypes
 from numba.extending import overload
 
+from analysis.solve.matrix_game import solve_matrix
+
 MAX, MIN, CHANCE, MATRIX = 0, 1, 2, 3
 FUNCTIONS = ("terminal", "keep", "key", "blank", "expand", "child", "matrix", "solved")
 
@@ -168,6 +170,20 @@ _METHODS = {
     "matrix": lambda d0, d1, d2, a, counts: d0.matrix(a, counts),
     "solved": lambda d0, d1, d2, *args: d0.solved(*args),
 }
+
+
+class Graph:
+    """A graph for :func:`solve` in Python: a game's positions as methods (see the
+    module's docstring). Its ``child`` takes the ``i``-th of the children ``expand``
+    listed, and its ``matrix`` solves the game exactly with both mixes; a game overrides
+    what it does otherwise."""
+
+    def child(self, s, kind, actions, kids, m, n, i):
+        return kids[i]
+
+    def matrix(self, a: np.ndarray, counts) -> tuple:
+        sol = solve_matrix(a)
+        return sol.value, sol.row, sol.col
 
 
 def _plain(*compiled):
