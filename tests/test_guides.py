@@ -189,7 +189,8 @@ def test_coup_first_player_from_play_before_the_blueprints_own_value(tmp_path):
     row = the_row(text, "First-player advantage, 2 players")
     assert f"**{pct_ci(seat.win_rate, seat.ci95)}**" in row and "55.0%" not in text
     assert "an edge" in row
-    assert f"| ambassador | basic | {pct_ci(seat.win_rate, seat.ci95)} | self-play" in appendix
+    assert (f"| ambassador | basic | {pct_ci(seat.win_rate, seat.ci95)} | an edge of +20.0 "
+            "points [+17.1, +22.8] | self-play") in appendix
     assert "the blueprint's own value for the first player (no interval)" in appendix
     assert "| ambassador | basic | 300 | 55.0% |" in appendix
 
@@ -262,7 +263,7 @@ def test_coup_hands_need_enough_deals(tmp_path):
              SB.HandRecord("Ambassador+Captain", 25, 60)]
     with store.use(tmp_path):
         SB.save_record(seat_record(2, [500, 500], 1000, hands))
-        row = the_row(coup_guide(tmp_path), "Strongest and weakest starting hands, 2 players")
+        row = the_row(coup_guide(tmp_path), "Strongest and weakest starting hands, 2 and 4 players")
     assert "Best: **Duke+Assassin**" in row and "worst: Contessa+Contessa" in row
     assert "Duke+Duke" not in row  # dealt 10 times only
 

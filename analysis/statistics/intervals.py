@@ -87,3 +87,27 @@ def cluster_interval(wins, games, lower: float = 0.0,
     spread = math.fsum((w - rate * g) ** 2 for w, g in pairs) * k / (k - 1)
     half = t_quantile95(k - 1) * math.sqrt(spread) / total
     return rate, max(lower, rate - half), min(upper, rate + half)
+
+
+def standard_error(ci: tuple[float, float]) -> float:
+    """The standard error a 95% interval stands for: its half-width over the 95% quantile
+    (an interval that is not symmetric, such as Wilson's, by its mean half-width)."""
+    lo, hi = ci
+    return (hi - lo) / (2 * Z95)
+
+
+def difference(a: float, a_ci: tuple[float, float], b: float,
+               b_ci: tuple[float, float]) -> tuple[float, float, float]:
+    """``a - b`` and its 95% interval, for two estimates from independent games (two
+    tables played apart): each interval's standard error (:func:`standard_error`),
+    combined as the square root of the sum of their squares."""
+    half = Z95 * math.hypot(standard_error(a_ci), standard_error(b_ci))
+    return a - b, a - b - half, a - b + half
+
+
+def bound_points(ci: tuple[float, float]) -> float:
+    """The largest size, in percentage points rounded up to a tenth, of a difference of
+    probabilities that a 95% interval holding 0 still allows: the larger of |lower| and
+    |upper|."""
+    largest = 100 * max(abs(ci[0]), abs(ci[1]))
+    return math.ceil(round(10 * largest, 6)) / 10

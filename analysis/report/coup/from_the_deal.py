@@ -8,7 +8,9 @@ from matplotlib.figure import Figure
 
 from analysis.coup import blueprint, blueprint_bluffs, seat_balance
 from analysis.report.context import ReportContext
+from analysis.report.guides.coup import edges as E
 from analysis.report.guides.coup import first_player
+from analysis.report.guides.coup.edges import player_counts, who_plays  # noqa: F401
 from games.coup import cards as C
 
 
@@ -72,45 +74,22 @@ def bluff_lines() -> list[str]:
             "|---|---|---|---|---|---|", *rows, ""]
 
 
-KINDS = first_player.KINDS
-
-
-def who_plays(records) -> str:
-    """The agents of the tables in a few words: each agent name, and for an alias such
-    as ``best`` what it stood for at each player count."""
-    parts = []
-    for agent in sorted({r.agent for r in records}):
-        counts: dict[str, set[int]] = {}
-        for r in records:
-            if r.agent == agent and r.plays:
-                counts.setdefault(KINDS.get(r.plays, r.plays), set()).add(r.table.players)
-        kinds = [f"{kind} at {player_counts(sorted(n))}" for kind, n in
-                 sorted(counts.items(), key=lambda t: min(t[1]))]
-        name = "`best`, the strongest agent" if agent == "best" else f"`{agent}`"
-        parts.append(name + (f" ({'; '.join(kinds)})" if kinds else ""))
-    return ", ".join(parts)
-
-
-def player_counts(ns: list[int]) -> str:
-    """``[2]`` -> "2 players", ``[3, 4, 5]`` -> "3 to 5 players", ``[3, 5]`` -> "3 and 5 players"."""
-    if len(ns) == 1:
-        return f"{ns[0]} players"
-    if ns == list(range(ns[0], ns[-1] + 1)):
-        return f"{ns[0]} to {ns[-1]} players"
-    return f"{', '.join(map(str, ns[:-1]))} and {ns[-1]} players"
-
-
 def seat_lines(records, ctx: ReportContext) -> list[str]:
     lines = ["### Seat win rates, 2 to 8 players\n"]
     if not records:
         return lines + ["Not measured yet: run `farol coup balance`.", ""]
     lines.append(f"Each table is played by {who_plays(records)} in every seat; a seat's win "
                  "rate is given with its 95% interval, beside the fair share.\n")
-    lines += ["| table | games | fair share | win rate by seat |", "|---|---|---|---|"]
+    lines += ["The first player's edge is seat 1's win rate minus the fair share, with its 95% "
+              "interval; where the interval holds 0, the largest edge it allows. The games "
+              "column gives the processor time of the tables whose games were timed.\n",
+              "| table | games | fair share | first player's edge | win rate by seat |",
+              "|---|---|---|---|---|"]
     for r in records:
         seats = "; ".join(f"{s.seat + 1}: {pct(s.win_rate, s.ci95)}" for s in r.self_play.seats)
-        lines.append(f"| {r.table.title} | {r.self_play.games} | "
-                     f"{100 / r.table.players:.1f}% | {seats} |")
+        cost = E.cost_words(r.cpu_seconds)
+        lines.append(f"| {r.table.title} | {r.self_play.games:,}{', ' + cost if cost else ''} | "
+                     f"{100 / r.table.players:.1f}% | {E.edge(r).words} | {seats} |")
     lines.append("")
     fig = seat_chart(records)
     if fig is not None:
@@ -141,17 +120,43 @@ def seat_lines(records, ctx: ReportContext) -> list[str]:
     for r in records:
         if not r.hands:
             continue
-        ranked = sorted(r.hands, key=lambda h: -h.win_rate)
-        shown = [h for h in ranked if h.games >= 30]
-        which = "hands dealt at least 30 times"
+        shown = E.ranked_hands(r)
+        which = f"hands dealt at least {E.MIN_DEALS} times"
         if not shown:
-            shown, which = ranked, "every hand is dealt fewer than 30 times so far"
-        best = ", ".join(f"{h.hand} {pct(h.win_rate, h.ci95)}" for h in shown[:3])
-        worst = ", ".join(f"{h.hand} {pct(h.win_rate, h.ci95)}" for h in shown[-3:])
-        lines.append(f"- Starting hands, {r.table.title}: best {best}; worst {worst} "
-                     f"({which}).")
+            shown = sorted(r.hands, key=lambda h: (-h.win_rate, h.hand))
+            which = f"every hand is dealt fewer than {E.MIN_DEALS} times so far"
+        n = E.SHOWN_HANDS
+        low = shown[max(n, len(shown) - n):]  # the weakest, none of them among the best
+        best = ", ".join(f"{h.hand} {pct(h.win_rate, h.ci95)}" for h in shown[:n])
+        worst = ", ".join(f"{h.hand} {pct(h.win_rate, h.ci95)}" for h in low)
+        wide = E.within(shown[:n] + low)
+        lines.append(f"- Starting hands, {r.table.title}: best {best}"
+                     + (f"; worst {worst}" if low else "")
+                     + f" ({which}; each to within ±{wide:.1f} points).")
     lines.append("")
-    return lines
+    return lines + difference_lines()
+
+
+def difference_lines() -> list[str]:
+    """Deck against deck and setup against setup: the difference of the first player's
+    edge, with its 95% interval."""
+    rows = [("Ambassador minus Inquisitor", d) for d in E.deck_differences()]
+    for deck in C.DECKS:
+        rows += [(f"{deck.capitalize()}, {E.SETUP_SHORT[d.a.table.setup]} minus "
+                  f"{E.SETUP_SHORT[d.b.table.setup]}", d) for d in E.setup_differences(deck)]
+    if not rows:
+        return []
+    lines = ["### The first player's edge compared\n",
+             "Deck against deck and setup against setup: one table's first-player edge minus "
+             "the other's. The two tables' games are independent, so the difference's 95% "
+             "interval combines their intervals (each interval's standard error is its "
+             "half-width over 1.96; the two add in squares).\n",
+             "| compared | table | first player's edge | other's edge | difference | in words |",
+             "|---|---|---|---|---|---|"]
+    for what, d in rows:
+        lines.append(f"| {what} | {E.table_words(d.a.table)} | {E.points(d.a.value, d.a.ci)} | "
+                     f"{E.points(d.b.value, d.b.ci)} | {E.points(d.value, d.ci)} | {d.words} |")
+    return lines + [""]
 
 
 def seat_chart(records) -> Figure | None:
@@ -196,14 +201,16 @@ def first_player_lines() -> list[str]:
              "could answer it, the most faithful measurement with an interval (the strongest "
              "agent against itself, seats swapped), else the blueprint's own value, else the "
              "whole game's proven range.\n",
-             "| deck | setup | first player wins | from |", "|---|---|---|---|"]
+             "| deck | setup | first player wins | edge over the fair 50% | from |",
+             "|---|---|---|---|---|"]
     for deck in C.DECKS:
         for setup in C.SETUPS:
             f = first_player.facts(deck, setup)
             if f["source"] == "missing":
                 continue
             shown = (f"between {f['headline']}" if f["source"] == "bracket" else f["headline"])
-            lines.append(f"| {deck} | {setup} | {shown} | {SOURCE_WORDS[f['source']]} |")
+            edge = f["edge"].words if f["source"] == "seats" else ""
+            lines.append(f"| {deck} | {setup} | {shown} | {edge} | {SOURCE_WORDS[f['source']]} |")
     return lines + [""]
 
 

@@ -1,13 +1,28 @@
-"""The first player's edge under several decks or setups, side by side (decks, setups)."""
+"""The first player's edge under several decks or setups, side by side (decks, setups),
+and the difference between two tables' edges with its 95% interval."""
 
 from __future__ import annotations
 
 from analysis.report.guides.common import one_line, render
+from analysis.report.guides.coup import edges as E
 from analysis.report.guides.coup.first_player import facts
 
 
-def verdict(items: list[dict]) -> str:
-    """One sentence: which differ, as far as the records tell."""
+def said(d: E.Difference) -> str:
+    """A difference in words from its interval, with the difference itself where the
+    interval holds 0."""
+    return d.words + (f" ({E.points(d.value, d.ci)})" if E.holds_zero(d.ci) else "")
+
+
+def difference_sentence(d: E.Difference, a: str, b: str) -> str:
+    """``a`` minus ``b`` (the two tables' labels), in words from the difference's interval."""
+    return f"{a} minus {b}: {said(d)}"
+
+
+def verdict(items: list[dict], against_first: bool = False) -> str:
+    """One sentence: which differ, as far as the records tell. Measured edges are compared
+    as the first minus each other, or (``against_first``) each other minus the first,
+    naming the smallest."""
     sources = {f["source"] for f in items}
     if sources == {"blueprint"}:
         wins = [f["bp"].win for f in items]
@@ -22,22 +37,32 @@ def verdict(items: list[dict]) -> str:
                     f"least {error:.1f} points): no difference established.")
         return said + f", more than the blueprint's measured error ({error:.1f} points)."
     if sources == {"seats"}:
-        cis = [f["seat"].ci95 for f in items]
-        apart = max(lo for lo, _ in cis) > min(hi for _, hi in cis)
-        return ("The intervals are apart: the first player's edge differs." if apart else
-                "The intervals overlap: no difference measured.")
+        base = items[0]
+        if not against_first:  # the first minus each other
+            return "The first player's edge, " + "; ".join(difference_sentence(
+                E.edge_difference(base["edge"], f["edge"]), base["short"], f["short"])
+                for f in items[1:]) + "."
+        each = [difference_sentence(E.edge_difference(f["edge"], base["edge"]), f["short"],
+                                    base["short"]) for f in items[1:]]
+        least = min(items, key=lambda f: abs(f["edge"].value))
+        return ("The first player's edge, " + "; ".join(each) + ". The smallest edge "
+                f"measured: {least['short']} ({least['edge'].words}).")
     if sources == {"bracket"}:
         return "Every range holds 50%: no difference measurable yet."
     return ""
 
 
-def compare(pairs: list[tuple[str, str, str]], what: str) -> tuple[str, str, str | None]:
-    """(answer, model, headline) for ``pairs`` of (label, deck, setup)."""
-    items = [facts(deck, setup) | {"label": label} for label, deck, setup in pairs]
+def compare(pairs: list[tuple[str, str, str]], what: str, short: list[str] | None = None,
+            against_first: bool = False) -> tuple[str, str, str | None]:
+    """(answer, model, headline) for ``pairs`` of (label, deck, setup); ``short``: the
+    labels a difference names them by (default the labels); ``against_first``: see
+    :func:`verdict`."""
+    names = short or [label for label, _, _ in pairs]
+    items = [facts(deck, setup) | {"label": label, "short": name}
+             for (label, deck, setup), name in zip(pairs, names, strict=True)]
     sources = sorted({f["source"] for f in items})
-    text = one_line(render("coup/compare.md.j2", items=items, verdict=verdict(items)))
+    text = one_line(render("coup/compare.md.j2", items=items, verdict=verdict(items, against_first)))
     model = one_line(render("coup/compare_model.md.j2", items=items, sources=sources,
                             what=what, build=items[0]["build"]))
     shown = [f["headline"] for f in items if f["headline"] is not None]
     return text, model, "; ".join(shown) if shown else None
-

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from analysis.coup.agents.best import AGENT_WORDS
 from analysis.report.guides.common import Answer, GuideContext, one_line, render
+from analysis.report.guides.coup import edges as E
 from analysis.report.guides.coup import records as R
 from analysis.report.markdown import pct, pct_ci
 
@@ -28,14 +29,13 @@ def facts(deck: str | None = None, setup: str | None = None) -> dict:
     rec = R.seat_record(2, deck, setup)
     if rec is not None:
         seat = next(s for s in rec.self_play.seats if s.seat == 0)
-        kind = KINDS.get(rec.plays, rec.plays)
-        agent = f"`{rec.agent}`" + (f" ({kind})" if kind else "")
+        edge = E.edge(rec)
         deals = rec.self_play.deals if rec.duplicate else None
         strength = R.strength() if rec.plays == "BeliefSearchAgent" else None
         exploit = strength.exploit if strength is not None else None
         return base | {"source": "seats", "seat": seat, "games": rec.self_play.games,
-                       "deals": deals, "agent": agent, "win": seat.win_rate, "ci": seat.ci95,
-                       "exploit": exploit,
+                       "deals": deals, "agent": edge.agent, "win": seat.win_rate, "ci": seat.ci95,
+                       "exploit": exploit, "edge": edge, "cost": E.cost_words(rec.cpu_seconds),
                        "headline": pct_ci(seat.win_rate, seat.ci95)}
     bp = R.blueprint_first(deck, setup)
     if bp is not None:

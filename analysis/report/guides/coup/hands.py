@@ -1,28 +1,43 @@
-"""Coup: which starting hands (which characters) are strongest?"""
+"""Coup: which starting hands (which characters) are strongest, at 2 and at 4 players?"""
 
 from __future__ import annotations
 
+from analysis.coup.seat_balance import HAND_PLAYERS
 from analysis.report.guides.common import Answer, GuideContext, one_line, render
+from analysis.report.guides.coup import edges as E
 from analysis.report.guides.coup import records as R
 
-QUESTION = "Strongest and weakest starting hands, 2 players"
-MIN_DEALS = 30
+QUESTION = "Strongest and weakest starting hands, 2 and 4 players"
+MIN_DEALS = E.MIN_DEALS
 
 
 def facts() -> dict:
-    rec = R.seat_record(2)
-    hands = sorted((h for h in (rec.hands if rec else ()) if h.games >= MIN_DEALS),
-                   key=lambda h: (-h.win_rate, h.hand))
-    return {"best": hands[:3], "worst": hands[-3:][::-1] if len(hands) > 3 else [],
-            "command": R.BALANCE, "rec": rec,
-            "headline": hands[0].hand if hands else None}
+    """Each table that values hands (the rulebook's deck and 2-player setup): its ranked
+    hands; ``best``/``worst`` are the first table's (2 players)."""
+    tables = [E.hand_facts(n) for n in HAND_PLAYERS]
+    shown = [t for t in tables if t["best"]]
+    first = tables[0]
+    return {"tables": shown, "best": first["best"], "worst": first["worst"],
+            "rec": first["rec"], "command": R.BALANCE,
+            "headline": shown[0]["best"][0].hand if shown else None}
+
+
+def model(tables: list[dict]) -> str:
+    if not tables:
+        return "The whole game, strong agents in every seat."
+    parts = []
+    for t in tables:
+        rec = t["rec"]
+        setup = f"{R.SETUP_WORDS[R.SETUP]}, " if t["players"] == 2 else ""
+        cost = E.cost_words(rec.cpu_seconds)
+        parts.append(f"{t['players']} players ({setup}{t['deck'].capitalize()} deck): "
+                     f"{rec.self_play.games:,} games of {t['agent']} against itself"
+                     + (f", {cost}" if cost else ""))
+    return ("The whole game, " + "; ".join(parts) + f"; hands dealt at least {MIN_DEALS} "
+            "times; 95% intervals (over deals where each deal is played from every seat).")
 
 
 def answer(ctx: GuideContext) -> Answer:
     f = facts()
-    rec = f["rec"]
-    model = (f"The whole 2-player game ({R.SETUP_WORDS[R.SETUP]}, {R.DECK.capitalize()} "
-             f"deck), {rec.self_play.games:,} games of {rec.agent} against itself; hands dealt "
-             f"at least {MIN_DEALS} times; 95% intervals." if f["best"] else
-             "The whole 2-player game, strong agents in both seats.")
-    return Answer(QUESTION, one_line(render("coup/hands.md.j2", **f)), model, f["headline"])
+    return Answer(QUESTION, one_line(render("coup/hands.md.j2", **f)), model(f["tables"]),
+                  f["headline"])

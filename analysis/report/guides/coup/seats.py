@@ -1,9 +1,11 @@
-"""Coup: at 3 to 8 players, does any seat win more than its share?"""
+"""Coup: at 3 to 8 players, does any seat win more than its share? (The first player's
+edge at 2 players is the first-player answer's.)"""
 
 from __future__ import annotations
 
 from analysis.report import svg
 from analysis.report.guides.common import Answer, GuideContext, one_line, render
+from analysis.report.guides.coup import edges as E
 from analysis.report.guides.coup import records as R
 from analysis.report.markdown import pct, pct_ci
 from games.coup.cards import DECKS
@@ -19,7 +21,8 @@ def facts(deck: str = R.DECK) -> dict:
             continue
         seats = sorted(rec.self_play.seats, key=lambda s: s.seat)
         rows.append({"players": players, "fair": 1 / players, "seats": seats,
-                     "first": seats[0], "games": rec.self_play.games, "agent": rec.agent,
+                     "first": seats[0], "edge": E.edge(rec), "games": rec.self_play.games,
+                     "agent": rec.agent, "rec": rec,
                      "label": f"{deck.capitalize()}, {players} players"})
     unfair = [f"{r['players']} players seat {s.seat + 1} ({pct_ci(s.win_rate, s.ci95)})"
               for r in rows for s in r["seats"] if not s.ci95[0] <= r["fair"] <= s.ci95[1]]
@@ -48,6 +51,24 @@ def chart(rows: list[dict]) -> str:
                        fmt=lambda v: f"{v:+.1f}", hover=hover, vmin=-5, vmax=5, cmap="RdBu_r")
 
 
+def model(rows: list[dict], decks: list[str]) -> str:
+    """What the seat answer was measured on, in words, with who played and what it cost."""
+    recs = [r["rec"] for r in rows]
+    games = sorted({r["games"] for r in rows})
+    count = f"{games[0]:,}" if len(games) == 1 else f"{games[0]:,}-{games[-1]:,}"
+    named = " and ".join(d.capitalize() for d in decks)
+    cost, clocked = E.total_cost(recs)
+    spent = ""
+    if cost:
+        spent = (f" ({cost} in all)" if clocked == len(recs) else
+                 f" ({cost} for the {clocked} of {len(recs)} tables timed)")
+    over = any(r.duplicate for r in recs)
+    return (f"The whole game, {named} deck{'s' if len(decks) > 1 else ''}, every seat played "
+            f"by {E.who_plays(recs)}, {count} games a table{spent}; 95% intervals"
+            + (" (over deals where each deal is played from every seat)" if over else "")
+            + "; the edge is seat 1's win rate minus the fair share.")
+
+
 def answer(ctx: GuideContext) -> Answer:
     measured = [f for f in (facts(deck) for deck in DECKS) if f["rows"]]
     if not measured:
@@ -56,12 +77,7 @@ def answer(ctx: GuideContext) -> Answer:
     text = " ".join(f"{f['deck'].capitalize()} deck: "
                     + one_line(render("coup/seats.md.j2", **f)) for f in measured)
     rows = [r for f in measured for r in f["rows"]]
-    games = sorted({r["games"] for r in rows})
-    count = f"{games[0]:,}" if len(games) == 1 else f"{games[0]:,}-{games[-1]:,}"
-    decks = " and ".join(f["deck"].capitalize() for f in measured)
-    model = (f"The whole game, {decks} deck{'s' if len(measured) > 1 else ''}, every seat "
-             f"played by the strongest agent ({rows[0]['agent']}), {count} games a table; "
-             "95% intervals.")
     name = ctx.save_svg(chart(rows), "seats")
-    return Answer(QUESTION, text, model, measured[0]["headline"],
+    return Answer(QUESTION, text, model(rows, [f["deck"] for f in measured]),
+                  measured[0]["headline"],
                   f"![Coup: each seat's win rate minus its fair share]({name})")

@@ -1,0 +1,188 @@
+"""The Coup balance answers read from seat-balance records made here: the first player's
+edge with its interval (or the largest edge the interval allows), the difference of two
+tables' edges, the strongest and weakest starting hands at 2 and 4 players, who played
+and what the games cost, in the guide and in the methods appendix alike."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from analysis.coup import seat_balance as SB
+from analysis.play.match import MatchResult, SeatRecord
+from analysis.report.context import ReportContext
+from analysis.report.coup.from_the_deal import section_from_the_deal
+from analysis.report.guides.coup import edges as E
+from analysis.report.guides.write import GUIDES, render_guide
+from analysis.shared import store
+from analysis.statistics.intervals import bound_points, difference
+from games import catalog
+
+
+def record(players: int, first: tuple[float, tuple[float, float]], deck: str = "ambassador",
+           setup: str = "basic", hands=(), plays: str = "", cpu: float | None = None,
+           deals: int = 1000) -> SB.TableRecord:
+    """A duplicate-deal record whose seat 1 wins ``first`` = (rate, interval over deals);
+    the other seats share the rest."""
+    table = SB.Table(players, deck, setup if players == 2 else "-")
+    games = deals * players
+    rate, ci = first
+    rest = (1 - rate) / (players - 1)
+    seats = (SeatRecord("best", 0, rate * games, games, ci),
+             *(SeatRecord("best", k, rest * games, games, (rest - 0.02, rest + 0.02))
+               for k in range(1, players)))
+    match = MatchResult("python_coup", table.params(), seats, games, 1, "v", "c", True)
+    return SB.TableRecord(table, "best", match, (), tuple(hands), "v", "c", 1,
+                          "the strongest Coup agent", plays, True, cpu)
+
+
+def row(text: str, question: str) -> str:
+    (line,) = [x for x in text.splitlines() if x.startswith(f"| {question} |")]
+    return line
+
+
+def guide(tmp_path: Path, *records: SB.TableRecord) -> tuple[str, str]:
+    """The Coup guide and its methods appendix's section, from ``records`` only."""
+    with store.use(tmp_path):
+        for r in records:
+            SB.save_record(r)
+        text = render_guide(GUIDES["coup"], tmp_path)
+        appendix = section_from_the_deal(ReportContext(catalog.family("coup"), tmp_path))
+    return text, appendix
+
+
+def test_the_difference_of_two_independent_estimates_by_hand():
+    # Standard errors 0.02/1.96 and 0.03/1.96: the half-width is sqrt(0.02^2 + 0.03^2).
+    d, lo, hi = difference(0.50, (0.48, 0.52), 0.45, (0.42, 0.48))
+    half = math.sqrt(0.02**2 + 0.03**2)  # 0.0360555...
+    assert d == pytest.approx(0.05)
+    assert (lo, hi) == (pytest.approx(0.05 - half), pytest.approx(0.05 + half))
+    assert (lo, hi) == (pytest.approx(0.0139445, abs=1e-7), pytest.approx(0.0860555, abs=1e-7))
+    # An interval not symmetric about its estimate counts by its mean half-width.
+    assert difference(0.3, (0.2, 0.5), 0.0, (0.0, 0.0))[1:] == (
+        pytest.approx(0.15), pytest.approx(0.45))
+
+
+def test_the_largest_edge_an_interval_allows_is_rounded_up_to_a_tenth():
+    assert bound_points((-0.0123, 0.0341)) == 3.5
+    assert bound_points((-0.02, 0.01)) == 2.0  # exactly 2 points: not 2.1
+    assert bound_points((-0.0251, 0.001)) == 2.6
+
+
+def test_the_first_players_edge_and_its_words(tmp_path):
+    even = record(3, (0.34, (0.3224, 0.3583)), plays="FastSearchAgent", cpu=7200.0)
+    ahead = record(4, (0.30, (0.28, 0.32)), plays="FastSearchAgent")
+    behind = record(5, (0.15, (0.13, 0.17)), plays="FastSearchAgent")
+    e = E.edge(even)
+    assert e.value == pytest.approx(0.34 - 1 / 3)
+    assert e.ci == (pytest.approx(0.3224 - 1 / 3), pytest.approx(0.3583 - 1 / 3))
+    assert e.words == "no edge larger than 2.5 points"  # |0.3583 - 1/3| = 2.497 points
+    assert E.edge(ahead).words == "an edge of +5.0 points [+3.0, +7.0]"
+    assert E.edge(behind).words == ("an edge of -5.0 points [-7.0, -3.0], the first player "
+                                    "is behind")
+    text, appendix = guide(tmp_path, even, ahead, behind)
+    seats = row(text, "Seat advantage, 3-8 players")
+    assert "3 players: **34.0% [32.2, 35.8]** (fair 33.3%; no edge larger than 2.5 points)" in seats
+    assert ("4 players: **30.0% [28.0, 32.0]** (fair 25.0%; an edge of +5.0 points "
+            "[+3.0, +7.0])") in seats
+    # The agent that played is named, and the processor time of the timed table given.
+    assert "information-set search, compiled" in seats
+    assert "2.0 CPU-hours for the 1 of 3 tables timed" in seats
+    assert ("| 3 players, Ambassador deck | 3,000, 2.0 CPU-hours | 33.3% | no edge larger "
+            "than 2.5 points |") in appendix
+    assert "| 4 players, Ambassador deck | 4,000 | 25.0% | an edge of +5.0 points" in appendix
+
+
+def test_the_two_player_edge_names_the_agent_and_the_cost(tmp_path):
+    rec = record(2, (0.45, (0.43, 0.47)), plays="BeliefSearchAgent", cpu=90.0)
+    text, appendix = guide(tmp_path, rec)
+    first = row(text, "First-player advantage, 2 players")
+    assert ("**45.0% [43.0, 47.0]** of games (95% interval; fair: 50%): an edge of -5.0 "
+            "points [-7.0, -3.0], the first player is behind") in first
+    assert "2,000 games of `best` (the belief agent) against itself" in first
+    assert "1.5 CPU-minutes" in first
+    assert ("| ambassador | basic | 45.0% [43.0, 47.0] | an edge of -5.0 points [-7.0, -3.0], "
+            "the first player is behind |") in appendix
+
+
+def test_no_cost_is_said_where_the_games_were_not_timed(tmp_path):
+    text, appendix = guide(tmp_path, record(2, (0.45, (0.43, 0.47)), plays="BeliefSearchAgent"),
+                           record(3, (0.34, (0.32, 0.36))))
+    assert "CPU-" not in text and "CPU-" not in appendix
+
+
+def test_deck_against_deck_and_setup_against_setup(tmp_path):
+    recs = [record(2, (0.55, (0.53, 0.57)), "ambassador", "basic"),
+            record(2, (0.50, (0.48, 0.52)), "inquisitor", "basic"),
+            record(2, (0.50, (0.48, 0.52)), "ambassador", "standard"),
+            record(2, (0.54, (0.52, 0.56)), "inquisitor", "standard"),
+            record(3, (0.40, (0.38, 0.42)), "ambassador"),
+            record(3, (0.30, (0.28, 0.32)), "inquisitor")]
+    half = 100 * math.sqrt(2 * 0.02**2)  # 2.83 points
+    text, appendix = guide(tmp_path, *recs)
+    decks = row(text, "Ambassador or Inquisitor deck")
+    lo, hi = 5 - half, 5 + half
+    assert f"Ambassador minus Inquisitor: differs by +5.0 points [+{lo:.1f}, +{hi:.1f}]" in decks
+    assert "[+2.2, +7.8]" in decks
+    assert "2 players, 2 coins each: differs by -4.0 points [-6.8, -1.2]" in decks
+    assert "3 players: differs by +10.0 points [+7.2, +12.8]" in decks
+    setups = row(text, "2-player setup")
+    assert "2 coins each minus 1 coin to the starter: differs by -5.0 points [-7.8, -2.2]" in setups
+    assert "The smallest edge measured: 2 coins each (no edge larger than 2.0 points)" in setups
+    # Inquisitor: 54% against 50%, +4.0 points [+1.2, +6.8]
+    assert ("Inquisitor deck: the first player wins 50.0% [48.0, 52.0] with 1 coin to the "
+            "starter") in setups
+    assert "2 coins each minus 1 coin to the starter: differs by +4.0 points [+1.2, +6.8]" in setups
+    assert ("| Ambassador minus Inquisitor | 3 players | +6.7 points [+4.7, +8.7] | -3.3 points "
+            "[-5.3, -1.3] | +10.0 points [+7.2, +12.8] | differs by +10.0 points") in appendix
+
+
+def test_no_difference_larger_than_the_interval_allows(tmp_path):
+    recs = [record(2, (0.55, (0.53, 0.57)), "ambassador", "basic"),
+            record(2, (0.54, (0.52, 0.56)), "inquisitor", "basic")]
+    text, _ = guide(tmp_path, *recs)
+    decks = row(text, "Ambassador or Inquisitor deck")
+    # +1.0 points, half-width 2.83: [-1.83, +3.83], so no difference larger than 3.9 points.
+    assert ("Ambassador minus Inquisitor: no difference larger than 3.9 points (+1.0 points "
+            "[-1.8, +3.8])") in decks
+    with store.use(tmp_path):
+        (d,) = E.deck_differences()
+    assert d.words == "no difference larger than 3.9 points"
+    assert d.ci == (pytest.approx(0.01 - 0.0282843, abs=1e-6), pytest.approx(0.01 + 0.0282843, abs=1e-6))
+
+
+def test_best_and_worst_hands_at_two_and_four_players(tmp_path):
+    def hand(name, rate, reach, games):
+        return SB.HandRecord(name, rate * games, games, (rate - reach, rate + reach))
+
+    two = [hand("Duke+Duke", 0.62, 0.05, 200), hand("Captain+Duke", 0.58, 0.04, 400),
+           hand("Contessa+Duke", 0.55, 0.03, 400), hand("Ambassador+Duke", 0.50, 0.03, 400),
+           hand("Assassin+Duke", 0.45, 0.03, 400), hand("Assassin+Captain", 0.40, 0.121, 400),
+           hand("Ambassador+Assassin", 0.35, 0.04, 400),
+           hand("Contessa+Contessa", 0.90, 0.05, 58)]  # 29 deals: too few
+    four = [hand("Captain+Contessa", 0.40, 0.03, 1200), hand("Duke+Duke", 0.35, 0.03, 1200),
+            hand("Captain+Captain", 0.30, 0.03, 1200), hand("Ambassador+Captain", 0.20, 0.03, 1200),
+            hand("Assassin+Assassin", 0.15, 0.03, 1200), hand("Ambassador+Duke", 0.10, 0.03, 1200),
+            hand("Contessa+Contessa", 0.60, 0.03, 116)]  # 29 deals of 4 seats: too few
+    recs = [record(2, (0.5, (0.48, 0.52)), hands=two, plays="BeliefSearchAgent"),
+            record(4, (0.25, (0.23, 0.27)), hands=four, plays="FastSearchAgent")]
+    text, appendix = guide(tmp_path, *recs)
+    hands = row(text, "Strongest and weakest starting hands, 2 and 4 players")
+    assert ("2 players. Best: **Duke+Duke** 62.0% [57.0, 67.0], **Captain+Duke** 58.0% "
+            "[54.0, 62.0], **Contessa+Duke** 55.0% [52.0, 58.0]; worst: Ambassador+Assassin "
+            "35.0% [31.0, 39.0], Assassin+Captain 40.0% [27.9, 52.1], Assassin+Duke 45.0% "
+            "[42.0, 48.0] (win rate with that starting hand, fair share 50.0%; each to within "
+            "±12.1 points)") in hands
+    assert ("4 players. Best: **Captain+Contessa** 40.0% [37.0, 43.0], **Duke+Duke**") in hands
+    assert "worst: Ambassador+Duke 10.0% [7.0, 13.0], Assassin+Assassin" in hands
+    assert "fair share 25.0%; each to within ±3.0 points" in hands
+    assert "Contessa+Contessa" not in hands  # dealt in 29 deals only, at either table
+    assert hands.index("2 players. Best") < hands.index("4 players. Best")
+    # The guide names who played each table.
+    assert "`best` (the belief agent)" in hands and "`best` (information-set search, compiled)" in hands
+    assert ("- Starting hands, 4 players, Ambassador deck: best Captain+Contessa 40.0% "
+            "[37.0, 43.0]") in appendix
+    assert "Ambassador+Duke 10.0% [7.0, 13.0] (hands dealt at least 30 times; each to within " \
+        "±3.0 points)." in appendix
