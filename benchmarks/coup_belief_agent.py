@@ -14,13 +14,16 @@ percentile.
 ``--agent resolve`` measures the re-solving agent, with ``belief`` added to its
 opponents; ``--opponents``, ``--decks`` and ``--setups`` measure only some lines.
 Finished games are kept under the cache folder (one folder per commit), so a stopped
-run resumes. Run: ``.venv/bin/python benchmarks/coup_belief_agent.py [--games 1000]
+run resumes. A run of some lines keeps the other lines of the results file as they were,
+each with the commit and games it was measured with, so the panel can be filled in over
+several runs. Run: ``.venv/bin/python benchmarks/coup_belief_agent.py [--games 1000]
 [--agent resolve]``; writes ``benchmarks/results/coup_<agent>_agent.{txt,json}``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import time
 from pathlib import Path
 
@@ -80,15 +83,28 @@ def line(deck: str, setup: str, opponent: str, games_n: int, seed: int, folder: 
                         record=folder / f"{deck}_{setup}_{opponent}.jsonl", deal=deal_chance)
     total = next(r for r in result.totals() if r.agent == AGENT)
     return {"deck": deck, "setup": setup, "opponent": opponent, "games": games_n,
-            "wins": total.wins, "win_rate": total.win_rate, "ci95": list(total.ci95),
+            "commit": code_commit(), "wins": total.wins, "win_rate": total.win_rate, "ci95": list(total.ci95),
             "above_half": total.ci95[0] > 0.5, "seconds": time.perf_counter() - start}
 
 
-def describe(x: dict) -> str:
+def describe(x: dict, now: str = "") -> str:
     lo, hi = x["ci95"]
     verdict = "above 50%" if x["above_half"] else "NOT above 50%"
+    made = "" if x.get("commit", now) == now else f"  (commit {x['commit'][:12]})"
     return (f"{x['deck']:<10} {x['setup']:<8} vs {x['opponent']:<12} {x['games']:>5} games  "
-            f"{x['win_rate']:6.1%} [{lo:.1%}, {hi:.1%}]  {verdict}")
+            f"{x['win_rate']:6.1%} [{lo:.1%}, {hi:.1%}]  {verdict}{made}")
+
+
+def kept_lines(out: Path, run: list[dict]) -> tuple[list[dict], dict | None]:
+    """The lines of the stored results not measured in this run, and its stored timing."""
+    path = out / f"coup_{AGENT}_agent.json"
+    if not path.exists():
+        return [], None
+    stored = json.loads(path.read_text())
+    ran = {(x["deck"], x["setup"], x["opponent"]) for x in run}
+    kept = [x | {"commit": x.get("commit", stored["commit"])} for x in stored["matches"]
+            if (x["deck"], x["setup"], x["opponent"]) not in ran]
+    return kept, stored.get("decision_ms")
 
 
 def main(argv=None) -> None:
@@ -124,6 +140,10 @@ def main(argv=None) -> None:
                 x = line(deck, setup, opponent, args.games, args.seed, folder)
                 lines.append(x)
                 print(describe(x), flush=True)
+    kept, stored_ms = kept_lines(args.out, lines)
+    order = {(d, s_, o): i for i, (d, s_, o) in enumerate(
+        (d, s_, o) for d in C.DECKS for s_ in SETUPS for o in OPPONENTS[AGENT] + ("blueprint",))}
+    lines = sorted(kept + lines, key=lambda x: order.get((x["deck"], x["setup"], x["opponent"]), 0))
     times = np.array(_TIMES) if _TIMES else np.zeros(1)
     missed = [f"{x['deck']} {x['setup']} vs {x['opponent']}" for x in lines if not x["above_half"]]
     built = [d for d in C.DECKS if blueprint_built(d)]
@@ -136,13 +156,18 @@ def main(argv=None) -> None:
         f"{1000 * float(np.percentile(times, 95)):.1f} ms, slowest {1000 * float(times.max()):.0f} ms",
     ]
     print("\n".join(summary))
-    text = header + [describe(x) for x in lines] + summary
-    record = {"version": farol_version(), "commit": code_commit(), "seed": args.seed,
+    timing = ({"timed": len(_TIMES), "median": 1000 * float(np.median(times)),
+               "p95": 1000 * float(np.percentile(times, 95)), "max": 1000 * float(times.max()),
+               "commit": code_commit()} if _TIMES or stored_ms is None else stored_ms)
+    if not _TIMES and stored_ms is not None:
+        summary[-1] = (f"decisions with a choice timed (commit {stored_ms.get('commit', '?')[:12]}): "
+                       f"{stored_ms['timed']}; median {stored_ms['median']:.1f} ms, 95th percentile "
+                       f"{stored_ms['p95']:.1f} ms, slowest {stored_ms['max']:.0f} ms")
+    now = code_commit()
+    text = header + [describe(x, now) for x in lines] + summary
+    record = {"version": farol_version(), "commit": now, "seed": args.seed,
               "agent": AGENT, "games": args.games, "matches": lines,
-              "decision_ms": {"timed": len(_TIMES), "median": 1000 * float(np.median(times)),
-                              "p95": 1000 * float(np.percentile(times, 95)),
-                              "max": 1000 * float(times.max())},
-              "lines": text}
+              "decision_ms": timing, "lines": text}
     save(args.out, f"coup_{AGENT}_agent", text, record)
 
 
