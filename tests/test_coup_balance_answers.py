@@ -5,6 +5,7 @@ and what the games cost, in the guide and in the methods appendix alike."""
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -186,3 +187,19 @@ def test_best_and_worst_hands_at_two_and_four_players(tmp_path):
             "[37.0, 43.0]") in appendix
     assert "Ambassador+Duke 10.0% [7.0, 13.0] (hands dealt at least 30 times; each to within " \
         "±3.0 points)." in appendix
+
+
+def test_the_variance_factors_are_read_from_the_benchmark(tmp_path):
+    from analysis.report.coup.from_the_deal import variance_lines
+
+    line = {"agent": "honest", "players": 2, "games": 400, "deals": 200,
+            "duplicate_factor": 2.5, "duplicate_factor_ci95": [2.0, 3.0],
+            "cv_factor": 0.99, "cv_factor_ci95": [0.95, 1.02]}
+    path = tmp_path / "bench.json"
+    path.write_text(json.dumps({"seed": 7, "lines": [line], "control_variate_pays": False}))
+    text = "\n".join(variance_lines(path))
+    assert "| honest ×2 | 400 (200 deals) | 2.50 [2.00, 3.00] | 0.990 [0.950, 1.020] |" in text
+    assert "seed 7" in text and "not kept" in text
+    path.write_text(json.dumps({"seed": 7, "lines": [line], "control_variate_pays": True}))
+    assert "is kept" in "\n".join(variance_lines(path))
+    assert variance_lines(tmp_path / "missing.json") == []
