@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pyspiel
 import pytest
@@ -132,6 +133,7 @@ def test_the_command_prints_each_table_and_refuses_bad_input(data, capsys):
     assert "seat 1:" in out and "seat 2:" in out
     assert "honest against 1 random, 6 games" in out
     assert "best starting hand:" in out
+    assert re.search(r"compute: [\d.,]+ CPU-minutes for its games", out)
     for bad, words in ([["--players", "9"], "2-8 players"], [["--players", "two"], "range"],
                        [["--decks", "classic"], "--decks 'classic'"],
                        [["--setups", "solo"], "--setups 'solo'"],

@@ -108,3 +108,5 @@ def print_record(record: TableRecord) -> None:
         for label, h in (("best", best), ("worst", worst)):
             print(f"  {label} starting hand: {h.hand} wins {percent(h.win_rate, h.ci95)} "
                   f"of {h.games}")
+    if record.cpu_seconds is not None:
+        print(f"  compute: {record.cpu_seconds / 60:,.1f} CPU-minutes for its games")
