@@ -21,8 +21,10 @@ from analysis.cobardes.exact import ExactSolver
 from analysis.cobardes.fast_exact import FastExactSolver
 from analysis.solve import CFRSolver, compile_game
 from analysis.solve.compile import CompiledGame
+from analysis.solve.digest import key_text
 from analysis.solve.errors import GameTooLargeError
 from games.cobardes import engine as E
+from games.cobardes import keys as K
 from games.cobardes.hidden import is_public
 from games.errors import InvalidParameterError
 
@@ -77,6 +79,36 @@ class PublicCut:
         return value, -value
 
 
+class OrderedKeys:
+    """A battle walker keyed by the refined keys (:func:`games.cobardes.keys.ordered_state_key`,
+    :func:`~games.cobardes.keys.ordered_infoset_key`): the coarse keys plus the order of
+    each rival's plays while a villain of theirs is hidden. With ``record``,
+    ``coarse_of`` maps each refined information-set key, as the compiled game prints
+    it, to the coarse key it refines (to read a coarse strategy in the refined graph)."""
+
+    def __init__(self, base, record: bool = False):
+        self._base = base
+        self.record = record
+        self.coarse_of: dict[str, str] = {}
+        for name in dir(base):
+            if not name.startswith("_") and name not in vars(OrderedKeys):
+                method = getattr(base, name)
+                if callable(method):
+                    setattr(self, name, method)
+
+    def __getattr__(self, name):
+        return getattr(self._base, name)
+
+    def state_key(self, s: E.Pos):
+        return K.ordered_state_key(s)
+
+    def infoset_key(self, s: E.Pos, player: int):
+        key = K.ordered_infoset_key(s, player)
+        if self.record:
+            self.coarse_of.setdefault(key_text(key), key_text(key[0]))
+        return key
+
+
 @dataclass(frozen=True)
 class CutCompile:
     """The trunk's compiled game and what valuing its leaves cost."""
@@ -86,18 +118,23 @@ class CutCompile:
     exact_positions: int
     exact_seconds: float
     seconds: float
+    coarse_of: dict | None = None  # refined key -> coarse key (``ordered`` and ``record``)
 
 
 def compile_cut(game: pyspiel.Game, graph: bool = True, max_memory: int | None = None,
                 progress: bool | None = None, key_names: bool = True,
                 abstract_keys: bool = False,
-                exact: ExactSolver | FastExactSolver | None = None) -> CutCompile:
+                exact: ExactSolver | FastExactSolver | None = None,
+                ordered: bool = False, record: bool = False) -> CutCompile:
     """Compile ``game``'s trunk: the battle with its public subgames as exact terminals.
 
     ``graph=True`` gives the state-keyed graph (deal-lifted when the battle's villains
     are dealt hidden), ``graph=False`` the perfect-recall tree (``abstract_keys`` as in
     :func:`analysis.solve.compile_game`). The public subgames are solved by a new
     :class:`FastExactSolver` (its memo dropped afterwards) unless a solver is passed in.
+    ``ordered``: the graph keyed by the refined keys (:class:`OrderedKeys`, on the
+    battle's own walker, not the deal-lifted one); ``record`` keeps which coarse key
+    each refined one refines.
 
     Raises
     ------
@@ -114,18 +151,20 @@ def compile_cut(game: pyspiel.Game, graph: bool = True, max_memory: int | None =
             "this battle has no hidden villain: solve it exactly (farol cobardes exact)")
     if exact is None:
         exact = FastExactSolver(rules.cfg, rules.pay)
-    if graph:
+    if graph and not ordered:
         base = game.lifted_walker()
         if not base.lifts():
             base = game.solver_walker(history=False)
     else:
-        base = game.solver_walker(history=True)
-    walker = PublicCut(base, exact)
+        base = game.solver_walker(history=not graph)
+    refined = OrderedKeys(base, record) if ordered else None
+    walker = PublicCut(refined or base, exact)
     tick = time.perf_counter()
     compiled = compile_game(game, graph=graph, max_memory=max_memory, progress=progress,
                             key_names=key_names, abstract_keys=abstract_keys, walker=walker)
     return CutCompile(compiled, walker.cuts, exact.solved, walker.exact_seconds,
-                      time.perf_counter() - tick)
+                      time.perf_counter() - tick,
+                      refined.coarse_of if refined is not None and record else None)
 
 
 # A trunk is solved on its perfect-recall tree (exact) when it compiles within this.

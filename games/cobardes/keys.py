@@ -43,3 +43,27 @@ def infoset_key(s: E.Pos, player: int) -> tuple:
             s.kv[player] & rival, s.court, s.used, _unharmed(s), s.combat, s.phase, s.actor, s.queue,
             s.bonus, s.priv, s.forced, s.first, s.open, cards, s.exch, s.fw, s.mods, s.vil, aux,
             s.outcome, s.pending, s.quick)
+
+
+def rival_order(s: E.Pos, player: int) -> tuple:
+    """The rival's cards on the battlefield in the order they were played, while a
+    villain of the rival's is hidden from ``player`` (in hand unknown to it, or still to
+    be dealt); empty once every villain of theirs is known or gone. It is what the
+    coarse keys forget and a player who remembers could use: which of the rival's plays
+    came before a villain could have been shown or swapped (the Procuress)."""
+    r = 1 - player
+    hidden = s.h[r] & C.VILLAIN_MASK & ~s.kv[player]
+    if not hidden and not any(kind == "villain" and who == r for kind, who in s.pending):
+        return ()
+    return tuple(card for who, card in s.field if who == r)
+
+
+def ordered_state_key(s: E.Pos) -> tuple:
+    """:func:`state_key` refined with each player's :func:`rival_order`."""
+    return state_key(s), rival_order(s, 0), rival_order(s, 1)
+
+
+def ordered_infoset_key(s: E.Pos, player: int) -> tuple:
+    """:func:`infoset_key` refined with :func:`rival_order`: the coarse key comes first,
+    so each refined information set lies inside one coarse one."""
+    return infoset_key(s, player), rival_order(s, player)

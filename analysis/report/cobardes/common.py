@@ -17,6 +17,7 @@ from games.cobardes import cards as C
 
 BENCHMARKS = store.REPOSITORY / "benchmarks" / "results"
 BENCHMARK_JSON = BENCHMARKS / "cobardes_villains.json"
+REFINED_KEY_JSON = BENCHMARKS / "cobardes_refined_key.json"
 FULL_BATTLE_JSON = BENCHMARKS / "cobardes_full_battle.json"
 FULL_GRAPH_JSON = BENCHMARKS / "cobardes_full_battle_graph.json"
 EXACT = "exact backward induction (LP per confrontation), exploitability 0"

@@ -12,6 +12,7 @@ from analysis.report.cobardes.common import (
     EXACT,
     FULL_BATTLE_JSON,
     FULL_GRAPH_JSON,
+    REFINED_KEY_JSON,
     duration_text,
     full_army_text,
     heatmap,
@@ -50,6 +51,32 @@ for them*; the hidden case follows.
 ![Villain matchups]({path})
 
 Mean battle value over opponents, both seats: {ranking}."""
+
+
+def refined_text(path=REFINED_KEY_JSON) -> str:
+    """The refined key's measurement (``benchmarks/cobardes_refined_key.py``): the
+    Procuress deck's true/within ratio with the coarse key and with the key that also
+    remembers the order of the rival's plays while its villain is hidden."""
+    if not path.exists():
+        return ""
+    b = read_json(path)
+    rows = [r for r in b["rows"] if "Procuress" in r["deck"]]
+    coarse, refined = (next(r for r in rows if r["key"] == k) for k in ("coarse", "refined"))
+    others = [r for r in b["rows"] if "Procuress" not in r["deck"] and r["key"] == "refined"]
+    worst = max((r["ratio"] for r in others), default=float("nan"))
+    said = (f"\n\n**A finer key?** Keyed also by the order of the rival's plays while its "
+            f"villain is hidden, the Procuress deck's strategy is exploitable by "
+            f"{refined['true']:.1e} in the true game ({refined['ratio']:.1f}x what its "
+            f"abstraction measures), against {coarse['true']:.1e} ({coarse['ratio']:.1f}x) "
+            f"with the coarse key, after the same {b['iterations']} CFR+ iterations")
+    if b["refined_helps"]:
+        return said + ": the finer key is the better one here."
+    return (said + f": remembering the order makes it worse, not better (a finer "
+            f"imperfect-recall key need not give a less exploitable strategy), while on "
+            f"the decks without the Procuress the refined key's ratio is at most "
+            f"{worst:.2f}x. The matchups keep the coarse key; their exploitability with the "
+            f"Procuress stays a lower bound, {coarse['ratio']:.1f} times too low on this "
+            f"reduced deck (`benchmarks/cobardes_refined_key.py`).")
 
 
 def hidden_section(ctx: ReportContext) -> str:
@@ -112,7 +139,7 @@ abstraction's loss.
 
 On the full game only the exploitability inside the abstraction is measurable; it is
 a **lower bound** on the true exploitability (a best response that also forgets is
-weaker than a true one).{verdict}{cut}{hidden}{full_battle_text(ctx)}{bench}"""
+weaker than a true one).{verdict}{refined_text()}{cut}{hidden}{full_battle_text(ctx)}{bench}"""
 
 
 def _loss_rows(measured: list[dict]) -> list[str]:
