@@ -31,7 +31,25 @@ from games.errors import InvalidParameterError
 GAME = "python_cobardes_battle"
 
 
-class PublicCut:
+class Wrapper:
+    """A battle walker wrapping another: every method it does not define is the wrapped
+    one's. The compile looks the methods up millions of times, so they are bound once
+    rather than found through ``__getattr__`` at every call."""
+
+    def __init__(self, base):
+        self._base = base
+        own = {name for klass in type(self).__mro__ for name in vars(klass)}
+        for name in dir(base):
+            if not name.startswith("_") and name not in own:
+                method = getattr(base, name)
+                if callable(method):
+                    setattr(self, name, method)
+
+    def __getattr__(self, name):
+        return getattr(self._base, name)
+
+
+class PublicCut(Wrapper):
     """A battle walker (:class:`games.keys.Walker`) whose public positions are terminals.
 
     Every method not listed here is the wrapped walker's (including the deal-lifted
@@ -48,21 +66,11 @@ class PublicCut:
     """
 
     def __init__(self, base, exact: ExactSolver | FastExactSolver):
-        self._base = base
+        super().__init__(base)
         self._root = base.root()
         self.exact = exact
         self.cuts = 0  # trunk leaves valued by the exact solver (walk edges, not positions)
         self.exact_seconds = 0.0
-        # The compile looks the wrapped walker's methods up millions of times: bind them
-        # once rather than through __getattr__ at every call.
-        for name in dir(base):
-            if not name.startswith("_") and name not in vars(PublicCut):
-                method = getattr(base, name)
-                if callable(method):
-                    setattr(self, name, method)
-
-    def __getattr__(self, name):
-        return getattr(self._base, name)
 
     def actor(self, s: E.Pos) -> int:
         if s is not self._root and is_public(s):
@@ -79,7 +87,7 @@ class PublicCut:
         return value, -value
 
 
-class OrderedKeys:
+class OrderedKeys(Wrapper):
     """A battle walker keyed by the refined keys (:func:`games.cobardes.keys.ordered_state_key`,
     :func:`~games.cobardes.keys.ordered_infoset_key`): the coarse keys plus the order of
     each rival's plays while a villain of theirs is hidden. With ``record``,
@@ -87,17 +95,9 @@ class OrderedKeys:
     it, to the coarse key it refines (to read a coarse strategy in the refined graph)."""
 
     def __init__(self, base, record: bool = False):
-        self._base = base
+        super().__init__(base)
         self.record = record
         self.coarse_of: dict[str, str] = {}
-        for name in dir(base):
-            if not name.startswith("_") and name not in vars(OrderedKeys):
-                method = getattr(base, name)
-                if callable(method):
-                    setattr(self, name, method)
-
-    def __getattr__(self, name):
-        return getattr(self._base, name)
 
     def state_key(self, s: E.Pos):
         return K.ordered_state_key(s)
