@@ -3,7 +3,9 @@
 Reads the stored matchup records (``farol cobardes sweep --kind hidden``), each of which
 carries its own compile and CFR+ seconds, and projects the whole sweep of 100 matchups:
 on 2 local processes, and on Dask clusters of N workers (one matchup a worker at a time;
-a matchup's peak memory is the full battle's, see ``cobardes_full_battle.txt``).
+a matchup's peak memory is the full battle's, see ``cobardes_full_battle.txt``). Then the
+rates a matchup of the median size needs to take 3 minutes, beside the rates measured:
+the compile's positions a second and CFR+'s position-iterations a second.
 
 Run: ``.venv/bin/python benchmarks/cobardes_hidden_sweep.py [--note TEXT]``; writes
 ``benchmarks/results/cobardes_hidden_sweep.txt``.
@@ -19,6 +21,31 @@ from pathlib import Path
 from analysis.cobardes.hidden_sweep import hidden_matchups, load_hidden
 
 RESULTS = Path(__file__).resolve().parent / "results"
+
+
+TARGET = 180.0  # seconds a matchup is wanted to take on one core
+
+
+def rates(records) -> list[str]:
+    """The compile and CFR+ rates measured (median over the matchups, fastest) and what
+    a matchup of the median size needs to take :data:`TARGET` seconds, if each of the
+    two took half of it."""
+    compile_rate = [r.nodes / r.compile_seconds for r in records]
+    cfr_rate = [r.nodes * r.iterations / r.solve_seconds for r in records]
+    nodes = statistics.median(r.nodes for r in records)
+    iterations = records[0].iterations
+    need_compile = nodes / (TARGET / 2)
+    need_cfr = nodes * iterations / (TARGET / 2)
+    return [
+        f"median matchup: {nodes:,.0f} positions; compile {statistics.median(compile_rate):,.0f} "
+        f"positions a second (fastest {max(compile_rate):,.0f}), CFR+ "
+        f"{statistics.median(cfr_rate):.2e} position-iterations a second (fastest "
+        f"{max(cfr_rate):.2e})",
+        f"for {TARGET / 60:.0f} minutes a matchup at that size, half each: compile "
+        f"{need_compile:,.0f} positions a second ({need_compile / max(compile_rate):.1f}x the "
+        f"fastest measured), CFR+ {need_cfr:.2e} position-iterations a second "
+        f"({need_cfr / max(cfr_rate):.1f}x the fastest measured)",
+    ]
 
 
 def main(argv=None) -> None:
@@ -45,6 +72,7 @@ def main(argv=None) -> None:
             where = {1: "local process", 2: "local processes"}.get(workers, "Dask workers")
             lines.append(f"projected time for all {total} on {workers} {where}: {hours:.1f} h"
                          " (solved ones at their own time, the rest at the median)")
+        lines += rates(list(records.values()))
     print(*lines, sep="\n")
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "cobardes_hidden_sweep.txt").write_text("\n".join(lines) + "\n")
