@@ -250,7 +250,7 @@ def test_coup_seats_by_player_count(tmp_path):
         assert f"{r.table.players} players: **{pct_ci(first.win_rate, first.ci95)}**" in row
     assert "3 players seat 1" in row  # 42% is out of the fair third's reach
     # Each deck is answered on its own, the Ambassador first.
-    assert row.index("Ambassador deck: Seat 1") < row.index("Inquisitor deck: Seat 1")
+    assert row.index("Ambassador deck: The first player") < row.index("Inquisitor deck: The first")
     assert "Ambassador and Inquisitor decks" in row
     chart = (tmp_path / "coup_guide_seats.svg").read_text()
     assert chart.count("<title>") >= 1 + 12 and "seat 5" in chart
