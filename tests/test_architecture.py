@@ -390,3 +390,30 @@ def test_importing_the_reports_leaves_matplotlibs_backend_alone():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=ROOT)
     assert out.stdout.strip() == "svg"
+
+
+IMPORT_EACH = """
+import importlib, pathlib, sys
+failed = []
+for path in sorted(pathlib.Path("analysis").rglob("*.py")):
+    name = ".".join(path.with_suffix("").parts).removesuffix(".__init__")
+    for loaded in [m for m in sys.modules if m == "analysis" or m.startswith("analysis.")]:
+        del sys.modules[loaded]
+    try:
+        importlib.import_module(name)
+    except Exception as exc:  # noqa: BLE001
+        failed.append(f"{name}: {exc!r}"[:200])
+print("\\n".join(failed))
+"""
+
+
+def test_every_module_imports_first():
+    """Each module of ``analysis`` imports as the first one a program loads (a notebook or
+    a script may start anywhere): a package whose ``__init__`` reaches back to a module
+    still being imported fails only for the one who imports it first."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", IMPORT_EACH], capture_output=True,
+                         text=True, check=True, cwd=ROOT)
+    assert out.stdout.strip() == "", out.stdout

@@ -428,7 +428,7 @@ def test_the_priced_study_section_compares_with_the_cap_zero_study(tmp_path, mon
     from analysis.coup import bluffing
     from analysis.report import ReportContext
     from analysis.report.coup.bluffing import section_priced_bluffing
-    from analysis.report.coup.readers import priced_records
+    from analysis.report.guides.coup.readers import priced_records
     from games import catalog
 
     ctx = ReportContext(catalog.family("coup"), tmp_path, quick=True)

@@ -29,8 +29,8 @@ from analysis.report import cells, svg
 from analysis.report.cobardes.common import FULL_BATTLE_JSON, load_renewal
 from analysis.report.context import ReportContext
 from analysis.report.coup.from_the_deal import section_from_the_deal
-from analysis.report.coup.readers import full_game_best
 from analysis.report.guides.common import TEMPLATES, GuideContext
+from analysis.report.guides.coup.readers import full_game_best
 from analysis.report.guides.goat_lords import records as GR
 from analysis.report.guides.write import GUIDES, render_guide, write_guide
 from analysis.report.markdown import pct, pct_ci, pp, table

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from analysis.coup import balance, bluffing, larger, model
 from analysis.report.context import ReportContext
-from analysis.report.coup.readers import endgame_records
 from analysis.report.coup.tables import fmt, solver_note
+from analysis.report.guides.coup.readers import endgame_records
 from analysis.shared.store import read_rows
 
 

@@ -8,8 +8,8 @@ from matplotlib.figure import Figure
 from analysis.coup import bluffing
 from analysis.coup.model import DEFAULT_CAP
 from analysis.report.context import ReportContext
-from analysis.report.coup.readers import endgame_records, priced_records
 from analysis.report.coup.tables import fmt, solver_note
+from analysis.report.guides.coup.readers import endgame_records, priced_records
 
 HONEST_ORDER = ("Captain", "Assassin", "Duke", "Contessa")
 

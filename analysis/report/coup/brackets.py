@@ -8,14 +8,14 @@ import pandas as pd
 from analysis.coup import sweep
 from analysis.coup.endgames import SOLVER
 from analysis.report.context import ReportContext
-from analysis.report.coup.readers import (
+from analysis.report.coup.tables import fmt, heatmaps, win_cell
+from analysis.report.guides.coup.readers import (
     bracket_frame,
     markov_brackets,
     plain_brackets,
     tightest,
     with_closed,
 )
-from analysis.report.coup.tables import fmt, heatmaps, win_cell
 from games.coup import cards as C
 
 

@@ -8,8 +8,8 @@ from analysis.coup import bluffing, model, sweep
 from analysis.coup.endgames import SOLVER
 from analysis.coup.model import DEFAULT_CAP, MAIN_REVEALED, REVEALED_SETS
 from analysis.report.context import ReportContext
-from analysis.report.coup.readers import CAP3_COINS, REVEALED_COINS, endgame_records
 from analysis.report.coup.tables import fmt, heatmaps, solver_note
+from analysis.report.guides.coup.readers import CAP3_COINS, REVEALED_COINS, endgame_records
 
 
 def section_endgames(ctx: ReportContext) -> str:

@@ -10,15 +10,15 @@ from analysis.report.coup.bluffing import claim_extremes, priced_bullet
 from analysis.report.coup.brackets import markov_bullet, with_larger_caps
 from analysis.report.coup.full_game import first_mover_bullet, full_game_bullet
 from analysis.report.coup.larger import larger_bullet
-from analysis.report.coup.readers import (
+from analysis.report.coup.revealed import revealed_bullet
+from analysis.report.coup.tables import solver_note
+from analysis.report.guides.coup.readers import (
     CAP3_COINS,
     bracket_frame,
     endgame_records,
     plain_brackets,
     with_closed,
 )
-from analysis.report.coup.revealed import revealed_bullet
-from analysis.report.coup.tables import solver_note
 
 
 def section_findings(ctx: ReportContext) -> str:

@@ -7,8 +7,13 @@ import numpy as np
 from analysis.coup import full_game
 from analysis.coup.endgames import SOLVER
 from analysis.report.context import ReportContext
-from analysis.report.coup.readers import full_game_best, markov_brackets, plain_brackets, tightest
 from analysis.report.coup.tables import fmt, solve_cells, span
+from analysis.report.guides.coup.readers import (
+    full_game_best,
+    markov_brackets,
+    plain_brackets,
+    tightest,
+)
 from games.coup import cards as C
 
 

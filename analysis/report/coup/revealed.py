@@ -5,14 +5,14 @@ from __future__ import annotations
 from analysis.coup.endgames import SOLVER
 from analysis.coup.model import MAIN_REVEALED, REVEALED_SETS
 from analysis.report.context import ReportContext
-from analysis.report.coup.readers import (
+from analysis.report.coup.tables import win_cell
+from analysis.report.guides.coup.readers import (
     REVEALED_COINS,
     bracket_frame,
     markov_brackets,
     plain_brackets,
     tightest,
 )
-from analysis.report.coup.tables import win_cell
 
 
 def revealed_bullet() -> list[str]:

@@ -12,7 +12,7 @@ from analysis.coup import blueprint, blueprint_bluffs, full_game, seat_balance
 from analysis.coup.blueprint_bluffs import BluffTable
 from analysis.coup.seat_balance import TableRecord
 from analysis.coup.studies import agent_play
-from analysis.report.coup.readers import full_game_best
+from analysis.report.guides.coup.readers import full_game_best
 from analysis.shared import store
 
 # The game as the rulebook deals it to two: the Ambassador deck, the starting player

@@ -1,4 +1,4 @@
-"""What the Coup report's sections read: the stored endgame and bracket records, as frames."""
+"""What the Coup guide and the report's sections read: the stored endgame and bracket records, as frames."""
 
 from __future__ import annotations
 
