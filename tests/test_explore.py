@@ -209,6 +209,21 @@ def test_coup_advice_is_farol_advise_at_the_same_spot(client, capsys):
     assert sum(r["probability"] for r in got["actions"]) == pytest.approx(1.0)
 
 
+def test_coup_advice_inside_a_turn_is_the_re_solve_farol_advise_gives(client, capsys):
+    """A block the exact solve and the opening table cannot answer: the page gives the
+    re-solve's advice, as farol advise does, and says first what its model leaves out."""
+    history = ["Draw Duke", "Draw Contessa", "Draw Captain", "Draw Assassin", "Foreign Aid"]
+    answer = client.post("/api/advice", json={"game": "coup", "params": "",
+                                              "history": history}).get_json()
+    got = answer["advice"]
+    expected = _advise_json(capsys, "coup", "--history", ";".join(history))
+    assert got["json"] == expected and _run_command(capsys, answer) == expected
+    assert got["source"].startswith("Truncated model")
+    assert got["player"] == 1 and "No block" in {a["action"] for a in got["actions"]}
+    assert sum(a["probability"] for a in got["actions"]) == pytest.approx(1.0)
+    assert got["opponent_hand"] == expected["opponent_hands"]
+
+
 @pytest.mark.parametrize("game,params,history,cli", [
     # Where a card is still to be drawn, no one decides.
     ("coup", ENDGAME, ["Draw Duke"], ["--turn-cap", "1", "--cap-pricing", "draw"]),

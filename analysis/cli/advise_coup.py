@@ -17,6 +17,7 @@ import json
 
 from analysis.cli.numbers import int_in
 from analysis.cli.spots import add_spot_arguments, spot_from_args
+from analysis.coup import resolve_advice
 from analysis.coup.advise import CAP_PRICINGS, DEFAULT_CAP, advise, can_price_cap, position_at
 from analysis.coup.blueprint_advice import (
     ROLLOUTS,
@@ -26,7 +27,7 @@ from analysis.coup.blueprint_advice import (
     position_spot,
 )
 from analysis.coup.openings import SOLVE_MINUTES, refusal, stored_advice, stored_note
-from analysis.coup.resolve_advice import ADVISED, advise_state
+from analysis.coup.resolve_advice import advise_state
 from analysis.shared.progress import expect
 from games.coup import cards as C
 from games.coup.positions import parse_position
@@ -89,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         return answer(args)
     except FarolError:
-        state = resolvable(args)
+        state = resolvable_spot(args)
         if state is None:
             raise
     advice = advise_state(state)
@@ -97,17 +98,13 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def resolvable(args: argparse.Namespace):
+def resolvable_spot(args: argparse.Namespace):
     """The state of a history the re-solve advises (a 2-player turn action, challenge or
     block) when the other ways refused it and no exact solve was asked for; else None."""
     if args.history is None or args.solve:
         return None
     state = spot_from_args(GAME, args, {"deck": args.deck})
-    core = state.core
-    if (core.cfg.num_players != 2 or core.over or core.cur not in (0, 1)
-            or core.queue[0][0] not in ADVISED):
-        return None
-    return state
+    return state if resolve_advice.resolvable(state) else None
 
 
 def answer(args: argparse.Namespace) -> int:

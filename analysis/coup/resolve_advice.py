@@ -75,6 +75,13 @@ class ResolveAdvice:
         return "\n".join(lines)
 
 
+def resolvable(state: pyspiel.State) -> bool:
+    """Whether the re-solve advises ``state``: a 2-player turn action, challenge or block."""
+    core = state.core
+    return (core.cfg.num_players == 2 and not core.over and core.cur in (0, 1)
+            and core.queue[0][0] in ADVISED)
+
+
 def advise_state(state: pyspiel.State) -> ResolveAdvice:
     """The re-solve's advice for the player to move at ``state`` (2 players)."""
     core = state.core

@@ -19,8 +19,9 @@ import pyspiel
 
 from analysis.cobardes import advise as cobardes_advice
 from analysis.coup import advise as coup_advice
-from analysis.coup import blueprint_advice
+from analysis.coup import blueprint_advice, resolve_advice
 from analysis.coup.blueprint_advice import blueprint_for
+from analysis.coup.openings import stored_advice, stored_note
 from analysis.goat_lords import bots as goat_bots
 from analysis.shared.lists import comma_list
 from analysis.shared.params import load_game, parse_params
@@ -240,6 +241,9 @@ def summary(key: str, advice: dict, variant: str = "any", score: bool = False) -
     value (``None`` where the solve gives no value), sorted most played first, and the
     report charts that bear on the spot."""
     actions = advice.get("actions")
+    if actions is None and "moves" in advice:  # the re-solve's advice
+        actions = [{"action": m["move"], "probability": m["probability"], "value": m["value"]}
+                   for m in advice["moves"]]
     if actions is None:
         mix = advice.get("strategy") or {m["action"]: m["probability"]
                                          for m in advice.get("mix", [])}
@@ -248,9 +252,13 @@ def summary(key: str, advice: dict, variant: str = "any", score: bool = False) -
                                              -(r["value"] if r["value"] is not None else 0)))
     wanted = {"any", variant} | ({"score"} if score else set())
     charts = [{"file": f, "title": t} for f, t, when in CHARTS[key] if when in wanted]
+    source = advice.get("source")
+    if advice.get("truncated"):  # what the model leaves out, first
+        source = f"{advice['truncated']} Source: {source}."
     return {"game": key, "player": advice.get("player"), "value": advice.get("value"),
-            "actions": actions, "opponent_hand": advice.get("opponent_hand", {}),
-            "source": advice.get("source"), "exploitability": advice.get("exploitability"),
+            "actions": actions,
+            "opponent_hand": advice.get("opponent_hand", advice.get("opponent_hands", {})),
+            "source": source, "exploitability": advice.get("exploitability"),
             "charts": charts, "json": advice}
 
 
@@ -282,11 +290,18 @@ def advice_at(key: Any, params: Any, history: Any, options: Any = None) -> dict:
         if bp is not None:  # any decision, as farol advise coup --history gives it
             advice = blueprint_advice.advise_spot(state, bp).to_json()
             return out | {"advice": summary(key, advice)}
-        position = coup_advice.position_at(state)
-        advice = coup_advice.advise(position, state.core.cfg.deck, cap, cap=pricing)
+        position, deck = coup_advice.position_at(state), state.core.cfg.deck
+        stored = stored_advice(position, deck, cap, pricing)
+        if stored is not None:  # the shipped opening, as farol advise prints it
+            return out | {"advice": summary(key, stored.to_json() | {"stored": stored_note(deck)})}
+        advice = coup_advice.advise(position, deck, cap, cap=pricing)
         return out | {"advice": summary(key, advice.to_json())}
     except FarolError as exc:
-        return out | {"unavailable": str(exc)}
+        if key != "coup" or not resolve_advice.resolvable(state):
+            return out | {"unavailable": str(exc)}
+    # As farol advise coup --history: a turn action, challenge or block the other ways
+    # refuse is re-solved at once, the answer saying first what the model leaves out.
+    return out | {"advice": summary(key, resolve_advice.advise_state(state).to_json())}
 
 
 AGENT = "best"
