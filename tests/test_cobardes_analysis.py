@@ -248,6 +248,45 @@ def test_capped_war_matches_engine_cfr_on_the_war_game():
     assert abs(result.value - composed) <= 2 * result.exploitability + 1e-6
 
 
+def _absorbing_chain_value(q: dict, start=(0, 0)) -> float:
+    """The war's value as an absorbing Markov chain over the scores (a battle ending as
+    ``q`` says at every score), by the fundamental matrix: an independent way to the
+    composition's numbers."""
+    states = list(war.SCORES)
+    index = {s: i for i, s in enumerate(states)}
+    n = len(states)
+    stay, gain = np.zeros((n, n)), np.zeros(n)
+    for (a, b), i in index.items():
+        stay[i, i] += q["draw"]
+        gain[i] += q["crown"] - q["crown_loss"]
+        for prob, nxt, end in ((q["win"], (a + 1, b), 1.0), (q["loss"], (a, b + 1), -1.0)):
+            if max(nxt) >= war.TOKENS_TO_WIN:
+                gain[i] += prob * end
+            else:
+                stay[i, index[nxt]] += prob
+    return float(np.linalg.solve(np.eye(n) - stay, gain)[index[start]])
+
+
+def test_war_composed_from_one_battle_agrees_with_the_absorbing_chain():
+    q = {"win": 0.31, "loss": 0.22, "crown": 0.07, "crown_loss": 0.11, "draw": 0.29}
+    values = war.composed_values(q)
+    for score in war.SCORES:
+        assert values[score] == pytest.approx(_absorbing_chain_value(q, score), abs=1e-12)
+
+
+def test_war_composed_from_each_scores_solved_battle_is_the_solved_war():
+    """Composed from the battle solved at each score (its own outcome probabilities),
+    the war values are solve_war's; composed from the plain battle's (one solution at
+    every score), they differ: players change their play with the score."""
+    sol = war.solve_war(warriors=4, combats=4, courtiers=("Squire", "Archer"))
+    own = war.composed_values({s: x.outcome_probs for s, x in sol.scores.items()})
+    for score, x in sol.scores.items():
+        assert own[score] == pytest.approx(x.value, abs=1e-9)
+    plain = war.composed_values(sol.scores[(2, 2)].outcome_probs)
+    assert plain[(2, 2)] == pytest.approx(sol.scores[(2, 2)].value, abs=1e-9)
+    assert max(abs(plain[s] - x.value) for s, x in sol.scores.items()) > 0.1
+
+
 def test_war_values_are_antisymmetric_for_warriors_only():
     sol = war.solve_war(warriors=4, combats=5)
     for (a, b), s in sol.scores.items():

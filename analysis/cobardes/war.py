@@ -211,6 +211,26 @@ def capped_war_value(graph: BattleGraph, max_battles: int,
     return prev if tokens is None else prev[tokens]
 
 
+def composed_values(outcome_probs: dict) -> dict[tuple[int, int], float]:
+    """Every score's war value when each battle ends as ``outcome_probs`` says: one
+    mapping of :data:`OUTCOME_NAMES` to probabilities for every score (one battle
+    solution played whatever the score), or a mapping score -> such a mapping.
+
+    A battle at ``(a, b)`` is worth ``p_win V(a+1, b) + p_loss V(a, b+1) + p_crown -
+    p_crown_loss + p_draw V(a, b)`` (a draw repeats the score), so ``V(a, b)`` is that
+    sum without the draw, over ``1 - p_draw``; a score whose battle is drawn for sure is
+    worth 0 (the war capped in battles tends to 0 there). With each score's own solved
+    probabilities it gives :func:`solve_war`'s values back."""
+    values: dict[tuple[int, int], float] = {}
+    for score in score_order():
+        q = outcome_probs.get(score, outcome_probs)
+        win, loss = continuation(values, score)
+        rest = 1.0 - q["draw"]
+        values[score] = ((q["win"] * win + q["loss"] * loss + q["crown"] - q["crown_loss"])
+                         / rest if rest > 1e-12 else 0.0)
+    return values
+
+
 def value_table(war: WarSolution) -> np.ndarray:
     """3 x 3 array of war values, rows = player 0's tokens, columns = player 1's."""
     table = np.zeros((TOKENS_TO_WIN, TOKENS_TO_WIN))
