@@ -287,6 +287,21 @@ def test_war_composed_from_each_scores_solved_battle_is_the_solved_war():
     assert max(abs(plain[s] - x.value) for s, x in sol.scores.items()) > 0.1
 
 
+def test_the_appendix_reads_the_war_composition_benchmark(tmp_path):
+    from analysis.report.cobardes.common import WAR_COMPOSITION_JSON
+    from analysis.report.cobardes.hidden_villains import war_composition_text
+
+    b = json.loads(WAR_COMPOSITION_JSON.read_text())
+    text = war_composition_text()
+    assert f"median of {b['error_median']:.3f}" in text
+    assert f"largest {b['error_max']:.3f}" in text
+    assert f"about {b['exact_route_hours']:.0f} hours" in text
+    b |= {"same_order": False, "same_ends": False}
+    (tmp_path / "w.json").write_text(json.dumps(b))
+    assert "a different strongest or weakest courtier" in war_composition_text(tmp_path / "w.json")
+    assert war_composition_text(tmp_path / "missing.json") == ""
+
+
 def test_war_values_are_antisymmetric_for_warriors_only():
     sol = war.solve_war(warriors=4, combats=5)
     for (a, b), s in sol.scores.items():

@@ -13,6 +13,7 @@ from analysis.report.cobardes.common import (
     FULL_BATTLE_JSON,
     FULL_GRAPH_JSON,
     REFINED_KEY_JSON,
+    WAR_COMPOSITION_JSON,
     duration_text,
     full_army_text,
     heatmap,
@@ -79,6 +80,36 @@ def refined_text(path=REFINED_KEY_JSON) -> str:
             f"reduced deck (`benchmarks/cobardes_refined_key.py`).")
 
 
+def war_composition_text(path=WAR_COMPOSITION_JSON) -> str:
+    """What composing the war from one solved battle a matchup would cost, measured on
+    the villain-free pairings (``benchmarks/cobardes_war_composition.py``)."""
+    if not path.exists():
+        return ""
+    b = read_json(path)
+    exact, composed = b["ranking_exact"], b["ranking_composed"]
+    order = ("the same order of courtiers" if b["same_order"] else
+             "the same strongest and weakest courtier" if b["same_ends"] else
+             "a different strongest or weakest courtier")
+    return (f"\n\n**The war with villains: one battle solution at every score?** The war "
+            f"without villains solves the battle again at every score, since a draw and a "
+            f"token are worth different amounts there: a median of "
+            f"{b['solves_per_war_median']:.0f} battle solves a pairing. With hidden villains "
+            f"one battle solve takes a median of {b['hidden_seconds_median']:.0f} s "
+            f"({b['hidden_matchups_stored']} matchups stored), so that route would take about "
+            f"{b['exact_route_hours']:.0f} hours for the {b['matchups']} matchups on "
+            f"{b['processes']} processes. The cheaper model plays one battle solution "
+            f"(a Victory worth 1, the Crown 3) at every score and chains its outcome "
+            f"probabilities. On the {b['pairings']} villain-free pairings where both are "
+            f"stored, its war value from 0-0 misses the exact one by a median of "
+            f"{b['error_median']:.3f} (90th percentile {b['error_p90']:.3f}, largest "
+            f"{b['error_max']:.3f}, {' vs '.join(b['worst'])}), in P(win) - P(lose); over the "
+            f"{b['ranked_pairings']} courtier matchups it gives {order} as the exact war "
+            f"(strongest {composed[0][0]} {composed[0][1]:+.2f} against {exact[0][0]} "
+            f"{exact[0][1]:+.2f}; weakest {composed[-1][0]} {composed[-1][1]:+.2f} against "
+            f"{exact[-1][0]} {exact[-1][1]:+.2f}). The war with villains is not computed "
+            f"yet: the matchup records do not hold how each battle ends, only its value.")
+
+
 def hidden_section(ctx: ReportContext) -> str:
     rows = []
     verdict = ""
@@ -139,7 +170,7 @@ abstraction's loss.
 
 On the full game only the exploitability inside the abstraction is measurable; it is
 a **lower bound** on the true exploitability (a best response that also forgets is
-weaker than a true one).{verdict}{refined_text()}{cut}{hidden}{full_battle_text(ctx)}{bench}"""
+weaker than a true one).{verdict}{refined_text()}{cut}{hidden}{full_battle_text(ctx)}{war_composition_text()}{bench}"""
 
 
 def _loss_rows(measured: list[dict]) -> list[str]:
