@@ -96,24 +96,32 @@ def _key(s):
 
 # --------------------------------------------------------------------------- solving
 @njit(cache=True)
-def _tableau_value(a):
-    """Value of the matrix game ``a`` (rows maximise) by the shared tableau simplex
-    (:func:`analysis.solve.matrix_game.tableau`); NaN when its answer is not verified."""
+def _tableau_solution(a):
+    """The matrix game ``a`` (rows maximise) by the shared tableau simplex
+    (:func:`analysis.solve.matrix_game.tableau`): its value and both mixes; the value is
+    NaN when the answer is not verified."""
     saddle, z, shift, x, y = tableau(a)
     if saddle:
-        return z
+        return z, x, y
     x = np.maximum(x, 0.0)
     y = np.maximum(y, 0.0)
     sx = x.sum()
     sy = y.sum()
     if not (z > 0 and sx > 0 and sy > 0):
-        return np.nan
+        return np.nan, x, y
     value = 1.0 / z - shift
     x /= sx
     y /= sy
     if (x @ a).min() >= value - CHECK_TOL and (a @ y).max() <= value + CHECK_TOL:
-        return value
-    return np.nan
+        return value, x, y
+    return np.nan, x, y
+
+
+@njit(cache=True)
+def _tableau_value(a):
+    """Value of the matrix game ``a`` (rows maximise) by the shared tableau simplex; NaN
+    when its answer is not verified."""
+    return _tableau_solution(a)[0]
 
 
 def _lp_value(a: np.ndarray) -> float:

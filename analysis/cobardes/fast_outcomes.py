@@ -1,0 +1,140 @@
+"""How public battle positions end under the exact solution: beside each value, the
+chance of each outcome class (win, loss, crown, crown loss, draw; player 0's view, as
+:data:`analysis.cobardes.graph.OUTCOME_NAMES`), compiled with numba.
+
+The war composed from one battle solution (:func:`analysis.cobardes.war.composed_values`)
+needs how the battle ends, not only its value. The values are
+:class:`~analysis.cobardes.fast_exact.FastExactSolver`'s, by the same shared induction;
+its ``solved`` hook carries each position's outcome probabilities up from its children:
+the child the induction keeps at a player's choice (the first best), the chance mix, or
+both mixes of the matrix game. A position the induction keeps has them kept under the
+same key; one it does not keep (after a reveal) is solved just before its parent reads
+it, so it hands them over on a stack. The value is then the outcome probabilities times
+the payoffs, which the tests check.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit, objmode, types
+from numba.typed import Dict
+
+from analysis.cobardes import fast_exact as F
+from analysis.cobardes.graph import CROWN, CROWN_LOSS, DRAW, LOSS, OUTCOME_NAMES, WIN
+from analysis.solve.induction import CHANCE, MATRIX, register
+from analysis.solve.matrix_game import solve_matrix_lp
+from games.cobardes import engine as E
+from games.cobardes.options import Payoffs
+from games.cobardes.packed import _KINDS, OKIND, OWIN, config_vector, pack, terminal_table
+from games.cobardes.tables import effect_tables
+from games.errors import InvalidPositionError
+
+CLASSES = len(OUTCOME_NAMES)
+STACK = 1 << 16  # outcome vectors of positions not kept, waiting for their parent
+
+
+class PackedOutcomes(NamedTuple):
+    """:class:`~analysis.cobardes.fast_exact.PackedBattle`'s tables, the outcome class of
+    each way a battle ends, and where the outcome probabilities are kept."""
+
+    terminal: np.ndarray
+    no_probs: np.ndarray
+    no_mids: np.ndarray
+    classes: np.ndarray    # (kind, winner + 1) -> outcome class
+    outcomes: Dict         # kept position's key -> its outcome probabilities
+    stack: np.ndarray      # (STACK, CLASSES): those of positions not kept
+    top: np.ndarray        # the stack's height, in a one-cell array
+
+
+def class_table() -> np.ndarray:
+    """The outcome class of each packed ending ``(kind, winner + 1)``, as
+    :func:`analysis.cobardes.graph.outcome_kind` classifies it."""
+    table = np.full((len(_KINDS), 3), DRAW, np.int64)
+    for k, kind in enumerate(_KINDS):
+        if kind == E.VICTORY:
+            table[k, 1], table[k, 2] = WIN, LOSS
+        elif kind == E.CROWN:
+            table[k, 1], table[k, 2] = CROWN, CROWN_LOSS
+    return table
+
+
+@njit(cache=True)
+def _matrix_mixes(d0, d1, d2, a, counts):
+    v, x, y = F._tableau_solution(a)
+    if np.isnan(v):
+        counts[2] += 1
+        with objmode(v="float64", x="float64[:]", y="float64[:]"):
+            sol = solve_matrix_lp(a)
+            v, x, y = sol.value, np.asarray(sol.row, float), np.asarray(sol.col, float)
+    return v, x, y
+
+
+@njit(cache=True)
+def _carry(d0, d1, d2, s, key, kind, actions, aux, probs, vals, v, row, col):
+    k = vals.shape[0]
+    m, n = row.shape[0], col.shape[0]
+    best = -1
+    if kind != CHANCE and kind != MATRIX:
+        for i in range(k):  # the child the induction kept: the first best one
+            if vals[i] == v:
+                best = i
+                break
+    out = np.zeros(CLASSES)
+    for i in range(k - 1, -1, -1):  # last first: the stack holds the unkept in order
+        c = F._child(d0, d1, d2, s, kind, actions, aux, m, n, i)
+        if kind == CHANCE:
+            w = probs[i]
+        elif kind == MATRIX:
+            w = row[i // n] * col[i % n]
+        else:
+            w = 1.0 if i == best else 0.0
+        if c[OKIND] != 0:
+            out[d0.classes[c[OKIND], c[OWIN] + 1]] += w
+        elif F._keep(d0, d1, d2, c):
+            out += w * d0.outcomes[F._key(c)]
+        else:
+            d0.top[0] -= 1
+            out += w * d0.stack[d0.top[0]]
+    if key[0] == 0 and key[1] == 0 and not F._keep(d0, d1, d2, s):
+        if d0.top[0] >= d0.stack.shape[0]:
+            raise MemoryError("outcome stack full")
+        d0.stack[d0.top[0]] = out
+        d0.top[0] += 1
+    else:
+        d0.outcomes[key] = out
+
+
+register(PackedOutcomes, terminal=F._terminal, keep=F._keep, key=F._graph_key,
+         blank=F._blank, expand=F._expand, child=F._child, matrix=_matrix_mixes,
+         solved=_carry)
+
+
+class OutcomeSolver(F.FastExactSolver):
+    """:class:`~analysis.cobardes.fast_exact.FastExactSolver` that also tells how each
+    public position ends under the exact solution (:meth:`outcome_probs`). Its values
+    are the same; it keeps five more numbers a kept position."""
+
+    def __init__(self, cfg: E.Config, pay: Payoffs):
+        super().__init__(cfg, pay)
+        outcomes = Dict.empty(key_type=types.UniTuple(types.int64, 2),
+                              value_type=types.float64[:])
+        self._data = (PackedOutcomes(terminal_table(pay), np.zeros(0),
+                                     np.zeros((0, 0), np.int64), class_table(), outcomes,
+                                     np.zeros((STACK, CLASSES)), np.zeros(1, np.int64)),
+                      config_vector(cfg), effect_tables(cfg))
+
+    def outcome_probs(self, pos: E.Pos) -> np.ndarray:
+        """The chance of each outcome class (``OUTCOME_NAMES`` order) from the public
+        position ``pos`` on, both players playing the exact solution."""
+        out = np.zeros(CLASSES)
+        if pos.outcome is not None:
+            packed = pack(pos)
+            out[class_table()[packed[OKIND], packed[OWIN] + 1]] = 1.0
+            return out
+        self.value(pos)
+        key = F._key(pack(pos))
+        if key not in self._data[0].outcomes:
+            raise InvalidPositionError("no outcome probabilities kept for this position")
+        return np.array(self._data[0].outcomes[key])

@@ -1,0 +1,105 @@
+"""How public battles end under the exact solution (``analysis.cobardes.fast_outcomes``):
+the outcome probabilities sum to 1, price at the exact value, and agree with the
+villain-free graph's (:class:`analysis.cobardes.graph.BattleGraph`), computed another way.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+
+import games  # noqa: F401
+from analysis.cobardes.exact import initial_position
+from analysis.cobardes.fast_exact import FastExactSolver
+from analysis.cobardes.fast_outcomes import OutcomeSolver, class_table
+from analysis.cobardes.graph import DRAW, LOSS, OUTCOME_NAMES, WIN, BattleGraph
+from analysis.cobardes.sweep import pairings_dir
+from games.cobardes import engine as E
+from games.cobardes.options import make_rules
+from games.errors import InvalidPositionError
+
+
+def _payoffs(rules) -> np.ndarray:
+    pay = rules.pay
+    return np.array([pay.win, pay.loss, pay.crown, pay.crown_loss, pay.draw])
+
+
+@pytest.mark.parametrize("params", [
+    {"kinds": "warriors", "warriors": 3, "combats": 3},
+    {"kinds": "warriors+courtiers", "courtier0": "Squire", "courtier1": "Archer",
+     "warriors": 4, "combats": 4},
+    {"kinds": "warriors+courtiers", "courtier0": "Wolf", "courtier1": "Maiden",
+     "warriors": 4, "combats": 5, "win_value": 2.0, "crown_value": 5.0},
+])
+def test_villain_free_battles_end_as_the_battle_graph_says(params):
+    rules = make_rules(params)
+    got = OutcomeSolver(rules.cfg, rules.pay).outcome_probs(rules.initial)
+    cfg, pos, _ = initial_position(params)
+    want = BattleGraph(cfg, pos).solve(tuple(_payoffs(rules))).outcome_probs
+    assert got == pytest.approx(want, abs=1e-9)
+
+
+def test_full_armies_end_as_the_stored_battle_record_says():
+    """Procuress vs Maiden, warriors 0-6 in 7 combats: the committed record's outcome
+    probabilities (written from the battle graph)."""
+    record = json.loads((pairings_dir() / "battle" / "procuress__maiden__w6c7.json")
+                        .read_text())["battle"]
+    rules = make_rules({"kinds": "warriors+courtiers", "courtier0": "Procuress",
+                        "courtier1": "Maiden"})
+    got = OutcomeSolver(rules.cfg, rules.pay).outcome_probs(rules.initial)
+    assert got == pytest.approx([record["outcome_probs"][k] for k in OUTCOME_NAMES],
+                                abs=1e-9)
+
+
+@pytest.mark.parametrize("params", [
+    {"kinds": "warriors+villains", "villain0": "Executioner", "villain1": "Seductress",
+     "warriors": 4, "combats": 5},
+    {"kinds": "all", "warriors": 4, "combats": 4, "courtier0": "Procuress",
+     "courtier1": "Sentinel", "villain0": "Executioner", "villain1": "Sheep"},
+    {"kinds": "all", "warriors": 3, "combats": 4, "courtier0": "Fortune-Teller",
+     "courtier1": "Standard-Bearer", "villain0": "Thug", "villain1": "Beggar"},
+])
+def test_at_every_position_of_sampled_games_the_outcomes_price_at_the_value(params):
+    """Villains named (public battles): at every position of 20 random games the
+    probabilities are a distribution whose payoff is the exact value, the same value the
+    plain compiled solver gives; no outcome vector is left waiting on the stack."""
+    rules = make_rules(params)
+    solver = OutcomeSolver(rules.cfg, rules.pay)
+    plain = FastExactSolver(rules.cfg, rules.pay)
+    pay = _payoffs(rules)
+    rng = random.Random(5)
+    seen = set()
+    for _ in range(20):
+        pos = rules.initial
+        while True:
+            p = solver.outcome_probs(pos)
+            assert p.min() >= -1e-12 and p.sum() == pytest.approx(1.0, abs=1e-9)
+            value = solver.value(pos)
+            assert p @ pay == pytest.approx(value, abs=1e-9)
+            assert value == pytest.approx(plain.value(pos), abs=1e-12)
+            seen.add(tuple(np.round(p, 6)))
+            if pos.outcome is not None:
+                break
+            moves = (E.chance_outcomes(rules.cfg, pos) if pos.actor == E.CHANCE else None)
+            action = (rng.choice(moves)[0] if moves is not None
+                      else rng.choice(E.legal_actions(rules.cfg, pos)))
+            pos = E.apply(rules.cfg, pos, action)
+    assert solver._data[0].top[0] == 0
+    assert len(seen) > 5
+
+
+def test_the_class_table_follows_the_battle_graphs_outcome_kinds():
+    table = class_table()
+    assert (table == DRAW).sum() == table.size - 4
+    assert {int(table[1, 1]), int(table[1, 2])} == {WIN, LOSS}
+
+
+def test_a_position_with_a_deal_to_come_is_refused():
+    rules = make_rules({"kinds": "all", "warriors": 3, "combats": 3, "courtier0": "Squire",
+                        "courtier1": "Archer", "villain0": "random", "villain1": "random",
+                        "villain_deck": "all"})
+    with pytest.raises(InvalidPositionError):
+        OutcomeSolver(rules.cfg, rules.pay).outcome_probs(rules.initial)
