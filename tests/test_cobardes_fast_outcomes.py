@@ -9,6 +9,7 @@ import json
 import random
 
 import numpy as np
+import pyspiel
 import pytest
 
 import games  # noqa: F401
@@ -17,6 +18,9 @@ from analysis.cobardes.fast_exact import FastExactSolver
 from analysis.cobardes.fast_outcomes import OutcomeSolver, class_table
 from analysis.cobardes.graph import DRAW, LOSS, OUTCOME_NAMES, WIN, BattleGraph
 from analysis.cobardes.sweep import pairings_dir
+from analysis.cobardes.trunk import compile_cut
+from analysis.cobardes.villains import REDUCED_DECKS, deal_outcomes, deal_values
+from analysis.solve import CFRSolver
 from games.cobardes import engine as E
 from games.cobardes.options import make_rules
 from games.errors import InvalidPositionError
@@ -103,3 +107,36 @@ def test_a_position_with_a_deal_to_come_is_refused():
                         "villain_deck": "all"})
     with pytest.raises(InvalidPositionError):
         OutcomeSolver(rules.cfg, rules.pay).outcome_probs(rules.initial)
+
+
+ARRAYS = ("kind", "infoset", "edge_start", "edge_child", "edge_prob", "edge_action",
+          "utility", "infoset_offset", "infoset_actions")
+
+
+@pytest.mark.parametrize("deck", [0, 3])  # plain villains; the Procuress's swaps
+@pytest.mark.parametrize("graph", [True, False])
+def test_the_cut_keeping_outcomes_compiles_the_same_game(deck, graph):
+    """With hidden villains, the trunk compiled keeping how each leaf ends is the same
+    game, array for array (the same payoffs too), and each terminal's outcome
+    probabilities price at its payoff; after CFR+, so does every deal's."""
+    game = pyspiel.load_game("python_cobardes_battle", REDUCED_DECKS[deck][1])
+    plain = compile_cut(game, graph=graph, progress=False).compiled
+    cut = compile_cut(game, graph=graph, progress=False, outcomes=True)
+    for name in ARRAYS:
+        assert np.array_equal(getattr(plain, name), getattr(cut.compiled, name)), name
+    pay = _payoffs(game.rules)
+    assert cut.outcomes.shape == (plain.num_terminals, len(OUTCOME_NAMES))
+    assert cut.outcomes.astype(float) @ pay == pytest.approx(plain.utility, abs=1e-6)
+    assert cut.outcomes.sum(axis=1) == pytest.approx(1.0, abs=1e-6)
+    assert 0 < (cut.outcomes == 1).any(axis=1).sum() < plain.num_terminals  # sure or not
+    solver = CFRSolver(cut.compiled, "cfr+")
+    solver.run(iterations=30, progress=False)
+    strategy = solver.average_strategy()
+    values = deal_values(cut.compiled, strategy)
+    ends = deal_outcomes(cut.compiled, strategy, cut.outcomes)
+    assert ends.keys() == values.keys()
+    for mine, row in values.items():
+        for theirs, value in row.items():
+            p = np.array([ends[mine][theirs][k] for k in OUTCOME_NAMES])
+            assert p.sum() == pytest.approx(1.0, abs=1e-6)
+            assert p @ pay == pytest.approx(value, abs=1e-6)

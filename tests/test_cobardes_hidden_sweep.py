@@ -60,6 +60,24 @@ def test_a_record_reads_back_and_gives_each_villains_value(tmp_path):
         H.HiddenMatchupRecord.from_json(dict(record.to_json(), version=0))
 
 
+def test_a_record_says_how_each_deal_ends_and_that_prices_at_its_value():
+    """Each deal's outcome probabilities (under the solved strategy) sum to 1 and, times
+    the battle's payoffs, give the deal's value; a record from before the sweep kept
+    them still reads, with none."""
+    record = H.solve_hidden_matchup(("Squire", "Archer"), 2, 2, iterations=10)
+    pay = {"win": 1.0, "loss": -1.0, "crown": 3.0, "crown_loss": -3.0, "draw": 0.0}
+    for mine, row in record.outcomes.items():
+        for theirs, ends in row.items():
+            assert sum(ends.values()) == pytest.approx(1.0, abs=1e-6)
+            assert sum(pay[k] * p for k, p in ends.items()) == pytest.approx(
+                record.deals[mine][theirs], abs=1e-6)
+    battle = record.battle_outcomes()
+    assert sum(pay[k] * p for k, p in battle.items()) == pytest.approx(record.value, abs=1e-6)
+    assert len({round(p, 6) for p in battle.values()}) > 2  # not a trivial battle
+    older = {k: v for k, v in record.to_json().items() if k != "outcomes"}
+    assert H.HiddenMatchupRecord.from_json(older).battle_outcomes() is None
+
+
 def test_a_solved_matchups_solution_is_stored_for_advice_when_asked():
     game = pyspiel.load_game(H.GAME, H.hidden_params(("Squire", "Archer"), 2, 2))
     path = solution_path(game)

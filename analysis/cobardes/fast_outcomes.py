@@ -18,12 +18,12 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, objmode, types
+from numba import njit, objmode, typeof, types
 from numba.typed import Dict
 
 from analysis.cobardes import fast_exact as F
 from analysis.cobardes.graph import CROWN, CROWN_LOSS, DRAW, LOSS, OUTCOME_NAMES, WIN
-from analysis.solve.induction import CHANCE, MATRIX, register
+from analysis.solve.induction import CHANCE, MATRIX, register, solve_compiled
 from analysis.solve.matrix_game import solve_matrix_lp
 from games.cobardes import engine as E
 from games.cobardes.options import Payoffs
@@ -111,6 +111,17 @@ register(PackedOutcomes, terminal=F._terminal, keep=F._keep, key=F._graph_key,
          solved=_carry)
 
 
+@njit(cache=True)
+def _solve_outcomes(s, d0, d1, d2, memo, counts):
+    """Player 0's value of packed public position ``s`` and its outcome probabilities
+    (one call from Python: each call pays for typing the game's tables)."""
+    v = solve_compiled(s, d0, d1, d2, memo, counts)
+    key = F._key(s)
+    if key not in d0.outcomes:
+        return v, np.full(CLASSES, np.nan)
+    return v, d0.outcomes[key].copy()
+
+
 class OutcomeSolver(F.FastExactSolver):
     """:class:`~analysis.cobardes.fast_exact.FastExactSolver` that also tells how each
     public position ends under the exact solution (:meth:`outcome_probs`). Its values
@@ -124,17 +135,31 @@ class OutcomeSolver(F.FastExactSolver):
                                      np.zeros((0, 0), np.int64), class_table(), outcomes,
                                      np.zeros((STACK, CLASSES)), np.zeros(1, np.int64)),
                       config_vector(cfg), effect_tables(cfg))
+        self._entry = None
+
+    def _solve(self, *args):
+        # A typed dictionary inside the tables makes numba type every argument in Python
+        # at each call (~0.1 ms, more than most positions take to look up): after the
+        # first call, this solver calls the compiled function for its types directly.
+        if self._entry is None:
+            result = _solve_outcomes(*args)
+            self._entry = _solve_outcomes.overloads[tuple(typeof(a) for a in args)].entry_point
+            return result
+        return self._entry(*args)
 
     def outcome_probs(self, pos: E.Pos) -> np.ndarray:
         """The chance of each outcome class (``OUTCOME_NAMES`` order) from the public
         position ``pos`` on, both players playing the exact solution."""
-        out = np.zeros(CLASSES)
+        return self.value_and_outcomes(pos)[1]
+
+    def value_and_outcomes(self, pos: E.Pos) -> tuple[float, np.ndarray]:
+        """:meth:`value` and :meth:`outcome_probs` of ``pos`` at once."""
+        packed = pack(pos)
         if pos.outcome is not None:
-            packed = pack(pos)
-            out[class_table()[packed[OKIND], packed[OWIN] + 1]] = 1.0
-            return out
-        self.value(pos)
-        key = F._key(pack(pos))
-        if key not in self._data[0].outcomes:
+            out = np.zeros(CLASSES)
+            out[self._data[0].classes[packed[OKIND], packed[OWIN] + 1]] = 1.0
+            return self.pay.value(pos.outcome), out
+        value, out = self._solve(packed, *self._data, self._memo, self._counts)
+        if np.isnan(out[0]):
             raise InvalidPositionError("no outcome probabilities kept for this position")
-        return np.array(self._data[0].outcomes[key])
+        return float(value), out

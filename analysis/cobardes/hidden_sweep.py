@@ -25,7 +25,7 @@ import games  # noqa: F401  (registers the games)
 from analysis.cobardes.hidden_solution import ITERATIONS, solve
 from analysis.cobardes.sweep import battle_params, is_mirror, task_path
 from analysis.cobardes.trunk import compile_cut
-from analysis.cobardes.villains import GAME, deal_values
+from analysis.cobardes.villains import GAME, deal_outcomes, deal_values
 from analysis.shared import store
 from analysis.shared.distribute import local_pool, run_on_dask
 from analysis.shared.progress import bar as progress_bar
@@ -88,6 +88,18 @@ class HiddenMatchupRecord:
     hypothetical: bool
     solver: str
     provenance: dict
+    # How the battle ends after each deal (player 0's villain -> player 1's -> outcome
+    # class -> probability), under the solved strategy; None in records solved before
+    # the sweep kept it.
+    outcomes: dict | None = None
+
+    def battle_outcomes(self) -> dict[str, float] | None:
+        """How the battle ends, before the villains are dealt (every deal equally
+        likely): outcome class -> probability; None when the record does not hold it."""
+        if self.outcomes is None:
+            return None
+        rows = [ends for row in self.outcomes.values() for ends in row.values()]
+        return {name: sum(r[name] for r in rows) / len(rows) for name in rows[0]}
 
     def villain_values(self, player: int) -> dict[str, float]:
         """``player``'s value holding each villain, the rival's dealt from the other eight
@@ -108,7 +120,8 @@ class HiddenMatchupRecord:
                 "deals": self.deals, "nodes": self.nodes, "infosets": self.infosets,
                 "compile_seconds": self.compile_seconds, "solve_seconds": self.solve_seconds,
                 "hypothetical": self.hypothetical, "solver": self.solver,
-                "provenance": self.provenance}
+                "provenance": self.provenance} | (
+                    {} if self.outcomes is None else {"outcomes": self.outcomes})
 
     @classmethod
     def from_json(cls, data: dict) -> HiddenMatchupRecord:
@@ -118,7 +131,7 @@ class HiddenMatchupRecord:
                    data["iterations"], data["value"], data["exploitability_lower_bound"],
                    data["deals"], data["nodes"], data["infosets"], data["compile_seconds"],
                    data["solve_seconds"], data["hypothetical"], data["solver"],
-                   data["provenance"])
+                   data["provenance"], data.get("outcomes"))
 
 
 def solve_hidden_matchup(pairing: tuple[str, str], warriors: int = C.MAX_WARRIOR, combats: int = C.MAX_COMBATS,
@@ -131,7 +144,7 @@ def solve_hidden_matchup(pairing: tuple[str, str], warriors: int = C.MAX_WARRIOR
         C.courtier_id(name)  # one clear error for an unknown courtier
     game = pyspiel.load_game(GAME, hidden_params(pairing, warriors, combats))
     start = time.perf_counter()
-    cut = compile_cut(game, graph=True, key_names=False)
+    cut = compile_cut(game, graph=True, key_names=False, outcomes=True)
     compile_seconds = time.perf_counter() - start
     compiled = cut.compiled
     solution, solver = solve(game, iterations, compiled=compiled, keep=keep)
@@ -139,7 +152,8 @@ def solve_hidden_matchup(pairing: tuple[str, str], warriors: int = C.MAX_WARRIOR
         tuple(pairing), warriors, combats, solution.iterations, solution.value,
         solution.exploitability, deal_values(compiled, solution.strategy),
         compiled.num_nodes, compiled.num_infosets, compile_seconds, solver.seconds,
-        is_mirror(pairing), SOLVER, solution.provenance)
+        is_mirror(pairing), SOLVER, solution.provenance,
+        deal_outcomes(compiled, solution.strategy, cut.outcomes))
 
 
 def record_path(directory: Path, pairing, warriors: int, combats: int) -> Path:

@@ -11,14 +11,19 @@ exactly.
 
 from __future__ import annotations
 
+import dataclasses
 import time
+from array import array
 from dataclasses import dataclass
 
+import numpy as np
 import pyspiel
 
 import games  # noqa: F401  (registers the games)
 from analysis.cobardes.exact import ExactSolver
 from analysis.cobardes.fast_exact import FastExactSolver
+from analysis.cobardes.fast_outcomes import CLASSES, OutcomeSolver
+from analysis.cobardes.graph import outcome_kind
 from analysis.solve import CFRSolver, compile_game
 from analysis.solve.compile import CompiledGame
 from analysis.solve.digest import key_text
@@ -87,6 +92,45 @@ class PublicCut(Wrapper):
         return value, -value
 
 
+class NumberedCut(PublicCut):
+    """:class:`PublicCut` that also keeps how each trunk leaf ends: a battle over, its
+    outcome class; a public subgame, the chance of each class under its exact solution
+    (:class:`~analysis.cobardes.fast_outcomes.OutcomeSolver`).
+
+    The compiler takes one number from each leaf (its payoff) and keeps no link back to
+    the position, so this walker hands it the leaf's number instead; :func:`compile_cut`
+    then puts each compiled terminal's value and outcome probabilities in its place."""
+
+    def __init__(self, base, exact: OutcomeSolver):
+        super().__init__(base, exact)
+        self.values = array("d")
+        self.outcomes = array("f")  # CLASSES a leaf, in the order of the numbers
+
+    def returns(self, s: E.Pos) -> tuple[float, float]:
+        number = float(len(self.values))
+        if s.outcome is not None:
+            self.values.append(self._base.returns(s)[0])
+            ends = [0.0] * CLASSES
+            ends[outcome_kind(s)] = 1.0
+            self.outcomes.extend(ends)
+            return number, -number
+        self.cuts += 1
+        tick = time.perf_counter()
+        value, ends = self.exact.value_and_outcomes(s)
+        self.exact_seconds += time.perf_counter() - tick
+        self.values.append(value)
+        self.outcomes.extend(ends.tolist())
+        return number, -number
+
+    def in_place(self, compiled: CompiledGame) -> tuple[CompiledGame, np.ndarray]:
+        """``compiled`` (walked with this cut) with each terminal's value in place of its
+        number, and each terminal's outcome probabilities (terminals x CLASSES)."""
+        number = compiled.utility.astype(np.int64)
+        values = np.frombuffer(self.values, dtype=np.float64)
+        outcomes = np.frombuffer(self.outcomes, dtype=np.float32).reshape(-1, CLASSES)
+        return dataclasses.replace(compiled, utility=values[number]), outcomes[number]
+
+
 class OrderedKeys(Wrapper):
     """A battle walker keyed by the refined keys (:func:`games.cobardes.keys.ordered_state_key`,
     :func:`~games.cobardes.keys.ordered_infoset_key`): the coarse keys plus the order of
@@ -119,13 +163,17 @@ class CutCompile:
     exact_seconds: float
     seconds: float
     coarse_of: dict | None = None  # refined key -> coarse key (``ordered`` and ``record``)
+    # With ``outcomes``: each terminal's chance of ending in each outcome class
+    # (terminals x CLASSES, in the OUTCOME_NAMES order of analysis.cobardes.graph).
+    outcomes: np.ndarray | None = None
 
 
 def compile_cut(game: pyspiel.Game, graph: bool = True, max_memory: int | None = None,
                 progress: bool | None = None, key_names: bool = True,
                 abstract_keys: bool = False,
                 exact: ExactSolver | FastExactSolver | None = None,
-                ordered: bool = False, record: bool = False) -> CutCompile:
+                ordered: bool = False, record: bool = False,
+                outcomes: bool = False) -> CutCompile:
     """Compile ``game``'s trunk: the battle with its public subgames as exact terminals.
 
     ``graph=True`` gives the state-keyed graph (deal-lifted when the battle's villains
@@ -134,7 +182,8 @@ def compile_cut(game: pyspiel.Game, graph: bool = True, max_memory: int | None =
     :class:`FastExactSolver` (its memo dropped afterwards) unless a solver is passed in.
     ``ordered``: the graph keyed by the refined keys (:class:`OrderedKeys`, on the
     battle's own walker, not the deal-lifted one); ``record`` keeps which coarse key
-    each refined one refines.
+    each refined one refines. ``outcomes``: also how each terminal ends
+    (:class:`NumberedCut`; ``exact``, if passed, must be an :class:`OutcomeSolver`).
 
     Raises
     ------
@@ -150,7 +199,7 @@ def compile_cut(game: pyspiel.Game, graph: bool = True, max_memory: int | None =
         raise InvalidParameterError(
             "this battle has no hidden villain: solve it exactly (farol cobardes exact)")
     if exact is None:
-        exact = FastExactSolver(rules.cfg, rules.pay)
+        exact = (OutcomeSolver if outcomes else FastExactSolver)(rules.cfg, rules.pay)
     if graph and not ordered:
         base = game.lifted_walker()
         if not base.lifts():
@@ -158,13 +207,16 @@ def compile_cut(game: pyspiel.Game, graph: bool = True, max_memory: int | None =
     else:
         base = game.solver_walker(history=not graph)
     refined = OrderedKeys(base, record) if ordered else None
-    walker = PublicCut(refined or base, exact)
+    walker = (NumberedCut if outcomes else PublicCut)(refined or base, exact)
     tick = time.perf_counter()
     compiled = compile_game(game, graph=graph, max_memory=max_memory, progress=progress,
                             key_names=key_names, abstract_keys=abstract_keys, walker=walker)
+    ends = None
+    if outcomes:
+        compiled, ends = walker.in_place(compiled)
     return CutCompile(compiled, walker.cuts, exact.solved, walker.exact_seconds,
                       time.perf_counter() - tick,
-                      refined.coarse_of if refined is not None and record else None)
+                      refined.coarse_of if refined is not None and record else None, ends)
 
 
 # A trunk is solved on its perfect-recall tree (exact) when it compiles within this.
