@@ -19,7 +19,9 @@ Finished strength games are kept under the cache folder (``.farol_cache/coup_fas
 one folder per commit of the code), so a stopped run resumes; ``--fresh`` starts again.
 
 Run: ``.venv/bin/python benchmarks/coup_fast_agent.py [--games 750] [--speed-games 6]
-[--seed 1] [--workers 1]``; writes ``benchmarks/results/coup_fast_agent.{txt,json}``.
+[--seed 1] [--workers 1]``; writes ``benchmarks/results/coup_fast_agent.{txt,json}``. With
+``--pool coup_fast_agent,coup_fast_agent_seed2,...`` it plays nothing and pools the strength
+runs of those results files (independent seeds) into ``coup_fast_agent_pooled.{txt,json}``.
 """
 
 from __future__ import annotations
@@ -42,8 +44,10 @@ from analysis.coup.search_agent import DEFAULT
 from analysis.play.bots import sample_chance
 from analysis.play.match import play_match
 from analysis.shared import store
+from analysis.shared.lists import comma_list
 from analysis.shared.provenance import code_commit, farol_version
-from analysis.statistics.intervals import wilson
+from analysis.shared.store import read_json
+from analysis.statistics.intervals import pooled, wilson
 
 RESULTS = Path(__file__).resolve().parent / "results"
 GAME = "python_coup"
@@ -119,16 +123,51 @@ def strength(games_n: int, seed: int, workers: int, folder: Path) -> dict:
     }
 
 
+def judge(lo: float, hi: float, fair: float = 0.2) -> str:
+    """What a 95% interval says of the fair share."""
+    if lo >= fair:
+        return "at least the fair share at 95%"
+    if hi >= fair:
+        return "the interval holds the fair share: not below it, not shown above it"
+    return "BELOW the fair share at 95%"
+
+
+def pool(out: Path, names: list[str]) -> None:
+    """Every strength run named (independent seeds) as one estimate, written to
+    ``coup_fast_agent_pooled.{txt,json}``: each run's line, then the pooled one."""
+    runs = [read_json(out / f"{name}.json") for name in names]
+    lines = [f"farol {farol_version()}, commit {code_commit()}; pools runs already made "
+             f"(plays nothing)", f"strength, 5 players, {NEW} among four {OLD} agents, "
+             "win rate [95% interval over deals], by run:"]
+    for name, run in zip(names, runs, strict=True):
+        x = run["strength"]
+        lo, hi = x["ci95_over_deals"]
+        lines.append(f"  {name} (seed {x['seed']}, commit {run['commit'][:12]}): "
+                     f"{x['games']} games, {x['deals']} deals, {x['win_rate']:.1%} "
+                     f"[{lo:.1%}, {hi:.1%}]: {judge(lo, hi)}")
+    mean, lo, hi = pooled((r["strength"]["deals"], r["strength"]["win_rate"],
+                           tuple(r["strength"]["ci95_over_deals"])) for r in runs)
+    games_n = sum(r["strength"]["games"] for r in runs)
+    deals = sum(r["strength"]["deals"] for r in runs)
+    lines.append(f"pooled: {games_n} games, {deals} deals, {NEW} wins {mean:.1%} "
+                 f"[{lo:.1%}, {hi:.1%}]; fair share 20.0%: {judge(lo, hi)}")
+    print("\n".join(lines))
+    first = runs[0]["strength"]
+    save(out, "coup_fast_agent_pooled", lines,
+         {"version": farol_version(), "commit": code_commit(), "seed": None, "runs": names,
+          "seeds": [r["strength"]["seed"] for r in runs],
+          "strength": {"players": first["players"], "agents": first["agents"],
+                       "fair_share": first["fair_share"], "games": games_n, "deals": deals,
+                       "win_rate": mean, "ci95_over_deals": [lo, hi],
+                       "at_least_fair_share": lo >= first["fair_share"]},
+          "lines": lines})
+
+
 def describe(fast: dict, warm: float, line: dict) -> list[str]:
     old, new = fast[OLD], fast[NEW]
     lo, hi = line["ci95_over_deals"]
     wlo, whi = line["wilson_ci95_over_games"]
-    if line["at_least_fair_share"]:
-        verdict = "at least the fair share at 95%"
-    elif line["not_below_fair_share"]:
-        verdict = "the interval holds the fair share: not below it, not shown above it"
-    else:
-        verdict = "BELOW the fair share at 95%"
+    verdict = judge(lo, hi)
     return [
         f"speed, 6 players, six agents of one kind, {fast['games']} games each, in turn "
         f"(same seeds):",
@@ -159,7 +198,13 @@ def main(argv=None) -> None:
     parser.add_argument("--fresh", action="store_true", help="forget the games of a stopped run")
     parser.add_argument("--out", type=Path, default=RESULTS, help="results folder")
     parser.add_argument("--name", default="coup_fast_agent", help="results' file name")
+    parser.add_argument("--pool", type=lambda text: comma_list("--pool", text), metavar="NAMES",
+                        help="instead of playing: pool these results files' strength runs "
+                             "(comma list of names, e.g. coup_fast_agent,coup_fast_agent_seed2)")
     args = parser.parse_args(argv)
+    if args.pool:
+        pool(args.out, args.pool)
+        return
     commit = code_commit().replace("+changes", "_changed")[:20]
     folder = store.cache("coup_fast_agent", f"{args.name}_seed{args.seed}_games{args.games}_{commit}")
     if args.fresh and folder.exists():

@@ -9,6 +9,7 @@ import json
 import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from analysis.coup import seat_balance as SB
@@ -18,7 +19,7 @@ from analysis.report.coup.from_the_deal import section_from_the_deal
 from analysis.report.guides.coup import edges as E
 from analysis.report.guides.write import GUIDES, render_guide
 from analysis.shared import store
-from analysis.statistics.intervals import bound_points, difference
+from analysis.statistics.intervals import bound_points, difference, pooled
 from games import catalog
 
 
@@ -64,6 +65,29 @@ def test_the_difference_of_two_independent_estimates_by_hand():
     # An interval not symmetric about its estimate counts by its mean half-width.
     assert difference(0.3, (0.2, 0.5), 0.0, (0.0, 0.0))[1:] == (
         pytest.approx(0.15), pytest.approx(0.45))
+
+
+def test_independent_runs_pool_by_hand_and_cover_the_truth_in_simulation():
+    # Two runs of 100 and 300 deals, half-widths 0.04 and 0.02: weights 1/4 and 3/4, so
+    # the mean is 0.2375 and the half-width sqrt((0.04/4)^2 + (0.02*3/4)^2).
+    mean, lo, hi = pooled([(100, 0.20, (0.16, 0.24)), (300, 0.25, (0.23, 0.27))])
+    half = math.sqrt(0.01**2 + 0.015**2)
+    assert mean == pytest.approx(0.2375)
+    assert (lo, hi) == (pytest.approx(0.2375 - half), pytest.approx(0.2375 + half))
+    assert pooled([(50, 0.3, (0.2, 0.4))]) == pytest.approx((0.3, 0.2, 0.4))
+    # Three runs of 150 Bernoulli(0.22) deals each, pooled: the interval holds 0.22 in
+    # about 95% of 2,000 simulated triples.
+    rng = np.random.default_rng(3)
+    hits = 0
+    for _ in range(2000):
+        runs = []
+        for _ in range(3):
+            x = rng.random(150) < 0.22
+            m, se = x.mean(), x.std(ddof=1) / math.sqrt(150)
+            runs.append((150, m, (m - 1.96 * se, m + 1.96 * se)))
+        _, lo, hi = pooled(runs)
+        hits += lo <= 0.22 <= hi
+    assert 0.93 <= hits / 2000 <= 0.97
 
 
 def test_the_largest_edge_an_interval_allows_is_rounded_up_to_a_tenth():

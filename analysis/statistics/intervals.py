@@ -105,6 +105,19 @@ def difference(a: float, a_ci: tuple[float, float], b: float,
     return a - b, a - b - half, a - b + half
 
 
+def pooled(estimates) -> tuple[float, float, float]:
+    """One estimate from independent runs of the same measurement: ``estimates`` are
+    ``(units, mean, (low, high))``, each mean over its units (deals) with its 95%
+    interval. The pooled mean weighs each run by its units; its standard error combines
+    the runs' (:func:`standard_error`) with the same weights."""
+    estimates = list(estimates)
+    total = sum(n for n, _, _ in estimates)
+    mean = sum(n * m for n, m, _ in estimates) / total
+    half = Z95 * math.sqrt(sum((n / total * standard_error(ci)) ** 2
+                               for n, _, ci in estimates))
+    return mean, mean - half, mean + half
+
+
 def bound_points(ci: tuple[float, float]) -> float:
     """The largest size, in percentage points rounded up to a tenth, of a difference of
     probabilities that a 95% interval holding 0 still allows: the larger of |lower| and

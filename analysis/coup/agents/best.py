@@ -4,7 +4,7 @@ At 2 players it is the belief agent (:mod:`.belief_search`), which beats the sea
 agent head to head (``benchmarks/results/coup_belief_agent.txt``), as the search agent
 beats the blueprint (``benchmarks/results/coup_targets.txt``); at 3 to 8 players it is
 the fast search agent (:mod:`.fast_search`: the search agent's play with compiled
-roll-outs, measured among search agents in ``benchmarks/results/coup_fast_agent.txt``).
+roll-outs, measured among search agents in ``benchmarks/results/coup_fast_agent_pooled.txt``).
 The name it stood for is kept with every result played by ``best``.
 """
 
@@ -31,7 +31,7 @@ BEHIND = {
                     "benchmarks/results/coup_search_agent.txt"),
     "FastSearchAgent": ("fast", "plays as search does, with compiled roll-outs and twice "
                         "the deals at a turn action",
-                        "benchmarks/results/coup_fast_agent.txt"),
+                        "benchmarks/results/coup_fast_agent_pooled.txt"),
 }
 
 
