@@ -55,7 +55,10 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     records = load_hidden()
     total = len(hidden_matchups())
-    lines = [f"hidden-villain matchups stored: {len(records)} of {total}"]
+    lines = [f"hidden-villain matchups stored: {len(records)} of {total}",
+             f"of them, saying how the battle ends after each deal (what the war with "
+             f"villains is composed from): "
+             f"{sum(r.outcomes is not None for r in records.values())}"]
     if args.note:
         lines.append(f"conditions: {args.note}")
     if records:
