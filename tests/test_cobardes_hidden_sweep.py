@@ -140,6 +140,18 @@ def test_the_sweep_resumes_without_recomputing(tmp_path, monkeypatch):
     assert _numbers(healed[PAIRS[0]]) == _numbers(first[PAIRS[0]])
 
 
+def test_a_record_from_before_outcomes_were_kept_is_read_then_solved_again(tmp_path):
+    first = H.run_hidden_sweep(PAIRS[:1], directory=tmp_path, workers=1, progress=False,
+                               **SMALL)[PAIRS[0]]
+    path = H.record_path(tmp_path, PAIRS[0], 2, 2)
+    older = {k: v for k, v in first.to_json().items() if k != "outcomes"}
+    path.write_text(json.dumps(older))
+    assert H.load_hidden(PAIRS[:1], 2, 2, tmp_path)[PAIRS[0]].outcomes is None
+    again = H.run_hidden_sweep(PAIRS[:1], directory=tmp_path, workers=1, progress=False,
+                               **SMALL)[PAIRS[0]]
+    assert again.outcomes == first.outcomes and _numbers(again) == _numbers(first)
+
+
 def test_processes_and_a_local_dask_cluster_give_the_same_records(tmp_path):
     from distributed import LocalCluster
 

@@ -180,11 +180,17 @@ def load_record(path: Path) -> HiddenMatchupRecord | None:
         raise damaged_record(Path(path), "not a matchup record") from None
 
 
+def complete(record: HiddenMatchupRecord | None) -> bool:
+    """Whether a stored matchup is all the sweep solves for: one solved before records
+    said how each deal ends is solved again (it keeps being read until then)."""
+    return record is not None and record.outcomes is not None
+
+
 def run_hidden_task(pairing: tuple[str, str], warriors: int, combats: int, directory: str,
                     iterations: int = ITERATIONS, keep: bool = False) -> str:
-    """Solve and store one matchup unless stored already; returns the file's path."""
+    """Solve and store one matchup unless stored complete; returns the file's path."""
     path = record_path(Path(directory), pairing, warriors, combats)
-    if load_record(path) is None:
+    if not complete(load_record(path)):
         record = solve_hidden_matchup(pairing, warriors, combats, iterations, keep)
         atomic_write_text(path, json.dumps(record.to_json(), indent=1))
     return str(path)
@@ -195,7 +201,8 @@ def run_hidden_sweep(pairings: Iterable[tuple[str, str]] | None = None, warriors
                      workers: int = 2, scheduler=None, progress: bool = True,
                      iterations: int = ITERATIONS, keep_solutions: bool = False
                      ) -> dict[tuple[str, str], HiddenMatchupRecord]:
-    """Solve every matchup not yet stored; returns all stored ones.
+    """Solve every matchup not yet stored, or stored without how each deal ends
+    (:func:`complete`); returns all stored ones.
 
     ``scheduler``: ``None`` for local processes (``workers`` of them; 1 runs here), a
     Dask scheduler address or a ``distributed.Client``. ``keep_solutions`` stores each
@@ -209,7 +216,8 @@ def run_hidden_sweep(pairings: Iterable[tuple[str, str]] | None = None, warriors
             C.courtier_id(name)
     directory = hidden_dir() if directory is None else Path(directory)
     todo = solving_order([p for p in pairings
-                          if load_record(record_path(directory, p, warriors, combats)) is None])
+                          if not complete(load_record(record_path(directory, p, warriors,
+                                                                  combats)))])
     args = (warriors, combats, str(directory), iterations, keep_solutions)
     bar = progress_bar(total=len(todo), desc="matchups with hidden villains", unit=" matchup",
                progress=bool(progress and todo))
