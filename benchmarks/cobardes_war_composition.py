@@ -59,6 +59,8 @@ def measure() -> dict:
     composed_rank = ranking({p: composed_values(r.battle["outcome_probs"])[(0, 0)]
                              for p, r in played.items()})
     hidden = load_hidden()
+    with_villains = {f"{a} vs {b}": h.war_value() for (a, b), h in sorted(hidden.items())
+                     if h.outcomes is not None}
     seconds = [h.compile_seconds + h.solve_seconds for h in hidden.values()]
     solves = float(np.median([r["solves"] for r in rows]))
     median_seconds = float(np.median(seconds)) if seconds else float("nan")
@@ -77,6 +79,7 @@ def measure() -> dict:
         "hidden_matchups_stored": len(seconds), "hidden_seconds_median": median_seconds,
         "exact_route_hours": solves * median_seconds * MATCHUPS / PROCESSES / 3600,
         "processes": PROCESSES, "matchups": MATCHUPS,
+        "war_with_villains": with_villains,
     }
 
 
@@ -103,6 +106,10 @@ def lines(m: dict) -> list[str]:
         f"the median stored hidden matchup ({m['hidden_matchups_stored']} stored) x "
         f"{m['matchups']} matchups on {m['processes']} processes: "
         f"{m['exact_route_hours']:.0f} hours",
+        f"the cheap model with villains (courtiers kept, villains dealt afresh each battle), "
+        f"war value from 0-0 for the {len(m['war_with_villains'])} matchups whose records "
+        f"say how each deal ends: " + (", ".join(f"{k} {v:+.3f}" for k, v in
+                                                  m["war_with_villains"].items()) or "none"),
     ]
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from analysis.cli import main
 from analysis.cobardes import hidden_sweep as H
+from analysis.cobardes import war
 from analysis.cobardes.hidden_solution import HiddenSolution, solution_path
 from analysis.cobardes.sweep import is_mirror
 from analysis.shared import store
@@ -76,6 +77,17 @@ def test_a_record_says_how_each_deal_ends_and_that_prices_at_its_value():
     assert len({round(p, 6) for p in battle.values()}) > 2  # not a trivial battle
     older = {k: v for k, v in record.to_json().items() if k != "outcomes"}
     assert H.HiddenMatchupRecord.from_json(older).battle_outcomes() is None
+    assert H.HiddenMatchupRecord.from_json(older).war_value() is None
+    # The war of such battles: from 2-2 one battle decides unless drawn, so V(2, 2) is
+    # (win + crown - loss - crown loss) / (1 - draw); from 0-0 it is between -1 and 1,
+    # and the rival's war (the endings seen from the other side) is its negative.
+    b = battle
+    assert war.composed_values(b)[(2, 2)] == pytest.approx(
+        (b["win"] + b["crown"] - b["loss"] - b["crown_loss"]) / (1 - b["draw"]))
+    assert -1 < record.war_value() < 1
+    rival = {"win": b["loss"], "loss": b["win"], "crown": b["crown_loss"],
+             "crown_loss": b["crown"], "draw": b["draw"]}
+    assert war.composed_values(rival)[(0, 0)] == pytest.approx(-record.war_value())
 
 
 def test_a_solved_matchups_solution_is_stored_for_advice_when_asked():

@@ -26,6 +26,7 @@ from analysis.cobardes.hidden_solution import ITERATIONS, solve
 from analysis.cobardes.sweep import battle_params, is_mirror, task_path
 from analysis.cobardes.trunk import compile_cut
 from analysis.cobardes.villains import GAME, deal_outcomes, deal_values
+from analysis.cobardes.war import composed_values
 from analysis.shared import store
 from analysis.shared.distribute import local_pool, run_on_dask
 from analysis.shared.progress import bar as progress_bar
@@ -100,6 +101,14 @@ class HiddenMatchupRecord:
             return None
         rows = [ends for row in self.outcomes.values() for ends in row.values()]
         return {name: sum(r[name] for r in rows) / len(rows) for name in rows[0]}
+
+    def war_value(self) -> float | None:
+        """Player 0's war value (P(win) - P(lose) of the war to 3 Victory tokens) when
+        every battle is this one, villains dealt afresh each time and played as solved
+        whatever the score (:func:`analysis.cobardes.war.composed_values`: a model whose
+        error is measured on the villain-free pairings); None without the outcomes."""
+        ends = self.battle_outcomes()
+        return None if ends is None else composed_values(ends)[(0, 0)]
 
     def villain_values(self, player: int) -> dict[str, float]:
         """``player``'s value holding each villain, the rival's dealt from the other eight
