@@ -107,8 +107,8 @@ def lines(m: dict) -> list[str]:
         f"{m['matchups']} matchups on {m['processes']} processes: "
         f"{m['exact_route_hours']:.0f} hours",
         f"the cheap model with villains (courtiers kept, villains dealt afresh each battle), "
-        f"war value from 0-0 for the {len(m['war_with_villains'])} matchups whose records "
-        f"say how each deal ends: " + (", ".join(f"{k} {v:+.3f}" for k, v in
+        f"war value from 0-0 where the record says how each deal ends "
+        f"({len(m['war_with_villains'])} of {m['hidden_matchups_stored']} stored): " + (", ".join(f"{k} {v:+.3f}" for k, v in
                                                   m["war_with_villains"].items()) or "none"),
     ]
 
