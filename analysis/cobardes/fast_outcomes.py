@@ -22,7 +22,7 @@ from numba import njit, objmode, typeof, types
 from numba.typed import Dict
 
 from analysis.cobardes import fast_exact as F
-from analysis.cobardes.graph import CROWN, CROWN_LOSS, DRAW, LOSS, OUTCOME_NAMES, WIN
+from analysis.cobardes.graph import DRAW, OUTCOME_NAMES, outcome_class, outcome_kind
 from analysis.solve.induction import CHANCE, MATRIX, register, solve_compiled
 from analysis.solve.matrix_game import solve_matrix_lp
 from games.cobardes import engine as E
@@ -49,14 +49,13 @@ class PackedOutcomes(NamedTuple):
 
 
 def class_table() -> np.ndarray:
-    """The outcome class of each packed ending ``(kind, winner + 1)``, as
-    :func:`analysis.cobardes.graph.outcome_kind` classifies it."""
+    """The outcome class of each packed ending ``(kind, winner + 1)``
+    (:func:`analysis.cobardes.graph.outcome_class`; an ending nobody won is a draw)."""
     table = np.full((len(_KINDS), 3), DRAW, np.int64)
     for k, kind in enumerate(_KINDS):
-        if kind == E.VICTORY:
-            table[k, 1], table[k, 2] = WIN, LOSS
-        elif kind == E.CROWN:
-            table[k, 1], table[k, 2] = CROWN, CROWN_LOSS
+        if kind is not None:
+            for winner in (0, 1):
+                table[k, winner + 1] = outcome_class(kind, winner)
     return table
 
 
@@ -154,12 +153,11 @@ class OutcomeSolver(F.FastExactSolver):
 
     def value_and_outcomes(self, pos: E.Pos) -> tuple[float, np.ndarray]:
         """:meth:`value` and :meth:`outcome_probs` of ``pos`` at once."""
-        packed = pack(pos)
         if pos.outcome is not None:
             out = np.zeros(CLASSES)
-            out[self._data[0].classes[packed[OKIND], packed[OWIN] + 1]] = 1.0
+            out[outcome_kind(pos)] = 1.0
             return self.pay.value(pos.outcome), out
-        value, out = self._solve(packed, *self._data, self._memo, self._counts)
+        value, out = self._solve(pack(pos), *self._data, self._memo, self._counts)
         if np.isnan(out[0]):
             raise InvalidPositionError("no outcome probabilities kept for this position")
         return float(value), out

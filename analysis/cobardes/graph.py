@@ -28,7 +28,12 @@ _NAN = float("nan")
 
 def outcome_kind(pos: E.Pos) -> int:
     """The terminal kind of a finished battle, from player 0's side."""
-    kind, winner = pos.outcome
+    return outcome_class(*pos.outcome)
+
+
+def outcome_class(kind: str, winner: int) -> int:
+    """The terminal kind of a battle ended as ``kind`` (the engine's outcome) won by
+    ``winner`` (-1: nobody), from player 0's side."""
     if kind == E.VICTORY:
         return WIN if winner == 0 else LOSS
     if kind == E.CROWN:
