@@ -21,8 +21,10 @@ import argparse
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 from results_file import save
 
+from analysis.cobardes.balance import seat_neutral_strength
 from analysis.cobardes.hidden_sweep import load_hidden
 from analysis.cobardes.sweep import NO_COURTIER, is_mirror, load_results
 from analysis.cobardes.war import composed_values
@@ -34,12 +36,10 @@ PROCESSES = 2
 
 
 def ranking(values: dict[tuple[str, str], float]) -> list[tuple[str, float]]:
-    """Each courtier's mean war value over its rivals, both seats, strongest first."""
-    by: dict[str, list[float]] = {}
-    for (a, b), v in values.items():
-        by.setdefault(a, []).append(v)
-        by.setdefault(b, []).append(-v)
-    return sorted(((k, float(np.mean(v))) for k, v in by.items()), key=lambda kv: -kv[1])
+    """Each courtier's mean war value over its rivals, both seats, strongest first
+    (:func:`analysis.cobardes.balance.seat_neutral_strength`)."""
+    table = pd.Series(values).unstack()
+    return [(k, float(v)) for k, v in seat_neutral_strength(table).items()]
 
 
 def measure() -> dict:

@@ -296,6 +296,8 @@ def test_the_appendix_reads_the_war_composition_benchmark(tmp_path):
     assert f"median of {b['error_median']:.3f}" in text
     assert f"largest {b['error_max']:.3f}" in text
     assert f"about {b['exact_route_hours']:.0f} hours" in text
+    assert (f"{len(b['war_with_villains'])} of the {b['hidden_matchups_stored']} matchups "
+            "stored say how each battle ends") in text
     b |= {"same_order": False, "same_ends": False}
     (tmp_path / "w.json").write_text(json.dumps(b))
     assert "a different strongest or weakest courtier" in war_composition_text(tmp_path / "w.json")

@@ -106,8 +106,9 @@ def war_composition_text(path=WAR_COMPOSITION_JSON) -> str:
             f"{b['ranked_pairings']} courtier matchups it gives {order} as the exact war "
             f"(strongest {composed[0][0]} {composed[0][1]:+.2f} against {exact[0][0]} "
             f"{exact[0][1]:+.2f}; weakest {composed[-1][0]} {composed[-1][1]:+.2f} against "
-            f"{exact[-1][0]} {exact[-1][1]:+.2f}). The war with villains is not computed "
-            f"yet: the matchup records do not hold how each battle ends, only its value.")
+            f"{exact[-1][0]} {exact[-1][1]:+.2f}). The war with villains is not given yet: "
+            f"{len(b['war_with_villains'])} of the {b['hidden_matchups_stored']} matchups "
+            f"stored say how each battle ends, and it needs every courtier matchup.")
 
 
 def hidden_section(ctx: ReportContext) -> str:
