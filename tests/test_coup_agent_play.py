@@ -115,7 +115,7 @@ def test_blueprint_rows_are_written_as_before():
     assert BB.BluffTable.from_json(table.to_json()).agent == "blueprint"
 
 
-@pytest.mark.parametrize("bad", ["--setups nope", "--games 30"])
+@pytest.mark.parametrize("bad", ["--setups nope", "--games 30", "--agent search"])
 def test_play_tables_refuses_bad_options_in_one_line(bad, capsys):
     from analysis import cli
 
@@ -126,3 +126,54 @@ def test_play_tables_refuses_bad_options_in_one_line(bad, capsys):
     assert code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) <= 2 and "Traceback" not in "".join(err)
+
+
+def test_an_exploiter_line_names_the_agent_best_stood_for():
+    from analysis.coup.agents.best import measured_agent
+
+    assert measured_agent({"agent": "search"}) == "search"
+    assert measured_agent({"agent": "best", "plays": "resolve"}) == "resolve"
+    # lines stored before ``plays`` was kept were measured when best was belief
+    assert measured_agent({"agent": "best"}) == "belief"
+
+
+def write_json(path, data):
+    import json
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data))
+
+
+def test_what_best_is_says_a_gain_or_that_no_gain_was_shown(tmp_path, monkeypatch):
+    from analysis.coup.agents import best
+
+    monkeypatch.setattr(store, "REPOSITORY", tmp_path)
+    line = {"games": 200, "win_rate": 0.76, "gain": 0.26, "gain_ci95": [0.2, 0.32]}
+    lines = [dict(line, agent="best"), dict(line, agent="resolve", gain=-0.045,
+                                            gain_ci95=[-0.12, 0.03])]
+    write_json(tmp_path / "benchmarks" / "results" / "coup_exploiter.json", {"lines": lines})
+    assert "gains at least +0.26" in best.exploited("belief")
+    text = best.exploited("resolve")
+    assert "no gain" in text and "-0.04" in text and "at least" not in text
+    assert best.exploited("search") == ""
+
+
+def test_the_guide_reads_the_strength_of_the_agent_that_played(tmp_path, monkeypatch):
+    from analysis.report.guides.coup import frequencies as F
+    from analysis.report.guides.coup import records as R
+
+    monkeypatch.setattr(R, "BENCHMARKS", tmp_path)
+    row = {"deck": "ambassador", "setup": "basic", "win_rate": 0.8, "ci95": [0.75, 0.85]}
+    write_json(tmp_path / "coup_resolve_agent.json", {"matches": [
+        dict(row, opponent="belief", games=100), dict(row, opponent="search", games=1000),
+        dict(row, setup="draft", opponent="honest", games=1000)]})
+    write_json(tmp_path / "coup_exploiter.json", {"lines": [
+        {"agent": "best", "games": 200, "gain": 0.26, "gain_ci95": [0.2, 0.32]},
+        {"agent": "resolve", "games": 200, "gain": -0.045, "gain_ci95": [-0.12, 0.03]}]})
+    got = R.strength("ambassador", "basic", "resolve")
+    assert [w[0] for w in got.wins] == ["belief", "search"]
+    assert got.exploit == (200, -0.045, (-0.12, 0.03))
+    assert R.strength(agent="belief") is None  # its results are not in this folder
+    text = F.strength_text(got)
+    assert "(100 games)" in text and "(1,000 games)" in text and "no gain" in text
+    assert "lower bound" not in text

@@ -105,7 +105,7 @@ def test_more_players_are_refused_in_one_line():
         make_bot("belief", game, 0)
 
 
-@pytest.mark.parametrize(("players", "agent"), [(2, "belief"), (3, "fast")])
+@pytest.mark.parametrize(("players", "agent"), [(2, "resolve"), (3, "fast")])
 def test_a_match_says_which_agent_best_was(players, agent, capsys):
     import json
 
@@ -135,7 +135,7 @@ def test_play_and_a_goat_lords_match_say_what_best_is(capsys, monkeypatch):
     moves = iter(["q"])
     monkeypatch.setattr("builtins.input", lambda *_: next(moves))
     cli.main(["play", "python_coup", "--opponent", "best", "--seed", "1"])
-    assert "Your opponent: best here is belief:" in capsys.readouterr().out
+    assert "Your opponent: best here is resolve:" in capsys.readouterr().out
     argv = ["goat-lords", "match", "--agents", "best,greedy", "--games", "2", "--json"]
     assert cli.main(argv) == 0
     assert json.loads(capsys.readouterr().out)["best_is"]["agent"] == "lord"

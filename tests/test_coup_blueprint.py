@@ -371,21 +371,21 @@ def test_depth_first_walk_finds_the_same_graph_as_breadth_first():
         np.testing.assert_array_equal(deep.edge_prob[c:d], wide.edge_prob[a:b])
 
 
-def test_best_is_the_belief_agent_even_where_the_blueprint_is_built(endgames, tmp_path,
-                                                                     monkeypatch):
-    """The belief agent beats search, which beats the blueprint: ``best`` at 2 players is
-    the belief agent whether or not a blueprint is built."""
-    from analysis.coup.agents.belief_search import BeliefSearchAgent
+def test_best_is_the_resolving_agent_even_where_the_blueprint_is_built(endgames, tmp_path,
+                                                                        monkeypatch):
+    """The re-solving agent beats belief, which beats search, which beats the blueprint:
+    ``best`` at 2 players is the re-solving agent whether or not a blueprint is built."""
     from analysis.coup.agents.fast_search import FastSearchAgent
+    from analysis.coup.agents.resolve_agent import ResolveAgent
 
     dg, _, strategies, _, _ = endgames
     monkeypatch.setenv(store.CACHE_ENV, str(tmp_path / "cache"))
     with store.use(tmp_path):
         B.save_blueprint(B.Blueprint("ambassador", {"dealt": dg.keys}, {"basic": strategies}, {}),
                          "dealt", B.strategy_path("ambassador", "dealt"))
-        for params, kind in (({}, BeliefSearchAgent),
-                             ({"two_player_setup": "standard"}, BeliefSearchAgent),
-                             ({"deck": "inquisitor"}, BeliefSearchAgent),
+        for params, kind in (({}, ResolveAgent),
+                             ({"two_player_setup": "standard"}, ResolveAgent),
+                             ({"deck": "inquisitor"}, ResolveAgent),
                              ({"players": 3}, FastSearchAgent)):
             game = pyspiel.load_game("python_coup", params)
             bot = make_bot("best", game, 0, 1)

@@ -175,12 +175,12 @@ def test_same_seed_same_game_and_another_seed_another():
 
 
 @pytest.mark.parametrize("players", range(2, 9))
-def test_best_is_the_belief_agent_at_two_players_and_search_beyond(players):
-    from analysis.coup.agents.belief_search import BeliefSearchAgent
+def test_best_is_the_resolving_agent_at_two_players_and_search_beyond(players):
+    from analysis.coup.agents.resolve_agent import ResolveAgent
 
     game = pyspiel.load_game("python_coup", {"players": players})
     bot = make_bot("best", game, 0, 0)
-    assert isinstance(bot, BeliefSearchAgent) == (players == 2)
+    assert isinstance(bot, ResolveAgent) == (players == 2)
     assert isinstance(bot, S.SearchAgent)
     names = {spec.name for spec in bots_for("python_coup")}
     assert {"search", "best"} <= names

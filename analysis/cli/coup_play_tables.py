@@ -1,5 +1,5 @@
-"""``farol coup play-tables``: how the strongest 2-player agent plays, counted over its
-games against itself (claims, bluffs, challenges, blocks, its turn by the hand held,
+"""``farol coup play-tables``: how a strong 2-player agent plays (``belief`` unless
+``--agent resolve``, the one ``best`` stands for), counted over its games against itself (claims, bluffs, challenges, blocks, its turn by the hand held,
 and how they change with what the opponent has shown), for the guide and the notebook.
 A table already stored is kept unless ``--again``.
 """
@@ -19,8 +19,11 @@ from games.errors import InvalidParameterError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("play-tables", help="how the strongest 2-player agent bluffs, "
+    parser = sub.add_parser("play-tables", help="how a strong 2-player agent bluffs, "
                                                 "challenges and blocks (its self-play)")
+    parser.add_argument("--agent", default=A.AGENT, choices=A.AGENTS,
+                        help=f"the agent that plays itself (default {A.AGENT}; resolve is "
+                             "best at 2 players and takes several times longer)")
     parser.add_argument("--decks", default=",".join(cards.DECKS),
                         help="decks, comma-separated (default ambassador,inquisitor)")
     parser.add_argument("--setups", default=",".join(cards.SETUPS),
@@ -45,7 +48,8 @@ def run(args: argparse.Namespace) -> int:
             if path.exists() and not args.again:
                 print(f"{deck} {setup}: kept {store.shown(path)} (--again plays it again)")
                 continue
-            table = A.play_tables(deck, setup, args.games, args.seed, progress=show_progress())
+            table = A.play_tables(deck, setup, args.games, args.seed, args.agent,
+                                  progress=show_progress())
             A.save_table(table)
             print(f"{deck} {setup}: {table.games:,} games of {table.agent} against itself "
                   f"-> {store.shown(path)}")

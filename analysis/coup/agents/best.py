@@ -1,8 +1,10 @@
 """``best``: the strongest Coup agent for the table.
 
-At 2 players it is the belief agent (:mod:`.belief_search`), which beats the search
-agent head to head (``benchmarks/results/coup_belief_agent.txt``), as the search agent
-beats the blueprint (``benchmarks/results/coup_targets.txt``); at 3 to 8 players it is
+At 2 players it is the re-solving agent (:mod:`.resolve_agent`), which beats the belief
+agent in every deck and 2-player setup and the search agent by more still
+(``benchmarks/results/coup_resolve_agent.txt``), as the belief agent beats search
+(``benchmarks/results/coup_belief_agent.txt``) and search the blueprint
+(``benchmarks/results/coup_targets.txt``); at 3 to 8 players it is
 the fast search agent (:mod:`.fast_search`: the search agent's play with compiled
 roll-outs, measured among search agents in ``benchmarks/results/coup_fast_agent_pooled.txt``).
 The name it stood for is kept with every result played by ``best``.
@@ -14,8 +16,9 @@ import json
 
 import pyspiel
 
-from analysis.coup.agents.belief_search import BeliefSearchAgent
+from analysis.coup.agents import belief_search  # noqa: F401  (registers belief)
 from analysis.coup.agents.fast_search import BUDGET, FastSearchAgent
+from analysis.coup.agents.resolve_agent import ResolveAgent
 from analysis.coup.panel import GAME
 from analysis.play.bots import Bot, BotSpec, register_bot
 from analysis.shared import store
@@ -23,6 +26,10 @@ from analysis.shared import store
 # What ``best`` stands for, in a user's words, by the kind of agent: its name, how it
 # plays, the data it reads and where its strength is measured.
 BEHIND = {
+    "ResolveAgent": ("resolve", "keeps the public beliefs over both players' hands from every "
+                     "claim, block and reveal, re-solves the rest of the turn over them at "
+                     "each decision and mixes its moves at the rates it finds",
+                     "benchmarks/results/coup_resolve_agent.txt"),
     "BeliefSearchAgent": ("belief", "remembers every claim, block and reveal, weighs the "
                           "opponent's possible hands by Bayes' rule, then searches",
                           "benchmarks/results/coup_belief_agent.txt"),
@@ -36,7 +43,7 @@ BEHIND = {
 
 
 # The agents ``best`` has stood for, in a sentence's words, by the kind stored with results.
-AGENT_WORDS = {"BeliefSearchAgent": "the belief agent", "SearchAgent": "information-set search",
+AGENT_WORDS = {"ResolveAgent": "the re-solving agent", "BeliefSearchAgent": "the belief agent", "SearchAgent": "information-set search",
                "FastSearchAgent": "information-set search, compiled",
                "BlueprintAgent": "the blueprint"}
 
@@ -50,9 +57,9 @@ def agent_name(kind: str) -> str:
 
 
 def best_bot(game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
-    """The belief agent at 2 players, the fast search agent at 3 to 8."""
+    """The re-solving agent at 2 players, the fast search agent at 3 to 8."""
     if game.num_players() == 2:
-        return BeliefSearchAgent(game, seat, seed)
+        return ResolveAgent(game, seat, seed)
     return FastSearchAgent(game, seat, seed, BUDGET)
 
 
@@ -75,20 +82,31 @@ def about_kind(kind: str) -> dict:
             "strength": strength, "strength_measured_in": measured}
 
 
+def measured_agent(line: dict) -> str:
+    """The agent a line of ``benchmarks/results/coup_exploiter.json`` measured: its name,
+    or the agent ``best`` stood for (lines stored without ``plays`` were measured when
+    ``best`` was ``belief`` at 2 players)."""
+    return line.get("plays", "belief") if line["agent"] == "best" else line["agent"]
+
+
 def exploited(name: str) -> str:
-    """What the exploiter won against the agent called ``name`` (``best`` at 2 players
-    is ``belief``), as a lower bound; empty where not measured."""
+    """What the exploiter won against the agent called ``name``, as a lower bound; empty
+    where not measured."""
     path = store.REPOSITORY / "benchmarks" / "results" / "coup_exploiter.json"
     try:
         lines = json.loads(path.read_text())["lines"]
     except (OSError, ValueError, KeyError):
         return ""
     for x in lines:
-        if {"best": "belief"}.get(x["agent"], x["agent"]) == name:
+        if measured_agent(x) == name:
             lo, hi = x["gain_ci95"]
+            where = "(benchmarks/results/coup_exploiter.txt)"
+            if x["gain"] <= 0:
+                return (f"; at 2 players an exploiter that learns its play showed no gain "
+                        f"against it ({x['gain']:+.2f} of a game [{lo:+.2f}, {hi:+.2f}]), "
+                        f"which bounds nothing: a stronger one might gain {where}")
             return (f"; at 2 players a best response gains at least {x['gain']:+.2f} of a "
-                    f"game against it [{lo:+.2f}, {hi:+.2f}] (benchmarks/results/"
-                    "coup_exploiter.txt)")
+                    f"game against it [{lo:+.2f}, {hi:+.2f}] {where}")
     return ""
 
 
@@ -119,5 +137,5 @@ def strength_summary(measured: str) -> str:
             f"{', '.join(str(p) for p in sorted({x['players'] for x in lines}))} players")
 
 
-register_bot(BotSpec("best", "the strongest Coup agent: belief at 2 players, fast at 3-8",
+register_bot(BotSpec("best", "the strongest Coup agent: resolve at 2 players, fast at 3-8",
                      best_bot, games=(GAME,), about=behind_best))

@@ -31,7 +31,8 @@ def facts(deck: str | None = None, setup: str | None = None) -> dict:
         seat = next(s for s in rec.self_play.seats if s.seat == 0)
         edge = E.edge(rec)
         deals = rec.self_play.deals if rec.duplicate else None
-        strength = R.strength() if rec.plays == "BeliefSearchAgent" else None
+        strength = (R.strength(agent=R.KINDS[rec.plays]) if rec.plays in R.KINDS
+                    else None)
         exploit = strength.exploit if strength is not None else None
         return base | {"source": "seats", "seat": seat, "games": rec.self_play.games,
                        "deals": deals, "agent": edge.agent, "win": seat.win_rate, "ci": seat.ci95,

@@ -60,11 +60,20 @@ def strength_text(strength: R.Strength | None) -> str:
     """The agent's win rates and the exploiter's gain, in one paragraph."""
     if strength is None:
         return ""
-    wins = "; ".join(f"`{opp}` {pct_ci(rate, ci, 1)}" for opp, _, rate, ci in strength.wins)
-    games = max(g for _, g, _, _ in strength.wins)
-    text = (f"Its win rate against each opponent, over {games:,} games a line with each deal "
+    counts = {g for _, g, _, _ in strength.wins}
+    each = len(counts) > 1  # lines of different lengths say their own
+    wins = "; ".join(f"`{opp}` {pct_ci(rate, ci, 1)}" + (f" ({g:,} games)" if each else "")
+                     for opp, g, rate, ci in strength.wins)
+    over = "games" if each else f"{counts.pop():,} games a line"
+    text = (f"Its win rate against each opponent, over {over} with each deal "
             f"played from both seats (95% intervals): {wins}.")
-    if strength.exploit is not None:
+    if strength.exploit is not None and strength.exploit[1] <= 0:
+        n, gain, (lo, hi) = strength.exploit
+        text += (f" An exploiter that learns a model of its play and answers it with a best "
+                 f"response a few decisions deep showed no gain against it ({gain:+.3f} of a "
+                 f"game [{lo:+.3f}, {hi:+.3f}] over {n:,} games); a stronger exploiter might "
+                 "still gain, so this bounds nothing.")
+    elif strength.exploit is not None:
         n, gain, (lo, hi) = strength.exploit
         text += (f" An exploiter that learns a model of its play and answers it with a best "
                  f"response a few decisions deep won {gain:+.3f} of a game against it "
@@ -80,7 +89,7 @@ def part(ctx: GuideContext) -> str:
              "setup_words": R.SETUP_WORDS[R.SETUP], "claims": [], "blocks": [], "chart": ""}
     if table is not None:
         facts |= {"who": R.WHO[table.agent],
-                  "strength": strength_text(R.strength()) if table.agent == "belief" else "",
+                  "strength": strength_text(R.strength(agent=table.agent)),
                   "games": f"{table.games:,}", "claims": claim_rows(table),
                   "blocks": block_rows(table),
                   "claim_headers": ["character claimed", "P(bluff | claim)", "with 2 cards",

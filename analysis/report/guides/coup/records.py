@@ -1,5 +1,5 @@
-"""What the Coup guide reads, most faithful first: the strongest 2-player agent's play
-(the belief agent's self-play tables, or the blueprint's where those are not stored) and
+"""What the Coup guide reads, most faithful first: a strong 2-player agent's play (the
+belief agent's self-play tables, or the blueprint's where those are not stored) and
 its measured strength, seat win rates of strong agents at 2-8 players, and the rigorous
 brackets of the whole 2-player game. Nothing here computes."""
 
@@ -9,6 +9,7 @@ import json
 from dataclasses import dataclass
 
 from analysis.coup import blueprint, blueprint_bluffs, full_game, seat_balance
+from analysis.coup.agents.best import measured_agent
 from analysis.coup.blueprint_bluffs import BluffTable
 from analysis.coup.seat_balance import TableRecord
 from analysis.coup.studies import agent_play
@@ -26,12 +27,15 @@ PLAY = "farol coup play-tables --decks {deck}"
 BENCHMARKS = store.REPOSITORY / "benchmarks" / "results"
 # Who played the tables, in a few words (by the table's agent).
 WHO = {
-    "belief": "the belief agent (`best` at 2 players: it remembers every claim, block and "
-              "reveal, weighs the opponent's possible hands by Bayes' rule and searches)",
+    "belief": "the belief agent (it remembers every claim, block and reveal, weighs the "
+              "opponent's possible hands by Bayes' rule and searches)",
+    "resolve": "the re-solving agent (`best` at 2 players: it keeps the public beliefs over "
+               "both players' hands and re-solves the rest of the turn at each decision)",
     "blueprint": "the blueprint (a strategy for the whole game keyed on the position only, "
                  "so it forgets who claimed what)",
 }
-SHORT = {"belief": "the belief agent", "blueprint": "the blueprint"}
+SHORT = {"belief": "the belief agent", "resolve": "the re-solving agent",
+         "blueprint": "the blueprint"}
 BALANCE = "farol coup balance"
 
 
@@ -67,16 +71,26 @@ def bluff_table(deck: str = DECK, setup: str = SETUP) -> BluffTable | None:
 
 @dataclass(frozen=True)
 class Strength:
-    """The belief agent's measured strength (``benchmarks/coup_belief_agent.py`` and
-    ``benchmarks/coup_exploiter.py``): its win rate against each opponent in the deck and
-    setup, and the most an exploiter won against it (a lower bound on exploitability)."""
+    """A 2-player agent's measured strength (``benchmarks/coup_belief_agent.py``, with
+    ``--agent resolve`` for the re-solving agent, and ``benchmarks/coup_exploiter.py``):
+    its win rate against each opponent in the deck and setup, and the most an exploiter
+    won against it (a lower bound on exploitability)."""
 
     wins: tuple[tuple[str, int, float, tuple[float, float]], ...]  # opponent, games, rate, ci
     exploit: tuple[int, float, tuple[float, float]] | None  # games, gain, ci
 
 
-def strength(deck: str = DECK, setup: str = SETUP) -> Strength | None:
-    path = BENCHMARKS / "coup_belief_agent.json"
+# The benchmark results that measure each 2-player agent against the panel.
+MEASURED = {"belief": "coup_belief_agent.json", "resolve": "coup_resolve_agent.json"}
+# The agent the stored kind of bot is (as balance records keep what ``best`` stood for).
+KINDS = {"BeliefSearchAgent": "belief", "ResolveAgent": "resolve"}
+
+
+def strength(deck: str = DECK, setup: str = SETUP, agent: str = "belief") -> Strength | None:
+    """``agent``'s measured strength in the deck and setup (None: not measured)."""
+    if agent not in MEASURED:
+        return None
+    path = BENCHMARKS / MEASURED[agent]
     if not path.exists():
         return None
     lines = json.loads(path.read_text())["matches"]
@@ -86,7 +100,7 @@ def strength(deck: str = DECK, setup: str = SETUP) -> Strength | None:
     path = BENCHMARKS / "coup_exploiter.json"
     if path.exists():
         for x in json.loads(path.read_text())["lines"]:
-            if x["agent"] == "best":
+            if measured_agent(x) == agent:
                 exploit = (x["games"], x["gain"], tuple(x["gain_ci95"]))
     return Strength(wins, exploit) if wins else None
 
