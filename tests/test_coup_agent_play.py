@@ -5,6 +5,8 @@ intervals of counted moves, and the stored table."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pyspiel
 import pytest
@@ -14,6 +16,7 @@ from analysis.coup.panel import View
 from analysis.coup.studies import agent_play as A
 from analysis.shared import store
 from games.coup import cards as C
+from games.errors import InvalidParameterError
 
 
 def act(state, text):
@@ -177,3 +180,59 @@ def test_the_guide_reads_the_strength_of_the_agent_that_played(tmp_path, monkeyp
     text = F.strength_text(got)
     assert "(100 games)" in text and "(1,000 games)" in text and "no gain" in text
     assert "lower bound" not in text
+
+
+def test_chunks_cover_the_games_once_and_never_cross_a_batch(monkeypatch):
+    monkeypatch.setattr(A, "CHUNK", 3)
+    games = BB.BATCHES * 5
+    parts = A.chunks(games)
+    assert [i for a, b in parts for i in range(a, b)] == list(range(games))
+    for a, b in parts:
+        assert 0 < b - a <= 3
+        assert a * BB.BATCHES // games == (b - 1) * BB.BATCHES // games
+    with pytest.raises(InvalidParameterError, match="multiple"):
+        A.chunks(games + 1)
+
+
+def sequential_table(agent, games, seed):
+    """The table played game after game in one tally, as before chunks existed."""
+    game = pyspiel.load_game("python_coup", {"players": 2, "deck": "ambassador",
+                                             "two_player_setup": "basic"})
+    return BB.tally_play(game, games, seed, A._mixes(game, games, seed, agent), "test",
+                         agent=agent, contexts=True)
+
+
+def test_tables_played_in_chunks_are_the_tables_played_in_one_go(tmp_path, monkeypatch):
+    monkeypatch.setattr(A, "CHUNK", 3)
+    games = BB.BATCHES * 5
+    chunked = A.play_tables("ambassador", "basic", games, 4, "honest", folder=tmp_path)
+    whole = sequential_table("honest", games, 4)
+    assert chunked.rows == whole.rows and chunked.grid == whole.grid
+    assert len(list(tmp_path.glob("games-*.json"))) == len(A.chunks(games))
+    tally = BB.Tally.from_json(json.loads(json.dumps(BB.Tally().to_json())))
+    assert tally.counts == {} and tally.grid == {}
+
+
+def test_a_stopped_run_resumes_and_plays_only_what_is_missing(tmp_path, monkeypatch):
+    games = BB.BATCHES * 2
+    first = A.play_tables("ambassador", "basic", games, 5, "honest", folder=tmp_path)
+    files = sorted(tmp_path.glob("games-*.json"))
+    files[0].unlink()                       # never finished
+    files[3].write_text('{"start": 6, "st')  # cut short by the stop
+    played = []
+    chunk = A.play_chunk
+    monkeypatch.setattr(A, "play_chunk", lambda *call: played.append(call[-2:]) or chunk(*call))
+    again = A.play_tables("ambassador", "basic", games, 5, "honest", folder=tmp_path)
+    assert sorted(played) == [A.chunks(games)[0], A.chunks(games)[3]]
+    assert again.rows == first.rows and again.grid == first.grid
+    played.clear()
+    A.play_tables("ambassador", "basic", games, 5, "honest", folder=tmp_path)
+    assert played == []  # everything kept
+
+
+def test_two_processes_give_the_same_table_as_one(tmp_path):
+    games = BB.BATCHES * 2
+    one = A.play_tables("ambassador", "basic", games, 6, "honest", folder=tmp_path / "one")
+    two = A.play_tables("ambassador", "basic", games, 6, "honest", workers=2,
+                        folder=tmp_path / "two")
+    assert one.rows == two.rows and one.grid == two.grid

@@ -1,7 +1,8 @@
 """``farol coup play-tables``: how a strong 2-player agent plays (``belief`` unless
 ``--agent resolve``, the one ``best`` stands for), counted over its games against itself (claims, bluffs, challenges, blocks, its turn by the hand held,
 and how they change with what the opponent has shown), for the guide and the notebook.
-A table already stored is kept unless ``--again``.
+A table already stored is kept unless ``--again``. The games are played in chunks kept
+in the cache as they finish, on ``--workers`` processes, so a stopped run resumes.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                              f"(default {A.GAMES})")
     parser.add_argument("--seed", type=int_in(0), default=A.SEED,
                         help=f"the seed (default {A.SEED})")
+    parser.add_argument("--workers", type=int_in(1), default=1,
+                        help="processes playing games side by side (default 1)")
     parser.add_argument("--again", action="store_true", help="play stored tables again")
     parser.set_defaults(func=run)
 
@@ -49,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"{deck} {setup}: kept {store.shown(path)} (--again plays it again)")
                 continue
             table = A.play_tables(deck, setup, args.games, args.seed, args.agent,
-                                  progress=show_progress())
+                                  progress=show_progress(), workers=args.workers)
             A.save_table(table)
             print(f"{deck} {setup}: {table.games:,} games of {table.agent} against itself "
                   f"-> {store.shown(path)}")

@@ -236,6 +236,32 @@ def play_and_tally(bp: Blueprint, setup: str, games: int, seed: int,
 Mixes = Callable[[int], Callable[[pyspiel.State], dict[int, float]]]
 
 
+@dataclasses.dataclass
+class Tally:
+    """Counts over some games, the table's raw material: each cell's ``[counted, out
+    of]`` by batch of games (a ``(2, BATCHES)`` array), for the rates and for the grid.
+    Tallies of disjoint games add up (:meth:`add`), so games can be played in chunks,
+    on several processes, and a stopped run kept."""
+
+    counts: dict[tuple, np.ndarray] = dataclasses.field(default_factory=dict)
+    grid: dict[tuple, np.ndarray] = dataclasses.field(default_factory=dict)
+
+    def add(self, other: Tally) -> Tally:
+        for mine, theirs in ((self.counts, other.counts), (self.grid, other.grid)):
+            for key, cell in theirs.items():
+                mine[key] = mine[key] + cell if key in mine else cell.copy()
+        return self
+
+    def to_json(self) -> dict:
+        return {name: [[list(key), cell.tolist()] for key, cell in table.items()]
+                for name, table in (("counts", self.counts), ("grid", self.grid))}
+
+    @classmethod
+    def from_json(cls, d: dict) -> Tally:
+        return cls(*({tuple(key): np.asarray(cell, dtype=float) for key, cell in d[name]}
+                     for name in ("counts", "grid")))
+
+
 def tally_play(game: pyspiel.Game, games: int, seed: int, mixes: Mixes, desc: str,
                progress: bool = False, agent: str = "blueprint",
                contexts: bool = False) -> BluffTable:
@@ -246,9 +272,22 @@ def tally_play(game: pyspiel.Game, games: int, seed: int, mixes: Mixes, desc: st
     (:func:`tally_context`)."""
     if games % BATCHES:
         raise ValueError(f"games must be a multiple of {BATCHES}")
+    bar = progress_bar(total=games, desc=desc, unit="game", progress=progress, leave=False)
+    try:
+        tally = tally_games(game, games, seed, mixes, range(games), contexts,
+                            lambda: bar.update(1))
+    finally:
+        bar.close()
+    return table_of(game, games, seed, tally, agent)
+
+
+def tally_games(game: pyspiel.Game, games: int, seed: int, mixes: Mixes, indices: Iterable[int],
+                contexts: bool = False, done: Callable[[], None] | None = None) -> Tally:
+    """The tally of games ``indices`` of ``games`` seeded ones (see :func:`tally_play`):
+    game ``i`` draws from its own seed and counts in batch ``i * BATCHES // games``, so
+    the same game gives the same counts whichever chunk plays it."""
     deck = game.config.deck
-    counts: dict[tuple, np.ndarray] = {}
-    grid: dict[tuple, np.ndarray] = {}
+    tally = Tally()
     batch = 0
 
     def bump(table: dict, key: tuple, num: float, den: float) -> None:
@@ -260,24 +299,23 @@ def tally_play(game: pyspiel.Game, games: int, seed: int, mixes: Mixes, desc: st
     def add(question, card, num, den, *, influence, coins):
         for key in ((question, card, influence, coins), (question, card, 0, "any"),
                     (question, card, influence, "any"), (question, card, 0, coins)):
-            bump(counts, key + ("any",), num, den)
+            bump(tally.counts, key + ("any",), num, den)
 
     def add_context(question, card, num, den, *, influence, context):
         # Each character, and every character together (card -1: "all").
         for c in (card, -1):
             for inf in (0, influence):
-                bump(counts, (question, c, inf, "any", context), num, den)
+                bump(tally.counts, (question, c, inf, "any", context), num, den)
 
     kinds = turn_kinds(deck)
 
     def add_grid(situation, move, num, den, *, hand, card=None):
         if card is not None:
             situation = situation.format(card=C.card_name(card, deck))
-        bump(grid, (situation, hand, move), num, den)
+        bump(tally.grid, (situation, hand, move), num, den)
 
     seeds = np.random.SeedSequence(seed).generate_state(games)
-    for i in progress_bar(range(games), desc=desc, unit="game", progress=progress,
-                          leave=False):
+    for i in indices:
         batch = i * BATCHES // games
         rng = np.random.default_rng(seeds[i])
         mix_of = mixes(i)
@@ -299,11 +337,20 @@ def tally_play(game: pyspiel.Game, games: int, seed: int, mixes: Mixes, desc: st
             actions, probs = zip(*mix.items(), strict=True)
             probs = np.asarray(probs)
             state.apply_action(int(actions[rng.choice(len(actions), p=probs / probs.sum())]))
+        if done is not None:
+            done()
+    return tally
+
+
+def table_of(game: pyspiel.Game, games: int, seed: int, tally: Tally,
+             agent: str = "blueprint", provenance_extra: dict | None = None) -> BluffTable:
+    """The table of a tally of all ``games`` games: every rate with its interval."""
+    deck = game.config.deck
     # An agent's moves are counts of 0 or 1: its interval also takes in Wilson's, so a
     # rate seen as 0 in a few decisions is not given as exactly 0.
     interval = ratio_interval if agent == "blueprint" else counted_interval
     rows = []
-    for (question, card, influence, coins, context), (num, den) in sorted(counts.items()):
+    for (question, card, influence, coins, context), (num, den) in sorted(tally.counts.items()):
         rate, lo, hi = interval(num, den)
         if math.isnan(rate):
             continue
@@ -311,13 +358,14 @@ def tally_play(game: pyspiel.Game, games: int, seed: int, mixes: Mixes, desc: st
         rows.append(BluffRow(question, name, influence, coins, round(float(den.sum()), 6),
                              rate, (lo, hi), context))
     cells = []
-    for (situation, hand, move), (num, den) in sorted(grid.items()):
+    for (situation, hand, move), (num, den) in sorted(tally.grid.items()):
         rate, lo, hi = interval(num, den)
         if not math.isnan(rate):
             cells.append(GridRow(situation, hand, move, round(float(den.sum()), 6), rate,
                                  (lo, hi)))
     setup = game.config.setup
-    return BluffTable(deck, setup, games, tuple(rows), provenance(seed), tuple(cells), agent)
+    return BluffTable(deck, setup, games, tuple(rows), provenance(seed) | (provenance_extra or {}),
+                      tuple(cells), agent)
 
 
 # What the opponent had shown, for the rates by context; ALL names every character together.
