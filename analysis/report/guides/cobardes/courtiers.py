@@ -13,14 +13,49 @@ QUESTION = "Strongest and weakest courtier"
 
 def facts() -> dict:
     sol = R.renewal()
+    vw = R.villain_war()
+    base = {"vw": vw, "command": R.RENEWAL, "sweep": R.SWEEP, "villain_wins": None}
+    if vw is not None and vw.complete:
+        wins = vw.wins()
+        base |= {"villain_wins": wins, "v_best": wins.index[0], "v_worst": wins.index[-1]}
     if sol is None:
-        return {"strength": None, "headline": None, "command": R.RENEWAL}
+        return base | {"strength": None, "headline": None}
     table = R.renewal_table(sol)
     strength = balance.seat_neutral_strength(table).dropna()
     wins = ((1 + strength) / 2).round(6)
-    return {"table": table, "wins": wins, "best": wins.index[0], "worst": wins.index[-1],
-            "strength": strength, "headline": f"{wins.index[0]} {pct(wins.iloc[0])}",
-            "command": R.RENEWAL}
+    out = base | {"table": table, "wins": wins, "best": wins.index[0],
+                  "worst": wins.index[-1], "strength": strength,
+                  "headline": f"{wins.index[0]} {pct(wins.iloc[0])}"}
+    if out["villain_wins"] is not None:
+        out |= {"headline": f"{out['v_best']} {pct(out['villain_wins'].iloc[0])}",
+                "why": why(vw, table, out)}
+    return out
+
+
+def seat_neutral(table, name: str, rival: str) -> float:
+    """``name``'s war value against ``rival``, both seats (the table is player 0's)."""
+    return float(table.loc[name, rival] - table.loc[rival, name]) / 2
+
+
+def why(vw: R.VillainWar, without, f: dict) -> str:
+    """Where the strongest or weakest courtier differs with and without villains, one
+    sentence from the data: the rival against whom its war moves most, and the villain
+    worth most to it there. Empty where both agree."""
+    for end, other in (("best", "strongest"), ("worst", "weakest")):
+        name = f[f"v_{end}"]
+        if name == f[end]:
+            continue
+        rivals = [r for r in vw.table.columns if r != name]
+        rival = max(rivals, key=lambda r: abs(seat_neutral(vw.table, name, r)
+                                              - seat_neutral(without, name, r)))
+        record = R.hidden_sweep()[(name, rival)]
+        villains = record.villain_values(0)
+        villain = max(villains, key=villains.get)
+        return (f"The {name} is the {other} with villains but not without: its war against "
+                f"the {rival} moves most, from {pct((1 + seat_neutral(without, name, rival)) / 2)} "
+                f"of wars won to {pct((1 + seat_neutral(vw.table, name, rival)) / 2)}, and there "
+                f"the {villain} is worth most to it ({villains[villain]:+.2f} a battle).")
+    return ""
 
 
 def chart(table) -> str:
@@ -46,9 +81,13 @@ def answer(ctx: GuideContext) -> Answer:
         return Answer(QUESTION, one_line(render("cobardes/courtiers.md.j2", **f)),
                       "The war with courtiers renewed.", None)
     name = ctx.save_svg(chart(f["table"]), "courtiers")
-    detail = (f"![¡Cobardes!: the first player's war win probability by courtiers]({name})")
+    detail = (f"![¡Cobardes!: the first player's war win probability by courtiers, "
+              f"without villains]({name})")
     model = ("The war to 3 victories, courtiers renewed between battles, solved exactly; "
              "a courtier's strength is its mean war win probability over rivals, both seats; "
              "villains left out.")
+    if f["villain_wins"] is not None:
+        model = (f"{R.villain_war_model(f['vw'])} A courtier's strength is its mean war win "
+                 f"probability over rivals, both seats. Without villains: {model}")
     return Answer(QUESTION, one_line(render("cobardes/courtiers.md.j2", **f)), model,
                   f["headline"], detail)

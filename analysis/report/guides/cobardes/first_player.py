@@ -11,12 +11,17 @@ QUESTION = "First-player advantage"
 
 def facts() -> dict:
     sol = R.renewal()
+    vw = R.villain_war()
+    base = {"vw": vw, "command": R.RENEWAL, "sweep": R.SWEEP, "villain_win": None}
+    if vw is not None and vw.complete:
+        base["villain_win"] = vw.first_player_win()
     if sol is None:
-        return {"win": None, "headline": None, "command": R.RENEWAL}
+        return base | {"win": None, "headline": None}
     values = [sol.value(p) for p in sol.model.pairings]
     win = (1 + sum(values) / len(values)) / 2
-    return {"win": win, "pairings": len(values), "residual": sol.residual,
-            "headline": pct(win), "command": R.RENEWAL}
+    headline = pct(base["villain_win"] if base["villain_win"] is not None else win)
+    return base | {"win": win, "pairings": len(values), "residual": sol.residual,
+                   "headline": headline}
 
 
 def answer(ctx: GuideContext) -> Answer:
@@ -24,5 +29,8 @@ def answer(ctx: GuideContext) -> Answer:
     model = ("The war to 3 victories with courtiers dealt at random and renewed between "
              f"battles ({f['pairings']} pairings, equally likely), solved exactly; villains "
              "left out." if f["win"] is not None else "The war with courtiers renewed.")
+    if f["villain_win"] is not None:
+        model = (f"{R.villain_war_model(f['vw'])} Every courtier matchup equally likely. "
+                 f"Without villains: {model}")
     return Answer(QUESTION, one_line(render("cobardes/first_player.md.j2", **f)), model,
                   f["headline"])

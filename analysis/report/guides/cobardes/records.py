@@ -1,6 +1,8 @@
-"""What the ¡Cobardes! guide reads, most faithful first: the war with courtiers renewed
-(solved exactly), the full battle with hidden villains (every courtier matchup when the
-sweep is complete, else the one matchup solved in full), the learning game's positions."""
+"""What the ¡Cobardes! guide reads, most faithful first: the war with villains (composed
+from every courtier matchup's battle once all are solved), the war with courtiers renewed
+(solved exactly, without villains), the full battle with hidden villains (every courtier
+matchup when the sweep is complete, else the one matchup solved in full), the learning
+game's positions."""
 
 from __future__ import annotations
 
@@ -12,7 +14,12 @@ import pandas as pd
 from analysis.cobardes import balance
 from analysis.cobardes.hidden_sweep import HiddenMatchupRecord, hidden_matchups, load_hidden
 from analysis.cobardes.sweep import is_mirror
-from analysis.report.cobardes.common import FULL_BATTLE_JSON, load_renewal, villain_frame
+from analysis.report.cobardes.common import (
+    FULL_BATTLE_JSON,
+    WAR_COMPOSITION_JSON,
+    load_renewal,
+    villain_frame,
+)
 from analysis.shared import store
 from analysis.shared.store import read_json
 
@@ -78,6 +85,61 @@ def villain_values() -> VillainValues | None:
     values = balance.seat_neutral_strength(villain_frame(f["deal_values"])).dropna()
     return VillainValues(values, "battle", 1, f["slices"][-1]["exploitability_in_abstraction"],
                          f"{f['params']['courtier0']} against {f['params']['courtier1']}")
+
+
+@dataclass(frozen=True)
+class VillainWar:
+    """The war to 3 victories with villains, by courtier matchup: player 0's war value
+    (P(win) - P(lose)) when both villains are dealt hidden in every battle, each battle
+    played as solved and the courtiers kept (``HiddenMatchupRecord.war_value``), over the
+    dealt matchups whose records say how each battle ends. ``error_median`` and
+    ``error_max``: how far that composition misses the exact war on the villain-free
+    pairings (None: not measured)."""
+
+    table: pd.DataFrame  # rows: player 0's courtier; NaN where not solved
+    matchups: int
+    size: int
+    exploitability_at_least: float
+    error_median: float | None = None
+    error_max: float | None = None
+
+    @property
+    def complete(self) -> bool:
+        return self.matchups == self.size
+
+    def wins(self) -> pd.Series:
+        """Each courtier's war win probability, mean over rivals and both seats."""
+        return ((1 + balance.seat_neutral_strength(self.table).dropna()) / 2).round(6)
+
+    def first_player_win(self) -> float:
+        """The first player's war win probability, every dealt matchup equally likely."""
+        values = self.table.stack().dropna()
+        return float((1 + values.mean()) / 2)
+
+
+def villain_war() -> VillainWar | None:
+    """The war with villains over the matchups solved with how each battle ends, or None."""
+    records = {p: r for p, r in hidden_sweep().items() if r.outcomes is not None}
+    if not records:
+        return None
+    table = balance.matchup_matrix(records, balance.COURTIERS, lambda r: r.war_value())
+    miss = read_json(WAR_COMPOSITION_JSON) if WAR_COMPOSITION_JSON.exists() else {}
+    return VillainWar(table, len(records), sweep_size(),
+                      max(r.exploitability_lower_bound for r in records.values()),
+                      miss.get("error_median"), miss.get("error_max"))
+
+
+def villain_war_model(vw: VillainWar) -> str:
+    """The model of the war with villains, and its accuracy, in two sentences."""
+    miss = ("" if vw.error_median is None else
+            f" On the villain-free pairings this composition misses the exact war by a median "
+            f"of {vw.error_median:.3f} and at most {vw.error_max:.3f} in P(win) - P(lose).")
+    return (f"The war to 3 victories with both villains dealt hidden in every battle, over "
+            f"all {vw.size} courtier matchups, courtiers kept between battles: each battle "
+            f"is played as solved whatever the score (a Victory worth 1, the Crown 3) and the "
+            f"war is composed from how it ends; the battles' strategies can be beaten by at "
+            f"least {vw.exploitability_at_least:.3f} a battle within their abstraction (a "
+            f"lower bound).{miss}")
 
 
 def learning_opening() -> dict | None:
