@@ -237,5 +237,5 @@ def test_the_json_says_what_best_was_with_its_strength(data, capsys):
     assert main(["coup", "balance", "--players", "2", "--decks", "ambassador", "--setups",
                  "basic", "--panel", "none", "--games", "4", "--json"]) == 0
     (record,) = json.loads(capsys.readouterr().out)
-    assert record["best_is"]["agent"] == "belief"
+    assert record["best_is"]["agent"] == "resolve"
     assert "strength" in record["best_is"] and record["best_is"]["strength"]
