@@ -1,6 +1,7 @@
 """``farol coup play-tables``: how a strong 2-player agent plays (``belief`` unless
-``--agent resolve``, the one ``best`` stands for), counted over its games against itself (claims, bluffs, challenges, blocks, its turn by the hand held,
-and how they change with what the opponent has shown), for the guide and the notebook.
+``--agent resolve``, the one ``best`` stands for), counted over its games against
+itself (claims, bluffs, challenges, blocks, its turn by the hand held, and how they
+change with what the opponent has shown), for the guide and the notebook.
 A table already stored is kept unless ``--again``. The games are played in chunks kept
 in the cache as they finish, on ``--workers`` processes, so a stopped run resumes.
 """

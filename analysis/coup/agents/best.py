@@ -43,8 +43,8 @@ BEHIND = {
 
 
 # The agents ``best`` has stood for, in a sentence's words, by the kind stored with results.
-AGENT_WORDS = {"ResolveAgent": "the re-solving agent", "BeliefSearchAgent": "the belief agent", "SearchAgent": "information-set search",
-               "FastSearchAgent": "information-set search, compiled",
+AGENT_WORDS = {"ResolveAgent": "the re-solving agent", "BeliefSearchAgent": "the belief agent",
+               "SearchAgent": "information-set search", "FastSearchAgent": "information-set search, compiled",
                "BlueprintAgent": "the blueprint"}
 
 

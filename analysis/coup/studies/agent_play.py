@@ -30,9 +30,9 @@ from analysis.shared.provenance import code_commit, farol_version
 from analysis.shared.store import atomic_write_text
 from games.errors import InvalidParameterError
 
-# The agent whose games the stored tables count. ``best`` at 2 players is now the
-# re-solving agent; its tables (about 20 CPU-hours for the six decks and setups) are not
-# played yet, so the guide's tables stay the belief agent's and say so.
+# The default agent of ``farol coup play-tables``. ``best`` at 2 players is the
+# re-solving agent (``--agent resolve``); each stored table names the agent that played
+# it, and the guide says which.
 AGENT = "belief"
 AGENTS = ("belief", "resolve")  # the 2-player agents whose tables the guide can read
 GAMES = 2000

@@ -8,7 +8,7 @@ it), then the whole game's proven range."""
 
 from __future__ import annotations
 
-from analysis.coup.agents.best import AGENT_WORDS
+from analysis.coup.agents.best import AGENT_WORDS, agent_name
 from analysis.report.guides.common import Answer, GuideContext, one_line, render
 from analysis.report.guides.coup import edges as E
 from analysis.report.guides.coup import records as R
@@ -31,8 +31,7 @@ def facts(deck: str | None = None, setup: str | None = None) -> dict:
         seat = next(s for s in rec.self_play.seats if s.seat == 0)
         edge = E.edge(rec)
         deals = rec.self_play.deals if rec.duplicate else None
-        strength = (R.strength(agent=R.KINDS[rec.plays]) if rec.plays in R.KINDS
-                    else None)
+        strength = R.strength(agent=agent_name(rec.plays))
         exploit = strength.exploit if strength is not None else None
         return base | {"source": "seats", "seat": seat, "games": rec.self_play.games,
                        "deals": deals, "agent": edge.agent, "win": seat.win_rate, "ci": seat.ci95,

@@ -67,16 +67,17 @@ def strength_text(strength: R.Strength | None) -> str:
     over = "games" if each else f"{counts.pop():,} games a line"
     text = (f"Its win rate against each opponent, over {over} with each deal "
             f"played from both seats (95% intervals): {wins}.")
-    if strength.exploit is not None and strength.exploit[1] <= 0:
-        n, gain, (lo, hi) = strength.exploit
-        text += (f" An exploiter that learns a model of its play and answers it with a best "
-                 f"response a few decisions deep showed no gain against it ({gain:+.3f} of a "
-                 f"game [{lo:+.3f}, {hi:+.3f}] over {n:,} games); a stronger exploiter might "
-                 "still gain, so this bounds nothing.")
-    elif strength.exploit is not None:
-        n, gain, (lo, hi) = strength.exploit
-        text += (f" An exploiter that learns a model of its play and answers it with a best "
-                 f"response a few decisions deep won {gain:+.3f} of a game against it "
+    if strength.exploit is None:
+        return text
+    n, gain, (lo, hi) = strength.exploit
+    exploiter = (" An exploiter that learns a model of its play and answers it with a best "
+                 "response a few decisions deep")
+    if gain <= 0:
+        text += (f"{exploiter} showed no gain against it ({gain:+.3f} of a game [{lo:+.3f}, "
+                 f"{hi:+.3f}] over {n:,} games); a stronger exploiter might still gain, so "
+                 "this bounds nothing.")
+    else:
+        text += (f"{exploiter} won {gain:+.3f} of a game against it "
                  f"[{lo:+.3f}, {hi:+.3f}] over {n:,} games: a lower bound on how exploitable "
                  "it is, not an estimate. Read the rates below as a strong player's habits, "
                  "not as frequencies nobody can beat.")

@@ -1,5 +1,5 @@
 """What the Coup guide reads, most faithful first: a strong 2-player agent's play (the
-belief agent's self-play tables, or the blueprint's where those are not stored) and
+self-play tables of the agent each names, or the blueprint's where none is stored) and
 its measured strength, seat win rates of strong agents at 2-8 players, and the rigorous
 brackets of the whole 2-player game. Nothing here computes."""
 
@@ -82,8 +82,6 @@ class Strength:
 
 # The benchmark results that measure each 2-player agent against the panel.
 MEASURED = {"belief": "coup_belief_agent.json", "resolve": "coup_resolve_agent.json"}
-# The agent the stored kind of bot is (as balance records keep what ``best`` stood for).
-KINDS = {"BeliefSearchAgent": "belief", "ResolveAgent": "resolve"}
 
 
 def strength(deck: str = DECK, setup: str = SETUP, agent: str = "belief") -> Strength | None:
