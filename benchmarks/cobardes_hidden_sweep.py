@@ -18,7 +18,7 @@ import math
 import statistics
 from pathlib import Path
 
-from analysis.cobardes.hidden_sweep import hidden_matchups, load_hidden
+from analysis.cobardes.hidden_sweep import complete, hidden_matchups, load_hidden
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -58,7 +58,9 @@ def main(argv=None) -> None:
     lines = [f"hidden-villain matchups stored: {len(records)} of {total}",
              f"of them, saying how the battle ends after each deal (what the war with "
              f"villains is composed from): "
-             f"{sum(r.outcomes is not None for r in records.values())}"]
+             f"{sum(r.outcomes is not None for r in records.values())}",
+             f"of them, saying also which courtiers were played (what keeping or renewing "
+             f"between battles is composed from): {sum(map(complete, records.values()))}"]
     if args.note:
         lines.append(f"conditions: {args.note}")
     if records:

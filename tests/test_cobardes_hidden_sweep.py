@@ -11,6 +11,7 @@ import pytest
 from analysis.cli import main
 from analysis.cobardes import hidden_sweep as H
 from analysis.cobardes import war
+from analysis.cobardes.graph import ENDING_NAMES, OUTCOME_NAMES, USED, outcome_totals
 from analysis.cobardes.hidden_solution import HiddenSolution, solution_path
 from analysis.cobardes.sweep import is_mirror
 from analysis.shared import store
@@ -62,16 +63,27 @@ def test_a_record_reads_back_and_gives_each_villains_value(tmp_path):
 
 
 def test_a_record_says_how_each_deal_ends_and_that_prices_at_its_value():
-    """Each deal's outcome probabilities (under the solved strategy) sum to 1 and, times
-    the battle's payoffs, give the deal's value; a record from before the sweep kept
-    them still reads, with none."""
+    """Each deal's ending probabilities (outcome and courtiers played, under the solved
+    strategy) sum to 1 and, times the battle's payoffs, give the deal's value; a record
+    from before the sweep kept the courtiers played reads its outcomes but is solved
+    again; one from before it kept either still reads, with none."""
     record = H.solve_hidden_matchup(("Squire", "Archer"), 2, 2, iterations=10)
     pay = {"win": 1.0, "loss": -1.0, "crown": 3.0, "crown_loss": -3.0, "draw": 0.0}
     for mine, row in record.outcomes.items():
         for theirs, ends in row.items():
+            assert set(ends) == set(ENDING_NAMES)
             assert sum(ends.values()) == pytest.approx(1.0, abs=1e-6)
-            assert sum(pay[k] * p for k, p in ends.items()) == pytest.approx(
+            assert sum(pay[k.split("/")[0]] * p for k, p in ends.items()) == pytest.approx(
                 record.deals[mine][theirs], abs=1e-6)
+    endings = record.battle_endings()
+    assert len({j % len(USED) for j in np.flatnonzero(endings > 1e-6)}) > 1
+    assert H.complete(record)
+    five = {mine: {theirs: dict(zip(OUTCOME_NAMES, outcome_totals(
+        [ends[k] for k in ENDING_NAMES]).tolist(), strict=True))
+        for theirs, ends in row.items()} for mine, row in record.outcomes.items()}
+    earlier = H.HiddenMatchupRecord.from_json(dict(record.to_json(), outcomes=five))
+    assert earlier.battle_outcomes() == pytest.approx(record.battle_outcomes(), abs=1e-9)
+    assert earlier.battle_endings() is None and not H.complete(earlier)
     battle = record.battle_outcomes()
     assert sum(pay[k] * p for k, p in battle.items()) == pytest.approx(record.value, abs=1e-6)
     assert len({round(p, 6) for p in battle.values()}) > 2  # not a trivial battle

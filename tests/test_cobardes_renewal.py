@@ -46,7 +46,7 @@ class _Fixed:
     def __init__(self, reach: dict[tuple[int, int], float]):
         self.reach = np.zeros(R.TERMINALS)
         for (kind, used), p in reach.items():
-            self.reach[R.terminal_index(kind, used)] = p
+            self.reach[R.ending_index(kind, used)] = p
 
     def solve(self, payoffs):
         return R.RenewalBattle(float(self.reach @ payoffs), self.reach.copy())
@@ -64,7 +64,7 @@ def test_renewal_graph_reads_the_used_bits_of_each_final_position(pairing):
         pay = rng.uniform(-1, 1, R.TERMINALS)
         got = graph.solve(pay)
         solver = ExactSolver(cfg, lambda p, pay=pay: pay[
-            R.terminal_index(outcome_kind(p), p.used)], record=False)
+            R.ending_index(outcome_kind(p), p.used)], record=False)
         assert got.value == pytest.approx(solver.value(pos), abs=1e-9)
         assert got.reach.sum() == pytest.approx(1.0)
         assert got.reach @ pay == pytest.approx(got.value, abs=1e-9)

@@ -1,16 +1,19 @@
-"""How public battle positions end under the exact solution: beside each value, the
-chance of each outcome class (win, loss, crown, crown loss, draw; player 0's view, as
-:data:`analysis.cobardes.graph.OUTCOME_NAMES`), compiled with numba.
+"""How public battles end under the exact solution: beside each value, the chance of
+each ending, an outcome class (win, loss, crown, crown loss, draw; player 0's view) with
+which courtiers were played (:data:`analysis.cobardes.graph.ENDING_NAMES`), compiled
+with numba.
 
 The war composed from one battle solution (:func:`analysis.cobardes.war.composed_values`)
-needs how the battle ends, not only its value. The values are
+needs how the battle ends, not only its value, and the war with courtiers renewed needs
+which courtiers are left to keep. The values are
 :class:`~analysis.cobardes.fast_exact.FastExactSolver`'s, by the same shared induction;
-its ``solved`` hook carries each position's outcome probabilities up from its children:
+its ``solved`` hook carries each position's ending probabilities up from its children:
 the child the induction keeps at a player's choice (the first best), the chance mix, or
 both mixes of the matrix game. A position the induction keeps has them kept under the
-same key; one it does not keep (after a reveal) is solved just before its parent reads
-it, so it hands them over on a stack. The value is then the outcome probabilities times
-the payoffs, which the tests check.
+same key (a key tells the used courtiers: it forgets exactly their identity); one it
+does not keep (after a reveal) is solved just before its parent reads it, so it hands
+them over on a stack. The value is then the outcome probabilities times the payoffs,
+which the tests check.
 """
 
 from __future__ import annotations
@@ -22,16 +25,19 @@ from numba import njit, objmode, typeof, types
 from numba.typed import Dict
 
 from analysis.cobardes import fast_exact as F
-from analysis.cobardes.graph import DRAW, OUTCOME_NAMES, outcome_class, outcome_kind
-from analysis.solve.induction import CHANCE, MATRIX, register, solve_compiled
+from analysis.cobardes.graph import DRAW, ENDINGS, USED, ending_index, outcome_class, outcome_kind
+from analysis.solve.induction import CHANCE, MATRIX, MAX, register, solve_compiled
 from analysis.solve.matrix_game import solve_matrix_lp
 from games.cobardes import engine as E
 from games.cobardes.options import Payoffs
 from games.cobardes.packed import _KINDS, OKIND, OWIN, config_vector, pack, terminal_table
+from games.cobardes.packed import USED as USED_SLOT
 from games.cobardes.tables import effect_tables
 from games.errors import InvalidPositionError
 
-CLASSES = len(OUTCOME_NAMES)
+CLASSES = ENDINGS
+BITS = len(USED)
+TIE = 1e-12  # values this close (relative) are a tie between moves
 STACK = 1 << 16  # outcome vectors of positions not kept, waiting for their parent
 
 
@@ -71,31 +77,50 @@ def _matrix_mixes(d0, d1, d2, a, counts):
 
 
 @njit(cache=True)
+def _spare(vec):
+    """Player 0's courtier left unplayed minus player 1's (chances), under ``vec``."""
+    out = 0.0
+    for j in range(CLASSES):
+        used = j % BITS
+        out += vec[j] * ((1 - (used & 1)) - (1 - (used >> 1)))
+    return out
+
+
+@njit(cache=True)
 def _carry(d0, d1, d2, s, key, kind, actions, aux, probs, vals, v, row, col):
     k = vals.shape[0]
     m, n = row.shape[0], col.shape[0]
-    best = -1
-    if kind != CHANCE and kind != MATRIX:
-        for i in range(k):  # the child the induction kept: the first best one
-            if vals[i] == v:
-                best = i
-                break
+    choice = kind != CHANCE and kind != MATRIX
+    kids = np.zeros((k if choice else 0, CLASSES))
     out = np.zeros(CLASSES)
     for i in range(k - 1, -1, -1):  # last first: the stack holds the unkept in order
         c = F._child(d0, d1, d2, s, kind, actions, aux, m, n, i)
-        if kind == CHANCE:
-            w = probs[i]
-        elif kind == MATRIX:
-            w = row[i // n] * col[i % n]
-        else:
-            w = 1.0 if i == best else 0.0
+        vec = np.zeros(CLASSES)
         if c[OKIND] != 0:
-            out[d0.classes[c[OKIND], c[OWIN] + 1]] += w
+            vec[d0.classes[c[OKIND], c[OWIN] + 1] * BITS + c[USED_SLOT]] = 1.0
         elif F._keep(d0, d1, d2, c):
-            out += w * d0.outcomes[F._key(c)]
+            vec = d0.outcomes[F._key(c)]
         else:
             d0.top[0] -= 1
-            out += w * d0.stack[d0.top[0]]
+            vec = d0.stack[d0.top[0]].copy()
+        if kind == CHANCE:
+            out += probs[i] * vec
+        elif kind == MATRIX:
+            out += row[i // n] * col[i % n] * vec
+        else:
+            kids[i] = vec
+    if choice:
+        # Among the best moves, the mover keeps its courtier unplayed rather than the
+        # rival's (:func:`_spare`): a tie in the battle is settled by what a courtier
+        # left in hand is worth after it (it may be kept).
+        sign = 1.0 if kind == MAX else -1.0
+        best, spare = -1, -np.inf
+        for i in range(k):
+            if abs(vals[i] - v) <= TIE * (1.0 + abs(v)):
+                x = sign * _spare(kids[i])
+                if x > spare + TIE:
+                    best, spare = i, x
+        out = kids[best].copy()
     if key[0] == 0 and key[1] == 0 and not F._keep(d0, d1, d2, s):
         if d0.top[0] >= d0.stack.shape[0]:
             raise MemoryError("outcome stack full")
@@ -124,7 +149,7 @@ def _solve_outcomes(s, d0, d1, d2, memo, counts):
 class OutcomeSolver(F.FastExactSolver):
     """:class:`~analysis.cobardes.fast_exact.FastExactSolver` that also tells how each
     public position ends under the exact solution (:meth:`outcome_probs`). Its values
-    are the same; it keeps five more numbers a kept position."""
+    are the same; it keeps twenty more numbers a kept position."""
 
     def __init__(self, cfg: E.Config, pay: Payoffs):
         super().__init__(cfg, pay)
@@ -146,16 +171,22 @@ class OutcomeSolver(F.FastExactSolver):
             return result
         return self._entry(*args)
 
+    def value(self, pos: E.Pos) -> float:
+        """Player 0's exact value of ``pos``, by this module's compiled solve: numba keeps
+        each module's compiled functions apart, so the plain solver's (compiled for these
+        tables too) could hold an older way of carrying the endings."""
+        return self.value_and_outcomes(pos)[0]
+
     def outcome_probs(self, pos: E.Pos) -> np.ndarray:
-        """The chance of each outcome class (``OUTCOME_NAMES`` order) from the public
-        position ``pos`` on, both players playing the exact solution."""
+        """The chance of each ending (``ENDING_NAMES`` order) from the public position
+        ``pos`` on, both players playing the exact solution."""
         return self.value_and_outcomes(pos)[1]
 
     def value_and_outcomes(self, pos: E.Pos) -> tuple[float, np.ndarray]:
         """:meth:`value` and :meth:`outcome_probs` of ``pos`` at once."""
         if pos.outcome is not None:
             out = np.zeros(CLASSES)
-            out[outcome_kind(pos)] = 1.0
+            out[ending_index(outcome_kind(pos), pos.used)] = 1.0
             return self.pay.value(pos.outcome), out
         value, out = self._solve(pack(pos), *self._data, self._memo, self._counts)
         if np.isnan(out[0]):

@@ -22,8 +22,25 @@ from games.cobardes import engine as E
 # Terminal kinds, player 0's view.
 WIN, LOSS, CROWN, CROWN_LOSS, DRAW = range(5)
 OUTCOME_NAMES = ("win", "loss", "crown", "crown_loss", "draw")
+# Endings: outcome x which courtiers were played (bit 0: player 0's, bit 1: player 1's),
+# what keeping or renewing a courtier after the battle depends on.
+USED = (0, 1, 2, 3)
+USED_NAMES = ("none_used", "p0_used", "p1_used", "both_used")
+ENDINGS = len(OUTCOME_NAMES) * len(USED)
+ENDING_NAMES = tuple(f"{o}/{u}" for o in OUTCOME_NAMES for u in USED_NAMES)
 _MAX, _MIN, _CHANCE, _MATRIX = induction.MAX, induction.MIN, induction.CHANCE, induction.MATRIX
 _NAN = float("nan")
+
+
+def ending_index(kind: int, used: int) -> int:
+    """Index of an ending: outcome ``kind`` (WIN..DRAW) with ``used`` bits."""
+    return kind * len(USED) + used
+
+
+def outcome_totals(endings) -> np.ndarray:
+    """The five outcome classes' probabilities from the 20 endings' (last axis)."""
+    endings = np.asarray(endings, dtype=float)
+    return endings.reshape(*endings.shape[:-1], len(OUTCOME_NAMES), len(USED)).sum(axis=-1)
 
 
 def outcome_kind(pos: E.Pos) -> int:

@@ -22,6 +22,7 @@ import numpy as np
 import pyspiel
 
 import games  # noqa: F401  (registers the games)
+from analysis.cobardes.graph import ENDING_NAMES, OUTCOME_NAMES, outcome_totals
 from analysis.cobardes.hidden_solution import ITERATIONS, solve
 from analysis.cobardes.sweep import battle_params, is_mirror, task_path
 from analysis.cobardes.trunk import compile_cut
@@ -89,18 +90,35 @@ class HiddenMatchupRecord:
     hypothetical: bool
     solver: str
     provenance: dict
-    # How the battle ends after each deal (player 0's villain -> player 1's -> outcome
-    # class -> probability), under the solved strategy; None in records solved before
-    # the sweep kept it.
+    # How the battle ends after each deal (player 0's villain -> player 1's -> ending ->
+    # probability), under the solved strategy: the 20 endings (outcome and courtiers
+    # played, ENDING_NAMES); the five outcome classes alone in records solved before
+    # the sweep kept the courtiers played; None in records solved before either.
     outcomes: dict | None = None
+
+    def _deal_rows(self) -> list[dict[str, float]]:
+        return [ends for row in self.outcomes.values() for ends in row.values()]
 
     def battle_outcomes(self) -> dict[str, float] | None:
         """How the battle ends, before the villains are dealt (every deal equally
         likely): outcome class -> probability; None when the record does not hold it."""
         if self.outcomes is None:
             return None
-        rows = [ends for row in self.outcomes.values() for ends in row.values()]
+        ends = self.battle_endings()
+        if ends is not None:
+            return dict(zip(OUTCOME_NAMES, outcome_totals(ends).tolist(), strict=True))
+        rows = self._deal_rows()
         return {name: sum(r[name] for r in rows) / len(rows) for name in rows[0]}
+
+    def battle_endings(self) -> np.ndarray | None:
+        """The chance of each ending (``ENDING_NAMES`` order: outcome and courtiers
+        played) before the villains are dealt; None when the record does not hold it."""
+        if self.outcomes is None:
+            return None
+        rows = self._deal_rows()
+        if set(rows[0]) != set(ENDING_NAMES):
+            return None
+        return np.array([sum(r[name] for r in rows) / len(rows) for name in ENDING_NAMES])
 
     def war_value(self) -> float | None:
         """Player 0's war value (P(win) - P(lose) of the war to 3 Victory tokens) when
@@ -191,8 +209,9 @@ def load_record(path: Path) -> HiddenMatchupRecord | None:
 
 def complete(record: HiddenMatchupRecord | None) -> bool:
     """Whether a stored matchup is all the sweep solves for: one solved before records
-    said how each deal ends is solved again (it keeps being read until then)."""
-    return record is not None and record.outcomes is not None
+    said how each deal ends, with the courtiers played, is solved again (it keeps being
+    read until then)."""
+    return record is not None and record.battle_endings() is not None
 
 
 def run_hidden_task(pairing: tuple[str, str], warriors: int, combats: int, directory: str,

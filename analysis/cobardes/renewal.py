@@ -25,11 +25,15 @@ from analysis.cobardes.graph import (
     CROWN,
     CROWN_LOSS,
     DRAW,
+    ENDINGS,
     LOSS,
     OUTCOME_NAMES,
+    USED,
     WIN,
     BattleGraph,
+    ending_index,
     outcome_kind,
+    outcome_totals,
 )
 from analysis.cobardes.war import SCORES, TOKENS_TO_WIN, score_order
 from analysis.shared import store
@@ -39,20 +43,14 @@ from games.cobardes import engine as E
 from games.errors import InvalidParameterError
 
 RENEWAL_VERSION = 1
-# Terminal kinds: outcome x used bits (bit 0: player 0's courtier used, bit 1: player 1's).
-USED = (0, 1, 2, 3)
-TERMINALS = len(OUTCOME_NAMES) * len(USED)
+# Terminal kinds: the endings (outcome x used bits, :data:`analysis.cobardes.graph.USED`).
+TERMINALS = ENDINGS
 KEEP, RENEW = "keep", "renew"
 
 
 def renewal_dir() -> Path:
     """Where renewal solutions are stored: the data folder's ``cobardes/renewal``."""
     return store.data("cobardes", "renewal")
-
-
-def terminal_index(kind: int, used: int) -> int:
-    """Index of a terminal kind: outcome ``kind`` (WIN..DRAW) with ``used`` bits."""
-    return kind * len(USED) + used
 
 
 # --------------------------------------------------------------------------- battles
@@ -69,7 +67,7 @@ class RenewalGraph(BattleGraph):
 
     :class:`analysis.cobardes.graph.BattleGraph` merges every finished battle into five
     outcome nodes; here a finished battle also says which courtiers were played:
-    terminal class :func:`terminal_index`, so :meth:`solve` takes 20 payoffs and gives
+    terminal class :func:`ending_index`, so :meth:`solve` takes 20 payoffs and gives
     the 20 terminals' probabilities under the solved strategies (ties spread evenly).
 
     The used bits of a terminal are those of the first position compiled into each node:
@@ -81,7 +79,7 @@ class RenewalGraph(BattleGraph):
     TERMINALS = TERMINALS
 
     def terminal(self, pos: E.Pos) -> int:
-        return terminal_index(outcome_kind(pos), pos.used)
+        return ending_index(outcome_kind(pos), pos.used)
 
     def solve(self, payoffs) -> RenewalBattle:
         sol = super().solve(payoffs)
@@ -173,7 +171,7 @@ class RenewalModel:
         for used in USED:
             nexts = {WIN: (a + 1, b), LOSS: (a, b + 1), DRAW: (a, b)}
             for kind in range(len(OUTCOME_NAMES)):
-                t = terminal_index(kind, used)
+                t = ending_index(kind, used)
                 if kind == CROWN or (kind == WIN and a + 1 >= TOKENS_TO_WIN):
                     pay[t], how[t] = 1.0, ("end", 1.0)
                 elif kind == CROWN_LOSS or (kind == LOSS and b + 1 >= TOKENS_TO_WIN):
@@ -318,8 +316,7 @@ class RenewalSolution:
                       ) -> dict[str, float]:
         """How the battle at ``score`` with ``pairing`` ends (outcome kinds)."""
         row = self.reach[self.model.index[(score, tuple(pairing))]]
-        return {name: float(row[k * len(USED):(k + 1) * len(USED)].sum())
-                for k, name in enumerate(OUTCOME_NAMES)}
+        return dict(zip(OUTCOME_NAMES, outcome_totals(row).tolist(), strict=True))
 
     def to_json(self) -> dict:
         m = self.model

@@ -23,7 +23,7 @@ import games  # noqa: F401  (registers the games)
 from analysis.cobardes.exact import ExactSolver
 from analysis.cobardes.fast_exact import FastExactSolver
 from analysis.cobardes.fast_outcomes import CLASSES, OutcomeSolver
-from analysis.cobardes.graph import outcome_kind
+from analysis.cobardes.graph import ending_index, outcome_kind
 from analysis.solve import CFRSolver, compile_game
 from analysis.solve.compile import CompiledGame
 from analysis.solve.digest import key_text
@@ -92,43 +92,66 @@ class PublicCut(Wrapper):
         return value, -value
 
 
+@dataclass(frozen=True)
+class Endings:
+    """How each terminal of a compiled trunk ends (the 20 endings of
+    :data:`analysis.cobardes.graph.ENDING_NAMES`), kept small: ``code[t]`` is the ending
+    of a terminal where the battle is over, or ``-1 - i`` for one valuing a public
+    subgame, whose ending probabilities are row ``i`` of ``cuts``."""
+
+    code: np.ndarray   # int32, one a terminal
+    cuts: np.ndarray   # float32, (public subgames, ENDINGS)
+
+    def column(self, k: int) -> np.ndarray:
+        """Each terminal's chance of ending ``k``."""
+        sure = self.code >= 0
+        out = np.where(sure, (self.code == k).astype(np.float64), 0.0)
+        out[~sure] = self.cuts[-1 - self.code[~sure], k]
+        return out
+
+    def dense(self) -> np.ndarray:
+        """Terminals x endings (for small trunks: it takes 80 bytes a terminal)."""
+        return np.stack([self.column(k) for k in range(CLASSES)], axis=1)
+
+
 class NumberedCut(PublicCut):
     """:class:`PublicCut` that also keeps how each trunk leaf ends: a battle over, its
-    outcome class; a public subgame, the chance of each class under its exact solution
+    ending; a public subgame, the chance of each ending under its exact solution
     (:class:`~analysis.cobardes.fast_outcomes.OutcomeSolver`).
 
     The compiler takes one number from each leaf (its payoff) and keeps no link back to
     the position, so this walker hands it the leaf's number instead; :func:`compile_cut`
-    then puts each compiled terminal's value and outcome probabilities in its place."""
+    then puts each compiled terminal's value and endings in its place."""
 
     def __init__(self, base, exact: OutcomeSolver):
         super().__init__(base, exact)
         self.values = array("d")
-        self.outcomes = array("f")  # CLASSES a leaf, in the order of the numbers
+        self.codes = array("i")  # a leaf's ending, or -1 - its row in ``cut_ends``
+        self.cut_ends = array("f")  # CLASSES a public subgame
 
     def returns(self, s: E.Pos) -> tuple[float, float]:
         number = float(len(self.values))
         if s.outcome is not None:
             self.values.append(self._base.returns(s)[0])
-            ends = [0.0] * CLASSES
-            ends[outcome_kind(s)] = 1.0
-            self.outcomes.extend(ends)
+            self.codes.append(ending_index(outcome_kind(s), s.used))
             return number, -number
         self.cuts += 1
         tick = time.perf_counter()
         value, ends = self.exact.value_and_outcomes(s)
         self.exact_seconds += time.perf_counter() - tick
         self.values.append(value)
-        self.outcomes.extend(ends.tolist())
+        self.codes.append(-1 - len(self.cut_ends) // CLASSES)
+        self.cut_ends.extend(ends.tolist())
         return number, -number
 
-    def in_place(self, compiled: CompiledGame) -> tuple[CompiledGame, np.ndarray]:
+    def in_place(self, compiled: CompiledGame) -> tuple[CompiledGame, Endings]:
         """``compiled`` (walked with this cut) with each terminal's value in place of its
-        number, and each terminal's outcome probabilities (terminals x CLASSES)."""
+        number, and each terminal's endings."""
         number = compiled.utility.astype(np.int64)
         values = np.frombuffer(self.values, dtype=np.float64)
-        outcomes = np.frombuffer(self.outcomes, dtype=np.float32).reshape(-1, CLASSES)
-        return dataclasses.replace(compiled, utility=values[number]), outcomes[number]
+        codes = np.frombuffer(self.codes, dtype=np.int32)
+        cuts = np.frombuffer(self.cut_ends, dtype=np.float32).reshape(-1, CLASSES)
+        return dataclasses.replace(compiled, utility=values[number]), Endings(codes[number], cuts)
 
 
 class OrderedKeys(Wrapper):
@@ -163,9 +186,8 @@ class CutCompile:
     exact_seconds: float
     seconds: float
     coarse_of: dict | None = None  # refined key -> coarse key (``ordered`` and ``record``)
-    # With ``outcomes``: each terminal's chance of ending in each outcome class
-    # (terminals x CLASSES, in the OUTCOME_NAMES order of analysis.cobardes.graph).
-    outcomes: np.ndarray | None = None
+    # With ``outcomes``: how each terminal ends (:class:`Endings`).
+    outcomes: Endings | None = None
 
 
 def compile_cut(game: pyspiel.Game, graph: bool = True, max_memory: int | None = None,

@@ -18,7 +18,7 @@ import numpy as np
 import pyspiel
 
 import games  # noqa: F401  (registers the games)
-from analysis.cobardes.graph import OUTCOME_NAMES
+from analysis.cobardes.graph import ENDING_NAMES
 from analysis.cobardes.trunk import TREE_MEMORY, solve_trunk, trunk_key
 from analysis.shared import store
 from analysis.solve import CFRSolver, compile_cached, compile_game, exploitability
@@ -385,21 +385,22 @@ def deal_values(compiled, strategy: np.ndarray) -> dict[str, dict[str, float]]:
     return table
 
 
-def deal_outcomes(compiled, strategy: np.ndarray, outcomes: np.ndarray
+def deal_outcomes(compiled, strategy: np.ndarray, outcomes
                   ) -> dict[str, dict[str, dict[str, float]]]:
     """How the battle ends after each villain deal under ``strategy``: player 0's
-    villain -> player 1's -> outcome class -> probability, from each terminal's outcome
-    probabilities (``outcomes``, terminals x classes: :func:`analysis.cobardes.trunk.
-    compile_cut` with ``outcomes``), carried up by the same pass as the values."""
+    villain -> player 1's -> ending (:data:`~analysis.cobardes.graph.ENDING_NAMES`: the
+    outcome class and which courtiers were played) -> probability, from each terminal's
+    endings (``outcomes``: :class:`analysis.cobardes.trunk.Endings`, from
+    :func:`~analysis.cobardes.trunk.compile_cut` with ``outcomes``), carried up by the
+    same pass as the values, one pass an ending."""
     nodes = sorted(deal_nodes(compiled).items())
     per_class = []
-    for k in range(outcomes.shape[1]):
-        chance = dataclasses.replace(compiled, utility=np.ascontiguousarray(
-            outcomes[:, k], dtype=np.float64))
+    for k in range(len(ENDING_NAMES)):
+        chance = dataclasses.replace(compiled, utility=outcomes.column(k))
         value = node_values(chance, strategy)
         per_class.append([float(value[node]) for _, node in nodes])
     table: dict[str, dict[str, dict[str, float]]] = {}
     for j, ((v0, v1), _) in enumerate(nodes):
         table.setdefault(C.CARD_NAMES[v0], {})[C.CARD_NAMES[v1]] = {
-            name: per_class[k][j] for k, name in enumerate(OUTCOME_NAMES)}
+            name: per_class[k][j] for k, name in enumerate(ENDING_NAMES)}
     return table
