@@ -9,7 +9,9 @@ import pandas as pd
 import pytest
 
 from analysis.cobardes import balance
-from analysis.report.guides.cobardes import courtiers, first_player
+from analysis.cobardes.graph import OUTCOME_NAMES, outcome_totals
+from analysis.cobardes.war import composed_values
+from analysis.report.guides.cobardes import courtiers, first_player, play
 from analysis.report.guides.cobardes import records as R
 from analysis.report.guides.common import one_line, render
 
@@ -82,3 +84,60 @@ def test_the_first_player_answer_reads_the_war_with_villains_when_complete(monke
     text = one_line(render("cobardes/first_player.md.j2", **f))
     assert text.startswith("With villains, as the game is played")
     assert "Without villains (courtiers renewed, exact)" in text
+
+
+class EndingsRecord:
+    """A stand-in matchup record that says how its battle ends and which courtiers it
+    plays (``endings``, the 20 endings' probabilities)."""
+
+    def __init__(self, endings, pairing):
+        self.endings = endings
+        self.outcomes = {}
+        self.exploitability_lower_bound = 0.004
+        self.pairing = pairing
+
+    def battle_endings(self):
+        return self.endings
+
+    def war_value(self):  # courtiers kept
+        ends = dict(zip(OUTCOME_NAMES, outcome_totals(self.endings).tolist(), strict=True))
+        return composed_values(ends)[(0, 0)]
+
+
+def test_the_complete_sweep_composes_the_war_with_courtiers_kept_or_renewed(monkeypatch):
+    """All 90 dealt matchups say which courtiers their battles play: the war with villains
+    lets each player keep or renew (solved for those battles), its table is that war's,
+    and the guide's keep-or-renew rule of thumb reads it first. Stand-in battles: the
+    Squire's holder wins without playing it, every other battle is even and plays both."""
+    coin = np.zeros(20)
+    coin[0 * 4 + 3] = coin[1 * 4 + 3] = 0.5  # win or loss, both courtiers played
+    records = {}
+    for a in NAMES:
+        for b in NAMES:
+            if a == b:
+                continue
+            ends = np.zeros(20)
+            if a == "Squire":
+                ends[0 * 4 + 2] = 1.0   # player 0 wins, only player 1 played its courtier
+            elif b == "Squire":
+                ends[1 * 4 + 1] = 1.0
+            else:
+                ends = coin
+            records[(a, b)] = EndingsRecord(ends, (a, b))
+    monkeypatch.setattr(R, "hidden_sweep", lambda: records)
+    vw = R.villain_war()
+    assert vw.complete and vw.renewed and vw.solution is not None
+    assert vw.table.loc["Squire", "Wolf"] == pytest.approx(1.0)
+    assert vw.wins().index[0] == "Squire" and vw.wins()["Squire"] == pytest.approx(1.0)
+    assert np.isnan(vw.table.loc["Wolf", "Wolf"])
+    assert "keeps an unplayed courtier or renews it" in R.villain_war_model(vw)
+    keep = play.keep_rates(vw.solution)
+    assert keep["Squire"] == pytest.approx(1.0)
+    text = " ".join(play.thumbs(None, {"Wolf": 1.0}, None, keep))
+    assert "keep an unplayed Squire" in text and "from the war with villains" in text
+    assert "Without villains (exact): keep an unplayed Wolf" in text
+    partial = dict(list(records.items())[1:])
+    monkeypatch.setattr(R, "hidden_sweep", lambda: partial)
+    kept = R.villain_war()
+    assert not kept.renewed and not kept.complete and kept.solution is None
+    assert kept.table.loc["Squire", "Wolf"] == pytest.approx(1.0)

@@ -21,6 +21,7 @@ REFINED_KEY_JSON = BENCHMARKS / "cobardes_refined_key.json"
 FULL_BATTLE_JSON = BENCHMARKS / "cobardes_full_battle.json"
 FULL_GRAPH_JSON = BENCHMARKS / "cobardes_full_battle_graph.json"
 WAR_COMPOSITION_JSON = BENCHMARKS / "cobardes_war_composition.json"
+RENEWAL_COMPOSITION_JSON = BENCHMARKS / "cobardes_renewal_composition.json"
 EXACT = "exact backward induction (LP per confrontation), exploitability 0"
 
 

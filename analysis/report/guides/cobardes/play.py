@@ -1,5 +1,6 @@
 """¡Cobardes! for players: the first combat by villain held (a frequency grid), the learning
-game's opening, and when to keep an unplayed courtier, each with its numbers."""
+game's opening, and when to keep an unplayed courtier (from the war with villains once
+every matchup is solved, else without them), each with its numbers."""
 
 from __future__ import annotations
 
@@ -26,8 +27,9 @@ def first_combat(f: dict) -> dict[str, list[list[str]]]:
     return out
 
 
-def keep_rates() -> dict[str, float] | None:
-    sol = R.renewal()
+def keep_rates(sol) -> dict[str, float] | None:
+    """Each courtier's share of the renewal situations in which its holder keeps it
+    unplayed, in the war ``sol`` (None: not solved)."""
     if sol is None:
         return None
     counts = renewal.keep_counts(sol)
@@ -35,13 +37,22 @@ def keep_rates() -> dict[str, float] | None:
             for c, k in counts.items()}
 
 
-def thumbs(f: dict | None, keep: dict | None, opening: dict | None) -> list[str]:
+def keep_text(keep: dict[str, float]) -> str:
+    always = [c for c, r in keep.items() if r >= 0.999]
+    never = [c for c, r in keep.items() if r <= 0.001]
+    return (f"keep an unplayed {', '.join(always) or '–'} (kept in 100% of situations); "
+            f"renew an unplayed {', '.join(never) or '–'} (kept in 0%)")
+
+
+def thumbs(f: dict | None, keep: dict | None, opening: dict | None,
+           keep_with_villains: dict | None = None) -> list[str]:
     out = []
-    if keep:
-        always = [c for c, r in keep.items() if r >= 0.999]
-        never = [c for c, r in keep.items() if r <= 0.001]
-        out.append(f"After a battle, keep an unplayed {', '.join(always) or '–'} (kept in 100% "
-                   f"of situations); renew an unplayed {', '.join(never) or '–'} (kept in 0%).")
+    if keep_with_villains:
+        out.append(f"After a battle, {keep_text(keep_with_villains)}: from the war with "
+                   f"villains, each battle played as solved"
+                   + (f". Without villains (exact): {keep_text(keep)}." if keep else "."))
+    elif keep:
+        out.append(f"After a battle, {keep_text(keep)}.")
     if opening:
         low = sum(p for c, p in opening["mix"].items() if c in ("0", "1", "2", "3"))
         out.append("In the learning game, open with " + ", ".join(
@@ -61,11 +72,13 @@ def thumbs(f: dict | None, keep: dict | None, opening: dict | None) -> list[str]
 def part(ctx: GuideContext) -> str:
     f = R.full_battle()
     opening = R.learning_opening()
-    keep = keep_rates()
+    keep = keep_rates(R.renewal())
+    vw = R.villain_war()
+    with_villains = keep_rates(vw.solution) if vw is not None and vw.renewed else None
     grids = first_combat(f) if f else {}
     return render("cobardes/play.md.j2", grids=grids,
                   headers=["villain held"] + list(CARDS) + ["the villain"],
                   pairing=(f"{f['params']['courtier0']} against {f['params']['courtier1']}"
                            if f else ""),
                   exploitability=(f["slices"][-1]["exploitability_in_abstraction"] if f else 0),
-                  thumbs=thumbs(f, keep, opening), command=R.SWEEP)
+                  thumbs=thumbs(f, keep, opening, with_villains), command=R.SWEEP)

@@ -1,5 +1,6 @@
 """What the ¡Cobardes! guide reads, most faithful first: the war with villains (composed
-from every courtier matchup's battle once all are solved), the war with courtiers renewed
+from every courtier matchup's battle once all are solved, courtiers kept or renewed
+between battles), the war with courtiers renewed
 (solved exactly, without villains), the full battle with hidden villains (every courtier
 matchup when the sweep is complete, else the one matchup solved in full), the learning
 game's positions."""
@@ -7,15 +8,20 @@ game's positions."""
 from __future__ import annotations
 
 import csv
+import functools
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
 from analysis.cobardes import balance
+from analysis.cobardes.composed_renewal import compose_renewal
 from analysis.cobardes.hidden_sweep import HiddenMatchupRecord, hidden_matchups, load_hidden
+from analysis.cobardes.renewal import RenewalModel, RenewalSolution
 from analysis.cobardes.sweep import is_mirror
 from analysis.report.cobardes.common import (
     FULL_BATTLE_JSON,
+    RENEWAL_COMPOSITION_JSON,
     WAR_COMPOSITION_JSON,
     load_renewal,
     villain_frame,
@@ -90,11 +96,14 @@ def villain_values() -> VillainValues | None:
 @dataclass(frozen=True)
 class VillainWar:
     """The war to 3 victories with villains, by courtier matchup: player 0's war value
-    (P(win) - P(lose)) when both villains are dealt hidden in every battle, each battle
-    played as solved and the courtiers kept (``HiddenMatchupRecord.war_value``), over the
-    dealt matchups whose records say how each battle ends. ``error_median`` and
-    ``error_max``: how far that composition misses the exact war on the villain-free
-    pairings (None: not measured)."""
+    (P(win) - P(lose)) when both villains are dealt hidden in every battle and each
+    battle is played as solved, over the dealt matchups whose records say how each
+    battle ends. Once every one also says which courtiers its battles play, the war
+    lets each player keep an unplayed courtier or renew it (``renewed``; ``solution``:
+    the composed war, :func:`analysis.cobardes.composed_renewal.compose_renewal`);
+    until then the courtiers are kept (``HiddenMatchupRecord.war_value``).
+    ``error_median`` and ``error_max``: how far that composition misses the exact war
+    on the villain-free pairings (None: not measured)."""
 
     table: pd.DataFrame  # rows: player 0's courtier; NaN where not solved
     matchups: int
@@ -102,6 +111,8 @@ class VillainWar:
     exploitability_at_least: float
     error_median: float | None = None
     error_max: float | None = None
+    renewed: bool = False
+    solution: RenewalSolution | None = None
 
     @property
     def complete(self) -> bool:
@@ -122,24 +133,42 @@ def villain_war() -> VillainWar | None:
     records = {p: r for p, r in hidden_sweep().items() if r.outcomes is not None}
     if not records:
         return None
+    bound = max(r.exploitability_lower_bound for r in records.values())
+    endings = {p: r.battle_endings() for p, r in records.items()}
+    if len(records) == sweep_size() and all(e is not None for e in endings.values()):
+        sol = _composed(tuple(sorted((p, tuple(e.tolist())) for p, e in endings.items())))
+        miss = read_json(RENEWAL_COMPOSITION_JSON) if RENEWAL_COMPOSITION_JSON.exists() else {}
+        return VillainWar(renewal_table(sol), len(records), sweep_size(), bound,
+                          miss.get("error_median"), miss.get("error_max"), True, sol)
     table = balance.matchup_matrix(records, balance.COURTIERS, lambda r: r.war_value())
     miss = read_json(WAR_COMPOSITION_JSON) if WAR_COMPOSITION_JSON.exists() else {}
-    return VillainWar(table, len(records), sweep_size(),
-                      max(r.exploitability_lower_bound for r in records.values()),
+    return VillainWar(table, len(records), sweep_size(), bound,
                       miss.get("error_median"), miss.get("error_max"))
+
+
+@functools.lru_cache(maxsize=2)
+def _composed(endings: tuple) -> RenewalSolution:
+    # The guide asks for the war several times a report; composing it takes seconds.
+    return compose_renewal({p: np.array(e) for p, e in endings}, RenewalModel())
 
 
 def villain_war_model(vw: VillainWar) -> str:
     """The model of the war with villains, and its accuracy, in two sentences."""
+    exact = "renewal war" if vw.renewed else "war"
     miss = ("" if vw.error_median is None else
-            f" On the villain-free pairings this composition misses the exact war by a median "
-            f"of {vw.error_median:.3f} and at most {vw.error_max:.3f} in P(win) - P(lose).")
+            f" On the villain-free pairings this composition misses the exact {exact} by a "
+            f"median of {vw.error_median:.3f} and at most {vw.error_max:.3f} in P(win) - "
+            f"P(lose).")
+    between = ("each player keeps an unplayed courtier or renews it between battles, "
+               "as best for the war (solved exactly for these battles)" if vw.renewed
+               else "courtiers kept between battles")
+    ends = "how it ends and which courtiers it plays" if vw.renewed else "how it ends"
     return (f"The war to 3 victories with both villains dealt hidden in every battle, over "
-            f"all {vw.size} courtier matchups, courtiers kept between battles: each battle "
-            f"is played as solved whatever the score (a Victory worth 1, the Crown 3) and the "
-            f"war is composed from how it ends; the battles' strategies can be beaten by at "
-            f"least {vw.exploitability_at_least:.3f} a battle within their abstraction (a "
-            f"lower bound).{miss}")
+            f"all {vw.size} courtier matchups, {between}: each battle is played as solved "
+            f"whatever the score (a Victory worth 1, the Crown 3) and the war is composed "
+            f"from {ends}; the battles' strategies can be beaten by at least "
+            f"{vw.exploitability_at_least:.3f} a battle within their abstraction (a lower "
+            f"bound).{miss}")
 
 
 def learning_opening() -> dict | None:
