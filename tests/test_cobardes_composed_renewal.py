@@ -14,7 +14,9 @@ import itertools
 import numpy as np
 import pytest
 
+from analysis.cli import main
 from analysis.cobardes import composed_renewal as CR
+from analysis.cobardes import hidden_sweep
 from analysis.cobardes.exact import initial_position
 from analysis.cobardes.graph import ENDINGS, OUTCOME_NAMES, USED, BattleGraph, outcome_totals
 from analysis.cobardes.renewal import RenewalModel
@@ -132,3 +134,40 @@ def test_a_villain_free_battles_endings_are_its_solution():
                                     "courtier1": pair[1], "warriors": 3, "combats": 3})
     want = BattleGraph(cfg, pos).solve((1.0, -1.0, 3.0, -3.0, 0.0)).outcome_probs
     assert outcome_totals(ends) == pytest.approx(want, abs=1e-9)
+
+
+class _Record:
+    """A stand-in matchup record: how its battle ends (the 20 endings)."""
+
+    def __init__(self, endings):
+        self.endings = endings
+        self.exploitability_lower_bound = 0.004
+
+    def battle_endings(self):
+        return self.endings
+
+
+def test_farol_cobardes_renewal_villains_composes_the_stored_matchups(monkeypatch, capsys):
+    """The whole court: the Wolf's holder wins without playing it, every other battle is
+    an even one that plays both courtiers. With one matchup missing it says how many are
+    stored and how to solve the rest, in one line."""
+    model = RenewalModel()
+    coin = np.zeros(ENDINGS)
+    coin[WIN * 4 + 3] = coin[LOSS * 4 + 3] = 0.5
+    records = {}
+    for pair in model.pairings:
+        ends = coin
+        if "Wolf" in pair:
+            ends = np.zeros(ENDINGS)
+            ends[WIN * 4 + 2 if pair[0] == "Wolf" else LOSS * 4 + 1] = 1.0
+        records[pair] = _Record(ends)
+    monkeypatch.setattr(hidden_sweep, "load_hidden", lambda **kw: records)
+    assert main(["cobardes", "renewal", "--villains"]) == 0
+    out = capsys.readouterr().out
+    wolf = next(line for line in out.splitlines() if line.startswith("Wolf "))
+    assert wolf.split()[1:] == ["100.0%", "100%"]
+    assert "first player: 50.0% of wars won" in out and "a lower bound" in out
+    del records[model.pairings[5]]
+    assert main(["cobardes", "renewal", "--villains"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "89 of 90 are" in err and len(err.splitlines()) == 1

@@ -2,7 +2,8 @@
 
 ``sweep`` solves every courtier pairing (or villain pair) not yet stored (resumable);
 ``--kind hidden`` solves the 100 courtier matchups with both villains dealt hidden;
-``renewal`` solves the war with courtiers renewed between battles (resumable);
+``renewal`` solves the war with courtiers renewed between battles (resumable), or with
+``--villains`` composes the war with both villains dealt hidden from the stored matchups;
 ``openings`` stores the advice at a full battle's first decision, for each villain you
 can hold, so that ``farol advise cobardes`` answers it at once; ``abstraction`` measures the state-keyed abstraction's loss on reduced decks, whole
 graph and trunk, and the value of each hidden villain deal on a reduced army.
@@ -14,11 +15,15 @@ import argparse
 import json
 import sys
 
+import pandas as pd
+
 from analysis.cli.lists import comma_list
 from analysis.cli.numbers import finite_float, int_in
 from analysis.cli.outputs import check_output_dir, check_output_file
 from analysis.cobardes import (
+    balance,
     bot,  # noqa: F401  (registers the solved bot)
+    composed_renewal,
     hidden_sweep,
     openings,
     renewal,
@@ -74,6 +79,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     rn.add_argument("--tol", type=finite_float(0, above=True), default=1e-9, help="fixed-point residual")
     rn.add_argument("--dir", default=None,
                     help="cache folder (default: the data folder's cobardes/renewal)")
+    rn.add_argument("--villains", action="store_true",
+                    help="the war with both villains dealt hidden in every battle, composed "
+                         "from the stored matchups (farol cobardes sweep --kind hidden): "
+                         "each battle played as solved, the keep-or-renew choices solved "
+                         "exactly for them")
     rn.set_defaults(func=run_renewal)
     ab = sub.add_parser("abstraction", help="measure the state-keyed abstraction's loss")
     ab.add_argument("--iterations", type=int_in(1), default=2000)
@@ -148,10 +158,34 @@ def run_renewal(args: argparse.Namespace) -> int:
     """Solve the renewal war (cached, resumable) and print a summary."""
     model = renewal.RenewalModel(court_deck(args.courtiers), args.warriors,
                                  args.combats)
+    if args.villains:
+        return villain_war(model)
     check_output_dir(args.dir or renewal.renewal_dir(), "--dir")
     sol = renewal.run_renewal(model, args.dir, args.workers, args.tol)
     print(f"{model.size} states, residual {sol.residual:.2e}, spectral radius "
           f"{sol.spectral_radius:.4f}, {len(sol.history)} iterations")
+    return 0
+
+
+def villain_war(model: renewal.RenewalModel) -> int:
+    """The war with villains composed from the stored matchups: each courtier's war win
+    probability and how often it is kept when unplayed."""
+    records = hidden_sweep.load_hidden(warriors=model.warriors, combats=model.combats)
+    sol = composed_renewal.villain_renewal(records, model)
+    table = pd.Series({p: sol.value(p) for p in model.pairings}).unstack()
+    wins = (1 + balance.seat_neutral_strength(table)) / 2
+    keep = renewal.keep_counts(sol)
+    bound = max(records[p].exploitability_lower_bound for p in model.pairings)
+    print(f"the war to 3 victories with both villains dealt hidden in every battle, over "
+          f"{len(model.pairings)} courtier matchups; each battle played as solved (beaten "
+          f"by at least {bound:.3f} a battle within its abstraction: a lower bound), the "
+          f"keep-or-renew choices solved exactly for those battles")
+    print(f"{'courtier':<16} {'wars won':>9} {'kept unplayed':>14}")
+    for name, p in wins.items():
+        k = keep[name]
+        kept = (k["p0_keep"] + k["p1_keep"]) / max(1, k["p0_total"] + k["p1_total"])
+        print(f"{name:<16} {100 * p:8.1f}% {100 * kept:13.0f}%")
+    print(f"first player: {100 * (1 + table.stack().mean()) / 2:.1f}% of wars won")
     return 0
 
 

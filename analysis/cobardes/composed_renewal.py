@@ -19,6 +19,7 @@ import numpy as np
 
 from analysis.cobardes.fast_outcomes import OutcomeSolver
 from analysis.cobardes.graph import ENDINGS
+from analysis.cobardes.hidden_sweep import HiddenMatchupRecord
 from analysis.cobardes.renewal import RenewalBattle, RenewalModel, RenewalSolution, solve_renewal
 from games.cobardes.options import make_rules
 from games.errors import InvalidParameterError
@@ -61,6 +62,28 @@ def compose_renewal(endings: Mapping[tuple[str, str], np.ndarray], model: Renewa
             f"e.g. {missing[0][0]} vs {missing[0][1]}")
     graphs = {p: FixedBattle(endings[p]) for p in model.pairings}
     return solve_renewal(model, tol=tol, max_iterations=200, graphs=graphs)
+
+
+def villain_renewal(records: Mapping[tuple[str, str], HiddenMatchupRecord],
+                    model: RenewalModel | None = None) -> RenewalSolution:
+    """The war with villains (both dealt hidden in every battle), courtiers kept or
+    renewed: :func:`compose_renewal` over the matchup records' endings (``model``: the
+    whole court by default).
+
+    Raises
+    ------
+    InvalidParameterError
+        Some dealt matchup is not stored with which courtiers its battles play.
+    """
+    model = model or RenewalModel()
+    endings = {p: records[p].battle_endings() for p in model.pairings if p in records}
+    have = {p: e for p, e in endings.items() if e is not None}
+    if len(have) < len(model.pairings):
+        raise InvalidParameterError(
+            f"the war with villains needs every dealt matchup solved with which courtiers "
+            f"its battles play: {len(have)} of {len(model.pairings)} are (farol cobardes "
+            f"sweep --kind hidden solves the rest)")
+    return compose_renewal(have, model)
 
 
 def villain_free_endings(pairing: tuple[str, str], warriors: int, combats: int
