@@ -16,13 +16,11 @@ Run: ``.venv/bin/python benchmarks/cobardes_renewal_composition.py``; writes
 
 from __future__ import annotations
 
-import argparse
 import time
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from results_file import save
+from results_file import measure_and_save
 
 from analysis.cobardes.balance import seat_neutral_strength
 from analysis.cobardes.composed_renewal import compose_renewal, villain_free_endings
@@ -31,8 +29,6 @@ from analysis.cobardes.war import SCORES
 from analysis.report.cobardes.common import load_renewal
 from analysis.shared.progress import bar
 from analysis.shared.provenance import code_commit, farol_version
-
-RESULTS = Path(__file__).resolve().parent / "results"
 
 
 def ranking(sol: RenewalSolution) -> list[tuple[str, float]]:
@@ -129,13 +125,7 @@ def lines(m: dict) -> list[str]:
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, default=RESULTS, help="results folder")
-    args = parser.parse_args(argv)
-    m = measure()
-    text = lines(m)
-    print(*text, sep="\n")
-    save(args.out, "cobardes_renewal_composition", text, m | {"lines": text})
+    measure_and_save(__doc__, "cobardes_renewal_composition", measure, lines, argv)
 
 
 if __name__ == "__main__":

@@ -17,12 +17,9 @@ Run: ``.venv/bin/python benchmarks/cobardes_war_composition.py``; writes
 
 from __future__ import annotations
 
-import argparse
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
-from results_file import save
+from results_file import measure_and_save
 
 from analysis.cobardes.balance import seat_neutral_strength
 from analysis.cobardes.hidden_sweep import load_hidden
@@ -30,7 +27,6 @@ from analysis.cobardes.sweep import NO_COURTIER, is_mirror, load_results
 from analysis.cobardes.war import composed_values
 from analysis.shared.provenance import code_commit, farol_version
 
-RESULTS = Path(__file__).resolve().parent / "results"
 MATCHUPS = 100
 PROCESSES = 2
 
@@ -114,13 +110,7 @@ def lines(m: dict) -> list[str]:
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, default=RESULTS, help="results folder")
-    args = parser.parse_args(argv)
-    m = measure()
-    text = lines(m)
-    print(*text, sep="\n")
-    save(args.out, "cobardes_war_composition", text, m | {"lines": text})
+    measure_and_save(__doc__, "cobardes_war_composition", measure, lines, argv)
 
 
 if __name__ == "__main__":

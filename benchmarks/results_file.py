@@ -4,6 +4,7 @@ timing of a game's moves."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import platform
@@ -30,6 +31,20 @@ def save(out: Path, stem: str, text: Sequence[str], record: dict) -> None:
         tmp = out / f".{stem}{suffix}.tmp"
         tmp.write_text(content)
         tmp.replace(out / f"{stem}{suffix}")
+
+
+def measure_and_save(doc: str, stem: str, measure: Callable[[], dict],
+                     lines: Callable[[dict], list[str]], argv=None) -> None:
+    """A benchmark that takes only ``--out``: measure, print the lines, save both files
+    (the JSON with the lines in it)."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "results",
+                        help="results folder")
+    args = parser.parse_args(argv)
+    m = measure()
+    text = lines(m)
+    print(*text, sep="\n")
+    save(args.out, stem, text, m | {"lines": text})
 
 
 def timed_play(state: pyspiel.State, agents: Sequence[Callable[[pyspiel.State], int]],

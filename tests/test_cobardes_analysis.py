@@ -304,6 +304,23 @@ def test_the_appendix_reads_the_war_composition_benchmark(tmp_path):
     assert war_composition_text(tmp_path / "missing.json") == ""
 
 
+def test_the_appendix_states_the_keep_or_renew_model_and_its_measured_miss(tmp_path):
+    from analysis.report.cobardes.common import RENEWAL_COMPOSITION_JSON
+    from analysis.report.cobardes.hidden_villains import renewal_composition_text
+
+    b = json.loads(RENEWAL_COMPOSITION_JSON.read_text())
+    text = renewal_composition_text(stored=4)
+    assert f"median of {b['error_median']:.3f}" in text
+    assert f"largest {b['error_max']:.3f}" in text
+    assert f"{b['choices_agreeing'] / b['choices']:.1%} of the {b['choices']:,}" in text
+    assert "villains are dealt afresh in every battle" in text
+    assert "4 of the 90 dealt matchups are stored" in text
+    b |= {"same_ends": False}
+    (tmp_path / "r.json").write_text(json.dumps(b))
+    assert "a different strongest or weakest" in renewal_composition_text(tmp_path / "r.json")
+    assert renewal_composition_text(tmp_path / "missing.json") == ""
+
+
 def test_war_values_are_antisymmetric_for_warriors_only():
     sol = war.solve_war(warriors=4, combats=5)
     for (a, b), s in sol.scores.items():

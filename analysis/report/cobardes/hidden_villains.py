@@ -7,12 +7,15 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from analysis.cobardes import balance, subgames, villains
+from analysis.cobardes.hidden_sweep import complete, load_hidden
+from analysis.cobardes.sweep import is_mirror
 from analysis.report.cobardes.common import (
     BENCHMARK_JSON,
     EXACT,
     FULL_BATTLE_JSON,
     FULL_GRAPH_JSON,
     REFINED_KEY_JSON,
+    RENEWAL_COMPOSITION_JSON,
     WAR_COMPOSITION_JSON,
     duration_text,
     full_army_text,
@@ -111,6 +114,43 @@ def war_composition_text(path=WAR_COMPOSITION_JSON) -> str:
             f"stored say how each battle ends, and it needs every courtier matchup.")
 
 
+def _endings_stored() -> int:
+    return sum(map(complete, (r for p, r in load_hidden().items() if not is_mirror(p))))
+
+
+def renewal_composition_text(path=RENEWAL_COMPOSITION_JSON, stored: int | None = None) -> str:
+    """The war with villains and keep-or-renew: the model, and what it misses on the
+    villain-free pairings (``benchmarks/cobardes_renewal_composition.py``). ``stored``:
+    the matchups stored with which courtiers their battles play (None: not said)."""
+    if not path.exists():
+        return ""
+    b = read_json(path)
+    fp = b["first_player_value"]
+    share = b["choices_agreeing"] / b["choices"]
+    ends = ("the same strongest and weakest courtier" if b["same_ends"] else
+            "a different strongest or weakest courtier")
+    count = ("" if stored is None else
+             f" {stored} of the 90 dealt matchups are stored with which courtiers their "
+             f"battles play.")
+    return (f"\n\n**Keeping or renewing, with villains.** Once every matchup record says how "
+            f"its battle ends and which courtiers it played (20 endings), the war with "
+            f"villains lets each player keep an unplayed courtier or renew it, as the rules "
+            f"allow: each pairing's battle is played as solved at every score, and only the "
+            f"keep-or-renew choices are solved, exactly, for those battles. Its "
+            f"approximations: villains are dealt afresh in every battle (a villain kept "
+            f"unplayed is not followed); a battle's strategy does not change with the score "
+            f"or with what a courtier kept in hand is worth afterwards, except that where "
+            f"moves tie the mover keeps its courtier unplayed. Measured on the "
+            f"{b['pairings']} villain-free pairings against the exact renewal war (which "
+            f"re-solves every battle at every score): the war value from 0-0 misses by a "
+            f"median of {b['error_median']:.3f} (90th percentile {b['error_p90']:.3f}, "
+            f"largest {b['error_max']:.3f}, {' vs '.join(b['worst'])}) in P(win) - P(lose); "
+            f"the first player's war value is {fp['composed']:+.3f} against "
+            f"{fp['exact']:+.3f}; it gives {ends}; and {share:.1%} of the "
+            f"{b['choices']:,} keep-or-renew choices with something to choose are the same."
+            f"{count}")
+
+
 def hidden_section(ctx: ReportContext) -> str:
     rows = []
     verdict = ""
@@ -171,7 +211,7 @@ abstraction's loss.
 
 On the full game only the exploitability inside the abstraction is measurable; it is
 a **lower bound** on the true exploitability (a best response that also forgets is
-weaker than a true one).{verdict}{refined_text()}{cut}{hidden}{full_battle_text(ctx)}{war_composition_text()}{bench}"""
+weaker than a true one).{verdict}{refined_text()}{cut}{hidden}{full_battle_text(ctx)}{war_composition_text()}{renewal_composition_text(stored=_endings_stored())}{bench}"""
 
 
 def _loss_rows(measured: list[dict]) -> list[str]:
