@@ -19,12 +19,11 @@ from __future__ import annotations
 import time
 
 import numpy as np
-import pandas as pd
 from results_file import measure_and_save
 
 from analysis.cobardes.balance import seat_neutral_strength
 from analysis.cobardes.composed_renewal import compose_renewal, villain_free_endings
-from analysis.cobardes.renewal import KEEP, USED, RenewalSolution, keep_counts
+from analysis.cobardes.renewal import KEEP, USED, RenewalSolution, keep_shares, value_table
 from analysis.cobardes.war import SCORES
 from analysis.report.cobardes.common import load_renewal
 from analysis.shared.progress import bar
@@ -33,8 +32,7 @@ from analysis.shared.provenance import code_commit, farol_version
 
 def ranking(sol: RenewalSolution) -> list[tuple[str, float]]:
     """Each courtier's mean war value from 0-0 over its rivals, both seats."""
-    table = pd.Series({p: sol.value(p) for p in sol.model.pairings}).unstack()
-    return [(k, float(v)) for k, v in seat_neutral_strength(table).items()]
+    return [(k, float(v)) for k, v in seat_neutral_strength(value_table(sol)).dropna().items()]
 
 
 def choices(sol: RenewalSolution) -> dict:
@@ -71,7 +69,7 @@ def measure() -> dict:
              for name, s in (("exact", exact), ("composed", composed))}
     got, want = choices(composed), choices(exact)
     agree = sum(got[k] == want[k] for k in want)
-    keep_exact, keep_composed = keep_counts(exact), keep_counts(composed)
+    keep_exact, keep_composed = keep_shares(exact), keep_shares(composed)
     exact_rank, composed_rank = ranking(exact), ranking(composed)
     return {
         "version": farol_version(), "commit": code_commit(), "seed": None,
@@ -95,9 +93,8 @@ def lines(m: dict) -> list[str]:
     def rank(r):
         return ", ".join(f"{k} {v:+.3f}" for k, v in r)
 
-    def kept(counts):
-        return ", ".join(f"{c} {100 * (k['p0_keep'] + k['p1_keep']) / max(1, k['p0_total'] + k['p1_total']):.0f}%"
-                         for c, k in counts.items())
+    def kept(shares):
+        return ", ".join(f"{c} {100 * share:.0f}%" for c, share in shares.items())
     fp = m["first_player_value"]
     return [
         f"farol {m['version']}, commit {m['commit']}; solves each villain-free battle once, "

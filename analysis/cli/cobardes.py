@@ -15,8 +15,6 @@ import argparse
 import json
 import sys
 
-import pandas as pd
-
 from analysis.cli.lists import comma_list
 from analysis.cli.numbers import finite_float, int_in
 from analysis.cli.outputs import check_output_dir, check_output_file
@@ -172,9 +170,9 @@ def villain_war(model: renewal.RenewalModel) -> int:
     probability and how often it is kept when unplayed."""
     records = hidden_sweep.load_hidden(warriors=model.warriors, combats=model.combats)
     sol = composed_renewal.villain_renewal(records, model)
-    table = pd.Series({p: sol.value(p) for p in model.pairings}).unstack()
-    wins = (1 + balance.seat_neutral_strength(table)) / 2
-    keep = renewal.keep_counts(sol)
+    table = renewal.value_table(sol)
+    wins = (1 + balance.seat_neutral_strength(table).dropna()) / 2
+    keep = renewal.keep_shares(sol)
     bound = max(records[p].exploitability_lower_bound for p in model.pairings)
     print(f"the war to 3 victories with both villains dealt hidden in every battle, over "
           f"{len(model.pairings)} courtier matchups; each battle played as solved (beaten "
@@ -182,9 +180,7 @@ def villain_war(model: renewal.RenewalModel) -> int:
           f"keep-or-renew choices solved exactly for those battles")
     print(f"{'courtier':<16} {'wars won':>9} {'kept unplayed':>14}")
     for name, p in wins.items():
-        k = keep[name]
-        kept = (k["p0_keep"] + k["p1_keep"]) / max(1, k["p0_total"] + k["p1_total"])
-        print(f"{name:<16} {100 * p:8.1f}% {100 * kept:13.0f}%")
+        print(f"{name:<16} {100 * p:8.1f}% {100 * keep[name]:13.0f}%")
     print(f"first player: {100 * (1 + table.stack().mean()) / 2:.1f}% of wars won")
     return 0
 

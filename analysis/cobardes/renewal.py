@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 from analysis.cobardes import sweep
 from analysis.cobardes.exact import BattleSpec, initial_position
@@ -535,6 +536,23 @@ def keep_gain(sol: RenewalSolution, score: tuple[int, int] = (0, 0), rival_used:
         renew = r.table[(RENEW, r.reply1[RENEW])]
         out[pairing] = keep - renew
     return out
+
+
+def value_table(sol: RenewalSolution) -> pd.DataFrame:
+    """Player 0's war value at 0-0 by pairing (rows: player 0's courtier; NaN where no
+    pairing, as on the diagonal)."""
+    names = list(sol.model.courtiers)
+    table = pd.DataFrame(float("nan"), index=names, columns=names)
+    for a, b in sol.model.pairings:
+        table.loc[a, b] = sol.value((a, b))
+    return table
+
+
+def keep_shares(sol: RenewalSolution) -> dict[str, float]:
+    """Each courtier's share of the renewal situations in which its holder keeps it
+    unplayed, both seats together (:func:`keep_counts`)."""
+    return {c: (k["p0_keep"] + k["p1_keep"]) / max(1, k["p0_total"] + k["p1_total"])
+            for c, k in keep_counts(sol).items()}
 
 
 def keep_counts(sol: RenewalSolution) -> dict[str, dict[str, int]]:

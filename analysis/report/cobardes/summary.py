@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import numpy as np
-import pandas as pd
-
 from analysis.cobardes import balance, renewal, subgames
 from analysis.cobardes.exact import ExactSolver, initial_position, payoff_values
 from analysis.report.cobardes.common import (
@@ -73,14 +70,8 @@ def summary_section(ctx: ReportContext) -> str:
             f"({villain_text(v, v['worst'], spread)}).")
     sol = load_renewal()
     if sol is not None:
-        names = list(sol.model.courtiers)
-        table = pd.DataFrame(np.nan, index=names, columns=names)
-        for a, b in sol.model.pairings:
-            table.loc[a, b] = sol.value((a, b))
-        strength = balance.seat_neutral_strength(table).dropna()
-        counts = renewal.keep_counts(sol)
-        rate = {c: (k["p0_keep"] + k["p1_keep"]) / max(1, k["p0_total"] + k["p1_total"])
-                for c, k in counts.items()}
+        strength = balance.seat_neutral_strength(renewal.value_table(sol)).dropna()
+        rate = renewal.keep_shares(sol)
         always = [c for c, r in rate.items() if r >= 0.999]
         never = [c for c, r in rate.items() if r <= 0.001]
         lines.append(

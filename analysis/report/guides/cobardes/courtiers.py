@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from analysis.cobardes import balance
+from analysis.cobardes import balance, renewal
 from analysis.report import svg
 from analysis.report.guides.cobardes import records as R
 from analysis.report.guides.common import Answer, GuideContext, one_line, render
@@ -20,7 +20,7 @@ def facts() -> dict:
         base |= {"villain_wins": wins, "v_best": wins.index[0], "v_worst": wins.index[-1]}
     if sol is None:
         return base | {"strength": None, "headline": None}
-    table = R.renewal_table(sol)
+    table = renewal.value_table(sol)
     strength = balance.seat_neutral_strength(table).dropna()
     wins = ((1 + strength) / 2).round(6)
     out = base | {"table": table, "wins": wins, "best": wins.index[0],

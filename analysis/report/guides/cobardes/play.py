@@ -30,11 +30,7 @@ def first_combat(f: dict) -> dict[str, list[list[str]]]:
 def keep_rates(sol) -> dict[str, float] | None:
     """Each courtier's share of the renewal situations in which its holder keeps it
     unplayed, in the war ``sol`` (None: not solved)."""
-    if sol is None:
-        return None
-    counts = renewal.keep_counts(sol)
-    return {c: (k["p0_keep"] + k["p1_keep"]) / max(1, k["p0_total"] + k["p1_total"])
-            for c, k in counts.items()}
+    return None if sol is None else renewal.keep_shares(sol)
 
 
 def keep_text(keep: dict[str, float]) -> str:

@@ -17,7 +17,7 @@ import pandas as pd
 from analysis.cobardes import balance
 from analysis.cobardes.composed_renewal import compose_renewal
 from analysis.cobardes.hidden_sweep import HiddenMatchupRecord, hidden_matchups, load_hidden
-from analysis.cobardes.renewal import RenewalModel, RenewalSolution
+from analysis.cobardes.renewal import RenewalModel, RenewalSolution, value_table
 from analysis.cobardes.sweep import is_mirror
 from analysis.report.cobardes.common import (
     FULL_BATTLE_JSON,
@@ -36,15 +36,6 @@ SWEEP = "farol cobardes sweep --kind hidden"
 def renewal():
     """The renewal war's solution, or None."""
     return load_renewal()
-
-
-def renewal_table(sol) -> pd.DataFrame:
-    """Player 0's war value at 0-0 by pairing (rows: player 0's courtier)."""
-    names = list(sol.model.courtiers)
-    table = pd.DataFrame(float("nan"), index=names, columns=names)
-    for a, b in sol.model.pairings:
-        table.loc[a, b] = sol.value((a, b))
-    return table
 
 
 def hidden_sweep() -> dict[tuple[str, str], HiddenMatchupRecord]:
@@ -138,7 +129,7 @@ def villain_war() -> VillainWar | None:
     if len(records) == sweep_size() and all(e is not None for e in endings.values()):
         sol = _composed(tuple(sorted((p, tuple(e.tolist())) for p, e in endings.items())))
         miss = read_json(RENEWAL_COMPOSITION_JSON) if RENEWAL_COMPOSITION_JSON.exists() else {}
-        return VillainWar(renewal_table(sol), len(records), sweep_size(), bound,
+        return VillainWar(value_table(sol), len(records), sweep_size(), bound,
                           miss.get("error_median"), miss.get("error_max"), True, sol)
     table = balance.matchup_matrix(records, balance.COURTIERS, lambda r: r.war_value())
     miss = read_json(WAR_COMPOSITION_JSON) if WAR_COMPOSITION_JSON.exists() else {}
