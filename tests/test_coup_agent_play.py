@@ -236,3 +236,26 @@ def test_two_processes_give_the_same_table_as_one(tmp_path):
     two = A.play_tables("ambassador", "basic", games, 6, "honest", workers=2,
                         folder=tmp_path / "two")
     assert one.rows == two.rows and one.grid == two.grid
+
+
+def test_the_appendix_shows_each_agents_table_and_names_the_tables_left(tmp_path):
+    from analysis.report.coup.from_the_deal import agent_bluff_lines, bluff_lines
+
+    with store.use(tmp_path):
+        assert agent_bluff_lines() == []
+        rows = (BB.BluffRow("claim", "Duke", 0, "any", 40.0, 0.25, (0.12, 0.38)),
+                BB.BluffRow("challenge", "Duke", 0, "any", 30.0, 0.1, (0.02, 0.2)),
+                BB.BluffRow("claim", "Duke", 1, "any", 9.0, 0.9, (0.5, 1.0)))
+        A.save_table(BB.BluffTable("ambassador", "draft", 40, rows, {"seed": 1},
+                                   agent="resolve"))
+        A.save_table(BB.BluffTable("inquisitor", "basic", 60, rows[:1], {"seed": 1},
+                                   agent="belief"))
+        text = "\n".join(bluff_lines())
+    # one row per table and character, both cards in hand at any coins, named by its agent
+    assert ("| ambassador | draft | the re-solving agent | Duke | 25.0% [12.0, 38.0] | "
+            "10.0% [2.0, 20.0] | 40 |") in text
+    assert "| inquisitor | basic | the belief agent | Duke | 25.0% [12.0, 38.0] | - | 60 |" in text
+    assert "90.0%" not in text  # the one-card rate is not the table's
+    left = next(line for line in text.splitlines() if line.startswith("Not yet played"))
+    assert "inquisitor basic" in left and "ambassador draft" not in left
+    assert "How the blueprint bluffs" not in text  # no blueprint table stored here

@@ -10,9 +10,11 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from analysis.coup import blueprint, blueprint_bluffs, seat_balance
+from analysis.coup.studies import agent_play
 from analysis.report.context import ReportContext
 from analysis.report.guides.coup import edges as E
 from analysis.report.guides.coup import first_player
+from analysis.report.guides.coup import records as R
 from analysis.report.guides.coup.edges import player_counts, who_plays  # noqa: F401
 from games.coup import cards as C
 
@@ -55,26 +57,66 @@ def blueprint_lines() -> list[str]:
     return lines
 
 
-def bluff_lines() -> list[str]:
+def _rate_rows(tables, who: bool = False) -> list[str]:
+    """One row per deck, setup and character: P(bluff | claim) and P(challenge), each with
+    its 95% interval, over all the decisions at any coins with both cards in hand (and the
+    agent that played, if ``who``)."""
     rows = []
-    for deck in C.DECKS:
-        for setup, table in blueprint_bluffs.load_tables(deck, C.SETUPS).items():
-            claims = {r.card: r for r in table.rows if r.question == "claim"
+    for table in tables:
+        claims = {r.card: r for r in table.rows if r.question == "claim"
+                  and r.influence == 0 and r.coins == "any"}
+        challenges = {r.card: r for r in table.rows if r.question == "challenge"
                       and r.influence == 0 and r.coins == "any"}
-            challenges = {r.card: r for r in table.rows if r.question == "challenge"
-                          and r.influence == 0 and r.coins == "any"}
-            for card in sorted(claims):
-                c, ch = claims[card], challenges.get(card)
-                rows.append(f"| {deck} | {setup} | {card} | {pct(c.rate, c.ci95)} | "
-                            + (pct(ch.rate, ch.ci95) if ch else "-") + f" | {table.games} |")
-    if not rows:
+        agent = f" | {R.SHORT.get(table.agent, table.agent)}" if who else ""
+        for card in sorted(claims):
+            c, ch = claims[card], challenges.get(card)
+            rows.append(f"| {table.deck} | {table.setup}{agent} | {card} | "
+                        f"{pct(c.rate, c.ci95)} | " + (pct(ch.rate, ch.ci95) if ch else "-")
+                        + f" | {table.games} |")
+    return rows
+
+
+def _header(who: bool = False) -> list[str]:
+    agent = (" agent |", "---|") if who else ("", "")
+    return [f"| deck | setup |{agent[0]} character | P(bluff \\| claim) | P(challenge) | games |",
+            f"|---|---|{agent[1]}---|---|---|---|"]
+
+
+def agent_bluff_lines() -> list[str]:
+    """The rates of the 2-player agents that remember claims, from their self-play tables
+    where stored, and which tables the re-solving agent has not played yet."""
+    stored = [t for d in C.DECKS for t in agent_play.load_tables(d, C.SETUPS).values()]
+    if not stored:
         return []
-    return ["### How the blueprint bluffs\n",
-            "P(bluff | claim): of the blueprint's claims of a character, the share made "
-            "without it; P(challenge): how often it challenges that claim. From its games "
-            "against itself, with 95% intervals.\n",
-            "| deck | setup | character | P(bluff \\| claim) | P(challenge) | games |",
-            "|---|---|---|---|---|---|", *rows, ""]
+    played = {(t.deck, t.setup) for t in stored if t.agent == "resolve"}
+    missing = [f"{d} {s}" for d in C.DECKS for s in C.SETUPS if (d, s) not in played]
+    lines = ["### How the agents that remember claims bluff\n",
+             "From each table's self-play games: the re-solving agent's (`best` at 2 "
+             "players) where it has played the table, else the belief agent's; their measured "
+             "strength is in the guide. P(bluff | claim): of the agent's claims of a "
+             "character, the share made without it; P(challenge): how often it challenges "
+             "that claim. With both cards in hand, at any coins, with 95% intervals.\n",
+             *_header(who=True), *_rate_rows(stored, who=True), ""]
+    if missing:
+        lines.append("Not yet played by the re-solving agent: " + ", ".join(missing)
+                     + " (`farol coup play-tables --agent resolve --decks DECK --setups "
+                     "SETUP`).\n")
+    return lines
+
+
+def bluff_lines() -> list[str]:
+    tables = [t for deck in C.DECKS
+              for t in blueprint_bluffs.load_tables(deck, C.SETUPS).values()]
+    rows = _rate_rows(tables)
+    if not rows:
+        return agent_bluff_lines()
+    return agent_bluff_lines() + [
+        "### How the blueprint bluffs\n",
+        "P(bluff | claim): of the blueprint's claims of a character, the share made "
+        "without it; P(challenge): how often it challenges that claim. From its games "
+        "against itself, with 95% intervals. The blueprint forgets who claimed what, so "
+        "these rates are a weaker player's, kept for comparison.\n",
+        *_header(), *rows, ""]
 
 
 def seat_lines(records, ctx: ReportContext) -> list[str]:
