@@ -245,7 +245,12 @@ def test_the_appendix_shows_each_agents_table_and_names_the_tables_left(tmp_path
         assert agent_bluff_lines() == []
         rows = (BB.BluffRow("claim", "Duke", 0, "any", 40.0, 0.25, (0.12, 0.38)),
                 BB.BluffRow("challenge", "Duke", 0, "any", 30.0, 0.1, (0.02, 0.2)),
-                BB.BluffRow("claim", "Duke", 1, "any", 9.0, 0.9, (0.5, 1.0)))
+                BB.BluffRow("claim", "Duke", 1, "any", 9.0, 0.9, (0.5, 1.0)),
+                BB.BluffRow("claim", "Duke", 0, "any", 20.0, 0.7, (0.55, 0.85),
+                            context="first claim"),
+                BB.BluffRow("claim", BB.ALL, 0, "any", 50.0, 0.3, (0.2, 0.4), context=BB.ALL),
+                BB.BluffRow("claim", BB.ALL, 0, "any", 25.0, 0.6, (0.4, 0.8),
+                            context="first claim"))
         A.save_table(BB.BluffTable("ambassador", "draft", 40, rows, {"seed": 1},
                                    agent="resolve"))
         A.save_table(BB.BluffTable("inquisitor", "basic", 60, rows[:1], {"seed": 1},
@@ -256,6 +261,9 @@ def test_the_appendix_shows_each_agents_table_and_names_the_tables_left(tmp_path
             "10.0% [2.0, 20.0] | 40 |") in text
     assert "| inquisitor | basic | the belief agent | Duke | 25.0% [12.0, 38.0] | - | 60 |" in text
     assert "90.0%" not in text  # the one-card rate is not the table's
+    assert "70.0%" not in text and "60.0%" not in text  # nor the rate of first claims only
+    # all characters together, whatever the opponent had shown
+    assert "| ambassador | draft | the re-solving agent | all | 30.0% [20.0, 40.0] | - | 40 |" in text
     left = next(line for line in text.splitlines() if line.startswith("Not yet played"))
     assert "inquisitor basic" in left and "ambassador draft" not in left
     assert "How the blueprint bluffs" not in text  # no blueprint table stored here

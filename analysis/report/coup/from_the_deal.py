@@ -59,14 +59,11 @@ def blueprint_lines() -> list[str]:
 
 def _rate_rows(tables, who: bool = False) -> list[str]:
     """One row per deck, setup and character: P(bluff | claim) and P(challenge), each with
-    its 95% interval, over all the decisions at any coins with both cards in hand (and the
-    agent that played, if ``who``)."""
+    its 95% interval, over all the decisions at any coins with both cards in hand, whatever
+    the opponent had shown (and the agent that played, if ``who``)."""
     rows = []
     for table in tables:
-        claims = {r.card: r for r in table.rows if r.question == "claim"
-                  and r.influence == 0 and r.coins == "any"}
-        challenges = {r.card: r for r in table.rows if r.question == "challenge"
-                      and r.influence == 0 and r.coins == "any"}
+        claims, challenges = _overall(table, "claim"), _overall(table, "challenge")
         agent = f" | {R.SHORT.get(table.agent, table.agent)}" if who else ""
         for card in sorted(claims):
             c, ch = claims[card], challenges.get(card)
@@ -74,6 +71,16 @@ def _rate_rows(tables, who: bool = False) -> list[str]:
                         f"{pct(c.rate, c.ci95)} | " + (pct(ch.rate, ch.ci95) if ch else "-")
                         + f" | {table.games} |")
     return rows
+
+
+def _overall(table, question: str) -> dict:
+    """Each character's row for ``question`` (and all characters' together, in the agents'
+    tables): both cards in hand, any coins, whatever the opponent had shown. That is the
+    context "any" of every table, or "all" where only the rates by context pool the
+    characters; a row by one context (a first claim, say) is not the character's rate."""
+    rows = [r for r in table.rows if r.question == question and r.influence == 0
+            and r.coins == "any" and r.context in ("any", blueprint_bluffs.ALL)]
+    return {r.card: r for r in sorted(rows, key=lambda r: r.context == "any")}  # "any" wins
 
 
 def _header(who: bool = False) -> list[str]:
@@ -108,15 +115,14 @@ def bluff_lines() -> list[str]:
     tables = [t for deck in C.DECKS
               for t in blueprint_bluffs.load_tables(deck, C.SETUPS).values()]
     rows = _rate_rows(tables)
-    if not rows:
-        return agent_bluff_lines()
-    return agent_bluff_lines() + [
+    blueprint_part = [
         "### How the blueprint bluffs\n",
         "P(bluff | claim): of the blueprint's claims of a character, the share made "
         "without it; P(challenge): how often it challenges that claim. From its games "
         "against itself, with 95% intervals. The blueprint forgets who claimed what, so "
         "these rates are a weaker player's, kept for comparison.\n",
-        *_header(), *rows, ""]
+        *_header(), *rows, ""] if rows else []
+    return agent_bluff_lines() + blueprint_part
 
 
 def seat_lines(records, ctx: ReportContext) -> list[str]:
