@@ -187,8 +187,23 @@ def test_who_plays_names_what_best_stood_for_at_each_player_count():
            "agent_about": "the strongest Coup agent (here: BlueprintAgent)"}
     assert SB.TableRecord.from_json(old).plays == "BlueprintAgent"
     assert SB.TableRecord.from_json(old | {"agent_about": "never bluffs"}).plays == ""
-    assert who_plays(records) == ("`best`, the strongest agent (the blueprint at 2 players; "
-                                  "information-set search at 3 to 5 players)")
+    # Both agents have been replaced since as `best` (by the re-solving agent at 2
+    # players, by the compiled search at 3 to 8): the text says what `best` is now.
+    assert who_plays(records) == (
+        "`best`, the strongest agent when each table was played (the blueprint at 2 "
+        "players, where `best` is now the re-solving agent; information-set search at 3 "
+        "to 5 players, where `best` is now information-set search, compiled)")
+    current = [rec(2, "ResolveAgent"), *(rec(n, "FastSearchAgent") for n in (3, 4, 5))]
+    assert who_plays(current) == ("`best`, the strongest agent (the re-solving agent at 2 "
+                                  "players; information-set search, compiled at 3 to 5 players)")
+    mixed = [rec(2, "BeliefSearchAgent"), *current[1:]]
+    assert who_plays(mixed) == (
+        "`best`, the strongest agent when each table was played (the belief agent at 2 "
+        "players, where `best` is now the re-solving agent; information-set search, compiled "
+        "at 3 to 5 players)")
+    from analysis.report.guides.coup.edges import agent_words
+    assert agent_words(mixed[0]) == "`best` (the belief agent; `best` is now the re-solving agent)"
+    assert agent_words(current[0]) == "`best` (the re-solving agent)"
     assert player_counts([3, 5, 8]) == "3, 5 and 8 players"
 
 

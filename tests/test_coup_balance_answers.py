@@ -126,7 +126,9 @@ def test_the_two_player_edge_names_the_agent_and_the_cost(tmp_path):
     first = row(text, "First-player advantage, 2 players")
     assert ("**45.0% [43.0, 47.0]** of games (95% interval; fair: 50%): an edge of -5.0 "
             "points [-7.0, -3.0], the first player is behind") in first
-    assert "2,000 games of `best` (the belief agent) against itself" in first
+    # The belief agent played it when it was `best`; the reader learns it is no longer.
+    assert ("2,000 games of `best` (the belief agent; `best` is now the re-solving agent) "
+            "against itself") in first
     assert "1.5 CPU-minutes" in first
     assert ("| ambassador | basic | 45.0% [43.0, 47.0] | an edge of -5.0 points [-7.0, -3.0], "
             "the first player is behind |") in appendix
@@ -206,7 +208,8 @@ def test_best_and_worst_hands_at_two_and_four_players(tmp_path):
     assert "Contessa+Contessa" not in hands  # dealt in 29 deals only, at either table
     assert hands.index("2 players. Best") < hands.index("4 players. Best")
     # The guide names who played each table.
-    assert "`best` (the belief agent)" in hands and "`best` (information-set search, compiled)" in hands
+    assert "`best` (the belief agent; `best` is now the re-solving agent)" in hands
+    assert "`best` (information-set search, compiled)" in hands
     assert ("- Starting hands, 4 players, Ambassador deck: best Captain+Contessa 40.0% "
             "[37.0, 43.0]") in appendix
     assert "Ambassador+Duke 10.0% [7.0, 13.0] (hands dealt at least 30 times; each to within " \

@@ -56,9 +56,15 @@ def agent_name(kind: str) -> str:
     return BEHIND[kind][0] if kind in BEHIND else kind
 
 
+def best_kind(players: int) -> str:
+    """The kind of agent ``best`` stands for at a table of ``players`` (its class name, as
+    kept with results): the re-solving agent at 2 players, the fast search agent at 3 to 8."""
+    return "ResolveAgent" if players == 2 else "FastSearchAgent"
+
+
 def best_bot(game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
     """The re-solving agent at 2 players, the fast search agent at 3 to 8."""
-    if game.num_players() == 2:
+    if best_kind(game.num_players()) == "ResolveAgent":
         return ResolveAgent(game, seat, seed)
     return FastSearchAgent(game, seat, seed, BUDGET)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from analysis.coup.agents.best import AGENT_WORDS
+from analysis.coup.agents.best import AGENT_WORDS, best_kind
 from analysis.coup.seat_balance import HandRecord, Table, TableRecord, load_answers
 from analysis.report.guides.coup import records as R
 from analysis.statistics.intervals import bound_points, difference
@@ -47,9 +47,18 @@ def difference_words(value: float, ci: Sequence[float]) -> str:
 
 def agent_words(rec: TableRecord) -> str:
     """The agent that played a table: its name and, for an alias such as ``best``, what
-    it stood for ("`best` (the belief agent)")."""
+    it stood for ("`best` (the belief agent)"), and what ``best`` stands for now where
+    that changed since ("`best` (the belief agent; `best` is now the re-solving agent)")."""
     kind = AGENT_WORDS.get(rec.plays, rec.plays)
+    if kind and replaced(rec.agent, rec.plays, rec.table.players):
+        kind += f"; `best` is now {AGENT_WORDS[best_kind(rec.table.players)]}"
     return f"`{rec.agent}`" + (f" ({kind})" if kind else "")
+
+
+def replaced(agent: str, plays: str, players: int) -> bool:
+    """Whether a table ``best`` played at ``players`` was played by an agent ``best`` no
+    longer stands for there (a stronger one has taken its place since)."""
+    return agent == "best" and bool(plays) and plays != best_kind(players)
 
 
 def cost_words(seconds: float | None) -> str:
@@ -210,12 +219,19 @@ def who_plays(records: Iterable[TableRecord]) -> str:
     parts = []
     for agent in sorted({r.agent for r in records}):
         counts: dict[str, set[int]] = {}
+        now: dict[str, set[str]] = {}  # an agent replaced since -> what best is now there
         for r in records:
             if r.agent == agent and r.plays:
-                counts.setdefault(AGENT_WORDS.get(r.plays, r.plays), set()).add(r.table.players)
-        kinds = [f"{kind} at {player_counts(sorted(n))}" for kind, n in
-                 sorted(counts.items(), key=lambda t: min(t[1]))]
-        name = "`best`, the strongest agent" if agent == "best" else f"`{agent}`"
+                kind = AGENT_WORDS.get(r.plays, r.plays)
+                counts.setdefault(kind, set()).add(r.table.players)
+                if replaced(r.agent, r.plays, r.table.players):
+                    now.setdefault(kind, set()).add(AGENT_WORDS[best_kind(r.table.players)])
+        kinds = [f"{kind} at {player_counts(sorted(n))}"
+                 + (f", where `best` is now {' or '.join(sorted(now[kind]))}" if kind in now else "")
+                 for kind, n in sorted(counts.items(), key=lambda t: min(t[1]))]
+        name = f"`{agent}`"
+        if agent == "best":
+            name = "`best`, the strongest agent" + (" when each table was played" if now else "")
         parts.append(name + (f" ({'; '.join(kinds)})" if kinds else ""))
     return ", ".join(parts)
 
