@@ -48,6 +48,11 @@ def test_a_record_reads_back_and_gives_each_villains_value(tmp_path):
     assert record.provenance["seed"] is None and record.provenance["version"]
     again = H.HiddenMatchupRecord.from_json(json.loads(json.dumps(record.to_json())))
     assert again == record
+    # The walk is shared between villain deals: fewer positions walked than nodes. A
+    # record from before the walk's size was kept still reads.
+    assert 0 < record.walked < record.nodes
+    older = {k: v for k, v in record.to_json().items() if k != "walked"}
+    assert H.HiddenMatchupRecord.from_json(older).walked is None
     # 72 deals: 9 villains for player 0, the 8 others for player 1.
     assert len(record.deals) == 9 and all(len(row) == 8 for row in record.deals.values())
     # Before the deal, every deal is equally likely: the value is their mean, and the

@@ -5,8 +5,9 @@ nodes in the same order, same information sets and keys, same action names. The 
 cover what the lifted walk has to get right: villains played face down and face up
 (Maiden, Fortune-Teller), two villains meeting (exchanges, the Seductress, the
 Executioner), an Inquisitor drawing the hidden villain, the Troubadour's flags, courtiers
-dealt at random, a position given mid-battle, and one information set holding a dealt
-villain and a received one.
+dealt at random, a position given mid-battle, one information set holding a dealt
+villain and a received one, and the Procuress, whose owner is shown the rival's villain
+and may swap it for their own.
 """
 
 from __future__ import annotations
@@ -40,6 +41,13 @@ CASES = [
     # A position from the middle of a battle, villains still to be dealt at random.
     {"kinds": "all", "courtier0": "Squire", "courtier1": "Inquisitor",
      "position": "hand0:1.2.4.?;hand1:0.2.5.?;court0:Squire;court1:Inquisitor;combat:5;unharmed:0"},
+    # The Procuress: "Your rival must show you their villain. Once revealed, if you wish,
+    # you may swap it for yours." In either seat, and dealt at random among courtiers.
+    {"kinds": "all", "warriors": 2, "combats": 3, "courtier0": "Inquisitor",
+     "courtier1": "Procuress", "villain_deck": "King's Ghost/Friar/Seductress/Executioner"},
+    {"kinds": "all", "warriors": 2, "combats": 2, "courtier0": "random", "courtier1": "random",
+     "court_deck": "Procuress/Squire/Wolf", "villain_deck": "Thug/Sheep/Executioner",
+     "quicker": "random"},
 ]
 
 
@@ -76,17 +84,37 @@ def test_an_information_set_can_hold_a_dealt_and_a_received_villain():
     assert len(keys) == compile_game(game, graph=True, lifted=False).num_infosets
 
 
-def test_the_procuress_is_refused_with_a_reason():
-    """The Procuress shows the rival's villain to one player only: the lifted walk
-    cannot express it, so ``lifts()`` says no and a forced lifted compile explains why."""
-    game = pyspiel.load_game("python_cobardes_battle", {
-        "kinds": "all", "warriors": 2, "combats": 2, "courtier0": "Procuress",
-        "courtier1": "Inquisitor", "villain_deck": "Thug/Sheep/Executioner"})
-    assert not game.lifted_walker().lifts()
-    with pytest.raises(UnsupportedGameError, match="to one player only"):
-        compile_lifted(game)
-    # compile_game walks every deal instead.
-    assert compile_game(game, graph=True).num_nodes > 0
+def test_the_procuress_shows_a_hidden_villain_in_the_lifted_walk():
+    """The Procuress's owner is shown the rival's villain while it is still hidden from
+    them (the rival knows their own): both know it from then on, so the lifted walk takes
+    the show as a reveal, moving the position to every deal. The battle below meets such
+    shows, swaps after them, and gives the same graph as the direct walk (array for
+    array), walking fewer positions."""
+    params = {"kinds": "all", "warriors": 2, "combats": 2, "courtier0": "Procuress",
+              "courtier1": "Inquisitor", "villain_deck": "Thug/Sheep/Executioner"}
+    game = pyspiel.load_game("python_cobardes_battle", params)
+    walker = game.lifted_walker()
+    assert walker.lifts()
+    shows, swaps = [], []
+    child = walker.child
+
+    def counting(pos, action):
+        after = child(pos, action)
+        if (pos.phase == E.VANGUARD and action == E.ADVANCE
+                and pos.court[pos.actor] == C.PROCURESS and after.phase == E.PROC_TAKE):
+            shows.append(after.h[1 - pos.actor] & C.VILLAIN_MASK & ~pos.kv[pos.actor])
+        if pos.phase == E.PROC_TAKE and action != E.PASS:
+            swaps.append(action)  # takes the shown villain, giving one of theirs
+        return after
+
+    walker.child = counting
+    lifted = compile_lifted(game, walker=walker)
+    assert any(shows) and swaps  # villains the owner had not seen, shown; and swapped
+    direct = compile_game(game, graph=True, lifted=False)
+    for name in ARRAYS:
+        assert np.array_equal(getattr(direct, name), getattr(lifted, name)), name
+    assert direct.infoset_keys == lifted.infoset_keys
+    assert lifted.walked < direct.walked
 
 
 def test_games_without_hidden_deals_are_not_lifted():

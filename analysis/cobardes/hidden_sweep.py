@@ -95,6 +95,9 @@ class HiddenMatchupRecord:
     # played, ENDING_NAMES); the five outcome classes alone in records solved before
     # the sweep kept the courtiers played; None in records solved before either.
     outcomes: dict | None = None
+    # Positions the compile walked (fewer than the graph's nodes where the walk is shared
+    # between villain deals); None in records solved before it was kept.
+    walked: int | None = None
 
     def _deal_rows(self) -> list[dict[str, float]]:
         return [ends for row in self.outcomes.values() for ends in row.values()]
@@ -148,7 +151,8 @@ class HiddenMatchupRecord:
                 "compile_seconds": self.compile_seconds, "solve_seconds": self.solve_seconds,
                 "hypothetical": self.hypothetical, "solver": self.solver,
                 "provenance": self.provenance} | (
-                    {} if self.outcomes is None else {"outcomes": self.outcomes})
+                    {} if self.outcomes is None else {"outcomes": self.outcomes}) | (
+                    {} if self.walked is None else {"walked": self.walked})
 
     @classmethod
     def from_json(cls, data: dict) -> HiddenMatchupRecord:
@@ -158,7 +162,7 @@ class HiddenMatchupRecord:
                    data["iterations"], data["value"], data["exploitability_lower_bound"],
                    data["deals"], data["nodes"], data["infosets"], data["compile_seconds"],
                    data["solve_seconds"], data["hypothetical"], data["solver"],
-                   data["provenance"], data.get("outcomes"))
+                   data["provenance"], data.get("outcomes"), data.get("walked"))
 
 
 def solve_hidden_matchup(pairing: tuple[str, str], warriors: int = C.MAX_WARRIOR, combats: int = C.MAX_COMBATS,
@@ -180,7 +184,7 @@ def solve_hidden_matchup(pairing: tuple[str, str], warriors: int = C.MAX_WARRIOR
         solution.exploitability, deal_values(compiled, solution.strategy),
         compiled.num_nodes, compiled.num_infosets, compile_seconds, solver.seconds,
         is_mirror(pairing), SOLVER, solution.provenance,
-        deal_outcomes(compiled, solution.strategy, cut.outcomes))
+        deal_outcomes(compiled, solution.strategy, cut.outcomes), compiled.walked)
 
 
 def record_path(directory: Path, pairing, warriors: int, combats: int) -> Path:

@@ -195,7 +195,7 @@ def compile_cut(game: pyspiel.Game, graph: bool = True, max_memory: int | None =
                 abstract_keys: bool = False,
                 exact: ExactSolver | FastExactSolver | None = None,
                 ordered: bool = False, record: bool = False,
-                outcomes: bool = False) -> CutCompile:
+                outcomes: bool = False, lifted: bool = True) -> CutCompile:
     """Compile ``game``'s trunk: the battle with its public subgames as exact terminals.
 
     ``graph=True`` gives the state-keyed graph (deal-lifted when the battle's villains
@@ -206,6 +206,8 @@ def compile_cut(game: pyspiel.Game, graph: bool = True, max_memory: int | None =
     battle's own walker, not the deal-lifted one); ``record`` keeps which coarse key
     each refined one refines. ``outcomes``: also how each terminal ends
     (:class:`NumberedCut`; ``exact``, if passed, must be an :class:`OutcomeSolver`).
+    ``lifted=False`` walks every villain deal apart (the same graph, more slowly: for
+    checks and benchmarks).
 
     Raises
     ------
@@ -222,11 +224,8 @@ def compile_cut(game: pyspiel.Game, graph: bool = True, max_memory: int | None =
             "this battle has no hidden villain: solve it exactly (farol cobardes exact)")
     if exact is None:
         exact = (OutcomeSolver if outcomes else FastExactSolver)(rules.cfg, rules.pay)
-    if graph and not ordered:
-        base = game.lifted_walker()
-        if not base.lifts():
-            base = game.solver_walker(history=False)
-    else:
+    base = game.lifted_walker() if graph and not ordered and lifted else None
+    if base is None or not base.lifts():
         base = game.solver_walker(history=not graph)
     refined = OrderedKeys(base, record) if ordered else None
     walker = (NumberedCut if outcomes else PublicCut)(refined or base, exact)

@@ -65,7 +65,7 @@ def compile_lifted(game: pyspiel.Game, max_memory: int | None = None, progress: 
     ------
     UnsupportedGameError
         The game offers no lifted walker, or the walk meets something a lifted walk
-        cannot express (a card shown to one player only, a reveal that depends on the deal).
+        cannot express (a reveal that depends on the deal).
     GameTooLargeError
         The expanded graph would exceed ``max_memory``.
     """
@@ -89,7 +89,7 @@ class _LiftedWalk:
 
     The walker offers ``lifts``, ``private_cards``, ``conceals``, ``deal_pool``,
     ``still_hidden``, ``hidden_state_key``, ``hidden_infoset_key``, ``unmask_infoset_key``,
-    ``infoset_key_aliases``, ``transpose`` and ``shows_privately``. The walk checks what
+    ``infoset_key_aliases`` and ``transpose``. The walk checks what
     it relies on: moving a position to another deal leaves its masked key unchanged (else
     that deal cannot be there and the slot stays unreachable), every deal of a reveal
     reveals the same players, and an information set has the same legal actions
@@ -252,11 +252,6 @@ class _LiftedWalk:
                         "legal actions at different nodes")
             self.liid.append(iid)
             for a in actions:
-                if w.shows_privately(pos, a, hidden):
-                    raise UnsupportedGameError(
-                        f"{self.name}: a move shows a hidden card to one player only; the "
-                        "lifted compile needs every card shown to both: use "
-                        "compile_game(graph=True)")
                 self._edge(pos, hidden, a, 0.0, jobs, templates)
         return [node, templates, jobs, 0, [], key]
 

@@ -5,9 +5,9 @@ position once for every villain deal the public cannot tell apart: a position st
 all deals that differ only in the villains still hidden, and the compiler expands the
 walk to the full graph. Nothing here is a rule: it adds which villains are still hidden
 (:func:`still_hidden`), the keys with those ids masked, and moving a position to another
-deal (:func:`games.cobardes.engine.transpose`). A villain stays hidden until shown to
-both players; the Procuress shows one to a single player, which this walk cannot express
-(``lifts()`` then says no).
+deal (:func:`games.cobardes.engine.transpose`). A villain stays hidden until its owner's
+rival sees it. The Procuress's show is such a reveal: the rival is shown the villain, and
+its owner knows it already, so both know it from then on, as after any other reveal.
 """
 
 from __future__ import annotations
@@ -109,14 +109,8 @@ class LiftedBattleWalker(BattleWalker):
         self.private_cards = tuple(E.bits(rules.cfg.villain_deck))
 
     def lifts(self) -> bool:
-        """Whether the lifted walk applies and pays: villains are dealt hidden, and no
-        Procuress can show one to a single player."""
-        pos = self._root
-        if not any(kind == "villain" for kind, _ in pos.pending):
-            return False
-        courts_dealt = any(kind == "court" for kind, _ in pos.pending)
-        procuress = any(c == C.PROCURESS and not pos.used >> p & 1 for p, c in enumerate(pos.court))
-        return not procuress and not (courts_dealt and self._cfg.court_deck >> C.PROCURESS & 1)
+        """Whether the lifted walk applies and pays: villains are dealt hidden."""
+        return any(kind == "villain" for kind, _ in self._root.pending)
 
     def conceals(self, s: E.Pos) -> int:
         """The player a chance node deals a hidden villain to, else -1."""
@@ -146,12 +140,6 @@ class LiftedBattleWalker(BattleWalker):
     def transpose(self, s: E.Pos, a: int, b: int) -> E.Pos:
         return E.transpose(s, a, b)
 
-    def shows_privately(self, s: E.Pos, action: int, hidden: tuple[int, int]) -> bool:
-        """Whether ``action`` shows a hidden villain to one player only (the Procuress)."""
-        if s.phase != E.VANGUARD or action != E.ADVANCE:
-            return False
-        p = s.actor
-        return s.court[p] == C.PROCURESS and hidden[1 - p] >= 0
 
 
 def is_public(pos: E.Pos) -> bool:
