@@ -141,6 +141,20 @@ def test_lifted_cut_graph_equals_the_direct_cut_graph():
     assert direct.num_internal < compile_game(game, graph=True).num_internal
 
 
+def test_a_procuress_trunk_with_its_endings_is_the_same_lifted_or_walked_deal_by_deal():
+    """As the sweep compiles it (public subgames exact, how each battle ends kept), a
+    Procuress matchup's trunk is the same graph, with the same endings terminal by
+    terminal, whether the walk is shared between villain deals or not."""
+    game = pyspiel.load_game(GAME, {"kinds": "all", "warriors": 2, "combats": 3,
+                                    "courtier0": "Squire", "courtier1": "Procuress"})
+    shared = compile_cut(game, graph=True, key_names=False, outcomes=True)
+    apart = compile_cut(game, graph=True, key_names=False, outcomes=True, lifted=False)
+    for name in ARRAYS:
+        assert np.array_equal(getattr(shared.compiled, name), getattr(apart.compiled, name)), name
+    assert np.array_equal(shared.outcomes.dense(), apart.outcomes.dense())
+    assert shared.compiled.walked < apart.compiled.walked
+
+
 def test_cut_loss_measures_the_trunk_abstraction():
     """The state-keyed trunk solution evaluated in the trunk's perfect-recall tree: its true
     exploitability is at least the one measured inside the abstraction (a best response
