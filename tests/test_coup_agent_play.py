@@ -182,6 +182,32 @@ def test_the_guide_reads_the_strength_of_the_agent_that_played(tmp_path, monkeyp
     assert "lower bound" not in text
 
 
+def test_the_appendix_lists_every_strength_line_and_the_ones_missing(tmp_path, monkeypatch):
+    from analysis.report.coup import agent_strength as S
+    from analysis.report.guides.coup import records as R
+
+    monkeypatch.setattr(R, "BENCHMARKS", tmp_path)
+    assert "Not measured yet: run" in "\n".join(S.strength_lines())
+    row = {"deck": "ambassador", "setup": "basic", "games": 1000}
+    matches = [dict(row, opponent=o, win_rate=0.7, ci95=[0.66, 0.74], above_half=True)
+               for o in ("honest", "bluffer", "search")]
+    matches.append(dict(row, setup="draft", opponent="honest", win_rate=0.51,
+                        ci95=[0.48, 0.54], above_half=False))
+    matches.append(dict(row, setup="draft", opponent="search", games=100, win_rate=0.8,
+                        ci95=[0.72, 0.88], above_half=True))
+    write_json(tmp_path / "coup_resolve_agent.json", {"matches": matches})
+    text = "\n".join(S.strength_lines())
+    assert "| ambassador | basic | search | 1,000 | 70.0% [66.0, 74.0] | yes |" in text
+    assert "| ambassador | draft | honest | 1,000 | 51.0% [48.0, 54.0] | no |" in text
+    assert "Of the 4 lines of 1,000 games or more, 3 lie wholly above 50%." in text
+    missing = text.split("Not measured yet with 1,000 games: ")[1]
+    # Every deck, setup and opponent without a full line; a 100-game check is not one.
+    assert "ambassador draft vs search" in missing and "ambassador basic vs blueprint" in missing
+    assert "ambassador basic vs search" not in missing and "ambassador draft vs honest" not in missing
+    assert missing.count(" vs ") == 2 * 3 * 4 - 4
+    assert "farol coup blueprint build" in missing
+
+
 def test_chunks_cover_the_games_once_and_never_cross_a_batch(monkeypatch):
     monkeypatch.setattr(A, "CHUNK", 3)
     games = BB.BATCHES * 5

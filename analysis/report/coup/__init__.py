@@ -7,6 +7,7 @@ produce it. One module per question; :data:`SECTIONS` lists them in report order
 
 from __future__ import annotations
 
+from analysis.report.coup.agent_strength import section_agent_strength
 from analysis.report.coup.balance import section_balance
 from analysis.report.coup.benchmark import section_benchmark
 from analysis.report.coup.beyond_cap import section_abstraction, section_memory_keys
@@ -26,6 +27,7 @@ from analysis.report.coup.revealed import section_revealed_brackets
 
 SECTIONS = (
     (105, section_findings),
+    (106, section_agent_strength),
     (107, section_from_the_deal),
     (110, section_endgames),
     (113, section_cap3),
