@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -37,7 +38,8 @@ def test_plain_lines_off_a_terminal_say_the_time_left(quick):
     assert "\r" not in text and len(lines) >= 2
     assert all(line.startswith("farol: test work: ") for line in lines)
     assert any(" left" in line for line in lines[:-1])
-    assert lines[-1].endswith("ended after 0 s") and "8/8 steps (100%)" in lines[-1]
+    # About half a second of work: 0 s, or 1 s on a loaded machine.
+    assert re.search(r"ended after [01] s$", lines[-1]) and "8/8 steps (100%)" in lines[-1]
 
 
 def test_a_long_single_step_still_shows_it_goes_on(quick):
