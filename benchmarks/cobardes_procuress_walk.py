@@ -24,11 +24,9 @@ from pathlib import Path
 from results_file import machine, save
 
 from analysis.shared.provenance import code_commit, farol_version
+from analysis.solve.compiled import ARRAYS
 
 RESULTS = Path(__file__).resolve().parent / "results"
-# The compiled graph's arrays compared between the two walks.
-ARRAYS = ("kind", "infoset", "edge_start", "edge_child", "edge_prob", "edge_action", "utility",
-          "infoset_player", "infoset_offset", "infoset_actions", "infoset_parent_row")
 
 
 def compile_once(params: dict, shared: bool) -> dict:

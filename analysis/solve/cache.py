@@ -16,23 +16,9 @@ import numpy as np
 
 from analysis.shared import store
 from analysis.shared.store import CorruptFileError
-from analysis.solve.compiled import CompiledGame, names_from_json, names_to_json
+from analysis.solve.compiled import ARRAYS, CompiledGame, names_from_json, names_to_json
 from analysis.solve.fingerprint import compiler_fingerprint
 from analysis.solve.mapped import atomic_savez
-
-_ARRAYS = (
-    "kind",
-    "infoset",
-    "edge_start",
-    "edge_child",
-    "edge_prob",
-    "edge_action",
-    "utility",
-    "infoset_player",
-    "infoset_offset",
-    "infoset_actions",
-    "infoset_parent_row",
-)
 
 
 def cache_key(game_string: str, mode: str, fingerprint: str) -> str:
@@ -74,7 +60,7 @@ def save_compiled(cg: CompiledGame, path: Path, key: str) -> None:
         meta=meta,
         key_blob=blob,
         key_offsets=offsets,
-        **{name: getattr(cg, name) for name in _ARRAYS},
+        **{name: getattr(cg, name) for name in ARRAYS},
     )
 
 
@@ -89,7 +75,7 @@ def load_compiled(path: Path, key: str) -> CompiledGame:
     try:
         with np.load(path, allow_pickle=False) as data:
             meta = data["meta"].tobytes().decode().split("\n", 5)
-            arrays = {name: data[name] for name in _ARRAYS}
+            arrays = {name: data[name] for name in ARRAYS}
             keys = _unpack_strings(data["key_blob"], data["key_offsets"])
         stored_key, game, mode, imperfect, seconds, names = meta
         if stored_key != key:

@@ -19,6 +19,14 @@ COMPILE_VERSION = 1
 TERMINAL, CHANCE, PLAYER0, PLAYER1 = 0, 1, 2, 3
 
 
+# The numeric arrays of a :class:`CompiledGame` (what the disk cache stores and what two
+# compiles of one game are compared by).
+ARRAYS = (
+    "kind", "infoset", "edge_start", "edge_child", "edge_prob", "edge_action", "utility",
+    "infoset_player", "infoset_offset", "infoset_actions", "infoset_parent_row",
+)
+
+
 @dataclass(frozen=True, eq=False)
 class CompiledGame:
     """A game compiled into flat arrays (CSR-style):

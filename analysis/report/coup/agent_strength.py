@@ -35,10 +35,10 @@ def strength_lines(agent: str = "resolve") -> list[str]:
         lines.append(f"| {x['deck']} | {x['setup']} | {x['opponent']} | {x['games']:,} | "
                      f"{100 * x['win_rate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] | "
                      f"{'yes' if x['above_half'] else 'no'} |")
-    done = {(x["deck"], x["setup"], x["opponent"]) for x in matches if x["games"] >= FULL_LINE}
+    full = [x for x in matches if x["games"] >= FULL_LINE]
+    done = {(x["deck"], x["setup"], x["opponent"]) for x in full}
     missing = [f"{deck} {setup} vs {opponent}" for deck in C.DECKS for setup in C.SETUPS
                for opponent in PANEL if (deck, setup, opponent) not in done]
-    full = [x for x in matches if x["games"] >= FULL_LINE]
     below = [x for x in full if not x["above_half"]]
     lines += ["", f"Of the {len(full)} lines of {FULL_LINE:,} games or more, "
               f"{len(full) - len(below)} lie wholly above 50%.", ""]
