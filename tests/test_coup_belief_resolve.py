@@ -195,3 +195,53 @@ def test_advice_from_the_resolve_reads_the_mix_at_the_players_hand():
     s.apply_action(next(a for a in s.legal_actions() if s.action_to_string(a).startswith("Coup")))
     with pytest.raises(InvalidPositionError, match="turn actions, challenges and blocks"):
         advise_state(s)
+
+
+def _histories(game, count, spots, monkeypatch):
+    """The move lists of ``count`` re-solving games (both seats), with ``spots`` as the
+    process's store of solved spots."""
+    from analysis.coup.agents import resolve_agent
+
+    monkeypatch.setattr(resolve_agent, "SOLVED", spots)
+    out = []
+    for g in range(count):
+        rng = random.Random(g)
+        bots = [ResolveAgent(game, 0, seed=2 * g, iterations=30),
+                ResolveAgent(game, 1, seed=2 * g + 1, iterations=30)]
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(rng.choices([a for a, _ in outcomes],
+                                               [p for _, p in outcomes])[0])
+            else:
+                state.apply_action(bots[state.current_player()](state))
+        out.append(state.history())
+    return out
+
+
+def test_reusing_solved_spots_plays_the_same_moves(monkeypatch):
+    # A re-solve is a function of the public history, the seat and the settings, so a
+    # spot met again is answered from the store with the very same mix.
+    from analysis.coup.agents.resolve_agent import SolvedSpots
+
+    game = pyspiel.load_game("python_coup", {"turn_cap": 10})
+    kept = SolvedSpots()
+    fresh = _histories(game, 6, SolvedSpots(size=0), monkeypatch)
+    reused = _histories(game, 6, kept, monkeypatch)
+    assert reused == fresh
+    assert kept.hits > 0 and kept.misses > 0
+    assert len(kept) == kept.misses
+
+
+def test_the_store_of_solved_spots_forgets_the_oldest():
+    from analysis.coup.agents.resolve_agent import SolvedSpots
+
+    spots = SolvedSpots(size=2)
+    for key in "abc":
+        spots.put(key, key)
+    assert len(spots) == 2 and spots.get("a") is None and spots.get("c") == "c"
+    spots.get("b")
+    spots.put("d", "d")
+    assert spots.get("c") is None and spots.get("b") == "b"
+    assert (spots.hits, spots.misses) == (3, 2)

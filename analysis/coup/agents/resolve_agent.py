@@ -9,24 +9,66 @@ it re-solves the rest of the turn over those deals
 mix it finds for the hand it holds: it bluffs and challenges at rates balanced across
 its range, instead of always choosing the move that looks best, which is what an
 opponent who learns its habits exploits.
+
+A re-solve depends on nothing but the public history, the seat and the agent's settings:
+the beliefs are a function of the public events, its own past mixes are its earlier
+re-solves of that history, and CFR+ is deterministic. So each process keeps the spots it
+solved (:data:`SOLVED`, the most recent few thousand) and reuses them when the same
+public history comes again, as the openings do in every game: the moves are the same,
+only sooner.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
 
 import pyspiel
 
-from analysis.coup.agents.belief import ClaimModel, PublicBelief
+from analysis.coup.agents.belief import ClaimModel, PublicBelief, new_public
 from analysis.coup.panel import GAME
 from analysis.coup.search_agent import SearchAgent
-from analysis.coup.solvers.belief_resolve import HORIZON, ITERATIONS, TURNS, resolve
+from analysis.coup.solvers.belief_resolve import HORIZON, ITERATIONS, TURNS, Resolved, resolve
 from analysis.play.bots import BotSpec, register_bot
 from games.coup import engine as E
 from games.coup.view import infoset_key
 from games.errors import InvalidParameterError
 
 OPPONENT = ClaimModel(truth=2.0, bluff=0.3, challenge=0.2)
+
+
+class SolvedSpots:
+    """The spots re-solved in this process, by public history, seat and settings; the
+    least recently used are forgotten past ``size``."""
+
+    def __init__(self, size: int = 20_000):
+        self.size = size
+        self._spots: OrderedDict[tuple, Resolved] = OrderedDict()
+        self.hits = self.misses = 0
+
+    def get(self, key: tuple) -> Resolved | None:
+        solved = self._spots.get(key)
+        if solved is None:
+            self.misses += 1
+        else:
+            self.hits += 1
+            self._spots.move_to_end(key)
+        return solved
+
+    def put(self, key: tuple, solved: Resolved) -> None:
+        self._spots[key] = solved
+        if len(self._spots) > self.size:
+            self._spots.popitem(last=False)
+
+    def clear(self) -> None:
+        self._spots.clear()
+        self.hits = self.misses = 0
+
+    def __len__(self) -> int:
+        return len(self._spots)
+
+
+SOLVED = SolvedSpots()
 
 
 class ResolveAgent(SearchAgent):
@@ -61,7 +103,12 @@ class ResolveAgent(SearchAgent):
     def search(self, view, core: E.Core, legal: Sequence[int]) -> int:
         """The move sampled from the re-solved mix at the seat's hand."""
         self.belief.update(core)
-        solved = resolve(self.belief.worlds, self.turns, self.horizon, self.iterations)
+        key = (core.cfg, self.seat, self.turns, self.horizon, self.iterations,
+               tuple(new_public(None, core.log)))
+        solved = SOLVED.get(key)
+        if solved is None:
+            solved = resolve(self.belief.worlds, self.turns, self.horizon, self.iterations)
+            SOLVED.put(key, solved)
         self.last = solved
         self.played.update(solved.mixes)
         mine = solved.mixes[infoset_key(core, self.seat)]
