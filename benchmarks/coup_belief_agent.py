@@ -134,7 +134,8 @@ def main(argv=None) -> None:
     lines = []
     chosen = OPPONENTS[AGENT] if args.opponents is None else tuple(args.opponents.split(","))
     for deck in args.decks.split(","):
-        opponents = chosen + (("blueprint",) if blueprint_built(deck) else ())
+        extra = ("blueprint",) if "blueprint" not in chosen and blueprint_built(deck) else ()
+        opponents = chosen + extra
         for setup in args.setups.split(","):
             for opponent in opponents:
                 x = line(deck, setup, opponent, args.games, args.seed, folder)
@@ -146,11 +147,12 @@ def main(argv=None) -> None:
     lines = sorted(kept + lines, key=lambda x: order.get((x["deck"], x["setup"], x["opponent"]), 0))
     times = np.array(_TIMES) if _TIMES else np.zeros(1)
     missed = [f"{x['deck']} {x['setup']} vs {x['opponent']}" for x in lines if not x["above_half"]]
-    built = [d for d in C.DECKS if blueprint_built(d)]
+    built = [d for d in C.DECKS if any(x["deck"] == d and x["opponent"] == "blueprint"
+                                       for x in lines)]
     summary = [
         "lines whose interval is not wholly above 50%: " + (", ".join(missed) or "none"),
         "blueprint opponent: " + (", ".join(built) if built else
-                                  "not measured (its tables are not built on this machine)"),
+                                  "not measured (its strategy was not built where these lines were played)"),
         f"decisions with a choice timed: {len(_TIMES)} (games kept from a stopped run are not "
         f"timed); median {1000 * float(np.median(times)):.1f} ms, 95th percentile "
         f"{1000 * float(np.percentile(times, 95)):.1f} ms, slowest {1000 * float(times.max()):.0f} ms",
