@@ -120,3 +120,14 @@ def test_a_match_shows_plain_progress_off_a_terminal():
     assert "\r" not in run.stderr
     assert any(line.startswith("farol: python_coup: ") for line in lines), run.stderr
     assert "/40 game" in run.stderr
+
+
+def test_the_time_left_counts_only_this_runs_pace_on_a_resumed_run():
+    # 500 of 2,400 games kept from a stopped run, 100 more played in 150 s: 1,800 are
+    # left at 1.5 s each, 45 minutes (not 150 s x 1,800 / 600).
+    d = {"n": 600, "total": 2400, "elapsed": 150.0, "initial": 500, "unit": "game",
+         "prefix": "games"}
+    assert progress.plain_line(d).endswith("2 min 30 s so far, about 45 min 0 s left")
+    # Nothing played yet in this run: no pace to tell the time left by.
+    assert "left" not in progress.plain_line(d | {"n": 500, "elapsed": 3.0})
+    assert progress.plain_line(d | {"initial": 0}).endswith("about 7 min 30 s left")

@@ -86,7 +86,10 @@ def plain_line(d: dict, done: bool = False, limit: float | None = None) -> str:
     if done:
         return f"{line}, ended after {duration(elapsed)}"
     line += f", {duration(elapsed)} so far"
-    left = elapsed * (total - n) / n if total and 0 < n < total else None
+    # The rate is this run's: steps kept from a stopped run (tqdm's ``initial``) took
+    # no time now.
+    here = n - (d.get("initial") or 0)
+    left = elapsed * (total - n) / here if total and here > 0 and n < total else None
     if limit is not None:
         left = max(limit - elapsed, 0.0) if left is None else min(left, max(limit - elapsed, 0.0))
     if left is not None:
