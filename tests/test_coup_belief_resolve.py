@@ -135,13 +135,8 @@ def test_heuristic_leaf_is_the_strength_gap():
             s.apply_action(rng.choice(actions))
 
 
-@pytest.mark.parametrize("setup", ("basic", "standard", "draft"))
-@pytest.mark.parametrize("deck", ("ambassador", "inquisitor"))
-def test_the_resolving_agent_plays_legal_games(deck, setup):
-    game = pyspiel.load_game("python_coup", {"deck": deck, "two_player_setup": setup,
-                                             "turn_cap": 12})
-    rng = random.Random(1)
-    bots = [ResolveAgent(game, 0, seed=1, iterations=30), make_bot("bluffer", game, 1, 2)]
+def play_out(game, bots, rng):
+    """A game to its end, chance drawn from ``rng``, each move checked legal."""
     state = game.new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
@@ -152,6 +147,16 @@ def test_the_resolving_agent_plays_legal_games(deck, setup):
         action = bots[state.current_player()](state)
         assert action in state.legal_actions()
         state.apply_action(action)
+    return state
+
+
+@pytest.mark.parametrize("setup", ("basic", "standard", "draft"))
+@pytest.mark.parametrize("deck", ("ambassador", "inquisitor"))
+def test_the_resolving_agent_plays_legal_games(deck, setup):
+    game = pyspiel.load_game("python_coup", {"deck": deck, "two_player_setup": setup,
+                                             "turn_cap": 12})
+    bots = [ResolveAgent(game, 0, seed=1, iterations=30), make_bot("bluffer", game, 1, 2)]
+    play_out(game, bots, random.Random(1))
     last = bots[0].last
     assert last is None or abs(sum(next(iter(last.mixes.values())).values()) - 1) < 1e-9
 
@@ -205,18 +210,9 @@ def _histories(game, count, spots, monkeypatch):
     monkeypatch.setattr(resolve_agent, "SOLVED", spots)
     out = []
     for g in range(count):
-        rng = random.Random(g)
         bots = [ResolveAgent(game, 0, seed=2 * g, iterations=30),
                 ResolveAgent(game, 1, seed=2 * g + 1, iterations=30)]
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(rng.choices([a for a, _ in outcomes],
-                                               [p for _, p in outcomes])[0])
-            else:
-                state.apply_action(bots[state.current_player()](state))
-        out.append(state.history())
+        out.append(play_out(game, bots, random.Random(g)).history())
     return out
 
 
