@@ -119,7 +119,7 @@ def test_a_match_shows_plain_progress_off_a_terminal():
     lines = run.stderr.splitlines()
     assert "\r" not in run.stderr
     assert any(line.startswith("farol: python_coup: ") for line in lines), run.stderr
-    assert "/40 game" in run.stderr
+    assert "/40 games (" in run.stderr
 
 
 def test_the_time_left_counts_only_this_runs_pace_on_a_resumed_run():

@@ -272,7 +272,7 @@ def tally_play(game: pyspiel.Game, games: int, seed: int, mixes: Mixes, desc: st
     (:func:`tally_context`)."""
     if games % BATCHES:
         raise ValueError(f"games must be a multiple of {BATCHES}")
-    bar = progress_bar(total=games, desc=desc, unit="game", progress=progress, leave=False)
+    bar = progress_bar(total=games, desc=desc, unit=" games", progress=progress, leave=False)
     try:
         tally = tally_games(game, games, seed, mixes, range(games), contexts,
                             lambda: bar.update(1))

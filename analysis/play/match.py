@@ -386,7 +386,7 @@ def play_games(
     workers = max(1, min(workers, os.cpu_count() or 1, max(1, len(todo))))
     chunk = max(1, min(chunk, len(todo) // (4 * workers)))
     chunks = [todo[i : i + chunk] for i in range(0, len(todo), chunk)]
-    bar = progress_bar(total=games, initial=games - len(todo), unit="game",
+    bar = progress_bar(total=games, initial=games - len(todo), unit=" games",
                        desc=desc or game_name, progress=progress, leave=False)
 
     def keep(done: list[dict]) -> None:

@@ -59,7 +59,7 @@ def play_tables(deck: str, setup: str, games: int = GAMES, seed: int = SEED,
     todo = [part for part in parts if kept[part] is None]
     calls = [(deck, setup, games, seed, agent, start, stop) for start, stop in todo]
     bar = progress_bar(total=games, initial=games - sum(b - a for a, b in todo),
-                       desc=f"{agent} play {deck} {setup}", unit=" game", progress=progress)
+                       desc=f"{agent} play {deck} {setup}", unit=" games", progress=progress)
 
     def keep(chunk: dict) -> None:
         part = (chunk["start"], chunk["stop"])
