@@ -180,6 +180,29 @@ def test_no_difference_larger_than_the_interval_allows(tmp_path):
     assert d.ci == (pytest.approx(0.01 - 0.0282843, abs=1e-6), pytest.approx(0.01 + 0.0282843, abs=1e-6))
 
 
+def test_tables_played_by_different_agents_are_not_set_against_each_other(tmp_path):
+    # The basic setup replayed by the re-solving agent, the others still the belief
+    # agent's: a stronger agent can move an edge on its own, so only like is compared.
+    recs = [record(2, (0.55, (0.53, 0.57)), "ambassador", "basic", plays="ResolveAgent"),
+            record(2, (0.50, (0.48, 0.52)), "inquisitor", "basic", plays="BeliefSearchAgent"),
+            record(2, (0.50, (0.48, 0.52)), "ambassador", "standard", plays="ResolveAgent"),
+            record(2, (0.54, (0.52, 0.56)), "inquisitor", "standard", plays="ResolveAgent"),
+            record(2, (0.52, (0.50, 0.54)), "inquisitor", "draft", plays="BeliefSearchAgent")]
+    text, _ = guide(tmp_path, *recs)
+    with store.use(tmp_path):
+        decks = E.deck_differences()
+        amb = E.setup_differences("ambassador")
+        inq = E.setup_differences("inquisitor")
+    assert [(d.a.table.setup, d.b.table.setup) for d in decks] == [("standard", "standard")]
+    assert [d.a.table.setup for d in amb] == ["standard"]
+    assert [d.a.table.setup for d in inq] == ["draft"]  # the standard: another agent
+    setups = row(text, "2-player setup")
+    assert "2 coins each minus 1 coin to the starter" in setups
+    decks = row(text, "Ambassador or Inquisitor deck")
+    assert "Ambassador minus Inquisitor: differs" not in decks.split(" At the other")[0]
+    assert "Inquisitor: not compared with Ambassador, as another agent played it." in decks
+
+
 def test_best_and_worst_hands_at_two_and_four_players(tmp_path):
     def hand(name, rate, reach, games):
         return SB.HandRecord(name, rate * games, games, (rate - reach, rate + reach))

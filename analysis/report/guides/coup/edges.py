@@ -146,24 +146,29 @@ def edge_difference(a: Edge, b: Edge) -> Difference:
 
 
 def deck_differences() -> list[Difference]:
-    """Ambassador minus Inquisitor at every table where both decks have a record: each
-    2-player setup, then 3 to 8 players."""
+    """Ambassador minus Inquisitor at every table where both decks have a record played by
+    the same agent: each 2-player setup, then 3 to 8 players."""
     out = []
     for players in sorted({e.table.players for e in edges()}):
         for setup in R.SETUP_WORDS if players == 2 else ("-",):
             a, b = edge_at(players, "ambassador", setup), edge_at(players, "inquisitor", setup)
-            if a is not None and b is not None:
+            if comparable(a, b):
                 out.append(edge_difference(a, b))
     return out
 
 
 def setup_differences(deck: str) -> list[Difference]:
-    """At 2 players with ``deck``: each other setup's edge minus the rulebook's."""
+    """At 2 players with ``deck``: each other setup's edge minus the rulebook's, where the
+    same agent played both."""
     base = edge_at(2, deck, R.SETUP)
-    if base is None:
-        return []
     others = (edge_at(2, deck, s) for s in R.SETUP_WORDS if s != R.SETUP)
-    return [edge_difference(e, base) for e in others if e is not None]
+    return [edge_difference(e, base) for e in others if comparable(e, base)]
+
+
+def comparable(a: Edge | None, b: Edge | None) -> bool:
+    """Whether two tables' edges can be set against each other: both are answered and the
+    same agent played both (a stronger agent can shift an edge on its own)."""
+    return a is not None and b is not None and a.agent == b.agent
 
 
 # A 2-player setup as a comparison names it.

@@ -32,10 +32,10 @@ def facts(deck: str | None = None, setup: str | None = None) -> dict:
         edge = E.edge(rec)
         deals = rec.self_play.deals if rec.duplicate else None
         strength = R.strength(agent=agent_name(rec.plays))
-        exploit = strength.exploit if strength is not None else None
+        caveat = strength.caveat if strength is not None else ""
         return base | {"source": "seats", "seat": seat, "games": rec.self_play.games,
                        "deals": deals, "agent": edge.agent, "win": seat.win_rate, "ci": seat.ci95,
-                       "exploit": exploit, "edge": edge, "cost": E.cost_words(rec.cpu_seconds),
+                       "caveat": caveat, "edge": edge, "cost": E.cost_words(rec.cpu_seconds),
                        "headline": pct_ci(seat.win_rate, seat.ci95)}
     bp = R.blueprint_first(deck, setup)
     if bp is not None:

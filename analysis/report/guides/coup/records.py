@@ -79,6 +79,23 @@ class Strength:
     wins: tuple[tuple[str, int, float, tuple[float, float]], ...]  # opponent, games, rate, ci
     exploit: tuple[int, float, tuple[float, float]] | None  # games, gain, ci
 
+    @property
+    def caveat(self) -> str:
+        """What the exploiter's games say of the agent, and so of an edge it measured, in a
+        sentence (empty where not measured). A gain is a lower bound on exploitability; a
+        gain of zero or less bounds nothing."""
+        if self.exploit is None:
+            return ""
+        _, gain, (lo, hi) = self.exploit
+        measured = f"{gain:+.2f} of a game, 95% interval {lo:+.2f} to {hi:+.2f}"
+        if gain <= 0:
+            return (f"An exploiter that learns the agent's play showed no gain against it "
+                    f"({measured}); a stronger one might still gain, so each edge here is "
+                    "between two such players, not the game's value.")
+        return (f"The agent can itself be beaten: a best response gains at least {gain:+.2f} "
+                f"of a game against it (95% interval {lo:+.2f} to {hi:+.2f}), so each edge "
+                "here is between two such players, not the game's value.")
+
 
 # The benchmark results that measure each 2-player agent against the panel.
 MEASURED = {"belief": "coup_belief_agent.json", "resolve": "coup_resolve_agent.json"}
