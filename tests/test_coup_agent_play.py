@@ -293,3 +293,19 @@ def test_the_appendix_shows_each_agents_table_and_names_the_tables_left(tmp_path
     left = next(line for line in text.splitlines() if line.startswith("Not yet played"))
     assert "inquisitor basic" in left and "ambassador draft" not in left
     assert "How the blueprint bluffs" not in text  # no blueprint table stored here
+
+
+def test_the_exploiters_verdict_is_set_beside_what_it_finds_against_the_blueprint():
+    from analysis.report.guides.coup import records as R
+
+    wins = (("search", 1000, 0.78, (0.75, 0.81)),)
+    # Against the blueprint it gains +0.035 [-0.045, +0.115], where a best response is
+    # known to gain at least 0.157: its "no gain" against the agent is a weak test.
+    weak = R.Strength(wins, (200, -0.045, (-0.12, 0.03)), (0.036, (-0.046, 0.116), 0.157))
+    assert "no gain" in weak.caveat
+    assert "gains only +0.04 of a game [-0.05, +0.12] against the blueprint" in weak.caveat
+    assert "at least 0.16" in weak.caveat and "weak test" in weak.caveat
+    # Where its interval reaches the known bound it is not called weak.
+    strong = R.Strength(wins, (200, -0.045, (-0.12, 0.03)), (0.15, (0.10, 0.20), 0.157))
+    assert strong.yardstick_words == "" and "weak test" not in strong.caveat
+    assert R.Strength(wins, None, (0.036, (-0.046, 0.116), 0.157)).caveat == ""

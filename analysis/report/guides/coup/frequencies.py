@@ -75,7 +75,7 @@ def strength_text(strength: R.Strength | None) -> str:
     if gain <= 0:
         text += (f"{exploiter} showed no gain against it ({gain:+.3f} of a game [{lo:+.3f}, "
                  f"{hi:+.3f}] over {n:,} games); a stronger exploiter might still gain, so "
-                 "this bounds nothing.")
+                 "this bounds nothing." + strength.yardstick_words)
     else:
         text += (f"{exploiter} won {gain:+.3f} of a game against it "
                  f"[{lo:+.3f}, {hi:+.3f}] over {n:,} games: a lower bound on how exploitable "

@@ -78,6 +78,22 @@ class Strength:
 
     wins: tuple[tuple[str, int, float, tuple[float, float]], ...]  # opponent, games, rate, ci
     exploit: tuple[int, float, tuple[float, float]] | None  # games, gain, ci
+    # The exploiter's gain against the blueprint and its interval, beside what a best
+    # response is known to win against the blueprint at least (how much it finds).
+    yardstick: tuple[float, tuple[float, float], float] | None = None
+
+    @property
+    def yardstick_words(self) -> str:
+        """How far the exploiter falls short where the truth is bounded, in a sentence
+        (empty where not measured, or where it reaches the known bound)."""
+        if self.yardstick is None:
+            return ""
+        gain, (lo, hi), bound = self.yardstick
+        if hi >= bound:
+            return ""
+        return (f" The same exploiter gains only {gain:+.2f} of a game [{lo:+.2f}, {hi:+.2f}] "
+                f"against the blueprint, which a best response is known to beat by at least "
+                f"{bound:.2f}: it finds only part of what can be won, so it is a weak test.")
 
     @property
     def caveat(self) -> str:
@@ -91,10 +107,10 @@ class Strength:
         if gain <= 0:
             return (f"An exploiter that learns the agent's play showed no gain against it "
                     f"({measured}); a stronger one might still gain, so each edge here is "
-                    "between two such players, not the game's value.")
+                    "between two such players, not the game's value." + self.yardstick_words)
         return (f"The agent can itself be beaten: a best response gains at least {gain:+.2f} "
                 f"of a game against it (95% interval {lo:+.2f} to {hi:+.2f}), so each edge "
-                "here is between two such players, not the game's value.")
+                "here is between two such players, not the game's value." + self.yardstick_words)
 
 
 # The benchmark results that measure each 2-player agent against the panel.
@@ -111,13 +127,17 @@ def strength(deck: str = DECK, setup: str = SETUP, agent: str = "belief") -> Str
     lines = json.loads(path.read_text())["matches"]
     wins = tuple((x["opponent"], x["games"], x["win_rate"], tuple(x["ci95"])) for x in lines
                  if x["deck"] == deck and x["setup"] == setup)
-    exploit = None
+    exploit = yardstick = None
     path = BENCHMARKS / "coup_exploiter.json"
     if path.exists():
         for x in json.loads(path.read_text())["lines"]:
             if measured_agent(x) == agent:
                 exploit = (x["games"], x["gain"], tuple(x["gain_ci95"]))
-    return Strength(wins, exploit) if wins else None
+            if x["agent"] == "blueprint":  # measured in the Ambassador deck's basic setup
+                bp = blueprint_first("ambassador", "basic")
+                if bp is not None and bp.exploitability_at_least is not None:
+                    yardstick = (x["gain"], tuple(x["gain_ci95"]), bp.exploitability_at_least)
+    return Strength(wins, exploit, yardstick) if wins else None
 
 
 def seat_records() -> list[TableRecord]:
