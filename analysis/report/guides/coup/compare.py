@@ -42,16 +42,17 @@ def verdict(items: list[dict], against_first: bool = False) -> str:
         apart = [f["short"] for f in items[1:] if f not in alike]
         unlike = (f" {' and '.join(apart)}: not compared with {base['short']}, as another "
                   f"agent played {'it' if len(apart) == 1 else 'them'}." if apart else "")
-        if not against_first:  # the first minus each other
-            return ("The first player's edge, " + "; ".join(difference_sentence(
-                E.edge_difference(base["edge"], f["edge"]), base["short"], f["short"])
-                for f in alike) + "." if alike else "") + unlike
-        each = [difference_sentence(E.edge_difference(f["edge"], base["edge"]), f["short"],
-                                    base["short"]) for f in alike]
-        least = min(items, key=lambda f: abs(f["edge"].value))
-        return (("The first player's edge, " + "; ".join(each) + ". " if each else "")
-                + f"The smallest edge measured: {least['short']} ({least['edge'].words})."
-                + unlike)
+        if against_first:  # each other minus the first
+            each = [difference_sentence(E.edge_difference(f["edge"], base["edge"]),
+                                        f["short"], base["short"]) for f in alike]
+        else:  # the first minus each other
+            each = [difference_sentence(E.edge_difference(base["edge"], f["edge"]),
+                                        base["short"], f["short"]) for f in alike]
+        said = ["The first player's edge, " + "; ".join(each) + "."] if each else []
+        if against_first:
+            least = min(items, key=lambda f: abs(f["edge"].value))
+            said.append(f"The smallest edge measured: {least['short']} ({least['edge'].words}).")
+        return " ".join(said) + unlike
     if sources == {"bracket"}:
         return "Every range holds 50%: no difference measurable yet."
     return ""

@@ -103,14 +103,15 @@ class Strength:
         if self.exploit is None:
             return ""
         _, gain, (lo, hi) = self.exploit
-        measured = f"{gain:+.2f} of a game, 95% interval {lo:+.2f} to {hi:+.2f}"
+        interval = f"95% interval {lo:+.2f} to {hi:+.2f}"
         if gain <= 0:
-            return (f"An exploiter that learns the agent's play showed no gain against it "
-                    f"({measured}); a stronger one might still gain, so each edge here is "
-                    "between two such players, not the game's value." + self.yardstick_words)
-        return (f"The agent can itself be beaten: a best response gains at least {gain:+.2f} "
-                f"of a game against it (95% interval {lo:+.2f} to {hi:+.2f}), so each edge "
-                "here is between two such players, not the game's value." + self.yardstick_words)
+            said = (f"An exploiter that learns the agent's play showed no gain against it "
+                    f"({gain:+.2f} of a game, {interval}); a stronger one might still gain")
+        else:
+            said = (f"The agent can itself be beaten: a best response gains at least "
+                    f"{gain:+.2f} of a game against it ({interval})")
+        return (said + ", so each edge here is between two such players, not the game's "
+                "value." + self.yardstick_words)
 
 
 # The benchmark results that measure each 2-player agent against the panel.
