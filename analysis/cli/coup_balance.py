@@ -1,6 +1,6 @@
 """``farol coup balance``: seat win rates at 2-8 players, both decks and every 2-player
 setup, played by a strong agent in self-play and against tables of panel agents, with
-the value of each starting hand (2 and 4 players). Resumable: games already played are
+the value of each starting hand. Resumable: games already played are
 kept (in the cache) and only the missing ones are played. ``--duplicate`` plays duplicate
 deals (every deal once in each rotation of the seats), kept apart from plain games.
 """

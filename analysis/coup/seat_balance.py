@@ -40,7 +40,7 @@ from games.errors import InvalidParameterError
 
 GAME = "python_coup"
 PANEL = ("random", "honest", "bluffer", "bluffer-bold")
-HAND_PLAYERS = (2, 4)  # the tables whose starting hands are valued
+HAND_PLAYERS = C.PLAYER_COUNTS  # the tables whose starting hands are valued: all
 
 
 @dataclasses.dataclass(frozen=True)
