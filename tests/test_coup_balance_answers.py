@@ -1,6 +1,6 @@
 """The Coup balance answers read from seat-balance records made here: the first player's
 edge with its interval (or the largest edge the interval allows), the difference of two
-tables' edges, the strongest and weakest starting hands at 2 and 4 players, who played
+tables' edges, the strongest and weakest starting hands at each player count, who played
 and what the games cost, in the guide and in the methods appendix alike."""
 
 from __future__ import annotations
@@ -203,7 +203,7 @@ def test_tables_played_by_different_agents_are_not_set_against_each_other(tmp_pa
     assert "Inquisitor: not compared with Ambassador, as another agent played it." in decks
 
 
-def test_best_and_worst_hands_at_two_and_four_players(tmp_path):
+def test_best_and_worst_hands_at_each_player_count(tmp_path):
     def hand(name, rate, reach, games):
         return SB.HandRecord(name, rate * games, games, (rate - reach, rate + reach))
 
@@ -216,10 +216,14 @@ def test_best_and_worst_hands_at_two_and_four_players(tmp_path):
             hand("Captain+Captain", 0.30, 0.03, 1200), hand("Ambassador+Captain", 0.20, 0.03, 1200),
             hand("Assassin+Assassin", 0.15, 0.03, 1200), hand("Ambassador+Duke", 0.10, 0.03, 1200),
             hand("Contessa+Contessa", 0.60, 0.03, 116)]  # 29 deals of 4 seats: too few
+    seven = [hand("Captain+Captain", 0.19, 0.025, 1400), hand("Duke+Duke", 0.17, 0.02, 1400),
+             hand("Captain+Duke", 0.15, 0.02, 1400), hand("Ambassador+Duke", 0.13, 0.02, 1400),
+             hand("Assassin+Duke", 0.12, 0.02, 1400), hand("Ambassador+Assassin", 0.11, 0.02, 1400)]
     recs = [record(2, (0.5, (0.48, 0.52)), hands=two, plays="BeliefSearchAgent"),
-            record(4, (0.25, (0.23, 0.27)), hands=four, plays="FastSearchAgent")]
+            record(4, (0.25, (0.23, 0.27)), hands=four, plays="FastSearchAgent"),
+            record(7, (1 / 7, (0.13, 0.16)), hands=seven, plays="FastSearchAgent")]
     text, appendix = guide(tmp_path, *recs)
-    hands = row(text, "Strongest and weakest starting hands, 2 and 4 players")
+    hands = row(text, "Strongest and weakest starting hands, 2 to 8 players")
     assert ("2 players. Best: **Duke+Duke** 62.0% [57.0, 67.0], **Captain+Duke** 58.0% "
             "[54.0, 62.0], **Contessa+Duke** 55.0% [52.0, 58.0]; worst: Ambassador+Assassin "
             "35.0% [31.0, 39.0], Assassin+Captain 40.0% [27.9, 52.1], Assassin+Duke 45.0% "
@@ -229,7 +233,12 @@ def test_best_and_worst_hands_at_two_and_four_players(tmp_path):
     assert "worst: Ambassador+Duke 10.0% [7.0, 13.0], Assassin+Assassin" in hands
     assert "fair share 25.0%; each to within ±3.0 points" in hands
     assert "Contessa+Contessa" not in hands  # dealt in 29 deals only, at either table
-    assert hands.index("2 players. Best") < hands.index("4 players. Best")
+    assert hands.index("2 players. Best") < hands.index("4 players. Best") \
+        < hands.index("7 players. Best")
+    assert ("7 players. Best: **Captain+Captain** 19.0% [16.5, 21.5], **Duke+Duke** 17.0% "
+            "[15.0, 19.0], **Captain+Duke** 15.0% [13.0, 17.0]; worst: Ambassador+Assassin 11.0% "
+            "[9.0, 13.0]") in hands
+    assert "fair share 14.3%; each to within ±2.5 points" in hands
     # The guide names who played each table.
     assert "`best` (the belief agent; `best` is now the re-solving agent)" in hands
     assert "`best` (information-set search, compiled)" in hands

@@ -263,7 +263,7 @@ def test_coup_hands_need_enough_deals(tmp_path):
              SB.HandRecord("Ambassador+Captain", 25, 60)]
     with store.use(tmp_path):
         SB.save_record(seat_record(2, [500, 500], 1000, hands))
-        row = the_row(coup_guide(tmp_path), "Strongest and weakest starting hands, 2 and 4 players")
+        row = the_row(coup_guide(tmp_path), "Strongest and weakest starting hands, 2 to 8 players")
     assert "Best: **Duke+Assassin**" in row and "worst: Contessa+Contessa" in row
     assert "Duke+Duke" not in row  # dealt 10 times only
 

@@ -202,7 +202,7 @@ def coup_hands(r: Reports) -> list[Claim]:
         claims.append(Claim(HAND_BEST, "the answer's facts (hands.facts)", f["best"][0].hand))
     if f["worst"]:
         claims.append(Claim(HAND_WORST, "the answer's facts (hands.facts)", f["worst"][0].hand))
-    answer = row(r.guide["coup"], "Strongest and weakest starting hands, 2 and 4 players")
+    answer = row(r.guide["coup"], "Strongest and weakest starting hands, 2 to 8 players")
     if m := re.search(r"Best: \*\*([\w+]+)\*\*", answer):
         claims.append(Claim(HAND_BEST, "guide: hands row", m.group(1)))
     if m := re.search(r"worst: ([\w+]+)", answer):

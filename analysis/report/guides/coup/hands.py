@@ -1,4 +1,4 @@
-"""Coup: which starting hands (which characters) are strongest, at 2 and at 4 players?"""
+"""Coup: which starting hands (which characters) are strongest, at each player count 2-8?"""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from analysis.report.guides.common import Answer, GuideContext, one_line, render
 from analysis.report.guides.coup import edges as E
 from analysis.report.guides.coup import records as R
 
-QUESTION = "Strongest and weakest starting hands, 2 and 4 players"
+QUESTION = "Strongest and weakest starting hands, 2 to 8 players"
 MIN_DEALS = E.MIN_DEALS
 
 
