@@ -241,3 +241,45 @@ def test_the_store_of_solved_spots_forgets_the_oldest():
     spots.put("d", "d")
     assert spots.get("c") is None and spots.get("b") == "b"
     assert (spots.hits, spots.misses) == (3, 2)
+
+
+def test_the_blueprint_leaf_agent_stops_its_resolves_on_the_table(tmp_path):
+    """``resolve-blueprint`` reads the deck's shipped leaf table: a position the table
+    names is worth the table's value, any other the card-and-coin heuristic (its name keys
+    its re-solves apart from the plain agent's); a setup the table lacks is refused in a
+    line."""
+    import numpy as np
+
+    from analysis.coup.solvers import leaf_table as L
+    from analysis.shared import store
+    from games.errors import InvalidParameterError
+
+    game = pyspiel.load_game("python_coup", {"two_player_setup": "basic", "turn_cap": 12})
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    core = state.core
+    mean = np.full(L.SIZE, np.nan)
+    mean[L.leaf_code(core)] = 0.75
+    table = L.LeafTable("ambassador", {"basic": mean}, {"basic": np.ones(L.SIZE)},
+                        {"basic": 50}, {"version": "v", "commit": "c", "seed": None})
+    with store.use(tmp_path):
+        table.save(L.table_path("ambassador"))
+        L.stored_table.cache_clear()
+        try:
+            bot = make_bot("resolve-blueprint", game, 0, 1)
+            assert bot.leaf_name == "blueprint ambassador basic 50"
+            assert bot.leaf(core) == 0.75
+            poorer = core.copy()
+            poorer.coins = (0, 7)
+            assert bot.leaf(poorer) == heuristic(poorer) != 0.75
+            bot.iterations = 30
+            play_out(game, [bot, make_bot("bluffer", game, 1, 2)], random.Random(3))
+            draft = pyspiel.load_game("python_coup", {"two_player_setup": "draft"})
+            with pytest.raises(InvalidParameterError,
+                               match="no blueprint leaf values for the ambassador deck's "
+                                     "draft setup") as refused:
+                make_bot("resolve-blueprint", draft, 0, 1)
+            assert "\n" not in str(refused.value)
+        finally:
+            L.stored_table.cache_clear()

@@ -30,9 +30,11 @@ from analysis.coup.blueprint_bounds import (
 )
 from analysis.coup.guarantees import position_graph, uncapped_roots
 from analysis.coup.model import Endgame
+from analysis.coup.solvers import leaf_table
 from analysis.shared import store
 from analysis.shared.store import CorruptFileError
 from analysis.solve.cyclic import CyclicCFR, _values, normalise
+from games.coup import engine as E
 from games.coup.walker import DecisiveCoupWalker, decisive_coup
 from games.errors import InvalidParameterError
 from tests.conftest import ENDGAME_START as START
@@ -554,6 +556,8 @@ def test_the_build_stores_the_values_its_training_computed(endgames, tmp_path, m
 
     dg = dataclasses.replace(endgames[0], roots={"basic": endgames[0].roots[START]})
     monkeypatch.setattr(coup_blueprint.blueprint, "deck_graph", lambda *a, **k: dg)
+    monkeypatch.setattr(coup_blueprint.blueprint, "deck_games",
+                        lambda deck, part: {"basic": Endgame(2, 2).game()})
     # A cache of its own: a blueprint left in the shared one would become other tests' `best`.
     monkeypatch.setenv(store.CACHE_ENV, str(tmp_path / "cache"))
     passes = []
@@ -570,6 +574,17 @@ def test_the_build_stores_the_values_its_training_computed(endgames, tmp_path, m
             stored = z["value"]
         fresh = evaluate(CyclicCFR(dg.graph, dg.root_vector("basic")), bp.strategy["basic"])
         assert np.allclose(stored, fresh, atol=1e-6)
+        # The re-solve's leaf table: each entry the visit-weighted mean of those values
+        # over the turn starts it names; here at the root, the endgame's first turn.
+        table = leaf_table.LeafTable.load(tmp_path / "data" / "coup" / "leaves" / "ambassador.npz")
+        assert table.setups == ("basic",) and table.trained == {"basic": 3}
+        _, roots = B.history_roots({"basic": Endgame(2, 2).game()})
+        root = roots["basic"]
+        while root.cur == E.CHANCE:
+            root.apply(root.chance_outcomes()[0][0])
+        assert -1.0 <= table.value(root, "basic") <= 1.0
+        known = ~np.isnan(table.mean["basic"])
+        assert known.sum() > 10 and np.all(np.abs(table.mean["basic"][known]) <= 1.0 + 1e-6)
     assert "basic" in capsys.readouterr().out
 
 

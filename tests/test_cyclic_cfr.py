@@ -157,6 +157,30 @@ def test_cyclic_games_of_perfect_information_match_value_iteration(seed):
     assert np.max(np.abs(got[:40] - expected[:40])) < 0.02
 
 
+def test_visits_solve_the_chain_of_play():
+    """Expected visits under fixed strategies equal the solution of the linear system
+    v = root + P^T v of the Markov chain of play, solved here by numpy."""
+    seed = 3
+    graph = random_cyclic_game(np.random.default_rng(seed))
+    root = np.zeros(graph.num_nodes)
+    root[:40] = 1 / 40
+    solver = CyclicCFR(graph, root)
+    rng = np.random.default_rng(seed + 1)
+    strategies = tuple(normalise(rng.uniform(0.1, 1.0, n), k)
+                       for n, k in zip(graph.num_slots, graph.slot_key, strict=True))
+    n = graph.num_nodes
+    chain = np.zeros((n, n))
+    for i in range(n):
+        for e in range(graph.edge_start[i], graph.edge_start[i + 1]):
+            k = graph.kind[i]
+            p = graph.edge_prob[e] if k == 1 else strategies[k - 2][graph.edge_slot[e]]
+            chain[i, graph.edge_child[e]] += p
+    expected = np.linalg.solve(np.eye(n) - chain.T, root)
+    got = solver.visits(strategies)
+    assert np.allclose(got, expected, atol=1e-8)
+    assert got[:40].max() > 1 / 40  # the loops bring play back
+
+
 def test_values_pass_in_chunks_is_one_pass(capsys, monkeypatch):
     """A values pass runs in chunks of sweeps (so Ctrl-C stops it, and a bar can show
     progress): the same sweeps as one compiled call, so the same values to the last bit,

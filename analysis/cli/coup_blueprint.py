@@ -4,7 +4,9 @@ for the whole game from the deal) and how much it can be beaten.
 ``build`` walks the deck's whole game once (cached), trains each setup (resumable:
 an interrupted build goes on from its last checkpoint), measures lower bounds on
 its exploitability and stores the blueprint's value at every position (advice
-re-solves from them); ``info`` prints what is stored. A deck's two games (the dealt
+re-solves from them) and, for the dealt setups, the small table of those values that
+the ``resolve-blueprint`` agent's re-solves stop on (shipped with Farol); ``info``
+prints what is stored. A deck's two games (the dealt
 setups, the draft) are built by a process each when both are asked for, one per core.
 """
 
@@ -22,6 +24,7 @@ from analysis.coup import blueprint
 from analysis.coup import blueprint_bluffs as BB
 from analysis.coup.blueprint_bounds import measure_bounds
 from analysis.coup.resolve import compute_values, values_current
+from analysis.coup.solvers import leaf_table
 from analysis.shared import store
 from analysis.shared.progress import shown
 from games.coup import cards
@@ -111,6 +114,8 @@ def run_build(args: argparse.Namespace) -> int:
             if not values_current(bp, setup):
                 compute_values(bp, setup, dg, progress, values.pop(setup, None))
         del values
+        if part == "dealt":
+            leaf_table.build(args.deck, mine, progress, dg)
         if args.response_iterations or args.local_games:
             measure_bounds(bp, mine, args.response_iterations, progress, dg,
                            args.local_games, args.seed, args.bound_sweeps, args.local_depth)

@@ -355,6 +355,17 @@ class CyclicCFR:
         _sweep_values(value, g, self.order, g.payoff, w_play, self.max_sweeps, progress, desc)
         return value
 
+    def visits(self, strategies: tuple[np.ndarray, np.ndarray],
+               sweeps: int = MAX_SWEEPS) -> np.ndarray:
+        """How often play from the root reaches each node when both play ``strategies``:
+        the expected number of visits (more than 1 on a loop), which weighs positions
+        by how much they matter to that play."""
+        w_play, _, _ = self._weights(*strategies)
+        reach = np.zeros(self.graph.num_nodes)
+        _reach(reach, self.root, self.order, self.in_start, self.in_edge, self.in_source,
+               w_play, REACH_TOLERANCE, sweeps)
+        return reach
+
     def guaranteed_value(self, player: int, strategies: tuple[np.ndarray, np.ndarray],
                          sweeps: int = MAX_SWEEPS) -> np.ndarray:
         """A lower bound on ``player``'s expected payoff at every node when both play

@@ -28,7 +28,16 @@ import pyspiel
 from analysis.coup.agents.belief import ClaimModel, PublicBelief, new_public
 from analysis.coup.panel import GAME
 from analysis.coup.search_agent import SearchAgent
-from analysis.coup.solvers.belief_resolve import HORIZON, ITERATIONS, TURNS, Resolved, resolve
+from analysis.coup.solvers import leaf_table
+from analysis.coup.solvers.belief_resolve import (
+    HORIZON,
+    ITERATIONS,
+    TURNS,
+    Leaf,
+    Resolved,
+    heuristic,
+    resolve,
+)
 from analysis.play.bots import BotSpec, register_bot
 from games.coup import engine as E
 from games.coup.view import infoset_key
@@ -73,15 +82,18 @@ SOLVED = SolvedSpots()
 
 class ResolveAgent(SearchAgent):
     """The re-solving agent bound to ``seat`` (seeded): the search agent's turn actions,
-    challenges and blocks re-solved instead of searched."""
+    challenges and blocks re-solved instead of searched. ``leaf`` values the positions
+    where a re-solve stops (``leaf_name`` tells re-solves with different leaves apart)."""
 
     def __init__(self, game: pyspiel.Game, seat: int, seed: int = 0, turns: int = TURNS,
-                 horizon: int = HORIZON, iterations: int = ITERATIONS):
+                 horizon: int = HORIZON, iterations: int = ITERATIONS,
+                 leaf: Leaf = heuristic, leaf_name: str = "cards and coins"):
         if game.num_players() != 2:
             raise InvalidParameterError("the re-solving agent plays 2-player Coup; use "
                                         "search for more players")
         super().__init__(game, seat, seed)
         self.turns, self.horizon, self.iterations = turns, horizon, iterations
+        self.leaf, self.leaf_name = leaf, leaf_name
         self.played: dict[tuple, dict[int, float]] = {}  # its mixes, by what it knew
         models = [OPPONENT, OPPONENT]
         models[seat] = self._own_model
@@ -103,11 +115,12 @@ class ResolveAgent(SearchAgent):
     def search(self, view, core: E.Core, legal: Sequence[int]) -> int:
         """The move sampled from the re-solved mix at the seat's hand."""
         self.belief.update(core)
-        key = (core.cfg, self.seat, self.turns, self.horizon, self.iterations,
+        key = (core.cfg, self.seat, self.turns, self.horizon, self.iterations, self.leaf_name,
                tuple(new_public(None, core.log)))
         solved = SOLVED.get(key)
         if solved is None:
-            solved = resolve(self.belief.worlds, self.turns, self.horizon, self.iterations)
+            solved = resolve(self.belief.worlds, self.turns, self.horizon, self.iterations,
+                             self.leaf)
             SOLVED.put(key, solved)
         self.last = solved
         self.played.update(solved.mixes)
@@ -120,6 +133,24 @@ def resolve_bot(game: pyspiel.Game, seat: int, seed: int = 0):
     return ResolveAgent(game, seat, seed)
 
 
+def resolve_blueprint_bot(game: pyspiel.Game, seat: int, seed: int = 0):
+    """The re-solving agent whose re-solves stop on the blueprint's values
+    (:mod:`~analysis.coup.solvers.leaf_table`), in the dealt setups."""
+    params = game.get_parameters()
+    deck, setup = params["deck"], params.get("two_player_setup", "basic")
+    table = leaf_table.stored_table(deck)
+    if table is None or setup not in table.setups:
+        have = ", ".join(table.setups) if table else "none"
+        raise InvalidParameterError(
+            f"resolve-blueprint: no blueprint leaf values for the {deck} deck's {setup} "
+            f"setup (stored: {have}; the draft has no blueprint graph of its own here)")
+    return ResolveAgent(game, seat, seed, leaf=table.leaf(setup, heuristic),
+                        leaf_name=f"blueprint {deck} {setup} {table.trained[setup]}")
+
+
 register_bot(BotSpec("resolve", "2 players: re-solves the rest of each turn over both "
                      "players' possible hands and mixes its moves at the rates it finds",
                      resolve_bot, games=(GAME,)))
+register_bot(BotSpec("resolve-blueprint", "2 players, dealt setups: the re-solving agent "
+                     "with the blueprint's values where each re-solve stops (a shipped table)",
+                     resolve_blueprint_bot, games=(GAME,)))
