@@ -8,7 +8,9 @@ it re-solves the rest of the turn over those deals
 (:func:`~analysis.coup.solvers.belief_resolve.resolve`) and samples its move from the
 mix it finds for the hand it holds: it bluffs and challenges at rates balanced across
 its range, instead of always choosing the move that looks best, which is what an
-opponent who learns its habits exploits.
+opponent who learns its habits exploits. Where a re-solve stops, a position is worth its
+cards and coins; ``resolve-blueprint`` values it by the blueprint instead
+(:mod:`~analysis.coup.solvers.leaf_table`, dealt setups only).
 
 A re-solve depends on nothing but the public history, the seat and the agent's settings:
 the beliefs are a function of the public events, its own past mixes are its earlier

@@ -37,6 +37,9 @@ from games.coup import engine as E
 from games.coup.walker import DecisiveCoupWalker
 
 COIN_CAP = 12  # coins above this share the entry of 12
+# Sweeps of the expected visits: they only weigh positions against each other, so a
+# play that loops for long need not be followed to the last decimal.
+VISIT_SWEEPS = 1000
 FORMAT = 1
 HANDS = tuple(h for n in range(3)
               for h in itertools.combinations_with_replacement(range(C.NUM_CHARACTERS), n))
@@ -210,7 +213,7 @@ def build(deck: str, setups: Sequence[str], progress: bool = False, dg=None,
         value = (values or {}).get(setup)
         if value is None:
             value = blueprint_values(bp, setup, dg, progress)
-        visits = CyclicCFR(dg.graph, dg.root_vector(setup)).visits(strategies)
+        visits = CyclicCFR(dg.graph, dg.root_vector(setup)).visits(strategies, VISIT_SWEEPS)
         mean[setup], mass[setup] = aggregate(codes, np.asarray(value, float), visits)
         trained[setup] = bp.records[setup].iterations
     table = LeafTable(deck, mean, mass, trained, provenance(None))
