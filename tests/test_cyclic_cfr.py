@@ -12,11 +12,13 @@ from open_spiel.python.algorithms import best_response, exploitability
 from analysis.shared import progress
 from analysis.shared.store import CorruptFileError
 from analysis.solve.cyclic import (
+    REACH_TOLERANCE,
     SWEEP_CHUNK,
     TERMINAL,
     VALUE_TOLERANCE,
     CyclicCFR,
     CyclicGraph,
+    _reach,
     _values,
     normalise,
 )
@@ -178,6 +180,12 @@ def test_visits_solve_the_chain_of_play():
     expected = np.linalg.solve(np.eye(n) - chain.T, root)
     got = solver.visits(strategies)
     assert np.allclose(got, expected, atol=1e-8)
+    # In chunks (Ctrl-C between them) or in one compiled call: the same sweeps, the same visits.
+    one = np.zeros(n)
+    _reach(one, solver.root, solver.order, solver.in_start, solver.in_edge, solver.in_source,
+           solver._weights(*strategies)[0], REACH_TOLERANCE, 2 * SWEEP_CHUNK + 2)
+    assert np.array_equal(solver.visits(strategies, sweeps=2 * SWEEP_CHUNK + 2), one)
+    assert not np.allclose(one, got, atol=1e-8)  # not converged yet: a real cap
     assert got[:40].max() > 1 / 40  # the loops bring play back
 
 

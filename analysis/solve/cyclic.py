@@ -355,15 +355,26 @@ class CyclicCFR:
         _sweep_values(value, g, self.order, g.payoff, w_play, self.max_sweeps, progress, desc)
         return value
 
-    def visits(self, strategies: tuple[np.ndarray, np.ndarray],
-               sweeps: int = MAX_SWEEPS) -> np.ndarray:
+    def visits(self, strategies: tuple[np.ndarray, np.ndarray], sweeps: int = MAX_SWEEPS,
+               progress: bool = False, desc: str = "visits") -> np.ndarray:
         """How often play from the root reaches each node when both play ``strategies``:
         the expected number of visits (more than 1 on a loop), which weighs positions
-        by how much they matter to that play."""
+        by how much they matter to that play. At most ``sweeps`` Gauss-Seidel sweeps, in
+        chunks (Ctrl-C stops within a few; ``progress``: a bar of sweeps, whose time
+        left is for all of them, an upper bound)."""
         w_play, _, _ = self._weights(*strategies)
         reach = np.zeros(self.graph.num_nodes)
-        _reach(reach, self.root, self.order, self.in_start, self.in_edge, self.in_source,
-               w_play, REACH_TOLERANCE, sweeps)
+        done = 0
+        with progress_bar(total=sweeps, desc=desc, unit=" sweeps", progress=progress) as bar:
+            while done < sweeps:
+                step = min(SWEEP_CHUNK, sweeps - done)
+                ran = _reach(reach, self.root, self.order, self.in_start, self.in_edge,
+                             self.in_source, w_play, REACH_TOLERANCE, step)
+                done += ran
+                bar.update(ran)
+                if ran < step:  # converged within the chunk
+                    break
+            bar.update(sweeps - bar.n)
         return reach
 
     def guaranteed_value(self, player: int, strategies: tuple[np.ndarray, np.ndarray],

@@ -213,7 +213,8 @@ def build(deck: str, setups: Sequence[str], progress: bool = False, dg=None,
         value = (values or {}).get(setup)
         if value is None:
             value = blueprint_values(bp, setup, dg, progress)
-        visits = CyclicCFR(dg.graph, dg.root_vector(setup)).visits(strategies, VISIT_SWEEPS)
+        visits = CyclicCFR(dg.graph, dg.root_vector(setup)).visits(
+            strategies, VISIT_SWEEPS, progress, desc=f"blueprint {deck} {setup}: visits")
         mean[setup], mass[setup] = aggregate(codes, np.asarray(value, float), visits)
         trained[setup] = bp.records[setup].iterations
     table = LeafTable(deck, mean, mass, trained, provenance(None))
