@@ -590,3 +590,25 @@ def test_the_build_stores_the_values_its_training_computed(endgames, tmp_path, m
 
 def _no_graph(*args, **kwargs):
     raise InvalidParameterError("no graph in this test")
+
+
+def test_training_again_keeps_the_bounds_only_of_the_same_strategy():
+    """A build from an empty cache trains the same strategy again: its measured bounds
+    stay. A strategy trained differently (more iterations, another value) drops them."""
+    record = {"iterations": 50, "nodes": 10, "edges": 30, "first_player_value": 0.03,
+              "seconds": 100.0, "provenance": {"commit": "a"}}
+    bound = {"exploitability_lower_bound": 0.115}
+
+    def summary():
+        return {"setups": {"basic": dict(record)}, "bounds": {"basic": dict(bound)}}
+
+    again = summary()
+    B._trained("basic", record | {"seconds": 400.0, "provenance": {"commit": "b"}}, again)
+    assert again["bounds"] == {"basic": bound} and again["setups"]["basic"]["seconds"] == 400.0
+    for change in ({"iterations": 60}, {"first_player_value": 0.04}):
+        other = summary()
+        B._trained("basic", record | change, other)
+        assert other["bounds"] == {}
+    fresh = {}
+    B._trained("basic", record, fresh)
+    assert fresh == {"setups": {"basic": record}}

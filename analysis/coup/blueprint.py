@@ -468,8 +468,21 @@ def build(deck: str, part: str, setups=None, iterations: int = ITERATIONS,
 
 
 def _trained(setup: str, record: dict, summary: dict) -> None:
+    old = summary.get("setups", {}).get(setup)
     summary.setdefault("setups", {})[setup] = record
-    summary.get("bounds", {}).pop(setup, None)  # measured on the strategy this replaces
+    if not same_training(old, record):
+        summary.get("bounds", {}).pop(setup, None)  # measured on the strategy this replaces
+
+
+# What a training record says of its strategy: CFR+ is deterministic, so the same graph
+# and iterations give the same strategy, and its value from the deal confirms it.
+SAME_STRATEGY = ("iterations", "nodes", "edges", "first_player_value")
+
+
+def same_training(old: dict | None, new: dict) -> bool:
+    """Whether a setup trained again (a build from an empty cache) made the strategy the
+    stored one was, whose measured bounds then still hold."""
+    return old is not None and all(k in old and old[k] == new.get(k) for k in SAME_STRATEGY)
 
 
 def update_summary(deck: str, change: Callable[[dict], None] | None = None, **fields) -> None:
