@@ -239,6 +239,8 @@ def test_best_and_worst_hands_at_each_player_count(tmp_path):
             "[15.0, 19.0], **Captain+Duke** 15.0% [13.0, 17.0]; worst: Ambassador+Assassin 11.0% "
             "[9.0, 13.0]") in hands
     assert "fair share 14.3%; each to within ±2.5 points" in hands
+    assert ("Not measured yet at 3, 5, 6 and 8 players: run `farol coup balance --players "
+            "3,5,6,8 --duplicate`.") in hands
     # The guide names who played each table.
     assert "`best` (the belief agent; `best` is now the re-solving agent)" in hands
     assert "`best` (information-set search, compiled)" in hands

@@ -317,7 +317,7 @@ def test_coup_guide_with_every_record_stays_short(tmp_path):
                 s: {"iterations": 300, "first_player_value": 0.05} for s in cards.SETUPS})
             for players in range(2, 9):
                 SB.save_record(seat_record(players, [1000 / players] * players, 1000,
-                                           hands if players == 2 else (), deck))
+                                           hands, deck))
         save_table(bluff_table())
         text = coup_guide(tmp_path)
     head = text.partition("\n## Appendix")[0]

@@ -13,12 +13,17 @@ MIN_DEALS = E.MIN_DEALS
 
 def facts() -> dict:
     """Each table that values hands (the rulebook's deck and 2-player setup): its ranked
-    hands; ``best``/``worst`` are the first table's (2 players)."""
+    hands; ``best``/``worst`` are the first table's (2 players); ``missing`` the player
+    counts whose tables hold no hands yet, in words."""
     tables = [E.hand_facts(n) for n in HAND_PLAYERS]
     shown = [t for t in tables if t["best"]]
+    missing = [t["players"] for t in tables if not t["best"]]
     first = tables[0]
     return {"tables": shown, "best": first["best"], "worst": first["worst"],
             "rec": first["rec"], "command": R.BALANCE,
+            "missing": E.player_counts(missing) if missing else "",
+            "missing_command": (f"{R.BALANCE} --players {','.join(map(str, missing))} "
+                                "--duplicate"),
             "headline": shown[0]["best"][0].hand if shown else None}
 
 
