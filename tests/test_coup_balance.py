@@ -105,9 +105,12 @@ def test_a_table_record_adds_up_saves_and_resumes(data, monkeypatch):
     assert rival.games == 6
 
 
-def test_no_hands_are_valued_at_three_players(data):
+def test_hands_are_valued_at_three_players_too(data):
+    # Every player count values its starting hands: each seat's hand in each game counts once.
     record = SB.play_table(SB.Table(3, "ambassador"), "random", **SMALL | {"panel": ()})
-    assert record.hands == () and record.robustness == ()
+    assert record.hands and record.robustness == ()
+    assert sum(h.games for h in record.hands) == 3 * record.self_play.games
+    assert all("+" in h.hand for h in record.hands)  # two characters each
 
 
 def test_processes_and_a_local_dask_cluster_give_the_same_numbers(tmp_path, monkeypatch):
