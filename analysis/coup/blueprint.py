@@ -127,14 +127,20 @@ def cyclic_graph(g: PositionGraph) -> CyclicGraph:
 def walk(name: str, games: dict, progress: bool = False) -> DeckGraph:
     """The graph of every position reachable from the starts of ``games`` (a name ->
     2-player ``python_coup`` game differing only in where they start), no turn cap."""
-    config, roots = uncapped_roots(list(games.values()))
-    g = position_graph(DecisiveCoupWalker(config, history=False), roots, progress,
-                       key=blueprint_key, depth_first=True)
-    nodes = {}
-    for setup, root in zip(games, roots, strict=True):
-        root.turn = 0
-        nodes[setup] = g.index[position_id(position_key(root))]
+    walker, starts = graph_starts(games)
+    g = position_graph(walker, list(starts.values()), progress, key=blueprint_key,
+                       depth_first=True)
+    nodes = {setup: g.index[position_id(position_key(root))] for setup, root in starts.items()}
     return DeckGraph(name, cyclic_graph(g), g.key_slots, nodes)
+
+
+def graph_starts(games: dict) -> tuple[DecisiveCoupWalker, dict[str, E.Core]]:
+    """The walker that steps the graph of ``games`` (uncapped, no history) and each
+    game's start under it, by name: what a walk of that graph starts from."""
+    config, roots = uncapped_roots(list(games.values()))
+    for root in roots:
+        root.turn = 0  # the graph's positions carry no turn count
+    return DecisiveCoupWalker(config, history=False), dict(zip(games, roots, strict=True))
 
 
 def deck_games(deck: str, part: str) -> dict:

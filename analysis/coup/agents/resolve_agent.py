@@ -143,9 +143,10 @@ def resolve_blueprint_bot(game: pyspiel.Game, seat: int, seed: int = 0):
     table = leaf_table.stored_table(deck)
     if table is None or setup not in table.setups:
         have = ", ".join(table.setups) if table else "none"
+        why = "; the draft has no table" if setup == "draft" else ""
         raise InvalidParameterError(
             f"resolve-blueprint: no blueprint leaf values for the {deck} deck's {setup} "
-            f"setup (stored: {have}; the draft has no blueprint graph of its own here)")
+            f"setup (stored: {have}{why})")
     return ResolveAgent(game, seat, seed, leaf=table.leaf(setup, heuristic),
                         leaf_name=f"blueprint {deck} {setup} {table.trained[setup]}")
 

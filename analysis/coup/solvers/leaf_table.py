@@ -25,7 +25,6 @@ from pathlib import Path
 import numpy as np
 
 from analysis.coup import blueprint as B
-from analysis.coup.guarantees import uncapped_roots
 from analysis.coup.resolve import blueprint_values
 from analysis.shared import store
 from analysis.shared.progress import bar as progress_bar
@@ -34,7 +33,6 @@ from analysis.shared.store import READ_ERRORS, CorruptFileError
 from analysis.solve.cyclic import CyclicCFR
 from games.coup import cards as C
 from games.coup import engine as E
-from games.coup.walker import DecisiveCoupWalker
 
 COIN_CAP = 12  # coins above this share the entry of 12
 # Sweeps of the expected visits: they only weigh positions against each other, so a
@@ -196,12 +194,8 @@ def build(deck: str, setups: Sequence[str], progress: bool = False, dg=None,
     ``values``: each setup's node values when already computed)."""
     bp = B.load_blueprint(deck)
     dg = B.deck_graph(deck, "dealt", progress) if dg is None else dg
-    games = B.deck_games(deck, "dealt")
-    config, roots = uncapped_roots(list(games.values()))
-    for root in roots:
-        root.turn = 0
-    walker = DecisiveCoupWalker(config, history=False)
-    starts = [(r, dg.roots[s]) for s, r in zip(games, roots, strict=True) if s in dg.roots]
+    walker, roots = B.graph_starts(B.deck_games(deck, "dealt"))
+    starts = [(r, dg.roots[s]) for s, r in roots.items() if s in dg.roots]
     codes = turn_start_codes(dg.graph.edge_start, dg.graph.edge_child, starts, walker,
                              progress)
     stored = stored_table(deck)
