@@ -283,3 +283,18 @@ def test_the_blueprint_leaf_agent_stops_its_resolves_on_the_table(tmp_path):
             assert "\n" not in str(refused.value)
         finally:
             L.stored_table.cache_clear()
+
+
+@pytest.mark.parametrize("setup", ("basic", "standard"))
+@pytest.mark.parametrize("deck", ("ambassador", "inquisitor"))
+def test_the_blueprint_leaf_agent_plays_legal_games_on_the_shipped_tables(deck, setup):
+    """``resolve-blueprint`` plays every deck's dealt setups from the tables that ship
+    with Farol, with no build first; its mixes are distributions."""
+    game = pyspiel.load_game("python_coup", {"deck": deck, "two_player_setup": setup,
+                                             "turn_cap": 12})
+    bot = make_bot("resolve-blueprint", game, 0, 1)
+    assert bot.leaf_name.startswith(f"blueprint {deck} {setup} ")
+    bot.iterations = 30
+    play_out(game, [bot, make_bot("honest", game, 1, 2)], random.Random(5))
+    last = bot.last
+    assert last is None or abs(sum(next(iter(last.mixes.values())).values()) - 1) < 1e-9

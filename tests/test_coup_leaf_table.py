@@ -104,3 +104,34 @@ def test_table_saves_reloads_and_falls_back(tmp_path):
     path.write_bytes(b"not a table")
     with pytest.raises(CorruptFileError, match="not a readable leaf table"):
         L.LeafTable.load(path)
+
+
+@pytest.mark.parametrize("deck", ("ambassador", "inquisitor"))
+def test_each_shipped_table_favours_the_player_a_card_up(deck):
+    """Each deck's shipped table covers both dealt setups with values on the win scale,
+    from the blueprint it names, and values a card up above a card down: averaged over
+    the hands and coins the blueprint's self-play reached, player 0 with two cards
+    against one is well ahead, and well behind with one against two."""
+    table = L.stored_table(deck)
+    assert table is not None and set(table.setups) == {"basic", "standard"}
+    summary = B.read_summary(deck)
+    mover, h0, h1, _, _ = np.unravel_index(
+        np.arange(L.SIZE), (2, len(L.HANDS), len(L.HANDS), L.COIN_CAP + 1, L.COIN_CAP + 1))
+    cards = np.array([len(h) for h in L.HANDS])
+    for setup in table.setups:
+        assert table.trained[setup] == summary["setups"][setup]["iterations"]
+        mean, mass = table.mean[setup], table.mass[setup]
+        known = np.isfinite(mean)
+        assert known.sum() > 100_000 and np.all(np.abs(mean[known]) <= 1 + 1e-6)
+        assert np.all(mass[known] > 0)
+        at = {(n0, n1, m): known & (cards[h0] == n0) & (cards[h1] == n1) & (mover == m)
+              for n0 in (1, 2) for n1 in (1, 2) for m in (0, 1)}
+        avg = {k: np.average(mean[a], weights=mass[a]) for k, a in at.items()}
+        up = np.average([avg[2, 1, m] for m in (0, 1)])
+        down = np.average([avg[1, 2, m] for m in (0, 1)])
+        assert up > 0.5 and down < -0.5
+        # Whose turn starts matters less than a card; with one card each, the player
+        # whose turn it is is ahead (they can strike first).
+        for n in (1, 2):
+            assert abs(avg[n, n, 0] - avg[n, n, 1]) < up - down
+        assert avg[1, 1, 0] > 0 > avg[1, 1, 1]
