@@ -402,7 +402,9 @@ def test_goat_lords_first_player_equals_the_games(guides):
     for n in range(2, 7):
         r = seat_win_rates(answer_rows(n)).set_index("seat").loc[0]
         assert f"**{n}p {pp(r.win_rate - 1 / n, (r.lo - 1 / n, r.hi - 1 / n))}**" in row
-    assert "of 20 seat intervals miss the fair share" in row or "Every seat's interval" in row
+    assert ("1 of 20 seat interval misses the fair share" in row
+            or re.search(r"\b([02-9]|1\d|20) of 20 seat intervals miss the fair share", row)
+            or "Every seat's interval" in row)
 
 
 def test_goat_lords_seat_chart_hovers_each_seat(tmp_path):
@@ -621,3 +623,22 @@ def test_goat_lords_wild_answer_says_small_tables_only_when_the_intervals_part()
                   rulebook_measurable=False)
     assert text.startswith("No measurable gain in the rulebook's game (`scoring=rounds`)")
     assert "every interval taking in zero" in text and "**4p -1.0 pp [-4.0, +2.0]**" in text
+
+
+@pytest.mark.parametrize("template", ("coup/seats.md.j2", "goat_lords/first_player.md.j2"))
+def test_the_seat_count_agrees_with_how_many_miss(template):
+    """One seat interval that misses its share reads "misses"; two read "miss"."""
+    from types import SimpleNamespace as NS
+
+    from analysis.report.guides.common import render
+
+    row = NS(players=3, first=NS(win_rate=0.34, ci95=(0.33, 0.35)), fair=1 / 3,
+             edge=NS(words="no edge larger than 1 point"), fair_inside=True,
+             ci=(-0.01, 0.01))
+    facts = {"rows": [row], "other": [], "total": 33, "command": "x"}
+    if template.startswith("goat_lords"):
+        facts["rows"] = [NS(players=3, edge=0.0, ci=(-0.01, 0.01), fair_inside=True)]
+    one = render(template, unfair=["3 players seat 1"], **facts)
+    two = render(template, unfair=["a", "b"], **facts)
+    assert "1 of 33 seat interval misses the fair share" in one
+    assert "2 of 33 seat intervals miss the fair share" in two
