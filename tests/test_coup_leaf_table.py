@@ -135,3 +135,19 @@ def test_each_shipped_table_favours_the_player_a_card_up(deck):
         for n in (1, 2):
             assert abs(avg[n, n, 0] - avg[n, n, 1]) < up - down
         assert avg[1, 1, 0] > 0 > avg[1, 1, 1]
+
+
+def test_the_stored_table_is_the_one_under_the_current_data_folder(tmp_path):
+    """A table read under one data folder is not served under another (the build joins
+    the setups stored where it writes, and nowhere else)."""
+    from analysis.shared import store
+
+    shipped = L.stored_table("ambassador")
+    assert shipped is not None
+    with store.use(tmp_path):
+        assert L.stored_table("ambassador") is None
+        table = L.LeafTable("ambassador", {"basic": np.zeros(L.SIZE)}, {"basic": np.ones(L.SIZE)},
+                            {"basic": 3}, {"version": "v", "commit": "c", "seed": None})
+        table.save(L.table_path("ambassador"))
+        assert L.stored_table("ambassador").trained == {"basic": 3}
+    assert L.stored_table("ambassador").trained == shipped.trained

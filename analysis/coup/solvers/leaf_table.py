@@ -180,11 +180,23 @@ def table_path(deck: str) -> Path:
     return store.data("coup", "leaves", f"{deck}.npz")
 
 
-@functools.lru_cache(maxsize=4)
 def stored_table(deck: str) -> LeafTable | None:
-    """``deck``'s shipped table, read once per process (``None``: none stored)."""
+    """``deck``'s table under the current data folder (``None``: none stored), read once
+    per process for each file and version of it."""
     path = table_path(deck)
-    return LeafTable.load(path) if path.exists() else None
+    try:
+        stamp = path.stat().st_mtime_ns
+    except OSError:
+        return None
+    return _read(path, stamp)
+
+
+@functools.lru_cache(maxsize=4)
+def _read(path: Path, stamp: int) -> LeafTable:
+    return LeafTable.load(path)
+
+
+stored_table.cache_clear = _read.cache_clear
 
 
 def build(deck: str, setups: Sequence[str], progress: bool = False, dg=None,
