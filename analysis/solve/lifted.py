@@ -3,13 +3,14 @@
 A game whose players are dealt hidden cards has, in graph mode, one copy of every
 position per deal the public cannot tell apart. Here a position is walked once for all
 the deals that differ only in the cards still hidden (a *lifted node*, with one *slot*
-per assignment of the hidden cards), and numpy expands the walk into the full graph:
-a *plain* edge reveals nothing (each slot goes to the same slot of the child), a
-*reveal* edge shows hidden cards (the walk moves the position to every possible deal,
-``transpose``), a *conceal* edge deals a hidden card (one edge per card). The result is
-laid out exactly as :func:`analysis.solve.compile_game` lays it out (tested array for
-array). The game offers ``game.lifted_walker()``
-(:class:`games.cobardes.hidden.LiftedBattleWalker`).
+per assignment of the hidden cards), and :mod:`analysis.solve.lifted_expand` expands the
+walk into the full graph: a *plain* edge reveals nothing (each slot goes to the same
+slot of the child), a *reveal* edge shows hidden cards (the walk moves the position to
+every possible deal, ``transpose``), a *conceal* edge deals a hidden card (one edge per
+card). The result is laid out exactly as :func:`analysis.solve.compile_game` lays it out
+(tested array for array). The game offers ``game.lifted_walker()``
+(:class:`games.cobardes.hidden.LiftedBattleWalker`); a game may also walk its lifted
+graph in compiled code and hand :func:`compile_walked` the same arrays.
 """
 
 from __future__ import annotations
@@ -19,26 +20,21 @@ from array import array
 
 import numpy as np
 import pyspiel
-from numba import njit
 
 from analysis.shared.progress import bar as progress_bar
 from analysis.shared.progress import shown
-from analysis.solve import layout
 from analysis.solve.compiled import CHANCE, PLAYER0, CompiledGame, check_supported
-from analysis.solve.digest import key_digest, key_text
+from analysis.solve.digest import key_digest
 from analysis.solve.errors import GameTooLargeError, UnsupportedGameError
+from analysis.solve.lifted_expand import CONCEAL, NO_CHILD, PLAIN, REVEAL, LiftedWalkArrays, expand
 from analysis.solve.memory import default_memory_budget, format_bytes
 
-PLAIN, REVEAL, CONCEAL = 0, 1, 2
-# A reveal table's entry for a deal that cannot be at the position.
-_NO_CHILD = -(2**62)
+__all__ = ["CONCEAL", "PLAIN", "REVEAL", "LiftedWalkArrays", "compile_lifted", "compile_walked"]
+
 _TERMINAL_ID = int(pyspiel.PlayerId.TERMINAL)
 _CHANCE_ID = int(pyspiel.PlayerId.CHANCE)
-# Bytes an expanded node costs at the expansion's peak (slot marks and ranks, the
-# children-first arrays and their relabelled copies), and bytes a walked position costs
-# (its edges, its memo entry; measured: ~370, most of it still held after the walk). The
-# full ¡Cobardes! battle: 17.2 M positions, 61.2 M nodes, 13.4 GB at the peak.
-LIFTED_BYTES_PER_NODE = 110
+# Bytes a position walked in Python costs (its edges, its memo entry; measured: ~370,
+# most of it still held after the walk).
 LIFTED_WALK_BYTES = 400
 
 
@@ -78,9 +74,15 @@ def compile_lifted(game: pyspiel.Game, max_memory: int | None = None, progress: 
         walker = game.lifted_walker()
     walk = _LiftedWalk(walker, str(game), key_names, progress)
     walk.run(max_positions=max(1, budget // LIFTED_WALK_BYTES))
-    walked = walk.walked  # before the expansion frees the walk's arrays
-    arrays = walk.expand(budget, progress)
-    return CompiledGame(game=str(game), mode="graph", compile_seconds=time.perf_counter() - start,
+    return compile_walked(str(game), walk.arrays(), budget, start)
+
+
+def compile_walked(name: str, parts: LiftedWalkArrays, budget: int, start: float) -> CompiledGame:
+    """The :class:`CompiledGame` of a deal-lifted walk's arrays (``start``: the
+    ``perf_counter`` time the compile began, for its seconds)."""
+    walked = parts.walked  # before the expansion frees the walk's arrays
+    arrays = expand(parts, name, budget)
+    return CompiledGame(game=name, mode="graph", compile_seconds=time.perf_counter() - start,
                         walked=walked, **arrays)
 
 
@@ -325,7 +327,7 @@ class _LiftedWalk:
         node, templates, jobs, _, results, key = frame
         # Jobs that were None (deals not at this position) have no result: re-align.
         codes = iter(results)
-        resolved = [next(codes) if job is not None else _NO_CHILD for job in jobs]
+        resolved = [next(codes) if job is not None else NO_CHILD for job in jobs]
         self.elo[node] = len(self.etype)
         k = 0
         for etype, arg, prob, code, pool, count in templates:
@@ -348,315 +350,37 @@ class _LiftedWalk:
     def walked(self) -> int:
         return len(self.kind) if self.kind is not None else 0
 
-    def expand(self, budget, progress):
-        nv = self.nv
-        cards = np.asarray(self.cards, dtype=np.int64)
-        hmask = np.frombuffer(self.hmask, dtype=np.int8)
-        per = np.array([1, nv, nv, nv * nv], dtype=np.int64)
-        slots = per[hmask]
-        base = np.zeros(slots.shape[0] + 1, dtype=np.int64)
-        np.cumsum(slots, out=base[1:])
-        if base[-1] * 9 > budget:
-            raise GameTooLargeError(f"{self.name}: {base[-1]:,} deal slots, over the memory "
-                                    f"budget of {format_bytes(budget)}")
-        lifted = (
-            np.frombuffer(self.kind, dtype=np.int8), hmask, base,
-            np.frombuffer(self.elo, dtype=np.int64), np.frombuffer(self.ehi, dtype=np.int64),
-            np.frombuffer(self.etype, dtype=np.int8), np.frombuffer(self.echild, dtype=np.int64),
-            np.frombuffer(self.eprob, dtype=np.float64),
-            np.frombuffer(self.eaction, dtype=np.int32),
-            np.frombuffer(self.earg, dtype=np.int8), np.frombuffer(self.epool, dtype=np.int64),
-            np.frombuffer(self.table, dtype=np.int64), cards,
-        )
-        order = _lifted_order(lifted[0], lifted[3], lifted[4], lifted[5], lifted[6], lifted[9],
-                              lifted[11], nv)
-        if order.shape[0] != hmask.shape[0]:
-            raise UnsupportedGameError(f"{self.name}: the state graph has a cycle")
-        reached, n_int, n_edges, n_term, bad = _reach(*lifted, order)
-        del order
-        if bad >= 0:
-            raise UnsupportedGameError(
-                f"{self.name}: a reachable deal has no child at lifted node {bad}: the rules "
-                "read a hidden card before showing it")
-        # The walk's memory is still held (Python keeps most of what the walk freed).
-        need = (n_int + n_term) * LIFTED_BYTES_PER_NODE + self.walked * LIFTED_WALK_BYTES
-        if need > budget:
-            raise GameTooLargeError(
-                f"{self.name} has {n_int + n_term:,} nodes in graph mode (~"
-                f"{format_bytes(need)} to expand them after a walk of {self.walked:,} "
-                f"positions), over the memory budget of {format_bytes(budget)}")
-        liid = np.frombuffer(self.liid, dtype=np.int32)
-        iown = np.frombuffer(self.iown, dtype=np.int8)
-        iplayer = np.frombuffer(self.iplayer, dtype=np.int8)
-        islots = np.where(iown == 1, nv, 1).astype(np.int64)
-        ibase = np.zeros(islots.shape[0] + 1, dtype=np.int64)
-        np.cumsum(islots, out=ibase[1:])
-        rank = np.cumsum(reached, dtype=np.int32) - 1
-        kind, ninfo, estart, echild, eprob, eaction, utility = _fill(
-            *lifted, reached, rank, n_int, n_edges, n_term,
-            np.frombuffer(self.util, dtype=np.float64), liid, iplayer, iown, ibase)
-        del reached, rank, lifted, liid
-        # The walk's arrays are done with: free them before the layout copies the graph.
+    def arrays(self) -> LiftedWalkArrays:
+        """The walk's result for :func:`analysis.solve.lifted_expand.expand` (its
+        Python arrays are handed over, not copied)."""
+        w = self.w
+        keys = self.ikeys
+
+        def key_of(iid, card):
+            return w.unmask_infoset_key(keys[iid], int(self.iplayer[iid]), card)
+
+        def name_of(player, action):
+            return w.action_to_string(self.acted[player], player, action)
+
+        parts = LiftedWalkArrays(
+            self.cards, *(np.frombuffer(getattr(self, name), dtype=dtype) for name, dtype in (
+                ("kind", np.int8), ("hmask", np.int8), ("liid", np.int32), ("elo", np.int64),
+                ("ehi", np.int64), ("etype", np.int8), ("echild", np.int64),
+                ("eprob", np.float64), ("eaction", np.int32), ("earg", np.int8),
+                ("epool", np.int64), ("table", np.int64), ("util", np.float64),
+                ("iplayer", np.int8), ("iown", np.int8), ("ioffset", np.int64),
+                ("iactions", np.int32))),
+            aliases=self.aliases, names=self.names, name_of=name_of,
+            key_of=key_of if self.key_names else None,
+            # Python keeps most of what the walk freed.
+            held_bytes=self.walked * LIFTED_WALK_BYTES)
         for name in ("kind", "hmask", "elo", "ehi", "etype", "echild", "eprob", "eaction",
                      "earg", "epool", "table", "util", "liid"):
             setattr(self, name, None)
-        # A hidden card's set and the set of the same key with the card public are one.
-        canon = np.arange(ibase[-1], dtype=np.int64)
-        index = {c: i for i, c in enumerate(self.cards)}
-        ioffset = np.frombuffer(self.ioffset, dtype=np.int64)
-        icodes = np.frombuffer(self.iactions, dtype=np.int32)
-        for hid, card, iid in self.aliases:
-            lo, hi = ioffset[hid], ioffset[hid + 1]
-            mine = [card if c < -1 else c for c in icodes[lo:hi].tolist()]
-            if mine != icodes[ioffset[iid]:ioffset[iid + 1]].tolist():
-                raise UnsupportedGameError(
-                    f"{self.name}: information set {iid} of player {int(iplayer[iid])} has "
-                    "different legal actions at different nodes")
-            canon[ibase[hid] + index[card]] = ibase[iid]
-        ninfo = np.where(ninfo >= 0, canon[np.maximum(ninfo, 0)], -1)
-        iused = np.zeros(ibase[-1], dtype=np.uint8)
-        iused[ninfo[ninfo >= 0]] = 1
-        # Expanded information sets, compacted to the ones some node has.
-        used = np.flatnonzero(iused)
-        compact = np.full(ibase[-1], -1, dtype=np.int64)
-        compact[used] = np.arange(used.shape[0])
-        ninfo = np.where(ninfo >= 0, compact[np.maximum(ninfo, 0)], -1).astype(np.int32)
-        owner = np.searchsorted(ibase, used, side="right") - 1  # lifted infoset of each
-        card_index = used - ibase[owner]
-        offset, gather = layout.gather_rows(ioffset, owner)
-        counts = np.diff(offset)
-        codes = icodes[gather].astype(np.int64)
-        row_card = cards[np.repeat(card_index, counts)]
-        actions = np.where(codes < -1, row_card, codes).astype(np.int32)
-        players = iplayer[owner].copy()
-        names = [dict(d) for d in self.names]
-        for p in (0, 1):
-            for a in np.unique(actions[np.repeat(players, counts) == p]).tolist():
-                if a not in names[p]:
-                    names[p][a] = self.w.action_to_string(self.acted[p], p, a)
-        ikeys = []
-        if self.key_names:
-            w = self.w
-            ikeys = [key_text(w.unmask_infoset_key(self.ikeys[j], int(iplayer[j]),
-                                                    int(cards[c]) if iown[j] else -1))
-                     for j, c in zip(owner.tolist(), card_index.tolist(), strict=True)]
-        return layout.lay_out(True, True, kind, ninfo, estart, echild, eprob, eaction, utility,
-                       players, offset, actions, ikeys, names, root=0)
+        return parts
 
 
 def _revealed(hidden, after) -> int:
     """Bit mask of the players whose hidden card (``hidden``) a move showed (``after``)."""
     return sum(1 << q for q in (0, 1) if hidden[q] >= 0 and after[q] < 0)
 
-
-@njit(cache=True, inline="always")
-def _slot(hm, i0, i1, nv):
-    if hm == 0:
-        return 0
-    if hm == 1:
-        return i0
-    if hm == 2:
-        return i1
-    return i0 * nv + i1
-
-
-@njit(cache=True, inline="always")
-def _deal_of(hm, s, nv):
-    """The card indices ``(i0, i1)`` of slot ``s`` (``-1``: that player hides none);
-    the inverse of :func:`_slot`."""
-    if hm == 1:
-        return s, -1
-    if hm == 2:
-        return -1, s
-    if hm == 3:
-        return s // nv, s % nv
-    return -1, -1
-
-
-@njit(cache=True)
-def _children(L, e, i0, i1, hmask, base, etype, echild, eprob, eaction, earg, epool, table,
-              cards, out_code, out_global, out_prob, out_action):
-    """The expanded children of lifted node ``L``'s edge ``e`` at deal ``(i0, i1)``:
-    child codes (``< 0`` terminal), global slots of internal children, probabilities,
-    actions. Returns their number (0: a deal with no child, an error)."""
-    nv = cards.shape[0]
-    t = etype[e]
-    code = eaction[e]
-    if code == -2:
-        action = cards[i0]
-    elif code == -3:
-        action = cards[i1]
-    else:
-        action = code
-    if t == 2:  # conceal: one edge per card the deal can give
-        q = earg[e]
-        pool = epool[e]
-        c = echild[e]
-        n = 0
-        for j in range(nv):
-            if not (pool >> cards[j]) & 1 or j in (i0, i1):
-                continue
-            a0 = j if q == 0 else i0
-            a1 = j if q == 1 else i1
-            out_code[n] = c
-            out_global[n] = base[c] + _slot(hmask[c], a0, a1, nv)
-            out_action[n] = cards[j]
-            n += 1
-        for k in range(n):
-            out_prob[k] = 1.0 / n
-        return n
-    if t == 0:
-        c = echild[e]
-    else:
-        r = earg[e]
-        if r == 1:
-            beta = i0
-        elif r == 2:
-            beta = i1
-        else:
-            beta = i0 * nv + i1
-        c = table[echild[e] + beta]
-        if c == -(2**62):
-            return 0
-    out_code[0] = c
-    out_prob[0] = eprob[e]
-    out_action[0] = action
-    if c >= 0:
-        out_global[0] = base[c] + _slot(hmask[c], i0, i1, nv)
-    else:
-        out_global[0] = -1
-    return 1
-
-
-@njit(cache=True, inline="always")
-def _lifted_children(e, etype, echild, earg, table, nv, out):
-    """The internal lifted children of edge ``e`` into ``out``; returns their number."""
-    n = 0
-    if etype[e] == 1:
-        width = nv * nv if earg[e] == 3 else nv
-        for k in range(width):
-            c = table[echild[e] + k]
-            if c >= 0:
-                out[n] = c
-                n += 1
-    elif echild[e] >= 0:
-        out[0] = echild[e]
-        n = 1
-    return n
-
-
-@njit(cache=True)
-def _lifted_order(kind, elo, ehi, etype, echild, earg, table, nv):
-    """Lifted internal nodes in a topological order (Kahn), parents before children."""
-    n = kind.shape[0]
-    buf = np.empty(nv * nv, dtype=np.int64)
-    indegree = np.zeros(n, dtype=np.int32)
-    for L in range(n):
-        for e in range(elo[L], ehi[L]):
-            for k in range(_lifted_children(e, etype, echild, earg, table, nv, buf)):
-                indegree[buf[k]] += 1
-    order = np.empty(n, dtype=np.int32)
-    order[0] = 0
-    head, tail = 0, 1
-    while head < tail:
-        L = order[head]
-        head += 1
-        for e in range(elo[L], ehi[L]):
-            for k in range(_lifted_children(e, etype, echild, earg, table, nv, buf)):
-                c = buf[k]
-                indegree[c] -= 1
-                if indegree[c] == 0:
-                    order[tail] = c
-                    tail += 1
-    return order[:tail]
-
-
-@njit(cache=True)
-def _reach(kind, hmask, base, elo, ehi, etype, echild, eprob, eaction, earg, epool, table,
-           cards, order):
-    """Mark the deal slots reachable from the root (lifted nodes in topological order);
-    count nodes, edges and terminals."""
-    nv = cards.shape[0]
-    reached = np.zeros(base[-1], dtype=np.uint8)
-    out_code = np.empty(nv, dtype=np.int64)
-    out_global = np.empty(nv, dtype=np.int64)
-    out_prob = np.empty(nv, dtype=np.float64)
-    out_action = np.empty(nv, dtype=np.int64)
-    reached[0] = 1
-    n_int = 0
-    n_edges = 0
-    n_term = 0
-    for idx in range(order.shape[0]):
-        L = order[idx]
-        hm = hmask[L]
-        for s in range(base[L + 1] - base[L]):
-            if reached[base[L] + s] == 0:
-                continue
-            n_int += 1
-            i0, i1 = _deal_of(hm, s, nv)
-            for e in range(elo[L], ehi[L]):
-                n = _children(L, e, i0, i1, hmask, base, etype, echild, eprob, eaction, earg,
-                              epool, table, cards, out_code, out_global, out_prob, out_action)
-                if n == 0:
-                    return reached, 0, 0, 0, L
-                n_edges += n
-                for k in range(n):
-                    if out_code[k] < 0:
-                        n_term += 1
-                    else:
-                        reached[out_global[k]] = 1
-    return reached, n_int, n_edges, n_term, -1
-
-
-@njit(cache=True)
-def _fill(kind, hmask, base, elo, ehi, etype, echild, eprob, eaction, earg, epool, table,
-          cards, reached, rank, n_int, n_edges, n_term, util, liid, iplayer, iown, ibase):
-    """The expanded graph in the compiler's children-first arrays (root 0, terminals last)."""
-    nv = cards.shape[0]
-    n = n_int + n_term
-    out_kind = np.zeros(n, dtype=np.int8)
-    out_info = np.full(n, -1, dtype=np.int32)
-    out_start = np.zeros(n + 1, dtype=np.int64)
-    out_child = np.empty(n_edges, dtype=np.int32)
-    out_prob = np.empty(n_edges, dtype=np.float64)
-    out_action = np.empty(n_edges, dtype=np.int32)
-    out_util = np.zeros(n, dtype=np.float64)
-    c_code = np.empty(nv, dtype=np.int64)
-    c_global = np.empty(nv, dtype=np.int64)
-    c_prob = np.empty(nv, dtype=np.float64)
-    c_action = np.empty(nv, dtype=np.int64)
-    term = n_int
-    ed = 0
-    for L in range(kind.shape[0]):
-        hm = hmask[L]
-        for s in range(base[L + 1] - base[L]):
-            g = base[L] + s
-            if reached[g] == 0:
-                continue
-            node = rank[g]
-            i0, i1 = _deal_of(hm, s, nv)
-            out_kind[node] = kind[L]
-            j = liid[L]
-            if j >= 0:
-                p = iplayer[j]
-                own = i0 if p == 0 else i1
-                out_info[node] = ibase[j] + (own if iown[j] == 1 else 0)
-            out_start[node] = ed
-            for e in range(elo[L], ehi[L]):
-                m = _children(L, e, i0, i1, hmask, base, etype, echild, eprob, eaction, earg,
-                              epool, table, cards, c_code, c_global, c_prob, c_action)
-                for k in range(m):
-                    if c_code[k] < 0:
-                        out_child[ed] = term
-                        out_util[term] = util[-c_code[k] - 1]
-                        term += 1
-                    else:
-                        out_child[ed] = rank[c_global[k]]
-                    out_prob[ed] = c_prob[k]
-                    out_action[ed] = c_action[k]
-                    ed += 1
-    # Internal nodes were numbered in slot order; their edge ranges must be contiguous
-    # in node order, which slot order is (ranks increase with slots).
-    for t in range(n_int, n + 1):
-        out_start[t] = ed
-    return out_kind, out_info, out_start, out_child, out_prob, out_action, out_util
