@@ -23,6 +23,7 @@ class _Tree:
     def __init__(self, nodes: dict, leaves: dict):
         self.nodes, self.leaves = nodes, leaves
         self.seen: list[str] = []
+        self.met: list[tuple[str, int]] = []
 
     def terminal(self, s):
         return self.leaves.get(s, math.nan)
@@ -50,6 +51,9 @@ class _Tree:
     def solved(self, s, key, kind, actions, kids, probs, vals, v, row, col):
         self.seen.append(s)
 
+    def reached(self, c, how, key):
+        self.met.append((c, how))
+
 
 def test_one_source_for_python_and_numba():
     """The Python routine is the compiled one's own code, not a copy of it."""
@@ -74,6 +78,11 @@ def test_a_small_graph_by_hand():
     assert value == pytest.approx(0.25 * 0.0 + 0.75 * 0.5)
     assert memo["pennies"] == pytest.approx(0.0) and memo["low"] == -1.0
     assert counts[:2] == [5, 1] and tree.seen.count("shared") == 1
+    # Every child is told once its value is known, saying how it was found: the shared
+    # child twice (solved, then remembered), each leaf as finished.
+    assert tree.met.count(("shared", induction.KEPT)) == 2
+    assert tree.met.count(("a", induction.FINISHED)) == 2
+    assert len(tree.met) == 2 + 4 + 2 + 2 + 2
     assert induction.solve("a", tree, None, None, memo, counts) == 1.0
 
 

@@ -223,8 +223,14 @@ def _values_only(d0, d1, d2, s, key, kind, actions, aux, probs, vals, v, row, co
     pass
 
 
+@njit(cache=True)
+def _children_ignored(d0, d1, d2, c, how, key):
+    pass
+
+
 register(PackedBattle, terminal=_terminal, keep=_keep, key=_graph_key, blank=_blank,
-         expand=_expand, child=_child, matrix=_matrix, solved=_values_only)
+         expand=_expand, child=_child, matrix=_matrix, solved=_values_only,
+         reached=_children_ignored)
 
 
 @njit(cache=True)

@@ -7,12 +7,13 @@ The war composed from one battle solution (:func:`analysis.cobardes.war.composed
 needs how the battle ends, not only its value, and the war with courtiers renewed needs
 which courtiers are left to keep. The values are
 :class:`~analysis.cobardes.fast_exact.FastExactSolver`'s, by the same shared induction;
-its ``solved`` hook carries each position's ending probabilities up from its children:
+its ``reached`` hook puts each child's ending probabilities on a stack as the induction
+meets the child, and its ``solved`` hook carries a position's up from its children's:
 the child the induction keeps at a player's choice (the first best), the chance mix, or
 both mixes of the matrix game. A position the induction keeps has them kept under the
 same key (a key tells the used courtiers: it forgets exactly their identity); one it
-does not keep (after a reveal) is solved just before its parent reads it, so it hands
-them over on a stack. The value is then the outcome probabilities times the payoffs,
+does not keep (after a reveal) is solved just before its parent reads it, so it leaves
+them on the stack. The value is then the outcome probabilities times the payoffs,
 which the tests check.
 """
 
@@ -26,7 +27,15 @@ from numba.typed import Dict
 
 from analysis.cobardes import fast_exact as F
 from analysis.cobardes.graph import DRAW, ENDINGS, USED, ending_index, outcome_class, outcome_kind
-from analysis.solve.induction import CHANCE, MATRIX, MAX, register, solve_compiled
+from analysis.solve.induction import (
+    CHANCE,
+    FINISHED,
+    MATRIX,
+    MAX,
+    SOLVED,
+    register,
+    solve_compiled,
+)
 from analysis.solve.matrix_game import solve_matrix_lp
 from games.cobardes import engine as E
 from games.cobardes.options import Payoffs
@@ -38,7 +47,7 @@ from games.errors import InvalidPositionError
 CLASSES = ENDINGS
 BITS = len(USED)
 TIE = 1e-12  # values this close (relative) are a tie between moves
-STACK = 1 << 16  # outcome vectors of positions not kept, waiting for their parent
+STACK = 1 << 16  # outcome vectors of children, waiting for their parent
 
 
 class PackedOutcomes(NamedTuple):
@@ -50,8 +59,9 @@ class PackedOutcomes(NamedTuple):
     no_mids: np.ndarray
     classes: np.ndarray    # (kind, winner + 1) -> outcome class
     outcomes: Dict         # kept position's key -> its outcome probabilities
-    stack: np.ndarray      # (STACK, CLASSES): those of positions not kept
+    stack: np.ndarray      # (STACK, CLASSES): those of children waiting for their parent
     top: np.ndarray        # the stack's height, in a one-cell array
+    scratch: np.ndarray    # (CLASSES,): a parent's, while it is carried up
 
 
 def class_table() -> np.ndarray:
@@ -87,29 +97,43 @@ def _spare(vec):
 
 
 @njit(cache=True)
+def _reached(d0, d1, d2, c, how, key):
+    """Put child ``c``'s outcome probabilities on the stack: a finished battle's ending,
+    a kept position's stored ones (a copy); a position not kept put its own there when
+    it was solved, just before."""
+    if how == SOLVED:
+        return
+    top = d0.top[0]
+    if top >= d0.stack.shape[0]:
+        raise MemoryError("outcome stack full")
+    row = d0.stack[top]
+    if how == FINISHED:
+        row[:] = 0.0
+        row[d0.classes[c[OKIND], c[OWIN] + 1] * BITS + c[USED_SLOT]] = 1.0
+    else:
+        row[:] = d0.outcomes[key]
+    d0.top[0] = top + 1
+
+
+@njit(cache=True)
 def _carry(d0, d1, d2, s, key, kind, actions, aux, probs, vals, v, row, col):
+    """``s``'s outcome probabilities from its children's, the top ``k`` rows of the stack
+    (in the children's order): the child the induction keeps at a player's choice (the
+    first best), the chance mix, or both mixes of the matrix game. Kept under ``key``,
+    or left on the stack for the parent of a position not kept."""
     k = vals.shape[0]
-    m, n = row.shape[0], col.shape[0]
-    choice = kind != CHANCE and kind != MATRIX
-    kids = np.zeros((k if choice else 0, CLASSES))
-    out = np.zeros(CLASSES)
-    for i in range(k - 1, -1, -1):  # last first: the stack holds the unkept in order
-        c = F._child(d0, d1, d2, s, kind, actions, aux, m, n, i)
-        vec = np.zeros(CLASSES)
-        if c[OKIND] != 0:
-            vec[d0.classes[c[OKIND], c[OWIN] + 1] * BITS + c[USED_SLOT]] = 1.0
-        elif F._keep(d0, d1, d2, c):
-            vec = d0.outcomes[F._key(c)]
-        else:
-            d0.top[0] -= 1
-            vec = d0.stack[d0.top[0]].copy()
-        if kind == CHANCE:
-            out += probs[i] * vec
-        elif kind == MATRIX:
-            out += row[i // n] * col[i % n] * vec
-        else:
-            kids[i] = vec
-    if choice:
+    n = col.shape[0]
+    base = d0.top[0] - k
+    kids = d0.stack[base:base + k]
+    out = d0.scratch
+    out[:] = 0.0
+    if kind == CHANCE:
+        for i in range(k - 1, -1, -1):
+            out += probs[i] * kids[i]
+    elif kind == MATRIX:
+        for i in range(k - 1, -1, -1):
+            out += row[i // n] * col[i % n] * kids[i]
+    else:
         # Among the best moves, the mover keeps its courtier unplayed rather than the
         # rival's (:func:`_spare`): a tie in the battle is settled by what a courtier
         # left in hand is worth after it (it may be kept).
@@ -120,19 +144,18 @@ def _carry(d0, d1, d2, s, key, kind, actions, aux, probs, vals, v, row, col):
                 x = sign * _spare(kids[i])
                 if x > spare + TIE:
                     best, spare = i, x
-        out = kids[best].copy()
+        out[:] = kids[best]
+    d0.top[0] = base
     if key[0] == 0 and key[1] == 0 and not F._keep(d0, d1, d2, s):
-        if d0.top[0] >= d0.stack.shape[0]:
-            raise MemoryError("outcome stack full")
-        d0.stack[d0.top[0]] = out
-        d0.top[0] += 1
+        d0.stack[base] = out
+        d0.top[0] = base + 1
     else:
-        d0.outcomes[key] = out
+        d0.outcomes[key] = out.copy()
 
 
 register(PackedOutcomes, terminal=F._terminal, keep=F._keep, key=F._graph_key,
          blank=F._blank, expand=F._expand, child=F._child, matrix=_matrix_mixes,
-         solved=_carry)
+         solved=_carry, reached=_reached)
 
 
 @njit(cache=True)
@@ -157,7 +180,8 @@ class OutcomeSolver(F.FastExactSolver):
                               value_type=types.float64[:])
         self._data = (PackedOutcomes(terminal_table(pay), np.zeros(0),
                                      np.zeros((0, 0), np.int64), class_table(), outcomes,
-                                     np.zeros((STACK, CLASSES)), np.zeros(1, np.int64)),
+                                     np.zeros((STACK, CLASSES)), np.zeros(1, np.int64),
+                                     np.zeros(CLASSES)),
                       config_vector(cfg), effect_tables(cfg))
         self._entry = None
 

@@ -15,7 +15,11 @@ a solver object in Python) and a position ``s``:
 - ``matrix(d0, d1, d2, a, counts)``: the value of the zero-sum game ``a`` (rows maximise) and
   both mixes (empty if ``solved`` ignores them);
 - ``solved(d0, d1, d2, s, key, kind, actions, aux, probs, values, value, row, col)``: told
-  every position's answer (to record strategies or carry other figures up the graph).
+  every position's answer (to record strategies or carry other figures up the graph);
+- ``reached(d0, d1, d2, c, how, key)``: told each child once its value is known, ``how``
+  being ``FINISHED`` (a terminal), ``KEPT`` (kept under ``key``) or ``SOLVED`` (not kept,
+  just solved), so that a game carrying figures up the graph gets them child by child
+  without computing the child again.
 
 ``counts`` accumulates positions solved, matrix games and what ``matrix`` counts in its
 third cell. The same source runs twice: :func:`solve` in Python, calling those
@@ -39,7 +43,10 @@ from numba.extending import overload
 from analysis.solve.matrix_game import solve_matrix
 
 MAX, MIN, CHANCE, MATRIX = 0, 1, 2, 3
-FUNCTIONS = ("terminal", "keep", "key", "blank", "expand", "child", "matrix", "solved")
+# How a child's value was found (``reached``).
+FINISHED, KEPT, SOLVED = 0, 1, 2
+FUNCTIONS = ("terminal", "keep", "key", "blank", "expand", "child", "matrix", "solved",
+             "reached")
 
 
 # The game's functions as compiled code calls them: numba picks a game's own by the type
@@ -73,6 +80,10 @@ def matrix(d0, d1, d2, a, counts):
 
 
 def solved(d0, d1, d2, s, key, kind, actions, aux, probs, vals, v, row, col):
+    raise NotImplementedError
+
+
+def reached(d0, d1, d2, c, how, key):
     raise NotImplementedError
 
 
@@ -120,8 +131,13 @@ def _node(s, key_s, d0, d1, d2, memo, counts):
                 else:
                     x = _node(c, ck, d0, d1, d2, memo, counts)
                     memo[ck] = x
+                reached(d0, d1, d2, c, KEPT, ck)
             else:
-                x = _node(c, blank(d0, d1, d2), d0, d1, d2, memo, counts)
+                bk = blank(d0, d1, d2)
+                x = _node(c, bk, d0, d1, d2, memo, counts)
+                reached(d0, d1, d2, c, SOLVED, bk)
+        else:
+            reached(d0, d1, d2, c, FINISHED, blank(d0, d1, d2))
         vals[i] = x
     if kind == MATRIX:
         counts[1] += 1
@@ -169,6 +185,7 @@ _METHODS = {
     "expand": lambda d0, d1, d2, s: d0.expand(s),
     "matrix": lambda d0, d1, d2, a, counts: d0.matrix(a, counts),
     "solved": lambda d0, d1, d2, *args: d0.solved(*args),
+    "reached": lambda d0, d1, d2, *args: d0.reached(*args),
 }
 
 
@@ -180,6 +197,9 @@ class Graph:
 
     def child(self, s, kind, actions, kids, m, n, i):
         return kids[i]
+
+    def reached(self, c, how, key) -> None:
+        pass
 
     def matrix(self, a: np.ndarray, counts) -> tuple:
         sol = solve_matrix(a)
