@@ -24,6 +24,7 @@ from analysis.cobardes.exact import ExactSolver
 from analysis.cobardes.fast_exact import FastExactSolver
 from analysis.cobardes.fast_outcomes import CLASSES, OutcomeSolver
 from analysis.cobardes.graph import ending_index, outcome_kind
+from analysis.cobardes.packed_walk import CUT, CUT_ENDINGS, compile_packed
 from analysis.solve import CFRSolver, compile_game
 from analysis.solve.compile import CompiledGame
 from analysis.solve.digest import key_text
@@ -195,7 +196,8 @@ def compile_cut(game: pyspiel.Game, graph: bool = True, max_memory: int | None =
                 abstract_keys: bool = False,
                 exact: ExactSolver | FastExactSolver | None = None,
                 ordered: bool = False, record: bool = False,
-                outcomes: bool = False, lifted: bool = True) -> CutCompile:
+                outcomes: bool = False, lifted: bool = True,
+                engine: str = "packed") -> CutCompile:
     """Compile ``game``'s trunk: the battle with its public subgames as exact terminals.
 
     ``graph=True`` gives the state-keyed graph (deal-lifted when the battle's villains
@@ -207,7 +209,9 @@ def compile_cut(game: pyspiel.Game, graph: bool = True, max_memory: int | None =
     each refined one refines. ``outcomes``: also how each terminal ends
     (:class:`NumberedCut`; ``exact``, if passed, must be an :class:`OutcomeSolver`).
     ``lifted=False`` walks every villain deal apart (the same graph, more slowly: for
-    checks and benchmarks).
+    checks and benchmarks). ``engine``: the deal-lifted walk compiled with numba on
+    packed rows (``"packed"``, :mod:`analysis.cobardes.packed_walk`; with the compiled
+    exact solver only) or in Python (``"python"``); the same graph, array for array.
 
     Raises
     ------
@@ -222,9 +226,20 @@ def compile_cut(game: pyspiel.Game, graph: bool = True, max_memory: int | None =
     if not root.pending and is_public(root):
         raise InvalidParameterError(
             "this battle has no hidden villain: solve it exactly (farol cobardes exact)")
+    if engine not in ("packed", "python"):
+        raise InvalidParameterError(f"unknown walk engine {engine!r}; choose packed or python")
     if exact is None:
         exact = (OutcomeSolver if outcomes else FastExactSolver)(rules.cfg, rules.pay)
     base = game.lifted_walker() if graph and not ordered and lifted else None
+    # The compiled walk values the public subgames with the compiled exact solver.
+    if (base is not None and base.lifts() and engine == "packed"
+            and isinstance(exact, FastExactSolver)):
+        tick = time.perf_counter()
+        compiled, walk, number = compile_packed(game, CUT_ENDINGS if outcomes else CUT,
+                                                exact, max_memory, progress, key_names)
+        ends = Endings(walk.codes[number], walk.cut_ends) if outcomes else None
+        return CutCompile(compiled, walk.cuts, exact.solved, walk.exact_seconds,
+                          time.perf_counter() - tick, None, ends)
     if base is None or not base.lifts():
         base = game.solver_walker(history=not graph)
     refined = OrderedKeys(base, record) if ordered else None

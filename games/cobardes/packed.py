@@ -250,6 +250,12 @@ def _start_combat(cfgv, s, lg):
 
 
 @njit(cache=True)
+def start_combat(cfgv, s):
+    """Start ``s``'s current combat, in place (after the last deal of a walk's row)."""
+    _start_combat(cfgv, s, None)
+
+
+@njit(cache=True)
 def _open_vanguard(cfgv, s, lg):
     s[QUEUE] = 3 if s[QUICK] == 0 else 4
     _next_vanguard(cfgv, s, lg)
