@@ -31,7 +31,8 @@ def default_out_dir(game: str, params: dict, graph: bool) -> Path:
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.description = (
         "Compile GAME once into flat arrays (cached under .farol_cache/) and run "
-        "CFR+, discounted or linear CFR on them; prints the value and "
+        "CFR+, discounted or linear CFR, or predictive CFR+ (pcfr+) or predictive "
+        "discounted CFR+ (pdcfr+) on them; prints the value and "
         "exploitability and saves the result (JSON + NPZ). GAME is any OpenSpiel "
         "game name, ours or OpenSpiel's, or a full game string. Ctrl-C stops "
         "after the current iteration with a checkpoint; running the same command "
@@ -40,7 +41,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--param", action="append", default=[], metavar="K=V", help="game parameter (repeatable)"
     )
-    parser.add_argument("--method", choices=sorted(METHODS), default="cfr+")
+    parser.add_argument(
+        "--method",
+        choices=sorted(METHODS),
+        default="cfr+",
+        help="cfr+ (default), dcfr (alpha 1.5, beta 0, gamma 2), lcfr, pcfr+ (predictive "
+        "CFR+, quadratic averaging) or pdcfr+ (predictive discounted CFR+, alpha 2.3, "
+        "gamma 5); see docs/solve.md",
+    )
     parser.add_argument(
         "--target-exploitability",
         type=finite_float(0, above=True),

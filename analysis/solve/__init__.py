@@ -142,7 +142,9 @@ def solve(
     game, params
         A ``pyspiel.Game``, or a game name and its parameters.
     method
-        ``"cfr+"``, ``"dcfr"`` or ``"lcfr"``.
+        ``"cfr+"``, ``"dcfr"``, ``"lcfr"``, ``"pcfr+"`` or ``"pdcfr+"`` (see
+        :class:`CFRSolver`); ``alpha``, ``beta``, ``gamma`` override DCFR's, LCFR's and
+        PDCFR+'s parameters.
     target_exploitability, iterations, seconds
         Stopping rules (any that holds stops; none given: 1000 iterations).
     graph

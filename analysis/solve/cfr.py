@@ -1,4 +1,5 @@
-"""CFR+, discounted CFR and linear CFR over a compiled game, with checkpoints.
+"""CFR+, discounted CFR, linear CFR and their predictive forms (PCFR+, PDCFR+) over a
+compiled game, with checkpoints.
 
 One iteration updates player 0, then player 1 (alternating updates), each with one
 top-down pass for reaches and one bottom-up pass for values and regrets, all inside
@@ -25,12 +26,18 @@ from analysis.solve.errors import SolveError
 from analysis.solve.factored import factor, run_iterations_public
 from analysis.solve.mapped import atomic_savez
 
-# Method name -> (CFR+?, alpha, beta, gamma); DCFR's defaults are Brown & Sandholm's.
+# Method name -> (CFR+?, alpha, beta, gamma); DCFR's defaults are Brown & Sandholm's,
+# PDCFR+'s (alpha 2.3, gamma 5; beta unused) Xu et al.'s (IJCAI 2024).
 METHODS: dict[str, tuple[bool, float, float, float]] = {
     "cfr+": (True, 0.0, 0.0, 0.0),
     "dcfr": (False, 1.5, 0.0, 2.0),
     "lcfr": (False, 1.0, 1.0, 1.0),
+    "pcfr+": (True, 0.0, 0.0, 0.0),
+    "pdcfr+": (False, 2.3, 0.0, 5.0),
 }
+# The methods whose strategy is regret matching on the regrets plus a prediction (the
+# last instantaneous regrets, kept in one more float64 per row).
+PREDICTIVE = frozenset({"pcfr+", "pdcfr+"})
 
 
 class CFRSolver:
@@ -42,7 +49,39 @@ class CFRSolver:
         The compiled game.
     method
         ``"cfr+"`` (regret matching+, linear averaging), ``"dcfr"`` (discounted CFR,
-        alpha=1.5, beta=0, gamma=2 unless given) or ``"lcfr"`` (linear CFR).
+        alpha=1.5, beta=0, gamma=2 unless given), ``"lcfr"`` (linear CFR), ``"pcfr+"``
+        or ``"pdcfr+"`` (below).
+    engine
+        ``"auto"`` (the public-tree engine when the game factors and it pays),
+        ``"history"`` or ``"public"``; every method runs on both.
+
+    Predictive methods
+    ------------------
+    With ``r^t`` a player's instantaneous counterfactual regrets at iteration ``t`` and
+    ``R`` the cumulative regrets kept (all updates alternating, as for the other
+    methods):
+
+    ``"pcfr+"``, Predictive CFR+ (Farina, Kroer & Sandholm, AAAI 2021):
+    ``R^t = max(R^{t-1} + r^t, 0)``; the strategy played at iteration ``t + 1`` is
+    regret matching on ``max(R^t + m^{t+1}, 0)`` with the prediction
+    ``m^{t+1} = r^t``; the average strategy weights iteration ``t`` by ``t^2``
+    (quadratic averaging, as in the paper's experiments). No parameters.
+
+    ``"pdcfr+"``, Predictive Discounted CFR+ (Xu et al., IJCAI 2024, "Minimizing Weighted
+    Counterfactual Regret with Optimistic Online Mirror Descent"):
+    ``R^t = max(R^{t-1} + r^t, 0) * t^alpha / (t^alpha + 1)`` (the regrets kept are
+    never negative, so all of them are the positive ones DCFR discounts); the strategy
+    at ``t + 1`` is regret matching on ``max(R^t + r^t, 0)``; the average strategy
+    weights iteration ``t`` by ``t^gamma`` (the strategy sum is multiplied by
+    ``(t / (t + 1))^gamma`` after iteration ``t``, as DCFR's). Defaults
+    ``alpha = 2.3, gamma = 5``: the paper's, as in its authors' code (github.com/
+    rpSebastian/PDCFRPlus: ``PDCFRPlus --gamma=5 --alpha=2.3``); ``beta`` is unused.
+    This is the paper's update with the discount of the next iteration applied at the
+    end of this one: its ``R^t = max(R^{t-1} d_{t-1} + r^t, 0)``, ``d_t = t^alpha /
+    (t^alpha + 1)``, prediction ``max(R^t d_t + r^t, 0)``.
+
+    Both keep ``r^t`` in :attr:`prediction` (one float64 per row; the other methods
+    keep none) and save it in checkpoints.
     """
 
     def __init__(
@@ -82,6 +121,10 @@ class CFRSolver:
         self._strategy_rows = np.zeros(rows)
         self.regret = self._regret_rows[: compiled.num_actions]
         self.strategy_sum = self._strategy_rows[: compiled.num_actions]
+        self.predictive = method in PREDICTIVE
+        # The last instantaneous regrets (predictive methods only: the others keep none).
+        self._prediction_rows = np.zeros(rows if self.predictive else 0)
+        self.prediction = self._prediction_rows[: compiled.num_actions]
         self.iteration = 0
         self.seconds = 0.0
         self._sigma = np.zeros(rows)
@@ -105,6 +148,8 @@ class CFRSolver:
     def method_parameters(self) -> dict[str, float]:
         if self.plus:
             return {}
+        if self.predictive:
+            return {"alpha": self.alpha, "gamma": self.gamma}
         return {"alpha": self.alpha, "beta": self.beta, "gamma": self.gamma}
 
     # ------------------------------------------------------------------ iterating
@@ -134,12 +179,14 @@ class CFRSolver:
                 self._public_reach,
                 self._public_cfv,
                 self._own,
+                self._prediction_rows,
                 self.iteration,
                 int(count),
                 self.plus,
                 self.alpha,
                 self.beta,
                 self.gamma,
+                self.predictive,
             )
             self.iteration += int(count)
             self.seconds += time.perf_counter() - start
@@ -164,12 +211,14 @@ class CFRSolver:
             self._reach,
             self._value,
             self._own,
+            self._prediction_rows,
             self.iteration,
             int(count),
             self.plus,
             self.alpha,
             self.beta,
             self.gamma,
+            self.predictive,
         )
         self.iteration += int(count)
         self.seconds += time.perf_counter() - start
@@ -181,10 +230,16 @@ class CFRSolver:
         return out
 
     def current_strategy(self) -> np.ndarray:
-        """The current (regret-matching) strategy."""
+        """The current (regret-matching) strategy: the one the next iteration plays
+        (for the predictive methods, regret matching on regrets plus prediction)."""
         out = np.empty(self.compiled.num_actions)
         cg = self.compiled
-        kernels.regret_matching(self.regret, cg.infoset_offset, cg.infoset_player, -1, out)
+        if self.predictive:
+            kernels.predictive_matching(
+                self.regret, self.prediction, cg.infoset_offset, cg.infoset_player, -1, out
+            )
+        else:
+            kernels.regret_matching(self.regret, cg.infoset_offset, cg.infoset_player, -1, out)
         return out
 
     def exploitability(self) -> Exploitability:
@@ -200,7 +255,9 @@ class CFRSolver:
         )
 
     def save_checkpoint(self, path: str | Path) -> None:
-        """Write the solver's state to ``path`` atomically."""
+        """Write the solver's state to ``path`` atomically (the predictive methods' last
+        instantaneous regrets too, as ``prediction``)."""
+        extra = {"prediction": self.prediction} if self.predictive else {}
         atomic_savez(
             Path(path),
             regret=self.regret,
@@ -208,6 +265,7 @@ class CFRSolver:
             iteration=np.int64(self.iteration),
             seconds=np.float64(self.seconds),
             identity=np.frombuffer(self._identity().encode(), dtype=np.uint8),
+            **extra,
         )
 
     def load_checkpoint(self, path: str | Path) -> None:
@@ -226,6 +284,10 @@ class CFRSolver:
                 strategy_sum = data["strategy_sum"]
                 iteration = int(data["iteration"])
                 seconds = float(data["seconds"])
+                if self.predictive and identity == self._identity():
+                    prediction = data["prediction"]
+                else:
+                    prediction = None
         except READ_ERRORS as exc:  # a zip's CRC-32 catches changed bytes
             text = str(exc).strip()
             reason = text.splitlines()[0] if text else type(exc).__name__
@@ -240,15 +302,14 @@ class CFRSolver:
                 "delete it or choose another path",
                 reason="it belongs to another solve",
             )
-        if (
-            regret.shape != self.regret.shape
-            or strategy_sum.shape != self.regret.shape
-            or not (np.isfinite(regret).all() and np.isfinite(strategy_sum).all())
-        ):
+        arrays = [regret, strategy_sum] + ([prediction] if self.predictive else [])
+        if any(a.shape != self.regret.shape or not np.isfinite(a).all() for a in arrays):
             raise CorruptFileError(f"checkpoint {path} holds damaged arrays; delete it",
                                    reason="its arrays do not fit this solve")
         self.regret[:] = regret
         self.strategy_sum[:] = strategy_sum
+        if self.predictive:
+            self.prediction[:] = prediction
         self.iteration = iteration
         self.seconds = seconds
 

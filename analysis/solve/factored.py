@@ -15,7 +15,14 @@ import numpy as np
 from numba import njit
 
 from analysis.solve.compiled import CHANCE, CompiledGame
-from analysis.solve.kernels import own_reach_rows, regret_matching, update_player
+from analysis.solve.kernels import (
+    clear_rows,
+    own_reach_rows,
+    predictive_matching,
+    regret_matching,
+    update_player,
+    update_player_predictive,
+)
 
 
 @dataclass(frozen=True, eq=False)
@@ -382,26 +389,41 @@ def run_iterations_public(
     reach,
     cfv,
     own,
+    pred,
     t0,
     count,
     plus,
     alpha,
     beta,
     gamma,
+    predictive,
 ):
     """``count`` iterations of alternating-update CFR on the public tree (see
-    :func:`analysis.solve.kernels.run_iterations` for the methods)."""
-    regret_matching(regret, offset, iplayer, -1, sigma)
+    :func:`analysis.solve.kernels.run_iterations` for the methods and ``pred``)."""
+    if predictive:
+        predictive_matching(regret, pred, offset, iplayer, -1, sigma)
+    else:
+        regret_matching(regret, offset, iplayer, -1, sigma)
     for it in range(count):
         t = t0 + it + 1
         for p in range(2):
             own_reach_rows(iplayer, parent_row, row_owner, sigma, p, own)
+            infos = infos0 if p == 0 else infos1
+            if predictive:
+                clear_rows(infos, offset, pred)
+                public_pass(
+                    kind, start, child, base, rowmap, payoff, payoff_t, sigma, p, reach, cfv, pred
+                )
+                update_player_predictive(
+                    t, infos, offset, regret, pred, strat_sum, sigma, own, plus, alpha, gamma
+                )
+                continue
             public_pass(
                 kind, start, child, base, rowmap, payoff, payoff_t, sigma, p, reach, cfv, regret
             )
             update_player(
                 t,
-                infos0 if p == 0 else infos1,
+                infos,
                 offset,
                 regret,
                 strat_sum,

@@ -45,6 +45,36 @@ def _set_row(regret, sigma, lo, hi, total):
             sigma[j] = uniform
 
 
+@njit(cache=True)
+def predictive_matching(regret, pred, offset, iplayer, player, sigma):
+    """Current strategy of the predictive methods: regret matching on
+    ``regret + pred`` (the cumulative regrets plus the prediction); uniform when no sum
+    is positive. ``player < 0`` updates every information set."""
+    for i in range(iplayer.shape[0]):
+        if player >= 0 and iplayer[i] != player:
+            continue
+        _predict_row(regret, pred, sigma, offset[i], offset[i + 1])
+
+
+@njit(cache=True, inline="always")
+def _predict_row(regret, pred, sigma, lo, hi):
+    # One formula everywhere, so that a resumed run repeats a straight run bit for bit.
+    total = 0.0
+    for j in range(lo, hi):
+        q = regret[j] + pred[j]
+        if q > 0.0:
+            total += q
+    if total > 0.0:
+        scale = 1.0 / total
+        for j in range(lo, hi):
+            q = regret[j] + pred[j]
+            sigma[j] = q * scale if q > 0.0 else 0.0
+    else:
+        uniform = 1.0 / (hi - lo)
+        for j in range(lo, hi):
+            sigma[j] = uniform
+
+
 @njit(cache=True, inline="always")
 def _child_value(value, utility, c, n, sign):
     # Child ids >= n are terminals; ``sign`` turns player 0's utility into the mover's.
@@ -232,6 +262,48 @@ def update_player(t, infos, offset, regret, strat_sum, sigma, own, plus, alpha, 
 
 
 @njit(cache=True)
+def clear_rows(infos, offset, rows):
+    """Zero the rows of the information sets ``infos``."""
+    for k in range(infos.shape[0]):
+        i = infos[k]
+        for j in range(offset[i], offset[i + 1]):
+            rows[j] = 0.0
+
+
+@njit(cache=True)
+def update_player_predictive(
+    t, infos, offset, regret, pred, strat_sum, sigma, own, plus, alpha, gamma
+):
+    """The predictive methods' :func:`update_player`: ``pred`` holds the player's
+    instantaneous regrets ``r`` of iteration ``t``. Cumulative regrets become
+    ``max(R + r, 0)`` (``plus``: PCFR+), or that times ``t^alpha / (t^alpha + 1)``
+    (PDCFR+); ``sigma`` (the strategy played this iteration) is added to the strategy sum,
+    weighted by own reach times ``t^2`` (PCFR+) or, for PDCFR+, the sum is then multiplied
+    by ``(t / (t + 1))^gamma`` (weights proportional to ``t^gamma``); the next strategy is
+    regret matching on ``R + r`` (``r`` kept as the prediction of the next ``r``).
+    """
+    if plus:
+        pos = 1.0
+        avg = 1.0
+        weight = float(t) * float(t)
+    else:
+        ta = float(t) ** alpha
+        pos = ta / (ta + 1.0)
+        avg = (t / (t + 1.0)) ** gamma
+        weight = 1.0
+    for k in range(infos.shape[0]):
+        i = infos[k]
+        lo = offset[i]
+        hi = offset[i + 1]
+        w = weight * own[i]
+        for j in range(lo, hi):
+            r = regret[j] + pred[j]
+            regret[j] = r * pos if r > 0.0 else 0.0
+            strat_sum[j] = (strat_sum[j] + w * sigma[j]) * avg
+        _predict_row(regret, pred, sigma, lo, hi)
+
+
+@njit(cache=True)
 def run_iterations(
     kind,
     infoset,
@@ -252,12 +324,14 @@ def run_iterations(
     reach,
     value,
     own,
+    pred,
     t0,
     count,
     plus,
     alpha,
     beta,
     gamma,
+    predictive,
 ):
     """Run ``count`` iterations (numbers ``t0 + 1 ...``) of alternating-update CFR.
 
@@ -265,9 +339,16 @@ def run_iterations(
     discounted CFR: after iteration ``t`` positive regrets are multiplied by
     ``t^alpha / (t^alpha + 1)``, negative ones by ``t^beta / (t^beta + 1)`` and the
     strategy sum by ``(t / (t + 1))^gamma`` (linear CFR is alpha = beta = gamma = 1).
+    ``predictive``: PCFR+ (``plus``) or PDCFR+, see :func:`update_player_predictive`;
+    the player's instantaneous regrets go to ``pred`` (one row each, as ``regret``)
+    instead of ``regret``, and stay there as the next iteration's prediction. Otherwise
+    ``pred`` is not used (it may be empty).
     ``tree``: one parent a node and own reaches per information set (``parent_row``).
     """
-    regret_matching(regret, offset, iplayer, -1, sigma)
+    if predictive:
+        predictive_matching(regret, pred, offset, iplayer, -1, sigma)
+    else:
+        regret_matching(regret, offset, iplayer, -1, sigma)
     for it in range(count):
         t = t0 + it + 1
         for p in range(2):
@@ -277,6 +358,28 @@ def run_iterations(
                 own_reach_nodes(kind, infoset, estart, echild, offset, sigma, p, reach, own)
             forward_other(kind, infoset, estart, echild, eprob, offset, sigma, p, tree, reach)
             sign = 1.0 if p == 0 else -1.0
+            infos = infos0 if p == 0 else infos1
+            if predictive:
+                clear_rows(infos, offset, pred)
+                cfr_backward(
+                    kind,
+                    infoset,
+                    estart,
+                    echild,
+                    eprob,
+                    utility,
+                    offset,
+                    sigma,
+                    p,
+                    sign,
+                    value,
+                    reach,
+                    pred,
+                )
+                update_player_predictive(
+                    t, infos, offset, regret, pred, strat_sum, sigma, own, plus, alpha, gamma
+                )
+                continue
             cfr_backward(
                 kind,
                 infoset,
@@ -294,7 +397,7 @@ def run_iterations(
             )
             update_player(
                 t,
-                infos0 if p == 0 else infos1,
+                infos,
                 offset,
                 regret,
                 strat_sum,

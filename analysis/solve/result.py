@@ -45,8 +45,8 @@ class SolveResult:
     parameters
         The game's parameters.
     method
-        ``"cfr+"``, ``"dcfr"`` or ``"lcfr"``, with ``method_parameters`` (DCFR's alpha,
-        beta, gamma).
+        ``"cfr+"``, ``"dcfr"``, ``"lcfr"``, ``"pcfr+"`` or ``"pdcfr+"``, with
+        ``method_parameters`` (DCFR's and LCFR's alpha, beta, gamma; PDCFR+'s alpha, gamma).
     iterations, seconds
         Iterations run in total (across resumes) and solver seconds (compile excluded).
     exploitability, value, nash_conv, best_response
