@@ -10,8 +10,8 @@ from coup_helpers import data_without
 
 import analysis.coup.advise  # noqa: F401  (registers the solved bot)
 from analysis.cli import main
-from analysis.coup.endgames import analyse, cap_study, solve_endgame
 from analysis.coup.model import Endgame
+from analysis.coup.solvers.endgames import analyse, cap_study, solve_endgame
 from analysis.play.bots import make_bot, sample_chance
 from analysis.solve import compile_game, solve_lp
 
@@ -148,7 +148,7 @@ def test_advise_prices_the_cap_as_the_brackets_do(tmp_path, monkeypatch, cap):
     Markov bracket the sweep computes for the same endgame and cap, inside the plain
     bracket (the cap as a loss, then as a win), and the mover's mix is a distribution."""
     from analysis.coup.advise import advise
-    from analysis.coup.brackets import solve_bracket
+    from analysis.coup.solvers.brackets import solve_bracket
 
     monkeypatch.setenv("FAROL_CACHE_DIR", str(tmp_path))
     advice = advise(LOW, "inquisitor", cap)
@@ -331,8 +331,8 @@ def test_the_priced_study_walks_each_players_safe_strategy(eg):
     inside it: along it the mover wins at least their guarantee (the bracket's lower end:
     their strategy holds it against anything, the other's safe strategy included) and at
     most the upper end; its own range (guarantees at the cap) lies between the two."""
-    from analysis.coup.brackets import solve_bracket
-    from analysis.coup.endgames import solve_priced_endgame
+    from analysis.coup.solvers.brackets import solve_bracket
+    from analysis.coup.solvers.endgames import solve_priced_endgame
 
     record = solve_priced_endgame(eg)
     bracket = solve_bracket(eg, markov=True)

@@ -147,7 +147,7 @@ def test_the_command_prints_each_table_and_refuses_bad_input(data, capsys):
 
 
 def test_the_report_section_shows_each_table_and_the_blueprint_from_the_records(data):
-    from analysis.coup import blueprint as B
+    from analysis.coup.solvers import blueprint as B
     from analysis.report.context import ReportContext
     from analysis.report.coup.from_the_deal import pct, section_from_the_deal
     from games.catalog import family

@@ -1,5 +1,5 @@
 """Re-solving a 2-player Coup spot over the public beliefs
-(:mod:`analysis.coup.solvers.belief_resolve`, :class:`~analysis.coup.agents.belief.PublicBelief`):
+(:mod:`analysis.coup.solvers.belief_resolve`, :class:`~analysis.coup.solvers.beliefs.PublicBelief`):
 with no depth limit the re-solve of a small endgame is an equilibrium of the real game
 (OpenSpiel's exploitability of its strategy is zero); the public beliefs are Bayes'
 rule over both hands; the re-solving agent plays legal games."""
@@ -15,9 +15,9 @@ from open_spiel.python import policy as osp
 from open_spiel.python.algorithms import exploitability
 
 import games  # noqa: F401  (registers the games)
-from analysis.coup.agents.belief import ClaimModel, PublicBelief, visible_events
 from analysis.coup.agents.resolve_agent import ResolveAgent
 from analysis.coup.solvers.belief_resolve import heuristic, resolve, unroll
+from analysis.coup.solvers.beliefs import ClaimModel, PublicBelief, visible_events
 from analysis.play.bots import make_bot
 from analysis.solve.cyclic import CyclicCFR
 from games.coup.view import infoset_key
@@ -121,7 +121,7 @@ def test_public_beliefs_are_bayes_over_both_hands():
 
 
 def test_heuristic_leaf_is_the_strength_gap():
-    from analysis.coup.search_agent import score
+    from analysis.coup.solvers.strength import score
 
     game = pyspiel.load_game("python_coup", {})
     rng = random.Random(0)

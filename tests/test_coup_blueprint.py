@@ -20,7 +20,6 @@ from numba import njit
 
 from analysis import cli
 from analysis.cli.bots import make_bot
-from analysis.coup import blueprint as B
 from analysis.coup.blueprint_bounds import (
     LocalBestResponse,
     exploitability_lower_bound,
@@ -30,6 +29,7 @@ from analysis.coup.blueprint_bounds import (
 )
 from analysis.coup.guarantees import position_graph, uncapped_roots
 from analysis.coup.model import Endgame
+from analysis.coup.solvers import blueprint as B
 from analysis.coup.solvers import leaf_table
 from analysis.shared import store
 from analysis.shared.store import CorruptFileError
@@ -552,7 +552,7 @@ def test_the_build_stores_the_values_its_training_computed(endgames, tmp_path, m
     """``farol coup blueprint build`` in one process: the values advice re-solves from are
     the training's own (one values pass, not two) and equal a fresh pass."""
     from analysis.cli import coup_blueprint
-    from analysis.coup.resolve import values_current, values_path
+    from analysis.coup.solvers.blueprint_resolve import values_current, values_path
 
     dg = dataclasses.replace(endgames[0], roots={"basic": endgames[0].roots[START]})
     monkeypatch.setattr(coup_blueprint.blueprint, "deck_graph", lambda *a, **k: dg)

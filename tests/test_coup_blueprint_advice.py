@@ -13,10 +13,10 @@ from cli_helpers import param_flags
 
 from analysis import cli
 from analysis.cli import bots  # noqa: F401  (registers the bots and coaches)
-from analysis.coup import blueprint as B
 from analysis.coup.blueprint_advice import advise_spot, beliefs
 from analysis.coup.guarantees import position_key
 from analysis.coup.model import Endgame
+from analysis.coup.solvers import blueprint as B
 from analysis.play.coaching import coach_for
 from analysis.play.session import play_game
 from analysis.shared import store

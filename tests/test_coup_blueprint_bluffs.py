@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analysis.coup import blueprint as B
 from analysis.coup import blueprint_bluffs as BB
 from analysis.coup.model import Endgame
 from analysis.coup.panel import View
+from analysis.coup.solvers import blueprint as B
 from analysis.shared import store
 from games.coup import cards as C
 from games.coup import engine as E

@@ -1,12 +1,12 @@
-"""Bounds on uncapped Coup endgame values from capped solves (``analysis/coup/brackets.py``)."""
+"""Bounds on uncapped Coup endgame values from capped solves (``analysis/coup/solvers/brackets.py``)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from analysis.coup.brackets import compile_endgame, solve_bracket, with_cap_payoff
 from analysis.coup.model import BracketRecord, Endgame
+from analysis.coup.solvers.brackets import compile_endgame, solve_bracket, with_cap_payoff
 from analysis.solve import CFRSolver, compile_game
 from games.coup import endgame_game
 

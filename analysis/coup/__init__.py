@@ -5,7 +5,7 @@ Modules
 :mod:`analysis.coup.model`
     The 1v1 endgame, the shared constants and the stored records (through
     :mod:`analysis.shared.store`).
-:mod:`analysis.coup.endgames`
+:mod:`analysis.coup.solvers.endgames`
     One 1v1 endgame (one face-down card each, dealt by chance) solved on the
     perfect-recall tree with Farol's engine, its equilibrium walked for values,
     bluff and challenge rates, and checked with OpenSpiel's ``exploitability``.
@@ -15,7 +15,7 @@ Modules
     The questions asked of the sweep: bluff rates, character values, seat balance.
 :mod:`analysis.coup.guarantees`
     Markov guarantees: what a player secures from a bare position, to price the cap.
-:mod:`analysis.coup.brackets`, :mod:`analysis.coup.full_game`
+:mod:`analysis.coup.solvers.brackets`, :mod:`analysis.coup.full_game`
     Rigorous bounds on the uncapped values (endgames, the full 2-player game).
 :mod:`analysis.coup.abstraction`
     The state-keyed estimate beyond the cap, with its loss measured at cap 3.

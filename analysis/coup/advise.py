@@ -16,7 +16,7 @@ import numpy as np
 import pyspiel
 
 from analysis.coup import guarantees as GU
-from analysis.coup.brackets import compile_markov_game, solve_side
+from analysis.coup.solvers.brackets import compile_markov_game, solve_side
 from analysis.play.bots import BotSpec, register_bot
 from analysis.shared import store
 from analysis.shared.progress import expect

@@ -15,9 +15,9 @@ import dataclasses
 
 import pyspiel
 
-from analysis.coup.agents.belief import PublicBelief
 from analysis.coup.agents.resolve_agent import OPPONENT
 from analysis.coup.solvers.belief_resolve import resolve
+from analysis.coup.solvers.beliefs import PublicBelief
 from games.coup import engine as E
 from games.coup.view import action_name, hand_text, infoset_key
 from games.errors import InvalidPositionError

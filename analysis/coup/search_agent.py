@@ -40,6 +40,7 @@ from analysis.coup.panel import (
     threat_order,
     turn_action,
 )
+from analysis.coup.solvers.strength import score
 from analysis.play.bots import Bot, BotSpec, register_bot
 from games.coup import cards as C
 from games.coup import engine as E
@@ -49,8 +50,6 @@ _SEARCHED = (E.S_ACTION, E.S_CHAL, E.S_BLOCK)
 _CLAIMS = (C.DUKE, C.CAPTAIN, C.ASSASSIN)
 # The claims a player cannot bluff for want of coins (by whether it can pay an assassination).
 _UNAFFORDABLE = ({C.ASSASSIN}, set())
-# The score of a position: cards ** CARD_POWER + COIN * coins (+ COUP_READY at 7 coins).
-CARD_POWER, COIN, COUP_READY = 1.5, 0.1, 0.25
 # The challenge model: the prior chance a player never challenges, and the kinds of
 # players who do: (prior chance, Beta prior of their rate).
 NEVER = 0.5
@@ -342,23 +341,6 @@ def quick_move(core: E.Core, p: int, rates: list, rng: random.Random, mine: int)
             rng.random()  # nothing to bluff with: the draw roll-outs have always made here
         return turn_action(view, legal, acting)
     return plain_choice(view, legal)
-
-
-def score(core: E.Core, seat: int) -> float:
-    """The seat's share of the table's strength: a win is 1, out is 0, else its
-    :func:`strength` against everyone's."""
-    if core.over:
-        return 1.0 if core.winner == seat else (0.0 if core.winner >= 0 else 1.0 / len(core.hands))
-    if not core.hands[seat]:
-        return 0.0
-    total = sum(strength(len(h), k) for h, k in zip(core.hands, core.coins, strict=True) if h)
-    return strength(len(core.hands[seat]), core.coins[seat]) / total
-
-
-def strength(cards: int, coins: int) -> float:
-    """What a player's face-down cards and coins are worth (a second card more than the
-    first; coins up to 10, and a little more once a Coup is paid for)."""
-    return cards ** CARD_POWER + COIN * min(coins, 10) + (COUP_READY if coins >= C.COUP_COST else 0.0)
 
 
 def rollout(world: E.Core, seat: int, until_turn: int, rates: list, rng: random.Random) -> float:

@@ -1,2 +1,2 @@
-"""Coup agents that reason from the history: exact beliefs over the opponent's hidden
-cards (:mod:`.belief`) and the agents built on them."""
+"""Coup agents that reason from the history, built on the exact beliefs of
+:mod:`analysis.coup.solvers.beliefs`."""

@@ -18,9 +18,9 @@ import math
 import numpy as np
 import pyspiel
 
-from analysis.coup.agents.belief import Belief, ClaimModel, deal_as
 from analysis.coup.panel import GAME
 from analysis.coup.search_agent import DEFAULT, Budget, SearchAgent
+from analysis.coup.solvers.beliefs import Belief, ClaimModel, deal_as
 from analysis.play.bots import BotSpec, register_bot
 from games.coup import engine as E
 from games.errors import InvalidParameterError

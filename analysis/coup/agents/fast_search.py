@@ -24,6 +24,7 @@ import pyspiel
 from analysis.coup import search_agent as S
 from analysis.coup.agents import rollout_sim as sim
 from analysis.coup.panel import GAME, View, challenges
+from analysis.coup.solvers.strength import score
 from analysis.play.bots import Bot, BotSpec, register_bot
 from games.coup import cards as C
 from games.coup import engine as E
@@ -69,7 +70,7 @@ def rollout(world: E.Core, seat: int, until_turn: int, rates: list, rng: random.
         if first:
             world.queue = ((E.S_CHAL, claimant, claim, askers[first:], is_block),) + world.queue[1:]
         world.apply(answer)
-    return S.score(world, seat)
+    return score(world, seat)
 
 
 class FastSearchAgent(S.SearchAgent):

@@ -1,6 +1,6 @@
 """``resolve``: a 2-player Coup agent that re-solves every decision over both ranges.
 
-It keeps the public beliefs (:class:`~.belief.PublicBelief`: every deal the public
+It keeps the public beliefs (:class:`~analysis.coup.solvers.beliefs.PublicBelief`: every deal the public
 history allows, with its chance), weighing the opponent's choices by a model of a
 moderate bluffer and its own by the mixed strategies it actually computed (for every
 hand it could have held, so its range stays the one its play implies). At each decision
@@ -27,7 +27,6 @@ from collections.abc import Sequence
 
 import pyspiel
 
-from analysis.coup.agents.belief import ClaimModel, PublicBelief, new_public
 from analysis.coup.panel import GAME
 from analysis.coup.search_agent import SearchAgent
 from analysis.coup.solvers import leaf_table
@@ -40,6 +39,7 @@ from analysis.coup.solvers.belief_resolve import (
     heuristic,
     resolve,
 )
+from analysis.coup.solvers.beliefs import ClaimModel, PublicBelief, new_public
 from analysis.play.bots import BotSpec, register_bot
 from games.coup import engine as E
 from games.coup.view import infoset_key

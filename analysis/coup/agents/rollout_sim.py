@@ -19,7 +19,8 @@ import numba
 import numpy as np
 
 from analysis.coup.panel import VALUE
-from analysis.coup.search_agent import CARD_POWER, COIN, COUP_READY, SELF_BLOCK
+from analysis.coup.search_agent import SELF_BLOCK
+from analysis.coup.solvers.strength import CARD_POWER, COIN, COUP_READY
 from games.coup import cards as C
 from games.coup import engine as E
 
@@ -397,7 +398,7 @@ def play_turns(hands, coins, court, up, rates, rules, actor, turn, until, seed, 
     """Play turns from the start of ``actor``'s turn ``turn`` until turn ``until`` starts
     or the game ends (the arrays are changed), the first opening with (``kind``,
     ``target``) when ``kind`` is given; the searching seat's score, as
-    :func:`analysis.coup.search_agent.score` gives it."""
+    :func:`analysis.coup.solvers.strength.score` gives it."""
     np.random.seed(seed)
     n = hands.shape[0]
     mine = rules[_MINE]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from analysis.coup import bluffing, model, sweep
-from analysis.coup.endgames import SOLVER
 from analysis.coup.model import DEFAULT_CAP, MAIN_REVEALED, REVEALED_SETS
+from analysis.coup.solvers.endgames import SOLVER
 from analysis.report.context import ReportContext
 from analysis.report.coup.tables import fmt, heatmaps, solver_note
 from analysis.report.guides.coup.readers import CAP3_COINS, REVEALED_COINS, endgame_records

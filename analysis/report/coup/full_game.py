@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from analysis.coup import full_game
-from analysis.coup.endgames import SOLVER
+from analysis.coup.solvers.endgames import SOLVER
 from analysis.report.context import ReportContext
 from analysis.report.coup.tables import fmt, solve_cells, span
 from analysis.report.guides.coup.readers import (

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from analysis.coup import larger
-from analysis.coup.endgames import SOLVER
+from analysis.coup.solvers.endgames import SOLVER
 from analysis.report.context import ReportContext
 from analysis.report.coup.tables import fmt, solve_cells, span
 from analysis.report.guides.coup.readers import markov_tightest

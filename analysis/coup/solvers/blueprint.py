@@ -26,7 +26,6 @@ from pathlib import Path
 
 import numpy as np
 
-from analysis.coup.full_game import full_game
 from analysis.coup.guarantees import (
     PositionGraph,
     encode_key,
@@ -36,6 +35,7 @@ from analysis.coup.guarantees import (
     position_key,
     uncapped_roots,
 )
+from analysis.coup.model import full_game
 from analysis.shared import store
 from analysis.shared.provenance import provenance
 from analysis.shared.store import READ_ERRORS, CorruptFileError, atomic_write_text, read_json
