@@ -12,7 +12,7 @@ import pyspiel
 import pytest
 
 from analysis.coup import blueprint_bluffs as BB
-from analysis.coup.panel import View
+from analysis.coup.agents.rules_of_thumb import View
 from analysis.coup.studies import agent_play as A
 from analysis.shared import store
 from games.coup import cards as C

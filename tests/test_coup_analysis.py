@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from coup_helpers import data_without
 
-import analysis.coup.advise  # noqa: F401  (registers the solved bot)
+import analysis.coup.agents  # noqa: F401  (registers the solved bot)
 from analysis.cli import main
 from analysis.coup.model import Endgame
 from analysis.coup.solvers.endgames import analyse, cap_study, solve_endgame
@@ -253,7 +253,7 @@ def test_solved_bot_plays_a_real_endgame_past_the_solved_turns(tmp_path, monkeyp
     loss, and the bot's win rate against random play is at least the guarantee of its
     seat (the bracket's lower end) up to three standard errors."""
     from analysis.coup import guarantees as GU
-    from analysis.coup.advise import DEFAULT_CAP, priced_endgame
+    from analysis.coup.solvers.position_endgames import DEFAULT_CAP, priced_endgame
     from games.coup import endgame_game
     from games.coup.positions import parse_position
 

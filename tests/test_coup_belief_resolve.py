@@ -15,7 +15,7 @@ from open_spiel.python import policy as osp
 from open_spiel.python.algorithms import exploitability
 
 import games  # noqa: F401  (registers the games)
-from analysis.coup.agents.resolve_agent import ResolveAgent
+from analysis.coup.agents.resolve import ResolveAgent
 from analysis.coup.solvers.belief_resolve import heuristic, resolve, unroll
 from analysis.coup.solvers.beliefs import ClaimModel, PublicBelief, visible_events
 from analysis.play.bots import make_bot
@@ -205,7 +205,7 @@ def test_advice_from_the_resolve_reads_the_mix_at_the_players_hand():
 def _histories(game, count, spots, monkeypatch):
     """The move lists of ``count`` re-solving games (both seats), with ``spots`` as the
     process's store of solved spots."""
-    from analysis.coup.agents import resolve_agent
+    from analysis.coup.agents import resolve as resolve_agent
 
     monkeypatch.setattr(resolve_agent, "SOLVED", spots)
     out = []
@@ -219,7 +219,7 @@ def _histories(game, count, spots, monkeypatch):
 def test_reusing_solved_spots_plays_the_same_moves(monkeypatch):
     # A re-solve is a function of the public history, the seat and the settings, so a
     # spot met again is answered from the store with the very same mix.
-    from analysis.coup.agents.resolve_agent import SolvedSpots
+    from analysis.coup.agents.resolve import SolvedSpots
 
     game = pyspiel.load_game("python_coup", {"turn_cap": 10})
     kept = SolvedSpots()
@@ -231,7 +231,7 @@ def test_reusing_solved_spots_plays_the_same_moves(monkeypatch):
 
 
 def test_the_store_of_solved_spots_forgets_the_oldest():
-    from analysis.coup.agents.resolve_agent import SolvedSpots
+    from analysis.coup.agents.resolve import SolvedSpots
 
     spots = SolvedSpots(size=2)
     for key in "abc":

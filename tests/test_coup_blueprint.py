@@ -377,8 +377,8 @@ def test_best_is_the_resolving_agent_even_where_the_blueprint_is_built(endgames,
                                                                         monkeypatch):
     """The re-solving agent beats belief, which beats search, which beats the blueprint:
     ``best`` at 2 players is the re-solving agent whether or not a blueprint is built."""
-    from analysis.coup.agents.fast_search import FastSearchAgent
-    from analysis.coup.agents.resolve_agent import ResolveAgent
+    from analysis.coup.agents.fast import FastSearchAgent
+    from analysis.coup.agents.resolve import ResolveAgent
 
     dg, _, strategies, _, _ = endgames
     monkeypatch.setenv(store.CACHE_ENV, str(tmp_path / "cache"))

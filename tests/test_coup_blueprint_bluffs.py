@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from analysis.coup import blueprint_bluffs as BB
+from analysis.coup.agents.rules_of_thumb import View
 from analysis.coup.model import Endgame
-from analysis.coup.panel import View
 from analysis.coup.solvers import blueprint as B
 from analysis.shared import store
 from games.coup import cards as C

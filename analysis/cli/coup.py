@@ -25,7 +25,7 @@ from analysis.cli.matches import (
 from analysis.cli.numbers import finite_float, int_in
 from analysis.coup import abstraction, full_game, larger, model, sweep
 from analysis.coup.duplicate import deal_chance
-from analysis.coup.panel import GAME
+from analysis.coup.model import GAME
 from analysis.play.match import play_match
 from analysis.shared import store
 from analysis.solve.compile import parse_memory

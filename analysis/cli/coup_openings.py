@@ -9,7 +9,7 @@ import argparse
 from analysis.cli.lists import comma_list
 from analysis.cli.numbers import finite_float
 from analysis.coup import openings
-from analysis.coup.advise import TARGET
+from analysis.coup.solvers.position_endgames import TARGET
 from analysis.shared import store
 from analysis.shared.progress import say
 from games.coup import cards as C

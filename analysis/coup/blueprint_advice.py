@@ -20,7 +20,7 @@ import math
 import numpy as np
 import pyspiel
 
-from analysis.coup.blueprint_agent import load_deck_blueprint
+from analysis.coup.agents.blueprint import load_deck_blueprint
 from analysis.coup.guarantees import position_key
 from analysis.coup.solvers.blueprint import Blueprint, accuracy, read_summary
 from analysis.coup.solvers.blueprint_resolve import (

@@ -23,6 +23,7 @@ from games.coup import cards as C
 from games.coup import endgame_game
 from games.errors import InvalidParameterError
 
+GAME = "python_coup"  # the OpenSpiel game of Coup, as the agents register for it
 # The revealed pair (mover's lost card, other's lost card) of the main sweep, and the
 # other pairs solved for the effect of revealed cards.
 MAIN_REVEALED = ("contessa", "contessa")

@@ -2,7 +2,7 @@
 
 The first decision of a 2-player game (nothing revealed, the starting player with one
 coin, the other with two) is the same spot for every user, and its exact solve capped at
-:data:`~analysis.coup.advise.DEFAULT_CAP` turns takes many minutes and gigabytes. So
+:data:`~analysis.coup.solvers.position_endgames.DEFAULT_CAP` turns takes many minutes and gigabytes. So
 ``farol coup openings`` solves it once per deck and stores the answer for every hand the
 mover can hold, with the solve's exploitability, in the data folder (``coup/openings``);
 ``farol advise coup`` reads it there. Any other spot with two face-down cards each is
@@ -19,7 +19,13 @@ from pathlib import Path
 
 import numpy as np
 
-from analysis.coup.advise import DEFAULT_CAP, TARGET, Advice, hidden_position, solved_endgame
+from analysis.coup.advise import Advice
+from analysis.coup.solvers.position_endgames import (
+    DEFAULT_CAP,
+    TARGET,
+    hidden_position,
+    solved_endgame,
+)
 from analysis.shared import store
 from analysis.shared.provenance import provenance
 from analysis.shared.store import atomic_write_text, damaged_record, read_json

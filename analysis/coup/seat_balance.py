@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pyspiel
 
-import analysis.coup.panel  # noqa: F401  (registers the panel agents in every process)
+import analysis.coup.agents  # noqa: F401  (registers every Coup agent in every process)
 from analysis.coup.duplicate import deal_chance
 from analysis.play.bots import bots_for, make_bot
 from analysis.play.match import Build, MatchResult, compute_seconds, play_games, seating, tally

@@ -18,10 +18,10 @@ from pathlib import Path
 import numpy as np
 import pyspiel
 
+import analysis.coup.agents  # noqa: F401  (registers every Coup agent in every process)
 from analysis.coup import blueprint_bluffs
-from analysis.coup.agents import best  # noqa: F401  (registers best, belief and resolve)
 from analysis.coup.blueprint_bluffs import BATCHES, BluffTable, Tally, table_of, tally_games
-from analysis.coup.panel import GAME
+from analysis.coup.model import GAME
 from analysis.play.bots import make_bot
 from analysis.shared import store
 from analysis.shared.distribute import local_pool

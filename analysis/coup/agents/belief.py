@@ -1,14 +1,14 @@
 """``belief``: a 2-player Coup agent that remembers who claimed what, exactly.
 
 At every decision it updates its beliefs over the opponent's face-down cards by Bayes'
-rule over the whole history (:mod:`.belief`), under a mixture of models of the
-opponent's play (:data:`STYLES`: a nearly honest player, a moderate bluffer, a heavy
-one, each weighted by how well it explains what the opponent has done so far). It then
-chooses as the search agent does (:class:`~analysis.coup.search_agent.SearchAgent`:
-every candidate move played forward with roll-outs in each dealt world), but the worlds
-are dealt from those beliefs instead of a rule of thumb; facing a claim it may
-challenge, the exact chance that the claim is true splits the worlds into those where it
-is and those where it is not.
+rule over the whole history (:mod:`analysis.coup.solvers.beliefs`), under a mixture of
+models of the opponent's play (:data:`STYLES`: a nearly honest player, a moderate
+bluffer, a heavy one, each weighted by how well it explains what the opponent has done
+so far). It then chooses as the search agent does
+(:class:`~analysis.coup.agents.search.SearchAgent`: every candidate move played forward
+with roll-outs in each dealt world), but the worlds are dealt from those beliefs instead
+of a rule of thumb; facing a claim it may challenge, the exact chance that the claim is
+true splits the worlds into those where it is and those where it is not.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ import math
 import numpy as np
 import pyspiel
 
-from analysis.coup.panel import GAME
-from analysis.coup.search_agent import DEFAULT, Budget, SearchAgent
+from analysis.coup.agents.search import DEFAULT, Budget, SearchAgent
+from analysis.coup.model import GAME
 from analysis.coup.solvers.beliefs import Belief, ClaimModel, deal_as
 from analysis.play.bots import BotSpec, register_bot
 from games.coup import engine as E

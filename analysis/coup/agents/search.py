@@ -5,7 +5,7 @@ it cannot see (the other players' face-down cards and the court) several times, 
 that agree with everything its seat has seen, and plays each candidate move forward in
 every such deal with short roll-outs; it picks the move with the best average outcome.
 The other choices (which card to lose or keep, what to show, the draft pick) use the
-panel's plain rules (:func:`analysis.coup.panel.plain_choice`).
+panel's plain rules (:func:`analysis.coup.agents.rules_of_thumb.plain_choice`).
 
 What it knows: only its seat's view. It reads the events its seat has seen (its
 information state: every public event plus its own draws), to remember who claimed which
@@ -30,8 +30,7 @@ from dataclasses import dataclass
 
 import pyspiel
 
-from analysis.coup.panel import (
-    GAME,
+from analysis.coup.agents.rules_of_thumb import (
     View,
     acting_hand,
     block_answer,
@@ -40,6 +39,7 @@ from analysis.coup.panel import (
     threat_order,
     turn_action,
 )
+from analysis.coup.model import GAME
 from analysis.coup.solvers.strength import score
 from analysis.play.bots import Bot, BotSpec, register_bot
 from games.coup import cards as C
@@ -302,8 +302,8 @@ def quick_move(core: E.Core, p: int, rates: list, rng: random.Random, mine: int)
     """A quick rule agent's move for ``p`` holding its cards in ``core`` (roll-outs only).
 
     ``rates[q]``: player ``q``'s (bluff, challenge, challenge a Duke, block-bluff) rates.
-    Its claims are the panel's bluffing decisions (:func:`analysis.coup.panel.acting_hand`,
-    :func:`~analysis.coup.panel.challenges`, :func:`~analysis.coup.panel.block_answer`) at
+    Its claims are the panel's bluffing decisions (:func:`analysis.coup.agents.rules_of_thumb.acting_hand`,
+    :func:`~analysis.coup.agents.rules_of_thumb.challenges`, :func:`~analysis.coup.agents.rules_of_thumb.block_answer`) at
     those rates, halved for the searching seat ``mine`` with one card left. The searching
     seat blocks without the card when the others are unlikely to challenge it, and
     always when an assassination would put it out.
