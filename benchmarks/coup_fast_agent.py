@@ -40,7 +40,7 @@ from analysis.cli import bots
 from analysis.coup.agents import rollout_sim
 from analysis.coup.agents.fast import BUDGET
 from analysis.coup.agents.search import DEFAULT
-from analysis.coup.duplicate import deal_chance
+from analysis.coup.studies.duplicate import deal_chance
 from analysis.play.bots import sample_chance
 from analysis.play.match import play_match
 from analysis.shared import store

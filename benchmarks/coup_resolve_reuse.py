@@ -23,7 +23,7 @@ from results_file import machine, save
 import games  # noqa: F401
 from analysis.cli import bots  # noqa: F401  (registers the agents)
 from analysis.coup.agents import resolve as resolve_agent
-from analysis.coup.duplicate import deal_chance
+from analysis.coup.studies.duplicate import deal_chance
 from analysis.play.match import replay
 from analysis.shared.provenance import provenance
 

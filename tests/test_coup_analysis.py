@@ -363,7 +363,8 @@ def test_sweep_resumes_refuses_damaged_records_and_redoes_deleted_ones(tmp_path)
     """A second sweep solves nothing already on disk; an unreadable record is refused
     naming it (a stored result is never taken as missing); once deleted it is solved
     again."""
-    from analysis.coup import model, sweep
+    from analysis.coup import model
+    from analysis.coup.studies import sweep
     from analysis.shared.store import CorruptFileError
 
     endgames = sweep.grid(coins=(0, 7), decks=("inquisitor",), cap=1)
@@ -425,7 +426,7 @@ def test_the_priced_study_section_compares_with_the_cap_zero_study(tmp_path, mon
     """One row per deck and claim of the priced records, with the cap-0 study's rates
     beside it; each card's range to the end lies inside [0, 1] with its low end first.
     Without records, how to run them."""
-    from analysis.coup import bluffing
+    from analysis.coup.studies import bluffing
     from analysis.report import ReportContext
     from analysis.report.coup.bluffing import section_priced_bluffing
     from analysis.report.guides.coup.readers import priced_records
@@ -449,7 +450,7 @@ def test_the_priced_study_section_compares_with_the_cap_zero_study(tmp_path, mon
 
 def test_sweeps_in_worker_processes_match_the_serial_sweep(tmp_path):
     """The endgame and bracket sweeps give the same records in 2 processes as in one."""
-    from analysis.coup import sweep
+    from analysis.coup.studies import sweep
 
     endgames = sweep.grid(coins=(0, 7), decks=("inquisitor",), cap=1)
     serial = sweep.sweep(endgames, tmp_path / "a", workers=1, progress=False)

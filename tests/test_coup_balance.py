@@ -1,4 +1,4 @@
-"""Coup balance at 2-8 players (analysis.coup.seat_balance, ``farol coup balance``)."""
+"""Coup balance at 2-8 players (analysis.coup.studies.seat_balance, ``farol coup balance``)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 
 from analysis.cli import main
 from analysis.cli.bots import build
-from analysis.coup import seat_balance as SB
+from analysis.coup.studies import seat_balance as SB
 from analysis.play.match import MatchResult, SeatRecord
 from analysis.shared import store
 from games.coup import cards as C

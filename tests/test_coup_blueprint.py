@@ -20,17 +20,17 @@ from numba import njit
 
 from analysis import cli
 from analysis.cli.bots import make_bot
-from analysis.coup.blueprint_bounds import (
+from analysis.coup.guarantees import position_graph, uncapped_roots
+from analysis.coup.model import Endgame
+from analysis.coup.solvers import blueprint as B
+from analysis.coup.solvers import leaf_table
+from analysis.coup.studies.blueprint_bounds import (
     LocalBestResponse,
     exploitability_lower_bound,
     keyed_response,
     local_bounds,
     response_bound,
 )
-from analysis.coup.guarantees import position_graph, uncapped_roots
-from analysis.coup.model import Endgame
-from analysis.coup.solvers import blueprint as B
-from analysis.coup.solvers import leaf_table
 from analysis.shared import store
 from analysis.shared.store import CorruptFileError
 from analysis.solve.cyclic import CyclicCFR, _values, normalise

@@ -102,7 +102,7 @@ def _fake_bracket(directory, eg: Endgame, width: float) -> None:
 def test_the_sweep_orders_by_the_bracket_one_cap_lower(tmp_path):
     """Widest first narrows the worst brackets first; narrowest-open first runs only the
     brackets still open, the likeliest to close first, and leaves out the converged."""
-    from analysis.coup.sweep import narrowest_open_first, widest_first
+    from analysis.coup.studies.sweep import narrowest_open_first, widest_first
 
     widths = {(0, 0): 0.7, (6, 3): 0.03, (1, 7): 0.02, (5, 9): 0.0}
     for (a, b), w in widths.items():

@@ -6,7 +6,7 @@ on the graph (:mod:`analysis.solve.cyclic`), each player's strategy keyed by wha
 player sees now: their own cards, the coins, the cards lost, whose turn and the
 pending claim, block or challenge (:func:`blueprint_key`). It is an abstraction: a
 player forgets the order of past claims. Its accuracy is measured, never assumed
-(:mod:`analysis.coup.blueprint_bounds`). A Coup that wins at once is always played
+(:mod:`analysis.coup.studies.blueprint_bounds`). A Coup that wins at once is always played
 (:class:`~games.coup.walker.DecisiveCoupWalker`, an exact reduction).
 
 Artifacts: the graph and the training checkpoints in the cache (hundreds of MB, built on

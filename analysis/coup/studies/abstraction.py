@@ -28,7 +28,7 @@ from analysis.coup.model import (
     intersect_brackets,
     markov_brackets_dir,
 )
-from analysis.coup.runner import run_all
+from analysis.coup.studies.runner import run_all
 from analysis.shared.progress import shown
 from analysis.shared.store import atomic_write_text, read_record
 from analysis.solve import CFRSolver, CompiledGame, compile_game, exploitability

@@ -207,7 +207,7 @@ def run(path: Path | None = None, cases=CASES, decks=DECKS, caps=CAPS) -> dict:
 
 def markov_cases() -> tuple[tuple[str, str], ...]:
     """The cases with a player down to one card (2v2 is the full game's deal:
-    :func:`analysis.coup.full_game.run_markov` covers it)."""
+    :func:`analysis.coup.studies.full_game.run_markov` covers it)."""
     return tuple(c for c in CASES if not c[0].startswith("2v2"))
 
 

@@ -31,9 +31,9 @@ from analysis.coup.model import (
     save_bracket,
     save_record,
 )
-from analysis.coup.runner import run_all
 from analysis.coup.solvers.brackets import solve_bracket
 from analysis.coup.solvers.endgames import solve_endgame, solve_priced_endgame
+from analysis.coup.studies.runner import run_all
 from analysis.shared.store import read_rows, write_rows
 from analysis.solve.errors import GameTooLargeError
 from games.coup import cards as C

@@ -1,6 +1,6 @@
 """The bluffing study: what the solved 1v1 endgames say about claims, challenges and cards.
 
-Everything here reads the sweep's records (:mod:`analysis.coup.sweep`); nothing is
+Everything here reads the sweep's records (:mod:`analysis.coup.studies.sweep`); nothing is
 solved again. Rates are *at equilibrium*: measured along the solved profile, weighted
 by the probability that play reaches each claim (:func:`analysis.coup.solvers.endgames.analyse`).
 A claim's bluff rate is P(the claimant does not hold the character | the claim is
