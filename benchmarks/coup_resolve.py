@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 import games  # noqa: F401
-from analysis.coup.blueprint_advice import ROLLOUTS, advise_spot, sample_spots
+from analysis.coup.advice.blueprint import ROLLOUTS, advise_spot, sample_spots
 from analysis.coup.solvers.blueprint import load_blueprint
 from analysis.coup.solvers.blueprint_resolve import value_graph_for
 from analysis.shared.provenance import provenance

@@ -147,7 +147,7 @@ def test_advise_prices_the_cap_as_the_brackets_do(tmp_path, monkeypatch, cap):
     """The default advice prices the cap by Markov guarantees: its uncapped bracket is the
     Markov bracket the sweep computes for the same endgame and cap, inside the plain
     bracket (the cap as a loss, then as a win), and the mover's mix is a distribution."""
-    from analysis.coup.advise import advise
+    from analysis.coup.advice.endgame import advise
     from analysis.coup.solvers.brackets import solve_bracket
 
     monkeypatch.setenv("FAROL_CACHE_DIR", str(tmp_path))
@@ -166,7 +166,7 @@ def test_advise_prices_the_cap_as_the_brackets_do(tmp_path, monkeypatch, cap):
 def test_advise_for_the_second_seat_mirrors_the_first(tmp_path, monkeypatch):
     """The same endgame written with seat 1 to move (its own deal's guarantees) gives the
     mover the same uncapped bracket as with seat 0 to move."""
-    from analysis.coup.advise import advise
+    from analysis.coup.advice.endgame import advise
 
     monkeypatch.setenv("FAROL_CACHE_DIR", str(tmp_path))
     first = advise(LOW, "inquisitor", 1)
@@ -188,7 +188,7 @@ def test_advise_with_seven_coins_is_to_coup(tmp_path, monkeypatch):
     """«*Golpe de Estado* (pagas 7 monedas y una persona pierde una carta; no se puede
     bloquear ni desafiar)»: against one influence the mover coups and wins for sure, so
     the bracket is closed at 1."""
-    from analysis.coup.advise import advise
+    from analysis.coup.advice.endgame import advise
 
     monkeypatch.setenv("FAROL_CACHE_DIR", str(tmp_path))
     advice = advise("duke/contessa/7;?/contessa/3;move:0", "inquisitor", 1)

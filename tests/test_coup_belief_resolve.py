@@ -170,7 +170,7 @@ def test_the_agent_refuses_more_than_two_players():
 
 
 def test_advice_from_the_resolve_reads_the_mix_at_the_players_hand():
-    from analysis.coup.resolve_advice import LIMIT, advise_state
+    from analysis.coup.advice.resolve import LIMIT, advise_state
     from games.errors import InvalidPositionError
 
     game = pyspiel.load_game("python_coup", {})

@@ -13,7 +13,7 @@ import pytest
 from open_spiel.python import policy as os_policy
 from open_spiel.python.algorithms import exploitability as os_exploitability
 
-from analysis.coup.blueprint_advice import advise_spot, beliefs
+from analysis.coup.advice.blueprint import advise_spot, beliefs
 from analysis.coup.guarantees import encode_key, markov_key
 from analysis.coup.model import Endgame
 from analysis.coup.solvers import blueprint as B

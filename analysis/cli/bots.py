@@ -12,7 +12,7 @@ import pyspiel
 from analysis.cobardes import advise as cobardes_advise
 from analysis.cobardes import bot as cobardes_bot
 from analysis.coup import agents as coup_agents
-from analysis.coup import blueprint_advice as coup_blueprint_advice
+from analysis.coup.advice import blueprint as coup_blueprint_advice
 from analysis.goat_lords import bots as goat_lords_bots
 from analysis.play.bots import Bot, bots_for, make_bot
 

@@ -21,7 +21,7 @@ Modules
     The state-keyed estimate beyond the cap, with its loss measured at cap 3.
 :mod:`analysis.coup.studies.larger`
     2v1 and 2v2 endgames: sizes, times, and the state-keyed abstraction's loss.
-:mod:`analysis.coup.advise`
+:mod:`analysis.coup.advice.endgame`
     ``farol advise coup`` and the ``solved`` bot for ``farol play python_coup``.
 
 The report's sections are in :mod:`analysis.report.coup`, the command line in

@@ -18,10 +18,11 @@ from typing import Any
 import pyspiel
 
 from analysis.cobardes import advise as cobardes_advice
-from analysis.coup import advise as coup_advice
-from analysis.coup import blueprint_advice, resolve_advice
-from analysis.coup.blueprint_advice import blueprint_for
-from analysis.coup.openings import stored_advice, stored_note
+from analysis.coup.advice import blueprint as blueprint_advice
+from analysis.coup.advice import endgame as coup_advice
+from analysis.coup.advice import resolve as resolve_advice
+from analysis.coup.advice.blueprint import blueprint_for
+from analysis.coup.advice.openings import stored_advice, stored_note
 from analysis.coup.solvers import position_endgames as coup_endgames
 from analysis.goat_lords import bots as goat_bots
 from analysis.shared.lists import comma_list

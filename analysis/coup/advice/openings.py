@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from analysis.coup.advise import Advice
+from analysis.coup.advice.endgame import Advice
 from analysis.coup.solvers.position_endgames import (
     DEFAULT_CAP,
     TARGET,
@@ -64,7 +64,7 @@ def table_path(deck: str) -> Path:
 @dataclass(frozen=True)
 class OpeningTable:
     """The opening's advice for every hand of one deck: ``answers`` maps the position as
-    the mover sees it to :class:`~analysis.coup.advise.Advice`'s fields."""
+    the mover sees it to :class:`~analysis.coup.advice.endgame.Advice`'s fields."""
 
     deck: str
     turn_cap: int
@@ -150,7 +150,7 @@ def _answers(deck: str, general: Position, use_cache: bool, target: float,
              seconds: float | None) -> dict:
     """Every hand's :class:`Advice` at the all-hidden ``general`` position, read off its
     solve on the compiled tree (a walk of OpenSpiel states per move and deal, as
-    :func:`~analysis.coup.advise.advise` does, would take hours at this size)."""
+    :func:`~analysis.coup.advice.endgame.advise` does, would take hours at this size)."""
     game, result = solved_endgame(general, deck, DEFAULT_CAP, use_cache, target, seconds)
     compiled = compile_cached(game, use_cache=use_cache)
     if len(result.strategy) != len(compiled.infoset_actions):
