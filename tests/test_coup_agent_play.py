@@ -1,7 +1,8 @@
 """How the strongest 2-player agent plays, by what the opponent has shown
-(:mod:`analysis.coup.studies.agent_play`, contexts in :mod:`analysis.coup.studies.blueprint_bluffs`):
-what the table has seen each player claim and be caught at, the counts by context, the
-intervals of counted moves, and the stored table."""
+(:mod:`analysis.coup.studies.agent_play`, contexts in
+:mod:`analysis.coup.studies.blueprint_bluffs`): what the table has seen each player claim
+and be caught at, the counts by context, the intervals of counted moves, and the stored
+table."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Bounds on uncapped Coup endgame values from capped solves (``analysis/coup/solvers/brackets.py``)."""
+"""Bounds on uncapped Coup endgame values from capped solves
+(``analysis/coup/solvers/brackets.py``)."""
 
 from __future__ import annotations
 

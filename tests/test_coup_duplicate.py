@@ -1,5 +1,6 @@
-"""Duplicate deals in Coup (analysis.coup.studies.duplicate, analysis.play.match with ``deal``): the same
-cards in every rotation, games that replay from their seeds, intervals over deals."""
+"""Duplicate deals in Coup (analysis.coup.studies.duplicate, analysis.play.match with
+``deal``): the same cards in every rotation, games that replay from their seeds, intervals
+over deals."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""Depth-limited re-solving of 2-player Coup spots (analysis.coup.solvers.blueprint_resolve) on the 1v1
-endgames' blueprint (tests/conftest.py), and the exact tree best response it measures
-itself with (analysis.solve.tree_response), checked against OpenSpiel's."""
+"""Depth-limited re-solving of 2-player Coup spots
+(analysis.coup.solvers.blueprint_resolve) on the 1v1 endgames' blueprint
+(tests/conftest.py), and the exact tree best response it measures itself with
+(analysis.solve.tree_response), checked against OpenSpiel's."""
 
 from __future__ import annotations
 

@@ -167,9 +167,10 @@ def read_typed_rows(cls, path: Path) -> dict:
 
 @dataclass(frozen=True)
 class EndgameRecord(StoredRecord):
-    """One solved endgame (:func:`analysis.coup.solvers.endgames.solve_endgame`), or the same with
-    the cap priced by Markov guarantees (:func:`~analysis.coup.solvers.endgames.solve_priced_endgame`:
-    ``cap_payoffs``, ``sides``, the win bounds and the cap's shares are set then)."""
+    """One solved endgame (:func:`analysis.coup.solvers.endgames.solve_endgame`), or the
+    same with the cap priced by Markov guarantees
+    (:func:`~analysis.coup.solvers.endgames.solve_priced_endgame`: ``cap_payoffs``,
+    ``sides``, the win bounds and the cap's shares are set then)."""
 
     endgame: Endgame | None = None
     position: str | None = None

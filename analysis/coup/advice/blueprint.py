@@ -5,11 +5,11 @@ believe of the hidden cards (the opponent's hand, the court) is Bayes' rule over
 history that shows them the same thing, the opponent assumed to play the blueprint and
 the cards to fall as the deck's odds say. The mix is the blueprint's; each move's value
 (P(win) - P(lose) for the player) is estimated by blueprint self-play from the worlds
-the beliefs weigh, with a 95% interval. Where the blueprint's values at every position
-are stored, the spot is re-solved instead (:mod:`analysis.coup.solvers.blueprint_resolve`): the next few
-decisions solved exactly, the blueprint's values past them. The accuracy printed is the
-blueprint's (the measured lower bound on how much a best response gains against it)
-and, for a re-solve, the small game's own exploitability.
+the beliefs weigh, with a 95% interval. Where the blueprint's values at every position are
+stored, the spot is re-solved instead (:mod:`analysis.coup.solvers.blueprint_resolve`):
+the next few decisions solved exactly, the blueprint's values past them. The accuracy
+printed is the blueprint's (the measured lower bound on how much a best response gains
+against it) and, for a re-solve, the small game's own exploitability.
 """
 
 from __future__ import annotations

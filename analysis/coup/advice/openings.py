@@ -2,11 +2,12 @@
 
 The first decision of a 2-player game (nothing revealed, the starting player with one
 coin, the other with two) is the same spot for every user, and its exact solve capped at
-:data:`~analysis.coup.solvers.position_endgames.DEFAULT_CAP` turns takes many minutes and gigabytes. So
-``farol coup openings`` solves it once per deck and stores the answer for every hand the
-mover can hold, with the solve's exploitability, in the data folder (``coup/openings``);
-``farol advise coup`` reads it there. Any other spot with two face-down cards each is
-not solved while the user waits (:func:`refusal` names what answers it instead).
+:data:`~analysis.coup.solvers.position_endgames.DEFAULT_CAP` turns takes many minutes and
+gigabytes. So ``farol coup openings`` solves it once per deck and stores the answer for
+every hand the mover can hold, with the solve's exploitability, in the data folder
+(``coup/openings``); ``farol advise coup`` reads it there. Any other spot with two
+face-down cards each is not solved while the user waits (:func:`refusal` names what
+answers it instead).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from games.coup import cards as C
 from games.coup.positions import Position, format_position, parse_position
 
 VERSION = 1
-CAP_PRICING = "draw"  # a 2v2 cap cannot be priced by Markov guarantees (advise.py)
+CAP_PRICING = "draw"  # a 2v2 cap cannot be priced by Markov guarantees (position_endgames)
 # Measured (benchmarks/results/natural_requests.txt): the opening's solve, one deck.
 SOLVE_MINUTES = 20
 

@@ -1,16 +1,16 @@
 """``resolve``: a 2-player Coup agent that re-solves every decision over both ranges.
 
-It keeps the public beliefs (:class:`~analysis.coup.solvers.beliefs.PublicBelief`: every deal the public
-history allows, with its chance), weighing the opponent's choices by a model of a
-moderate bluffer and its own by the mixed strategies it actually computed (for every
-hand it could have held, so its range stays the one its play implies). At each decision
-it re-solves the rest of the turn over those deals
-(:func:`~analysis.coup.solvers.belief_resolve.resolve`) and samples its move from the
-mix it finds for the hand it holds: it bluffs and challenges at rates balanced across
-its range, instead of always choosing the move that looks best, which is what an
-opponent who learns its habits exploits. Where a re-solve stops, a position is worth its
-cards and coins; ``resolve-blueprint`` (:mod:`.resolve_blueprint`) values it by the
-blueprint instead.
+It keeps the public beliefs (:class:`~analysis.coup.solvers.beliefs.PublicBelief`: every
+deal the public history allows, with its chance), weighing the opponent's choices by a
+model of a moderate bluffer and its own by the mixed strategies it actually computed (for
+every hand it could have held, so its range stays the one its play implies). At each
+decision it re-solves the rest of the turn over those deals
+(:func:`~analysis.coup.solvers.belief_resolve.resolve`) and samples its move from the mix
+it finds for the hand it holds: it bluffs and challenges at rates balanced across its
+range, instead of always choosing the move that looks best, which is what an opponent who
+learns its habits exploits. Where a re-solve stops, a position is worth its cards and
+coins; ``resolve-blueprint`` (:mod:`.resolve_blueprint`) values it by the blueprint
+instead.
 
 A re-solve depends on nothing but the public history, the seat and the agent's settings:
 the beliefs are a function of the public events, its own past mixes are its earlier

@@ -302,11 +302,13 @@ def quick_move(core: E.Core, p: int, rates: list, rng: random.Random, mine: int)
     """A quick rule agent's move for ``p`` holding its cards in ``core`` (roll-outs only).
 
     ``rates[q]``: player ``q``'s (bluff, challenge, challenge a Duke, block-bluff) rates.
-    Its claims are the panel's bluffing decisions (:func:`analysis.coup.agents.rules_of_thumb.acting_hand`,
-    :func:`~analysis.coup.agents.rules_of_thumb.challenges`, :func:`~analysis.coup.agents.rules_of_thumb.block_answer`) at
-    those rates, halved for the searching seat ``mine`` with one card left. The searching
-    seat blocks without the card when the others are unlikely to challenge it, and
-    always when an assassination would put it out.
+    Its claims are the panel's bluffing decisions
+    (:func:`analysis.coup.agents.rules_of_thumb.acting_hand`,
+    :func:`~analysis.coup.agents.rules_of_thumb.challenges`,
+    :func:`~analysis.coup.agents.rules_of_thumb.block_answer`) at those rates, halved for
+    the searching seat ``mine`` with one card left. The searching seat blocks without the
+    card when the others are unlikely to challenge it, and always when an assassination
+    would put it out.
     """
     legal = core.legal_actions()
     if len(legal) == 1:
