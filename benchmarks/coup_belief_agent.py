@@ -35,8 +35,8 @@ from results_file import machine, save
 
 import games  # noqa: F401
 from analysis.cli import bots
-from analysis.coup.blueprint_agent import load_deck_blueprint
-from analysis.coup.duplicate import deal_chance
+from analysis.coup.agents.blueprint import load_deck_blueprint
+from analysis.coup.studies.duplicate import deal_chance
 from analysis.play.match import play_match
 from analysis.shared import store
 from analysis.shared.provenance import code_commit, farol_version

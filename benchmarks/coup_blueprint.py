@@ -28,9 +28,9 @@ import pyspiel
 from open_spiel.python.algorithms import exploitability
 
 import games  # noqa: F401
-from analysis.coup import blueprint as B
-from analysis.coup.blueprint_bounds import exploitability_lower_bound, keyed_response
 from analysis.coup.model import Endgame
+from analysis.coup.solvers import blueprint as B
+from analysis.coup.studies.blueprint_bounds import exploitability_lower_bound, keyed_response
 from analysis.solve.cyclic import CyclicCFR
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))

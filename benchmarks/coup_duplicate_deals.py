@@ -5,7 +5,7 @@ For each line ``agent:players:games[:baseline]`` (self-play, Ambassador deck, 2-
 
 - plain: ``games`` games as ``farol coup match`` plays them (each seeded on its own);
 - duplicate: the same number of games as duplicate deals (``--duplicate``: each deal
-  played in every rotation of the seats, :mod:`analysis.coup.duplicate`);
+  played in every rotation of the seats, :mod:`analysis.coup.studies.duplicate`);
 - control variate: the duplicate games again, each seat's share less the luck of its
   starting hand (:mod:`analysis.statistics.control_variates`), whose baseline (each hand's win
   rate in each seat) is estimated on ``baseline`` (default ``--baseline``) times as many
@@ -37,8 +37,8 @@ import numpy as np
 from results_file import machine, save
 
 from analysis.cli import bots
-from analysis.coup.duplicate import deal_chance, hand_probabilities
-from analysis.coup.seat_balance import starting_hands
+from analysis.coup.studies.duplicate import deal_chance, hand_probabilities
+from analysis.coup.studies.seat_balance import starting_hands
 from analysis.play.match import play_games
 from analysis.shared.provenance import code_commit, farol_version
 from analysis.statistics.control_variates import corrected, fit_baseline

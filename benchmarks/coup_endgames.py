@@ -10,7 +10,7 @@ also written to ``benchmarks/results/coup_endgames.txt`` (``--quick``: cap 2,
 measures the exploitability with OpenSpiel's C++ ``exploitability`` (slow on big trees).
 
 ``--bracket --cap 4 --deck inquisitor --coins 2,2`` instead bounds the uncapped value
-(``analysis.coup.brackets``: one compile through Coup's walker, CFR+ with the cap paying
+(``analysis.coup.solvers.brackets``: one compile through Coup's walker, CFR+ with the cap paying
 -1 and +1) and appends the line to ``coup_endgames_brackets.txt``; ``--save`` also
 stores the record where ``farol coup brackets`` keeps it (so the sweep skips it);
 ``--markov`` prices the cap with the Markov guarantees (``analysis.coup.guarantees``),
@@ -25,9 +25,9 @@ import platform
 import time
 from pathlib import Path
 
-from analysis.coup.brackets import solve_bracket
-from analysis.coup.endgames import openspiel_exploitability
 from analysis.coup.model import Endgame, brackets_dir, markov_brackets_dir, save_bracket
+from analysis.coup.solvers.brackets import solve_bracket
+from analysis.coup.solvers.endgames import openspiel_exploitability
 from analysis.shared.store import read_json
 from analysis.solve import CFRSolver, compile_game, make_result
 from analysis.solve.compile import parse_memory
@@ -66,7 +66,7 @@ def run_bracket(mover: int, other: int, deck: str, cap: int, save: bool,
 
 
 def bracket_line(r: dict, total: float | None = None) -> str:
-    """One line from a bracket record (:func:`analysis.coup.brackets.solve_bracket`)."""
+    """One line from a bracket record (:func:`analysis.coup.solvers.brackets.solve_bracket`)."""
     eg = Endgame.from_json(r["endgame"])
     lo, hi = r["low"], r["high"]
     markov = r.get("cap_payoffs") == "markov"

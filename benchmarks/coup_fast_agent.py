@@ -38,9 +38,9 @@ from results_file import machine, save, timed_play
 import games  # noqa: F401
 from analysis.cli import bots
 from analysis.coup.agents import rollout_sim
-from analysis.coup.agents.fast_search import BUDGET
-from analysis.coup.duplicate import deal_chance
-from analysis.coup.search_agent import DEFAULT
+from analysis.coup.agents.fast import BUDGET
+from analysis.coup.agents.search import DEFAULT
+from analysis.coup.studies.duplicate import deal_chance
 from analysis.play.bots import sample_chance
 from analysis.play.match import play_match
 from analysis.shared import store

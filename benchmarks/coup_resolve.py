@@ -29,9 +29,9 @@ from pathlib import Path
 import numpy as np
 
 import games  # noqa: F401
-from analysis.coup.blueprint import load_blueprint
-from analysis.coup.blueprint_advice import ROLLOUTS, advise_spot, sample_spots
-from analysis.coup.resolve import value_graph_for
+from analysis.coup.advice.blueprint import ROLLOUTS, advise_spot, sample_spots
+from analysis.coup.solvers.blueprint import load_blueprint
+from analysis.coup.solvers.blueprint_resolve import value_graph_for
 from analysis.shared.provenance import provenance
 from games.coup.cards import DECKS, SETUPS
 from games.errors import InvalidParameterError

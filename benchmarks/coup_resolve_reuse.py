@@ -3,7 +3,7 @@
 Plays the same 2-player games of ``resolve`` against itself twice, each deal from both
 seats as the balance tables play them: first with every spot solved afresh (the
 reference), then with the process's store of solved spots
-(:data:`analysis.coup.agents.resolve_agent.SOLVED`). Checks that every game's moves are
+(:data:`analysis.coup.agents.resolve.SOLVED`). Checks that every game's moves are
 the same both ways, and prints the CPU time a game took each way, the share of
 decisions answered from the store, and the store's size at the end.
 
@@ -22,8 +22,8 @@ from results_file import machine, save
 
 import games  # noqa: F401
 from analysis.cli import bots  # noqa: F401  (registers the agents)
-from analysis.coup.agents import resolve_agent
-from analysis.coup.duplicate import deal_chance
+from analysis.coup.agents import resolve as resolve_agent
+from analysis.coup.studies.duplicate import deal_chance
 from analysis.play.match import replay
 from analysis.shared.provenance import provenance
 

@@ -35,7 +35,7 @@ from results_file import machine, save, timed_play
 
 import games  # noqa: F401
 from analysis.cli import bots
-from analysis.coup.search_agent import DEFAULT
+from analysis.coup.agents.search import DEFAULT
 from analysis.play.bots import sample_chance
 from analysis.play.match import play_match
 from analysis.shared import store

@@ -29,8 +29,8 @@ import numpy as np
 
 import games  # noqa: F401
 from analysis.cli.bots import build
-from analysis.coup.blueprint import load_blueprint
-from analysis.coup.blueprint_advice import ROLLOUTS, advise_spot, sample_spots
+from analysis.coup.advice.blueprint import ROLLOUTS, advise_spot, sample_spots
+from analysis.coup.solvers.blueprint import load_blueprint
 from analysis.play.match import play_match
 
 RESULTS = Path(__file__).resolve().parent / "results"

@@ -14,8 +14,8 @@ os.environ.setdefault("FAROL_PROGRESS", "0")
 import pytest  # noqa: E402
 
 import games  # noqa: E402,F401  (registers the games)
-from analysis.coup import blueprint as B  # noqa: E402
 from analysis.coup.model import Endgame  # noqa: E402
+from analysis.coup.solvers import blueprint as B  # noqa: E402
 from analysis.solve.cyclic import CyclicCFR  # noqa: E402
 
 ENDGAME_START = "1v1"

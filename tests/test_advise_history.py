@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analysis.cli import main
-from analysis.coup.advise import position_at
+from analysis.coup.advice.endgame import position_at
 from games.coup.positions import parse_position
 from games.history import replay
 

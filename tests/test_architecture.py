@@ -3,6 +3,9 @@
 * imports go one way between the layers (:data:`LAYERS`): a module imports only its own
   package, the layers below it and the shared helpers (:data:`SHARED`), never a layer
   above nor a sibling package of its own layer; every module belongs to a layer;
+* inside the Coup wing the same rule holds between its floors (:data:`COUP_LAYERS`: its
+  ground, the solvers, the agents, the studies, the advice), and its top holds only the
+  ground's modules;
 * no import cycle among the modules of ``games/`` and ``analysis/``;
 * no import inside a function, except of an optional heavy dependency;
 * ``argparse`` (and ``add_argument``) only in the command line, ``analysis/cli/``;
@@ -40,6 +43,20 @@ LAYERS = (
 # a module directly under it is loose, in no layer.
 SHARED = ("analysis", "analysis.shared", "analysis.statistics")
 ROOT_PACKAGES = ("analysis",)
+
+# Inside the Coup wing (analysis/coup/), its floors from the ground up, one folder each;
+# the ground is the package's top, which holds only COUP_GROUND. A floor imports its own
+# folder, the floors below it and the ground (no solver imports an agent, no agent a
+# study). docs/architecture.md draws the same picture.
+COUP = "analysis.coup"
+COUP_LAYERS = (
+    (COUP,),                          # the ground: the endgame model, Markov guarantees
+    (f"{COUP}.solvers",),             # beliefs, re-solving, leaf tables, the blueprint...
+    (f"{COUP}.agents",),              # one module per bot, and the table of them
+    (f"{COUP}.studies",),             # sweeps, bluffing, balance, brackets, matches
+    (f"{COUP}.advice",),              # advice at a spot, from any of the above
+)
+COUP_GROUND = ("__init__", "model", "guarantees")
 
 # The solver's area: the engine, its commands, the shared helpers and the games package root.
 SOLVER_AREA = (
@@ -160,6 +177,16 @@ def upward_imports(graph: dict[str, set[str]], layers=LAYERS,
             elif rank[there] == rank[home]:
                 found.append(f"{name} -> {target}: imports a sibling of its layer")
     return found
+
+
+def inner_graph(graph: dict[str, set[str]], package: str) -> dict[str, set[str]]:
+    """``graph`` inside ``package``: its modules, each with the modules of ``package`` it
+    imports (what it imports from outside is the outer layers' business)."""
+    def inside(name: str) -> bool:
+        return name == package or name.startswith(package + ".")
+
+    return {name: {t for t in targets if inside(t)} for name, targets in graph.items()
+            if inside(name)}
 
 
 def function_imports(path: Path, allowed: Iterable[str] = LAZY_ALLOWED) -> list[str]:
@@ -307,6 +334,36 @@ def test_the_layer_check_sees_an_upward_import(tmp_path):
     ]
 
 
+def test_the_coup_floors_check_sees_an_import_back_up(tmp_path):
+    def write(relative, text=""):
+        path = tmp_path / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+    for package in ("analysis", "analysis/shared", "analysis/coup", "analysis/coup/solvers",
+                    "analysis/coup/agents", "analysis/coup/studies", "analysis/coup/advice"):
+        write(f"{package}/__init__.py")
+    write("analysis/coup/model.py", "from analysis.shared import store\n")
+    write("analysis/coup/solvers/beliefs.py", "from analysis.coup import model\n")
+    write("analysis/coup/agents/__init__.py", "from analysis.coup.agents import belief\n")
+    write("analysis/coup/agents/belief.py", "from analysis.coup.solvers.beliefs import x\n")
+    write("analysis/coup/studies/sweep.py", "import analysis.coup.agents\n")
+    write("analysis/coup/advice/spot.py", "from analysis.coup.studies import sweep\n")
+    graph = lambda: inner_graph(import_graph(module_files(tmp_path, PACKAGES)), COUP)  # noqa: E731
+    assert "analysis.shared.store" not in graph() and graph()["analysis.coup.model"] == set()
+    assert upward_imports(graph(), COUP_LAYERS, ()) == []
+    # A solver reaching up into an agent, an agent into a study, the ground into the
+    # advice: each is named.
+    write("analysis/coup/solvers/beliefs.py", "from analysis.coup.agents.belief import y\n")
+    write("analysis/coup/agents/belief.py", "from analysis.coup.studies import sweep\n")
+    write("analysis/coup/model.py", "import analysis.coup.advice.spot\n")
+    assert upward_imports(graph(), COUP_LAYERS, ()) == [
+        "analysis.coup.agents.belief -> analysis.coup.studies.sweep: imports upward",
+        "analysis.coup.model -> analysis.coup.advice.spot: imports upward",
+        "analysis.coup.solvers.beliefs -> analysis.coup.agents.belief: imports upward",
+    ]
+
+
 # ---------------------------------------------------------------- the solver's area
 def test_the_solver_area_has_no_import_cycle():
     modules = module_files()
@@ -331,6 +388,19 @@ def test_the_solver_area_keeps_the_rules():
 def test_imports_go_down_the_layers():
     _check(upward_imports(import_graph(module_files())),
            "imports against the layers (docs/architecture.md)")
+
+
+def test_imports_go_down_the_coup_floors():
+    _check(upward_imports(inner_graph(import_graph(module_files()), COUP), COUP_LAYERS, ()),
+           "imports against the Coup wing's floors (docs/architecture.md)")
+
+
+def test_the_top_of_the_coup_wing_holds_only_its_ground():
+    top = ROOT / COUP.replace(".", "/")
+    assert {p.stem for p in top.glob("*.py")} == set(COUP_GROUND), (
+        "a module at the top of analysis/coup/ belongs in one of its floors' folders")
+    folders = {f"{COUP}.{p.parent.name}" for p in top.glob("*/__init__.py")}
+    assert folders == {p for layer in COUP_LAYERS[1:] for p in layer}
 
 
 # The walk of ``--deck`` from ``farol coup match`` to the rules (docs/architecture.md): the

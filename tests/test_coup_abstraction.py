@@ -1,4 +1,4 @@
-"""The state-keyed estimate of uncapped Coup endgames (``analysis/coup/abstraction.py``)."""
+"""The state-keyed estimate of uncapped Coup endgames (``analysis/coup/studies/abstraction.py``)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import json
 import pytest
 
 from analysis.cli import main
-from analysis.coup import abstraction as A
-from analysis.coup.larger import abstraction_loss
 from analysis.coup.model import SWEEP_VERSION, Endgame, bracket_path
+from analysis.coup.studies import abstraction as A
+from analysis.coup.studies.larger import abstraction_loss
 from analysis.shared import store
 from analysis.solve import CFRSolver, compile_game
 

@@ -1,7 +1,8 @@
 """How the strongest 2-player agent plays, by what the opponent has shown
-(:mod:`analysis.coup.studies.agent_play`, contexts in :mod:`analysis.coup.blueprint_bluffs`):
-what the table has seen each player claim and be caught at, the counts by context, the
-intervals of counted moves, and the stored table."""
+(:mod:`analysis.coup.studies.agent_play`, contexts in
+:mod:`analysis.coup.studies.blueprint_bluffs`): what the table has seen each player claim
+and be caught at, the counts by context, the intervals of counted moves, and the stored
+table."""
 
 from __future__ import annotations
 
@@ -11,9 +12,9 @@ import numpy as np
 import pyspiel
 import pytest
 
-from analysis.coup import blueprint_bluffs as BB
-from analysis.coup.panel import View
+from analysis.coup.agents.rules_of_thumb import View
 from analysis.coup.studies import agent_play as A
+from analysis.coup.studies import blueprint_bluffs as BB
 from analysis.shared import store
 from games.coup import cards as C
 from games.errors import InvalidParameterError

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 from coup_helpers import data_without
 
-import analysis.coup.advise  # noqa: F401  (registers the solved bot)
+import analysis.coup.agents  # noqa: F401  (registers the solved bot)
 from analysis.cli import main
-from analysis.coup.endgames import analyse, cap_study, solve_endgame
 from analysis.coup.model import Endgame
+from analysis.coup.solvers.endgames import analyse, cap_study, solve_endgame
 from analysis.play.bots import make_bot, sample_chance
 from analysis.solve import compile_game, solve_lp
 
@@ -147,8 +147,8 @@ def test_advise_prices_the_cap_as_the_brackets_do(tmp_path, monkeypatch, cap):
     """The default advice prices the cap by Markov guarantees: its uncapped bracket is the
     Markov bracket the sweep computes for the same endgame and cap, inside the plain
     bracket (the cap as a loss, then as a win), and the mover's mix is a distribution."""
-    from analysis.coup.advise import advise
-    from analysis.coup.brackets import solve_bracket
+    from analysis.coup.advice.endgame import advise
+    from analysis.coup.solvers.brackets import solve_bracket
 
     monkeypatch.setenv("FAROL_CACHE_DIR", str(tmp_path))
     advice = advise(LOW, "inquisitor", cap)
@@ -166,7 +166,7 @@ def test_advise_prices_the_cap_as_the_brackets_do(tmp_path, monkeypatch, cap):
 def test_advise_for_the_second_seat_mirrors_the_first(tmp_path, monkeypatch):
     """The same endgame written with seat 1 to move (its own deal's guarantees) gives the
     mover the same uncapped bracket as with seat 0 to move."""
-    from analysis.coup.advise import advise
+    from analysis.coup.advice.endgame import advise
 
     monkeypatch.setenv("FAROL_CACHE_DIR", str(tmp_path))
     first = advise(LOW, "inquisitor", 1)
@@ -188,7 +188,7 @@ def test_advise_with_seven_coins_is_to_coup(tmp_path, monkeypatch):
     """«*Golpe de Estado* (pagas 7 monedas y una persona pierde una carta; no se puede
     bloquear ni desafiar)»: against one influence the mover coups and wins for sure, so
     the bracket is closed at 1."""
-    from analysis.coup.advise import advise
+    from analysis.coup.advice.endgame import advise
 
     monkeypatch.setenv("FAROL_CACHE_DIR", str(tmp_path))
     advice = advise("duke/contessa/7;?/contessa/3;move:0", "inquisitor", 1)
@@ -253,7 +253,7 @@ def test_solved_bot_plays_a_real_endgame_past_the_solved_turns(tmp_path, monkeyp
     loss, and the bot's win rate against random play is at least the guarantee of its
     seat (the bracket's lower end) up to three standard errors."""
     from analysis.coup import guarantees as GU
-    from analysis.coup.advise import DEFAULT_CAP, priced_endgame
+    from analysis.coup.solvers.position_endgames import DEFAULT_CAP, priced_endgame
     from games.coup import endgame_game
     from games.coup.positions import parse_position
 
@@ -331,8 +331,8 @@ def test_the_priced_study_walks_each_players_safe_strategy(eg):
     inside it: along it the mover wins at least their guarantee (the bracket's lower end:
     their strategy holds it against anything, the other's safe strategy included) and at
     most the upper end; its own range (guarantees at the cap) lies between the two."""
-    from analysis.coup.brackets import solve_bracket
-    from analysis.coup.endgames import solve_priced_endgame
+    from analysis.coup.solvers.brackets import solve_bracket
+    from analysis.coup.solvers.endgames import solve_priced_endgame
 
     record = solve_priced_endgame(eg)
     bracket = solve_bracket(eg, markov=True)
@@ -363,7 +363,8 @@ def test_sweep_resumes_refuses_damaged_records_and_redoes_deleted_ones(tmp_path)
     """A second sweep solves nothing already on disk; an unreadable record is refused
     naming it (a stored result is never taken as missing); once deleted it is solved
     again."""
-    from analysis.coup import model, sweep
+    from analysis.coup import model
+    from analysis.coup.studies import sweep
     from analysis.shared.store import CorruptFileError
 
     endgames = sweep.grid(coins=(0, 7), decks=("inquisitor",), cap=1)
@@ -425,7 +426,7 @@ def test_the_priced_study_section_compares_with_the_cap_zero_study(tmp_path, mon
     """One row per deck and claim of the priced records, with the cap-0 study's rates
     beside it; each card's range to the end lies inside [0, 1] with its low end first.
     Without records, how to run them."""
-    from analysis.coup import bluffing
+    from analysis.coup.studies import bluffing
     from analysis.report import ReportContext
     from analysis.report.coup.bluffing import section_priced_bluffing
     from analysis.report.guides.coup.readers import priced_records
@@ -449,7 +450,7 @@ def test_the_priced_study_section_compares_with_the_cap_zero_study(tmp_path, mon
 
 def test_sweeps_in_worker_processes_match_the_serial_sweep(tmp_path):
     """The endgame and bracket sweeps give the same records in 2 processes as in one."""
-    from analysis.coup import sweep
+    from analysis.coup.studies import sweep
 
     endgames = sweep.grid(coins=(0, 7), decks=("inquisitor",), cap=1)
     serial = sweep.sweep(endgames, tmp_path / "a", workers=1, progress=False)

@@ -1,4 +1,4 @@
-"""Coup balance at 2-8 players (analysis.coup.seat_balance, ``farol coup balance``)."""
+"""Coup balance at 2-8 players (analysis.coup.studies.seat_balance, ``farol coup balance``)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 
 from analysis.cli import main
 from analysis.cli.bots import build
-from analysis.coup import seat_balance as SB
+from analysis.coup.studies import seat_balance as SB
 from analysis.play.match import MatchResult, SeatRecord
 from analysis.shared import store
 from games.coup import cards as C
@@ -147,7 +147,7 @@ def test_the_command_prints_each_table_and_refuses_bad_input(data, capsys):
 
 
 def test_the_report_section_shows_each_table_and_the_blueprint_from_the_records(data):
-    from analysis.coup import blueprint as B
+    from analysis.coup.solvers import blueprint as B
     from analysis.report.context import ReportContext
     from analysis.report.coup.from_the_deal import pct, section_from_the_deal
     from games.catalog import family

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analysis.coup import seat_balance as SB
+from analysis.coup.studies import seat_balance as SB
 from analysis.play.match import MatchResult, SeatRecord
 from analysis.report.context import ReportContext
 from analysis.report.coup.from_the_deal import section_from_the_deal

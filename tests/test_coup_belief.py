@@ -1,5 +1,5 @@
 """Exact beliefs over the opponent's hidden cards in 2-player Coup
-(:mod:`analysis.coup.agents.belief`): they sum to 1, never give a hand that counting the
+(:mod:`analysis.coup.solvers.beliefs`): they sum to 1, never give a hand that counting the
 cards rules out, always keep the true hand possible, read nothing the seat did not see,
 and agree with Bayes' rule computed by enumerating every history with OpenSpiel's own
 information-state strings."""
@@ -13,7 +13,7 @@ import pyspiel
 import pytest
 
 import games  # noqa: F401  (registers the games)
-from analysis.coup.agents.belief import Belief, ClaimModel
+from analysis.coup.solvers.beliefs import Belief, ClaimModel
 from analysis.play.bots import sample_chance
 from games.coup import cards as C
 from games.errors import InvalidPositionError

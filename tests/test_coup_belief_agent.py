@@ -11,9 +11,9 @@ import pytest
 from coup_helpers import play_bots as play
 
 from analysis.cli import bots as cli_bots  # noqa: F401  (registers every bot)
-from analysis.coup.agents import belief_search as B
-from analysis.coup.panel import View
-from analysis.coup.search_agent import Budget
+from analysis.coup.agents import belief as B
+from analysis.coup.agents.rules_of_thumb import View
+from analysis.coup.agents.search import Budget
 from analysis.play.bots import make_bot
 from games.coup import cards as C
 from games.coup import engine as E

@@ -1,5 +1,5 @@
 """Re-solving a 2-player Coup spot over the public beliefs
-(:mod:`analysis.coup.solvers.belief_resolve`, :class:`~analysis.coup.agents.belief.PublicBelief`):
+(:mod:`analysis.coup.solvers.belief_resolve`, :class:`~analysis.coup.solvers.beliefs.PublicBelief`):
 with no depth limit the re-solve of a small endgame is an equilibrium of the real game
 (OpenSpiel's exploitability of its strategy is zero); the public beliefs are Bayes'
 rule over both hands; the re-solving agent plays legal games."""
@@ -15,9 +15,9 @@ from open_spiel.python import policy as osp
 from open_spiel.python.algorithms import exploitability
 
 import games  # noqa: F401  (registers the games)
-from analysis.coup.agents.belief import ClaimModel, PublicBelief, visible_events
-from analysis.coup.agents.resolve_agent import ResolveAgent
+from analysis.coup.agents.resolve import ResolveAgent
 from analysis.coup.solvers.belief_resolve import heuristic, resolve, unroll
+from analysis.coup.solvers.beliefs import ClaimModel, PublicBelief, visible_events
 from analysis.play.bots import make_bot
 from analysis.solve.cyclic import CyclicCFR
 from games.coup.view import infoset_key
@@ -121,7 +121,7 @@ def test_public_beliefs_are_bayes_over_both_hands():
 
 
 def test_heuristic_leaf_is_the_strength_gap():
-    from analysis.coup.search_agent import score
+    from analysis.coup.solvers.strength import score
 
     game = pyspiel.load_game("python_coup", {})
     rng = random.Random(0)
@@ -170,7 +170,7 @@ def test_the_agent_refuses_more_than_two_players():
 
 
 def test_advice_from_the_resolve_reads_the_mix_at_the_players_hand():
-    from analysis.coup.resolve_advice import LIMIT, advise_state
+    from analysis.coup.advice.resolve import LIMIT, advise_state
     from games.errors import InvalidPositionError
 
     game = pyspiel.load_game("python_coup", {})
@@ -205,7 +205,7 @@ def test_advice_from_the_resolve_reads_the_mix_at_the_players_hand():
 def _histories(game, count, spots, monkeypatch):
     """The move lists of ``count`` re-solving games (both seats), with ``spots`` as the
     process's store of solved spots."""
-    from analysis.coup.agents import resolve_agent
+    from analysis.coup.agents import resolve as resolve_agent
 
     monkeypatch.setattr(resolve_agent, "SOLVED", spots)
     out = []
@@ -219,7 +219,7 @@ def _histories(game, count, spots, monkeypatch):
 def test_reusing_solved_spots_plays_the_same_moves(monkeypatch):
     # A re-solve is a function of the public history, the seat and the settings, so a
     # spot met again is answered from the store with the very same mix.
-    from analysis.coup.agents.resolve_agent import SolvedSpots
+    from analysis.coup.agents.resolve import SolvedSpots
 
     game = pyspiel.load_game("python_coup", {"turn_cap": 10})
     kept = SolvedSpots()
@@ -231,7 +231,7 @@ def test_reusing_solved_spots_plays_the_same_moves(monkeypatch):
 
 
 def test_the_store_of_solved_spots_forgets_the_oldest():
-    from analysis.coup.agents.resolve_agent import SolvedSpots
+    from analysis.coup.agents.resolve import SolvedSpots
 
     spots = SolvedSpots(size=2)
     for key in "abc":

@@ -20,17 +20,17 @@ from numba import njit
 
 from analysis import cli
 from analysis.cli.bots import make_bot
-from analysis.coup import blueprint as B
-from analysis.coup.blueprint_bounds import (
+from analysis.coup.guarantees import position_graph, uncapped_roots
+from analysis.coup.model import Endgame
+from analysis.coup.solvers import blueprint as B
+from analysis.coup.solvers import leaf_table
+from analysis.coup.studies.blueprint_bounds import (
     LocalBestResponse,
     exploitability_lower_bound,
     keyed_response,
     local_bounds,
     response_bound,
 )
-from analysis.coup.guarantees import position_graph, uncapped_roots
-from analysis.coup.model import Endgame
-from analysis.coup.solvers import leaf_table
 from analysis.shared import store
 from analysis.shared.store import CorruptFileError
 from analysis.solve.cyclic import CyclicCFR, _values, normalise
@@ -377,8 +377,8 @@ def test_best_is_the_resolving_agent_even_where_the_blueprint_is_built(endgames,
                                                                         monkeypatch):
     """The re-solving agent beats belief, which beats search, which beats the blueprint:
     ``best`` at 2 players is the re-solving agent whether or not a blueprint is built."""
-    from analysis.coup.agents.fast_search import FastSearchAgent
-    from analysis.coup.agents.resolve_agent import ResolveAgent
+    from analysis.coup.agents.fast import FastSearchAgent
+    from analysis.coup.agents.resolve import ResolveAgent
 
     dg, _, strategies, _, _ = endgames
     monkeypatch.setenv(store.CACHE_ENV, str(tmp_path / "cache"))
@@ -552,7 +552,7 @@ def test_the_build_stores_the_values_its_training_computed(endgames, tmp_path, m
     """``farol coup blueprint build`` in one process: the values advice re-solves from are
     the training's own (one values pass, not two) and equal a fresh pass."""
     from analysis.cli import coup_blueprint
-    from analysis.coup.resolve import values_current, values_path
+    from analysis.coup.solvers.blueprint_resolve import values_current, values_path
 
     dg = dataclasses.replace(endgames[0], roots={"basic": endgames[0].roots[START]})
     monkeypatch.setattr(coup_blueprint.blueprint, "deck_graph", lambda *a, **k: dg)

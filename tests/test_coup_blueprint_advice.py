@@ -1,4 +1,4 @@
-"""Advice at any Coup decision from the blueprint (analysis.coup.blueprint_advice), on the
+"""Advice at any Coup decision from the blueprint (analysis.coup.advice.blueprint), on the
 1v1 endgames' blueprint (tests/conftest.py), checked against beliefs computed another
 way: OpenSpiel states replayed with each card the opponent may have been dealt."""
 
@@ -13,10 +13,10 @@ from cli_helpers import param_flags
 
 from analysis import cli
 from analysis.cli import bots  # noqa: F401  (registers the bots and coaches)
-from analysis.coup import blueprint as B
-from analysis.coup.blueprint_advice import advise_spot, beliefs
+from analysis.coup.advice.blueprint import advise_spot, beliefs
 from analysis.coup.guarantees import position_key
 from analysis.coup.model import Endgame
+from analysis.coup.solvers import blueprint as B
 from analysis.play.coaching import coach_for
 from analysis.play.session import play_game
 from analysis.shared import store
@@ -166,7 +166,7 @@ def test_play_coaches_a_coup_game_from_the_blueprint(bp, tmp_path, monkeypatch):
 
 
 def test_a_position_string_is_advised_with_the_deals_the_player_cannot_rule_out(bp):
-    from analysis.coup.blueprint_advice import position_spot
+    from analysis.coup.advice.blueprint import position_spot
 
     position = "captain/contessa/2;?/contessa/2;move:0"
     state = position_spot(position, "ambassador", "basic", seed=1)

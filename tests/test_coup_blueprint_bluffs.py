@@ -1,14 +1,14 @@
-"""The blueprint's bluff, challenge and block rates (analysis.coup.blueprint_bluffs)."""
+"""The blueprint's bluff, challenge and block rates (analysis.coup.studies.blueprint_bluffs)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from analysis.coup import blueprint as B
-from analysis.coup import blueprint_bluffs as BB
+from analysis.coup.agents.rules_of_thumb import View
 from analysis.coup.model import Endgame
-from analysis.coup.panel import View
+from analysis.coup.solvers import blueprint as B
+from analysis.coup.studies import blueprint_bluffs as BB
 from analysis.shared import store
 from games.coup import cards as C
 from games.coup import engine as E

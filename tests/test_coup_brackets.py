@@ -1,12 +1,13 @@
-"""Bounds on uncapped Coup endgame values from capped solves (``analysis/coup/brackets.py``)."""
+"""Bounds on uncapped Coup endgame values from capped solves
+(``analysis/coup/solvers/brackets.py``)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from analysis.coup.brackets import compile_endgame, solve_bracket, with_cap_payoff
 from analysis.coup.model import BracketRecord, Endgame
+from analysis.coup.solvers.brackets import compile_endgame, solve_bracket, with_cap_payoff
 from analysis.solve import CFRSolver, compile_game
 from games.coup import endgame_game
 
@@ -102,7 +103,7 @@ def _fake_bracket(directory, eg: Endgame, width: float) -> None:
 def test_the_sweep_orders_by_the_bracket_one_cap_lower(tmp_path):
     """Widest first narrows the worst brackets first; narrowest-open first runs only the
     brackets still open, the likeliest to close first, and leaves out the converged."""
-    from analysis.coup.sweep import narrowest_open_first, widest_first
+    from analysis.coup.studies.sweep import narrowest_open_first, widest_first
 
     widths = {(0, 0): 0.7, (6, 3): 0.03, (1, 7): 0.02, (5, 9): 0.0}
     for (a, b), w in widths.items():

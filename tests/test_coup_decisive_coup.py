@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.coup.brackets import compile_endgame, solve_bracket
 from analysis.coup.model import Endgame
+from analysis.coup.solvers.brackets import compile_endgame, solve_bracket
 from games.coup import cards as C
 from games.coup import endgame_game
 from games.coup import engine as E

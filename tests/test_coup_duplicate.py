@@ -1,5 +1,6 @@
-"""Duplicate deals in Coup (analysis.coup.duplicate, analysis.play.match with ``deal``): the same
-cards in every rotation, games that replay from their seeds, intervals over deals."""
+"""Duplicate deals in Coup (analysis.coup.studies.duplicate, analysis.play.match with
+``deal``): the same cards in every rotation, games that replay from their seeds, intervals
+over deals."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ import pyspiel
 import pytest
 
 from analysis.cli import bots
-from analysis.coup.duplicate import DealChance, deal_chance, shuffle_keys, shuffled
-from analysis.coup.seat_balance import starting_hands
+from analysis.coup.studies.duplicate import DealChance, deal_chance, shuffle_keys, shuffled
+from analysis.coup.studies.seat_balance import starting_hands
 from analysis.play import match
 from analysis.statistics.intervals import cluster_interval, mean_interval
 from games.coup import cards as C

@@ -9,8 +9,8 @@ import pytest
 
 from analysis.cli import main
 from analysis.cli.bots import build
-from analysis.coup import seat_balance as SB
-from analysis.coup.duplicate import deal_chance
+from analysis.coup.studies import seat_balance as SB
+from analysis.coup.studies.duplicate import deal_chance
 from analysis.play.match import play_games
 from analysis.shared import store
 from analysis.statistics.intervals import cluster_interval

@@ -13,12 +13,14 @@ import pyspiel
 import pytest
 from coup_helpers import play_bots as play
 
-from analysis.coup import panel as P
-from analysis.coup import search_agent as S
-from analysis.coup.agents import best  # noqa: F401  (registers the Coup agents)
-from analysis.coup.agents import fast_search as F
+import analysis.coup.agents  # noqa: F401  (registers the Coup agents)
+from analysis.coup.agents import bluffer as B
+from analysis.coup.agents import fast as F
+from analysis.coup.agents import honest as H
 from analysis.coup.agents import rollout_sim as sim
-from analysis.coup.panel import View
+from analysis.coup.agents import rules_of_thumb as P
+from analysis.coup.agents import search as S
+from analysis.coup.agents.rules_of_thumb import View
 from analysis.play.bots import make_bot, sample_chance
 from games.coup import cards as C
 from games.coup import engine as E
@@ -156,14 +158,18 @@ def test_block_answer_blocks_with_a_card_held_first():
 
 
 def test_the_panel_and_the_roll_out_players_ask_the_same_function(monkeypatch):
-    # The bluffing decisions have one owner, the panel's functions: made to always
-    # challenge, the bluffer and quick_move both challenge a claim they would never doubt.
-    assert (S.acting_hand, S.block_answer, S.challenges, F.challenges) == (
-        P.acting_hand, P.block_answer, P.challenges, P.challenges)
+    # The bluffing decisions have one owner, the rules of thumb's functions: made to
+    # always challenge, the bluffer and quick_move both challenge a claim they would never
+    # doubt.
+    assert (S.acting_hand, S.block_answer, S.challenges, F.challenges, H.acting_hand,
+            H.block_answer, H.challenges) == (
+        P.acting_hand, P.block_answer, P.challenges, P.challenges, P.acting_hand,
+        P.block_answer, P.challenges)
     monkeypatch.setattr(P, "challenges", lambda proven, rate, draw: True)
     monkeypatch.setattr(S, "challenges", P.challenges)
+    monkeypatch.setattr(H, "challenges", P.challenges)
     state = _after_tax(players=3)
-    bluffer = P.BluffingAgent(1, 0, P.BluffParams(challenge_rate=0.0, never_challenge=()))
+    bluffer = B.BluffingAgent(1, 0, B.BluffParams(challenge_rate=0.0, never_challenge=()))
     assert bluffer(state) == C.A_CHALLENGE
     rates = [(0.0, 0.0, 0.0, 0.0)] * 3
     assert S.quick_move(state.core, 1, rates, random.Random(0), 2) == C.A_CHALLENGE

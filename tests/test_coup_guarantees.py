@@ -10,8 +10,13 @@ import pytest
 from coup_helpers import data_without
 
 from analysis.coup import guarantees as M
-from analysis.coup.brackets import compile_endgame, compile_markov, solve_bracket, with_cap_bounds
 from analysis.coup.model import Endgame
+from analysis.coup.solvers.brackets import (
+    compile_endgame,
+    compile_markov,
+    solve_bracket,
+    with_cap_bounds,
+)
 from games.coup import cards as C
 from games.coup import engine as E
 from games.coup.walker import DecisiveCoupWalker

@@ -9,9 +9,9 @@ from collections import deque
 import numpy as np
 import pytest
 
-from analysis.coup import blueprint as B
 from analysis.coup.guarantees import position_graph, position_id, position_key, uncapped_roots
 from analysis.coup.model import Endgame
+from analysis.coup.solvers import blueprint as B
 from analysis.coup.solvers import leaf_table as L
 from analysis.shared.store import CorruptFileError
 from games.coup import engine as E

@@ -1,6 +1,6 @@
 """Brackets with the cap priced by Markov guarantees beyond the 1v1 endgames: the full
-2-player game (``analysis.coup.full_game.run_markov``) and the 2v1/1v2 endgames
-(``analysis.coup.larger.run_markov``), their committed records and report rows."""
+2-player game (``analysis.coup.studies.full_game.run_markov``) and the 2v1/1v2 endgames
+(``analysis.coup.studies.larger.run_markov``), their committed records and report rows."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from analysis.coup import full_game, larger
 from analysis.coup import guarantees as M
 from analysis.coup.model import Endgame
+from analysis.coup.studies import full_game, larger
 
 TOL = 2e-4  # each side is solved to exploitability 1e-4
 

@@ -7,8 +7,8 @@ import random
 import pytest
 
 from analysis.cli import main
-from analysis.coup import abstraction as A
 from analysis.coup.model import Endgame
+from analysis.coup.studies import abstraction as A
 from analysis.shared import store
 from analysis.solve import compile_game
 from games.coup import cards as C

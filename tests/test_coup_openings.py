@@ -1,5 +1,5 @@
 """2-player Coup's opening answers at once from the shipped table
-(analysis/coup/openings.py); without the table, and at later spots with two face-down
+(analysis/coup/advice/openings.py); without the table, and at later spots with two face-down
 cards each, the re-solve answers, its first line saying what it leaves out."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import json
 import pytest
 
 from analysis.cli import main
-from analysis.coup import openings as coup_openings
-from analysis.coup.advise import advise
+from analysis.coup.advice import openings as coup_openings
+from analysis.coup.advice.endgame import advise
 from analysis.shared import store
 from analysis.shared.provenance import provenance
 from games.coup.positions import parse_position
@@ -60,7 +60,7 @@ def test_the_shipped_coup_opening_answers(capsys):
 
 def test_the_table_reads_the_same_advice_as_the_solve_walk():
     """The builder reads every hand off the compiled tree; it must agree with
-    :func:`analysis.coup.advise.advise`, which walks OpenSpiel states (a small spot)."""
+    :func:`analysis.coup.advice.endgame.advise`, which walks OpenSpiel states (a small spot)."""
     general = parse_position("?/duke/3;?/captain/2;move:0", "ambassador")
     answers = coup_openings._answers("ambassador", general, True, 1e-4, None)
     assert len(answers) == 5

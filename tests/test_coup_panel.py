@@ -8,8 +8,10 @@ import numpy as np
 import pyspiel
 import pytest
 
-from analysis.coup import panel
-from analysis.coup.panel import BluffParams, View, bluffer_bot, honest_bot
+from analysis.coup.agents.bluffer import BluffParams, bluffer_bot
+from analysis.coup.agents.honest import honest_bot
+from analysis.coup.agents.rules_of_thumb import View
+from analysis.coup.model import GAME
 from analysis.play.bots import bots_for, make_bot, sample_chance
 from games.coup import cards as C
 from games.coup import engine as E
@@ -228,9 +230,23 @@ def test_bluff_rates_are_probabilities():
 
 
 def test_panel_is_registered_for_coup_only():
-    coup = {spec.name for spec in bots_for(panel.GAME)}
+    coup = {spec.name for spec in bots_for(GAME)}
     assert {"random", "honest", "bluffer", "bluffer-bold"} <= coup
     assert "honest" not in {spec.name for spec in bots_for("python_goat_lords")}
+
+
+def test_every_coup_bot_lives_in_the_module_the_agents_table_names():
+    """One module per bot, named after it (the bold bluffer is the bluffer's variant), and
+    one table from name to module whose order is the order the bots are listed in."""
+    from analysis.coup.agents import BOTS
+
+    registered = {spec.name: spec for spec in bots_for(GAME)}
+    assert list(BOTS) == list(registered)
+    for name, spec in registered.items():
+        assert spec.factory.__module__ == BOTS[name].__name__, name
+        if name != "random":
+            stem = BOTS[name].__name__.removeprefix("analysis.coup.agents.")
+            assert stem == name.replace("-", "_") or (name, stem) == ("bluffer-bold", "bluffer")
 
 
 @pytest.mark.parametrize("shown,answer", [(C.CAPTAIN, C.A_EXAMINE_FORCE), (C.CONTESSA, C.A_EXAMINE_KEEP)])

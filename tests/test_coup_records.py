@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from analysis.coup.abstraction import Estimate
-from analysis.coup.full_game import FullGameRow
-from analysis.coup.larger import LargerRow
 from analysis.coup.model import BracketRecord, Endgame, EndgameRecord, read_typed_rows
-from analysis.coup.sweep import CapStudyRow
+from analysis.coup.studies.abstraction import Estimate
+from analysis.coup.studies.full_game import FullGameRow
+from analysis.coup.studies.larger import LargerRow
+from analysis.coup.studies.sweep import CapStudyRow
 from analysis.shared import store
 
 KINDS = {"endgames": EndgameRecord, "endgames_priced": EndgameRecord,

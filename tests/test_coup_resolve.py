@@ -1,6 +1,7 @@
-"""Depth-limited re-solving of 2-player Coup spots (analysis.coup.resolve) on the 1v1
-endgames' blueprint (tests/conftest.py), and the exact tree best response it measures
-itself with (analysis.solve.tree_response), checked against OpenSpiel's."""
+"""Depth-limited re-solving of 2-player Coup spots
+(analysis.coup.solvers.blueprint_resolve) on the 1v1 endgames' blueprint
+(tests/conftest.py), and the exact tree best response it measures itself with
+(analysis.solve.tree_response), checked against OpenSpiel's."""
 
 from __future__ import annotations
 
@@ -13,11 +14,11 @@ import pytest
 from open_spiel.python import policy as os_policy
 from open_spiel.python.algorithms import exploitability as os_exploitability
 
-from analysis.coup import blueprint as B
-from analysis.coup.blueprint_advice import advise_spot, beliefs
+from analysis.coup.advice.blueprint import advise_spot, beliefs
 from analysis.coup.guarantees import encode_key, markov_key
 from analysis.coup.model import Endgame
-from analysis.coup.resolve import (
+from analysis.coup.solvers import blueprint as B
+from analysis.coup.solvers.blueprint_resolve import (
     ValueGraph,
     compute_values,
     public_worlds,

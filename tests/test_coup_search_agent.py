@@ -16,8 +16,8 @@ from coup_helpers import play_bots as play
 
 from analysis import cli
 from analysis.cli import bots as cli_bots  # noqa: F401  (registers every bot)
-from analysis.coup import search_agent as S
-from analysis.coup.panel import View
+from analysis.coup.agents import search as S
+from analysis.coup.agents.rules_of_thumb import View
 from analysis.play.bots import bots_for, make_bot, sample_chance
 from games.coup import cards as C
 from games.coup import engine as E
@@ -176,7 +176,7 @@ def test_same_seed_same_game_and_another_seed_another():
 
 @pytest.mark.parametrize("players", range(2, 9))
 def test_best_is_the_resolving_agent_at_two_players_and_search_beyond(players):
-    from analysis.coup.agents.resolve_agent import ResolveAgent
+    from analysis.coup.agents.resolve import ResolveAgent
 
     game = pyspiel.load_game("python_coup", {"players": players})
     bot = make_bot("best", game, 0, 0)

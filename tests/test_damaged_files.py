@@ -12,10 +12,10 @@ import pytest
 from analysis import cli
 from analysis.cobardes import renewal
 from analysis.cobardes import sweep as cobardes_sweep
-from analysis.coup import abstraction
-from analysis.coup import advise as coup_advise
 from analysis.coup import model as coup_model
+from analysis.coup.advice import endgame as coup_advise
 from analysis.coup.model import Endgame, load_record, record_path
+from analysis.coup.studies import abstraction
 from analysis.goat_lords.tournament import Experiment, csv_folder, csv_path, load_rows
 from analysis.report.coup import endgames as coup_endgames_report
 from analysis.shared import store

@@ -18,8 +18,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analysis.coup.full_game import FullGameRow
-from analysis.coup.larger import LargerRow
 from analysis.coup.model import (
     BracketRecord,
     Endgame,
@@ -28,7 +26,9 @@ from analysis.coup.model import (
     load_record,
     read_typed_rows,
 )
-from analysis.coup.sweep import CapStudyRow
+from analysis.coup.studies.full_game import FullGameRow
+from analysis.coup.studies.larger import LargerRow
+from analysis.coup.studies.sweep import CapStudyRow
 from analysis.shared.store import CorruptFileError
 from analysis.solve import SolveResult, compile_cached, solve
 from analysis.solve.cache import save_compiled

@@ -18,9 +18,10 @@ from matplotlib.figure import Figure
 from analysis.cli import main as cli_main
 from analysis.cobardes.hidden_sweep import hidden_matchups, load_hidden
 from analysis.cobardes.sweep import is_mirror
-from analysis.coup import blueprint, full_game
-from analysis.coup import seat_balance as SB
-from analysis.coup.blueprint_bluffs import BluffRow, BluffTable, GridRow, save_table
+from analysis.coup.solvers import blueprint
+from analysis.coup.studies import full_game
+from analysis.coup.studies import seat_balance as SB
+from analysis.coup.studies.blueprint_bluffs import BluffRow, BluffTable, GridRow, save_table
 from analysis.goat_lords.plan import plan as goat_plan
 from analysis.goat_lords.statistics import duel_success, seat_win_rates
 from analysis.goat_lords.tournament import load_rows

@@ -17,17 +17,18 @@ import json
 
 from analysis.cli.numbers import int_in
 from analysis.cli.spots import add_spot_arguments, spot_from_args
-from analysis.coup import resolve_advice
-from analysis.coup.advise import CAP_PRICINGS, DEFAULT_CAP, advise, can_price_cap, position_at
-from analysis.coup.blueprint_advice import (
+from analysis.coup.advice import resolve as resolve_advice
+from analysis.coup.advice.blueprint import (
     ROLLOUTS,
     SpotAdvice,
     advise_spot,
     blueprint_for,
     position_spot,
 )
-from analysis.coup.openings import SOLVE_MINUTES, refusal, stored_advice, stored_note
-from analysis.coup.resolve_advice import advise_state
+from analysis.coup.advice.endgame import advise, position_at
+from analysis.coup.advice.openings import SOLVE_MINUTES, refusal, stored_advice, stored_note
+from analysis.coup.advice.resolve import advise_state
+from analysis.coup.solvers.position_endgames import CAP_PRICINGS, DEFAULT_CAP, can_price_cap
 from analysis.shared.progress import expect
 from games.coup import cards as C
 from games.coup.positions import parse_position

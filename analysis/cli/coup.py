@@ -23,9 +23,10 @@ from analysis.cli.matches import (
     show_progress,
 )
 from analysis.cli.numbers import finite_float, int_in
-from analysis.coup import abstraction, full_game, larger, model, sweep
-from analysis.coup.duplicate import deal_chance
-from analysis.coup.panel import GAME
+from analysis.coup import model
+from analysis.coup.model import GAME
+from analysis.coup.studies import abstraction, full_game, larger, sweep
+from analysis.coup.studies.duplicate import deal_chance
 from analysis.play.match import play_match
 from analysis.shared import store
 from analysis.solve.compile import parse_memory

@@ -14,9 +14,9 @@ from analysis.cli import bots
 from analysis.cli.lists import comma_list
 from analysis.cli.matches import parse_agents, show_progress
 from analysis.cli.numbers import int_in, parse_counts
-from analysis.coup import seat_balance as SB
 from analysis.coup.agents.best import about_kind, agent_name
-from analysis.coup.seat_balance import TableRecord
+from analysis.coup.studies import seat_balance as SB
+from analysis.coup.studies.seat_balance import TableRecord
 from analysis.shared import store
 from games.coup import cards
 

@@ -20,11 +20,10 @@ import sys
 
 from analysis.cli.lists import comma_list
 from analysis.cli.numbers import int_in
-from analysis.coup import blueprint
-from analysis.coup import blueprint_bluffs as BB
-from analysis.coup.blueprint_bounds import measure_bounds
-from analysis.coup.resolve import compute_values, values_current
-from analysis.coup.solvers import leaf_table
+from analysis.coup.solvers import blueprint, leaf_table
+from analysis.coup.solvers.blueprint_resolve import compute_values, values_current
+from analysis.coup.studies import blueprint_bluffs as BB
+from analysis.coup.studies.blueprint_bounds import measure_bounds
 from analysis.shared import store
 from analysis.shared.progress import shown
 from games.coup import cards

@@ -1,6 +1,6 @@
 """``farol coup openings``: solve the first decision of 2-player Coup once per deck and
 setup, and store every hand's advice, so that ``farol advise coup`` answers the opening
-at once (analysis/coup/openings.py)."""
+at once (analysis/coup/advice/openings.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import argparse
 
 from analysis.cli.lists import comma_list
 from analysis.cli.numbers import finite_float
-from analysis.coup import openings
-from analysis.coup.advise import TARGET
+from analysis.coup.advice import openings
+from analysis.coup.solvers.position_endgames import TARGET
 from analysis.shared import store
 from analysis.shared.progress import say
 from games.coup import cards as C

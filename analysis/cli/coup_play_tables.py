@@ -13,8 +13,8 @@ import argparse
 from analysis.cli.lists import comma_list
 from analysis.cli.matches import show_progress
 from analysis.cli.numbers import int_in
-from analysis.coup import blueprint_bluffs as BB
 from analysis.coup.studies import agent_play as A
+from analysis.coup.studies import blueprint_bluffs as BB
 from analysis.shared import store
 from games.coup import cards
 from games.errors import InvalidParameterError

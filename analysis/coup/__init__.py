@@ -1,28 +1,29 @@
-"""Coup solved: 1v1 endgames, larger endgames, the bluffing study, balance and advice.
+"""Coup solved and played: endgames, the whole game's blueprint, agents, studies and advice.
 
-Modules
--------
-:mod:`analysis.coup.model`
-    The 1v1 endgame, the shared constants and the stored records (through
-    :mod:`analysis.shared.store`).
-:mod:`analysis.coup.endgames`
-    One 1v1 endgame (one face-down card each, dealt by chance) solved on the
-    perfect-recall tree with Farol's engine, its equilibrium walked for values,
-    bluff and challenge rates, and checked with OpenSpiel's ``exploitability``.
-:mod:`analysis.coup.sweep`, :mod:`analysis.coup.runner`
-    Every coin pair, both decks: parallel, resumable, one JSON file per endgame.
-:mod:`analysis.coup.bluffing`, :mod:`analysis.coup.balance`
-    The questions asked of the sweep: bluff rates, character values, seat balance.
-:mod:`analysis.coup.guarantees`
-    Markov guarantees: what a player secures from a bare position, to price the cap.
-:mod:`analysis.coup.brackets`, :mod:`analysis.coup.full_game`
-    Rigorous bounds on the uncapped values (endgames, the full 2-player game).
-:mod:`analysis.coup.abstraction`
-    The state-keyed estimate beyond the cap, with its loss measured at cap 3.
-:mod:`analysis.coup.larger`
-    2v1 and 2v2 endgames: sizes, times, and the state-keyed abstraction's loss.
-:mod:`analysis.coup.advise`
-    ``farol advise coup`` and the ``solved`` bot for ``farol play python_coup``.
+The wing is sorted by kind, one folder a floor; a floor imports its own folder, the
+floors below it and the ground, never one above (``tests/test_architecture.py``,
+``COUP_LAYERS``):
+
+:mod:`analysis.coup.advice`
+    Advice at a spot: the exact endgame solve (``farol advise coup POSITION``), the
+    shipped openings, the blueprint with its re-solves (also ``farol play``'s coach), the
+    re-solve over the public beliefs.
+:mod:`analysis.coup.studies`
+    The questions asked: the 1v1 endgame sweeps and what they say of bluffing and
+    balance, brackets of the full game and of larger endgames, the state-keyed estimate
+    beyond the cap, the blueprint's bluffs and bounds, seat balance at 2-8 players on
+    duplicate deals, the strongest agent's play tables.
+:mod:`analysis.coup.agents`
+    One module per bot, named after it, and ``BOTS``, the table from a bot's name to its
+    module (``farol coup match --agents``, ``farol play --opponent``).
+:mod:`analysis.coup.solvers`
+    Exact beliefs, re-solving, the blueprint and its leaf table, brackets of capped
+    games, solved endgames, the cards-and-coins value of a position.
+The ground, this package's top
+    :mod:`analysis.coup.model` (the 1v1 endgame, the 2-player game from the deal, the
+    shared constants and the stored records, through :mod:`analysis.shared.store`) and
+    :mod:`analysis.coup.guarantees` (the position graph and the Markov guarantees that
+    price the turn cap).
 
 The report's sections are in :mod:`analysis.report.coup`, the command line in
 :mod:`analysis.cli.coup`.

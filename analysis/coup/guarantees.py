@@ -396,7 +396,7 @@ class CapBoundWalker(DecisiveCoupWalker):
     """The decisive-Coup walker whose cap terminals pay a code naming their bounds.
 
     A cap terminal ``s`` pays player 0 ``CODE_BASE + i`` (player 1 the opposite) where
-    ``bounds[i]`` is ``guarantees.cap_bounds(s)``; :func:`analysis.coup.brackets.bracket_of`
+    ``bounds[i]`` is ``guarantees.cap_bounds(s)``; :func:`analysis.coup.solvers.brackets.bracket_of`
     swaps the codes for the bounds.
     """
 

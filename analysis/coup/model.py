@@ -1,6 +1,8 @@
-"""The 1v1 endgame and its stored records: what the Coup studies share.
+"""The 1v1 endgame, the full game from the deal and the stored records: what the Coup
+wing shares.
 
-An :class:`Endgame` names one capped 1v1 game. Its records (one JSON file per endgame
+An :class:`Endgame` names one capped 1v1 game; :func:`full_game` loads the 2-player game
+from the deal. An endgame's records (one JSON file per endgame
 under the data folder's ``coup/``) are located, read and written here, so that the
 sweeps, the studies and the report agree on where they are and which are current.
 """
@@ -21,6 +23,7 @@ from games.coup import cards as C
 from games.coup import endgame_game
 from games.errors import InvalidParameterError
 
+GAME = "python_coup"  # the OpenSpiel game of Coup, as the agents register for it
 # The revealed pair (mover's lost card, other's lost card) of the main sweep, and the
 # other pairs solved for the effect of revealed cards.
 MAIN_REVEALED = ("contessa", "contessa")
@@ -45,7 +48,7 @@ def endgames_dir() -> Path:
 
 def priced_dir() -> Path:
     """The same endgames with the cap priced by Markov guarantees, walked along the safe
-    profile (:func:`analysis.coup.endgames.solve_priced_endgame`)."""
+    profile (:func:`analysis.coup.solvers.endgames.solve_priced_endgame`)."""
     return data_dir("endgames_priced")
 
 
@@ -107,6 +110,12 @@ class Endgame:
                    tuple(data.get("revealed", MAIN_REVEALED)), data.get("turn_cap", DEFAULT_CAP))
 
 
+def full_game(setup: str, deck: str, cap: int) -> pyspiel.Game:
+    """The 2-player game from the deal, capped at ``cap`` turns (the cap pays 0)."""
+    return pyspiel.load_game("python_coup", {"two_player_setup": setup, "deck": deck,
+                                             "turn_cap": cap})
+
+
 # --------------------------------------------------------------------------- records
 class StoredRecord:
     """What the typed records share: ``from_json`` reads a stored record's dict (its
@@ -158,9 +167,10 @@ def read_typed_rows(cls, path: Path) -> dict:
 
 @dataclass(frozen=True)
 class EndgameRecord(StoredRecord):
-    """One solved endgame (:func:`analysis.coup.endgames.solve_endgame`), or the same with
-    the cap priced by Markov guarantees (:func:`~analysis.coup.endgames.solve_priced_endgame`:
-    ``cap_payoffs``, ``sides``, the win bounds and the cap's shares are set then)."""
+    """One solved endgame (:func:`analysis.coup.solvers.endgames.solve_endgame`), or the
+    same with the cap priced by Markov guarantees
+    (:func:`~analysis.coup.solvers.endgames.solve_priced_endgame`: ``cap_payoffs``,
+    ``sides``, the win bounds and the cap's shares are set then)."""
 
     endgame: Endgame | None = None
     position: str | None = None
@@ -195,7 +205,7 @@ class EndgameRecord(StoredRecord):
 @dataclass(frozen=True)
 class BracketRecord(StoredRecord):
     """Bounds on one endgame's uncapped value from its cap
-    (:func:`analysis.coup.brackets.solve_bracket`): ``low``/``high`` are the two solves
+    (:func:`analysis.coup.solvers.brackets.solve_bracket`): ``low``/``high`` are the two solves
     (cap paying a loss / a win, or the Markov guarantees' ends); ``markov`` says what
     priced the cap. :func:`merge_brackets` builds one with only the ends and the sides'
     exploitability."""

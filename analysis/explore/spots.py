@@ -18,10 +18,12 @@ from typing import Any
 import pyspiel
 
 from analysis.cobardes import advise as cobardes_advice
-from analysis.coup import advise as coup_advice
-from analysis.coup import blueprint_advice, resolve_advice
-from analysis.coup.blueprint_advice import blueprint_for
-from analysis.coup.openings import stored_advice, stored_note
+from analysis.coup.advice import blueprint as blueprint_advice
+from analysis.coup.advice import endgame as coup_advice
+from analysis.coup.advice import resolve as resolve_advice
+from analysis.coup.advice.blueprint import blueprint_for
+from analysis.coup.advice.openings import stored_advice, stored_note
+from analysis.coup.solvers import position_endgames as coup_endgames
 from analysis.goat_lords import bots as goat_bots
 from analysis.shared.lists import comma_list
 from analysis.shared.params import load_game, parse_params
@@ -137,8 +139,8 @@ def catalog() -> dict:
         },
         "coup": {
             "decks": {d: [CC.card_name(c, d) for c in range(5)] for d in CC.DECKS},
-            "cap_pricings": list(coup_advice.CAP_PRICINGS),
-            "turn_cap": coup_advice.DEFAULT_CAP, "max_turn_cap": MAX_TURN_CAP,
+            "cap_pricings": list(coup_endgames.CAP_PRICINGS),
+            "turn_cap": coup_endgames.DEFAULT_CAP, "max_turn_cap": MAX_TURN_CAP,
             "max_coins": MAX_COINS,
         },
     }
@@ -224,15 +226,15 @@ def coup_options(options: Any) -> tuple[int, str]:
     """The turn cap and cap pricing of ``options`` (``farol advise coup``'s
     ``--turn-cap`` and ``--cap-pricing``), checked."""
     options = options if isinstance(options, dict) else {}
-    cap = options.get("turn_cap", coup_advice.DEFAULT_CAP)
+    cap = options.get("turn_cap", coup_endgames.DEFAULT_CAP)
     if isinstance(cap, str) and cap.strip().isdigit():
         cap = int(cap)
     if isinstance(cap, bool) or not isinstance(cap, int) or not 1 <= cap <= MAX_TURN_CAP:
         raise InvalidParameterError(f"turn cap must be a whole number from 1 to {MAX_TURN_CAP}")
     pricing = options.get("cap_pricing", "markov")
-    if not isinstance(pricing, str) or pricing not in coup_advice.CAP_PRICINGS:
+    if not isinstance(pricing, str) or pricing not in coup_endgames.CAP_PRICINGS:
         raise InvalidParameterError(
-            f"cap pricing must be one of {', '.join(coup_advice.CAP_PRICINGS)}")
+            f"cap pricing must be one of {', '.join(coup_endgames.CAP_PRICINGS)}")
     return cap, pricing
 
 

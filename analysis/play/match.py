@@ -11,7 +11,7 @@ games each agent sits in each seat ``games // n`` or ``games // n + 1`` times (e
 Game ``i`` is seeded from ``(seed, i)`` alone (chance and every bot), so the result does
 not depend on the number of worker processes or on the order games finish in.
 
-Duplicate deals (``deal`` given, e.g. :func:`analysis.coup.duplicate.deal_chance`): games
+Duplicate deals (``deal`` given, e.g. :func:`analysis.coup.studies.duplicate.deal_chance`): games
 come in blocks of ``n``, one block per deal. Game ``i`` is rotation ``r = i % n`` of deal
 ``d = i // n``: the seats rotate as above, and ``deal`` resolves every chance node of the
 game from the deal's seed alone (the same cards, dealt to the same agents, whoever sits

@@ -184,7 +184,7 @@ class MemoryWalker(CoupWalker):
     keys of the two players who saw it. Positions with equal keys have the same legal
     actions, so the keys are an abstraction of the same game: a larger graph than the
     plain keys', whose strategies lose less in the perfect-recall game (measured by
-    :func:`analysis.coup.abstraction.loss_at_cap`).
+    :func:`analysis.coup.studies.abstraction.loss_at_cap`).
 
     Positions are :class:`~games.coup.engine.Core` objects with one extra attribute,
     ``memory`` (see :func:`memory_step`), carried by ``Core.copy``.

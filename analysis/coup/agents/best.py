@@ -1,11 +1,11 @@
 """``best``: the strongest Coup agent for the table.
 
-At 2 players it is the re-solving agent (:mod:`.resolve_agent`), which beats the belief
+At 2 players it is the re-solving agent (:mod:`.resolve`), which beats the belief
 agent in every deck and 2-player setup and the search agent by more still
 (``benchmarks/results/coup_resolve_agent.txt``), as the belief agent beats search
 (``benchmarks/results/coup_belief_agent.txt``) and search the blueprint
 (``benchmarks/results/coup_targets.txt``); at 3 to 8 players it is
-the fast search agent (:mod:`.fast_search`: the search agent's play with compiled
+the fast search agent (:mod:`.fast`: the search agent's play with compiled
 roll-outs, measured among search agents in ``benchmarks/results/coup_fast_agent_pooled.txt``).
 The name it stood for is kept with every result played by ``best``.
 """
@@ -16,10 +16,9 @@ import json
 
 import pyspiel
 
-from analysis.coup.agents import belief_search  # noqa: F401  (registers belief)
-from analysis.coup.agents.fast_search import BUDGET, FastSearchAgent
-from analysis.coup.agents.resolve_agent import ResolveAgent
-from analysis.coup.panel import GAME
+from analysis.coup.agents.fast import BUDGET, FastSearchAgent
+from analysis.coup.agents.resolve import ResolveAgent
+from analysis.coup.model import GAME
 from analysis.play.bots import Bot, BotSpec, register_bot
 from analysis.shared import store
 

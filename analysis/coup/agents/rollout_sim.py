@@ -1,7 +1,7 @@
 """Whole turns of Coup played by the search agent's quick rule agent, compiled with numba.
 
 The search agent's roll-outs for a turn action run about one round of turns with a quick
-rule agent (:func:`analysis.coup.search_agent.quick_move`) on the engine, where each step
+rule agent (:func:`analysis.coup.agents.search.quick_move`) on the engine, where each step
 is a Python call. :func:`play_turns` plays the same turns from the start of a turn over a
 few small arrays, with the same rules (:mod:`games.coup.rules`: who is asked,
 challenges, blocks and their challenges, refunds, the treasury, exchanges of either
@@ -18,8 +18,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from analysis.coup.panel import VALUE
-from analysis.coup.search_agent import CARD_POWER, COIN, COUP_READY, SELF_BLOCK
+from analysis.coup.agents.rules_of_thumb import VALUE
+from analysis.coup.agents.search import SELF_BLOCK
+from analysis.coup.solvers.strength import CARD_POWER, COIN, COUP_READY
 from games.coup import cards as C
 from games.coup import engine as E
 
@@ -397,7 +398,7 @@ def play_turns(hands, coins, court, up, rates, rules, actor, turn, until, seed, 
     """Play turns from the start of ``actor``'s turn ``turn`` until turn ``until`` starts
     or the game ends (the arrays are changed), the first opening with (``kind``,
     ``target``) when ``kind`` is given; the searching seat's score, as
-    :func:`analysis.coup.search_agent.score` gives it."""
+    :func:`analysis.coup.solvers.strength.score` gives it."""
     np.random.seed(seed)
     n = hands.shape[0]
     mine = rules[_MINE]

@@ -1,10 +1,10 @@
 """Depth-limited re-solving of a 2-player Coup spot over the public beliefs.
 
-At a spot, the public posterior (:class:`~analysis.coup.agents.belief.PublicBelief`)
+At a spot, the public posterior (:class:`~analysis.coup.solvers.beliefs.PublicBelief`)
 gives every deal the public history allows, with its chance: both players' ranges at
 once. From those deals the game is unrolled to the end of the current turn (or a given
 number of decisions); each position past that is worth its cards and coins
-(:func:`~analysis.coup.search_agent.score`, as a difference of the two players' shares).
+(:func:`~analysis.coup.solvers.strength.score`, as a difference of the two players' shares).
 Each player knows, in that small game, the hand they hold at the spot and everything
 they see from there on. CFR+ solves it, and the player to move reads its mixed strategy
 at its own hand. This is depth-limited re-solving in its unsafe form (the ranges come
@@ -21,8 +21,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from analysis.coup.agents.belief import new_visible
-from analysis.coup.search_agent import strength
+from analysis.coup.solvers.beliefs import new_visible
+from analysis.coup.solvers.strength import strength
 from analysis.solve.cyclic import CHANCE, PLAYER0, TERMINAL, CyclicCFR, CyclicGraph
 from analysis.solve.tree_response import exploitability
 from games.coup import engine as E

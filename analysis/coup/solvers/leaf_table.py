@@ -3,12 +3,12 @@
 The re-solve (:mod:`.belief_resolve`) stops at the end of the turn and needs a value for
 each position it stops at. The blueprint knows one for every position of the whole game:
 both players playing it on to the end, exact on its graph
-(:func:`analysis.coup.resolve.blueprint_values`). That graph has millions of positions
-and takes most of an hour to build, so this table keeps only what a leaf can be looked
-up by: whose turn starts, both players' cards and both players' coins. Each entry is
-the blueprint's mean value over the positions where such a turn starts, each position
-weighted by how often the blueprint's self-play reaches it (the court and the cards
-already lost are averaged out). A deck's table is a few hundred kilobytes and ships
+(:func:`analysis.coup.solvers.blueprint_resolve.blueprint_values`). That graph has
+millions of positions and takes most of an hour to build, so this table keeps only what a
+leaf can be looked up by: whose turn starts, both players' cards and both players' coins.
+Each entry is the blueprint's mean value over the positions where such a turn starts, each
+position weighted by how often the blueprint's self-play reaches it (the court and the
+cards already lost are averaged out). A deck's table is a few hundred kilobytes and ships
 with Farol; it covers the dealt setups, the ones the blueprint graph of ``dealt`` holds.
 """
 
@@ -24,8 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
-from analysis.coup import blueprint as B
-from analysis.coup.resolve import blueprint_values
+from analysis.coup.solvers import blueprint as B
+from analysis.coup.solvers.blueprint_resolve import blueprint_values
 from analysis.shared import store
 from analysis.shared.progress import bar as progress_bar
 from analysis.shared.provenance import provenance

@@ -3,7 +3,7 @@ often it claims, bluffs, challenges and blocks, by character, cards left and coi
 turn by the hand it holds, and how all that changes with what the opponent has shown
 (caught bluffing before or not; a character claimed before or not).
 
-The tables have the blueprint's form (:class:`~analysis.coup.blueprint_bluffs.BluffTable`)
+The tables have the blueprint's form (:class:`~analysis.coup.studies.blueprint_bluffs.BluffTable`)
 so the guide reads either; each names the agent that played. A rate is a ratio of counts
 over the games, with a 95% jackknife interval over batches of games.
 """
@@ -18,10 +18,10 @@ from pathlib import Path
 import numpy as np
 import pyspiel
 
-from analysis.coup import blueprint_bluffs
-from analysis.coup.agents import best  # noqa: F401  (registers best, belief and resolve)
-from analysis.coup.blueprint_bluffs import BATCHES, BluffTable, Tally, table_of, tally_games
-from analysis.coup.panel import GAME
+import analysis.coup.agents  # noqa: F401  (registers every Coup agent in every process)
+from analysis.coup.model import GAME
+from analysis.coup.studies import blueprint_bluffs
+from analysis.coup.studies.blueprint_bluffs import BATCHES, BluffTable, Tally, table_of, tally_games
 from analysis.play.bots import make_bot
 from analysis.shared import store
 from analysis.shared.distribute import local_pool

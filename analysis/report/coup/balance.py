@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from analysis.coup import balance, bluffing, larger, model
+from analysis.coup import model
+from analysis.coup.studies import balance, bluffing, larger
 from analysis.report.context import ReportContext
 from analysis.report.coup.tables import fmt, solver_note
 from analysis.report.guides.coup.readers import endgame_records

@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis.coup import abstraction as A
-from analysis.coup import model, sweep
+from analysis.coup import model
+from analysis.coup.studies import abstraction as A
+from analysis.coup.studies import sweep
 from analysis.report.context import ReportContext
 from analysis.report.coup.tables import fmt, heatmaps
 

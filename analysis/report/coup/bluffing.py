@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.figure import Figure
 
-from analysis.coup import bluffing
 from analysis.coup.model import DEFAULT_CAP
+from analysis.coup.studies import bluffing
 from analysis.report.context import ReportContext
 from analysis.report.coup.tables import fmt, solver_note
 from analysis.report.guides.coup.readers import endgame_records, priced_records

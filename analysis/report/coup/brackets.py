@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis.coup import sweep
-from analysis.coup.endgames import SOLVER
+from analysis.coup.solvers.endgames import SOLVER
+from analysis.coup.studies import sweep
 from analysis.report.context import ReportContext
 from analysis.report.coup.tables import fmt, heatmaps, win_cell
 from analysis.report.guides.coup.readers import (

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from analysis.coup import bluffing, model, sweep
-from analysis.coup.endgames import SOLVER
+from analysis.coup import model
 from analysis.coup.model import DEFAULT_CAP, MAIN_REVEALED, REVEALED_SETS
+from analysis.coup.solvers.endgames import SOLVER
+from analysis.coup.studies import bluffing, sweep
 from analysis.report.context import ReportContext
 from analysis.report.coup.tables import fmt, heatmaps, solver_note
 from analysis.report.guides.coup.readers import CAP3_COINS, REVEALED_COINS, endgame_records
@@ -18,7 +19,7 @@ def section_endgames(ctx: ReportContext) -> str:
     lines = ["## Solved 1v1 endgames\n",
              "Method, commands and caveats: [docs/coup_analysis.md](../docs/coup_analysis.md).\n"]
     if not records:
-        return "\n".join(lines + ["No endgame solved yet: run `python -m analysis.coup.sweep`."])
+        return "\n".join(lines + ["No endgame solved yet: run `farol coup sweep`."])
     df = bluffing.frame(records)
     checked = df.dropna(subset=["openspiel_exploitability"])
     gap = (checked["openspiel_exploitability"] - checked["exploitability"]).abs().max() \
@@ -158,7 +159,7 @@ def section_turn_cap(ctx: ReportContext) -> str:
     try:
         rows = sweep.load_cap_study()
     except FileNotFoundError:  # not run yet; a damaged file is refused naming it
-        return "\n".join(lines + ["Not run yet: `analysis.coup.sweep.cap_study_sweep()`."])
+        return "\n".join(lines + ["Not run yet: `farol coup cap-study`."])
     lines += [
         "The same positions solved at turn caps 1, 2 and 3 (Inquisitor deck, revealed "
         "Contessa/Contessa). A value that no longer changes from one cap to the next, with no "

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from analysis.coup import balance, bluffing, model, sweep
+from analysis.coup import model
 from analysis.coup.model import DEFAULT_CAP
+from analysis.coup.studies import balance, bluffing, sweep
 from analysis.report.context import ReportContext
 from analysis.report.coup.beyond_cap import abstraction_bullet
 from analysis.report.coup.bluffing import claim_extremes, priced_bullet

@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 from matplotlib.figure import Figure
 
-from analysis.coup import blueprint, blueprint_bluffs, seat_balance
-from analysis.coup.studies import agent_play
+from analysis.coup.solvers import blueprint
+from analysis.coup.studies import agent_play, blueprint_bluffs, seat_balance
 from analysis.report.context import ReportContext
 from analysis.report.guides.coup import edges as E
 from analysis.report.guides.coup import first_player

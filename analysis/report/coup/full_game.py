@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from analysis.coup import full_game
-from analysis.coup.endgames import SOLVER
+from analysis.coup.solvers.endgames import SOLVER
+from analysis.coup.studies import full_game
 from analysis.report.context import ReportContext
 from analysis.report.coup.tables import fmt, solve_cells, span
 from analysis.report.guides.coup.readers import (

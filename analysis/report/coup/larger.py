@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from analysis.coup import larger
-from analysis.coup.endgames import SOLVER
+from analysis.coup.solvers.endgames import SOLVER
+from analysis.coup.studies import larger
 from analysis.report.context import ReportContext
 from analysis.report.coup.tables import fmt, solve_cells, span
 from analysis.report.guides.coup.readers import markov_tightest
@@ -30,7 +30,7 @@ def section_larger(ctx: ReportContext) -> str:
     try:
         rows = larger.load_rows()
     except FileNotFoundError:  # not run yet; a damaged file is refused naming it
-        return "\n".join(lines + ["Not run yet: `python -m analysis.coup.larger`."])
+        return "\n".join(lines + ["Not run yet: `farol coup larger`."])
     lines += [
         "2v1 (the mover has two face-down cards), 1v2 and 2v2, small coin counts, turn caps "
         "1-3. Where the perfect-recall tree fits (budget 1.5 million estimated histories) it "

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from analysis.coup.endgames import SOLVER
 from analysis.coup.model import MAIN_REVEALED, REVEALED_SETS
+from analysis.coup.solvers.endgames import SOLVER
 from analysis.report.context import ReportContext
 from analysis.report.coup.tables import win_cell
 from analysis.report.guides.coup.readers import (

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.figure import Figure
 
-from analysis.coup.endgames import SOLVER
+from analysis.coup.solvers.endgames import SOLVER
 from analysis.report.cells import annotate
 from analysis.report.context import ReportContext
 

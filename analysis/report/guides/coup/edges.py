@@ -4,7 +4,7 @@ win rate minus the fair share 1/N, with its 95% interval), the difference betwee
 tables' edges, the starting hands' ranking, who played and what the games cost.
 
 Nothing here holds a figure: every number is read from the records
-(:func:`analysis.coup.seat_balance.load_answers`: duplicate deals where stored)."""
+(:func:`analysis.coup.studies.seat_balance.load_answers`: duplicate deals where stored)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from analysis.coup.agents.best import AGENT_WORDS, best_kind
-from analysis.coup.seat_balance import HandRecord, Table, TableRecord, load_answers
+from analysis.coup.studies.seat_balance import HandRecord, Table, TableRecord, load_answers
 from analysis.report.guides.coup import records as R
 from analysis.statistics.intervals import bound_points, difference
 

@@ -3,7 +3,7 @@ situation, with its measured strength."""
 
 from __future__ import annotations
 
-from analysis.coup.blueprint_bluffs import BluffRow, BluffTable
+from analysis.coup.studies.blueprint_bluffs import BluffRow, BluffTable
 from analysis.report import svg
 from analysis.report.guides.common import GuideContext, render
 from analysis.report.guides.coup import records as R

@@ -3,7 +3,7 @@ hand."""
 
 from __future__ import annotations
 
-from analysis.coup.blueprint_bluffs import BluffTable
+from analysis.coup.studies.blueprint_bluffs import BluffTable
 from analysis.report.guides.common import GuideContext, render
 from analysis.report.guides.coup import records as R
 from analysis.report.markdown import pct

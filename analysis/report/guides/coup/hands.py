@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from analysis.coup.seat_balance import HAND_PLAYERS
+from analysis.coup.studies.seat_balance import HAND_PLAYERS
 from analysis.report.guides.common import Answer, GuideContext, one_line, render
 from analysis.report.guides.coup import edges as E
 from analysis.report.guides.coup import records as R

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.coup import model, sweep
+from analysis.coup import model
 from analysis.coup.model import DEFAULT_CAP, MAIN_REVEALED, BracketRecord, EndgameRecord
+from analysis.coup.studies import sweep
 
 # The coins of the grids solved beyond the main one: each revealed pair, and cap 3.
 REVEALED_COINS = (0, 2, 3, 5, 7)

@@ -8,11 +8,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from analysis.coup import blueprint, blueprint_bluffs, full_game, seat_balance
 from analysis.coup.agents.best import measured_agent
-from analysis.coup.blueprint_bluffs import BluffTable
-from analysis.coup.seat_balance import TableRecord
-from analysis.coup.studies import agent_play
+from analysis.coup.solvers import blueprint
+from analysis.coup.studies import agent_play, blueprint_bluffs, full_game, seat_balance
+from analysis.coup.studies.blueprint_bluffs import BluffTable
+from analysis.coup.studies.seat_balance import TableRecord
 from analysis.report.guides.coup.readers import full_game_best
 from analysis.shared import store
 

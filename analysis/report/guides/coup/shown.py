@@ -5,7 +5,7 @@ claimed what."""
 
 from __future__ import annotations
 
-from analysis.coup.blueprint_bluffs import ALL, BluffRow, BluffTable
+from analysis.coup.studies.blueprint_bluffs import ALL, BluffRow, BluffTable
 from analysis.report.guides.common import GuideContext, render
 from analysis.report.guides.coup import records as R
 from analysis.report.markdown import pct_ci

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from analysis.coup.blueprint_bluffs import BluffTable
+from analysis.coup.studies.blueprint_bluffs import BluffTable
 from analysis.report.guides.common import GuideContext, render
 from analysis.report.guides.coup import records as R
 from analysis.report.guides.coup.frequencies import rows_of

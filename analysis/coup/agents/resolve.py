@@ -1,16 +1,16 @@
 """``resolve``: a 2-player Coup agent that re-solves every decision over both ranges.
 
-It keeps the public beliefs (:class:`~.belief.PublicBelief`: every deal the public
-history allows, with its chance), weighing the opponent's choices by a model of a
-moderate bluffer and its own by the mixed strategies it actually computed (for every
-hand it could have held, so its range stays the one its play implies). At each decision
-it re-solves the rest of the turn over those deals
-(:func:`~analysis.coup.solvers.belief_resolve.resolve`) and samples its move from the
-mix it finds for the hand it holds: it bluffs and challenges at rates balanced across
-its range, instead of always choosing the move that looks best, which is what an
-opponent who learns its habits exploits. Where a re-solve stops, a position is worth its
-cards and coins; ``resolve-blueprint`` values it by the blueprint instead
-(:mod:`~analysis.coup.solvers.leaf_table`, dealt setups only).
+It keeps the public beliefs (:class:`~analysis.coup.solvers.beliefs.PublicBelief`: every
+deal the public history allows, with its chance), weighing the opponent's choices by a
+model of a moderate bluffer and its own by the mixed strategies it actually computed (for
+every hand it could have held, so its range stays the one its play implies). At each
+decision it re-solves the rest of the turn over those deals
+(:func:`~analysis.coup.solvers.belief_resolve.resolve`) and samples its move from the mix
+it finds for the hand it holds: it bluffs and challenges at rates balanced across its
+range, instead of always choosing the move that looks best, which is what an opponent who
+learns its habits exploits. Where a re-solve stops, a position is worth its cards and
+coins; ``resolve-blueprint`` (:mod:`.resolve_blueprint`) values it by the blueprint
+instead.
 
 A re-solve depends on nothing but the public history, the seat and the agent's settings:
 the beliefs are a function of the public events, its own past mixes are its earlier
@@ -27,10 +27,8 @@ from collections.abc import Sequence
 
 import pyspiel
 
-from analysis.coup.agents.belief import ClaimModel, PublicBelief, new_public
-from analysis.coup.panel import GAME
-from analysis.coup.search_agent import SearchAgent
-from analysis.coup.solvers import leaf_table
+from analysis.coup.agents.search import SearchAgent
+from analysis.coup.model import GAME
 from analysis.coup.solvers.belief_resolve import (
     HORIZON,
     ITERATIONS,
@@ -40,6 +38,7 @@ from analysis.coup.solvers.belief_resolve import (
     heuristic,
     resolve,
 )
+from analysis.coup.solvers.beliefs import ClaimModel, PublicBelief, new_public
 from analysis.play.bots import BotSpec, register_bot
 from games.coup import engine as E
 from games.coup.view import infoset_key
@@ -135,25 +134,6 @@ def resolve_bot(game: pyspiel.Game, seat: int, seed: int = 0):
     return ResolveAgent(game, seat, seed)
 
 
-def resolve_blueprint_bot(game: pyspiel.Game, seat: int, seed: int = 0):
-    """The re-solving agent whose re-solves stop on the blueprint's values
-    (:mod:`~analysis.coup.solvers.leaf_table`), in the dealt setups."""
-    params = game.get_parameters()
-    deck, setup = params["deck"], params.get("two_player_setup", "basic")
-    table = leaf_table.stored_table(deck)
-    if table is None or setup not in table.setups:
-        have = ", ".join(table.setups) if table else "none"
-        why = "; the draft has no table" if setup == "draft" else ""
-        raise InvalidParameterError(
-            f"resolve-blueprint: no blueprint leaf values for the {deck} deck's {setup} "
-            f"setup (stored: {have}{why})")
-    return ResolveAgent(game, seat, seed, leaf=table.leaf(setup, heuristic),
-                        leaf_name=f"blueprint {deck} {setup} {table.trained[setup]}")
-
-
 register_bot(BotSpec("resolve", "2 players: re-solves the rest of each turn over both "
                      "players' possible hands and mixes its moves at the rates it finds",
                      resolve_bot, games=(GAME,)))
-register_bot(BotSpec("resolve-blueprint", "2 players, dealt setups: the re-solving agent "
-                     "with the blueprint's values where each re-solve stops (a shipped table)",
-                     resolve_blueprint_bot, games=(GAME,)))

@@ -5,7 +5,7 @@ it cannot see (the other players' face-down cards and the court) several times, 
 that agree with everything its seat has seen, and plays each candidate move forward in
 every such deal with short roll-outs; it picks the move with the best average outcome.
 The other choices (which card to lose or keep, what to show, the draft pick) use the
-panel's plain rules (:func:`analysis.coup.panel.plain_choice`).
+panel's plain rules (:func:`analysis.coup.agents.rules_of_thumb.plain_choice`).
 
 What it knows: only its seat's view. It reads the events its seat has seen (its
 information state: every public event plus its own draws), to remember who claimed which
@@ -30,8 +30,7 @@ from dataclasses import dataclass
 
 import pyspiel
 
-from analysis.coup.panel import (
-    GAME,
+from analysis.coup.agents.rules_of_thumb import (
     View,
     acting_hand,
     block_answer,
@@ -40,6 +39,8 @@ from analysis.coup.panel import (
     threat_order,
     turn_action,
 )
+from analysis.coup.model import GAME
+from analysis.coup.solvers.strength import score
 from analysis.play.bots import Bot, BotSpec, register_bot
 from games.coup import cards as C
 from games.coup import engine as E
@@ -49,8 +50,6 @@ _SEARCHED = (E.S_ACTION, E.S_CHAL, E.S_BLOCK)
 _CLAIMS = (C.DUKE, C.CAPTAIN, C.ASSASSIN)
 # The claims a player cannot bluff for want of coins (by whether it can pay an assassination).
 _UNAFFORDABLE = ({C.ASSASSIN}, set())
-# The score of a position: cards ** CARD_POWER + COIN * coins (+ COUP_READY at 7 coins).
-CARD_POWER, COIN, COUP_READY = 1.5, 0.1, 0.25
 # The challenge model: the prior chance a player never challenges, and the kinds of
 # players who do: (prior chance, Beta prior of their rate).
 NEVER = 0.5
@@ -303,11 +302,13 @@ def quick_move(core: E.Core, p: int, rates: list, rng: random.Random, mine: int)
     """A quick rule agent's move for ``p`` holding its cards in ``core`` (roll-outs only).
 
     ``rates[q]``: player ``q``'s (bluff, challenge, challenge a Duke, block-bluff) rates.
-    Its claims are the panel's bluffing decisions (:func:`analysis.coup.panel.acting_hand`,
-    :func:`~analysis.coup.panel.challenges`, :func:`~analysis.coup.panel.block_answer`) at
-    those rates, halved for the searching seat ``mine`` with one card left. The searching
-    seat blocks without the card when the others are unlikely to challenge it, and
-    always when an assassination would put it out.
+    Its claims are the panel's bluffing decisions
+    (:func:`analysis.coup.agents.rules_of_thumb.acting_hand`,
+    :func:`~analysis.coup.agents.rules_of_thumb.challenges`,
+    :func:`~analysis.coup.agents.rules_of_thumb.block_answer`) at those rates, halved for
+    the searching seat ``mine`` with one card left. The searching seat blocks without the
+    card when the others are unlikely to challenge it, and always when an assassination
+    would put it out.
     """
     legal = core.legal_actions()
     if len(legal) == 1:
@@ -342,23 +343,6 @@ def quick_move(core: E.Core, p: int, rates: list, rng: random.Random, mine: int)
             rng.random()  # nothing to bluff with: the draw roll-outs have always made here
         return turn_action(view, legal, acting)
     return plain_choice(view, legal)
-
-
-def score(core: E.Core, seat: int) -> float:
-    """The seat's share of the table's strength: a win is 1, out is 0, else its
-    :func:`strength` against everyone's."""
-    if core.over:
-        return 1.0 if core.winner == seat else (0.0 if core.winner >= 0 else 1.0 / len(core.hands))
-    if not core.hands[seat]:
-        return 0.0
-    total = sum(strength(len(h), k) for h, k in zip(core.hands, core.coins, strict=True) if h)
-    return strength(len(core.hands[seat]), core.coins[seat]) / total
-
-
-def strength(cards: int, coins: int) -> float:
-    """What a player's face-down cards and coins are worth (a second card more than the
-    first; coins up to 10, and a little more once a Coup is paid for)."""
-    return cards ** CARD_POWER + COIN * min(coins, 10) + (COUP_READY if coins >= C.COUP_COST else 0.0)
 
 
 def rollout(world: E.Core, seat: int, until_turn: int, rates: list, rng: random.Random) -> float:

@@ -16,9 +16,9 @@ import numpy as np
 import pyspiel
 from open_spiel.python import policy as policy_lib
 
-from analysis.coup.brackets import compile_markov, solve_side
 from analysis.coup.guarantees import continuation, guarantees_for
 from analysis.coup.model import Endgame
+from analysis.coup.solvers.brackets import compile_markov, solve_side
 from analysis.solve import CFRSolver, SolveResult, compile_cached, make_result
 from games.coup import cards as C
 from games.coup import engine as E
@@ -234,7 +234,7 @@ def solve_priced_endgame(endgame: Endgame, target: float = TARGET_EXPLOITABILITY
     """Solve ``endgame`` with its cap priced by Markov guarantees and walk the *safe
     profile*; returns a record shaped like :func:`solve_endgame`'s.
 
-    The cap-priced game is solved from both ends (:func:`analysis.coup.brackets.solve_side`)
+    The cap-priced game is solved from both ends (:func:`analysis.coup.solvers.brackets.solve_side`)
     and each player plays the strategy of the end that pays *them* their guarantee: the
     one that secures them the most. The walk (:func:`analyse`) adds the guarantees at the
     cap: ``win_range`` is the mover's win probability when both play that profile and

@@ -13,8 +13,9 @@ from functools import lru_cache
 import numpy as np
 import pyspiel
 
-from analysis.coup.blueprint import Blueprint, load_blueprint
-from analysis.coup.panel import GAME, HonestAgent
+from analysis.coup.agents.honest import HonestAgent
+from analysis.coup.model import GAME
+from analysis.coup.solvers.blueprint import Blueprint, load_blueprint
 from analysis.play.bots import Bot, BotSpec, register_bot
 from analysis.shared import store
 from games.errors import InvalidParameterError

@@ -1,7 +1,7 @@
 """Advice at any 2-player Coup decision from the re-solve over the public beliefs.
 
 Given the moves so far, the public beliefs weigh every deal they allow (each player
-modelled as a moderate bluffer: :data:`~analysis.coup.agents.resolve_agent.OPPONENT`);
+modelled as a moderate bluffer: :data:`~analysis.coup.agents.resolve.OPPONENT`);
 the rest of the turn is re-solved over them (:mod:`analysis.coup.solvers.belief_resolve`)
 and the player to move reads its mix and each move's value at its own hand, with the
 opponent's hand as the moves suggest. It answers in about a second with nothing built
@@ -15,9 +15,9 @@ import dataclasses
 
 import pyspiel
 
-from analysis.coup.agents.belief import PublicBelief
-from analysis.coup.agents.resolve_agent import OPPONENT
+from analysis.coup.agents.resolve import OPPONENT
 from analysis.coup.solvers.belief_resolve import resolve
+from analysis.coup.solvers.beliefs import PublicBelief
 from games.coup import engine as E
 from games.coup.view import action_name, hand_text, infoset_key
 from games.errors import InvalidPositionError

@@ -1,17 +1,12 @@
-"""A reference panel of Coup agents for 2-8 players, both decks and every 2-player setup.
+"""What a Coup seat sees and the rules of thumb the rule agents play by.
 
-``farol play python_coup --opponent NAME`` and ``farol coup match --agents ...`` use them:
-
-- ``random``: uniform over the legal actions (:func:`analysis.play.bots.uniform_random_bot`).
-- ``honest``: never bluffs and challenges only a lie it can prove by counting cards.
-- ``bluffer``: bluffs, block-bluffs and challenges at moderate rates; never challenges
-  a Duke (a common table habit). ``bluffer-bold``: high rates, challenges anything.
-
-What an agent knows: each decision reads only the seat's own view of the game,
-``state.infoset_key(seat)`` (its own cards, the cards it drew, every revealed card,
-coins, cards left per player and the public pending step), the game's parameters, and
-what the agent remembers of its own choices (its draft pick). It never looks at another
-player's hidden cards or at the court.
+:class:`View` is a seat's view of a decision, read from ``state.infoset_key(seat)`` (its
+own cards, the cards it drew, every revealed card, coins, cards left per player and the
+public pending step) and the game's parameters. The choices here are shared by the
+panel's agents (:mod:`.honest`, :mod:`.bluffer`) and by the quick rule agent the search
+agents play their roll-outs with (:mod:`.search`, compiled in :mod:`.rollout_sim`): the
+turn action of a player claiming a given hand, the plain choices with no claim in them
+(lose, keep, show, examine, pick), and the bluffing decisions at given rates.
 """
 
 from __future__ import annotations
@@ -19,15 +14,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-import numpy as np
 import pyspiel
 
-from analysis.play.bots import Bot, BotSpec, register_bot
 from games.coup import cards as C
 from games.coup import engine as E
-from games.errors import InvalidParameterError
-
-GAME = "python_coup"
 
 # What a card is worth keeping: the Duke makes 3 coins a turn, the Assassin and the
 # Captain attack, the Contessa only defends, the exchange character only digs.
@@ -218,160 +208,3 @@ def block_answer(legal: Sequence[int], hand: Sequence[int], rate: float,
     if blocks and rate > 0 and draw() < rate:
         return blocks[pick(len(blocks))]
     return C.A_NO_BLOCK
-
-
-# --------------------------------------------------------------------------- agents
-class HonestAgent:
-    """Never bluffs; challenges only a lie proven by counting; blocks only with the card.
-
-    Turn actions: :func:`turn_action` with its own hand. Blocks: with a card it holds
-    that blocks the action (the Duke against any Foreign Aid, the Contessa against an
-    assassination of itself, the Captain before the Ambassador/Inquisitor against a
-    steal from itself). Challenges: only when every copy of the claimed character that
-    can be in the game is in its hand or face up (:meth:`View.proven_lie`). Other
-    choices: :func:`plain_choice`. Deterministic.
-
-    It remembers what it saw at its own decisions: its draft pick, and who blocked its
-    Foreign Aid, assassinations and steals (asked whether to challenge a block of its
-    own action, it sees the blocker); a player who has lost a card since is forgotten.
-    """
-
-    def __init__(self, seat: int):
-        self.seat = seat
-        self.my_pick: int | None = None
-        # (action kind, blocker) -> the blocker's face-down cards when it blocked.
-        self.blocked: dict[tuple[int, int], int] = {}
-
-    def __call__(self, state: pyspiel.State) -> int:
-        legal = state.legal_actions(self.seat)
-        view = View.of(state, self.seat)
-        self.remember(view)
-        action = self.decide(view, legal)
-        if view.step[0] == E.S_PICK:
-            self.my_pick = action - C.A_PICK
-        return action
-
-    def remember(self, view: View) -> None:
-        step = view.step
-        if step[0] == E.S_CHAL and step[4] and view.actor == self.seat:
-            self.blocked[view.kind, step[1]] = view.cards[step[1]]
-
-    def blockers(self, view: View) -> dict[int, set[int]]:
-        """Action kind -> the players known to block it (still with the same cards)."""
-        out: dict[int, set[int]] = {}
-        for (kind, p), cards in self.blocked.items():
-            if view.cards[p] == cards:
-                out.setdefault(kind, set()).add(p)
-        return out
-
-    # The claims it makes and challenges (:func:`acting_hand`, :func:`challenges`,
-    # :func:`block_answer`): the honest agent's rates are all 0, so it draws nothing.
-    bluff_with: tuple[int, ...] = ()
-    never_challenge: tuple[int, ...] = ()
-
-    def rate(self, view: View, name: str) -> float:
-        """The chance of the bluffing decision ``name`` (a field of :class:`BluffParams`)."""
-        return 0.0
-
-    def draw(self) -> float:
-        raise AssertionError("the honest agent makes no random choice")
-
-    def pick(self, k: int) -> int:
-        raise AssertionError("the honest agent makes no random choice")
-
-    def decide(self, view: View, legal: Sequence[int]) -> int:
-        code = view.step[0]
-        if code == E.S_ACTION:
-            hand = acting_hand(view.hand, view.coins[self.seat], self.bluff_with,
-                               self.rate(view, "bluff_rate"), self.draw, self.pick)
-            return turn_action(view, legal, hand, self.blockers(view))
-        if code == E.S_CHAL:
-            return C.A_CHALLENGE if self.challenge(view) else C.A_NO_CHALLENGE
-        if code == E.S_BLOCK:
-            return block_answer(legal, view.hand, self.rate(view, "block_bluff_rate"),
-                                self.draw, self.pick)
-        return plain_choice(view, legal)
-
-    def challenge(self, view: View) -> bool:
-        claim = view.step[2]
-        if claim in self.never_challenge:
-            return False
-        return challenges(view.proven_lie(claim, self.my_pick),
-                          self.rate(view, "challenge_rate"), self.draw)
-
-
-@dataclass(frozen=True)
-class BluffParams:
-    """The knobs of a bluffer (rates are probabilities per decision).
-
-    ``bluff_rate``: on its turn, the chance of acting as if it also held one character
-    of ``bluff_with`` it lacks (picked at random; the Assassin only with 3 coins).
-    ``challenge_rate``: the chance of challenging a claim it cannot disprove (a proven
-    lie is always challenged). ``block_bluff_rate``: the chance of blocking with a
-    character it lacks when it holds no blocker. ``never_challenge``: characters whose
-    claims (actions and blocks) it never challenges, proven or not. ``caution``: with
-    one card left every rate is multiplied by it.
-    """
-
-    bluff_rate: float = 0.25
-    challenge_rate: float = 0.2
-    block_bluff_rate: float = 0.15
-    never_challenge: tuple[int, ...] = (C.DUKE,)
-    bluff_with: tuple[int, ...] = (C.DUKE, C.CAPTAIN, C.ASSASSIN)
-    caution: float = 0.5
-
-    def __post_init__(self) -> None:
-        for name in ("bluff_rate", "challenge_rate", "block_bluff_rate", "caution"):
-            value = getattr(self, name)
-            if not 0.0 <= value <= 1.0:
-                raise InvalidParameterError(f"{name} must be between 0 and 1, not {value}")
-
-
-BOLD = BluffParams(bluff_rate=0.6, challenge_rate=0.35, block_bluff_rate=0.4,
-                   never_challenge=(), caution=0.75)
-
-
-class BluffingAgent(HonestAgent):
-    """Plays as :class:`HonestAgent` but bluffs, block-bluffs and challenges at the rates
-    of its :class:`BluffParams`, drawn from a numpy generator seeded by the bot's seed."""
-
-    def __init__(self, seat: int, seed: int, params: BluffParams):
-        super().__init__(seat)
-        self.params = params
-        self.bluff_with = params.bluff_with
-        self.never_challenge = params.never_challenge
-        self.rng = np.random.default_rng(seed)
-
-    def rate(self, view: View, name: str) -> float:
-        value = getattr(self.params, name)
-        return value * self.params.caution if view.cards[self.seat] == 1 else value
-
-    def draw(self) -> float:
-        return self.rng.random()
-
-    def pick(self, k: int) -> int:
-        return int(self.rng.integers(k))
-
-
-def honest_bot(game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
-    """The honest agent bound to ``seat`` (deterministic: the seed is unused)."""
-    return HonestAgent(seat)
-
-
-def bluffer_bot(game: pyspiel.Game, seat: int, seed: int = 0,
-                params: BluffParams = BluffParams()) -> Bot:
-    """A bluffer with ``params`` bound to ``seat``, seeded by ``seed``."""
-    return BluffingAgent(seat, seed, params)
-
-
-def bold_bluffer_bot(game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
-    """The bold bluffer (:data:`BOLD`)."""
-    return BluffingAgent(seat, seed, BOLD)
-
-
-register_bot(BotSpec("honest", "never bluffs; challenges only lies proven by counting cards",
-                     honest_bot, games=(GAME,)))
-register_bot(BotSpec("bluffer", "bluffs 25%, challenges 20% (never a Duke), block-bluffs 15%",
-                     bluffer_bot, games=(GAME,)))
-register_bot(BotSpec("bluffer-bold", "bluffs 60%, challenges 35% (any claim), block-bluffs 40%",
-                     bold_bluffer_bot, games=(GAME,)))

@@ -5,11 +5,11 @@ believe of the hidden cards (the opponent's hand, the court) is Bayes' rule over
 history that shows them the same thing, the opponent assumed to play the blueprint and
 the cards to fall as the deck's odds say. The mix is the blueprint's; each move's value
 (P(win) - P(lose) for the player) is estimated by blueprint self-play from the worlds
-the beliefs weigh, with a 95% interval. Where the blueprint's values at every position
-are stored, the spot is re-solved instead (:mod:`analysis.coup.resolve`): the next few
-decisions solved exactly, the blueprint's values past them. The accuracy printed is the
-blueprint's (the measured lower bound on how much a best response gains against it)
-and, for a re-solve, the small game's own exploitability.
+the beliefs weigh, with a 95% interval. Where the blueprint's values at every position are
+stored, the spot is re-solved instead (:mod:`analysis.coup.solvers.blueprint_resolve`):
+the next few decisions solved exactly, the blueprint's values past them. The accuracy
+printed is the blueprint's (the measured lower bound on how much a best response gains
+against it) and, for a re-solve, the small game's own exploitability.
 """
 
 from __future__ import annotations
@@ -20,10 +20,15 @@ import math
 import numpy as np
 import pyspiel
 
-from analysis.coup.blueprint import Blueprint, accuracy, read_summary
-from analysis.coup.blueprint_agent import load_deck_blueprint
+from analysis.coup.agents.blueprint import load_deck_blueprint
 from analysis.coup.guarantees import position_key
-from analysis.coup.resolve import ValueGraph, resolve_spot, value_graph_for, values_current
+from analysis.coup.solvers.blueprint import Blueprint, accuracy, read_summary
+from analysis.coup.solvers.blueprint_resolve import (
+    ValueGraph,
+    resolve_spot,
+    value_graph_for,
+    values_current,
+)
 from analysis.play.coaching import register_coach
 from analysis.shared import store
 from analysis.statistics.intervals import Z95

@@ -10,7 +10,7 @@ A *table* is a player count, a deck and, with 2 players, a setup. On each table:
 
 Games are played by :func:`analysis.play.match.play_match` (each game seeded on its own, so
 any number of processes, or a Dask cluster, gives the same numbers). With ``duplicate``
-they are duplicate deals (:mod:`analysis.coup.duplicate`): each deal is played once in
+they are duplicate deals (:mod:`analysis.coup.studies.duplicate`): each deal is played once in
 every rotation of the seats, so every seat holds every hand of the deal, and the seats'
 intervals are taken over deals; those games and records are kept apart from the plain
 ones (``-duplicate`` in their names), and a record says which it holds. Every finished game
@@ -27,8 +27,8 @@ from pathlib import Path
 
 import pyspiel
 
-import analysis.coup.panel  # noqa: F401  (registers the panel agents in every process)
-from analysis.coup.duplicate import deal_chance
+import analysis.coup.agents  # noqa: F401  (registers every Coup agent in every process)
+from analysis.coup.studies.duplicate import deal_chance
 from analysis.play.bots import bots_for, make_bot
 from analysis.play.match import Build, MatchResult, compute_seconds, play_games, seating, tally
 from analysis.shared import store

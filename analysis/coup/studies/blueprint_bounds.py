@@ -11,7 +11,7 @@ simulated and the gain reported with a 95% interval. With a ``depth`` above 1 it
 further: an exact best response over its next ``depth`` decisions (each taken on what
 it has seen, never on the hidden cards), the blueprint playing on past them.
 
-Worlds are followed as nodes of the blueprint's graph (:mod:`analysis.coup.blueprint`),
+Worlds are followed as nodes of the blueprint's graph (:mod:`analysis.coup.solvers.blueprint`),
 so the values and the blueprint's mixes are array lookups.
 """
 
@@ -24,7 +24,7 @@ import random
 
 import numpy as np
 
-from analysis.coup.blueprint import (
+from analysis.coup.solvers.blueprint import (
     Blueprint,
     DeckGraph,
     deck_games,
@@ -34,7 +34,7 @@ from analysis.coup.blueprint import (
     read_summary,
     update_summary,
 )
-from analysis.coup.resolve import advance_worlds, blueprint_values
+from analysis.coup.solvers.blueprint_resolve import advance_worlds, blueprint_values
 from analysis.shared.progress import bar as progress_bar
 from analysis.shared.provenance import provenance
 from analysis.solve.cyclic import CyclicCFR

@@ -20,8 +20,9 @@ from pathlib import Path
 import numpy as np
 import pyspiel
 
-from analysis.coup.blueprint import Blueprint
-from analysis.coup.panel import GAME, View
+from analysis.coup.agents.rules_of_thumb import View
+from analysis.coup.model import GAME
+from analysis.coup.solvers.blueprint import Blueprint
 from analysis.play.bots import sample_chance
 from analysis.shared import store
 from analysis.shared.progress import bar as progress_bar

@@ -1,4 +1,4 @@
-"""``fast``: the search agent (:mod:`analysis.coup.search_agent`) at a fraction of its cost.
+"""``fast``: the search agent (:mod:`analysis.coup.agents.search`) at a fraction of its cost.
 
 It deals worlds the same way, models each player the same way, tries the same moves and
 plays the same quick rule agent in its roll-outs; the roll-outs run faster, and at a turn
@@ -21,9 +21,11 @@ import random
 import numpy as np
 import pyspiel
 
-from analysis.coup import search_agent as S
 from analysis.coup.agents import rollout_sim as sim
-from analysis.coup.panel import GAME, View, challenges
+from analysis.coup.agents import search as S
+from analysis.coup.agents.rules_of_thumb import View, challenges
+from analysis.coup.model import GAME
+from analysis.coup.solvers.strength import score
 from analysis.play.bots import Bot, BotSpec, register_bot
 from games.coup import cards as C
 from games.coup import engine as E
@@ -34,7 +36,7 @@ BUDGET = S.Budget(deals_action=2 * S.DEFAULT.deals_action, deals_react=S.DEFAULT
 
 
 def rollout(world: E.Core, seat: int, until_turn: int, rates: list, rng: random.Random) -> float:
-    """:func:`analysis.coup.search_agent.rollout`, with each challenge window settled at
+    """:func:`analysis.coup.agents.search.rollout`, with each challenge window settled at
     once (the same draws in the same order, so the same game)."""
     rand = rng.random
     copies = world.cfg.copies
@@ -69,14 +71,14 @@ def rollout(world: E.Core, seat: int, until_turn: int, rates: list, rng: random.
         if first:
             world.queue = ((E.S_CHAL, claimant, claim, askers[first:], is_block),) + world.queue[1:]
         world.apply(answer)
-    return S.score(world, seat)
+    return score(world, seat)
 
 
 class FastSearchAgent(S.SearchAgent):
     """The search agent with compiled roll-outs at its turn actions; seeded.
 
     ``compiled=False`` plays every roll-out on the engine (then it moves exactly as
-    :class:`~analysis.coup.search_agent.SearchAgent` does).
+    :class:`~analysis.coup.agents.search.SearchAgent` does).
     """
 
     def __init__(self, game: pyspiel.Game, seat: int, seed: int = 0,

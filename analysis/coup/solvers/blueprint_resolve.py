@@ -18,14 +18,14 @@ import functools
 
 import numpy as np
 
-from analysis.coup.blueprint import (
+from analysis.coup.guarantees import markov_key
+from analysis.coup.solvers.blueprint import (
     Blueprint,
     deck_games,
     deck_graph,
     history_roots,
     part_of,
 )
-from analysis.coup.guarantees import markov_key
 from analysis.shared import store
 from analysis.shared.store import READ_ERRORS, CorruptFileError
 from analysis.solve.cyclic import CHANCE, PLAYER0, TERMINAL, CyclicCFR, CyclicGraph

@@ -1,6 +1,6 @@
 """Beyond the cap: the state-keyed estimate of uncapped 1v1 Coup endgames.
 
-Where the rigorous brackets (:mod:`analysis.coup.brackets`) are still wide, the endgame
+Where the rigorous brackets (:mod:`analysis.coup.solvers.brackets`) are still wide, the endgame
 is solved in the state-keyed abstraction (graph mode, information sets keyed by what a
 player sees now) at growing caps until the value settles (:func:`estimate`); its loss is
 measured where the perfect-recall tree fits (:func:`loss_at_cap`) and the estimate set
@@ -28,7 +28,7 @@ from analysis.coup.model import (
     intersect_brackets,
     markov_brackets_dir,
 )
-from analysis.coup.runner import run_all
+from analysis.coup.studies.runner import run_all
 from analysis.shared.progress import shown
 from analysis.shared.store import atomic_write_text, read_record
 from analysis.solve import CFRSolver, CompiledGame, compile_game, exploitability

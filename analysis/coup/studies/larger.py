@@ -15,9 +15,9 @@ from pathlib import Path
 
 import numpy as np
 
-from analysis.coup.brackets import SOLVER, markov_game_bracket, markov_summary
 from analysis.coup.guarantees import guarantees_from, uncapped_roots
 from analysis.coup.model import StoredRecord, data_dir, read_typed_rows
+from analysis.coup.solvers.brackets import SOLVER, markov_game_bracket, markov_summary
 from analysis.shared.store import read_rows, write_rows
 from analysis.solve import CFRSolver, compile_game, exploitability
 from analysis.solve.compile import GRAPH_BYTES_PER_NODE, TREE_BYTES_PER_NODE, estimate_tree_nodes
@@ -207,7 +207,7 @@ def run(path: Path | None = None, cases=CASES, decks=DECKS, caps=CAPS) -> dict:
 
 def markov_cases() -> tuple[tuple[str, str], ...]:
     """The cases with a player down to one card (2v2 is the full game's deal:
-    :func:`analysis.coup.full_game.run_markov` covers it)."""
+    :func:`analysis.coup.studies.full_game.run_markov` covers it)."""
     return tuple(c for c in CASES if not c[0].startswith("2v2"))
 
 

@@ -6,7 +6,7 @@ on the graph (:mod:`analysis.solve.cyclic`), each player's strategy keyed by wha
 player sees now: their own cards, the coins, the cards lost, whose turn and the
 pending claim, block or challenge (:func:`blueprint_key`). It is an abstraction: a
 player forgets the order of past claims. Its accuracy is measured, never assumed
-(:mod:`analysis.coup.blueprint_bounds`). A Coup that wins at once is always played
+(:mod:`analysis.coup.studies.blueprint_bounds`). A Coup that wins at once is always played
 (:class:`~games.coup.walker.DecisiveCoupWalker`, an exact reduction).
 
 Artifacts: the graph and the training checkpoints in the cache (hundreds of MB, built on
@@ -26,7 +26,6 @@ from pathlib import Path
 
 import numpy as np
 
-from analysis.coup.full_game import full_game
 from analysis.coup.guarantees import (
     PositionGraph,
     encode_key,
@@ -36,6 +35,7 @@ from analysis.coup.guarantees import (
     position_key,
     uncapped_roots,
 )
+from analysis.coup.model import full_game
 from analysis.shared import store
 from analysis.shared.provenance import provenance
 from analysis.shared.store import READ_ERRORS, CorruptFileError, atomic_write_text, read_json

@@ -1,154 +1,32 @@
-"""``farol advise coup`` and the ``solved`` bot: equilibrium play in Coup endgames.
+"""``farol advise coup`` at an endgame position: the equilibrium mix and its value.
 
 The position string (:mod:`games.coup.positions`) names the mover's own face-down cards
-and ``?`` for everyone else's; the advice solves the endgame in which every face-down
-card is dealt by chance and prints the mover's equilibrium mix with their outcome
-probabilities. By default the cap is priced by Markov guarantees, as the brackets price
-it (the mix secures the mover at least the bracket's end); ``cap="draw"`` scores it 0.
+and ``?`` for everyone else's; the advice reads the endgame in which every face-down card
+is dealt by chance, solved (:mod:`analysis.coup.solvers.position_endgames`), and prints
+the mover's equilibrium mix with their outcome probabilities. By default the cap is
+priced by Markov guarantees, as the brackets price it (the mix secures the mover at least
+the bracket's end); ``cap="draw"`` scores it 0.
 """
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 
-import numpy as np
 import pyspiel
 
 from analysis.coup import guarantees as GU
-from analysis.coup.brackets import compile_markov_game, solve_side
-from analysis.play.bots import BotSpec, register_bot
-from analysis.shared import store
-from analysis.shared.progress import expect
-from analysis.shared.store import CorruptFileError
-from analysis.solve import CFRSolver, SolveResult, compile_cached, make_result
-from analysis.solve import compile as compile_module
+from analysis.coup.solvers.position_endgames import (
+    CAP_PRICINGS,
+    DEFAULT_CAP,
+    SOLVER,
+    TARGET,
+    priced_endgame,
+    solved_endgame,
+)
 from games.coup import cards as C
-from games.coup import endgame_game
 from games.coup import engine as E
 from games.coup.positions import UNKNOWN, Position, format_position, parse_position
-from games.coup.walker import DecisiveCoupWalker
 from games.errors import InvalidParameterError, InvalidPositionError
-
-DEFAULT_CAP = 2
-TARGET = 1e-4
-MAX_ITERATIONS = 50_000
-SOLVER = "CFR+ (Farol engine, perfect-recall tree)"
-CAP_PRICINGS = ("markov", "draw")
-# Face-down cards in all up to which the cap is priced by Markov guarantees: 2v1 and 1v2
-# positions take a graph of ~2 million positions (a minute or two), 2v2 the whole game's.
-MAX_PRICED_CARDS = 3
-
-
-def hidden_position(position: Position) -> Position:
-    """``position`` with every face-down card dealt by chance (``?``)."""
-    hidden = tuple((UNKNOWN,) * len(h) for h in position.hidden)
-    return Position(hidden, position.revealed, position.coins, position.to_move)
-
-
-def solved_endgame(position: Position, deck: str, turn_cap: int, use_cache: bool = True,
-                   target: float = TARGET, seconds: float | None = None
-                   ) -> tuple[pyspiel.Game, SolveResult]:
-    """The all-hidden version of ``position`` and its solution (cached on disk): CFR+
-    until the exploitability is at most ``target`` (or ``seconds`` have passed: the
-    result carries the exploitability reached)."""
-    general = format_position(hidden_position(position), deck)
-    game = endgame_game(general, deck=deck, turn_cap=turn_cap)
-    budget = "" if seconds is None else f"|{seconds}s"
-    key = hashlib.sha256(f"{game}|{target}{budget}".encode()).hexdigest()[:20]
-    path = store.cache("coup_solutions") / key
-    if use_cache and path.exists():
-        try:
-            return game, SolveResult.load(path)
-        except CorruptFileError as exc:
-            store.say_damaged(path, exc.reason)
-    compiled = compile_cached(game, use_cache=use_cache)
-    solver = CFRSolver(compiled, "cfr+")
-    report = solver.run(target_exploitability=target, iterations=MAX_ITERATIONS,
-                        seconds=seconds)
-    result = make_result(game, compiled, solver, report)
-    if use_cache:
-        result.save(path)
-    return game, result
-
-
-def can_price_cap(position: Position) -> bool:
-    """Whether the cap of ``position`` is priced by Markov guarantees here: at most
-    :data:`MAX_PRICED_CARDS` face-down cards in all (1v1, 2v1, 1v2)."""
-    return sum(len(h) for h in position.hidden) <= MAX_PRICED_CARDS
-
-
-def position_guarantees(game: pyspiel.Game):
-    """The Markov guarantees that price the cap of the two-player Coup ``game``.
-
-    A 1v1 endgame with one lost card each and at most 9 coins a player to move first
-    uses the graph of every such endgame (:func:`analysis.coup.guarantees.guarantees_for`,
-    the one the report's brackets use); any other position the graph of its own deal.
-    """
-    cfg = game.config
-    position = cfg.position
-    one_each = all(len(h) == 1 and len(r) == 1
-                   for h, r in zip(position.hidden, position.revealed, strict=True))
-    if one_each and position.to_move == 0 and max(position.coins) <= 9:
-        revealed = tuple(C.card_name(r[0], cfg.deck).lower() for r in position.revealed)
-        return GU.guarantees_for(cfg.deck, revealed)
-    config, roots = GU.uncapped_roots([game])
-    expect("pricing the turn cap by Markov guarantees (a graph of about 2 million positions)",
-           90, "--cap-pricing draw scores the cap as a draw")
-    return GU.guarantees_from(config, roots, cfg.deck, progress=True)
-
-
-@dataclass(frozen=True)
-class PricedEndgame:
-    """An endgame solved with its cap priced by Markov guarantees, from both ends.
-
-    ``sides[k]`` is the solution of the game in which the cap pays player 0 their lower
-    (``k = 0``) or upper (``k = 1``) bound; ``bounds`` are player 0's value bounds
-    ``(lower, upper)`` measured by exact best response; ``guarantees`` price the cap.
-    """
-
-    game: pyspiel.Game
-    sides: tuple[SolveResult, SolveResult]
-    bounds: tuple[float, float]
-    guarantees: object
-
-
-def priced_endgame(position: Position, deck: str, turn_cap: int,
-                   use_cache: bool = True) -> PricedEndgame:
-    """The all-hidden version of ``position`` solved with the cap priced by Markov
-    guarantees, both ends of the bracket (each solution cached on disk)."""
-    if not can_price_cap(position):
-        raise InvalidParameterError(
-            "position: pricing the cap of a position with two face-down cards each takes "
-            "the whole game's Markov guarantees (~10^7 positions, ~15 minutes, ~8 GB); "
-            "use --cap-pricing draw")
-    general = format_position(hidden_position(position), deck)
-    game = endgame_game(general, deck=deck, turn_cap=turn_cap)
-    guarantees = position_guarantees(game)
-    stem = (f"{game}|{TARGET}|markov|{guarantees.deck}|{guarantees.revealed}|{GU.ROUNDS}"
-            f"|{compile_module.COMPILE_VERSION}")
-    paths = [store.cache("coup_solutions") / hashlib.sha256(f"{stem}|{side}".encode())
-             .hexdigest()[:20] for side in (0, 1)]
-    sides: list[SolveResult] = []
-    if use_cache and all(p.exists() for p in paths):
-        for p in paths:
-            try:
-                sides.append(SolveResult.load(p))
-            except CorruptFileError as exc:
-                store.say_damaged(p, exc.reason)
-                sides = []
-                break
-    if not sides:
-        compiled, cap_bounds = compile_markov_game(game, guarantees)
-        for side, path in zip((0, 1), paths, strict=True):
-            solved = solve_side(compiled, side, cap_bounds, TARGET, MAX_ITERATIONS)
-            result = make_result(game, solved.game, solved.solver, solved.check)
-            if use_cache:
-                result.save(path)
-            sides.append(result)
-    # Side 0's bound is player 0's guarantee, side 1's what player 1's strategy concedes.
-    bounds = (-sides[0].best_response[1], sides[1].best_response[0])
-    return PricedEndgame(game, (sides[0], sides[1]), bounds, guarantees)
 
 
 def _deal_states(game: pyspiel.Game):
@@ -401,79 +279,3 @@ def advise(position_text: str, deck: str = "ambassador", turn_cap: int = DEFAULT
         exploitability=result.exploitability, nodes=result.num_nodes, cap_pricing=cap,
         cap_win=outcome["cap_win"], bracket=bracket, actions=valued,
         opponent_hand=tuple(sorted(theirs.items())))
-
-
-# --------------------------------------------------------------------------- the bot
-def solved_bot(game: pyspiel.Game, seat: int, seed: int = 0):
-    """A bot playing the solved endgame ``game`` starts from.
-
-    The game must be a two-player ``python_coup`` endgame (``position`` parameter). With
-    a turn cap of at most :data:`DEFAULT_CAP` turns the bot plays the exact equilibrium
-    of that capped game. With a larger cap (the default 200: a real endgame) it plays the
-    equilibrium of the first :data:`DEFAULT_CAP` turns with the cap priced by Markov
-    guarantees (:func:`priced_endgame`, the side that secures its own seat the most) and
-    its Markov policy afterwards, so that it wins at least the bracket's end on its side
-    whatever its opponent does. Either way it solves the all-hidden version of the
-    position and maps each state to it by replaying the deal and the moves.
-    """
-    cfg = game.config
-    if cfg.position is None or cfg.num_players != 2:
-        raise InvalidParameterError(
-            "the solved opponent plays two-player endgames only: pass "
-            "--param position=... (e.g. '?/duke/3;?/captain/2;move:0')")
-    guarantees = None
-    if cfg.turn_cap <= DEFAULT_CAP:
-        solved_game, result = solved_endgame(cfg.position, cfg.deck, cfg.turn_cap)
-    elif not can_price_cap(cfg.position):
-        raise InvalidParameterError(
-            "the solved opponent plays past 2 turns from 1v1, 2v1 and 1v2 positions only; "
-            "from a 2v2 position pass --param turn_cap=1 (the exact capped game)")
-    else:
-        priced = priced_endgame(cfg.position, cfg.deck, DEFAULT_CAP)
-        solved_game, result, guarantees = priced.game, priced.sides[seat], priced.guarantees
-        walker = DecisiveCoupWalker(cfg, history=False)
-    table = {k: i for i, k in enumerate(result.infoset_keys)}
-    own_deals = sum(h.count(UNKNOWN) for h in cfg.position.hidden)
-    rng = np.random.default_rng(seed)
-
-    def mirror(state: pyspiel.State) -> pyspiel.State | None:
-        # The solved game's state for ``state``; None once play passes the solved turns.
-        history = state.history()
-        start = game.new_initial_state()
-        for a in history[:own_deals]:
-            start.apply_action(a)
-        general = solved_game.new_initial_state()
-        for hand in start.core.hands:
-            for card in hand:
-                general.apply_action(card)
-        for a in history[own_deals:]:
-            if general.is_terminal():
-                return None
-            general.apply_action(a)
-        return None if general.is_terminal() else general
-
-    def sample(actions, probs) -> int:
-        probs = np.maximum(np.asarray(probs, dtype=float), 0.0)
-        return int(actions[rng.choice(len(actions), p=probs / probs.sum())])
-
-    def act(state: pyspiel.State) -> int:
-        general = mirror(state)
-        i = None if general is None else table.get(general.information_state_string(seat))
-        if i is not None:
-            lo, hi = result.infoset_offset[i], result.infoset_offset[i + 1]
-            return sample(result.infoset_actions[lo:hi], result.strategy[lo:hi])
-        if guarantees is not None:
-            mix = guarantees.mix(state.core, seat)
-            if mix is not None:
-                return sample(walker.legal_actions(state.core), mix)
-        # A history the solved profile never reaches: play uniformly.
-        legal = state.legal_actions(seat)
-        return int(legal[rng.integers(len(legal))])
-
-    return act
-
-
-register_bot(BotSpec("solved", "the solved equilibrium of a 2-player Coup endgame: exact for "
-                     "a cap of up to 2 turns; otherwise 2 turns priced by Markov guarantees, "
-                     "then the Markov policy (a guaranteed win rate)",
-                     solved_bot, games=("python_coup",)))

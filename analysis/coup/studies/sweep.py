@@ -14,8 +14,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from analysis.coup.brackets import solve_bracket
-from analysis.coup.endgames import solve_endgame, solve_priced_endgame
 from analysis.coup.model import (
     CONVERGED_WIDTH,
     DEFAULT_CAP,
@@ -33,7 +31,9 @@ from analysis.coup.model import (
     save_bracket,
     save_record,
 )
-from analysis.coup.runner import run_all
+from analysis.coup.solvers.brackets import solve_bracket
+from analysis.coup.solvers.endgames import solve_endgame, solve_priced_endgame
+from analysis.coup.studies.runner import run_all
 from analysis.shared.store import read_rows, write_rows
 from analysis.solve.errors import GameTooLargeError
 from games.coup import cards as C
@@ -164,9 +164,9 @@ def bracket_sweep(endgames: list[Endgame], directory: Path | None = None, worker
 
     The endgames run in the order given, so a sweep cut short has done the first ones
     (callers put the widest brackets first). ``decisive``: compile with winning Coups
-    played (an exact reduction, :func:`analysis.coup.brackets.compile_endgame`);
+    played (an exact reduction, :func:`analysis.coup.solvers.brackets.compile_endgame`);
     ``markov``: the cap pays the Markov guarantees
-    (:func:`analysis.coup.brackets.compile_markov`); ``max_memory``: each compile's
+    (:func:`analysis.coup.solvers.brackets.compile_markov`); ``max_memory``: each compile's
     budget in bytes (default: half the available memory, per process).
     """
     directory = brackets_dir() if directory is None else Path(directory)

@@ -139,7 +139,7 @@ def deal_chance(game: pyspiel.Game, seed: int, rotation: int) -> DealChance:
 
 def hand_probabilities(players: int, deck: str) -> dict[str, float]:
     """Every starting hand a seat can be dealt (names joined by ``+``, as
-    :func:`analysis.coup.seat_balance.hand_values` writes them) with its probability."""
+    :func:`analysis.coup.studies.seat_balance.hand_values` writes them) with its probability."""
     copies = C.copies_per_character(players)
     out: dict[str, float] = {}
     for pair, p in R.draw_pair_probabilities((copies,) * C.NUM_CHARACTERS):

@@ -1,8 +1,8 @@
 """The bluffing study: what the solved 1v1 endgames say about claims, challenges and cards.
 
-Everything here reads the sweep's records (:mod:`analysis.coup.sweep`); nothing is
+Everything here reads the sweep's records (:mod:`analysis.coup.studies.sweep`); nothing is
 solved again. Rates are *at equilibrium*: measured along the solved profile, weighted
-by the probability that play reaches each claim (:func:`analysis.coup.endgames.analyse`).
+by the probability that play reaches each claim (:func:`analysis.coup.solvers.endgames.analyse`).
 A claim's bluff rate is P(the claimant does not hold the character | the claim is
 made); its challenge rate is P(challenged | made). Averages over coin pairs weight
 each position by how often the claim is made there.
@@ -121,7 +121,7 @@ def honest_comparison(records: list[EndgameRecord]) -> pd.DataFrame:
 def card_win_ranges(records: list[EndgameRecord], coins: range | None = None,
                     side: str = "mover") -> pd.DataFrame:
     """Per deck and card held by ``side``: the mover's win probability in the cap-priced
-    records (:func:`analysis.coup.endgames.solve_priced_endgame`), averaged over coin
+    records (:func:`analysis.coup.solvers.endgames.solve_priced_endgame`), averaged over coin
     pairs (both coins in ``coins`` when given).
 
     ``low`` counts what the mover wins within the cap plus their Markov guarantee where

@@ -2,11 +2,12 @@
 
 The first decision of a 2-player game (nothing revealed, the starting player with one
 coin, the other with two) is the same spot for every user, and its exact solve capped at
-:data:`~analysis.coup.advise.DEFAULT_CAP` turns takes many minutes and gigabytes. So
-``farol coup openings`` solves it once per deck and stores the answer for every hand the
-mover can hold, with the solve's exploitability, in the data folder (``coup/openings``);
-``farol advise coup`` reads it there. Any other spot with two face-down cards each is
-not solved while the user waits (:func:`refusal` names what answers it instead).
+:data:`~analysis.coup.solvers.position_endgames.DEFAULT_CAP` turns takes many minutes and
+gigabytes. So ``farol coup openings`` solves it once per deck and stores the answer for
+every hand the mover can hold, with the solve's exploitability, in the data folder
+(``coup/openings``); ``farol advise coup`` reads it there. Any other spot with two
+face-down cards each is not solved while the user waits (:func:`refusal` names what
+answers it instead).
 """
 
 from __future__ import annotations
@@ -19,7 +20,13 @@ from pathlib import Path
 
 import numpy as np
 
-from analysis.coup.advise import DEFAULT_CAP, TARGET, Advice, hidden_position, solved_endgame
+from analysis.coup.advice.endgame import Advice
+from analysis.coup.solvers.position_endgames import (
+    DEFAULT_CAP,
+    TARGET,
+    hidden_position,
+    solved_endgame,
+)
 from analysis.shared import store
 from analysis.shared.provenance import provenance
 from analysis.shared.store import atomic_write_text, damaged_record, read_json
@@ -30,7 +37,7 @@ from games.coup import cards as C
 from games.coup.positions import Position, format_position, parse_position
 
 VERSION = 1
-CAP_PRICING = "draw"  # a 2v2 cap cannot be priced by Markov guarantees (advise.py)
+CAP_PRICING = "draw"  # a 2v2 cap cannot be priced by Markov guarantees (position_endgames)
 # Measured (benchmarks/results/natural_requests.txt): the opening's solve, one deck.
 SOLVE_MINUTES = 20
 
@@ -58,7 +65,7 @@ def table_path(deck: str) -> Path:
 @dataclass(frozen=True)
 class OpeningTable:
     """The opening's advice for every hand of one deck: ``answers`` maps the position as
-    the mover sees it to :class:`~analysis.coup.advise.Advice`'s fields."""
+    the mover sees it to :class:`~analysis.coup.advice.endgame.Advice`'s fields."""
 
     deck: str
     turn_cap: int
@@ -144,7 +151,7 @@ def _answers(deck: str, general: Position, use_cache: bool, target: float,
              seconds: float | None) -> dict:
     """Every hand's :class:`Advice` at the all-hidden ``general`` position, read off its
     solve on the compiled tree (a walk of OpenSpiel states per move and deal, as
-    :func:`~analysis.coup.advise.advise` does, would take hours at this size)."""
+    :func:`~analysis.coup.advice.endgame.advise` does, would take hours at this size)."""
     game, result = solved_endgame(general, deck, DEFAULT_CAP, use_cache, target, seconds)
     compiled = compile_cached(game, use_cache=use_cache)
     if len(result.strategy) != len(compiled.infoset_actions):

@@ -1,7 +1,7 @@
 """Balance: the first player's advantage and the Ambassador against the Inquisitor.
 
 Measured on the solved 1v1 endgames (sweep records) and, where the engine reaches,
-on the 2v2 positions of :mod:`analysis.coup.larger` (the 2-player game's opening with
+on the 2v2 positions of :mod:`analysis.coup.studies.larger` (the 2-player game's opening with
 the 1-coin rule, ``?+?/-/1;?+?/-/2``, against both starting with 2 coins).
 """
 
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.coup.bluffing import frame
-from analysis.coup.larger import LargerRow
 from analysis.coup.model import EndgameRecord
+from analysis.coup.studies.bluffing import frame
+from analysis.coup.studies.larger import LargerRow
 from games.coup import cards as C
 
 

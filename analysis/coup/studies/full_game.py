@@ -14,12 +14,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-import pyspiel
-
-import games  # noqa: F401  (registers python_coup)
-from analysis.coup.brackets import SOLVER, bracket_of, markov_game_bracket, markov_summary
 from analysis.coup.guarantees import guarantees_from, uncapped_roots
-from analysis.coup.model import StoredRecord, data_dir, read_typed_rows
+from analysis.coup.model import StoredRecord, data_dir, full_game, read_typed_rows
+from analysis.coup.solvers.brackets import SOLVER, bracket_of, markov_game_bracket, markov_summary
 from analysis.shared.store import read_rows, write_rows
 from analysis.solve import compile_game
 from analysis.solve.compile import TREE_BYTES_PER_NODE, estimate_tree_nodes
@@ -92,12 +89,6 @@ def load_markov_rows(path: Path | None = None) -> dict[str, FullGameRow]:
     a damaged file is refused naming it)."""
     return {k: FullGameRow.from_json(r)
             for k, r in read_rows(markov_path() if path is None else path).items()}
-
-
-def full_game(setup: str, deck: str, cap: int) -> pyspiel.Game:
-    """The 2-player game from the deal, capped at ``cap`` turns (the cap pays 0)."""
-    return pyspiel.load_game("python_coup", {"two_player_setup": setup, "deck": deck,
-                                             "turn_cap": cap})
 
 
 def solve_case(setup: str, deck: str, cap: int, budget: int = NODE_BUDGET) -> dict:

@@ -1,0 +1,33 @@
+"""What a Coup position is worth by its face-down cards and coins, before it is played out.
+
+The search agents score their roll-outs' last positions by it (:func:`score`), the
+re-solve over the public beliefs values the positions where it stops by it
+(:func:`analysis.coup.solvers.belief_resolve.heuristic`), and the exploiter the worlds
+past its depth. One definition, so that they all weigh cards and coins alike (the
+compiled roll-outs of :mod:`analysis.coup.agents.rollout_sim` read its constants).
+"""
+
+from __future__ import annotations
+
+from games.coup import cards as C
+from games.coup import engine as E
+
+# The strength of a player: cards ** CARD_POWER + COIN * coins (+ COUP_READY at 7 coins).
+CARD_POWER, COIN, COUP_READY = 1.5, 0.1, 0.25
+
+
+def score(core: E.Core, seat: int) -> float:
+    """The seat's share of the table's strength: a win is 1, out is 0, else its
+    :func:`strength` against everyone's."""
+    if core.over:
+        return 1.0 if core.winner == seat else (0.0 if core.winner >= 0 else 1.0 / len(core.hands))
+    if not core.hands[seat]:
+        return 0.0
+    total = sum(strength(len(h), k) for h, k in zip(core.hands, core.coins, strict=True) if h)
+    return strength(len(core.hands[seat]), core.coins[seat]) / total
+
+
+def strength(cards: int, coins: int) -> float:
+    """What a player's face-down cards and coins are worth (a second card more than the
+    first; coins up to 10, and a little more once a Coup is paid for)."""
+    return cards ** CARD_POWER + COIN * min(coins, 10) + (COUP_READY if coins >= C.COUP_COST else 0.0)
