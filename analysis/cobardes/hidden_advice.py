@@ -20,7 +20,7 @@ from pathlib import Path
 import pyspiel
 
 import games  # noqa: F401  (registers the games)
-from analysis.cobardes.hidden_solution import ITERATIONS, HiddenSolution, solution_path, solve
+from analysis.cobardes.hidden_solution import METHOD, HiddenSolution, solution_path, solve
 from analysis.shared.progress import shown
 from analysis.solve.compiled import CHANCE, PLAYER0
 from games.cobardes import cards as C
@@ -59,8 +59,9 @@ def solution_for(game: pyspiel.Game, solve_large: bool = False, solve_missing: b
     if size > ON_DEMAND_NODES and not solve_large:
         raise InvalidPositionError(f"this battle with hidden villains is not solved yet "
                                    f"({cost}); add --solve to solve it once now")
-    print(f"solving this battle with hidden villains once ({cost}, {ITERATIONS} CFR+ "
-          f"iterations); later spots of it read the stored solution", file=sys.stderr)
+    print(f"solving this battle with hidden villains once ({cost}, {METHOD} until its "
+          f"exploitability stops improving); later spots of it read the stored solution",
+          file=sys.stderr)
     tick = time.perf_counter()
     solution, _ = solve(game, progress=progress)
     if shown(progress):

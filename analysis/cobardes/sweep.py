@@ -68,6 +68,13 @@ def battle_params(pairing: tuple[str, str], warriors: int = C.MAX_WARRIOR, comba
     return params
 
 
+def hidden_params(pairing: tuple[str, str], warriors: int = C.MAX_WARRIOR, combats: int = C.MAX_COMBATS) -> dict:
+    """The battle's parameters: the pairing's courtiers, both villains dealt hidden."""
+    params = battle_params(pairing, warriors, combats)
+    params.update(kinds="all", villain0="random", villain1="random", villain_deck="all")
+    return params
+
+
 KINDS = ("battle", "war", "villains")
 SOLVER = "backward induction over public positions, matrix games by simplex (exact)"
 

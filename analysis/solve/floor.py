@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -68,9 +69,17 @@ class FloorRun:
 
 
 def solve_to_floor(solver: CFRSolver, rule: FloorRule = FloorRule(),
-                   progress: bool | None = None) -> FloorRun:
-    """Iterate ``solver`` under ``rule`` (continuing from its present iteration)."""
+                   progress: bool | None = None, checkpoint: str | Path | None = None,
+                   checkpoint_every: float = 60.0) -> FloorRun:
+    """Iterate ``solver`` under ``rule`` (continuing from its present iteration).
+
+    ``checkpoint``: the solver's iterations are saved there every ``checkpoint_every``
+    seconds and when the solve is interrupted (Ctrl-C stops it after the iterations in
+    progress), so a solve started again from it loses little; the best strategy is then
+    looked for afresh.
+    """
     best = None
+    last_saved = time.perf_counter()
     stalls = 0
     checks = []
     check_seconds = 0.0
@@ -98,6 +107,13 @@ def solve_to_floor(solver: CFRSolver, rule: FloorRule = FloorRule(),
                 stalls += 1
             if best[1] <= rule.target or stalls >= rule.patience:
                 break
+            if checkpoint is not None and time.perf_counter() - last_saved >= checkpoint_every:
+                solver.save_checkpoint(checkpoint)
+                last_saved = time.perf_counter()
+    except KeyboardInterrupt:
+        if checkpoint is not None:
+            solver.save_checkpoint(checkpoint)
+        raise
     finally:
         if bar is not None:
             bar.close()
