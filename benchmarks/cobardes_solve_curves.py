@@ -30,7 +30,7 @@ import pyspiel
 from results_file import machine, save
 
 import games  # noqa: F401
-from analysis.cobardes.hidden_sweep import hidden_params
+from analysis.cobardes.sweep import hidden_params
 from analysis.cobardes.trunk import compile_cut
 from analysis.shared.provenance import provenance
 from analysis.solve import CFRSolver
