@@ -239,16 +239,16 @@ def test_the_command_solves_named_matchups_and_refuses_bad_ones(tmp_path, capsys
         assert not solution_path(game).exists()
         assert main(["cobardes", "sweep", "--kind", "hidden", "--matchups", "maiden/wolf",
                      "--warriors", "2", "--combats", "2", "--max-iterations", "5",
-                     "--workers", "1", "--keep-solutions", "--method", "dcfr"]) == 0
+                     "--workers", "1", "--keep-solutions", "--method", "cfr+"]) == 0
         game = pyspiel.load_game(H.GAME, hidden_params(("Maiden", "Wolf"), 2, 2))
         kept = HiddenSolution.load(solution_path(game))
-        assert kept.iterations <= 5 and kept.method == "dcfr"
-        assert H.load_hidden([("Maiden", "Wolf")], 2, 2)[("Maiden", "Wolf")].method == "dcfr"
-        assert openings.stored(("Maiden", "Wolf"), 2, 2).method == "dcfr"
+        assert kept.iterations <= 5 and kept.method == "cfr+" != H.METHOD
+        assert H.load_hidden([("Maiden", "Wolf")], 2, 2)[("Maiden", "Wolf")].method == "cfr+"
+        assert openings.stored(("Maiden", "Wolf"), 2, 2).method == "cfr+"
         capsys.readouterr()
         assert main(["cobardes", "sweep", "--kind", "battle", "--keep-solutions"]) == 2
         assert "--keep-solutions goes with --kind hidden" in capsys.readouterr().err
-        assert main(["cobardes", "sweep", "--kind", "battle", "--method", "dcfr"]) == 2
+        assert main(["cobardes", "sweep", "--kind", "battle", "--method", "cfr+"]) == 2
         assert "--method and --max-iterations go with --kind hidden" in capsys.readouterr().err
         for bad, message in (("wolf", "is not two courtiers as A/B"),
                              ("wolf/duke", "unknown ¡Cobardes! courtier 'duke'")):
