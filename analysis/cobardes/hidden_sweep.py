@@ -173,10 +173,11 @@ def solve_hidden_matchup(pairing: tuple[str, str], warriors: int = C.MAX_WARRIOR
         C.courtier_id(name)  # one clear error for an unknown courtier
     game = pyspiel.load_game(GAME, hidden_params(pairing, warriors, combats))
     start = time.perf_counter()
-    cut = compile_cut(game, graph=True, key_names=False, outcomes=True)
+    cut = compile_cut(game, graph=True, key_names=False, outcomes=True, progress=False)
     compile_seconds = time.perf_counter() - start
     compiled = cut.compiled
-    solution, run = solve(game, rule, compiled=compiled, keep=keep, method=method)
+    solution, run = solve(game, rule, progress=False, compiled=compiled, keep=keep,
+                          method=method)
     record = HiddenMatchupRecord(
         tuple(pairing), warriors, combats, run.iterations, run.value, run.exploitability,
         deal_values(compiled, run.strategy), compiled.num_nodes, compiled.num_infosets,
@@ -259,7 +260,7 @@ def run_hidden_sweep(pairings: Iterable[tuple[str, str]] | None = None, warriors
                           if not complete(load_record(record_path(directory, p, warriors,
                                                                   combats)))])
     args = (warriors, combats, str(directory), method, rule, keep_solutions)
-    bar = progress_bar(total=len(todo), desc="matchups with hidden villains", unit=" matchup",
+    bar = progress_bar(total=len(todo), desc="matchups with hidden villains", unit=" matchups",
                progress=bool(progress and todo))
     try:
         if scheduler is not None and todo:
