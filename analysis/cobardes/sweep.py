@@ -315,7 +315,7 @@ def run_sweep(pairings: Iterable[tuple[str, str]] | None = None, warriors: int =
     bar = None
     if progress and todo:
         bar = progress_bar(total=len(todo), desc=f"cobardes {_kind(war)}",
-                   unit=" pairing")
+                   unit=" pairings")
 
     def tick(_=None) -> None:
         if bar is not None:
