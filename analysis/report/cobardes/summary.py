@@ -110,8 +110,8 @@ def summary_section(ctx: ReportContext) -> str:
 def villain_basis(v: dict) -> str:
     """Over what the guide's villain values are a mean, and how accurate, in words."""
     vv = v["v"]
-    solved = (f"by CFR+ on a model that forgets the order of past moves (a best response "
-              f"beats it by at least {vv.exploitability_at_least:.3f})")
+    solved = (f"by {vv.method} on a model that forgets the order of past moves (a best "
+              f"response beats it by at least {vv.exploitability_at_least:.3f})")
     if vv.source == "battle":
         return f"one courtier matchup, {vv.pairing}, solved {solved}"
     over = (f"every courtier matchup ({vv.matchups})" if vv.source == "sweep" else

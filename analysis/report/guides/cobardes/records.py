@@ -31,6 +31,13 @@ from analysis.shared.store import read_json
 
 RENEWAL = "farol cobardes renewal"
 SWEEP = "farol cobardes sweep --kind hidden"
+METHOD_NAMES = {"cfr+": "CFR+", "dcfr": "Discounted CFR", "lcfr": "Linear CFR",
+                "pcfr+": "Predictive CFR+", "pdcfr+": "Predictive Discounted CFR+"}
+
+
+def method_words(*methods: str) -> str:
+    """The CFR methods named as a reader knows them ("CFR+", "Discounted CFR"), each once."""
+    return " and ".join(dict.fromkeys(METHOD_NAMES.get(m, m) for m in methods))
 
 
 def renewal():
@@ -65,6 +72,7 @@ class VillainValues:
     pairing: str = ""
     low: pd.Series | None = None
     high: pd.Series | None = None
+    method: str = "CFR+"
 
 
 def villain_values() -> VillainValues | None:
@@ -75,7 +83,8 @@ def villain_values() -> VillainValues | None:
         values = per.mean().sort_values(ascending=False)
         worst = max(r.exploitability_lower_bound for r in sweep.values())
         source = "sweep" if len(sweep) == sweep_size() else "partial"
-        return VillainValues(values, source, len(sweep), worst, low=per.min(), high=per.max())
+        return VillainValues(values, source, len(sweep), worst, low=per.min(), high=per.max(),
+                             method=method_words(*sorted(r.method for r in sweep.values())))
     f = full_battle()
     if f is None:
         return None
