@@ -7,7 +7,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from analysis.cobardes import balance, subgames, villains
-from analysis.cobardes.hidden_sweep import complete, load_hidden
+from analysis.cobardes.hidden_sweep import complete, hidden_matchups, load_hidden
 from analysis.cobardes.sweep import is_mirror
 from analysis.report.cobardes.common import (
     BENCHMARK_JSON,
@@ -83,12 +83,23 @@ def refined_text(path=REFINED_KEY_JSON) -> str:
             f"reduced deck (`benchmarks/cobardes_refined_key.py`).")
 
 
-def war_composition_text(path=WAR_COMPOSITION_JSON) -> str:
+def war_composition_text(path=WAR_COMPOSITION_JSON, stored: int | None = None) -> str:
     """What composing the war from one solved battle a matchup would cost, measured on
-    the villain-free pairings (``benchmarks/cobardes_war_composition.py``)."""
+    the villain-free pairings (``benchmarks/cobardes_war_composition.py``); ``stored``:
+    the dealt matchups solved with how each battle ends, now (the one count the guide
+    gives too; None: not said)."""
     if not path.exists():
         return ""
     b = read_json(path)
+    dealt = sum(not is_mirror(p) for p in hidden_matchups())
+    if stored is None:
+        now = ""
+    elif stored >= dealt:
+        now = (f" All {dealt} dealt matchups are solved with how each battle ends: the guide's "
+               "war with villains is composed from them (below).")
+    else:
+        now = (f" The war with villains is not given yet: {stored} of the {dealt} dealt "
+               "matchups are solved with how each battle ends, and it needs every one.")
     exact, composed = b["ranking_exact"], b["ranking_composed"]
     order = ("the same order of courtiers" if b["same_order"] else
              "the same strongest and weakest courtier" if b["same_ends"] else
@@ -97,8 +108,8 @@ def war_composition_text(path=WAR_COMPOSITION_JSON) -> str:
             f"without villains solves the battle again at every score, since a draw and a "
             f"token are worth different amounts there: a median of "
             f"{b['solves_per_war_median']:.0f} battle solves a pairing. With hidden villains "
-            f"one battle solve takes a median of {b['hidden_seconds_median']:.0f} s "
-            f"({b['hidden_matchups_stored']} matchups stored), so that route would take about "
+            f"one battle solve took a median of {b['hidden_seconds_median']:.0f} s when this "
+            f"was measured, so that route would take about "
             f"{b['exact_route_hours']:.0f} hours for the {b['matchups']} matchups on "
             f"{b['processes']} processes. The cheaper model plays one battle solution "
             f"(a Victory worth 1, the Crown 3) at every score and chains its outcome "
@@ -109,19 +120,16 @@ def war_composition_text(path=WAR_COMPOSITION_JSON) -> str:
             f"{b['ranked_pairings']} courtier matchups it gives {order} as the exact war "
             f"(strongest {composed[0][0]} {composed[0][1]:+.2f} against {exact[0][0]} "
             f"{exact[0][1]:+.2f}; weakest {composed[-1][0]} {composed[-1][1]:+.2f} against "
-            f"{exact[-1][0]} {exact[-1][1]:+.2f}). The war with villains is not given yet: "
-            f"{len(b['war_with_villains'])} of the {b['hidden_matchups_stored']} matchups "
-            f"stored say how each battle ends, and it needs every courtier matchup.")
+            f"{exact[-1][0]} {exact[-1][1]:+.2f}).{now}")
 
 
 def _endings_stored() -> int:
     return sum(map(complete, (r for p, r in load_hidden().items() if not is_mirror(p))))
 
 
-def renewal_composition_text(path=RENEWAL_COMPOSITION_JSON, stored: int | None = None) -> str:
+def renewal_composition_text(path=RENEWAL_COMPOSITION_JSON) -> str:
     """The war with villains and keep-or-renew: the model, and what it misses on the
-    villain-free pairings (``benchmarks/cobardes_renewal_composition.py``). ``stored``:
-    the matchups stored with which courtiers their battles play (None: not said)."""
+    villain-free pairings (``benchmarks/cobardes_renewal_composition.py``)."""
     if not path.exists():
         return ""
     b = read_json(path)
@@ -129,9 +137,6 @@ def renewal_composition_text(path=RENEWAL_COMPOSITION_JSON, stored: int | None =
     share = b["choices_agreeing"] / b["choices"]
     ends = ("the same strongest and weakest courtier" if b["same_ends"] else
             "a different strongest or weakest courtier")
-    count = ("" if stored is None else
-             f" {stored} of the 90 dealt matchups are stored with which courtiers their "
-             f"battles play.")
     return (f"\n\n**Keeping or renewing, with villains.** Once every matchup record says how "
             f"its battle ends and which courtiers it played (20 endings), the war with "
             f"villains lets each player keep an unplayed courtier or renew it, as the rules "
@@ -147,8 +152,7 @@ def renewal_composition_text(path=RENEWAL_COMPOSITION_JSON, stored: int | None =
             f"largest {b['error_max']:.3f}, {' vs '.join(b['worst'])}) in P(win) - P(lose); "
             f"the first player's war value is {fp['composed']:+.3f} against "
             f"{fp['exact']:+.3f}; it gives {ends}; and {share:.1%} of the "
-            f"{b['choices']:,} keep-or-renew choices with something to choose are the same."
-            f"{count}")
+            f"{b['choices']:,} keep-or-renew choices with something to choose are the same.")
 
 
 def hidden_section(ctx: ReportContext) -> str:
@@ -211,7 +215,7 @@ abstraction's loss.
 
 On the full game only the exploitability inside the abstraction is measurable; it is
 a **lower bound** on the true exploitability (a best response that also forgets is
-weaker than a true one).{verdict}{refined_text()}{cut}{hidden}{full_battle_text(ctx)}{war_composition_text()}{renewal_composition_text(stored=_endings_stored())}{bench}"""
+weaker than a true one).{verdict}{refined_text()}{cut}{hidden}{full_battle_text(ctx)}{war_composition_text(stored=_endings_stored())}{renewal_composition_text()}{bench}"""
 
 
 def _loss_rows(measured: list[dict]) -> list[str]:
