@@ -11,6 +11,7 @@ payoffs are the war values of the scores it leads to (:mod:`analysis.cobardes.wa
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 from analysis.cobardes import exact, openings, sweep
@@ -230,9 +231,23 @@ def stored_opening(q: Query, pay) -> Advice | None:
 
 
 def _rival_words(seen: tuple[str, ...], seat: int) -> tuple[str, ...]:
-    """What a seat saw, in the game's words, with the rival called the rival."""
-    return tuple(text.replace(f"P{1 - seat}", "the rival").replace(f"P{seat}", "you")
-                 for text in seen)
+    """What a seat saw, in the game's words, with the rival called the rival and the seat
+    "you" (the verb after it agreeing: "you show your villain")."""
+    out = []
+    for text in seen:
+        text = text.replace(f"P{1 - seat}", "the rival").replace(f"P{seat}", "you")
+        text = re.sub(r"\byou (\w+?)e?s( \w+)?\b",
+                      lambda m: _you(m.group(0)), text)
+        out.append(text)
+    return tuple(out)
+
+
+def _you(words: str) -> str:
+    """"you shows their villain" as "you show your villain"."""
+    verb, *rest = words.split(" ")[1:]
+    verb = {"does": "do", "has": "have"}.get(verb, verb[:-1] if verb.endswith("s") else verb)
+    rest = ["your" if w == "their" else w for w in rest]
+    return " ".join(["you", verb, *rest])
 
 
 def _short(commit: str) -> str:
