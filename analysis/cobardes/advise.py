@@ -29,6 +29,7 @@ from analysis.play.coaching import register_coach
 from analysis.shared import store
 from analysis.shared.lists import comma_list
 from analysis.shared.progress import say
+from analysis.solve.cfr import METHOD_NAMES
 from games.cobardes import cards as C
 from games.cobardes import engine as E
 from games.cobardes.hidden import any_villain_unknown
@@ -213,7 +214,8 @@ def stored_opening(q: Query, pay) -> Advice | None:
     if not entries:
         return None
     where = store.shown(openings.table_path(pairing, q.warriors, q.combats))
-    solver = (f"{table.method} on the trunk's state graph until its exploitability stopped "
+    solver = (f"{METHOD_NAMES.get(table.method, table.method)} on the trunk's state graph "
+              "until its exploitability stopped "
               f"improving ({table.iterations} iterations), public subgames solved exactly; "
               "exploitability within the abstraction, a lower bound on the true one; stored "
               f"{where} (commit {_short(str(table.provenance.get('commit', 'unknown')))})")
