@@ -79,7 +79,8 @@ NO_ORACLE = {
     "search": _SEEDED,
     "belief": _SEEDED,
     "fast": _SEEDED,
-    "honest": "it remembers who blocked it, so its move is not a function of the spot",
+    "honest": "no oracle is built for it yet: it remembers who blocked it, so its oracle "
+              "would replay that memory",
     "bluffer": "it draws its bluffs from a random stream its earlier decisions advanced",
     "bluffer-bold": "it draws its bluffs from a random stream its earlier decisions advanced",
     "solved": "it plays 1v1 endgames only",

@@ -242,9 +242,10 @@ class Responder:
                 out[action] = sum(self.value(g, nxt) for g in self.expand(children))
         return out
 
-    def game_value(self, config: E.Config) -> float:
-        """The response's expected payoff from the start of the game of ``config``."""
-        root = E.Core(config)
+    def game_value(self, game) -> float:
+        """The response's expected payoff from the start of ``game`` (an OpenSpiel game
+        or an engine config)."""
+        root = E.Core(getattr(game, "config", game))
         start = [(1.0, root, self.oracle.start(root), ())]
         return sum(self.value(g, self.depth) for g in self.expand(start))
 
