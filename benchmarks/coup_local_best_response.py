@@ -13,7 +13,8 @@ says why); their lines say so, and the exploiter's bounds stand for them.
 
 Finished games are kept under the cache folder (one file per agent, seed and settings,
 whatever the commit), so a stopped run resumes; a line is written when its games are
-all played, and the lines of agents not asked for are kept from the last results. Run:
+all played, and the lines of agents not asked for are kept from the last results
+(each line says its settings, seed and commit). Run:
 ``nice -n 19 .venv/bin/python benchmarks/coup_local_best_response.py [--agents blueprint]``;
 writes ``benchmarks/results/coup_local_best_response.{txt,json}`` and the bounds into
 ``reports/data/coup/lower_bounds.json``.
@@ -42,19 +43,21 @@ def describe(b: dict) -> str:
     lo, hi = b["gain_ci95"]
     per = (f"{b['cpu_seconds'] / b['games']:.1f} s a game, {b['cpu_seconds'] / 3600:.2f} h "
            "in all" if b.get("cpu_seconds") else "time not clocked")
+    settings = L.Settings(b["depth"], b["rollouts"], b["turns"], b.get("values", "own"))
     return (f"against {b['agent']:<17} {b['games']:>5,} games: gains at least "
-            f"{b['gain']:+.3f} [95% interval {lo:+.3f}, {hi:+.3f}], wins {b['win_rate']:6.1%} "
-            f"(CPU {per}; commit {b['provenance']['commit'][:12]})")
+            f"{b['gain']:+.3f} [95% interval {lo:+.3f}, {hi:+.3f}], wins {b['win_rate']:6.1%}\n"
+            f"    {settings.text()}; CPU {per}; seed {b['provenance']['seed']}, commit "
+            f"{b['provenance']['commit'][:12]}")
 
 
-def kept_lines(path: Path, args, asked) -> list[dict]:
-    """The last results' lines of agents not measured now, with the same settings."""
+def kept_lines(path: Path, asked) -> list[dict]:
+    """The last results' lines of agents not measured now (each says its settings, seed
+    and commit)."""
     try:
         old = json.loads(path.read_text())
     except (OSError, ValueError):
         return []
-    same = all(old.get(k) == getattr(args, k) for k in ("seed", "depth", "rollouts", "turns"))
-    return [x for x in old.get("lines", []) if same and x["agent"] not in asked]
+    return [x for x in old.get("lines", []) if x["agent"] not in asked]
 
 
 def main(argv=None) -> None:
@@ -69,16 +72,20 @@ def main(argv=None) -> None:
                         help="roll-outs a world past the search, under the agent's strategy "
                              "(default 0: its exact values where known, else cards and coins)")
     parser.add_argument("--turns", type=int, default=2, help="turns a roll-out plays (default 2)")
+    parser.add_argument("--values", choices=L.VALUES, default="own",
+                        help="without roll-outs, what a position past the search is worth: "
+                             "own (the agent's exact values where known, else cards and "
+                             "coins; default) or blueprint (the blueprint's values)")
     parser.add_argument("--seed", type=int, default=1, help="seed (default 1)")
     parser.add_argument("--out", type=Path, default=RESULTS, help="results folder")
     args = parser.parse_args(argv)
-    settings = L.Settings(args.depth, args.rollouts, args.turns)
+    settings = L.Settings(args.depth, args.rollouts, args.turns, args.values)
     asked = args.agents.split(",")
     header = [
         f"machine: {machine(load=False)}",
         f"farol {farol_version()}, commit {code_commit()}, seed {args.seed}",
-        f"local best response with the agent's exact mixes, {settings.text()}; 2 players, "
-        "ambassador deck, basic setup; duplicate deals (each deal from both seats)",
+        "local best response with the agent's exact mixes (its range by Bayes' rule); 2 "
+        "players, ambassador deck, basic setup; duplicate deals (each deal from both seats)",
         "gain: win rate - 50%, in win probability averaged over the seats, a lower bound on "
         "how much the agent's strategy loses to a best response (below 0 it bounds nothing)",
     ]
@@ -88,20 +95,19 @@ def main(argv=None) -> None:
         if agent in UNMEASURABLE:
             continue
         record = store.cache(STEM, f"seed{args.seed}_depth{args.depth}_rollouts{args.rollouts}"
-                                   f"_turns{args.turns}_{agent}.jsonl")
+                                   f"_turns{args.turns}_{args.values}_{agent}.jsonl")
         bound = L.measure(agent, args.games, args.seed, settings, record=record, progress=True)
         lines.append(bound.to_json())
         print(describe(lines[-1]), flush=True)
         L.save_bounds([bound])
-    lines = kept_lines(args.out / f"{STEM}.json", args, asked) + lines
+    lines = kept_lines(args.out / f"{STEM}.json", asked) + lines
     missing = [f"{agent}: not measured, it cannot give its mix for every hand ({NO_ORACLE[agent]}); "
                "see benchmarks/results/coup_exploiter.txt for the exploiter's bound"
                for agent in UNMEASURABLE]
     text = header + [describe(x) for x in lines] + missing
     print("\n".join(missing))
     record = {"version": farol_version(), "commit": code_commit(), "seed": args.seed,
-              "games": args.games, "depth": args.depth, "rollouts": args.rollouts,
-              "turns": args.turns, "lines": lines, "text": text}
+              "games": args.games, "lines": lines, "text": text}
     save(args.out, STEM, text, record)
 
 

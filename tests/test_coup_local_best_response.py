@@ -30,7 +30,7 @@ from analysis.coup.solvers.local_response import (
     Range,
     Responder,
 )
-from analysis.coup.solvers.mix_oracle import PolicyOracle
+from analysis.coup.solvers.mix_oracle import PolicyOracle, WithValues
 from analysis.coup.studies import local_best_response as L
 from games.coup import cards as C
 from games.coup import engine as E
@@ -243,3 +243,35 @@ def test_against_the_blueprint_it_finds_the_known_gap(tmp_path):
 
 
 GAMES = 400
+
+
+def test_settings_read_back_from_a_line_up_name():
+    settings = L.Settings(2, 3, 1, "blueprint")
+    assert L.Settings.of_name(settings.name("resolve")) == ("resolve", settings)
+    with pytest.raises(InvalidParameterError, match="values 'table'"):
+        L.Settings(values="table")
+
+
+def test_values_beside_mixes_come_from_the_other_oracle():
+    """WithValues: the mixes of one oracle, the tags and values of another; searched to the
+    end, the values past the search never count, so the response is still exact."""
+
+    class Counting(PolicyOracle):
+        def start(self, core):
+            return 0
+
+        def advance(self, tag, core, action):
+            return tag + 1
+
+        def value(self, tag, core):
+            return 0.25
+
+    game = endgame(SMALL[1])
+    both = WithValues(PolicyOracle(fixed_model, "fixed"), Counting(lambda c, p: []))
+    assert both.name == "fixed (values: policy)"
+    exact = exact_response(game, 0, PolicyOracle(fixed_model))
+    assert Responder(0, both, depth=None).game_value(game) == pytest.approx(exact, abs=1e-12)
+    # Cut after one decision, the leaves are worth the other oracle's value (0.25 for
+    # player 0, -0.25 for player 1) wherever the game is not over.
+    cut = Responder(1, both, depth=1).game_value(game)
+    assert -1.0 <= cut <= exact + 1e-12

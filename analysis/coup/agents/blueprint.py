@@ -67,6 +67,7 @@ class BlueprintOracle(MixOracle):
 
     def __init__(self, blueprint: Blueprint, setup: str, values: ValueGraph | None = None):
         self.blueprint, self.setup, self.values = blueprint, setup, values
+        self.own_values = values is not None
         self.walker = DecisiveCoupWalker(values.root_core.cfg) if values is not None else None
 
     def mix(self, core: E.Core, player: int) -> list[tuple[int, float]]:

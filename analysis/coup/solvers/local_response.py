@@ -118,8 +118,9 @@ class Range:
 
 
 class Continuation:
-    """What a world past the search is worth to ``seat``: the oracle's exact value of
-    both playing its strategy on when it has one; else the mean of ``rollouts`` games
+    """What a world past the search is worth to ``seat``: the oracle's value when it has
+    one (the exact value of both playing the agent's strategy on, the blueprint's; or
+    another strategy's, :class:`~.mix_oracle.WithValues`); else the mean of ``rollouts`` games
     under the agent's strategy (``own``: the policy of the responder's seat in them),
     each stopped after ``turns`` turns and scored by cards and coins; else (no
     roll-outs) cards and coins alone (:func:`~analysis.coup.solvers.strength.score`)."""
@@ -135,10 +136,11 @@ class Continuation:
 
     @property
     def anywhere(self) -> bool:
-        """Whether it values positions in the middle of a turn as well as at a decision
-        of the responder (exact values and roll-outs do; cards and coins are read at
-        the responder's next decision)."""
-        return self.rollouts > 0
+        """Whether it values positions right after the responder's move as well as at
+        its next decision: roll-outs and the values of the agent's own strategy do
+        (the agent's replies are in them); other values are read at the responder's
+        next decision, once the agent's real replies are played."""
+        return self.rollouts > 0 or self.oracle.own_values
 
     def __call__(self, world: E.Core, tag: object) -> float:
         if world.over:

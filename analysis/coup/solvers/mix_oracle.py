@@ -38,6 +38,9 @@ class MixOracle:
 
     name = "oracle"
     seat: int | None = None
+    # Whether :meth:`value` is the value of the oracle's own strategy (both players
+    # playing it on), so that a position can be valued anywhere, even mid-turn.
+    own_values = False
 
     def mix(self, core: E.Core, player: int) -> Mix:
         """``player``'s probability of each of ``core.legal_actions()`` at ``core``
@@ -74,6 +77,35 @@ class PolicyOracle(MixOracle):
 
     def mix(self, core: E.Core, player: int) -> Mix:
         return checked(self.policy(core, player), core.legal_actions(), self.name)
+
+
+class WithValues(MixOracle):
+    """The mixes of ``mixes`` with the tags and values of ``values`` (another oracle's:
+    the blueprint's values of a position, say, beside the re-solving agent's mixes).
+    The values are then a guess at what the position is worth, not the value of the
+    mixes' own strategy: a local best response valuing its leaves by them is still a
+    legal strategy, its gain still a lower bound."""
+
+    def __init__(self, mixes: MixOracle, values: MixOracle):
+        self.mixes, self.values = mixes, values
+        self.seat = mixes.seat
+        self.name = f"{mixes.name} (values: {values.name})"
+
+    def mix(self, core: E.Core, player: int) -> Mix:
+        return self.mixes.mix(core, player)
+
+    def start(self, core: E.Core) -> object:
+        return self.values.start(core)
+
+    def advance(self, tag: object, core: E.Core, action: int) -> object:
+        return self.values.advance(tag, core, action)
+
+    def value(self, tag: object, core: E.Core) -> float | None:
+        return self.values.value(tag, core)
+
+    def prune(self, core: E.Core) -> None:
+        self.mixes.prune(core)
+        self.values.prune(core)
 
 
 def checked(mix: Mix, legal, name: str) -> Mix:

@@ -27,8 +27,10 @@ from pathlib import Path
 import pyspiel
 
 from analysis.coup import agents as A
+from analysis.coup.agents.blueprint import blueprint_oracle
 from analysis.coup.model import GAME
 from analysis.coup.solvers.local_response import Continuation, LocalBestResponseAgent
+from analysis.coup.solvers.mix_oracle import WithValues
 from analysis.coup.studies.duplicate import deal_chance
 from analysis.play.bots import make_bot
 from analysis.play.match import compute_seconds, play_games, tally
@@ -37,34 +39,51 @@ from analysis.shared.provenance import provenance
 from analysis.shared.store import atomic_write_text
 from games.errors import InvalidParameterError
 
-RESPONDER = "lbr"  # the responder's name in a match's line-up: lbr:AGENT:DEPTH:ROLLOUTS:TURNS
+RESPONDER = "lbr"  # the responder's name in a line-up: lbr:AGENT:DEPTH:ROLLOUTS:TURNS:VALUES
 FORMAT = 1
+VALUES = ("own", "blueprint")
 
 
 @dataclasses.dataclass(frozen=True)
 class Settings:
     """How the responder searches: ``depth`` of its own decisions, then ``rollouts``
-    roll-outs of ``turns`` turns under the agent's strategy per world (0: the agent's
-    exact values where its oracle has them, else cards and coins)."""
+    roll-outs of ``turns`` turns under the agent's strategy per world; with none, the
+    ``values`` of a position past the search: ``own``, the agent's exact values where
+    its oracle has them (the blueprint's), else cards and coins; ``blueprint``, the
+    blueprint's values (both playing the blueprint on) beside the agent's mixes."""
 
     depth: int = 1
     rollouts: int = 0
     turns: int = 2
+    values: str = "own"
 
     def __post_init__(self):
         if self.depth < 1 or self.rollouts < 0 or self.turns < 1:
             raise InvalidParameterError(
                 f"local best response: depth 1 or more ({self.depth}), roll-outs 0 or more "
                 f"({self.rollouts}), turns 1 or more ({self.turns})")
+        if self.values not in VALUES:
+            raise InvalidParameterError(f"local best response: values {self.values!r}; "
+                                        f"choose from {', '.join(VALUES)}")
 
     def name(self, agent: str) -> str:
         """The responder's name in a line-up against ``agent``."""
-        return f"{RESPONDER}:{agent}:{self.depth}:{self.rollouts}:{self.turns}"
+        return (f"{RESPONDER}:{agent}:{self.depth}:{self.rollouts}:{self.turns}:"
+                f"{self.values}")
+
+    @classmethod
+    def of_name(cls, name: str) -> tuple[str, Settings]:
+        """The agent and settings of a line-up name of :meth:`name`."""
+        _, agent, depth, rollouts, turns, values = name.split(":")
+        return agent, cls(int(depth), int(rollouts), int(turns), values)
 
     def text(self) -> str:
-        after = (f"{self.rollouts} roll-outs of {self.turns} turns under the agent's strategy"
-                 if self.rollouts else "the agent's exact values where known, else cards "
-                 "and coins")
+        if self.rollouts:
+            after = f"{self.rollouts} roll-outs of {self.turns} turns under the agent's strategy"
+        elif self.values == "blueprint":
+            after = "the blueprint's values (both playing the blueprint on)"
+        else:
+            after = "the agent's exact values where known, else cards and coins"
         return f"searching {self.depth} of its own decisions, then {after}"
 
 
@@ -90,6 +109,7 @@ class LowerBound:
     turns: int
     cpu_seconds: float | None
     provenance: dict
+    values: str = "own"
 
     @property
     def at_least(self) -> float:
@@ -119,9 +139,10 @@ def build(name: str, game: pyspiel.Game, seat: int, seed: int):
     registered bot ``name`` (module level, so worker processes find it)."""
     if not name.startswith(RESPONDER + ":"):
         return make_bot(name, game, seat, seed)
-    _, agent, depth, rollouts, turns = name.split(":")
-    settings = Settings(int(depth), int(rollouts), int(turns))
+    agent, settings = Settings.of_name(name)
     oracle = A.mix_oracle(agent, game, 1 - seat)
+    if settings.values == "blueprint" and agent != "blueprint":
+        oracle = WithValues(oracle, blueprint_oracle(game))
     return LocalBestResponseAgent(
         game.config, seat, oracle, settings.depth,
         Continuation(seat, oracle, settings.rollouts, settings.turns, seed=seed))
@@ -152,7 +173,7 @@ def measure(agent: str, games: int, seed: int, settings: Settings = Settings(),
                       total.win_rate, (lo, hi), total.win_rate - 0.5, (lo - 0.5, hi - 0.5),
                       settings.depth, settings.rollouts, settings.turns,
                       cpu if cpu is not None else time.process_time() - start,
-                      provenance(seed))
+                      provenance(seed), settings.values)
 
 
 def bounds_path() -> Path:
