@@ -41,7 +41,7 @@ UNMEASURABLE = ("search", "belief")
 
 def describe(b: dict) -> str:
     lo, hi = b["gain_ci95"]
-    per = (f"{b['cpu_seconds'] / b['games']:.1f} s a game, {b['cpu_seconds'] / 3600:.2f} h "
+    per = (f"{b['cpu_seconds'] / b['games']:.2f} s a game, {b['cpu_seconds'] / 3600:.2f} h "
            "in all" if b.get("cpu_seconds") else "time not clocked")
     settings = L.Settings(b["depth"], b["rollouts"], b["turns"], b.get("values", "own"))
     return (f"against {b['agent']:<17} {b['games']:>5,} games: gains at least "
