@@ -16,7 +16,8 @@ whatever the commit), so a stopped run resumes; a line is written when its games
 all played, and the lines of agents not asked for are kept from the last results
 (each line says its settings, seed and commit). Run:
 ``nice -n 19 .venv/bin/python benchmarks/coup_local_best_response.py [--agents blueprint]``;
-writes ``benchmarks/results/coup_local_best_response.{txt,json}`` and the bounds into
+``--tally-only`` writes the lines of the games a stopped run finished, playing none.
+Writes ``benchmarks/results/coup_local_best_response.{txt,json}`` and the bounds into
 ``reports/data/coup/lower_bounds.json``.
 """
 
@@ -77,6 +78,9 @@ def main(argv=None) -> None:
                              "own (the agent's exact values where known, else cards and "
                              "coins; default) or blueprint (the blueprint's values)")
     parser.add_argument("--seed", type=int, default=1, help="seed (default 1)")
+    parser.add_argument("--tally-only", action="store_true",
+                        help="play nothing: write the lines of the games finished so far "
+                             "(a stopped run's whole deals)")
     parser.add_argument("--out", type=Path, default=RESULTS, help="results folder")
     args = parser.parse_args(argv)
     settings = L.Settings(args.depth, args.rollouts, args.turns, args.values)
@@ -96,7 +100,14 @@ def main(argv=None) -> None:
             continue
         record = store.cache(STEM, f"seed{args.seed}_depth{args.depth}_rollouts{args.rollouts}"
                                    f"_turns{args.turns}_{args.values}_{agent}.jsonl")
-        bound = L.measure(agent, args.games, args.seed, settings, record=record, progress=True)
+        if args.tally_only:
+            bound = L.finished(agent, args.seed, settings, record)
+            if bound is None:
+                print(f"{agent}: no deal finished yet", flush=True)
+                continue
+        else:
+            bound = L.measure(agent, args.games, args.seed, settings, record=record,
+                              progress=True)
         lines.append(bound.to_json())
         print(describe(lines[-1]), flush=True)
         L.save_bounds([bound])

@@ -33,7 +33,7 @@ from analysis.coup.solvers.local_response import Continuation, LocalBestResponse
 from analysis.coup.solvers.mix_oracle import WithValues
 from analysis.coup.studies.duplicate import deal_chance
 from analysis.play.bots import make_bot
-from analysis.play.match import compute_seconds, play_games, tally
+from analysis.play.match import compute_seconds, play_games, read_rows, tally
 from analysis.shared import store
 from analysis.shared.provenance import provenance
 from analysis.shared.store import atomic_write_text
@@ -41,6 +41,7 @@ from games.errors import InvalidParameterError
 
 RESPONDER = "lbr"  # the responder's name in a line-up: lbr:AGENT:DEPTH:ROLLOUTS:TURNS:VALUES
 FORMAT = 1
+CHUNK = 10  # games kept at a time: a stopped measurement loses at most this many
 VALUES = ("own", "blueprint")
 
 
@@ -162,17 +163,44 @@ def measure(agent: str, games: int, seed: int, settings: Settings = Settings(),
     lineup = (settings.name(agent), agent)
     start = time.process_time()
     rows = play_games(GAME, lineup, games, seed, params, build=build, record=record,
-                      deal=deal_chance, clock=True, progress=progress,
+                      deal=deal_chance, clock=True, progress=progress, chunk=CHUNK,
                       desc=f"local best response vs {agent}")
-    result = tally(GAME, params, lineup, len(rows), seed, rows, duplicate=True)
+    bound = bound_of(agent, settings, game, seed, rows)
+    if bound.cpu_seconds is None:
+        bound = dataclasses.replace(bound, cpu_seconds=time.process_time() - start)
+    return bound
+
+
+def finished(agent: str, seed: int, settings: Settings, record: Path,
+             params: dict | None = None) -> LowerBound | None:
+    """The bound over the games a stopped measurement finished (the whole deals from the
+    first game on, as :func:`measure` keeps them in ``record``), without playing any;
+    ``None`` when no deal is finished."""
+    params = dict(params or {})
+    game = pyspiel.load_game(GAME, params)
+    lineup = (settings.name(agent), agent)
+    header = {"game": GAME, "params": params, "agents": list(lineup), "seed": seed,
+              "deals": "duplicate"}
+    rows = read_rows(record, header)
+    games = 0
+    while games in rows and games + 1 in rows:
+        games += 2
+    if not games:
+        return None
+    return bound_of(agent, settings, game, seed, {i: rows[i] for i in range(games)})
+
+
+def bound_of(agent: str, settings: Settings, game: pyspiel.Game, seed: int,
+             rows: dict[int, dict]) -> LowerBound:
+    """The bound the duplicate games ``rows`` of the responder against ``agent`` give."""
+    lineup = (settings.name(agent), agent)
+    p = game.get_parameters()
+    result = tally(GAME, {}, lineup, len(rows), seed, rows, duplicate=True)
     total = next(r for r in result.totals() if r.agent == lineup[0])
     lo, hi = total.ci95
-    cpu = compute_seconds(rows)
-    p = game.get_parameters()
     return LowerBound(agent, p["deck"], p["two_player_setup"], total.games, result.deals,
                       total.win_rate, (lo, hi), total.win_rate - 0.5, (lo - 0.5, hi - 0.5),
-                      settings.depth, settings.rollouts, settings.turns,
-                      cpu if cpu is not None else time.process_time() - start,
+                      settings.depth, settings.rollouts, settings.turns, compute_seconds(rows),
                       provenance(seed), settings.values)
 
 
