@@ -30,7 +30,7 @@ from pathlib import Path
 from results_file import machine, save
 
 import games  # noqa: F401
-from analysis.coup.agents import NO_ORACLE
+from analysis.coup.agents import NO_ORACLE, ORACLES
 from analysis.coup.studies import local_best_response as L
 from analysis.shared import store
 from analysis.shared.provenance import code_commit, farol_version
@@ -45,8 +45,11 @@ def describe(b: dict) -> str:
     per = (f"{b['cpu_seconds'] / b['games']:.2f} s a game, {b['cpu_seconds'] / 3600:.2f} h "
            "in all" if b.get("cpu_seconds") else "time not clocked")
     settings = L.Settings(b["depth"], b["rollouts"], b["turns"], b.get("values", "own"))
+    planned = b.get("planned", b["games"])
+    stopped = f" (a stopped run: {b['games']:,} of {planned:,} games)" if b["games"] < planned else ""
     return (f"against {b['agent']:<17} {b['games']:>5,} games: gains at least "
-            f"{b['gain']:+.3f} [95% interval {lo:+.3f}, {hi:+.3f}], wins {b['win_rate']:6.1%}\n"
+            f"{b['gain']:+.3f} [95% interval {lo:+.3f}, {hi:+.3f}], wins {b['win_rate']:6.1%}"
+            f"{stopped}\n"
             f"    {settings.text()}; CPU {per}; seed {b['provenance']['seed']}, commit "
             f"{b['provenance']['commit'][:12]}")
 
@@ -108,13 +111,15 @@ def main(argv=None) -> None:
         else:
             bound = L.measure(agent, args.games, args.seed, settings, record=record,
                               progress=True)
-        lines.append(bound.to_json())
+        lines.append(bound.to_json() | {"planned": args.games})
         print(describe(lines[-1]), flush=True)
         L.save_bounds([bound])
     lines = kept_lines(args.out / f"{STEM}.json", asked) + lines
-    missing = [f"{agent}: not measured, it cannot give its mix for every hand ({NO_ORACLE[agent]}); "
-               "see benchmarks/results/coup_exploiter.txt for the exploiter's bound"
-               for agent in UNMEASURABLE]
+    missing = [f"{agent}: not measured yet (--agents {agent})" for agent in ORACLES
+               if agent != "best" and not any(x["agent"] == agent for x in lines)]
+    missing += [f"{agent}: not measured, it cannot give its mix for every hand "
+                f"({NO_ORACLE[agent]}); see benchmarks/results/coup_exploiter.txt for the "
+                "exploiter's bound" for agent in UNMEASURABLE]
     text = header + [describe(x) for x in lines] + missing
     print("\n".join(missing))
     record = {"version": farol_version(), "commit": code_commit(), "seed": args.seed,
