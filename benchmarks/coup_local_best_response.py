@@ -24,6 +24,7 @@ Writes ``benchmarks/results/coup_local_best_response.{txt,json}`` and the bounds
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 from pathlib import Path
 
@@ -111,7 +112,8 @@ def main(argv=None) -> None:
         else:
             bound = L.measure(agent, args.games, args.seed, settings, record=record,
                               progress=True)
-        lines.append(bound.to_json() | {"planned": args.games})
+        bound = dataclasses.replace(bound, planned=args.games)
+        lines.append(bound.to_json())
         print(describe(lines[-1]), flush=True)
         L.save_bounds([bound])
     lines = kept_lines(args.out / f"{STEM}.json", asked) + lines

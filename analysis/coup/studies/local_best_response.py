@@ -94,7 +94,8 @@ class LowerBound:
     ``games`` games (``deals`` deals, each from both seats), ``win_rate`` with its 95%
     interval over deals, and ``gain`` = win rate - 0.5 with ``gain_ci95``: a best
     response gains at least that much, in win probability averaged over the seats.
-    ``cpu_seconds``: the processor time the games took (both players)."""
+    ``cpu_seconds``: the processor time the games took (both players); ``planned``: the
+    games it was to play (fewer in ``games``: a stopped run, see :attr:`complete`)."""
 
     agent: str
     deck: str
@@ -111,6 +112,12 @@ class LowerBound:
     cpu_seconds: float | None
     provenance: dict
     values: str = "own"
+    planned: int = 0  # the games the measurement was to play (0: as many as it has)
+
+    @property
+    def complete(self) -> bool:
+        """Whether every planned game was played (a stopped run's bound is partial)."""
+        return self.games >= self.planned
 
     @property
     def at_least(self) -> float:
