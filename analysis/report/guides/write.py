@@ -18,6 +18,7 @@ def guide_path(outdir: Path, key: str) -> Path:
 def replies(guide: Guide, outdir: Path) -> list[tuple[str, list[Reply], str]]:
     """Each section of a guide of sections: its title, its answered questions and its
     caveat (charts written into ``outdir``)."""
+    outdir.mkdir(parents=True, exist_ok=True)
     ctx = GuideContext(guide.key, outdir)
     return [(s.title, [reply(ctx) for reply in s.replies], s.caveat(ctx))
             for s in guide.sections]
