@@ -55,7 +55,7 @@ def row_of(block: str, first: str) -> list[str]:
 
 def said(text: str, question: str) -> str:
     """How the methods appendix says ``question`` was measured."""
-    return text.split(f"**{question}** ", 1)[1].split("\n")[0]
+    return text.split(f"**{question}**", 1)[1].split("\n\n")[0]
 
 
 def guide(tmp_path: Path, *records: SB.TableRecord) -> tuple[str, str]:

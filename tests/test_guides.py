@@ -142,7 +142,7 @@ def test_the_methods_go_to_the_appendix(guides, key, tmp_path):
     for _, replies, _ in replies_of(GUIDES[key], tmp_path):
         for reply in replies:
             if reply.method:
-                assert f"**{reply.question}** {reply.method}" in section
+                assert f"**{reply.question}**" in section and reply.method in section
                 assert reply.method not in guides[key]
     assert "## How the guide's answers were measured" in (REPORTS / f"{key}.md").read_text()
 
@@ -571,8 +571,8 @@ def test_goat_lords_answers_come_from_the_strong_agent_once_its_tables_are_compl
         cells.append(pp(r.win_rate - 0.5, (r.lo - 0.5, r.hi - 0.5)))
     assert row_of(first, "2")[2:] == cells
     assert "the strong agent `lord`" in text.split("## Is it balanced?")[1]
-    assert "**Does the first player win more?** Rounds until a player reaches 1,000 points" \
-        in section
+    assert "Rounds until a player reaches 1,000 points" in section.split(
+        "**Does the first player win more?**")[1].split("\n\n")[0]
     duels = answered(text, GOAT_DUELS)
     d = duel_success(single)
     assert row_of(duels, "2")[2] == pct_ci(d["attacker_rate"], (d["lo"], d["hi"]))
@@ -611,8 +611,8 @@ def test_goat_lords_answers_come_from_the_strong_agent_once_its_tables_are_compl
     short = {**complete, "seats": [(x, df.iloc[:-1]) for x, df in complete["seats"]]}
     monkeypatch.setattr(GR, "strong_results", lambda: short)
     section = methods("goat_lords", tmp_path / "short")
-    assert "**Does the first player win more?** One round" in section
-    assert "the greedy bot in every seat" in section.split("**Does the first player win more?**")[1]
+    first = section.split("**Does the first player win more?**")[1].split("\n\n")[0]
+    assert "One round" in first and "the greedy bot in every seat" in first
     # The wild experiment short: its answer is the greedy tournament's, with nothing of the
     # strong agent's beside it.
     short = {**complete, "extra_wild": [(x, df.iloc[:-1]) for x, df in complete["extra_wild"]]}

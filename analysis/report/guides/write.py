@@ -55,8 +55,19 @@ def methods(key: str, outdir: Path) -> str:
     if not guide.sections:
         return ""
     ctx = GuideContext(key, outdir)
+    sections = []
+    for title, answered, _ in replies(guide, outdir):
+        said: list[tuple[list[str], str]] = []  # questions measured alike, said once
+        for r in answered:
+            if not r.method:
+                continue
+            if said and said[-1][1] == r.method:
+                said[-1][0].append(r.question)
+            else:
+                said.append(([r.question], r.method))
+        sections.append((title, said))
     return render("guide_methods.md.j2", title=guide.title, key=key,
-                  notes=[note(ctx) for note in guide.notes], sections=replies(guide, outdir))
+                  notes=[note(ctx) for note in guide.notes], sections=sections)
 
 
 def methods_section(ctx) -> str:
