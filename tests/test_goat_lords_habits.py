@@ -86,3 +86,14 @@ def test_the_rates_carry_intervals_over_games(played, tmp_path):
     assert r.games == 3 and r.ci95[0] <= r.rate <= r.ci95[1]
     assert r.hits == sum(H.game_tally(TINY, x["history"])[("duel", H.ALL)][0]
                          for x in rows.values())
+
+
+def test_the_command_counts_the_games_and_refuses_a_table_size_not_run(tmp_path, capsys):
+    from analysis.cli import main
+
+    assert main(["--data", str(tmp_path), "goat-lords", "habits", "--status"]) == 0
+    out = capsys.readouterr().out
+    for run in H.RUNS:
+        assert f"{run.name}: 0 of {run.games} games" in out
+    assert main(["goat-lords", "habits", "--players", "3", "--status"]) == 2
+    assert "the runs are at 2, 4 players" in capsys.readouterr().err
