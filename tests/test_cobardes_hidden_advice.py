@@ -25,7 +25,7 @@ from analysis.cobardes.hidden_solution import (
     solution_path,
     solve,
 )
-from analysis.cobardes.hidden_sweep import hidden_params
+from analysis.cobardes.sweep import hidden_params
 from analysis.cobardes.trunk import GAME, compile_cut
 from analysis.cobardes.villains import node_values
 from analysis.play.bots import make_bot
@@ -33,6 +33,7 @@ from analysis.play.coaching import coach_for
 from analysis.solve import CFRSolver
 from analysis.solve.abstraction import graph_strategy_on_tree
 from analysis.solve.compiled import CHANCE, PLAYER0
+from analysis.solve.floor import FloorRule
 from games.cobardes import cards as C
 from games.history import history_text
 
@@ -140,7 +141,7 @@ def _tree_advice(tree, strategy, values, state):
 def test_values_and_beliefs_agree_with_the_perfect_recall_tree():
     game = _game(warriors=2, combats=3)
     graph = compile_cut(game, graph=True, key_names=True).compiled
-    solution, _ = solve(game, iterations=50, compiled=graph)
+    solution, _ = solve(game, FloorRule(every=50, max_iterations=50), compiled=graph)
     tree = compile_cut(game, graph=False, key_names=True, abstract_keys=True).compiled
     mapped = graph_strategy_on_tree(graph, np.asarray(solution.strategy), tree)
     values = node_values(tree, mapped)
@@ -286,17 +287,40 @@ def test_the_solved_bot_plays_the_stored_solution_without_solving(monkeypatch):
 def test_an_interrupted_solve_resumes_from_its_checkpoint_to_the_same_solution():
     game = _game()
     compiled = compile_cut(game, graph=True, key_names=False).compiled
-    straight, _ = solve(game, iterations=12, compiled=compiled)
+    rule = FloorRule(every=12, max_iterations=12)
+    straight, _ = solve(game, rule, compiled=compiled)
     expected = np.array(straight.strategy, copy=True)
     solution_path(game).unlink()
     # Six iterations done and checkpointed, then the solve stopped.
     partial = CFRSolver(compiled, "cfr+")
     partial.run(iterations=6, progress=False, checkpoint=checkpoint_path(game))
-    resumed, solver = solve(game, iterations=12, compiled=compiled)
-    assert solver.iteration == 12 and resumed.iterations == 12
+    resumed, run = solve(game, rule, compiled=compiled)
+    assert run.total_iterations == 12 and resumed.iterations == 12
     assert np.array_equal(np.asarray(resumed.strategy), expected)
     assert not checkpoint_path(game).exists()  # removed once the solution is stored
     # A damaged checkpoint is set aside: the solve starts afresh.
     checkpoint_path(game).write_bytes(b"damaged")
-    again, _ = solve(game, iterations=12, compiled=compiled)
+    again, _ = solve(game, rule, compiled=compiled)
     assert np.array_equal(np.asarray(again.strategy), expected)
+
+
+def test_the_best_opponent_is_the_solved_strategy():
+    """``--opponent best`` in ¡Cobardes! is the solved strategy: with the same seed, the
+    same moves at every decision of a battle with hidden villains."""
+    game = _game()
+    solution_for(game)
+    rng = random.Random(11)
+    best = {seat: make_bot("best", game, seat, seed=seat) for seat in (0, 1)}
+    solved = {seat: make_bot("solved", game, seat, seed=seat) for seat in (0, 1)}
+    moves = 0
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, p in state.chance_outcomes() if p > 0]))
+            continue
+        seat = state.current_player()
+        action = best[seat](state)
+        assert action == solved[seat](state) and action in state.legal_actions()
+        state.apply_action(action)
+        moves += 1
+    assert moves > 2

@@ -10,15 +10,18 @@ import pytest
 
 from analysis.cli import main
 from analysis.cobardes import hidden_sweep as H
-from analysis.cobardes import war
+from analysis.cobardes import openings, war
 from analysis.cobardes.graph import ENDING_NAMES, OUTCOME_NAMES, USED, outcome_totals
 from analysis.cobardes.hidden_solution import HiddenSolution, solution_path
-from analysis.cobardes.sweep import is_mirror
+from analysis.cobardes.sweep import hidden_params, is_mirror
 from analysis.shared import store
 from analysis.shared.store import CorruptFileError
+from analysis.solve.errors import SolveError
+from analysis.solve.floor import FloorRule
 from games.cobardes import cards as C
 
-SMALL = {"warriors": 2, "combats": 2, "iterations": 10}
+RULE = FloorRule(every=5, patience=2, gain=0.05, max_iterations=10)
+SMALL = {"warriors": 2, "combats": 2, "rule": RULE}
 PAIRS = [("Squire", "Archer"), ("Archer", "Squire"), ("Wolf", "Wolf")]
 
 
@@ -43,16 +46,18 @@ def test_there_are_100_matchups_with_10_mirrors():
 
 
 def test_a_record_reads_back_and_gives_each_villains_value(tmp_path):
-    record = H.solve_hidden_matchup(("Wolf", "Wolf"), 2, 2, iterations=10)
+    record, _ = H.solve_hidden_matchup(("Wolf", "Wolf"), 2, 2, rule=RULE)
     assert record.hypothetical  # one Wolf card: a mirror is a hypothetical battle
     assert record.provenance["seed"] is None and record.provenance["version"]
     again = H.HiddenMatchupRecord.from_json(json.loads(json.dumps(record.to_json())))
     assert again == record
-    # The walk is shared between villain deals: fewer positions walked than nodes. A
-    # record from before the walk's size was kept still reads.
+    # The method and its stopping rule are recorded, and the kept strategy's iterations
+    # are among those run.
+    assert record.method == H.METHOD and record.rule == RULE.to_json()
+    assert record.iterations <= record.total_iterations <= RULE.max_iterations
+    assert H.METHOD in record.solver and "checks in a row" in record.solver
+    # The walk is shared between villain deals: fewer positions walked than nodes.
     assert 0 < record.walked < record.nodes
-    older = {k: v for k, v in record.to_json().items() if k != "walked"}
-    assert H.HiddenMatchupRecord.from_json(older).walked is None
     # 72 deals: 9 villains for player 0, the 8 others for player 1.
     assert len(record.deals) == 9 and all(len(row) == 8 for row in record.deals.values())
     # Before the deal, every deal is equally likely: the value is their mean, and the
@@ -72,7 +77,7 @@ def test_a_record_says_how_each_deal_ends_and_that_prices_at_its_value():
     strategy) sum to 1 and, times the battle's payoffs, give the deal's value; a record
     from before the sweep kept the courtiers played reads its outcomes but is solved
     again; one from before it kept either still reads, with none."""
-    record = H.solve_hidden_matchup(("Squire", "Archer"), 2, 2, iterations=10)
+    record, _ = H.solve_hidden_matchup(("Squire", "Archer"), 2, 2, rule=RULE)
     pay = {"win": 1.0, "loss": -1.0, "crown": 3.0, "crown_loss": -3.0, "draw": 0.0}
     for mine, row in record.outcomes.items():
         for theirs, ends in row.items():
@@ -108,14 +113,14 @@ def test_a_record_says_how_each_deal_ends_and_that_prices_at_its_value():
 
 
 def test_a_solved_matchups_solution_is_stored_for_advice_when_asked():
-    game = pyspiel.load_game(H.GAME, H.hidden_params(("Squire", "Archer"), 2, 2))
+    game = pyspiel.load_game(H.GAME, hidden_params(("Squire", "Archer"), 2, 2))
     path = solution_path(game)
-    H.solve_hidden_matchup(("Squire", "Archer"), 2, 2, iterations=5)
+    H.solve_hidden_matchup(("Squire", "Archer"), 2, 2, rule=RULE)
     assert not path.exists()  # a sweep keeps only its records unless asked
-    record = H.solve_hidden_matchup(("Squire", "Archer"), 2, 2, iterations=5, keep=True)
+    record, _ = H.solve_hidden_matchup(("Squire", "Archer"), 2, 2, rule=RULE, keep=True)
     solution = HiddenSolution.load(path)
     assert solution is not None and solution.game == str(game)
-    assert solution.iterations == record.iterations == 5
+    assert solution.iterations == record.iterations and solution.method == record.method
     assert solution.value == pytest.approx(record.value)
     # Player 0's value after each deal is the stored value of the node the deal reaches.
     values = np.asarray(solution.values)
@@ -124,7 +129,7 @@ def test_a_solved_matchups_solution_is_stored_for_advice_when_asked():
             node = _deal_node(solution, C.villain_id(v0), C.villain_id(v1))
             assert values[node] == pytest.approx(value, abs=1e-9)
     # Another game has another file; a damaged file is refused naming it.
-    other = pyspiel.load_game(H.GAME, H.hidden_params(("Archer", "Squire"), 2, 2))
+    other = pyspiel.load_game(H.GAME, hidden_params(("Archer", "Squire"), 2, 2))
     assert HiddenSolution.load(solution_path(other)) is None
     path.write_bytes(b"damaged")
     with pytest.raises(CorruptFileError, match="solution_"):
@@ -169,7 +174,34 @@ def test_the_sweep_resumes_without_recomputing(tmp_path, monkeypatch):
     assert _numbers(healed[PAIRS[0]]) == _numbers(first[PAIRS[0]])
 
 
-def test_a_record_from_before_outcomes_were_kept_is_read_then_solved_again(tmp_path):
+def test_the_sweep_stores_each_matchups_opening_for_both_seats(tmp_path):
+    """Beside each record, the advice at the battle's first decision of each seat for
+    every villain it can hold: the second seat's after what it saw of the first's
+    opening moves (Squire vs Archer: a card prepared face down)."""
+    H.run_hidden_sweep(PAIRS[:1], directory=tmp_path / "pairings", workers=1,
+                       progress=False, **SMALL)
+    table = openings.OpeningAdvice.load(
+        openings.table_path(PAIRS[0], 2, 2, tmp_path / "openings"))
+    record = H.load_hidden(PAIRS[:1], 2, 2, tmp_path / "pairings")[PAIRS[0]]
+    assert table.iterations == record.iterations and table.method == record.method
+    assert table.exploitability == pytest.approx(record.exploitability_lower_bound)
+    first, second = table.seats
+    assert len(first) == 1 and first[0]["seen"] == []  # the first seat moves first
+    assert set(first[0]["answers"]) == {C.CARD_NAMES[v] for v in C.VILLAINS}
+    assert second and all(entry["seen"] for entry in second)
+    assert any("prepares a card" in text for e in second for text in e["seen"])
+    for seat in (0, 1):
+        for villain in ("Thug", "Sheep"):
+            (_, answer), *_ = table.entries(villain, seat)
+            assert sum(p for _, p in answer["mix"]) == pytest.approx(1.0)
+            assert sum(answer["opponent_hand"].values()) == pytest.approx(1.0)
+            assert villain not in answer["opponent_hand"]  # one card of each villain
+            # The seat's value holding the villain: the record's, from its side.
+            values = record.villain_values(seat)
+            assert answer["value"] == pytest.approx(values[villain], abs=1e-9)
+
+
+def test_a_record_without_endings_is_read_then_solved_again(tmp_path):
     first = H.run_hidden_sweep(PAIRS[:1], directory=tmp_path, workers=1, progress=False,
                                **SMALL)[PAIRS[0]]
     path = H.record_path(tmp_path, PAIRS[0], 2, 2)
@@ -199,21 +231,26 @@ def test_processes_and_a_local_dask_cluster_give_the_same_records(tmp_path):
 def test_the_command_solves_named_matchups_and_refuses_bad_ones(tmp_path, capsys):
     with store.use(tmp_path):
         assert main(["cobardes", "sweep", "--kind", "hidden", "--matchups", "wolf/maiden",
-                     "--warriors", "2", "--combats", "2", "--iterations", "5",
+                     "--warriors", "2", "--combats", "2", "--max-iterations", "5",
                      "--workers", "1"]) == 0
         out = capsys.readouterr().out
         assert "1 of 1 matchups solved" in out
         assert H.load_hidden([("Wolf", "Maiden")], 2, 2)
-        game = pyspiel.load_game(H.GAME, H.hidden_params(("Wolf", "Maiden"), 2, 2))
+        game = pyspiel.load_game(H.GAME, hidden_params(("Wolf", "Maiden"), 2, 2))
         assert not solution_path(game).exists()
         assert main(["cobardes", "sweep", "--kind", "hidden", "--matchups", "maiden/wolf",
-                     "--warriors", "2", "--combats", "2", "--iterations", "5",
-                     "--workers", "1", "--keep-solutions"]) == 0
-        game = pyspiel.load_game(H.GAME, H.hidden_params(("Maiden", "Wolf"), 2, 2))
-        assert HiddenSolution.load(solution_path(game)).iterations == 5
+                     "--warriors", "2", "--combats", "2", "--max-iterations", "5",
+                     "--workers", "1", "--keep-solutions", "--method", "cfr+"]) == 0
+        game = pyspiel.load_game(H.GAME, hidden_params(("Maiden", "Wolf"), 2, 2))
+        kept = HiddenSolution.load(solution_path(game))
+        assert kept.iterations <= 5 and kept.method == "cfr+" != H.METHOD
+        assert H.load_hidden([("Maiden", "Wolf")], 2, 2)[("Maiden", "Wolf")].method == "cfr+"
+        assert openings.stored(("Maiden", "Wolf"), 2, 2).method == "cfr+"
         capsys.readouterr()
         assert main(["cobardes", "sweep", "--kind", "battle", "--keep-solutions"]) == 2
         assert "--keep-solutions goes with --kind hidden" in capsys.readouterr().err
+        assert main(["cobardes", "sweep", "--kind", "battle", "--method", "cfr+"]) == 2
+        assert "--method and --max-iterations go with --kind hidden" in capsys.readouterr().err
         for bad, message in (("wolf", "is not two courtiers as A/B"),
                              ("wolf/duke", "unknown ¡Cobardes! courtier 'duke'")):
             assert main(["cobardes", "sweep", "--kind", "hidden", "--matchups", bad]) == 2
@@ -231,3 +268,40 @@ def test_matchups_are_solved_dealt_first_in_a_fixed_random_order():
     assert all(not is_mirror(p) for p in order[:len(dealt)])
     assert order[:len(dealt)] != dealt  # shuffled, not in the courtiers' order
     assert order == H.solving_order(matchups)
+
+
+def test_a_procuress_matchups_opening_answers_after_a_swap_exactly():
+    """With the Procuress the second seat may reach its first decision with both villains
+    swapped and known: no villain is hidden any more, the trunk ends there, and the
+    answer is the exact solve's (one world; the rival now holds the villain the seat was
+    dealt)."""
+    record, table = H.solve_hidden_matchup(("Procuress", "Maiden"), 2, 3, rule=RULE)
+    swapped = [e for e in table.seats[1] if any("swaps villains" in t for t in e["seen"])]
+    assert swapped and len(table.seats[1]) > len(swapped)
+    for entry in swapped:
+        (villain, answer), = entry["answers"].items()
+        assert answer["worlds"] == 1 and answer["opponent_hand"] == {villain: 1.0}
+        assert sum(p for _, p in answer["mix"]) == pytest.approx(1.0)
+    assert record.battle_endings() is not None
+
+
+def test_what_the_second_seat_saw_reads_in_its_words():
+    from analysis.cobardes.advise import _rival_words
+
+    assert _rival_words(("P1 shows their villain to P0", "P0 swaps villains"), 1) == (
+        "you show your villain to the rival", "the rival swaps villains")
+    assert _rival_words(("P1 holds the Wolf back",), 0) == ("the rival holds the Wolf back",)
+
+
+def test_a_matchup_that_fails_is_named_and_the_others_are_stored(tmp_path, monkeypatch):
+    solve = H.solve_hidden_matchup
+
+    def failing(pairing, *args, **kwargs):
+        if pairing == PAIRS[0]:
+            raise ValueError("a test's failure")
+        return solve(pairing, *args, **kwargs)
+
+    monkeypatch.setattr(H, "solve_hidden_matchup", failing)
+    with pytest.raises(SolveError, match="1 of 2 matchups failed.*Squire/Archer.*a test's"):
+        H.run_hidden_sweep(PAIRS[:2], directory=tmp_path, workers=1, progress=False, **SMALL)
+    assert set(H.load_hidden(PAIRS[:2], 2, 2, tmp_path)) == {PAIRS[1]}

@@ -45,21 +45,55 @@ def test_a_battle_opening_reads_its_stored_advice(tmp_path, capsys):
                      "courtier1=Archer,warriors=2,combats=3"), "--history",
                      "draw Thug;draw Assassin", "--json"]) == 0
         spot = json.loads(capsys.readouterr().out)
-    assert stored["source"].startswith("stored opening")
-    assert stored["value"] == pytest.approx(table.answers["Thug"]["value"])
+    assert stored["source"].startswith("stored opening") and stored["seat"] == "first"
+    assert stored["value"] == pytest.approx(table.entries("Thug", 0)[0][1]["value"])
     assert stored["value"] == pytest.approx(spot["value"])
     assert stored["strategy"].keys() == spot["strategy"].keys()
 
 
-def test_the_solved_opponent_refuses_a_long_solve_before_play(capsys):
+def test_the_second_player_asks_at_the_opening(tmp_path, capsys):
+    """You hold the Archer against the Squire in the second seat: the answer is the
+    stored one of the Squire/Archer battle's player 1, after what you saw the first
+    player do (here, prepare a card face down), the same as by the battle's history."""
+    small = ["--warriors", "2", "--combats", "3"]
+    second = ["advise", "cobardes", "--my-courtier", "Archer", "--their-courtier", "Squire",
+              "--my-villain", "Thug", "--seat", "2", *small]
+    with store.use(tmp_path):
+        assert main(second) == 2
+        assert "farol cobardes openings --matchups 'Squire/Archer'" in one_line(capsys)
+        cob_openings.build(("Squire", "Archer"), 2, 3).save()
+        assert main([*second, "--json"]) == 0
+        stored = json.loads(capsys.readouterr().out)
+        assert main(["advise", "cobardes", *param_flags("kinds=all,courtier0=Squire,"
+                     "courtier1=Archer,warriors=2,combats=3"), "--history",
+                     "draw Assassin;draw Thug;play warrior 0 (prince)", "--json"]) == 0
+        spot = json.loads(capsys.readouterr().out)
+        assert main(second) == 0
+        text = capsys.readouterr().out
+    assert stored["seat"] == "second" and stored["after"] == ["the rival prepares a card"]
+    assert stored["value"] == pytest.approx(spot["value"])
+    assert stored["strategy"] == pytest.approx(spot["strategy"])
+    assert "Seat: you are the second player (player 1)" in text
+    assert "After: the rival prepares a card" in text
+    # By position, the second seat is answered at the opening only.
+    assert main([*second, "--mine", "1,2", "--theirs", "0,2"]) == 2
+    assert "--history" in one_line(capsys)
+
+
+def test_the_solved_opponent_refuses_a_long_solve_before_play(capsys, monkeypatch):
     game = pyspiel.load_game("python_cobardes_battle")
     with pytest.raises(Exception, match="courtier0=Squire"):
         bot.check_solvable(game)
     named = pyspiel.load_game("python_cobardes_battle",
                               {"courtier0": "Squire", "courtier1": "Archer"})
+    # A named matchup solves in a couple of minutes: the opponent solves it before play;
+    # were it longer, it would be refused, naming the command that stores it.
+    bot.check_solvable(named)
+    monkeypatch.setattr(bot, "worth_the_wait", lambda size: False)
     if bot.solution_for(named, solve_missing=False) is None:
         with pytest.raises(Exception, match="--matchups 'Squire/Archer' --keep-solutions"):
             bot.check_solvable(named)
+    monkeypatch.undo()
     small = pyspiel.load_game("python_cobardes_battle", {"courtier0": "Squire",
                                                          "courtier1": "Archer", "warriors": 2})
     bot.check_solvable(small)  # small enough to solve at its first hidden decision
@@ -88,7 +122,11 @@ def test_shipped_openings_agree_with_the_sweeps_records():
         checked += 1
         assert table.value_before_deal == pytest.approx(record.value, abs=1e-9)
         assert table.exploitability == pytest.approx(record.exploitability_lower_bound)
-        for villain, answer in table.answers.items():
-            row = record.deals[villain]
-            assert answer["value"] == pytest.approx(sum(row.values()) / len(row), abs=1e-9)
+        for seat in (0, 1):
+            values = record.villain_values(seat)
+            for villain in values:
+                entries = table.entries(villain, seat)
+                if len(entries) == 1:  # else each is worth what it saw, not the mean
+                    assert entries[0][1]["value"] == pytest.approx(values[villain],
+                                                                   abs=1e-9)
     assert checked >= 1

@@ -17,7 +17,6 @@ from test_solve_lifted import CASES, _id
 from walker_check import ARRAYS
 
 import games  # noqa: F401
-from analysis.cobardes.hidden_sweep import hidden_params
 from analysis.cobardes.packed_walk import (
     NO_CUT,
     compile_packed,
@@ -26,6 +25,7 @@ from analysis.cobardes.packed_walk import (
     to_pos,
     to_row,
 )
+from analysis.cobardes.sweep import hidden_params
 from analysis.cobardes.trunk import compile_cut
 from analysis.solve import UnsupportedGameError
 from analysis.solve.lifted import compile_lifted

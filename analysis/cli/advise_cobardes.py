@@ -38,6 +38,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         "beside the value before the villains are dealt)")
     parser.add_argument("--their-villain", default=None,
                         help="the rival's villain if known (else hidden, ?)")
+    parser.add_argument("--seat", type=int_in(1, 2), default=None,
+                        help="your seat: 1, the first player (player 0, who decides first in "
+                        "the first combat), or 2, the second; the second seat is answered at "
+                        "a full battle's opening with villains (default 1)")
     parser.add_argument("--combat", type=int_in(1, MAX_COMBATS), default=None,
                         help="the combat about to start (default: the one your hands fix, "
                         "as each finished combat took one warrior from each hand)")
@@ -73,12 +77,12 @@ def query_from_args(args: argparse.Namespace) -> Query:
         variant=args.variant, my_courtier=args.my_courtier, their_courtier=args.their_courtier,
         my_villain=args.my_villain, their_villain=args.their_villain, combats=args.combats, warriors=args.warriors, score=parse_score(args.score),
         win_value=args.win_value, crown_value=args.crown_value, draw_value=args.draw_value,
-        iterations=args.iterations, solve=args.solve)
+        iterations=args.iterations, solve=args.solve, seat=(args.seat or 1) - 1)
     return with_combat(q, args.combat)
 
 
 POSITION_FLAGS = ("variant", "mine", "theirs", "my_courtier", "their_courtier", "my_villain",
-                  "their_villain", "score")
+                  "their_villain", "score", "seat")
 
 
 def run_history(args: argparse.Namespace) -> int:

@@ -12,6 +12,7 @@ graph and trunk, and the value of each hidden villain deal on a reduced army.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 
@@ -31,6 +32,7 @@ from analysis.cobardes import (
 )
 from analysis.shared import store
 from analysis.shared.store import atomic_write_text
+from analysis.solve.cfr import METHODS
 from games.cobardes import cards as C
 from games.errors import InvalidParameterError
 
@@ -45,9 +47,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     sw.add_argument("--matchups", default=None, metavar="A/B,...",
                     help="only these courtier matchups (with --kind hidden), e.g. "
                     "Squire/Archer,Archer/Squire")
-    sw.add_argument("--iterations", type=int_in(1), default=hidden_sweep.ITERATIONS,
-                    help=f"CFR+ iterations a hidden-villain matchup (default "
-                    f"{hidden_sweep.ITERATIONS})")
+    sw.add_argument("--method", choices=tuple(METHODS), default=hidden_sweep.METHOD,
+                    help="with --kind hidden: the CFR method, run on each matchup until its "
+                    f"exploitability stops improving (default {hidden_sweep.METHOD})")
+    sw.add_argument("--max-iterations", type=int_in(1), default=hidden_sweep.RULE.max_iterations,
+                    help="with --kind hidden: the most iterations a matchup is given "
+                    f"(default {hidden_sweep.RULE.max_iterations})")
     sw.add_argument("--keep-solutions", action="store_true",
                     help="with --kind hidden: also store each matchup's solution, so that "
                     "farol advise cobardes --history answers at once in its battles (about "
@@ -61,7 +66,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                     "(default: the data folder's cobardes/pairings)")
     sw.set_defaults(func=run_sweep)
     op = sub.add_parser("openings", help="store the advice at a battle's opening with hidden "
-                        "villains (a full battle is solved once: some 11 minutes, 5 GB)")
+                        "villains, both seats (a full battle is solved once: minutes, 5 GB; "
+                        "the hidden sweep stores them as it goes)")
     op.add_argument("--matchups", required=True, metavar="A/B,...",
                     help="courtier matchups, yours first, e.g. Squire/Archer")
     op.add_argument("--warriors", type=int_in(0, C.MAX_WARRIOR), default=C.MAX_WARRIOR)
@@ -96,6 +102,9 @@ def run_sweep(args: argparse.Namespace) -> int:
         raise InvalidParameterError("--matchups goes with --kind hidden")
     if args.keep_solutions:
         raise InvalidParameterError("--keep-solutions goes with --kind hidden")
+    if args.method != hidden_sweep.METHOD or (args.max_iterations
+                                               != hidden_sweep.RULE.max_iterations):
+        raise InvalidParameterError("--method and --max-iterations go with --kind hidden")
     kinds = ("battle", "war", "villains") if args.kind == "all" else (args.kind,)
     for kind in kinds:
         results = sweep.run_sweep(None, args.warriors, args.combats, directory, args.workers,
@@ -110,8 +119,9 @@ def run_openings(args: argparse.Namespace) -> int:
     for pairing in _matchups(args.matchups):
         table = openings.build(pairing, args.warriors, args.combats)
         path = table.save()
-        print(f"{pairing[0]} vs {pairing[1]}: {len(table.answers)} villains, exploitability "
-              f"within the abstraction {table.exploitability:.2g}; stored {store.shown(path)}")
+        print(f"{pairing[0]} vs {pairing[1]}: {len(table.seats[0][0]['answers'])} villains "
+              f"for each seat, exploitability within the abstraction "
+              f"{table.exploitability:.2g}; stored {store.shown(path)}")
     return 0
 
 
@@ -132,7 +142,10 @@ def run_hidden(args: argparse.Namespace, directory) -> int:
     matchups = _matchups(args.matchups)
     results = hidden_sweep.run_hidden_sweep(matchups, args.warriors, args.combats, directory,
                                             args.workers, args.scheduler, progress=True,
-                                            iterations=args.iterations,
+                                            method=args.method,
+                                            rule=dataclasses.replace(
+                                                hidden_sweep.RULE,
+                                                max_iterations=args.max_iterations),
                                             keep_solutions=args.keep_solutions)
     wanted = len(matchups) if matchups is not None else len(hidden_sweep.hidden_matchups())
     print(f"hidden villains: {len(results)} of {wanted} matchups solved in {directory}")

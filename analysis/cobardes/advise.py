@@ -1,6 +1,8 @@
 """``farol advise cobardes``: the equilibrium mix and value of a ¡Cobardes! position.
 
-The position is seen from the asking player ("you", seat 0). Battles without hidden
+The position is seen from the asking player ("you": the first seat, player 0, unless
+``seat`` says the second; the second seat is answered at a full battle's opening, from
+the stored openings). Battles without hidden
 villains are solved exactly (exploitability 0); with a hidden villain the public
 subgames are solved exactly and the trunk by CFR+
 (:func:`analysis.cobardes.villains.advise_villains`). With a war score the battle's
@@ -9,6 +11,7 @@ payoffs are the war values of the scores it leads to (:mod:`analysis.cobardes.wa
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 from analysis.cobardes import exact, openings, sweep
@@ -26,6 +29,7 @@ from analysis.play.coaching import register_coach
 from analysis.shared import store
 from analysis.shared.lists import comma_list
 from analysis.shared.progress import say
+from analysis.solve.cfr import METHOD_NAMES
 from games.cobardes import cards as C
 from games.cobardes import engine as E
 from games.cobardes.hidden import any_villain_unknown
@@ -56,6 +60,7 @@ class Query:
     unharmed: tuple[int, ...] = ()
     iterations: int = 300
     solve: bool = False  # solve a large battle with hidden villains now, rather than refuse
+    seat: int = 0  # 0: you are the first seat (player 0), 1: the second
 
     def resolved_variant(self) -> str:
         if self.variant is not None:
@@ -182,7 +187,8 @@ def war_values(q: Query) -> dict[tuple[int, int], float]:
 
 def _pairing(q: Query) -> tuple[str, str] | None:
     """The courtier matchup of a query at a battle's opening (combat 1, full hands, the
-    standard payoffs, the rival's villain hidden, no courtier used), else ``None``."""
+    standard payoffs, the rival's villain hidden, no courtier used), first seat first,
+    else ``None``."""
     full = tuple(range(q.warriors + 1))
     standard = (q.win_value, q.crown_value, q.draw_value) == (1.0, 3.0, 0.0)
     courts = (q.my_courtier, q.their_courtier)
@@ -191,33 +197,59 @@ def _pairing(q: Query) -> tuple[str, str] | None:
             or not standard or q.unharmed or q.their_villain not in (None, "?")
             or not q.my_villain):
         return None
-    return tuple(C.COURTIER_NAMES[C.courtier_id(c)] for c in courts)
+    names = tuple(C.COURTIER_NAMES[C.courtier_id(c)] for c in courts)
+    return names if q.seat == 0 else names[::-1]
 
 
 def stored_opening(q: Query, pay) -> Advice | None:
     """The shipped advice at a full battle's opening (:mod:`analysis.cobardes.openings`)
-    for the query's matchup and villain, if stored."""
+    for the query's matchup, seat and villain, if stored: one answer for each thing the
+    seat can have seen by its first decision (the first, with the rest beside it)."""
     pairing = _pairing(q)
     table = None if pairing is None else openings.stored(pairing, q.warriors, q.combats)
     if table is None:
         return None
-    answer = table.answers.get(C.CARD_NAMES[C.villain_id(q.my_villain)])
-    if answer is None:
+    villain = C.CARD_NAMES[C.villain_id(q.my_villain)]
+    entries = table.entries(villain, q.seat)
+    if not entries:
         return None
-    return Advice(
+    where = store.shown(openings.table_path(pairing, q.warriors, q.combats))
+    solver = (f"{METHOD_NAMES.get(table.method, table.method)} on the trunk's state graph "
+              "until its exploitability stopped "
+              f"improving ({table.iterations} iterations), public subgames solved exactly; "
+              "exploitability within the abstraction, a lower bound on the true one; stored "
+              f"{where} (commit {_short(str(table.provenance.get('commit', 'unknown')))})")
+    before = table.value_before_deal if q.seat == 0 else -table.value_before_deal
+    found = [Advice(
         answer["value"], "you", answer["decision"],
         tuple((_label(a, answer["court"]), p) for a, p in answer["mix"]),
-        table.exploitability,
-        f"CFR+ on the trunk's state graph, {table.iterations} iterations, public subgames "
-        "solved exactly; exploitability within the abstraction, a lower bound on the true "
-        f"one; stored {store.shown(openings.table_path(pairing, q.warriors, q.combats))}"
-        f" (commit {_short(str(table.provenance.get('commit', 'unknown')))})",
-        pay, q.resolved_variant(), q.score,
-        value_given=f"holding the {C.CARD_NAMES[C.villain_id(q.my_villain)]}", abstraction=True,
-        value_before_deal=table.value_before_deal,
+        table.exploitability, solver, pay, q.resolved_variant(), q.score,
+        value_given=f"holding the {villain}", abstraction=True, value_before_deal=before,
         actions=tuple((a, p, v) for a, p, v in answer["actions"]),
         opponent_hand=tuple(answer["opponent_hand"].items()),
-        source="stored opening of a hidden-villain solve, state-keyed abstraction")
+        source="stored opening of a hidden-villain solve, state-keyed abstraction",
+        seat=q.seat, seen=_rival_words(seen, q.seat)) for seen, answer in entries]
+    return replace(found[0], others=tuple(found[1:]))
+
+
+def _rival_words(seen: tuple[str, ...], seat: int) -> tuple[str, ...]:
+    """What a seat saw, in the game's words, with the rival called the rival and the seat
+    "you" (the verb after it agreeing: "you show your villain")."""
+    out = []
+    for text in seen:
+        text = text.replace(f"P{1 - seat}", "the rival").replace(f"P{seat}", "you")
+        text = re.sub(r"\byou (\w+?)e?s( \w+)?\b",
+                      lambda m: _you(m.group(0)), text)
+        out.append(text)
+    return tuple(out)
+
+
+def _you(words: str) -> str:
+    """"you shows their villain" as "you show your villain"."""
+    verb, *rest = words.split(" ")[1:]
+    verb = {"does": "do", "has": "have"}.get(verb, verb[:-1] if verb.endswith("s") else verb)
+    rest = ["your" if w == "their" else w for w in rest]
+    return " ".join(["you", verb, *rest])
 
 
 def _short(commit: str) -> str:
@@ -279,6 +311,7 @@ def _label(action: int, court: int) -> str:
 
 
 PAYOFF_NAMES = ("win", "loss", "crown", "crown_loss", "draw")
+SEAT_NAMES = ("first", "second")
 
 
 @dataclass(frozen=True)
@@ -306,10 +339,17 @@ class Advice:
     actions: tuple[tuple[str, float, float], ...] | None = None
     opponent_hand: tuple[tuple[str, float], ...] = ()
     source: str = "exact solve"
+    seat: int | None = None  # the asking player's seat, when it was given
+    seen: tuple[str, ...] = ()  # what the seat saw before its decision (an opening's)
+    others: tuple = ()  # the same seat's answers after other things seen
 
     def to_json(self) -> dict:
         """The advice as ``farol advise cobardes --json`` prints it."""
         out: dict = {"value": self.value}
+        if self.seat is not None:
+            out["seat"] = SEAT_NAMES[self.seat]
+        if self.seen:
+            out["after"] = list(self.seen)
         if self.value_given is not None:
             out["value_given"] = self.value_given
         if self.value_before_deal is not None:
@@ -330,6 +370,8 @@ class Advice:
         out["variant"] = self.variant
         if self.score is not None:
             out["score"] = f"{self.score[0]}-{self.score[1]}"
+        if self.others:
+            out["otherwise"] = [other.to_json() for other in self.others]
         return out
 
 
@@ -343,6 +385,17 @@ def advise(q: Query) -> Advice:
         shipped = stored_opening(q, pay)
         if shipped is not None:
             return shipped
+    if q.seat != 0 and _pairing(q) is not None:
+        raise InvalidPositionError(
+            "this matchup's opening is not stored yet; store it once: "
+            + openings.build_command(_pairing(q)))
+    if q.seat != 0:
+        raise InvalidPositionError(
+            "the second player's advice by position is stored for a full battle's opening "
+            "with hidden villains (combat 1, full hands, both courtiers, --my-villain); for "
+            "any other spot give the moves with --history: the player to move is advised, "
+            "whichever seat")
+    if variant in ("villains", "all"):
         check_size(q)
         out = advise_villains(params, q.my_villain, iterations=q.iterations)
         return Advice(out["value"], out["player"], out["decision"],
@@ -522,6 +575,8 @@ def format_text(q: Query, advice: Advice) -> str:
                      f"{q.their_courtier or 'none'}")
     if q.my_villain or q.their_villain:
         lines.append(f"Villains: you {q.my_villain or '?'} | rival {q.their_villain or '?'}")
+    if "seat" in out:
+        lines.append(f"Seat: you are the {out['seat']} player (player {q.seat})")
     pay = out["payoffs"]
     if "score" in out:
         lines.append(f"Score {out['score']}: value is your war value P(win) - P(lose)")
@@ -529,13 +584,14 @@ def format_text(q: Query, advice: Advice) -> str:
         lines.append(f"Payoffs: battle win {pay['win']:+g}, crown {pay['crown']:+g}, "
                      f"draw {pay['draw']:+g}")
     if "value_before_deal" in out:
-        lines.append(f"Value for you, {out['value_given']}: {out['value']:+.4f}")
         lines.append(f"Value before the villains are dealt: {out['value_before_deal']:+.4f}")
+        for answer in [out, *out.get("otherwise", [])]:
+            lines += _answer_lines(answer)
     else:
         lines.append(f"Value for you: {out['value']:+.4f}")
-    who = "Your" if out["player"] == "you" else "The rival's"
-    lines.append(f"{who} equilibrium mix ({out['decision']}):")
-    lines += mix_lines(out)
+        who = "Your" if out["player"] == "you" else "The rival's"
+        lines.append(f"{who} equilibrium mix ({out['decision']}):")
+        lines += mix_lines(out)
     if "confrontation" in out:
         lines.append("Your card mix if no vanguard courtier is advanced:")
         for name, p in sorted(out["confrontation"].items(), key=lambda kv: -kv[1]):
@@ -543,3 +599,13 @@ def format_text(q: Query, advice: Advice) -> str:
                 lines.append(f"  {name:>14}  {100 * p:6.2f}%")
     lines.append(f"Exploitability: {out['exploitability']:.3g} ({out['solver']})")
     return "\n".join(lines)
+
+
+def _answer_lines(out: dict) -> list[str]:
+    """One stored answer: what was seen, the value, the mix."""
+    lines = []
+    if "after" in out:
+        lines.append("After: " + "; ".join(out["after"]))
+    lines.append(f"Value for you, {out['value_given']}: {out['value']:+.4f}")
+    lines.append("Your equilibrium mix (" + out["decision"] + "):")
+    return lines + mix_lines(out)

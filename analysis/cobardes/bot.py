@@ -1,11 +1,11 @@
 """The ``solved`` bot: ¡Cobardes! battles played by their equilibrium strategy.
 
 Without hidden villains it plays the exact solution of the position in front of it;
-while a villain is hidden, the battle's stored solution when there is one (the one
-advice reads, :mod:`analysis.cobardes.hidden_advice`), else the CFR+ strategy of the
-battle's trunk (:func:`analysis.cobardes.trunk.solve_trunk`), solved at its first such
-decision when it is small. A large battle without its stored solution is refused
-before play starts, in one line naming the command that stores it.
+while a villain is hidden, the battle's stored solution (the one advice reads,
+:mod:`analysis.cobardes.hidden_advice`): a full battle's is solved and stored before
+play starts when missing (a couple of minutes, said first; later games read it at
+once), a small one's trunk at its first such decision. A battle whose solve takes longer
+(courtiers dealt at random) is refused before play starts, in one line saying what to do.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from analysis.cobardes.hidden_advice import (
     solve_cost,
     strategy_at,
     trunk_size,
+    worth_the_wait,
 )
 from analysis.cobardes.trunk import solve_trunk, trunk_key
 from analysis.cobardes.villains import strategy_lookup
@@ -57,7 +58,7 @@ def check_solvable(game: pyspiel.Game) -> None:
     if not rules.villains or solution_for(game, solve_missing=False) is not None:
         return
     size = hidden_size(game)
-    if size <= ON_DEMAND_NODES:
+    if worth_the_wait(size):
         return
     params = game.get_parameters()
     courts = [params.get(f"courtier{p}") for p in (0, 1)]
@@ -84,6 +85,9 @@ def solved_bot(game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
     rules = game.rules
     exact = FastExactSolver(rules.cfg, rules.pay)
     lookup: dict = {}
+    if rules.villains and hidden_size(game) > ON_DEMAND_NODES:
+        # A full battle: solved (and stored) before play rather than at a hidden decision.
+        lookup["stored"] = solution_for(game, solve_large=True)
 
     def act(state: pyspiel.State) -> int:
         legal = state.legal_actions(seat)
@@ -107,3 +111,5 @@ def solved_bot(game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
 
 register_bot(BotSpec("solved", "the equilibrium strategy (exact without hidden villains, "
                      "state-keyed CFR+ with them)", solved_bot, games=(GAME,)))
+register_bot(BotSpec("best", "the strongest ¡Cobardes! opponent: the solved strategy", solved_bot,
+                     games=(GAME,)))

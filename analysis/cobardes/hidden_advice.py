@@ -20,7 +20,7 @@ from pathlib import Path
 import pyspiel
 
 import games  # noqa: F401  (registers the games)
-from analysis.cobardes.hidden_solution import ITERATIONS, HiddenSolution, solution_path, solve
+from analysis.cobardes.hidden_solution import METHOD, HiddenSolution, solution_path, solve
 from analysis.shared.progress import shown
 from analysis.solve.compiled import CHANCE, PLAYER0
 from games.cobardes import cards as C
@@ -28,12 +28,14 @@ from games.cobardes import engine as E
 from games.errors import InvalidPositionError
 
 # Battles whose trunk graph has more positions than this (4 warriors or fewer) are solved
-# while you wait; larger ones only when asked (a full battle takes minutes and GB).
+# while you wait; larger ones only when asked (--solve), or by the solved opponent before
+# play when that takes at most WAIT_SECONDS.
 ON_DEMAND_NODES = 5_000_000
-# A trunk's solve costs about this per position of its graph, and this much memory at its
-# peak (benchmarks/results/cobardes_hidden_advice.txt: the full Squire vs Archer battle,
-# 27.7 million positions, 7.9 minutes and 3.5 GB while another job used both cores).
-SECONDS_PER_NODE = 17e-6
+WAIT_SECONDS = 240
+# A trunk's solve (compile and solve to the floor) costs about this per position of the
+# estimated trunk (:func:`trunk_size`), and this much memory at its peak
+# (benchmarks/results/cobardes_matchup_speed.txt: the full Squire vs Archer battle).
+SECONDS_PER_NODE = 3.5e-6
 BYTES_PER_NODE = 135
 
 
@@ -59,14 +61,21 @@ def solution_for(game: pyspiel.Game, solve_large: bool = False, solve_missing: b
     if size > ON_DEMAND_NODES and not solve_large:
         raise InvalidPositionError(f"this battle with hidden villains is not solved yet "
                                    f"({cost}); add --solve to solve it once now")
-    print(f"solving this battle with hidden villains once ({cost}, {ITERATIONS} CFR+ "
-          f"iterations); later spots of it read the stored solution", file=sys.stderr)
+    print(f"solving this battle with hidden villains once ({cost}, {METHOD} until its "
+          f"exploitability stops improving); later spots of it read the stored solution",
+          file=sys.stderr)
     tick = time.perf_counter()
     solution, _ = solve(game, progress=progress)
     if shown(progress):
         print(f"solved in {time.perf_counter() - tick:.0f} s", file=sys.stderr)
     _loaded.cache_clear()
     return solution
+
+
+def worth_the_wait(size: int) -> bool:
+    """Whether a trunk of ``size`` positions solves in at most :data:`WAIT_SECONDS`: the
+    solved opponent then solves it before play rather than refuse."""
+    return size * SECONDS_PER_NODE <= WAIT_SECONDS
 
 
 def trunk_size(warriors: int) -> int:

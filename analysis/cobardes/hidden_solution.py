@@ -1,9 +1,12 @@
 """A hidden-villain battle solved, as advice reads it: stored once in the cache.
 
-The public subgames are solved exactly and the trunk by CFR+ on its state-keyed graph
-(:mod:`analysis.cobardes.trunk`). A :class:`HiddenSolution` keeps what advice at any spot
-needs: the graph's edges with their OpenSpiel actions, the average strategy, and every
-node's value. Its arrays are read memory-mapped, so a spot touches only the pages it uses.
+The public subgames are solved exactly and the trunk by a CFR method on its state-keyed
+graph (:mod:`analysis.cobardes.trunk`) until its exploitability stops improving
+(:mod:`analysis.solve.floor`: the key forgets the order of past moves, so the solve meets
+a floor, and iterating past it buys nothing); the best strategy measured is kept. A
+:class:`HiddenSolution` keeps what advice at any spot needs: the graph's edges with their
+OpenSpiel actions, the average strategy, and every node's value. Its arrays are read
+memory-mapped, so a spot touches only the pages it uses.
 """
 
 from __future__ import annotations
@@ -22,11 +25,15 @@ from analysis.shared import store
 from analysis.shared.provenance import provenance
 from analysis.shared.store import READ_ERRORS, CorruptFileError
 from analysis.solve import CFRSolver
+from analysis.solve.floor import FloorRule, FloorRun, solve_to_floor
 from analysis.solve.mapped import atomic_savez, load_npz_mapped
 
 # Bump when the meaning of a stored solution changes.
-SOLUTION_VERSION = 1
-ITERATIONS = 200
+SOLUTION_VERSION = 2
+# How a battle is solved (benchmarks/results/cobardes_solve_curves.txt: the curves these
+# were chosen from; a check costs about 7 iterations, two best responses).
+METHOD = "dcfr"
+RULE = FloorRule(every=15, patience=2, gain=0.05, max_iterations=400)
 _ARRAYS = ("kind", "infoset", "edge_start", "edge_child", "edge_action", "edge_prob",
            "infoset_offset", "infoset_actions", "strategy", "values")
 
@@ -46,6 +53,7 @@ class HiddenSolution:
     exploitability: float
     value: float
     provenance: dict
+    method: str = METHOD
 
     def __getattr__(self, name):
         if name in _ARRAYS:
@@ -55,7 +63,7 @@ class HiddenSolution:
     def save(self, path: Path) -> None:
         meta = {"version": SOLUTION_VERSION, "game": self.game, "iterations": self.iterations,
                 "exploitability": self.exploitability, "value": self.value,
-                "provenance": self.provenance}
+                "provenance": self.provenance, "method": self.method}
         atomic_savez(Path(path), meta=np.frombuffer(json.dumps(meta).encode(), np.uint8),
                      **self.arrays)
 
@@ -72,7 +80,7 @@ class HiddenSolution:
                 return None
             arrays = {name: data[name] for name in _ARRAYS}
             return cls(meta["game"], arrays, meta["iterations"], meta["exploitability"],
-                       meta["value"], meta["provenance"])
+                       meta["value"], meta["provenance"], meta["method"])
         except READ_ERRORS as exc:
             raise CorruptFileError(f"stored battle solution {store.shown(Path(path))} is "
                                    f"unreadable ({exc}); delete it to solve the battle again",
@@ -91,34 +99,33 @@ def checkpoint_path(game: pyspiel.Game) -> Path:
     return solution_path(game).with_suffix(".checkpoint.npz")
 
 
-def solve(game: pyspiel.Game, iterations: int = ITERATIONS, progress: bool | None = None,
-          compiled=None, keep: bool = True) -> tuple[HiddenSolution, CFRSolver]:
-    """Solve ``game``'s trunk (or use its ``compiled`` trunk) and cache the solution
-    (deterministic: CFR+ draws no numbers; not stored unless ``keep``: a full battle's is
-    about 1 GB), resuming an interrupted solve's checkpoint; returns it and the CFR+
-    solver."""
+def solve(game: pyspiel.Game, rule: FloorRule = RULE, progress: bool | None = None,
+          compiled=None, keep: bool = True, method: str = METHOD
+          ) -> tuple[HiddenSolution, FloorRun]:
+    """Solve ``game``'s trunk (or use its ``compiled`` trunk) with ``method`` to the
+    floor ``rule`` sets, and cache the solution (deterministic: the methods draw no
+    numbers; not stored unless ``keep``: a full battle's is about 1 GB). An interrupted
+    solve resumes from its checkpoint. Returns the solution and the run."""
     if compiled is None:
         compiled = compile_cut(game, graph=True, key_names=False, progress=progress).compiled
-    solver = CFRSolver(compiled, "cfr+")
+    solver = CFRSolver(compiled, method)
     checkpoint = checkpoint_path(game)
     if checkpoint.exists():
         try:
             solver.load_checkpoint(checkpoint)
         except CorruptFileError:
             checkpoint.unlink()  # a damaged or stale one: start afresh
-            solver = CFRSolver(compiled, "cfr+")
-    report = solver.run(iterations=iterations, progress=progress, checkpoint=checkpoint)
-    strategy = solver.average_strategy()
+            solver = CFRSolver(compiled, method)
+    run = solve_to_floor(solver, rule, progress=progress, checkpoint=checkpoint)
     cg = compiled
     arrays = {"kind": cg.kind, "infoset": cg.infoset, "edge_start": cg.edge_start,
               "edge_child": cg.edge_child, "edge_action": cg.edge_action,
               "edge_prob": cg.edge_prob, "infoset_offset": cg.infoset_offset,
-              "infoset_actions": cg.infoset_actions, "strategy": strategy,
-              "values": node_values(cg, strategy)}
-    solution = HiddenSolution(str(game), arrays, solver.iteration,
-                              float(report.exploitability), float(report.value),
-                              provenance(None))
+              "infoset_actions": cg.infoset_actions, "strategy": run.strategy,
+              "values": node_values(cg, run.strategy)}
+    solution = HiddenSolution(str(game), arrays, run.iterations, run.exploitability,
+                              run.value, provenance(None), method)
     if keep:
         solution.save(solution_path(game))
     checkpoint.unlink(missing_ok=True)
-    return solution, solver
+    return solution, run

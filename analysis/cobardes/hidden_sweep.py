@@ -2,15 +2,18 @@
 
 A matchup is the full battle (warriors 0-6, 7 combats by default) with both villains
 dealt at random from all nine and kept hidden. Its public subgames are solved exactly
-and CFR+ runs a fixed number of iterations on the trunk
-(:func:`analysis.cobardes.trunk.compile_cut`). One :class:`HiddenMatchupRecord` per
-matchup is stored under :func:`hidden_dir`; :func:`run_hidden_sweep` skips what is
-stored, over local processes or a Dask cluster. The 10 mirror matchups (both players
-with the same courtier type) are hypothetical battles, as each courtier card exists once.
+and a CFR method runs on the trunk (:func:`analysis.cobardes.trunk.compile_cut`) until
+its exploitability stops improving (:mod:`analysis.cobardes.hidden_solution`). One
+:class:`HiddenMatchupRecord` per matchup is stored under :func:`hidden_dir`, and the
+advice at the battle's opening for both seats beside it (:mod:`analysis.cobardes.openings`);
+:func:`run_hidden_sweep` skips what is stored, over local processes or a Dask cluster.
+The 10 mirror matchups (both players with the same courtier type) are hypothetical
+battles, as each courtier card exists once.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from collections.abc import Iterable
@@ -22,26 +25,31 @@ import numpy as np
 import pyspiel
 
 import games  # noqa: F401  (registers the games)
+from analysis.cobardes import openings
 from analysis.cobardes.graph import ENDING_NAMES, OUTCOME_NAMES, outcome_totals
-from analysis.cobardes.hidden_solution import ITERATIONS, solve
-from analysis.cobardes.sweep import battle_params, is_mirror, task_path
+from analysis.cobardes.hidden_solution import METHOD, RULE, solve
+from analysis.cobardes.sweep import hidden_params, is_mirror, task_path
 from analysis.cobardes.trunk import compile_cut
 from analysis.cobardes.villains import GAME, deal_outcomes, deal_values
 from analysis.cobardes.war import composed_values
 from analysis.shared import store
 from analysis.shared.distribute import local_pool, run_on_dask
 from analysis.shared.progress import bar as progress_bar
+from analysis.shared.provenance import pinned
 from analysis.shared.store import atomic_write_text, damaged_record, read_record
+from analysis.solve.errors import SolveError
+from analysis.solve.floor import FloorRule
 from games.cobardes import cards as C
 from games.errors import InvalidParameterError
 
-# Bump when the meaning of a stored record changes.
-HIDDEN_VERSION = 1
+# Bump when the meaning of a stored record changes (2: solved to the floor, the method
+# and rule recorded, the openings of both seats stored beside).
+HIDDEN_VERSION = 2
 ORDER_SEED = 20261202  # the order matchups are solved in (see solving_order)
 KIND = "hidden"
-SOLVER = ("public subgames by exact backward induction; CFR+ on the trunk's state graph "
-          "(an abstraction: the exploitability measured within it is a lower bound on the "
-          "true one)")
+SOLVER = ("public subgames by exact backward induction; {method} on the trunk's state graph, "
+          "{rule} (an abstraction: the exploitability measured within it is a lower bound "
+          "on the true one)")
 
 
 def hidden_dir() -> Path:
@@ -61,13 +69,6 @@ def solving_order(pairings: list[tuple[str, str]]) -> list[tuple[str, str]]:
     order = np.random.default_rng(ORDER_SEED).permutation(len(pairings))
     shuffled = [pairings[i] for i in order]
     return [p for p in shuffled if not is_mirror(p)] + [p for p in shuffled if is_mirror(p)]
-
-
-def hidden_params(pairing: tuple[str, str], warriors: int = C.MAX_WARRIOR, combats: int = C.MAX_COMBATS) -> dict:
-    """The battle's parameters: the pairing's courtiers, both villains dealt hidden."""
-    params = battle_params(pairing, warriors, combats)
-    params.update(kinds="all", villain0="random", villain1="random", villain_deck="all")
-    return params
 
 
 @dataclass(frozen=True)
@@ -92,12 +93,16 @@ class HiddenMatchupRecord:
     provenance: dict
     # How the battle ends after each deal (player 0's villain -> player 1's -> ending ->
     # probability), under the solved strategy: the 20 endings (outcome and courtiers
-    # played, ENDING_NAMES); the five outcome classes alone in records solved before
-    # the sweep kept the courtiers played; None in records solved before either.
+    # played, ENDING_NAMES).
     outcomes: dict | None = None
-    # Positions the compile walked (fewer than the graph's nodes where the walk is shared
-    # between villain deals); None in records solved before it was kept.
+    # Positions the compile walked (fewer than the graph's nodes: the walk is shared
+    # between villain deals).
     walked: int | None = None
+    # The CFR method, its stopping rule (analysis.solve.floor.FloorRule) and the
+    # iterations run in all (``iterations``: those of the strategy kept).
+    method: str = METHOD
+    rule: dict | None = None
+    total_iterations: int | None = None
 
     def _deal_rows(self) -> list[dict[str, float]]:
         return [ends for row in self.outcomes.values() for ends in row.values()]
@@ -143,48 +148,46 @@ class HiddenMatchupRecord:
         return {v: sum(c) / len(c) for v, c in sorted(cols.items())}
 
     def to_json(self) -> dict:
-        return {"version": HIDDEN_VERSION, "kind": KIND, "pairing": list(self.pairing),
-                "warriors": self.warriors, "combats": self.combats,
-                "iterations": self.iterations, "value": self.value,
-                "exploitability_lower_bound": self.exploitability_lower_bound,
-                "deals": self.deals, "nodes": self.nodes, "infosets": self.infosets,
-                "compile_seconds": self.compile_seconds, "solve_seconds": self.solve_seconds,
-                "hypothetical": self.hypothetical, "solver": self.solver,
-                "provenance": self.provenance} | (
-                    {} if self.outcomes is None else {"outcomes": self.outcomes}) | (
-                    {} if self.walked is None else {"walked": self.walked})
+        out = {"version": HIDDEN_VERSION, "kind": KIND}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = list(value) if f.name == "pairing" else value
+        return out
 
     @classmethod
     def from_json(cls, data: dict) -> HiddenMatchupRecord:
         if data.get("version") != HIDDEN_VERSION or data.get("kind") != KIND:
             raise ValueError("not a hidden-villain matchup record of this version")
-        return cls(tuple(data["pairing"]), data["warriors"], data["combats"],
-                   data["iterations"], data["value"], data["exploitability_lower_bound"],
-                   data["deals"], data["nodes"], data["infosets"], data["compile_seconds"],
-                   data["solve_seconds"], data["hypothetical"], data["solver"],
-                   data["provenance"], data.get("outcomes"), data.get("walked"))
+        names = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{k: (tuple(v) if k == "pairing" else v) for k, v in data.items()
+                      if k in names})
 
 
-def solve_hidden_matchup(pairing: tuple[str, str], warriors: int = C.MAX_WARRIOR, combats: int = C.MAX_COMBATS,
-                         iterations: int = ITERATIONS, keep: bool = False
-                         ) -> HiddenMatchupRecord:
-    """Solve one matchup with hidden villains (deterministic: CFR+ draws no numbers); with
-    ``keep`` its solution is stored in the cache too
-    (:mod:`analysis.cobardes.hidden_solution`: about 1 GB), for advice at any spot."""
+def solve_hidden_matchup(pairing: tuple[str, str], warriors: int = C.MAX_WARRIOR,
+                         combats: int = C.MAX_COMBATS, method: str = METHOD,
+                         rule: FloorRule = RULE, keep: bool = False
+                         ) -> tuple[HiddenMatchupRecord, openings.OpeningAdvice]:
+    """Solve one matchup with hidden villains (deterministic: the methods draw no
+    numbers) and read the advice at its opening for both seats; with ``keep`` its
+    solution is stored in the cache too (:mod:`analysis.cobardes.hidden_solution`: about
+    1 GB), for advice at any spot."""
     for name in pairing:
         C.courtier_id(name)  # one clear error for an unknown courtier
     game = pyspiel.load_game(GAME, hidden_params(pairing, warriors, combats))
     start = time.perf_counter()
-    cut = compile_cut(game, graph=True, key_names=False, outcomes=True)
+    cut = compile_cut(game, graph=True, key_names=False, outcomes=True, progress=False)
     compile_seconds = time.perf_counter() - start
     compiled = cut.compiled
-    solution, solver = solve(game, iterations, compiled=compiled, keep=keep)
-    return HiddenMatchupRecord(
-        tuple(pairing), warriors, combats, solution.iterations, solution.value,
-        solution.exploitability, deal_values(compiled, solution.strategy),
-        compiled.num_nodes, compiled.num_infosets, compile_seconds, solver.seconds,
-        is_mirror(pairing), SOLVER, solution.provenance,
-        deal_outcomes(compiled, solution.strategy, cut.outcomes), compiled.walked)
+    solution, run = solve(game, rule, progress=False, compiled=compiled, keep=keep,
+                          method=method)
+    record = HiddenMatchupRecord(
+        tuple(pairing), warriors, combats, run.iterations, run.value, run.exploitability,
+        deal_values(compiled, run.strategy), compiled.num_nodes, compiled.num_infosets,
+        compile_seconds, run.seconds + run.check_seconds, is_mirror(pairing),
+        SOLVER.format(method=method, rule=rule.words()), solution.provenance,
+        deal_outcomes(compiled, run.strategy, cut.outcomes), compiled.walked, method,
+        rule.to_json(), run.total_iterations)
+    return record, openings.from_solution(tuple(pairing), game, solution, warriors, combats)
 
 
 def record_path(directory: Path, pairing, warriors: int, combats: int) -> Path:
@@ -212,18 +215,25 @@ def load_record(path: Path) -> HiddenMatchupRecord | None:
 
 
 def complete(record: HiddenMatchupRecord | None) -> bool:
-    """Whether a stored matchup is all the sweep solves for: one solved before records
-    said how each deal ends, with the courtiers played, is solved again (it keeps being
-    read until then)."""
+    """Whether a stored matchup is all the sweep solves for (a record of this version,
+    saying how each deal ends; its opening is stored before it)."""
     return record is not None and record.battle_endings() is not None
 
 
+def openings_dir(directory: Path) -> Path:
+    """Where the openings go beside the matchups of ``directory``: the data folder's
+    ``cobardes/openings`` for the default one."""
+    return Path(directory).parent / "openings"
+
+
 def run_hidden_task(pairing: tuple[str, str], warriors: int, combats: int, directory: str,
-                    iterations: int = ITERATIONS, keep: bool = False) -> str:
-    """Solve and store one matchup unless stored complete; returns the file's path."""
+                    method: str = METHOD, rule: FloorRule = RULE, keep: bool = False) -> str:
+    """Solve and store one matchup unless stored complete (its opening first, then its
+    record, so a record stored means both are); returns the record's path."""
     path = record_path(Path(directory), pairing, warriors, combats)
     if not complete(load_record(path)):
-        record = solve_hidden_matchup(pairing, warriors, combats, iterations, keep)
+        record, table = solve_hidden_matchup(pairing, warriors, combats, method, rule, keep)
+        table.save(openings_dir(Path(directory)))
         atomic_write_text(path, json.dumps(record.to_json(), indent=1))
     return str(path)
 
@@ -231,7 +241,8 @@ def run_hidden_task(pairing: tuple[str, str], warriors: int, combats: int, direc
 def run_hidden_sweep(pairings: Iterable[tuple[str, str]] | None = None, warriors: int = C.MAX_WARRIOR,
                      combats: int = C.MAX_COMBATS, directory: str | Path | None = None,
                      workers: int = 2, scheduler=None, progress: bool = True,
-                     iterations: int = ITERATIONS, keep_solutions: bool = False
+                     method: str = METHOD, rule: FloorRule = RULE,
+                     keep_solutions: bool = False
                      ) -> dict[tuple[str, str], HiddenMatchupRecord]:
     """Solve every matchup not yet stored, or stored without how each deal ends
     (:func:`complete`); returns all stored ones.
@@ -250,26 +261,43 @@ def run_hidden_sweep(pairings: Iterable[tuple[str, str]] | None = None, warriors
     todo = solving_order([p for p in pairings
                           if not complete(load_record(record_path(directory, p, warriors,
                                                                   combats)))])
-    args = (warriors, combats, str(directory), iterations, keep_solutions)
-    bar = progress_bar(total=len(todo), desc="matchups with hidden villains", unit=" matchup",
+    args = (warriors, combats, str(directory), method, rule, keep_solutions)
+    bar = progress_bar(total=len(todo), desc="matchups with hidden villains", unit=" matchups",
                progress=bool(progress and todo))
-    try:
-        if scheduler is not None and todo:
-            run_on_dask(scheduler, run_hidden_task, [(p, *args) for p in todo],
-                        lambda _: bar.update(1))
-        elif workers <= 1:
-            for p in todo:
-                run_hidden_task(p, *args)
-                bar.update(1)
-        elif todo:
-            with local_pool(workers) as pool:
-                futures = [pool.submit(run_hidden_task, p, *args) for p in todo]
-                for fut in as_completed(futures):
-                    fut.result()
-                    bar.update(1)
-    finally:
-        bar.close()
+    # The records name the code the sweep started with, whatever the checkout does meanwhile.
+    with pinned(), bar:
+        _run_tasks(todo, args, workers, scheduler, bar)
     return load_hidden(pairings, warriors, combats, directory)
+
+
+def _run_tasks(todo, args, workers, scheduler, bar) -> None:
+    """Solve the matchups ``todo``; one that fails is set aside and the others go on,
+    then the failures are raised together in one line."""
+    failed: list[tuple[tuple[str, str], BaseException]] = []
+    if scheduler is not None and todo:
+        run_on_dask(scheduler, run_hidden_task, [(p, *args) for p in todo],
+                    lambda _: bar.update(1))
+    elif workers <= 1:
+        for p in todo:
+            try:
+                run_hidden_task(p, *args)
+            except Exception as exc:  # noqa: BLE001 (reported with the others below)
+                failed.append((p, exc))
+            bar.update(1)
+    elif todo:
+        with local_pool(workers) as pool:
+            futures = {pool.submit(run_hidden_task, p, *args): p for p in todo}
+            for fut in as_completed(futures):
+                try:
+                    fut.result()
+                except Exception as exc:  # noqa: BLE001 (reported with the others below)
+                    failed.append((futures[fut], exc))
+                bar.update(1)
+    if failed:
+        raise SolveError(f"{len(failed)} of {len(todo)} matchups failed, the others are "
+                         "stored: " + "; ".join(f"{a}/{b} ({type(e).__name__}: {e})"
+                                                for (a, b), e in failed[:5])
+                         + ("; ..." if len(failed) > 5 else ""))
 
 
 def load_hidden(pairings: Iterable[tuple[str, str]] | None = None, warriors: int = C.MAX_WARRIOR,

@@ -1,13 +1,15 @@
 """The opening of a full ¡Cobardes! battle with hidden villains, shipped: advice at once.
 
-A full battle with both villains hidden takes some ten minutes and several GB to solve
-(:mod:`analysis.cobardes.hidden_solution`, about 1 GB on disk), yet its first decision
-is the same for everyone who plays that courtier matchup. ``farol cobardes openings``
-reads, off the battle's solution, the advice at that decision for each villain you can
-be dealt (your mix, each move's value, what the rival likely holds) and stores it in a
-few kilobytes in the data folder (``cobardes/openings``); ``farol advise cobardes`` with
-the battle's opening (combat 1, full hands) reads it there. Any other spot of a large
-battle with hidden villains is refused in one line naming the command that solves it.
+A full battle with both villains hidden takes minutes and several GB to solve
+(:mod:`analysis.cobardes.hidden_solution`, about 1 GB on disk), yet its first decisions
+are the same for everyone who plays that courtier matchup. Each matchup's solve in the
+sweep (``farol cobardes sweep --kind hidden``, or ``farol cobardes openings``) reads,
+off the battle's solution, the advice at the first decision of each seat for each
+villain that seat can be dealt (the mix, each move's value, what the rival likely holds)
+and stores it in a few kilobytes in the data folder (``cobardes/openings``). The second
+seat's first decision comes after the first seat's opening moves: one answer for each
+thing the second seat can have seen by then. ``farol advise cobardes`` with the battle's
+opening (combat 1, full hands) reads it there, from either seat.
 """
 
 from __future__ import annotations
@@ -19,22 +21,30 @@ from pathlib import Path
 
 import pyspiel
 
+from analysis.cobardes import exact as X
+from analysis.cobardes.fast_exact import FastExactSolver
 from analysis.cobardes.hidden_advice import advise_hidden, solution_for
-from analysis.cobardes.hidden_sweep import hidden_params
+from analysis.cobardes.sweep import hidden_params
 from analysis.shared import store
 from analysis.shared.provenance import provenance
 from analysis.shared.store import atomic_write_text, damaged_record, read_json
 from games.cobardes import cards as C
 from games.cobardes import engine as E
+from games.cobardes.hidden import any_villain_unknown
 
 GAME = "python_cobardes_battle"
-VERSION = 1
+VERSION = 2
 
 
-def table_path(pairing: tuple[str, str], warriors: int = C.MAX_WARRIOR, combats: int = C.MAX_COMBATS) -> Path:
+def table_path(pairing: tuple[str, str], warriors: int = C.MAX_WARRIOR,
+               combats: int = C.MAX_COMBATS, directory: Path | None = None) -> Path:
+    """A matchup's table: in ``directory``, by default the data folder's
+    ``cobardes/openings``."""
     names = "__".join(C.COURTIER_NAMES[C.courtier_id(c)].lower().replace(" ", "")
                       .replace("-", "") for c in pairing)
-    return store.data("cobardes", "openings", f"{names}__w{warriors}c{combats}.json")
+    name = f"{names}__w{warriors}c{combats}.json"
+    return Path(directory) / name if directory is not None else store.data(
+        "cobardes", "openings", name)
 
 
 def opening_game(pairing: tuple[str, str], warriors: int = C.MAX_WARRIOR, combats: int = C.MAX_COMBATS) -> pyspiel.Game:
@@ -42,31 +52,59 @@ def opening_game(pairing: tuple[str, str], warriors: int = C.MAX_WARRIOR, combat
     return pyspiel.load_game(GAME, hidden_params(tuple(pairing), warriors, combats))
 
 
-def opening_state(game: pyspiel.Game, villain: int) -> pyspiel.State | None:
-    """The battle's first decision with ``villain`` dealt to player 0 (the rival's any:
-    player 0 cannot see it); ``None`` when ``villain`` cannot be dealt."""
+def dealt(game: pyspiel.Game, villain: int, seat: int = 0) -> pyspiel.State | None:
+    """The battle once ``villain`` is dealt to ``seat`` and a villain to the rival (any:
+    the seat cannot see it); ``None`` when ``villain`` cannot be dealt there."""
     state = game.new_initial_state()
-    first = True
-    while state.is_chance_node():
+    while state.is_chance_node() and state.position.pending:
         outcomes = [a for a, p in state.chance_outcomes() if p > 0]
-        if first and state.position.pending[0] == ("villain", 0):
+        if state.position.pending[0] == ("villain", seat):
             if villain not in outcomes:
                 return None
             state.apply_action(villain)
-            first = False
         else:
-            state.apply_action(outcomes[0])
+            state.apply_action(next(a for a in outcomes if a != villain))
     return state
+
+
+def first_decisions(game: pyspiel.Game, villain: int, seat: int
+                    ) -> list[tuple[tuple[str, ...], pyspiel.State]]:
+    """``seat``'s first decisions in the battle holding ``villain``: one state for each
+    thing the seat can have seen by then (what it saw since the deal, as the game words
+    it, then the state); one state with nothing seen when the seat moves first."""
+    state = dealt(game, villain, seat)
+    if state is None:
+        return []
+    before = len(state.information_state_string(seat).split(" | "))
+    found: dict[str, tuple[tuple[str, ...], pyspiel.State]] = {}
+    queue = [state]
+    while queue:
+        s = queue.pop(0)
+        if s.is_terminal():
+            continue
+        if s.is_chance_node():
+            queue.extend(s.child(a) for a, p in s.chance_outcomes() if p > 0)
+        elif s.current_player() != seat:
+            queue.extend(s.child(a) for a in s.legal_actions())
+        else:
+            text = s.information_state_string(seat)
+            found.setdefault(text, (tuple(text.split(" | ")[before:]), s))
+    return list(found.values())
 
 
 @dataclass(frozen=True)
 class OpeningAdvice:
-    """The first decision of a battle for each villain you hold: ``answers[villain]``
-    has ``value`` (yours holding it), ``decision``, ``mix`` (by OpenSpiel action, with
-    your ``court``) and ``actions`` (each move by name: its probability and value), ``opponent_hand`` (the rival's villain by probability) and
-    ``worlds``; ``value_before_deal`` is yours before any villain is dealt;
+    """The first decision of a battle for each villain you hold, from either seat.
+
+    ``seats[0]`` is the first seat's (player 0), ``seats[1]`` the second's: each a list
+    of entries, one for each thing the seat can have seen by its first decision
+    (``seen``: the game's words; empty when it moves first), with ``answers`` by villain:
+    ``value`` (the seat's holding it), ``decision``, ``mix`` (by OpenSpiel action, with
+    the seat's ``court``), ``actions`` (each move by name: its probability and value),
+    ``opponent_hand`` (the rival's villain by probability) and ``worlds``.
+    ``value_before_deal`` is the first seat's before any villain is dealt;
     ``exploitability`` is measured within the state-keyed abstraction (a lower bound on
-    the true one) after ``iterations`` CFR+ iterations."""
+    the true one) for the strategy kept after ``iterations`` iterations of ``method``."""
 
     pairing: tuple[str, str]
     warriors: int
@@ -75,11 +113,12 @@ class OpeningAdvice:
     iterations: int
     exploitability: float
     value_before_deal: float
-    answers: dict
+    seats: list
     provenance: dict
+    method: str
 
-    def save(self) -> Path:
-        path = table_path(self.pairing, self.warriors, self.combats)
+    def save(self, directory: Path | None = None) -> Path:
+        path = table_path(self.pairing, self.warriors, self.combats, directory)
         atomic_write_text(path, json.dumps({"version": VERSION, **dataclasses.asdict(self)},
                                            indent=1) + "\n")
         return path
@@ -90,34 +129,72 @@ class OpeningAdvice:
         if not Path(path).exists():
             return None
         raw = read_json(path)
-        if not isinstance(raw, dict) or "answers" not in raw:
+        if not isinstance(raw, dict) or "seats" not in raw and "answers" not in raw:
             raise damaged_record(Path(path), "not a table of opening answers")
         if raw.pop("version", None) != VERSION:
             return None
-        raw["pairing"] = tuple(raw["pairing"])
-        return cls(**raw)
+        try:
+            raw["pairing"] = tuple(raw["pairing"])
+            return cls(**raw)
+        except (KeyError, TypeError):
+            raise damaged_record(Path(path), "not a table of opening answers") from None
+
+    def entries(self, villain: str, seat: int = 0) -> list[tuple[tuple[str, ...], dict]]:
+        """``seat``'s answers holding ``villain`` (a card name): ``(seen, answer)`` for
+        each thing the seat can have seen by its first decision."""
+        return [(tuple(e["seen"]), e["answers"][villain]) for e in self.seats[seat]
+                if villain in e["answers"]]
+
+
+def _answer(state: pyspiel.State, solution, exact: FastExactSolver) -> dict:
+    """The advice at ``state`` from the battle's ``solution``; where no villain is hidden
+    from anyone any more (the Procuress swapped both), from the ``exact`` solve of the
+    public position, the one the solution's trunk ends on there."""
+    mover = state.current_player()
+    pos = state.position
+    names = {a: state.action_to_string(a) for a in state.legal_actions()}
+    if not (pos.pending or pos.phase in (E.PROC_TAKE, E.PROC_GIVE) or any_villain_unknown(pos)):
+        sign = 1.0 if mover == 0 else -1.0
+        mix = exact.strategy(pos)
+        values = exact.action_values(pos)
+        held = [C.CARD_NAMES[v] for v in E.bits(pos.h[1 - mover] & C.VILLAIN_MASK)]
+        return {"value": sign * exact.value(X.matrix_root(pos)),
+                "decision": E.PHASE_NAMES[pos.phase],
+                "mix": [[a, mix.get(a, 0.0)] for a in state.legal_actions()],
+                "court": pos.court[mover],
+                "actions": [[names[a], mix.get(a, 0.0), values[a]] for a in state.legal_actions()],
+                "opponent_hand": dict.fromkeys(held or ["none"], 1.0), "worlds": 1}
+    spot = advise_hidden(state, solution)
+    return {"value": spot.value, "decision": E.PHASE_NAMES[pos.phase],
+            "mix": [[a, p] for a, p in spot.mix.items()], "court": pos.court[mover],
+            "actions": [[names[a], spot.mix[a], v] for a, v in spot.action_values.items()],
+            "opponent_hand": spot.opponent_hand, "worlds": spot.worlds}
+
+
+def from_solution(pairing: tuple[str, str], game: pyspiel.Game, solution,
+                  warriors: int = C.MAX_WARRIOR, combats: int = C.MAX_COMBATS) -> OpeningAdvice:
+    """The advice at the battle's first decisions, read off ``solution`` (a
+    :class:`~analysis.cobardes.hidden_solution.HiddenSolution` of ``game``)."""
+    seats = []
+    exact = FastExactSolver(game.rules.cfg, game.rules.pay)
+    for seat in (0, 1):
+        by_seen: dict[tuple[str, ...], dict] = {}
+        for villain in C.VILLAINS:
+            for seen, state in first_decisions(game, villain, seat):
+                by_seen.setdefault(seen, {})[C.CARD_NAMES[villain]] = _answer(state, solution,
+                                                                              exact)
+        seats.append([{"seen": list(seen), "answers": a} for seen, a in by_seen.items()])
+    return OpeningAdvice(tuple(pairing), warriors, combats, str(game), solution.iterations,
+                         solution.exploitability, solution.value, seats, provenance(None),
+                         solution.method)
 
 
 def build(pairing: tuple[str, str], warriors: int = C.MAX_WARRIOR, combats: int = C.MAX_COMBATS) -> OpeningAdvice:
     """Solve the battle of ``pairing`` once (or read its stored solution) and read the
-    advice at its first decision for every villain player 0 can hold."""
+    advice at its first decisions for every villain either seat can hold."""
     game = opening_game(pairing, warriors, combats)
-    solution = solution_for(game, solve_large=True)
-    answers = {}
-    for villain in C.VILLAINS:
-        state = opening_state(game, villain)
-        if state is None:
-            continue
-        spot = advise_hidden(state, solution)
-        names = {a: state.action_to_string(a) for a in state.legal_actions()}
-        answers[C.CARD_NAMES[villain]] = {
-            "value": spot.value, "decision": E.PHASE_NAMES[state.position.phase],
-            "mix": [[a, p] for a, p in spot.mix.items()], "court": state.position.court[0],
-            "actions": [[names[a], spot.mix[a], v] for a, v in spot.action_values.items()],
-            "opponent_hand": spot.opponent_hand, "worlds": spot.worlds}
-    return OpeningAdvice(tuple(pairing), warriors, combats, str(game), solution.iterations,
-                         solution.exploitability, solution.value, answers,
-                         provenance(None))
+    return from_solution(pairing, game, solution_for(game, solve_large=True), warriors,
+                         combats)
 
 
 def stored(pairing: tuple[str, str], warriors: int = C.MAX_WARRIOR, combats: int = C.MAX_COMBATS

@@ -68,6 +68,13 @@ def battle_params(pairing: tuple[str, str], warriors: int = C.MAX_WARRIOR, comba
     return params
 
 
+def hidden_params(pairing: tuple[str, str], warriors: int = C.MAX_WARRIOR, combats: int = C.MAX_COMBATS) -> dict:
+    """The battle's parameters: the pairing's courtiers, both villains dealt hidden."""
+    params = battle_params(pairing, warriors, combats)
+    params.update(kinds="all", villain0="random", villain1="random", villain_deck="all")
+    return params
+
+
 KINDS = ("battle", "war", "villains")
 SOLVER = "backward induction over public positions, matrix games by simplex (exact)"
 
@@ -308,7 +315,7 @@ def run_sweep(pairings: Iterable[tuple[str, str]] | None = None, warriors: int =
     bar = None
     if progress and todo:
         bar = progress_bar(total=len(todo), desc=f"cobardes {_kind(war)}",
-                   unit=" pairing")
+                   unit=" pairings")
 
     def tick(_=None) -> None:
         if bar is not None:
