@@ -530,7 +530,7 @@ def test_goat_lords_first_player_equals_the_games(guides):
         r = seat_win_rates(answer_rows(n)).set_index("seat").loc[0]
         assert row_of(block, str(n))[2] == pp(r.win_rate - 1 / n, (r.lo - 1 / n, r.hi - 1 / n))
     seats = answered(guides["goat_lords"], GOAT_SEATS)
-    assert re.search(r"\b(1 of 20 seat interval leaves|([02-9]|1\d|20) of 20 seat intervals "
+    assert re.search(r"\b(1 of 20 seat intervals leaves|([02-9]|1\d|20) of 20 seat intervals "
                      r"leave) out the fair share", seats)
 
 
@@ -769,7 +769,7 @@ def test_the_seat_count_agrees_with_how_many_miss():
     two = render("seats_by_chance.md.j2", unfair=["a", "b"], total=33, expected=1.65, most=4)
     many = render("seats_by_chance.md.j2", unfair=list("abcdefg"), total=33, expected=1.65,
                   most=4)
-    assert one.startswith("No seat clearly: 1 of 33 seat interval leaves out the fair share")
+    assert one.startswith("No seat clearly: 1 of 33 seat intervals leaves out the fair share")
     assert "That seat: 3 players seat 1." in one
     assert "2 of 33 seat intervals leave out the fair share" in two
     assert many.startswith("Some seats do: 7 of 33 seat intervals leave out the fair share, "
