@@ -261,10 +261,19 @@ def cobardes_guide(r: Reports) -> list[Claim]:
     if m := re.search(rf"least: {NAME} ([+-]\d+\.\d+)", villain):
         claims.append(Claim(VILLAIN_WORST, "guide: villain row", f"{m.group(1)} {m.group(2)}"))
     courtier = row(text, "Strongest and weakest courtier")
-    if m := re.search(rf"Strongest: \*\*{NAME} ", courtier):
-        claims.append(Claim(COURTIER_BEST, "guide: courtier row", m.group(1)))
-    if m := re.search(rf"weakest: {NAME} ", courtier):
-        claims.append(Claim(COURTIER_WORST, "guide: courtier row", m.group(1)))
+    # With villains the row answers a different war first; its war without villains
+    # (the appendix's) follows.
+    without = courtier.partition("Without villains (courtiers renewed, exact):")[2]
+    if without:
+        if m := re.search(rf"strongest {NAME} ", without):
+            claims.append(Claim(COURTIER_BEST, "guide: courtier row", m.group(1)))
+        if m := re.search(rf"weakest {NAME} ", without):
+            claims.append(Claim(COURTIER_WORST, "guide: courtier row", m.group(1)))
+    else:
+        if m := re.search(rf"Strongest: \*\*{NAME} ", courtier):
+            claims.append(Claim(COURTIER_BEST, "guide: courtier row", m.group(1)))
+        if m := re.search(rf"weakest: {NAME} ", courtier):
+            claims.append(Claim(COURTIER_WORST, "guide: courtier row", m.group(1)))
     for line in text.splitlines():
         if line.startswith("- ") and (m := re.search(rf"the strongest villain is the {NAME}", line)):
             claims.append(Claim(VILLAIN_BEST, "guide: rule of thumb", m.group(1)))
