@@ -25,7 +25,7 @@ from games.goat_lords.cards import (
 )
 
 MAX_COPIES = 40  # copies of a wild a variant's deck may hold
-MAX_HAND = 12  # cards a variant may deal to each player
+MAX_HAND = 30  # cards a variant may deal to each player (the deck must hold them all)
 
 # Phases of a round.
 DEAL, STARTER, PLAY, DUEL, REFILL, OVER = range(6)
