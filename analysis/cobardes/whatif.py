@@ -35,7 +35,15 @@ import pyspiel
 from analysis.cobardes.fast_outcomes import OutcomeSolver
 from analysis.cobardes.graph import CROWN, CROWN_LOSS, DRAW, LOSS, WIN, outcome_totals
 from analysis.cobardes.war import continuation, score_order
-from analysis.play.whatif import Estimate, Metric, WhatIf, exact, provenance_fields, variant_name
+from analysis.play.whatif import (
+    Estimate,
+    Metric,
+    WhatIf,
+    exact,
+    provenance_fields,
+    significant,
+    variant_name,
+)
 from analysis.shared import store
 from analysis.shared.distribute import local_pool, run_on_dask
 from analysis.shared.progress import bar as progress_bar
@@ -185,6 +193,7 @@ def solve_wars(params: dict, workers: int = 1, scheduler=None, progress: bool | 
                desc: str = "pairings") -> list[PairingWar]:
     """Every pairing's war under the rules ``params`` (war parameters), resuming from the
     pairings already kept."""
+    params = significant(WAR_GAME, params, keep=("kinds",))
     rules = war_rules(params)
     path, header = record_file(params)
     done = _read(path, header)

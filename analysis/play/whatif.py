@@ -26,6 +26,7 @@ from pathlib import Path
 from analysis.play.bots import make_bot
 from analysis.play.match import PLAIN, Build, RowFile, Schedule, play_games
 from analysis.shared import store
+from analysis.shared.params import game_parameter_spec
 from analysis.shared.provenance import code_commit, farol_version
 from analysis.statistics.intervals import cluster_interval, difference, mean_interval
 
@@ -284,6 +285,14 @@ def games_needed(metrics: Sequence[Metric], played: int) -> int:
     return need
 
 
+def significant(game: str, params: dict, keep: tuple[str, ...] = ()) -> dict:
+    """``params`` without those given at their default: the same rules name the same
+    record, however they were spelled (the printed rules given as parameters read the
+    printed rules' games)."""
+    spec = game_parameter_spec(game)
+    return {k: v for k, v in sorted(params.items()) if k in keep or spec.get(k) != v}
+
+
 def record_file(game: str, params: dict, agents: Sequence[str], seed: int, tag: str) -> Path:
     """Where a match's games are kept: named by everything that decides them."""
     key = json.dumps({"game": game, "params": params, "agents": list(agents), "seed": seed,
@@ -308,6 +317,7 @@ class Play:
     played: dict = field(default_factory=dict)
 
     def rows(self, params: dict, agents: tuple[str, ...], games: int, desc: str) -> dict[int, dict]:
+        params = significant(self.game, params)
         path = record_file(self.game, params, agents, self.seed, self.tag)
         header = {"game": self.game, "params": params, "agents": list(agents), "seed": self.seed,
                   "tag": self.tag}
