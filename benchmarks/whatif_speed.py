@@ -40,6 +40,12 @@ SHIPPED = store.data("whatif", "cobardes")
 AIMS = {"coup": 600.0, "cobardes": 120.0, "goat-lords": 600.0}
 
 
+def _cpu() -> float:
+    """Processor seconds of this process and of its finished worker processes."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
 def seats_width(result) -> float:
     """The widest 95% half-width of the variant's seat win rates."""
     return max(m.variant.half_width for m in result.metrics if m.key.startswith("seat_"))
@@ -75,11 +81,13 @@ def measure(only: list[str]) -> dict:
             start = time.perf_counter()
             base = run(printed)
             printed_s = time.perf_counter() - start
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), _cpu()
             result = run(variant)
             variant_s = time.perf_counter() - start
+            variant_cpu = _cpu() - cpu
         case = {"variant": variant, "printed_seconds": round(printed_s, 1),
-                "variant_seconds": round(variant_s, 1), "aim_seconds": AIMS[key],
+                "variant_seconds": round(variant_s, 1),
+                "variant_cpu_seconds": round(variant_cpu, 1), "aim_seconds": AIMS[key],
                 "games": result.games, "printed_games": base.games,
                 "metrics": [m.to_json() for m in result.metrics]}
         if key != "cobardes":
@@ -98,6 +106,9 @@ def lines(m: dict) -> list[str]:
         within = "within" if c["variant_seconds"] <= c["aim_seconds"] else "over"
         out.append(f"{key}, {c['variant']}: variant {c['variant_seconds']:.0f} s ({within} the "
                    f"aim of {c['aim_seconds']:.0f} s); printed rules first {c['printed_seconds']:.0f} s")
+        if "variant_cpu_seconds" in c:
+            out.append(f"  processor time of the variant's run: {c['variant_cpu_seconds']:.0f} s "
+                       f"(on 2 idle cores about {c['variant_cpu_seconds'] / 2:.0f} s)")
         out.append(f"  games or solves: {c['games']}")
         if "seats_half_width" in c:
             out.append(f"  seats: widest 95% half-width {100 * c['seats_half_width']:.2f} points"

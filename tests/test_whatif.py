@@ -24,6 +24,8 @@ from analysis.goat_lords import whatif as GW
 from analysis.play.bots import make_bot, sample_chance
 from analysis.play.whatif import WhatIf
 from analysis.shared import store
+from analysis.shared.store import CorruptFileError
+from analysis.solve import CFRSolver, compile_game
 from games.coup import cards as C
 from games.errors import InvalidParameterError
 from games.goat_lords.cards import KINDS
@@ -231,3 +233,28 @@ def test_processes_and_a_local_dask_cluster_give_the_same_whatif(tmp_path, monke
                              scheduler=cluster.scheduler_address, progress=False)
     assert [m.to_json() for m in pooled.metrics] == [m.to_json() for m in dasked.metrics]
     assert wars.metric("length").variant.value < wars.metric("length").printed.value
+
+
+# ---------------------------------------------------------------- warm start
+def test_a_battle_variant_with_the_same_tree_starts_from_the_printed_solution(tmp_path):
+    """Brown & Sandholm's warm start: the printed rules' regrets on the variant's tree
+    (a Crown worth 2, not 3: the same tree, other payoffs); another tree is refused."""
+    battle = {"kinds": "warriors+villains", "warriors": 1, "combats": 2,
+              "villain_deck": "Thug/Sheep/Executioner"}
+    printed = compile_game(pyspiel.load_game("python_cobardes_battle", battle))
+    variant = compile_game(pyspiel.load_game("python_cobardes_battle",
+                                             battle | {"crown_value": 2.0,
+                                                       "crown_loss_value": -2.0}))
+    base = CFRSolver(printed)
+    base.iterate(300)
+    path = tmp_path / "printed.npz"
+    base.save_checkpoint(path)
+    warm, cold = CFRSolver(variant), CFRSolver(variant)
+    warm.warm_start(path)
+    assert np.array_equal(warm.regret, base.regret) and warm.iteration == 0
+    warm.iterate(5)
+    cold.iterate(5)
+    assert warm.exploitability().exploitability < cold.exploitability().exploitability
+    other = compile_game(pyspiel.load_game("python_cobardes_battle", battle | {"combats": 1}))
+    with pytest.raises(CorruptFileError, match="another graph"):
+        CFRSolver(other).warm_start(path)

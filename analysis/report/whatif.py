@@ -22,8 +22,16 @@ GAME_NAMES = {"coup": "Coup", "cobardes": "¡Cobardes!", "goat_lords": "Goat Lor
 HEADLINES = ("first_player_edge", "draw_rate", "length")
 
 
+def _clean(est: Estimate) -> Estimate:
+    """``est`` with values within rounding of 0 written as 0 (no "-0.0")."""
+    def zero(x: float) -> float:
+        return 0.0 if abs(x) < 5e-7 else x
+    return Estimate(zero(est.value), zero(est.low), zero(est.high), est.exact)
+
+
 def number(est: Estimate, unit: str) -> str:
     """A value with its interval in the unit's words ("51.2% [49.1, 53.3]")."""
+    est = _clean(est)
     if math.isnan(est.value):
         return "none measured"
     if unit == "share":
@@ -38,6 +46,7 @@ def number(est: Estimate, unit: str) -> str:
 
 def change(est: Estimate, unit: str) -> str:
     """A difference with its interval ("+1.5 points [-0.3, +3.2]")."""
+    est = _clean(est)
     if math.isnan(est.value):
         return "none measured"
     if unit == "share":
@@ -70,7 +79,25 @@ def summary_lines(result: WhatIf) -> list[str]:
     """The few answers a designer reads first: the edge, draws, length and skill."""
     keys = [k for k in HEADLINES if any(m.key == k for m in result.metrics)]
     keys += [m.key for m in result.metrics if m.key.startswith("skill_")]
-    return [verdict(result.metric(k)) for k in keys]
+    lines = [verdict(result.metric(k)) for k in keys]
+    ranked = ranking(result)
+    if ranked:
+        lines.append(f"the courtiers, strongest first: printed {ranked[0]}; variant {ranked[1]}.")
+    return lines
+
+
+def ranking(result: WhatIf) -> tuple[str, str] | None:
+    """The courtiers in order of their war value, under each rule set (None: no courtier
+    answers)."""
+    rows = [m for m in result.metrics if m.key.startswith("courtier_")]
+    if not rows:
+        return None
+
+    def order(side: str) -> str:
+        ranked = sorted(rows, key=lambda m: -getattr(m, side).value)
+        return ", ".join(f"{m.key[len('courtier_'):]} {getattr(m, side).value:+.2f}"
+                         for m in ranked)
+    return order("printed"), order("variant")
 
 
 def chart(result: WhatIf, path: Path) -> None:
