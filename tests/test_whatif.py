@@ -258,3 +258,18 @@ def test_a_battle_variant_with_the_same_tree_starts_from_the_printed_solution(tm
     other = compile_game(pyspiel.load_game("python_cobardes_battle", battle | {"combats": 1}))
     with pytest.raises(CorruptFileError, match="another graph"):
         CFRSolver(other).warm_start(path)
+
+
+def test_an_interrupted_war_resumes_from_the_pairings_kept(data):
+    first = CW.run_whatif({"kinds": "warriors", "victories": 2}, progress=False)
+    path, _ = CW.record_file({"kinds": "warriors", "victories": 2})
+    text = open(path).read()
+    with open(path, "w") as fh:
+        fh.write(text[:-20])  # the pairing's line cut short, as by a stop while writing
+    again = CW.run_whatif({"kinds": "warriors", "victories": 2}, progress=False)
+    assert open(path).read() == text
+    assert [m.to_json() for m in again.metrics] == [m.to_json() for m in first.metrics]
+    with open(path, "w") as fh:
+        fh.write("not a record\n")
+    with pytest.raises(CorruptFileError, match="not a what-if"):
+        CW.run_whatif({"kinds": "warriors", "victories": 2}, progress=False)

@@ -239,13 +239,17 @@ def _read(path: str, header: dict) -> dict:
         with open(path, "w") as fh:
             fh.write(json.dumps(header) + "\n")
         return found
-    if not lines or json.loads(lines[0]) != json.loads(json.dumps(header)):
+    try:
+        first = json.loads(lines[0])
+        # The last piece is empty when the file ends with its newline, else a line cut
+        # by an interruption: either way only the lines before it are whole.
+        kept = [PairingWar.from_json(json.loads(line)) for line in lines[1:-1] if line.strip()]
+    except (ValueError, KeyError, TypeError) as exc:
+        raise store.CorruptFileError(f"{path} is not a what-if's war record ({exc}); "
+                                     "delete it") from None
+    if first != json.loads(json.dumps(header)):
         raise store.CorruptFileError(f"{path} holds another what-if's wars; delete it")
-    complete = lines[1:-1] if lines[-1] else lines[1:-1]
-    for line in complete:
-        if line.strip():
-            r = PairingWar.from_json(json.loads(line))
-            found[r.pairing] = r
+    found = {r.pairing: r for r in kept}
     if lines[-1]:  # a line without its newline: cut it off
         with open(path, "w") as fh:
             fh.write("\n".join(lines[:-1]) + "\n")
