@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pyspiel
@@ -263,11 +264,11 @@ def test_a_battle_variant_with_the_same_tree_starts_from_the_printed_solution(tm
 def test_an_interrupted_war_resumes_from_the_pairings_kept(data):
     first = CW.run_whatif({"kinds": "warriors", "victories": 2}, progress=False)
     path, _ = CW.record_file({"kinds": "warriors", "victories": 2})
-    text = open(path).read()
+    text = Path(path).read_text()
     with open(path, "w") as fh:
         fh.write(text[:-20])  # the pairing's line cut short, as by a stop while writing
     again = CW.run_whatif({"kinds": "warriors", "victories": 2}, progress=False)
-    assert open(path).read() == text
+    assert Path(path).read_text() == text
     assert [m.to_json() for m in again.metrics] == [m.to_json() for m in first.metrics]
     with open(path, "w") as fh:
         fh.write("not a record\n")
