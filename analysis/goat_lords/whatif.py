@@ -33,7 +33,7 @@ from analysis.play.whatif import (
 )
 
 TABLE_AGENT = "greedy"
-STRONG_AGENT = "lord:48"
+STRONG_AGENT = "lord:24"
 WEAKER = ("greedy", "random")
 PRECISION = 0.02
 SKILL_PRECISION = 0.05

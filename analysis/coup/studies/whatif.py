@@ -46,7 +46,7 @@ TABLE_AGENT = "fast"
 WEAKER = ("honest", "random")
 PRECISION = 0.02   # half-width aimed at for seat win rates and the draw rate
 SKILL_PRECISION = 0.04
-LENGTH_PRECISION = 0.5  # turns
+LENGTH_PRECISION = 1.0  # turns
 
 
 def finish(state: pyspiel.State, index: int, decisions: int) -> dict:
