@@ -314,13 +314,20 @@ def run_whatif(variant: dict, seed: int = 0, workers: int = 1, scheduler=None,
                                        "rivals, both seats", "value"))
         metrics.append(Metric(key, label, unit, exact(sa[key]), exact(sb[key]),
                               _exact_difference(sa[key], sb[key]),
-                              f"the war solved exactly ({len(b)} pairings)"))
+                              solved_by(b)))
     version, commit = provenance_fields()
     games = {"printed pairings": len(a), "variant pairings": len(b),
              "battle solves": sum(w.solves for w in a + b)}
     return WhatIf("cobardes", name or variant_name(variant), variant, printed,
                   tuple(metrics), tuple(notes), games, seed, version, commit,
                   round(time.perf_counter() - start, 1))
+
+
+def solved_by(wars: list[PairingWar]) -> str:
+    """Who answered: the exact solve, over how many pairings."""
+    if len(wars) == 1 and wars[0].pairing == (None, None):
+        return "the war without courtiers, solved exactly"
+    return f"the war solved exactly for each of its {len(wars)} pairings"
 
 
 def _exact_difference(a: float, b: float) -> Estimate:
