@@ -34,6 +34,9 @@ class GameEntry:
     render:
         Optional ``render(state, seat) -> str`` that shows a seat what it may
         see, for ``farol play``. Defaults to the information-state string.
+    events:
+        Optional ``events(state, seat, start) -> (lines, next_start)``: what the seat
+        saw happen since ``start``, in words, which ``farol play`` prints as it happens.
     parameter_help:
         One line per parameter saying what it does (``farol games`` prints it),
         kept by the module that declares the parameters.
@@ -44,6 +47,7 @@ class GameEntry:
     contract_params: tuple[Params, ...] = ({},)
     small_variants: tuple[tuple[str, Params], ...] = ()
     render: Callable[[Any, int], str] | None = None
+    events: Callable[[Any, int, int], tuple[list[str], int]] | None = None
     parameter_help: Mapping[str, str] = field(default_factory=dict)
 
 

@@ -296,8 +296,11 @@ def test_the_appendix_reads_the_war_composition_benchmark(tmp_path):
     assert f"median of {b['error_median']:.3f}" in text
     assert f"largest {b['error_max']:.3f}" in text
     assert f"about {b['exact_route_hours']:.0f} hours" in text
-    assert (f"{len(b['war_with_villains'])} of the {b['hidden_matchups_stored']} matchups "
-            "stored say how each battle ends") in text
+    # The count of matchups solved is today's, not the benchmark's (one count everywhere).
+    assert "of the 90 dealt" not in text
+    assert "4 of the 90 dealt matchups are solved with how each battle ends" in \
+        war_composition_text(stored=4)
+    assert "All 90 dealt matchups are solved" in war_composition_text(stored=90)
     b |= {"same_order": False, "same_ends": False}
     (tmp_path / "w.json").write_text(json.dumps(b))
     assert "a different strongest or weakest courtier" in war_composition_text(tmp_path / "w.json")
@@ -309,12 +312,11 @@ def test_the_appendix_states_the_keep_or_renew_model_and_its_measured_miss(tmp_p
     from analysis.report.cobardes.hidden_villains import renewal_composition_text
 
     b = json.loads(RENEWAL_COMPOSITION_JSON.read_text())
-    text = renewal_composition_text(stored=4)
+    text = renewal_composition_text()
     assert f"median of {b['error_median']:.3f}" in text
     assert f"largest {b['error_max']:.3f}" in text
     assert f"{b['choices_agreeing'] / b['choices']:.1%} of the {b['choices']:,}" in text
     assert "villains are dealt afresh in every battle" in text
-    assert "4 of the 90 dealt matchups are stored" in text
     b |= {"same_ends": False}
     (tmp_path / "r.json").write_text(json.dumps(b))
     assert "a different strongest or weakest" in renewal_composition_text(tmp_path / "r.json")
@@ -713,3 +715,26 @@ def test_sweep_records_are_stored_as_their_json(tmp_path):
         assert record.pairing == pair and record.battle["payoffs"] == list(sweep.STANDARD_PAYOFFS)
     assert isinstance(sweep.load_task(sweep.task_path(tmp_path, ("Thug", "Sheep"), 2, 2,
                                                       "villains")), sweep.VillainPairRecord)
+
+
+def test_the_appendix_tells_how_one_matchup_is_solved_from_the_benchmarks(tmp_path, monkeypatch):
+    """The methods appendix reads the speed benchmark and the convergence curves: the
+    old and new CPU seconds and accuracies from the files, a chart of the curves, each
+    method's band after 100 iterations; without the speed benchmark, nothing."""
+    from analysis.report.cobardes import matchup_solve
+    from analysis.report.context import ReportContext
+
+    speed = json.loads(matchup_solve.SPEED_JSON.read_text())
+
+    class Family:
+        key, title = "cobardes", "¡Cobardes!"
+
+    text = matchup_solve.text(ReportContext(Family, tmp_path, False))
+    assert f"{speed['python']['cpu_seconds']:.0f} CPU s (in Python)" in text
+    assert f"{speed['new_solve']['exploitability']:.3f}" in text
+    assert "**lower bound**" in text
+    if matchup_solve.CURVES_JSON.exists():
+        assert (tmp_path / "cobardes_matchup_solve_curves.png").exists()
+        assert "Discounted CFR" in text
+    monkeypatch.setattr(matchup_solve, "SPEED_JSON", tmp_path / "missing.json")
+    assert matchup_solve.text(ReportContext(Family, tmp_path, False)) == ""

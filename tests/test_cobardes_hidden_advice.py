@@ -302,3 +302,25 @@ def test_an_interrupted_solve_resumes_from_its_checkpoint_to_the_same_solution()
     checkpoint_path(game).write_bytes(b"damaged")
     again, _ = solve(game, rule, compiled=compiled)
     assert np.array_equal(np.asarray(again.strategy), expected)
+
+
+def test_the_best_opponent_is_the_solved_strategy():
+    """``--opponent best`` in ¡Cobardes! is the solved strategy: with the same seed, the
+    same moves at every decision of a battle with hidden villains."""
+    game = _game()
+    solution_for(game)
+    rng = random.Random(11)
+    best = {seat: make_bot("best", game, seat, seed=seat) for seat in (0, 1)}
+    solved = {seat: make_bot("solved", game, seat, seed=seat) for seat in (0, 1)}
+    moves = 0
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, p in state.chance_outcomes() if p > 0]))
+            continue
+        seat = state.current_player()
+        action = best[seat](state)
+        assert action == solved[seat](state) and action in state.legal_actions()
+        state.apply_action(action)
+        moves += 1
+    assert moves > 2

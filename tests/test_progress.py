@@ -4,6 +4,7 @@ carriage returns) and Ctrl-C (one line, exit status 130): analysis/shared/progre
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 import signal
@@ -131,3 +132,79 @@ def test_the_time_left_counts_only_this_runs_pace_on_a_resumed_run():
     # Nothing played yet in this run: no pace to tell the time left by.
     assert "left" not in progress.plain_line(d | {"n": 500, "elapsed": 3.0})
     assert progress.plain_line(d | {"initial": 0}).endswith("about 7 min 30 s left")
+
+
+def test_the_time_left_counts_down_between_steps():
+    """10 of 40 steps done at 20 s (2 s a step): 60 s left then; 15 s later, with no step
+    since, 45 s; it never grows while no step comes."""
+    d = {"n": 10, "total": 40, "elapsed": 20.0, "initial": 0}
+    assert progress.time_left(d, last=20.0) == pytest.approx(60.0)
+    later = [progress.time_left(d | {"elapsed": t}, last=20.0) for t in (25.0, 35.0, 90.0)]
+    assert later == pytest.approx([55.0, 45.0, 0.0])
+    assert progress.plain_line(d | {"elapsed": 35.0, "prefix": "x"},
+                               last=20.0).endswith("about 45 s left")
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_a_terminal_bar_shows_within_the_delay_and_goes_on_without_steps(quick):
+    """On a terminal the bar appears once the delay has passed even if no step has ended,
+    and is drawn again while the first step goes on."""
+    out = _Terminal()
+    b = progress.bar(total=3, desc="slow start", unit=" games", file=out)
+    assert isinstance(b, progress.TerminalBar)
+    time.sleep(1.3)  # the first step takes long: nothing calls update
+    drawn = out.getvalue()
+    b.close()
+    assert drawn.count("slow start") >= 2 and "0/3 games" in drawn
+
+
+def test_a_match_in_one_process_counts_each_game_as_it_ends(monkeypatch):
+    """One worker plays games one by one, each counted as it ends (a bar that moved in
+    chunks of 50 said nothing for a minute)."""
+    from analysis.play import match
+
+    steps: list[int] = []
+
+    class Counting(progress.PlainBar):
+        def update(self, n=1):
+            steps.append(n)
+            return super().update(n)
+
+    def counting_bar(progress=None, **kw):
+        return Counting(file=io.StringIO(), **kw)
+
+    monkeypatch.setattr(match, "progress_bar", counting_bar)
+    match.play_games("python_coup", ("random", "random"), 12, seed=1, progress=True)
+    assert steps == [1] * 12
+
+
+def test_the_reports_bar_counts_each_step_for_what_it_took_last_time(tmp_path, monkeypatch):
+    """``farol report all`` counts each report for the seconds it took the last time, so
+    a slow report does not make the time left grow; the seconds are kept for next time."""
+    from analysis.report import write
+
+    monkeypatch.setenv("FAROL_CACHE_DIR", str(tmp_path))
+    store_path = tmp_path / "report_timings.json"
+    store_path.write_text('{"coup appendix": 6.0, "coup guide": 1.0, "index and site": 1.0}')
+    shares: list[float] = []
+
+    class Recorder(progress.PlainBar):
+        def update(self, n=1):
+            shares.append(n)
+            return super().update(n)
+
+    monkeypatch.setattr(write, "bar", lambda **kw: Recorder(file=io.StringIO(), **kw))
+    monkeypatch.setattr(write, "write_family_report", lambda key, out, quick: out / "a.md")
+    monkeypatch.setattr(write, "write_guide", lambda key, out: out / "g.md")
+    monkeypatch.setattr(write, "write_index", lambda out: out / "index.md")
+    monkeypatch.setattr(write, "write_site", lambda out, keys: out / "site")
+    written = write.write_all(["coup"], tmp_path)
+    assert [p.name for p in written] == ["a.md", "g.md", "index.md", "site"]
+    assert shares == pytest.approx([75.0, 12.5, 12.5])
+    kept = json.loads(store_path.read_text())
+    assert set(kept) == {"coup appendix", "coup guide", "index and site"}
+    assert all(v < 1.0 for v in kept.values())  # this run's own (quick) seconds

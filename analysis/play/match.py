@@ -384,7 +384,10 @@ def play_games(
     rows: dict[int, dict] = {} if kept is None else kept.read()
     todo = [i for i in range(games) if i not in rows]
     workers = max(1, min(workers, os.cpu_count() or 1, max(1, len(todo))))
-    chunk = max(1, min(chunk, len(todo) // (4 * workers)))
+    # One game a chunk in this process (each game counted as it ends); chunks across
+    # processes keep the hand-overs few.
+    chunk = 1 if workers == 1 and scheduler is None else max(
+        1, min(chunk, len(todo) // (4 * workers)))
     chunks = [todo[i : i + chunk] for i in range(0, len(todo), chunk)]
     bar = progress_bar(total=games, initial=games - len(todo), unit=" games",
                        desc=desc or game_name, progress=progress, leave=False)

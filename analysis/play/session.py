@@ -42,6 +42,15 @@ def seat_view(state: pyspiel.State, seat: int) -> str:
     return "(this game shows nothing to a seat)"
 
 
+def seat_events(state: pyspiel.State) -> Callable | None:
+    """The game's ``events(state, seat, start)`` (what a seat saw happen, in words), if
+    it offers one."""
+    try:
+        return catalog.entry(state.get_game().get_type().short_name).events
+    except KeyError:
+        return None
+
+
 def menu_code(i: int) -> str:
     """The letter code of the ``i``-th listed move: a-z, then aa, ab, ... (letters, so
     that numbers typed stay card numbers)."""
@@ -143,6 +152,16 @@ def play_game(
     bots = {p: make_bot(opponent, game, p, seed + 1 + p) for p in range(n) if p != seat}
     state = game.new_initial_state()
     shown = None
+    events = seat_events(state)
+    told = 0  # how far the events are told
+
+    def tell() -> None:
+        nonlocal told
+        if events is not None:
+            lines, told = events(state, seat, told)
+            for line in lines:
+                write(line)
+
     coach: Coach | None = coach_for(game)
     note = getattr(coach, "note", None)
     # The coach works while the person thinks: its advice for a spot is started when the
@@ -151,6 +170,7 @@ def play_game(
     pending: list[tuple[pyspiel.State, int, Future]] = []
     try:
         while not state.is_terminal():
+            tell()
             if state.is_chance_node():
                 state.apply_action(sample_chance(state, rng))
                 continue
@@ -184,6 +204,7 @@ def play_game(
             else:
                 player = state.current_player()
                 state.apply_action(human if player == seat else bots[player](state))
+        tell()
         decisions: list[Decision] = [judge(spot, seat, human, advice.result())
                                      for spot, human, advice in pending
                                      if advice.result() is not None]

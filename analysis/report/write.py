@@ -7,6 +7,9 @@ The sections come from an explicit table: the base sections every ruleset starts
 
 from __future__ import annotations
 
+import contextlib
+import json
+import time
 from pathlib import Path
 
 from analysis.report import base
@@ -17,6 +20,7 @@ from analysis.report.context import ReportContext, Section, quick_mode
 from analysis.report.guides.common import render
 from analysis.report.guides.write import guide_path, write_guide
 from analysis.report.site import write_site
+from analysis.shared import store
 from analysis.shared.progress import bar
 from games import catalog
 
@@ -59,15 +63,44 @@ def write_index(outdir: Path) -> Path:
 
 def write_all(keys: list[str], outdir: Path, quick: bool | None = None) -> list[Path]:
     """Each ruleset's appendix and guide, the index and the website; the paths written.
-    Progress (the reports written of all, with the time left) goes to standard error."""
+    Progress (the share of the work done, with the time left) goes to standard error:
+    each step counts for the seconds it took the last time (kept in the cache), so the
+    time left settles instead of growing when a slow step comes."""
     written = []
-    with bar(total=2 * len(keys), desc="writing the reports", unit=" reports") as shown:
-        for key in keys:
-            written.append(write_family_report(key, outdir, quick))
-            shown.update(1)
-            written.append(write_guide(key, outdir))
-            shown.update(1)
-    written.append(write_index(outdir))
-    written.append(write_site(outdir, [f.key for f in catalog.families()
-                                       if (outdir / f"{f.key}.md").exists()]))
+    steps = [(f"{key} appendix", lambda k=key: write_family_report(k, outdir, quick))
+             for key in keys]
+    steps = [s for key, step in zip(keys, steps, strict=True)
+             for s in (step, (f"{key} guide", lambda k=key: write_guide(k, outdir)))]
+    steps.append(("index and site", lambda: [write_index(outdir), write_site(
+        outdir, [f.key for f in catalog.families() if (outdir / f"{f.key}.md").exists()])]))
+    timings = _timings()
+    weight = {name: max(timings.get(name, 1.0), 0.1) for name, _ in steps}
+    took = {}
+    with bar(total=100, desc="writing the reports", unit="%",
+             bar_format="{l_bar}{bar}| [{elapsed}<{remaining}]") as shown:
+        for name, step in steps:
+            tick = time.perf_counter()
+            out = step()
+            took[name] = time.perf_counter() - tick
+            written += out if isinstance(out, list) else [out]
+            shown.update(100 * weight[name] / sum(weight.values()))
+    _save_timings(timings | took)
     return written
+
+
+def _timings_path() -> Path:
+    return store.cache("report_timings.json")
+
+
+def _timings() -> dict[str, float]:
+    """The seconds each report step took the last time (empty: never written here)."""
+    try:
+        data = json.loads(_timings_path().read_text())
+        return {k: float(v) for k, v in data.items()}
+    except (OSError, ValueError, TypeError, AttributeError):
+        return {}
+
+
+def _save_timings(timings: dict[str, float]) -> None:
+    with contextlib.suppress(OSError):  # timings only pace the progress bar
+        store.atomic_write_text(_timings_path(), json.dumps(timings, indent=1))

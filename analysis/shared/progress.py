@@ -24,6 +24,9 @@ from tqdm import tqdm
 ENV = "FAROL_PROGRESS"
 EVERY_ENV = "FAROL_PROGRESS_EVERY"
 DELAY = 2.0  # seconds before the first sign of progress (quick work shows none)
+# A terminal bar: what, how far, the bar, the count, the time so far and left (the rate,
+# which the time left is told from, is not shown: it is this run's pace, counted down).
+BAR_FORMAT = "{l_bar}{bar}| {n_fmt}/{total_fmt}{unit} [{elapsed}<{remaining}{postfix}]"
 EVERY = 5.0  # seconds between plain lines off a terminal
 
 
@@ -67,7 +70,34 @@ def _count(n: float, scale: bool) -> str:
     return f"{n:,.0f}" if float(n).is_integer() else f"{n:,.1f}"
 
 
-def plain_line(d: dict, done: bool = False, limit: float | None = None) -> str:
+def time_left(d: dict, last: float | None = None) -> float | None:
+    """Seconds left, from tqdm's ``format_dict``: this run's pace up to the last step
+    (``last``: the elapsed seconds when the count last moved; default now), counted down
+    since, so the figure falls between steps and settles as steps come. ``None`` before
+    the first step or without a total."""
+    n, total, elapsed = d["n"], d.get("total"), d["elapsed"]
+    # The pace is this run's: steps kept from a stopped run (tqdm's ``initial``) took no
+    # time now.
+    here = n - (d.get("initial") or 0)
+    if not total or here <= 0 or n >= total:
+        return None
+    at = elapsed if last is None else min(last, elapsed)
+    return max(at * (total - n) / here - (elapsed - at), 0.0)
+
+
+class _Paced:
+    """Keeps when a bar's count last moved, for :func:`time_left`."""
+
+    _moved_at: float | None = None
+
+    def update(self, n=1):  # noqa: D102
+        if n and not self.disable:
+            self._moved_at = self._time() - self.start_t  # before tqdm draws the step
+        return super().update(n)
+
+
+def plain_line(d: dict, done: bool = False, limit: float | None = None,
+               last: float | None = None) -> str:
     """One line of progress from tqdm's ``format_dict``: what, how far, how long so far
     and (when the total is known and the rate measured) about how long is left; at most
     what is left of ``limit`` seconds, when the work stops then."""
@@ -86,10 +116,7 @@ def plain_line(d: dict, done: bool = False, limit: float | None = None) -> str:
     if done:
         return f"{line}, ended after {duration(elapsed)}"
     line += f", {duration(elapsed)} so far"
-    # The rate is this run's: steps kept from a stopped run (tqdm's ``initial``) took
-    # no time now.
-    here = n - (d.get("initial") or 0)
-    left = elapsed * (total - n) / here if total and here > 0 and n < total else None
+    left = time_left(d, last)
     if limit is not None:
         left = max(limit - elapsed, 0.0) if left is None else min(left, max(limit - elapsed, 0.0))
     if left is not None:
@@ -109,7 +136,7 @@ class _Discard:
         pass
 
 
-class PlainBar(tqdm):
+class PlainBar(_Paced, tqdm):
     """A tqdm bar drawn as one plain line every few seconds (first after :data:`DELAY`),
     from a watcher thread, so a long single step still shows that work goes on; and a
     last line when it closes, if any was drawn."""
@@ -145,7 +172,7 @@ class PlainBar(tqdm):
 
     def _write(self, done: bool) -> None:
         try:
-            line = plain_line(self.format_dict, done, self._limit)
+            line = plain_line(self.format_dict, done, self._limit, self._moved_at)
             self._out.write(line + "\n")
             self._out.flush()
             self._drawn = True
@@ -166,6 +193,46 @@ class PlainBar(tqdm):
                 lived = time.monotonic() - self._born
                 if (self._drawn or lived >= DELAY) and not abandoned():
                     self._write(done=True)
+        super().close()
+
+
+class TerminalBar(_Paced, tqdm):
+    """tqdm's bar on a terminal, drawn again every second from a watcher thread once
+    :data:`DELAY` has passed, so work whose first step is long shows at once that it goes
+    on; the time left is :func:`time_left`'s, which counts down between steps and settles
+    as they come, rather than tqdm's smoothed rate, which jumps."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("delay", DELAY)
+        kwargs.setdefault("bar_format", BAR_FORMAT)
+        self._stop = threading.Event()
+        super().__init__(*args, **kwargs)
+        if not self.disable:
+            threading.Thread(target=self._watch, daemon=True, name="farol-bar").start()
+
+    def _watch(self) -> None:
+        if self._stop.wait(DELAY):
+            return
+        while not self._stop.is_set():
+            try:
+                self.refresh()
+            except (ValueError, OSError, AttributeError):
+                return  # the stream is closed
+            if self._stop.wait(1.0):
+                return
+
+    @property
+    def format_dict(self):  # noqa: D102 (tqdm's): the time left as time_left tells it
+        d = super().format_dict
+        left = time_left(d, self._moved_at)
+        if left is not None:
+            d["rate"] = (d["total"] - d["n"]) / left if left > 0 else None
+        return d
+
+    def close(self):  # noqa: D102
+        stop = getattr(self, "_stop", None)
+        if stop is not None:
+            stop.set()
         super().close()
 
 
@@ -201,8 +268,7 @@ def bar(iterable=None, *, progress: bool | None = None, file=None, limit: float 
     if not shown(progress):
         return tqdm(iterable, disable=True, **kwargs)
     if _on_terminal(stream):
-        kwargs.setdefault("delay", DELAY)
-        return tqdm(iterable, file=stream, **kwargs)
+        return TerminalBar(iterable, file=stream, **kwargs)
     return PlainBar(iterable, file=stream, limit=limit, **kwargs)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from games.catalog import GameEntry, GameFamily, register_family
 from games.goat_lords import game  # noqa: F401  (registers the OpenSpiel game)
+from games.goat_lords.events import event_lines
 from games.goat_lords.game import render
 
 SUMMARY = """
@@ -52,6 +53,7 @@ register_family(
                 ),
                 small_variants=(),
                 render=render,
+                events=event_lines,
                 parameter_help=game.PARAMETER_HELP,
             ),
         ),

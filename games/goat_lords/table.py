@@ -351,6 +351,8 @@ class Table:
         d = self.duel
         a, t = d["attacker"], d["defender"]
         won = winner == a
+        pile = len(self.herds[t][-1][1]) + len(d["cards"])
+        self._note(f"p{winner}:{'takes' if won else 'defends'}:{pile}")
         self.herds[a], self.herds[t] = rules.resolve_duel(self.herds[a], self.herds[t], d["cards"], won)
         self.stats["attacker_wins" if won else "defender_wins"] += 1
         self.duel = None

@@ -28,9 +28,15 @@ from analysis.report.cobardes.common import (
 )
 from analysis.shared import store
 from analysis.shared.store import read_json
+from analysis.solve.cfr import METHOD_NAMES
 
 RENEWAL = "farol cobardes renewal"
 SWEEP = "farol cobardes sweep --kind hidden"
+
+
+def method_words(*methods: str) -> str:
+    """The CFR methods named as a reader knows them ("CFR+", "Discounted CFR"), each once."""
+    return " and ".join(dict.fromkeys(METHOD_NAMES.get(m, m) for m in methods))
 
 
 def renewal():
@@ -65,6 +71,7 @@ class VillainValues:
     pairing: str = ""
     low: pd.Series | None = None
     high: pd.Series | None = None
+    method: str = "CFR+"
 
 
 def villain_values() -> VillainValues | None:
@@ -75,7 +82,8 @@ def villain_values() -> VillainValues | None:
         values = per.mean().sort_values(ascending=False)
         worst = max(r.exploitability_lower_bound for r in sweep.values())
         source = "sweep" if len(sweep) == sweep_size() else "partial"
-        return VillainValues(values, source, len(sweep), worst, low=per.min(), high=per.max())
+        return VillainValues(values, source, len(sweep), worst, low=per.min(), high=per.max(),
+                             method=method_words(*sorted(r.method for r in sweep.values())))
     f = full_battle()
     if f is None:
         return None
