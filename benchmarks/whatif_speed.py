@@ -13,13 +13,17 @@ variant, timed on its own (``--workers 2``):
   points, then ``lord:24`` against greedy and random (±5 points). Aim: seats to ±2
   points in 10 minutes.
 
-Run: ``.venv/bin/python benchmarks/whatif_speed.py [--only coup,cobardes,goat-lords]``;
-writes ``benchmarks/results/whatif_speed.{txt,json}``.
+Run: ``.venv/bin/python benchmarks/whatif_speed.py [--only coup,cobardes,goat-lords]
+[--note TEXT]``; writes ``benchmarks/results/whatif_speed[_CASES].{txt,json}``.
+``--render FILE.json [--note TEXT]`` writes a saved run's text again (nothing is measured).
+The load average is taken at the start and at the end of each case: on a shared machine
+the wall time is not the program's alone, and the processor time is given beside it.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import tempfile
@@ -85,7 +89,8 @@ def measure(only: list[str]) -> dict:
             result = run(variant)
             variant_s = time.perf_counter() - start
             variant_cpu = _cpu() - cpu
-        case = {"variant": variant, "printed_seconds": round(printed_s, 1),
+        case = {"variant": variant, "load_end": round(os.getloadavg()[0], 2),
+                "printed_seconds": round(printed_s, 1),
                 "variant_seconds": round(variant_s, 1),
                 "variant_cpu_seconds": round(variant_cpu, 1), "aim_seconds": AIMS[key],
                 "games": result.games, "printed_games": base.games,
@@ -98,17 +103,30 @@ def measure(only: list[str]) -> dict:
     return out
 
 
+def _interval(e: dict) -> str:
+    """A figure's interval, or "exact" for a solved one."""
+    return "exact" if e.get("exact") else f"[{e['low']:+.4f}, {e['high']:+.4f}]"
+
+
 def lines(m: dict) -> list[str]:
     out = [f"machine: {m['machine']}", f"farol {m['version']}, commit {m['commit']}; "
            f"{m['workers']} worker processes; the printed rules first (stored), then the "
            "variant alone"]
+    if m.get("note"):
+        out.append(f"note: {m['note']}")
     for key, c in m["cases"].items():
         within = "within" if c["variant_seconds"] <= c["aim_seconds"] else "over"
-        out.append(f"{key}, {c['variant']}: variant {c['variant_seconds']:.0f} s ({within} the "
-                   f"aim of {c['aim_seconds']:.0f} s); printed rules first {c['printed_seconds']:.0f} s")
+        printed = ("read from the shipped record" if key == "cobardes" and c["printed_seconds"] < 1
+                   else f"{c['printed_seconds']:.0f} s")
+        out.append(f"{key}, {c['variant']}: variant {c['variant_seconds']:.0f} s wall ({within} "
+                   f"the aim of {c['aim_seconds']:.0f} s); printed rules first: {printed}")
+        if "load_end" in c:
+            out.append(f"  load average {c['load_end']:.2f} at the end of the case")
         if "variant_cpu_seconds" in c:
-            out.append(f"  processor time of the variant's run: {c['variant_cpu_seconds']:.0f} s "
-                       f"(on 2 idle cores about {c['variant_cpu_seconds'] / 2:.0f} s)")
+            cpu = c["variant_cpu_seconds"]
+            out.append(f"  processor time of the variant's run: {cpu:.0f} s, all processes "
+                       f"(half of it, {cpu / 2:.0f} s, is the wall time on 2 idle cores if the "
+                       "work split evenly: an estimate, not measured)")
         out.append(f"  games or solves: {c['games']}")
         if "seats_half_width" in c:
             out.append(f"  seats: widest 95% half-width {100 * c['seats_half_width']:.2f} points"
@@ -117,9 +135,10 @@ def lines(m: dict) -> list[str]:
             d = metric["difference"]
             if d["value"] is None:
                 continue
-            out.append(f"  {metric['label']}: printed {metric['printed']['value']:.4f}, variant "
-                       f"{metric['variant']['value']:.4f}, difference {d['value']:+.4f} "
-                       f"[{d['low']:+.4f}, {d['high']:+.4f}]")
+            out.append(f"  {metric['label']}: printed {metric['printed']['value']:.4f} "
+                       f"{_interval(metric['printed'])}, variant {metric['variant']['value']:.4f} "
+                       f"{_interval(metric['variant'])}, difference {d['value']:+.4f} "
+                       f"{_interval(d)}")
     return out
 
 
@@ -127,9 +146,23 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", default=",".join(CASES))
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "results")
+    parser.add_argument("--note", default=None,
+                        help="what else ran on the machine, written beside the figures")
+    parser.add_argument("--render", type=Path, default=None, metavar="FILE.json",
+                        help="write a saved run's text again from its record (no run)")
     args = parser.parse_args(argv)
+    if args.render is not None:
+        m = json.loads(args.render.read_text())
+        if args.note:
+            m["note"] = args.note
+        text = lines(m)
+        print(*text, sep="\n")
+        save(args.render.parent, args.render.stem, text, m | {"lines": text})
+        return
     os.environ.setdefault("FAROL_PROGRESS", "1")
     m = measure(args.only.split(","))
+    if args.note:
+        m["note"] = args.note
     text = lines(m)
     print(*text, sep="\n")
     save(args.out, "whatif_speed" + ("" if args.only == ",".join(CASES) else "_" + args.only.replace(",", "_")),
