@@ -274,3 +274,17 @@ def test_an_interrupted_war_resumes_from_the_pairings_kept(data):
         fh.write("not a record\n")
     with pytest.raises(CorruptFileError, match="not a what-if"):
         CW.run_whatif({"kinds": "warriors", "victories": 2}, progress=False)
+
+
+def test_a_strong_agent_that_does_not_beat_greedy_is_said_so():
+    """The skill measure names its strong agent's strength: where it does not beat greedy
+    under the printed rules, the page says so and names the stronger search."""
+    from analysis.play.whatif import Estimate, Metric
+
+    def skill(low, high):
+        est = Estimate((low + high) / 2, low, high)
+        return Metric("skill_greedy_2p", "", "share", est, est, Estimate(0, -0.1, 0.1), "")
+
+    assert GW.weak_strong_notes([skill(0.55, 0.65)], "lord:24", (2,)) == ()
+    (note,) = GW.weak_strong_notes([skill(0.40, 0.52)], "lord:24", (2,))
+    assert "does not beat greedy" in note and "--strong lord" in note

@@ -293,8 +293,11 @@ def run_whatif(variant: dict, seed: int = 0, workers: int = 1, scheduler=None,
     variant = dict(variant)
     rules = war_rules(variant)
     war_rules({})
-    notes = [f"Solved exactly: {SOLVER}; each player keeps one courtier for the whole war, "
-             "every ordered pairing of two different courtiers equally likely."]
+    notes = [f"Solved exactly: {SOLVER}"
+             + ("; each player keeps one courtier for the whole war, every ordered pairing of "
+                "two different courtiers equally likely." if rules.courtiers else ".")]
+    notes.append("How much skill decides the war is not measured here: the exact solve gives "
+                 "both players the solved strategy, and no weaker agent is scored against it.")
     if rules.villains:
         notes.append(
             "Villains are left out of both wars: a battle with hidden villains is solved by "

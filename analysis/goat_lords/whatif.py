@@ -112,7 +112,24 @@ def run_whatif(variant: dict, players: int = 2, agent: str = TABLE_AGENT,
         "long); both play the variant through the rules.",
         "Intervals: 95%, Student t over games; differences over pairs of games played from "
         "the same seeds.",
-    )
+    ) + weak_strong_notes(metrics, strong, counts)
     return WhatIf("goat_lords", name or variant_name(variant), dict(variant), base,
                   tuple(metrics), notes, dict(play.played), seed, version, commit,
                   round(time.perf_counter() - start, 1))
+
+
+def weak_strong_notes(metrics, strong: str, counts: Sequence[int]) -> tuple[str, ...]:
+    """A note for each player count where the strong agent does not beat ``greedy`` under
+    the printed rules (its interval reaches the fair share): there the skill measure
+    against greedy says little, and a deeper search would say more."""
+    out = []
+    for n in counts:
+        m = next((m for m in metrics if m.key == f"skill_greedy_{n}p"), None)
+        if m is None or m.printed.low > 1.0 / n:
+            continue
+        out.append(f"At {n} players {strong} does not beat greedy under the printed rules "
+                   f"({100 * m.printed.value:.1f}% [{100 * m.printed.low:.1f}, "
+                   f"{100 * m.printed.high:.1f}], fair share {100 / n:.0f}%): the skill measure "
+                   "against greedy says little here; --strong lord (432 simulations a move, "
+                   "thousands of times slower) is the stronger search.")
+    return tuple(out)
