@@ -23,6 +23,7 @@ from analysis.cobardes.graph import DRAW, BattleGraph
 from analysis.coup.studies import whatif as KW
 from analysis.goat_lords import whatif as GW
 from analysis.play.bots import make_bot, sample_chance
+from analysis.play.match import play_games
 from analysis.play.whatif import WhatIf
 from analysis.shared import store
 from analysis.shared.store import CorruptFileError
@@ -147,6 +148,20 @@ def test_coup_printed_rules_as_parameters_show_no_difference(data):
     assert result.metrics and all(
         m.difference.holds(0.0) for m in result.metrics if not math.isnan(m.difference.value))
     assert result.metric("seat_1").printed == result.metric("seat_1").variant
+
+
+def test_the_printed_numbers_spelled_out_play_the_very_same_games():
+    """Below the what-if's records (which file the printed rules given as parameters with
+    the printed rules' games): the games themselves, seed for seed, are the same."""
+    printed = {k: getattr(C.PRINTED, k) for k in C.NUMBER_PARAMS}
+    agents = ("random", "bluffer", "honest")
+    assert (play_games("python_coup", agents, 12, 5, {"players": 3})
+            == play_games("python_coup", agents, 12, 5, {"players": 3} | printed))
+    spelled = {"copies_goat_lord": 4, "copies_goatini": 8, "hand_size": 5, "target_score": 1000}
+    assert (play_games("python_goat_lords", ("greedy", "random"), 6, 5, {},
+                       build=GW.build_bot, schedule=GW.SCHEDULE)
+            == play_games("python_goat_lords", ("greedy", "random"), 6, 5, spelled,
+                          build=GW.build_bot, schedule=GW.SCHEDULE))
 
 
 def test_goat_lords_printed_rules_as_parameters_show_no_difference(data):
