@@ -88,7 +88,12 @@ def _turn_starts(params, count):
 
 @pytest.mark.parametrize("params", [{"players": 6},
                                     {"players": 5, "deck": "inquisitor", "challenge_order": "chance"},
-                                    {"players": 8, "refund_blocked_assassination": True}])
+                                    {"players": 8, "refund_blocked_assassination": True},
+                                    # A variant: every number of the rules changed reaches
+                                    # the compiled roll-outs as it reaches the engine.
+                                    {"players": 4, "coup_cost": 5, "assassination_cost": 2,
+                                     "forced_coup_coins": 8, "income": 2, "foreign_aid": 3,
+                                     "tax": 4, "steal": 3, "starting_coins": 3}])
 def test_compiled_roll_outs_score_as_the_engine_roll_outs(params):
     # Each candidate's mean roll-out score at a turn start, engine against compiled, on
     # 600 seeds: the same within four standard errors.

@@ -28,6 +28,8 @@ COMMANDS = (
     ("coup", "Coup: matches, balance, the blueprint, endgame sweeps", "coup"),
     ("explore", "the strategy explorer in the browser: pick a spot, see the advice",
      "explore"),
+    ("whatif", "a designer's what-if: a variant's balance beside the printed rules'",
+     "whatif"),
 )
 
 

@@ -32,7 +32,7 @@ from analysis.coup.solvers.position_endgames import CAP_PRICINGS, DEFAULT_CAP, c
 from analysis.shared.progress import expect
 from games.coup import cards as C
 from games.coup.positions import parse_position
-from games.errors import FarolError, InvalidPositionError
+from games.errors import FarolError, InvalidParameterError, InvalidPositionError
 
 GAME = "python_coup"
 
@@ -78,6 +78,12 @@ def spot(args: argparse.Namespace) -> tuple[str, str]:
     state = spot_from_args(GAME, args, {"deck": args.deck})
     if state is None:
         return args.position, args.deck
+    changed = state.core.cfg.numbers.changed()
+    if changed:
+        raise InvalidParameterError(
+            f"the endgame solves and stored openings are for the printed rules, not "
+            f"{changed[0]}={getattr(state.core.cfg.numbers, changed[0])}; a 2-player turn "
+            "action, challenge or block is re-solved for the variant")
     return position_at(state), state.core.cfg.deck
 
 

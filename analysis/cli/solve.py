@@ -8,12 +8,14 @@ import sys
 import time
 from pathlib import Path
 
+import pyspiel
+
 from analysis.cli.numbers import finite_float, int_in
 from analysis.cli.outputs import check_output_dir, check_output_file
 from analysis.shared import store
-from analysis.shared.params import parse_params
+from analysis.shared.params import load_game, parse_params
 from analysis.shared.store import CorruptFileError
-from analysis.solve import METHODS, solve
+from analysis.solve import METHODS, CFRSolver, compile_game, solve
 from analysis.solve.cache import check_checkpoint_file
 from analysis.solve.memory import parse_memory
 from analysis.solve.result import SolveResult
@@ -72,6 +74,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--fresh", action="store_true", help="ignore an existing checkpoint")
     parser.add_argument(
+        "--warm-start",
+        metavar="PATH",
+        help="start from the checkpoint of a solve of the same game with other payoffs (a "
+        "variant whose tree is unchanged): its regrets, the average afresh",
+    )
+    parser.add_argument(
         "--rebuild-cache", action="store_true", help="recompile even if the compiled game is cached"
     )
     parser.add_argument(
@@ -81,6 +89,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)
+
+
+def warm_start(args: argparse.Namespace, params: dict, checkpoint: Path) -> None:
+    """Write this solve's first checkpoint from ``--warm-start``: the other solve's regrets
+    on this game's compiled tree (refused in one line when the trees differ)."""
+    game = load_game(args.game, params or None) if "(" not in args.game else pyspiel.load_game(args.game)
+    solver = CFRSolver(compile_game(game, graph=args.graph), args.method)
+    solver.warm_start(Path(args.warm_start))
+    checkpoint.parent.mkdir(parents=True, exist_ok=True)
+    solver.save_checkpoint(checkpoint)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -100,6 +118,9 @@ def run(args: argparse.Namespace) -> int:
     check_output_file(checkpoint, "--checkpoint")
     if args.fresh and checkpoint.exists():
         checkpoint.unlink()
+
+    if args.warm_start and not checkpoint.exists():
+        warm_start(args, params, checkpoint)
 
     def run_solve():
         if checkpoint.exists():

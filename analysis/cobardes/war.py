@@ -17,14 +17,17 @@ import numpy as np
 from analysis.cobardes.exact import BattleSpec, initial_position
 from analysis.cobardes.graph import DRAW, OUTCOME_NAMES, BattleGraph, opening_actions
 from games.cobardes import cards as C
+from games.cobardes.war import TOKENS_TO_WIN as WAR_TOKENS_TO_WIN
 
-TOKENS_TO_WIN = 3
+TOKENS_TO_WIN = WAR_TOKENS_TO_WIN  # the rulebook's «gain 3 Victory tokens» (the war's default)
 SCORES = tuple((a, b) for a in range(TOKENS_TO_WIN) for b in range(TOKENS_TO_WIN))
 
 
-def score_order() -> list[tuple[int, int]]:
-    """Score states in solving order: those a battle leads to come first."""
-    return sorted(SCORES, key=lambda s: (-(s[0] + s[1]), -s[0]))
+def score_order(victories: int = TOKENS_TO_WIN) -> list[tuple[int, int]]:
+    """Score states in solving order: those a battle leads to come first (a war won with
+    ``victories`` Victory tokens; the war game's parameter ``victories``)."""
+    scores = [(a, b) for a in range(victories) for b in range(victories)]
+    return sorted(scores, key=lambda s: (-(s[0] + s[1]), -s[0]))
 
 
 @dataclass
@@ -87,12 +90,12 @@ class WarSolution:
                    seconds=data["seconds"])
 
 
-def continuation(values: dict[tuple[int, int], float], score: tuple[int, int]
-                 ) -> tuple[float, float]:
+def continuation(values: dict[tuple[int, int], float], score: tuple[int, int],
+                 victories: int = TOKENS_TO_WIN) -> tuple[float, float]:
     """Player 0's value after winning / losing the battle at ``score``."""
     a, b = score
-    win = 1.0 if a + 1 >= TOKENS_TO_WIN else values[(a + 1, b)]
-    loss = -1.0 if b + 1 >= TOKENS_TO_WIN else values[(a, b + 1)]
+    win = 1.0 if a + 1 >= victories else values[(a + 1, b)]
+    loss = -1.0 if b + 1 >= victories else values[(a, b + 1)]
     return win, loss
 
 

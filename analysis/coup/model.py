@@ -35,6 +35,29 @@ CONVERGED_WIDTH = 1e-3
 SWEEP_VERSION = 1
 
 
+def printed_rules_only(numbers: C.Numbers, what: str, instead: str = "fast, search or honest"
+                       ) -> None:
+    """Refuse, in one line naming the parameter, a game whose rules' numbers differ from
+    the printed ones, for ``what`` was built from tables solved for the printed rules (a
+    blueprint, leaf values, stored openings): it must never play them silently in a
+    variant."""
+    changed = numbers.changed()
+    if changed:
+        name = changed[0]
+        raise InvalidParameterError(
+            f"{what} was built for the printed rules and cannot play {name}="
+            f"{getattr(numbers, name)}; use {instead} for this variant")
+
+
+def two_card_hands_only(numbers: C.Numbers, what: str) -> None:
+    """Refuse a variant whose hands are not of two cards, for an agent whose beliefs are
+    built over pairs of cards."""
+    if numbers.hand_size != C.PRINTED.hand_size:
+        raise InvalidParameterError(
+            f"{what} keeps beliefs over hands of {C.PRINTED.hand_size} cards and cannot play "
+            f"hand_size={numbers.hand_size}; use fast, search or honest for this variant")
+
+
 # --------------------------------------------------------------------------- locations
 def data_dir(*parts: str) -> Path:
     """A location under the data folder's ``coup/`` (computed now: tests redirect it)."""

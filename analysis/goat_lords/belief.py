@@ -30,7 +30,7 @@ import random
 from dataclasses import dataclass, field
 
 from games.goat_lords import rules
-from games.goat_lords.cards import DECK_COUNTS, KINDS, NUM_KINDS, WILDS
+from games.goat_lords.cards import KINDS, NUM_KINDS, WILDS
 from games.goat_lords.table import Table
 
 _KEY = {k.key: i for i, k in enumerate(KINDS)}
@@ -73,11 +73,11 @@ class Belief:
         n, h = t.cfg.players, t.cfg.hand_size
         self.n, self.h = n, h
         self.slots: list[list[Slot]] = [[] for _ in range(n)]
-        self.pools: list[list[int]] = [list(DECK_COUNTS)]
+        self.pools: list[list[int]] = [list(t.cfg.counts)]
         self.sizes = [0] * n
         self.herds: list[rules.Herd] = [() for _ in range(n)]
         self.discard: list[int] = []
-        self.draw_left = sum(DECK_COUNTS)
+        self.draw_left = sum(t.cfg.counts)
         self._groups = 0
         start = (int(self._tokens[0][len("round"):]) - 1) % n
         self._draws([(start + i) % n for _ in range(h) for i in range(n)])

@@ -320,6 +320,47 @@ class CFRSolver:
         self.iteration = iteration
         self.seconds = seconds
 
+    def warm_start(self, path: str | Path, keep_average: bool = False) -> None:
+        """Start from the checkpoint of a solve of another game with the same graph: a
+        variant whose payoffs differ (strategy-based warm starting, Brown & Sandholm, AAAI
+        2016; regrets carry over between games whose payoffs differ by parameters, AAAI
+        2014). Its regrets make the first strategies played the old solution's; the
+        average starts afresh from this game's iterations, or with ``keep_average`` goes on
+        from the old one as if its iterations had been played here.
+
+        Raises
+        ------
+        CorruptFileError
+            If the file is unreadable or not a checkpoint of a game with this graph and
+            method (the game's name and parameters may differ).
+        """
+        check_checkpoint_file(path)
+        try:
+            with np.load(Path(path), allow_pickle=False) as data:
+                identity = data["identity"].tobytes().decode()
+                regret = data["regret"]
+                strategy_sum = data["strategy_sum"]
+                iteration = int(data["iteration"])
+        except READ_ERRORS as exc:
+            text = str(exc).strip()
+            reason = text.splitlines()[0] if text else type(exc).__name__
+            raise CorruptFileError(f"warm start {path} is unreadable ({reason})",
+                                   reason=reason) from None
+        if identity.split("|")[1:] != self._identity().split("|")[1:] or any(
+                a.shape != self.regret.shape or not np.isfinite(a).all()
+                for a in (regret, strategy_sum)):
+            raise CorruptFileError(
+                f"warm start {path} is a solve of another graph or method "
+                f"({identity.split('|')[0]}); a warm start needs the same game tree with "
+                "other payoffs", reason="another graph")
+        self.regret[:] = regret
+        if keep_average:
+            self.strategy_sum[:] = strategy_sum
+            self.iteration = iteration
+        else:
+            self.strategy_sum[:] = 0.0
+            self.iteration = 0
+
     # ------------------------------------------------------------------ running
     def run(
         self,

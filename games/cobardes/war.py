@@ -33,11 +33,13 @@ SETUP, BATTLE, RENEW, DRAW, OVER = range(5)
 _RULE_KEYS = ("kinds", "warriors", "combats", "court_deck", "villain_deck", "quicker",
               "followup", "exchange_limit")
 WAR_DEFAULTS = {key: BATTLE_DEFAULTS[key] for key in _RULE_KEYS}
-WAR_DEFAULTS.update({"max_battles": 9, "tokens0": 0, "tokens1": 0})
+WAR_DEFAULTS.update({"max_battles": 9, "tokens0": 0, "tokens1": 0, "victories": TOKENS_TO_WIN})
+MAX_VICTORIES = 9  # the most Victory tokens a variant may ask for
 WAR_PARAMETER_HELP = {key: PARAMETER_HELP[key] for key in _RULE_KEYS} | {
     "max_battles": "battles before an undecided war ends (it then scores 0)",
     "tokens0": "player 0's Victory tokens at the start (3 win the war)",
     "tokens1": "player 1's Victory tokens at the start (3 win the war)",
+    "victories": "Victory tokens that win the war (printed: 3)",
 }
 
 WAR_CONTRACT = (
@@ -88,10 +90,15 @@ class WarRules:
         self.max_battles = int(full["max_battles"])
         if not 1 <= self.max_battles <= 50:
             raise InvalidParameterError(f"parameter 'max_battles' takes 1 to 50, not {self.max_battles}")
+        self.victories = int(full["victories"])
+        if not 1 <= self.victories <= MAX_VICTORIES:
+            raise InvalidParameterError(
+                f"parameter 'victories' takes 1 to {MAX_VICTORIES}, not {self.victories}")
         self.tokens = (int(full["tokens0"]), int(full["tokens1"]))
         for p, t in enumerate(self.tokens):
-            if not 0 <= t < TOKENS_TO_WIN:
-                raise InvalidParameterError(f"parameter 'tokens{p}' takes 0 to {TOKENS_TO_WIN - 1}, not {t}")
+            if not 0 <= t < self.victories:
+                raise InvalidParameterError(
+                    f"parameter 'tokens{p}' takes 0 to {self.victories - 1}, not {t}")
         if self.villains and len(E.bits(self.cfg.villain_deck)) < 2:
             raise InvalidParameterError("a war needs at least 2 villains in the villain deck")
         if self.courtiers and len(E.bits(self.cfg.court_deck)) < 2:
@@ -211,7 +218,7 @@ def _after_battle_move(rules: WarRules, w: WarPos) -> None:
     if kind == E.VICTORY:
         tokens = (tokens[0] + 1, tokens[1]) if winner == 0 else (tokens[0], tokens[1] + 1)
         w.tokens = tokens
-    if kind == E.CROWN or max(tokens) >= TOKENS_TO_WIN:
+    if kind == E.CROWN or max(tokens) >= rules.victories:
         w.outcome = winner
         w.phase = OVER
         w.actor = E.TERMINAL

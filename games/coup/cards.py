@@ -8,6 +8,7 @@ deck (the rules use one or the other, never both).
 
 from __future__ import annotations
 
+from dataclasses import dataclass, fields
 from itertools import combinations_with_replacement
 from typing import Literal, get_args
 
@@ -89,7 +90,6 @@ KIND_NAMES = (
 )
 KIND_CLAIM = (None, None, None, DUKE, ASSASSIN, CAPTAIN, EXCHANGER, EXCHANGER)
 KIND_TARGETED = (False, False, True, False, True, True, False, True)
-KIND_COST = (0, 0, 7, 0, 3, 0, 0, 0)
 
 # Blocks: which characters block which action, and who may block it.
 # ``"anyone"``: any living player except the actor; ``"target"``: the target only.
@@ -99,10 +99,70 @@ BLOCKERS = {
     STEAL: ((CAPTAIN, EXCHANGER), "target"),
 }
 
-COUP_COST = 7
-ASSASSINATE_COST = 3
-FORCED_COUP_COINS = 10
-STEAL_MAX = 2
+
+
+@dataclass(frozen=True)
+class Numbers:
+    """The numbers of the rules a designer may change, each a game parameter of the same
+    name; the defaults are the printed rules' (``coup_rules_es_basic.txt``): «Golpe de
+    Estado (pagas 7 monedas...)», «Asesino, paga 3 monedas», «Con diez monedas o más estás
+    obligado a dar un golpe de Estado», «Ingreso (coges 1 moneda...)», «Ayuda exterior
+    (coges 2 monedas...)», «cobra impuestos y coge 3 monedas», «quita 2 monedas», «Cada
+    persona coge dos monedas», «Separad tres cartas de cada uno de los cinco personajes»,
+    «Repartid dos cartas boca abajo a cada persona».
+
+    ``copies`` 0 stands for the rules' count (3 of each character, 4 with 7-8 players,
+    :func:`copies_per_character`). Hands hold 1 or 2 cards: the exchange's moves
+    (:data:`KEEP_OPTIONS`) cover hands of at most 2.
+    """
+
+    coup_cost: int = 7
+    assassination_cost: int = 3
+    forced_coup_coins: int = 10
+    income: int = 1
+    foreign_aid: int = 2
+    tax: int = 3
+    steal: int = 2
+    starting_coins: int = 2
+    copies: int = 0
+    hand_size: int = 2
+
+    def gain(self, kind: int) -> int:
+        """Coins an Income, Foreign Aid or Tax of ``kind`` takes from the treasury."""
+        return {INCOME: self.income, FOREIGN_AID: self.foreign_aid, TAX: self.tax}[kind]
+
+    def cost(self, kind: int) -> int:
+        """Coins the actor pays when declaring an action of ``kind``."""
+        return {COUP: self.coup_cost, ASSASSINATE: self.assassination_cost}.get(kind, 0)
+
+    def changed(self) -> tuple[str, ...]:
+        """The names of the numbers that differ from the printed rules, in order."""
+        return tuple(f.name for f in fields(self) if getattr(self, f.name) != getattr(PRINTED, f.name))
+
+
+PRINTED = Numbers()
+NUMBER_PARAMS: tuple[str, ...] = tuple(f.name for f in fields(Numbers))
+# What each number means, one line each (``farol games``).
+NUMBER_HELP = {
+    "coup_cost": "coins a Coup costs (printed: 7)",
+    "assassination_cost": "coins an Assassination costs (printed: 3)",
+    "forced_coup_coins": "a player starting a turn with this many coins must Coup (printed: 10)",
+    "income": "coins Income takes (printed: 1)",
+    "foreign_aid": "coins Foreign Aid takes (printed: 2)",
+    "tax": "coins the Duke's Tax takes (printed: 3)",
+    "steal": "the most coins the Captain steals (printed: 2)",
+    "starting_coins": "coins each player starts with (printed: 2; basic 2-player setup: the "
+                      "starting player gets one less)",
+    "copies": "copies of each character in the deck; 0: the rules' 3 (4 with 7-8 players)",
+    "hand_size": "cards dealt to each player, 1 or 2 (printed: 2)",
+}
+MAX_HAND = 2  # the exchange's keep moves cover hands of 1 or 2 cards
+MAX_COPIES = 8
+
+COUP_COST = PRINTED.coup_cost
+ASSASSINATE_COST = PRINTED.assassination_cost
+FORCED_COUP_COINS = PRINTED.forced_coup_coins
+STEAL_MAX = PRINTED.steal
 AMBASSADOR_DRAW = 2
 INQUISITOR_DRAW = 1
 

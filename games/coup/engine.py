@@ -60,10 +60,11 @@ class Config:
     total_coins: int
     position: Position | None
     cap_payoff: float = 0.0  # player 0's payoff when the turn cap stops the game
+    numbers: C.Numbers = C.PRINTED  # costs, gains, starting coins, copies, hand size
 
     @property
     def copies(self) -> int:
-        return C.copies_per_character(self.num_players)
+        return self.numbers.copies or C.copies_per_character(self.num_players)
 
 
 class Core:
@@ -86,7 +87,7 @@ class Core:
         if pos is not None:
             self._init_position(pos)
         else:
-            self.coins = (2,) * n
+            self.coins = (cfg.numbers.starting_coins,) * n
             if cfg.setup == "draft":
                 # One pile of one of each character is shuffled: it deals one card to
                 # each player and its other three cards are the court; the two other
@@ -96,7 +97,7 @@ class Core:
                 queue = [(S_DEAL, 0), (S_DEAL, 1), (S_PICK, 0), (S_PICK, 1)]
             else:
                 self.court = (cfg.copies,) * C.NUM_CHARACTERS
-                queue = [(S_DEAL, p) for _ in range(2) for p in range(n)]
+                queue = [(S_DEAL, p) for _ in range(cfg.numbers.hand_size) for p in range(n)]
             self.hands = ((),) * n
             if cfg.starting_player < 0:
                 queue.append((S_START,))
@@ -130,8 +131,10 @@ class Core:
 
     def _basic_coins(self, start: int) -> None:
         # Basic rules: "Con dos jugadores, quien empieza recibe solo una moneda".
+        # (With other starting coins, the starting player gets one coin less.)
         if self.cfg.num_players == 2 and self.cfg.setup == "basic":
-            self.coins = tuple(1 if p == start else 2 for p in range(2))
+            coins = self.cfg.numbers.starting_coins
+            self.coins = tuple(max(0, coins - 1) if p == start else coins for p in range(2))
 
     def copy(self) -> Core:
         """A copy sharing every (immutable) field."""
@@ -175,7 +178,8 @@ class Core:
         step = self.queue[0]
         code = step[0]
         if code == S_ACTION:
-            return list(R.turn_action_ids(self.actor, self.coins[self.actor], self.living, self.cfg.deck))
+            return list(R.turn_action_ids(self.actor, self.coins[self.actor], self.living,
+                                          self.cfg.deck, self.cfg.numbers))
         if code == S_CHAL:
             return [C.A_CHALLENGE, C.A_NO_CHALLENGE]
         if code == S_BLOCK:
@@ -301,7 +305,7 @@ class Core:
     def _blocked(self) -> None:
         self._emit(PUBLIC, E_BLOCKED, self.actor)
         if self.kind == C.ASSASSINATE and self.cfg.refund_blocked:
-            got = self._gain(self.actor, C.ASSASSINATE_COST)
+            got = self._gain(self.actor, self.cfg.numbers.assassination_cost)
             self._emit(PUBLIC, E_REFUND, self.actor, got)
 
     def _gain(self, p: int, amount: int) -> int:
@@ -316,11 +320,11 @@ class Core:
         alive = self.hands[target] if target >= 0 else True
         self.queue = rest
         if kind in (C.INCOME, C.FOREIGN_AID, C.TAX):
-            got = self._gain(actor, (1, 2, 0, 3)[kind])
+            got = self._gain(actor, self.cfg.numbers.gain(kind))
             self._emit(PUBLIC, E_GAIN, actor, got)
         elif kind == C.STEAL:
             if alive:
-                amount = R.steal_amount(self.coins[target])
+                amount = R.steal_amount(self.coins[target], self.cfg.numbers.steal)
                 coins = list(self.coins)
                 coins[target] -= amount
                 coins[actor] += amount
@@ -399,7 +403,7 @@ def _h_action(s: Core, step, rest, action):
     kind, target = C.decode_turn_action(action)
     actor = s.actor
     s.kind, s.target = kind, target
-    cost = R.action_cost(kind)
+    cost = R.action_cost(kind, s.cfg.numbers)
     if cost:
         coins = list(s.coins)
         coins[actor] -= cost
@@ -448,7 +452,7 @@ def _h_chal(s: Core, step, rest, action):
             s.queue = ((S_LOSE, claimant),) + rest
         else:
             if s.kind == C.ASSASSINATE and s.cfg.refund:
-                got = s._gain(claimant, C.ASSASSINATE_COST)
+                got = s._gain(claimant, s.cfg.numbers.assassination_cost)
                 s._emit(PUBLIC, E_REFUND, claimant, got)
             s.queue = ((S_LOSE, claimant),)
 

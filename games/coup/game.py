@@ -43,6 +43,7 @@ _DEFAULTS = {
     "cap_payoff": 0.0,
     "total_coins": 50,
     "position": "",
+    **{name: getattr(C.PRINTED, name) for name in C.NUMBER_PARAMS},
 }
 
 # What each parameter does, one line each (``farol games``; docs/rules/coup.md has more).
@@ -63,6 +64,7 @@ PARAMETER_HELP = {
     "total_coins": "coins in the game (the treasury holds what the players do not)",
     "position": "an endgame to start from, e.g. duke/contessa/3;?/contessa/0;move:0 "
                 "(empty: a new game)",
+    **C.NUMBER_HELP,
 }
 
 _GAME_TYPE = pyspiel.GameType(
@@ -134,13 +136,61 @@ def make_config(params: dict) -> E.Config:
         setup = "standard"  # the draft exists only for two players; ignored otherwise
     if total < 2 * n:
         raise InvalidParameterError(f"parameter 'total_coins' must be at least {2 * n}, not {total}")
+    numbers = make_numbers(p, n, total, setup, position is not None)
     return E.Config(
-        num_players=n, deck=deck, setup=setup, starting_player=start,
+        num_players=n, deck=deck, setup=setup, starting_player=start, numbers=numbers,
         challenge_chance=challenge == "chance", block_chance=block == "chance",
         refund=bool(p["refund_challenged_assassination"]),
         refund_blocked=bool(p["refund_blocked_assassination"]), turn_cap=turn_cap,
         total_coins=total, position=position, cap_payoff=cap_payoff,
     )
+
+
+def make_numbers(p: dict, n: int, total: int, setup: str, endgame: bool) -> C.Numbers:
+    """The rules' numbers (:class:`~games.coup.cards.Numbers`) from the parameters,
+    validated: no negative count, a forced Coup one can pay for, hands and a court the
+    deck can hold."""
+    values = {}
+    for name in C.NUMBER_PARAMS:
+        text = p[name]
+        try:
+            value = int(text)
+        except (TypeError, ValueError):
+            raise InvalidParameterError(f"parameter {name!r} must be a whole number, not {text!r}") from None
+        if isinstance(text, float) and text != value:
+            raise InvalidParameterError(f"parameter {name!r} must be a whole number, not {text!r}")
+        if value < 0:
+            raise InvalidParameterError(f"parameter {name!r} cannot be negative ({value})")
+        values[name] = value
+    numbers = C.Numbers(**values)
+    if numbers.coup_cost < 1:
+        raise InvalidParameterError("parameter 'coup_cost' must be at least 1 (a free Coup "
+                                    "could be played with no coins at all)")
+    if numbers.forced_coup_coins < numbers.coup_cost:
+        raise InvalidParameterError(
+            f"parameter 'forced_coup_coins' ({numbers.forced_coup_coins}) must be at least "
+            f"coup_cost ({numbers.coup_cost}): a player forced to Coup must be able to pay")
+    if not 1 <= numbers.hand_size <= C.MAX_HAND:
+        raise InvalidParameterError(
+            f"parameter 'hand_size' must be 1 or {C.MAX_HAND}, not {numbers.hand_size}")
+    if numbers.copies > C.MAX_COPIES:
+        raise InvalidParameterError(
+            f"parameter 'copies' must be 0 (the rules' count) to {C.MAX_COPIES}, not {numbers.copies}")
+    copies = numbers.copies or C.copies_per_character(n)
+    court = copies * C.NUM_CHARACTERS - n * numbers.hand_size
+    if not endgame and court < C.AMBASSADOR_DRAW:
+        raise InvalidParameterError(
+            f"{n} hands of {numbers.hand_size} cards leave {max(court, 0)} of the deck's "
+            f"{copies * C.NUM_CHARACTERS} cards in the court; it needs {C.AMBASSADOR_DRAW} "
+            f"(raise copies or lower hand_size)")
+    if n * numbers.starting_coins > total:
+        raise InvalidParameterError(
+            f"parameter 'starting_coins' ({numbers.starting_coins}) for {n} players needs "
+            f"{n * numbers.starting_coins} coins; the game has total_coins={total}")
+    if setup == "draft" and (numbers.copies or numbers.hand_size != C.PRINTED.hand_size):
+        raise InvalidParameterError("the 2-player draft deals its own piles: it takes the "
+                                    "rules' copies and hand_size only")
+    return numbers
 
 
 def _max_game_length(cfg: E.Config) -> int:

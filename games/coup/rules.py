@@ -16,14 +16,16 @@ from games.coup import cards as C
 _cache = lru_cache(maxsize=65536)
 
 
-def action_cost(kind: int) -> int:
-    """Coins the actor pays when declaring an action of ``kind`` (Coup 7, Assassinate 3)."""
-    return C.KIND_COST[kind]
+def action_cost(kind: int, numbers: C.Numbers = C.PRINTED) -> int:
+    """Coins the actor pays when declaring an action of ``kind`` (Coup 7, Assassinate 3
+    in the printed rules)."""
+    return numbers.cost(kind)
 
 
-def steal_amount(target_coins: int) -> int:
-    """Coins a Captain takes: 2, or 1 if the target has only one, or nothing."""
-    return min(C.STEAL_MAX, max(0, target_coins))
+def steal_amount(target_coins: int, steal: int = C.STEAL_MAX) -> int:
+    """Coins a Captain takes: 2, or 1 if the target has only one, or nothing (``steal``:
+    the most it takes, 2 in the printed rules)."""
+    return min(steal, max(0, target_coins))
 
 
 def treasury_gain(amount: int, treasury: int) -> int:
@@ -33,21 +35,23 @@ def treasury_gain(amount: int, treasury: int) -> int:
 
 @_cache
 def turn_action_ids(
-    actor: int, coins: int, living: tuple[bool, ...], deck: C.Deck
+    actor: int, coins: int, living: tuple[bool, ...], deck: C.Deck,
+    numbers: C.Numbers = C.PRINTED,
 ) -> tuple[int, ...]:
     """The legal turn actions (sorted ids) of ``actor`` holding ``coins``.
 
     With 10 coins or more the only action is a Coup; Coup needs 7 coins and
     Assassinate 3; Steal may target a player with no coins (it has no effect);
-    Examine exists only with the Inquisitor deck.
+    Examine exists only with the Inquisitor deck. ``numbers`` gives those three numbers
+    (the printed rules' by default).
     """
     targets = [p for p, alive in enumerate(living) if alive and p != actor]
-    if coins >= C.FORCED_COUP_COINS:
+    if coins >= numbers.forced_coup_coins:
         return tuple(C.A_COUP + t for t in targets)
     ids = [C.A_INCOME, C.A_FOREIGN_AID, C.A_TAX, C.A_EXCHANGE]
-    if coins >= C.COUP_COST:
+    if coins >= numbers.coup_cost:
         ids += [C.A_COUP + t for t in targets]
-    if coins >= C.ASSASSINATE_COST:
+    if coins >= numbers.assassination_cost:
         ids += [C.A_ASSASSINATE + t for t in targets]
     ids += [C.A_STEAL + t for t in targets]
     if deck == "inquisitor":

@@ -228,7 +228,7 @@ def decisive_coup(s: E.Core) -> int | None:
     if s.over or not s.queue or s.queue[0][0] != E.S_ACTION:
         return None
     actor = s.actor
-    if s.coins[actor] < C.COUP_COST:
+    if s.coins[actor] < s.cfg.numbers.coup_cost:
         return None
     others = [p for p, hand in enumerate(s.hands) if hand and p != actor]
     if len(others) != 1 or len(s.hands[others[0]]) != 1:

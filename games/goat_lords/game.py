@@ -16,10 +16,11 @@ import pyspiel
 
 from games.errors import InvalidParameterError
 from games.goat_lords import rules
-from games.goat_lords.cards import DEFAULT_VALUES, KINDS, NUM_KINDS, kind_name
+from games.goat_lords.cards import DECK_COUNTS, DEFAULT_VALUES, KINDS, NUM_KINDS, WILDS, kind_name
 from games.goat_lords.table import CHANCE, OVER, Config, Table
 
 VALUE_PARAMS = tuple(f"value_{k.key}" for k in KINDS)
+WILD_PARAMS = tuple(f"copies_{KINDS[k].key}" for k in WILDS)
 
 _DEFAULTS = {
     "players": 2,
@@ -29,6 +30,8 @@ _DEFAULTS = {
     "max_turns": 600,
     "max_rounds": 30,
     **{name: value for name, value in zip(VALUE_PARAMS, DEFAULT_VALUES, strict=True)},
+    **{name: DECK_COUNTS[k] for name, k in zip(WILD_PARAMS, WILDS, strict=True)},
+    "hand_size": 0,
 }
 
 # What each parameter does, one line each (``farol games``).
@@ -42,6 +45,9 @@ PARAMETER_HELP = {
     "max_rounds": "rounds before the game is stopped (a safety cap)",
     **{name: f"points a {kind_name(i)} card is worth"
        for i, name in enumerate(VALUE_PARAMS)},
+    **{name: f"copies of the wild {kind_name(k)} in the deck (published: {DECK_COUNTS[k]})"
+       for name, k in zip(WILD_PARAMS, WILDS, strict=True)},
+    "hand_size": "cards dealt to each player; 0: the rules' 5 with 2-3 players, 4 with 4-6",
 }
 
 _GAME_TYPE = pyspiel.GameType(
@@ -82,6 +88,8 @@ def config_from_params(params: dict) -> Config:
         duel_answer=str(merged["duel_answer"]),
         max_turns=int(merged["max_turns"]),
         max_rounds=int(merged["max_rounds"]),
+        wilds=tuple(int(merged[name]) for name in WILD_PARAMS),
+        hand=int(merged["hand_size"]),
     )
 
 

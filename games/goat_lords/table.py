@@ -20,8 +20,12 @@ from games.goat_lords.cards import (
     IS_WILD,
     KINDS,
     NUM_KINDS,
+    WILDS,
     kind_index,
 )
+
+MAX_COPIES = 40  # copies of a wild a variant's deck may hold
+MAX_HAND = 30  # cards a variant may deal to each player (the deck must hold them all)
 
 # Phases of a round.
 DEAL, STARTER, PLAY, DUEL, REFILL, OVER = range(6)
@@ -43,6 +47,9 @@ class Config:
     duel_answer: str = "pile"
     max_turns: int = 600
     max_rounds: int = 30
+    # Copies of the two wilds (Goat Lord, Magical Goatini): the published deck's 4 and 8.
+    wilds: tuple[int, ...] = tuple(DECK_COUNTS[k] for k in WILDS)
+    hand: int = 0  # cards dealt to each player; 0: the rules' 5 (2-3 players) or 4
 
     def __post_init__(self):
         if not rules.MIN_PLAYERS <= self.players <= rules.MAX_PLAYERS:
@@ -65,10 +72,31 @@ class Config:
             raise InvalidParameterError(f"target_score must be positive, not {self.target_score}")
         if self.max_turns < 1 or self.max_rounds < 1:
             raise InvalidParameterError("max_turns and max_rounds must be positive")
+        for k, copies in zip(WILDS, self.wilds, strict=True):
+            if not 0 <= copies <= MAX_COPIES:
+                raise InvalidParameterError(
+                    f"the deck takes 0 to {MAX_COPIES} {KINDS[k].name} cards, not {copies}")
+        if not 0 <= self.hand <= MAX_HAND:
+            raise InvalidParameterError(
+                f"hand_size must be 0 (the rules' 5, or 4 with 4-6 players) to {MAX_HAND}, "
+                f"not {self.hand}")
+        need = self.players * self.hand_size + 1
+        if sum(self.counts) < need:
+            raise InvalidParameterError(
+                f"{self.players} hands of {self.hand_size} cards and the first discard need "
+                f"{need} cards; the deck has {sum(self.counts)}")
 
     @property
     def hand_size(self) -> int:
-        return rules.hand_size_for(self.players)
+        return self.hand or rules.hand_size_for(self.players)
+
+    @property
+    def counts(self) -> tuple[int, ...]:
+        """Copies of each kind in this game's deck (the published deck's, wilds as set)."""
+        counts = list(DECK_COUNTS)
+        for k, copies in zip(WILDS, self.wilds, strict=True):
+            counts[k] = copies
+        return tuple(counts)
 
     @property
     def rounds(self) -> int:
@@ -146,7 +174,7 @@ class Table:
         self.start_seat = round_no % n
         self.hands = [[0] * NUM_KINDS for _ in range(n)]
         self.herds: list[rules.Herd] = [() for _ in range(n)]
-        self.draw = list(DECK_COUNTS)
+        self.draw = list(self.cfg.counts)
         self.discard: list[int] = []
         self.phase = DEAL
         self.turn_player = self.start_seat
@@ -454,11 +482,11 @@ def from_position(
                 used[k] += 1
     for k in table.discard:
         used[k] += 1
-    table.draw = [c - u for c, u in zip(DECK_COUNTS, used, strict=True)]
+    table.draw = [c - u for c, u in zip(table.cfg.counts, used, strict=True)]
     for k, left in enumerate(table.draw):
         if left < 0:
             raise InvalidPositionError(
-                f"the position uses {used[k]} {KINDS[k].name} cards; the deck has {DECK_COUNTS[k]}"
+                f"the position uses {used[k]} {KINDS[k].name} cards; the deck has {table.cfg.counts[k]}"
             )
     table.phase = PLAY
     table.turn_player = table.to_move = to_move

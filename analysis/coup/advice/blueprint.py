@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from dataclasses import astuple
 
 import numpy as np
 import pyspiel
@@ -319,7 +320,9 @@ def blueprint_for(state: pyspiel.State) -> Blueprint | None:
 
 
 def _stored(params: dict) -> Blueprint | None:
-    if params["players"] != 2:
+    # Built for the printed rules: a variant's numbers have no blueprint.
+    if params["players"] != 2 or any(params.get(k, v) != v for k, v in
+                                     zip(C.NUMBER_PARAMS, astuple(C.PRINTED), strict=True)):
         return None
     try:
         bp = load_deck_blueprint(params["deck"], str(store.cache_root()))

@@ -19,7 +19,7 @@ import numpy as np
 import pyspiel
 
 from analysis.coup.agents.search import DEFAULT, Budget, SearchAgent
-from analysis.coup.model import GAME
+from analysis.coup.model import GAME, two_card_hands_only
 from analysis.coup.solvers.beliefs import Belief, ClaimModel, deal_as
 from analysis.play.bots import BotSpec, register_bot
 from games.coup import engine as E
@@ -109,6 +109,7 @@ def belief_bot(game: pyspiel.Game, seat: int, seed: int = 0):
     if game.num_players() != 2:
         raise InvalidParameterError("the belief agent plays 2-player Coup; use search for "
                                     "more players")
+    two_card_hands_only(game.config.numbers, "the belief agent")
     return BeliefSearchAgent(game, seat, seed)
 
 

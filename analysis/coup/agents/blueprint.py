@@ -14,7 +14,7 @@ import numpy as np
 import pyspiel
 
 from analysis.coup.agents.honest import HonestAgent
-from analysis.coup.model import GAME
+from analysis.coup.model import GAME, printed_rules_only
 from analysis.coup.solvers.blueprint import Blueprint, load_blueprint
 from analysis.coup.solvers.blueprint_resolve import ValueGraph, value_graph_for
 from analysis.coup.solvers.mix_oracle import MixOracle
@@ -114,6 +114,7 @@ def blueprint_bot(game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
     if params["players"] != 2:
         raise InvalidParameterError(
             f"the blueprint plays 2-player Coup; this game has {params['players']} players")
+    printed_rules_only(game.config.numbers, "the blueprint")
     return BlueprintAgent(load_deck_blueprint(params["deck"], str(store.cache_root())), seat, seed)
 
 

@@ -93,7 +93,8 @@ class HonestAgent:
         code = view.step[0]
         if code == E.S_ACTION:
             hand = acting_hand(view.hand, view.coins[self.seat], self.bluff_with,
-                               self.rate(view, "bluff_rate"), self.draw, self.pick)
+                               self.rate(view, "bluff_rate"), self.draw, self.pick,
+                               view.numbers.assassination_cost)
             return turn_action(view, legal, hand, self.blockers(view))
         if code == E.S_CHAL:
             return C.A_CHALLENGE if self.challenge(view) else C.A_NO_CHALLENGE

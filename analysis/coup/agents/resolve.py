@@ -31,7 +31,7 @@ import pyspiel
 
 from analysis.coup.agents.rules_of_thumb import View, plain_choice
 from analysis.coup.agents.search import SEARCHED, SearchAgent
-from analysis.coup.model import GAME
+from analysis.coup.model import GAME, two_card_hands_only
 from analysis.coup.solvers.belief_resolve import (
     HORIZON,
     ITERATIONS,
@@ -97,6 +97,7 @@ class ResolveAgent(SearchAgent):
         if game.num_players() != 2:
             raise InvalidParameterError("the re-solving agent plays 2-player Coup; use "
                                         "search for more players")
+        two_card_hands_only(game.config.numbers, "the re-solving agent")
         super().__init__(game, seat, seed)
         self.turns, self.horizon, self.iterations = turns, horizon, iterations
         self.leaf, self.leaf_name = leaf, leaf_name

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pyspiel
 
 from analysis.coup.agents.resolve import ResolveAgent
-from analysis.coup.model import GAME
+from analysis.coup.model import GAME, printed_rules_only
 from analysis.coup.solvers import leaf_table
 from analysis.coup.solvers.belief_resolve import heuristic
 from analysis.play.bots import BotSpec, register_bot
@@ -21,6 +21,8 @@ from games.errors import InvalidParameterError
 def resolve_blueprint_bot(game: pyspiel.Game, seat: int, seed: int = 0):
     """The re-solving agent whose re-solves stop on the blueprint's values
     (:mod:`~analysis.coup.solvers.leaf_table`), in the dealt setups."""
+    printed_rules_only(game.config.numbers, "resolve-blueprint (the blueprint's leaf values)",
+                       "resolve, fast, search or honest")
     params = game.get_parameters()
     deck, setup = params["deck"], params.get("two_player_setup", "basic")
     table = leaf_table.stored_table(deck)

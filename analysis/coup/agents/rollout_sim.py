@@ -23,6 +23,7 @@ from analysis.coup.agents.search import SELF_BLOCK
 from analysis.coup.solvers.strength import CARD_POWER, COIN, COUP_READY
 from games.coup import cards as C
 from games.coup import engine as E
+from games.errors import InvalidParameterError
 
 # The characters, as numba sees them (module constants are frozen at compile time).
 DUKE, ASSASSIN, CAPTAIN, EXCHANGER, CONTESSA = C.DUKE, C.ASSASSIN, C.CAPTAIN, C.EXCHANGER, C.CONTESSA
@@ -33,15 +34,22 @@ INCOME, FOREIGN_AID, COUP, TAX, ASSASSINATE, STEAL, EXCHANGE = (
     C.INCOME, C.FOREIGN_AID, C.COUP, C.TAX, C.ASSASSINATE, C.STEAL, C.EXCHANGE)
 # Flags of the game's parameters: (copies, inquisitor deck, refund a challenged
 # assassination, refund a blocked one, chance orders challenges, chance orders blocks,
-# turn cap, coins in the game, the searching seat).
-_COPIES, _INQ, _REFUND, _REFUND_BLOCKED, _CHAL_CHANCE, _BLOCK_CHANCE, _CAP, _TOTAL, _MINE = range(9)
+# turn cap, coins in the game, the searching seat) and the rules' numbers
+# (:class:`games.coup.cards.Numbers`: costs, forced Coup, gains, the Captain's steal).
+(_COPIES, _INQ, _REFUND, _REFUND_BLOCKED, _CHAL_CHANCE, _BLOCK_CHANCE, _CAP, _TOTAL, _MINE,
+ _COUP_COST, _ASSN_COST, _FORCED, _INCOME, _AID, _TAX, _STEAL) = range(16)
 
 
 def rules_of(cfg: E.Config, seat: int) -> np.ndarray:
     """The game's parameters as :func:`play_turns` reads them, for the searching ``seat``."""
+    if cfg.numbers.hand_size > 2:
+        raise InvalidParameterError("the fast agent's roll-outs hold hands of at most 2 "
+                                    f"cards; hand_size={cfg.numbers.hand_size}")
+    k = cfg.numbers
     return np.array([cfg.copies, cfg.deck == "inquisitor", cfg.refund, cfg.refund_blocked,
                      cfg.challenge_chance, cfg.block_chance, cfg.turn_cap, cfg.total_coins,
-                     seat], dtype=np.int64)
+                     seat, k.coup_cost, k.assassination_cost, k.forced_coup_coins, k.income,
+                     k.foreign_aid, k.tax, k.steal], dtype=np.int64)
 
 
 def position(core: E.Core) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -190,7 +198,7 @@ def _threat(hands, coins, actor, need_coins):
 def _action(hands, coins, rates, rules, actor):
     """The rule agent's turn action: (kind, target)."""
     coins_a = coins[actor]
-    if coins_a >= 10:
+    if coins_a >= rules[_FORCED]:
         return COUP, _threat(hands, coins, actor, False)
     claims = np.zeros(5, dtype=np.bool_)
     for c in hands[actor]:
@@ -202,14 +210,14 @@ def _action(hands, coins, rates, rules, actor):
     lacking = np.empty(3, dtype=np.int64)
     k = 0
     for c in (DUKE, CAPTAIN, ASSASSIN):
-        if not claims[c] and (c != ASSASSIN or coins_a >= 3):
+        if not claims[c] and (c != ASSASSIN or coins_a >= rules[_ASSN_COST]):
             lacking[k] = c
             k += 1
     if k > 0 and rate > 0 and np.random.random() < rate:
         claims[lacking[np.random.randint(k)]] = True
-    if coins_a >= 7:
+    if coins_a >= rules[_COUP_COST]:
         return COUP, _threat(hands, coins, actor, False)
-    if claims[ASSASSIN] and coins_a >= 3:
+    if claims[ASSASSIN] and coins_a >= rules[_ASSN_COST]:
         return ASSASSINATE, _threat(hands, coins, actor, False)
     if claims[DUKE]:
         return TAX, -1
@@ -217,7 +225,7 @@ def _action(hands, coins, rates, rules, actor):
         rich = _threat(hands, coins, actor, True)
         if rich >= 0:
             return STEAL, rich
-    if coins_a == 6:
+    if coins_a == rules[_COUP_COST] - 1:
         return INCOME, -1
     if claims[EXCHANGER] and not (claims[DUKE] or claims[CAPTAIN] or claims[ASSASSIN]):
         return EXCHANGE, -1
@@ -329,10 +337,10 @@ def _turn(hands, coins, court, up, rates, rules, actor, kind, target):
     if kind < 0:
         kind, target = _action(hands, coins, rates, rules, actor)
     if kind == COUP:
-        coins[actor] -= 7
+        coins[actor] -= rules[_COUP_COST]
         return _lose(hands, coins, up, target)
     if kind == ASSASSINATE:
-        coins[actor] -= 3
+        coins[actor] -= rules[_ASSN_COST]
     claim = -1
     if kind == TAX:
         claim = DUKE
@@ -352,7 +360,7 @@ def _turn(hands, coins, court, up, rates, rules, actor, kind, target):
                 _redraw(hands, court, actor, claim)
             else:
                 if kind == ASSASSINATE and rules[_REFUND]:
-                    _gain(coins, actor, 3, total)
+                    _gain(coins, actor, rules[_ASSN_COST], total)
                 return _lose(hands, coins, up, actor)
     if kind in (FOREIGN_AID, ASSASSINATE, STEAL):
         q, c = _block(hands, rates, rules, kind, actor, target)
@@ -361,7 +369,7 @@ def _turn(hands, coins, court, up, rates, rules, actor, kind, target):
             r = _challenger(hands, up, rates, rules, askers, c)
             if r < 0 or _holds(hands, q, c):
                 if kind == ASSASSINATE and rules[_REFUND_BLOCKED]:
-                    _gain(coins, actor, 3, total)
+                    _gain(coins, actor, rules[_ASSN_COST], total)
                 if r >= 0:
                     if _lose(hands, coins, up, r):
                         return True
@@ -370,14 +378,14 @@ def _turn(hands, coins, court, up, rates, rules, actor, kind, target):
             if _lose(hands, coins, up, q):
                 return True
     if kind == INCOME:
-        _gain(coins, actor, 1, total)
+        _gain(coins, actor, rules[_INCOME], total)
     elif kind == FOREIGN_AID:
-        _gain(coins, actor, 2, total)
+        _gain(coins, actor, rules[_AID], total)
     elif kind == TAX:
-        _gain(coins, actor, 3, total)
+        _gain(coins, actor, rules[_TAX], total)
     elif kind == STEAL:
         if hands[target, 0] >= 0:
-            amount = min(2, max(0, coins[target]))
+            amount = min(rules[_STEAL], max(0, coins[target]))
             coins[target] -= amount
             coins[actor] += amount
     elif kind == ASSASSINATE:
@@ -389,8 +397,9 @@ def _turn(hands, coins, court, up, rates, rules, actor, kind, target):
 
 
 @numba.njit(cache=True)
-def _strength(cards, coins):
-    return cards ** CARD_POWER + COIN * min(coins, 10) + (COUP_READY if coins >= 7 else 0.0)
+def _strength(cards, coins, rules):
+    return (cards ** CARD_POWER + COIN * min(coins, rules[_FORCED])
+            + (COUP_READY if coins >= rules[_COUP_COST] else 0.0))
 
 
 @numba.njit(cache=True)
@@ -423,8 +432,8 @@ def play_turns(hands, coins, court, up, rates, rules, actor, turn, until, seed, 
     total = 0.0
     for p in range(n):
         if hands[p, 0] >= 0:
-            total += _strength(_cards(hands, p), coins[p])
-    return _strength(_cards(hands, mine), coins[mine]) / total
+            total += _strength(_cards(hands, p), coins[p], rules)
+    return _strength(_cards(hands, mine), coins[mine], rules) / total
 
 
 @numba.njit(cache=True)

@@ -43,6 +43,7 @@ class View:
     step: tuple
     copies: int
     draft: bool
+    numbers: C.Numbers = C.PRINTED  # the rules' costs and gains (public)
 
     @classmethod
     def of(cls, state: pyspiel.State, seat: int) -> View:
@@ -56,7 +57,8 @@ class View:
         cfg = core.cfg  # the game's parameters: public
         return cls(seat, hand, drawn if isinstance(drawn, tuple) else (), coins, revealed,
                    cards, actor, kind, target, queue[0] if queue else (), cfg.copies,
-                   cfg.num_players == 2 and cfg.setup == "draft" and cfg.position is None)
+                   cfg.num_players == 2 and cfg.setup == "draft" and cfg.position is None,
+                   cfg.numbers)
 
     def opponents(self) -> list[int]:
         """Living opponents in turn order, starting at the seat's left."""
@@ -127,7 +129,7 @@ def turn_action(view: View, legal: Sequence[int], hand: Sequence[int],
     if C.CAPTAIN in hand and steals:
         order = view.opponents()
         return C.A_STEAL + min(steals, key=lambda p: (-view.coins[p], order.index(p)))
-    if coins == C.COUP_COST - 1 and C.A_INCOME in legal:
+    if coins == view.numbers.coup_cost - 1 and C.A_INCOME in legal:
         return C.A_INCOME
     attackers = {C.DUKE, C.CAPTAIN, C.ASSASSIN}
     if C.EXCHANGER in hand and not attackers & set(hand) and C.A_EXCHANGE in legal:
@@ -187,12 +189,13 @@ def plain_choice(view: View, legal: Sequence[int]) -> int:
 # uniform number in [0, 1) and ``pick(k)`` an index below ``k``, from the caller's
 # generator (a draw is made only for a rate above 0).
 def acting_hand(hand: tuple[int, ...], coins: int, characters: Sequence[int], rate: float,
-                draw: Callable[[], float], pick: Callable[[int], int]) -> tuple[int, ...]:
+                draw: Callable[[], float], pick: Callable[[int], int],
+                cost: int = C.ASSASSINATE_COST) -> tuple[int, ...]:
     """The hand a player acts from at its turn: its own, and with chance ``rate`` one
     character of ``characters`` it lacks as well (picked at random; the Assassin only
-    with the coins to assassinate)."""
+    with the coins to assassinate: ``cost``)."""
     lacking = [c for c in characters if c not in hand
-               and (c != C.ASSASSIN or coins >= C.ASSASSINATE_COST)]
+               and (c != C.ASSASSIN or coins >= cost)]
     if lacking and rate > 0 and draw() < rate:
         return hand + (lacking[pick(len(lacking))],)
     return hand

@@ -295,7 +295,7 @@ def _view(core: E.Core, p: int, cards: tuple[int, ...]) -> View:
     cfg = core.cfg
     return View(p, core.hands[p], core.drawn if p == core.actor else (), core.coins,
                 core.revealed, cards, core.actor, core.kind, core.target, core.queue[0],
-                cfg.copies, False)
+                cfg.copies, False, cfg.numbers)
 
 
 def quick_move(core: E.Core, p: int, rates: list, rng: random.Random, mine: int) -> int:
@@ -337,9 +337,10 @@ def quick_move(core: E.Core, p: int, rates: list, rng: random.Random, mine: int)
     cards = tuple(len(h) for h in core.hands)
     view = _view(core, p, cards)
     if code == E.S_ACTION:
+        cost = core.cfg.numbers.assassination_cost
         acting = acting_hand(hand, core.coins[p], _CLAIMS, bluff * caution, rng.random,
-                             lambda k: int(rng.random() * k))
-        if acting is hand and set(_CLAIMS) <= set(hand) | _UNAFFORDABLE[core.coins[p] >= C.ASSASSINATE_COST]:
+                             lambda k: int(rng.random() * k), cost)
+        if acting is hand and set(_CLAIMS) <= set(hand) | _UNAFFORDABLE[core.coins[p] >= cost]:
             rng.random()  # nothing to bluff with: the draw roll-outs have always made here
         return turn_action(view, legal, acting)
     return plain_choice(view, legal)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 
-from analysis.coup.model import GAME
+from analysis.coup.model import GAME, printed_rules_only
 from analysis.coup.solvers.position_endgames import (
     DEFAULT_CAP,
     can_price_cap,
@@ -41,6 +41,8 @@ def solved_bot(game: pyspiel.Game, seat: int, seed: int = 0):
         raise InvalidParameterError(
             "the solved opponent plays two-player endgames only: pass "
             "--param position=... (e.g. '?/duke/3;?/captain/2;move:0')")
+    printed_rules_only(cfg.numbers, "the solved opponent (its endgames are solved and stored "
+                       "for the printed rules)")
     guarantees = None
     if cfg.turn_cap <= DEFAULT_CAP:
         solved_game, result = solved_endgame(cfg.position, cfg.deck, cfg.turn_cap)

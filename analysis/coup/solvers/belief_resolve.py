@@ -25,6 +25,7 @@ from analysis.coup.solvers.beliefs import new_visible
 from analysis.coup.solvers.strength import strength
 from analysis.solve.cyclic import CHANCE, PLAYER0, TERMINAL, CyclicCFR, CyclicGraph
 from analysis.solve.tree_response import exploitability
+from games.coup import cards as C
 from games.coup import engine as E
 from games.coup.view import infoset_key, returns
 from games.errors import InvalidPositionError
@@ -44,14 +45,15 @@ Leaf = Callable[[E.Core], float]
 def heuristic(core: E.Core) -> float:
     """Player 0's value of an unfinished position: its share of the table's strength
     minus player 1's (cards and coins)."""
-    return _strength_gap(tuple(len(h) for h in core.hands), core.coins)
+    return _strength_gap(tuple(len(h) for h in core.hands), core.coins, core.cfg.numbers)
 
 
 @functools.lru_cache(maxsize=4096)
-def _strength_gap(cards: tuple[int, ...], coins: tuple[int, ...]) -> float:
+def _strength_gap(cards: tuple[int, ...], coins: tuple[int, ...], numbers: C.Numbers) -> float:
     # The heuristic reads only the cards' count and the coins of each player.
-    total = sum(strength(n, k) for n, k in zip(cards, coins, strict=True) if n)
-    share = [strength(n, k) / total if n else 0.0 for n, k in zip(cards, coins, strict=True)]
+    total = sum(strength(n, k, numbers) for n, k in zip(cards, coins, strict=True) if n)
+    share = [strength(n, k, numbers) / total if n else 0.0
+             for n, k in zip(cards, coins, strict=True)]
     return share[0] - share[1]
 
 

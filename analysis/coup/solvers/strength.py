@@ -23,11 +23,14 @@ def score(core: E.Core, seat: int) -> float:
         return 1.0 if core.winner == seat else (0.0 if core.winner >= 0 else 1.0 / len(core.hands))
     if not core.hands[seat]:
         return 0.0
-    total = sum(strength(len(h), k) for h, k in zip(core.hands, core.coins, strict=True) if h)
-    return strength(len(core.hands[seat]), core.coins[seat]) / total
+    k = core.cfg.numbers
+    total = sum(strength(len(h), c, k) for h, c in zip(core.hands, core.coins, strict=True) if h)
+    return strength(len(core.hands[seat]), core.coins[seat], k) / total
 
 
-def strength(cards: int, coins: int) -> float:
+def strength(cards: int, coins: int, numbers: C.Numbers = C.PRINTED) -> float:
     """What a player's face-down cards and coins are worth (a second card more than the
-    first; coins up to 10, and a little more once a Coup is paid for)."""
-    return cards ** CARD_POWER + COIN * min(coins, 10) + (COUP_READY if coins >= C.COUP_COST else 0.0)
+    first; coins up to the forced Coup's 10, and a little more once a Coup is paid for;
+    ``numbers``: the rules' costs, the printed ones by default)."""
+    return (cards ** CARD_POWER + COIN * min(coins, numbers.forced_coup_coins)
+            + (COUP_READY if coins >= numbers.coup_cost else 0.0))

@@ -1,0 +1,147 @@
+"""The what-if's page: the variant beside the printed rules, every answer with its interval
+and the difference with its own, one chart, and a short summary for the terminal.
+
+The numbers come from the :class:`~analysis.play.whatif.WhatIf` record alone; the prose is
+the template ``whatif.md.j2``. The page and its record go to ``<out>/whatif/<name>/``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+from matplotlib.figure import Figure
+
+from analysis.play.whatif import Estimate, Metric, WhatIf
+from analysis.report.guides.common import render
+from analysis.shared.store import atomic_write_text
+
+GAME_NAMES = {"coup": "Coup", "cobardes": "¡Cobardes!", "goat_lords": "Goat Lords"}
+# The metrics of the summary, in order, where present.
+HEADLINES = ("first_player_edge", "draw_rate", "length")
+
+
+def _clean(est: Estimate) -> Estimate:
+    """``est`` with values within rounding of 0 written as 0 (no "-0.0")."""
+    def zero(x: float) -> float:
+        return 0.0 if abs(x) < 5e-7 else x
+    return Estimate(zero(est.value), zero(est.low), zero(est.high), est.exact)
+
+
+def number(est: Estimate, unit: str) -> str:
+    """A value with its interval in the unit's words ("51.2% [49.1, 53.3]")."""
+    est = _clean(est)
+    if math.isnan(est.value):
+        return "none measured"
+    if unit == "share":
+        text = f"{100 * est.value:.1f}%"
+        span = f" [{100 * est.low:.1f}, {100 * est.high:.1f}]"
+    elif unit == "value":
+        text, span = f"{est.value:+.3f}", f" [{est.low:+.3f}, {est.high:+.3f}]"
+    else:
+        text, span = f"{est.value:.2f}", f" [{est.low:.2f}, {est.high:.2f}]"
+    return text + (" (exact)" if est.exact else span)
+
+
+def change(est: Estimate, unit: str) -> str:
+    """A difference with its interval ("+1.5 points [-0.3, +3.2]")."""
+    est = _clean(est)
+    if math.isnan(est.value):
+        return "none measured"
+    if unit == "share":
+        text = f"{100 * est.value:+.1f} points"
+        span = f" [{100 * est.low:+.1f}, {100 * est.high:+.1f}]"
+    elif unit == "value":
+        text, span = f"{est.value:+.3f}", f" [{est.low:+.3f}, {est.high:+.3f}]"
+    else:
+        text, span = f"{est.value:+.2f} {unit}", f" [{est.low:+.2f}, {est.high:+.2f}]"
+    if est.exact:
+        return text + " (exact)"
+    verdict = "" if est.holds(0.0) else " — a real change"
+    return text + span + verdict
+
+
+def verdict(m: Metric) -> str:
+    """One sentence: does the variant change this answer?"""
+    d = m.difference
+    if math.isnan(d.value):
+        return f"{m.label}: none measured."
+    if d.exact:
+        return f"{m.label}: {number(m.printed, m.unit)} → {number(m.variant, m.unit)}."
+    if d.holds(0.0):
+        return (f"{m.label}: no change shown ({change(d, m.unit)}; printed "
+                f"{number(m.printed, m.unit)}).")
+    return f"{m.label}: {number(m.printed, m.unit)} → {number(m.variant, m.unit)} ({change(d, m.unit)})."
+
+
+def summary_lines(result: WhatIf) -> list[str]:
+    """The few answers a designer reads first: the edge, draws, length and skill."""
+    keys = [k for k in HEADLINES if any(m.key == k for m in result.metrics)]
+    keys += [m.key for m in result.metrics if m.key.startswith("skill_")]
+    lines = [verdict(result.metric(k)) for k in keys]
+    ranked = ranking(result)
+    if ranked:
+        lines.append(f"the courtiers, strongest first: printed {ranked[0]}; variant {ranked[1]}.")
+    return lines
+
+
+def ranking(result: WhatIf) -> tuple[str, str] | None:
+    """The courtiers in order of their war value, under each rule set (None: no courtier
+    answers)."""
+    rows = [m for m in result.metrics if m.key.startswith("courtier_")]
+    if not rows:
+        return None
+
+    def order(side: str) -> str:
+        ranked = sorted(rows, key=lambda m: -getattr(m, side).value)
+        return ", ".join(f"{m.key[len('courtier_'):]} {getattr(m, side).value:+.2f}"
+                         for m in ranked)
+    return order("printed"), order("variant")
+
+
+def chart(result: WhatIf, path: Path) -> None:
+    """The variant minus the printed rules for every answer given as a share, in points,
+    each with its 95% interval (a dot alone: solved exactly)."""
+    shares = [m for m in result.metrics if m.unit == "share" and not math.isnan(m.difference.value)]
+    fig = Figure(figsize=(7.5, 0.32 * len(shares) + 1.4))
+    ax = fig.add_subplot(1, 1, 1)
+    for y, m in enumerate(reversed(shares)):
+        d = m.difference
+        colour = "#1f6fb4" if d.holds(0.0) else "#c0392b"
+        ax.plot([100 * d.low, 100 * d.high], [y, y], color=colour, lw=2)
+        ax.plot([100 * d.value], [y], "o", color=colour, ms=4)
+    ax.axvline(0, color="#555555", lw=0.8)
+    ax.set_yticks(range(len(shares)), [m.label for m in reversed(shares)], fontsize=7)
+    ax.set_xlabel("variant minus printed rules (percentage points); red: a real change")
+    ax.set_title(f"{GAME_NAMES[result.game]}: {title(result)}", fontsize=9)
+    fig.savefig(path, bbox_inches="tight")
+
+
+def title(result: WhatIf) -> str:
+    return ", ".join(f"{k}={v}" for k, v in result.variant.items()) or "the printed rules"
+
+
+def write_page(result: WhatIf, out: Path) -> Path:
+    """Write ``<out>/whatif/<name>/index.md``, its chart and its record; returns the page."""
+    folder = Path(out) / "whatif" / result.name
+    folder.mkdir(parents=True, exist_ok=True)
+    chart(result, folder / "chart.svg")
+    rows = [[m.label, number(m.printed, m.unit), number(m.variant, m.unit),
+             change(m.difference, m.unit), m.source] for m in result.metrics]
+    players = result.base.get("players")
+    question = (f"{players} players" if players else "the war without villains")
+    base = {k: v for k, v in result.base.items() if k != "players"}
+    games = ", ".join(f"{k.replace('_', ' ')}: {v:,}" for k, v in result.games.items())
+    text = render("whatif.md.j2", title=title(result), game_name=GAME_NAMES[result.game],
+                  question=question, variant_text=title(result),
+                  base_text=(" (" + ", ".join(f"{k}={v}" for k, v in base.items()) + ")"
+                             if base else ""),
+                  summary="\n".join(f"- {line}" for line in summary_lines(result)),
+                  rows=rows, notes=result.notes, games_text=games or "nothing",
+                  seconds_text=f"{result.seconds:,.0f} s for this run",
+                  seed=result.seed, version=result.version, commit=result.commit)
+    page = folder / "index.md"
+    atomic_write_text(page, text + "\n")
+    atomic_write_text(folder / "whatif.json", json.dumps(result.to_json(), indent=1) + "\n")
+    return page
