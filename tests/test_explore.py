@@ -261,7 +261,8 @@ def test_a_spot_without_advice_says_why_in_advises_words(client, capsys, game, p
      "advice is given at the start of a turn"),
     ("--history: the battle is over after these moves", "the battle is over after these moves"),
     ("position: pricing the cap ... (~15 minutes, ~8 GB); use --cap-pricing draw",
-     "position: pricing the cap ... (~15 minutes, ~8 GB); choose the cap pricing draw"),
+     "position: pricing the cap ... (~15 minutes, ~8 GB); choose the cap pricing draw "
+     "under Advanced"),
     ("--mine has 2 warriors out of hand before combat 2", "your hand has 2 warriors out of "
      "hand before combat 2"),
     ("--score needs a battle without villains", "a war score needs a battle without villains"),
@@ -873,3 +874,4 @@ def test_a_solve_stops_when_every_page_that_asked_for_it_has_gone(tmp_path, monk
         # ... long before its time limit, and the server answers as before.
         status, moves = _post(url + "/api/moves", {"game": "cobardes", "params": SMALL})
         assert status == 200 and moves["moves"]
+

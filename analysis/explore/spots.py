@@ -72,6 +72,7 @@ GAMES = {
                "deck=ambassador,position=?/duke/3;?/captain/2;move:0"),
         Preset("Endgame: two cards against one",
                "deck=ambassador,position=?+?/-/2;?/contessa/4;move:0"),
+        Preset("Whole game (Ambassador deck)", "deck=ambassador"),
         Preset("Whole game (Inquisitor deck, standard setup)",
                "deck=inquisitor,two_player_setup=standard"),
     )),

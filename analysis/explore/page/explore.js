@@ -91,6 +91,7 @@ function showAdvice(answer) {
   if (answer.unavailable) {
     box.append(el("p", { className: "unavailable", id: "unavailable" },
                   "No advice here: " + answer.unavailable), command);
+    if (answer.unavailable.includes("under Advanced")) $("coup-options").open = true;
     box.dataset.state = "unavailable";
     return;
   }
@@ -461,6 +462,7 @@ async function init() {
   options($("game"), catalog.games.map((g) => [g.key, g.title]), view.game);
   options($("cap-pricing"), catalog.coup.cap_pricings.map((c) => [c, c]), "markov");
   $("turn-cap").max = catalog.coup.max_turn_cap;
+  $("turn-cap").value = catalog.coup.turn_cap;
   // A battle's combats: the limit the rules set (games/cobardes/cards.py), the default.
   $("cb-combat").max = $("cb-combats").max = $("cb-combats").value = catalog.cobardes.max_combats;
   const saved = readHash();
