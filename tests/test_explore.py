@@ -875,3 +875,19 @@ def test_a_solve_stops_when_every_page_that_asked_for_it_has_gone(tmp_path, monk
         status, moves = _post(url + "/api/moves", {"game": "cobardes", "params": SMALL})
         assert status == 200 and moves["moves"]
 
+
+# ------------------------------------------------------------------ the committed screenshots
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+SHOWN = ("coup_two_cards", "coup_one_card", "cobardes", "goat_lords")
+
+
+@pytest.mark.parametrize("width_name,width", [("laptop", 1280), ("phone", 390)])
+def test_the_explorers_screenshots_are_committed_at_laptop_and_phone_widths(width_name,
+                                                                            width):
+    # Written by tests/test_explore_browser.py (FAROL_SCREENSHOTS=docs/screenshots), which
+    # checks what each shows: a number for the value, one source line, the spot's charts.
+    for name in SHOWN:
+        data = (SCREENSHOTS / f"explore_{name}_{width_name}.png").read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+        assert int.from_bytes(data[16:20], "big") == width
+        assert int.from_bytes(data[20:24], "big") >= 600  # the page, not a blank strip
