@@ -715,3 +715,26 @@ def test_sweep_records_are_stored_as_their_json(tmp_path):
         assert record.pairing == pair and record.battle["payoffs"] == list(sweep.STANDARD_PAYOFFS)
     assert isinstance(sweep.load_task(sweep.task_path(tmp_path, ("Thug", "Sheep"), 2, 2,
                                                       "villains")), sweep.VillainPairRecord)
+
+
+def test_the_appendix_tells_how_one_matchup_is_solved_from_the_benchmarks(tmp_path, monkeypatch):
+    """The methods appendix reads the speed benchmark and the convergence curves: the
+    old and new CPU seconds and accuracies from the files, a chart of the curves, each
+    method's band after 100 iterations; without the speed benchmark, nothing."""
+    from analysis.report.cobardes import matchup_solve
+    from analysis.report.context import ReportContext
+
+    speed = json.loads(matchup_solve.SPEED_JSON.read_text())
+
+    class Family:
+        key, title = "cobardes", "¡Cobardes!"
+
+    text = matchup_solve.text(ReportContext(Family, tmp_path, False))
+    assert f"{speed['python']['cpu_seconds']:.0f} CPU s (in Python)" in text
+    assert f"{speed['new_solve']['exploitability']:.3f}" in text
+    assert "**lower bound**" in text
+    if matchup_solve.CURVES_JSON.exists():
+        assert (tmp_path / "cobardes_matchup_solve_curves.png").exists()
+        assert "Discounted CFR" in text
+    monkeypatch.setattr(matchup_solve, "SPEED_JSON", tmp_path / "missing.json")
+    assert matchup_solve.text(ReportContext(Family, tmp_path, False)) == ""

@@ -16,6 +16,7 @@ from analysis.cobardes.hidden_solution import HiddenSolution, solution_path
 from analysis.cobardes.sweep import hidden_params, is_mirror
 from analysis.shared import store
 from analysis.shared.store import CorruptFileError
+from analysis.solve.errors import SolveError
 from analysis.solve.floor import FloorRule
 from games.cobardes import cards as C
 
@@ -267,3 +268,40 @@ def test_matchups_are_solved_dealt_first_in_a_fixed_random_order():
     assert all(not is_mirror(p) for p in order[:len(dealt)])
     assert order[:len(dealt)] != dealt  # shuffled, not in the courtiers' order
     assert order == H.solving_order(matchups)
+
+
+def test_a_procuress_matchups_opening_answers_after_a_swap_exactly():
+    """With the Procuress the second seat may reach its first decision with both villains
+    swapped and known: no villain is hidden any more, the trunk ends there, and the
+    answer is the exact solve's (one world; the rival now holds the villain the seat was
+    dealt)."""
+    record, table = H.solve_hidden_matchup(("Procuress", "Maiden"), 2, 3, rule=RULE)
+    swapped = [e for e in table.seats[1] if any("swaps villains" in t for t in e["seen"])]
+    assert swapped and len(table.seats[1]) > len(swapped)
+    for entry in swapped:
+        (villain, answer), = entry["answers"].items()
+        assert answer["worlds"] == 1 and answer["opponent_hand"] == {villain: 1.0}
+        assert sum(p for _, p in answer["mix"]) == pytest.approx(1.0)
+    assert record.battle_endings() is not None
+
+
+def test_what_the_second_seat_saw_reads_in_its_words():
+    from analysis.cobardes.advise import _rival_words
+
+    assert _rival_words(("P1 shows their villain to P0", "P0 swaps villains"), 1) == (
+        "you show your villain to the rival", "the rival swaps villains")
+    assert _rival_words(("P1 holds the Wolf back",), 0) == ("the rival holds the Wolf back",)
+
+
+def test_a_matchup_that_fails_is_named_and_the_others_are_stored(tmp_path, monkeypatch):
+    solve = H.solve_hidden_matchup
+
+    def failing(pairing, *args, **kwargs):
+        if pairing == PAIRS[0]:
+            raise ValueError("a test's failure")
+        return solve(pairing, *args, **kwargs)
+
+    monkeypatch.setattr(H, "solve_hidden_matchup", failing)
+    with pytest.raises(SolveError, match="1 of 2 matchups failed.*Squire/Archer.*a test's"):
+        H.run_hidden_sweep(PAIRS[:2], directory=tmp_path, workers=1, progress=False, **SMALL)
+    assert set(H.load_hidden(PAIRS[:2], 2, 2, tmp_path)) == {PAIRS[1]}

@@ -11,6 +11,7 @@ payoffs are the war values of the scores it leads to (:mod:`analysis.cobardes.wa
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 from analysis.cobardes import exact, openings, sweep
@@ -28,6 +29,7 @@ from analysis.play.coaching import register_coach
 from analysis.shared import store
 from analysis.shared.lists import comma_list
 from analysis.shared.progress import say
+from analysis.solve.cfr import METHOD_NAMES
 from games.cobardes import cards as C
 from games.cobardes import engine as E
 from games.cobardes.hidden import any_villain_unknown
@@ -212,7 +214,8 @@ def stored_opening(q: Query, pay) -> Advice | None:
     if not entries:
         return None
     where = store.shown(openings.table_path(pairing, q.warriors, q.combats))
-    solver = (f"{table.method} on the trunk's state graph until its exploitability stopped "
+    solver = (f"{METHOD_NAMES.get(table.method, table.method)} on the trunk's state graph "
+              "until its exploitability stopped "
               f"improving ({table.iterations} iterations), public subgames solved exactly; "
               "exploitability within the abstraction, a lower bound on the true one; stored "
               f"{where} (commit {_short(str(table.provenance.get('commit', 'unknown')))})")
@@ -230,9 +233,23 @@ def stored_opening(q: Query, pay) -> Advice | None:
 
 
 def _rival_words(seen: tuple[str, ...], seat: int) -> tuple[str, ...]:
-    """What a seat saw, in the game's words, with the rival called the rival."""
-    return tuple(text.replace(f"P{1 - seat}", "the rival").replace(f"P{seat}", "you")
-                 for text in seen)
+    """What a seat saw, in the game's words, with the rival called the rival and the seat
+    "you" (the verb after it agreeing: "you show your villain")."""
+    out = []
+    for text in seen:
+        text = text.replace(f"P{1 - seat}", "the rival").replace(f"P{seat}", "you")
+        text = re.sub(r"\byou (\w+?)e?s( \w+)?\b",
+                      lambda m: _you(m.group(0)), text)
+        out.append(text)
+    return tuple(out)
+
+
+def _you(words: str) -> str:
+    """"you shows their villain" as "you show your villain"."""
+    verb, *rest = words.split(" ")[1:]
+    verb = {"does": "do", "has": "have"}.get(verb, verb[:-1] if verb.endswith("s") else verb)
+    rest = ["your" if w == "their" else w for w in rest]
+    return " ".join(["you", verb, *rest])
 
 
 def _short(commit: str) -> str:

@@ -35,7 +35,9 @@ from analysis.cobardes.war import composed_values
 from analysis.shared import store
 from analysis.shared.distribute import local_pool, run_on_dask
 from analysis.shared.progress import bar as progress_bar
+from analysis.shared.provenance import pinned
 from analysis.shared.store import atomic_write_text, damaged_record, read_record
+from analysis.solve.errors import SolveError
 from analysis.solve.floor import FloorRule
 from games.cobardes import cards as C
 from games.errors import InvalidParameterError
@@ -262,23 +264,40 @@ def run_hidden_sweep(pairings: Iterable[tuple[str, str]] | None = None, warriors
     args = (warriors, combats, str(directory), method, rule, keep_solutions)
     bar = progress_bar(total=len(todo), desc="matchups with hidden villains", unit=" matchups",
                progress=bool(progress and todo))
-    try:
-        if scheduler is not None and todo:
-            run_on_dask(scheduler, run_hidden_task, [(p, *args) for p in todo],
-                        lambda _: bar.update(1))
-        elif workers <= 1:
-            for p in todo:
-                run_hidden_task(p, *args)
-                bar.update(1)
-        elif todo:
-            with local_pool(workers) as pool:
-                futures = [pool.submit(run_hidden_task, p, *args) for p in todo]
-                for fut in as_completed(futures):
-                    fut.result()
-                    bar.update(1)
-    finally:
-        bar.close()
+    # The records name the code the sweep started with, whatever the checkout does meanwhile.
+    with pinned(), bar:
+        _run_tasks(todo, args, workers, scheduler, bar)
     return load_hidden(pairings, warriors, combats, directory)
+
+
+def _run_tasks(todo, args, workers, scheduler, bar) -> None:
+    """Solve the matchups ``todo``; one that fails is set aside and the others go on,
+    then the failures are raised together in one line."""
+    failed: list[tuple[tuple[str, str], BaseException]] = []
+    if scheduler is not None and todo:
+        run_on_dask(scheduler, run_hidden_task, [(p, *args) for p in todo],
+                    lambda _: bar.update(1))
+    elif workers <= 1:
+        for p in todo:
+            try:
+                run_hidden_task(p, *args)
+            except Exception as exc:  # noqa: BLE001 (reported with the others below)
+                failed.append((p, exc))
+            bar.update(1)
+    elif todo:
+        with local_pool(workers) as pool:
+            futures = {pool.submit(run_hidden_task, p, *args): p for p in todo}
+            for fut in as_completed(futures):
+                try:
+                    fut.result()
+                except Exception as exc:  # noqa: BLE001 (reported with the others below)
+                    failed.append((futures[fut], exc))
+                bar.update(1)
+    if failed:
+        raise SolveError(f"{len(failed)} of {len(todo)} matchups failed, the others are "
+                         "stored: " + "; ".join(f"{a}/{b} ({type(e).__name__}: {e})"
+                                                for (a, b), e in failed[:5])
+                         + ("; ..." if len(failed) > 5 else ""))
 
 
 def load_hidden(pairings: Iterable[tuple[str, str]] | None = None, warriors: int = C.MAX_WARRIOR,

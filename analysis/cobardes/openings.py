@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pyspiel
 
+from analysis.cobardes import exact as X
+from analysis.cobardes.fast_exact import FastExactSolver
 from analysis.cobardes.hidden_advice import advise_hidden, solution_for
 from analysis.cobardes.sweep import hidden_params
 from analysis.shared import store
@@ -28,6 +30,7 @@ from analysis.shared.provenance import provenance
 from analysis.shared.store import atomic_write_text, damaged_record, read_json
 from games.cobardes import cards as C
 from games.cobardes import engine as E
+from games.cobardes.hidden import any_villain_unknown
 
 GAME = "python_cobardes_battle"
 VERSION = 2
@@ -143,12 +146,27 @@ class OpeningAdvice:
                 if villain in e["answers"]]
 
 
-def _answer(state: pyspiel.State, solution) -> dict:
-    spot = advise_hidden(state, solution)
+def _answer(state: pyspiel.State, solution, exact: FastExactSolver) -> dict:
+    """The advice at ``state`` from the battle's ``solution``; where no villain is hidden
+    from anyone any more (the Procuress swapped both), from the ``exact`` solve of the
+    public position, the one the solution's trunk ends on there."""
     mover = state.current_player()
+    pos = state.position
     names = {a: state.action_to_string(a) for a in state.legal_actions()}
-    return {"value": spot.value, "decision": E.PHASE_NAMES[state.position.phase],
-            "mix": [[a, p] for a, p in spot.mix.items()], "court": state.position.court[mover],
+    if not (pos.pending or pos.phase in (E.PROC_TAKE, E.PROC_GIVE) or any_villain_unknown(pos)):
+        sign = 1.0 if mover == 0 else -1.0
+        mix = exact.strategy(pos)
+        values = exact.action_values(pos)
+        held = [C.CARD_NAMES[v] for v in E.bits(pos.h[1 - mover] & C.VILLAIN_MASK)]
+        return {"value": sign * exact.value(X.matrix_root(pos)),
+                "decision": E.PHASE_NAMES[pos.phase],
+                "mix": [[a, mix.get(a, 0.0)] for a in state.legal_actions()],
+                "court": pos.court[mover],
+                "actions": [[names[a], mix.get(a, 0.0), values[a]] for a in state.legal_actions()],
+                "opponent_hand": dict.fromkeys(held or ["none"], 1.0), "worlds": 1}
+    spot = advise_hidden(state, solution)
+    return {"value": spot.value, "decision": E.PHASE_NAMES[pos.phase],
+            "mix": [[a, p] for a, p in spot.mix.items()], "court": pos.court[mover],
             "actions": [[names[a], spot.mix[a], v] for a, v in spot.action_values.items()],
             "opponent_hand": spot.opponent_hand, "worlds": spot.worlds}
 
@@ -158,11 +176,13 @@ def from_solution(pairing: tuple[str, str], game: pyspiel.Game, solution,
     """The advice at the battle's first decisions, read off ``solution`` (a
     :class:`~analysis.cobardes.hidden_solution.HiddenSolution` of ``game``)."""
     seats = []
+    exact = FastExactSolver(game.rules.cfg, game.rules.pay)
     for seat in (0, 1):
         by_seen: dict[tuple[str, ...], dict] = {}
         for villain in C.VILLAINS:
             for seen, state in first_decisions(game, villain, seat):
-                by_seen.setdefault(seen, {})[C.CARD_NAMES[villain]] = _answer(state, solution)
+                by_seen.setdefault(seen, {})[C.CARD_NAMES[villain]] = _answer(state, solution,
+                                                                              exact)
         seats.append([{"seen": list(seen), "answers": a} for seen, a in by_seen.items()])
     return OpeningAdvice(tuple(pairing), warriors, combats, str(game), solution.iterations,
                          solution.exploitability, solution.value, seats, provenance(None),

@@ -122,6 +122,10 @@ class Belief:
                 self.herds[attacker], self.herds[defender] = rules.resolve_duel(
                     self.herds[attacker], self.herds[defender], cards, won)
                 p, duel = attacker, None
+                # How the duel ended, noted next: the yield already told it.
+                if self._at < len(self._tokens) and self._tokens[self._at].split(":")[1:2] in (
+                        ["takes"], ["defends"]):
+                    self._at += 1
             else:
                 raise ReplayError(tok)
             self._end_turn(p)

@@ -6,6 +6,7 @@ that made it and made again.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.metadata
 import subprocess
 from functools import lru_cache
@@ -21,10 +22,31 @@ def farol_version() -> str:
         return "unknown"
 
 
-@lru_cache(maxsize=1)
+_PINNED: list[str] = []
+
+
+@contextlib.contextmanager
+def pinned():
+    """Within the block, :func:`code_commit` is the commit read when the block began: a
+    long run's results name the code it started with, even where the checkout moves on
+    meanwhile (worker processes started inside the block inherit it; a process reads the
+    commit once, the first time it is asked)."""
+    _PINNED.append(_read_commit())
+    try:
+        yield _PINNED[-1]
+    finally:
+        _PINNED.pop()
+
+
 def code_commit() -> str:
     """The commit of the checkout the code runs from, ``+changes`` when files under
-    ``games/`` or ``analysis/`` differ from it; ``unknown`` outside a git checkout."""
+    ``games/`` or ``analysis/`` differ from it; ``unknown`` outside a git checkout; the
+    one read when a :func:`pinned` block began, inside one."""
+    return _PINNED[-1] if _PINNED else _read_commit()
+
+
+@lru_cache(maxsize=1)
+def _read_commit() -> str:
     try:
         head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPOSITORY, check=True,
                               capture_output=True, text=True, timeout=10).stdout.strip()

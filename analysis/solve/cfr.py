@@ -40,6 +40,13 @@ METHODS: dict[str, tuple[bool, float, float, float]] = {
 PREDICTIVE = frozenset({"pcfr+", "pdcfr+"})
 
 
+# Each method as a reader knows it.
+METHOD_NAMES: dict[str, str] = {
+    "cfr+": "CFR+", "dcfr": "Discounted CFR", "lcfr": "Linear CFR",
+    "pcfr+": "Predictive CFR+", "pdcfr+": "Predictive Discounted CFR+",
+}
+
+
 class CFRSolver:
     """Iterates a regret-minimisation method on a :class:`CompiledGame`.
 

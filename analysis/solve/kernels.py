@@ -359,55 +359,19 @@ def run_iterations(
             forward_other(kind, infoset, estart, echild, eprob, offset, sigma, p, tree, reach)
             sign = 1.0 if p == 0 else -1.0
             infos = infos0 if p == 0 else infos1
+            # Predictive methods keep this iteration's regrets apart, as the next prediction.
             if predictive:
                 clear_rows(infos, offset, pred)
-                cfr_backward(
-                    kind,
-                    infoset,
-                    estart,
-                    echild,
-                    eprob,
-                    utility,
-                    offset,
-                    sigma,
-                    p,
-                    sign,
-                    value,
-                    reach,
-                    pred,
-                )
+            target = pred if predictive else regret
+            cfr_backward(kind, infoset, estart, echild, eprob, utility, offset, sigma, p, sign,
+                         value, reach, target)
+            if predictive:
                 update_player_predictive(
                     t, infos, offset, regret, pred, strat_sum, sigma, own, plus, alpha, gamma
                 )
-                continue
-            cfr_backward(
-                kind,
-                infoset,
-                estart,
-                echild,
-                eprob,
-                utility,
-                offset,
-                sigma,
-                p,
-                sign,
-                value,
-                reach,
-                regret,
-            )
-            update_player(
-                t,
-                infos,
-                offset,
-                regret,
-                strat_sum,
-                sigma,
-                own,
-                plus,
-                alpha,
-                beta,
-                gamma,
-            )
+            else:
+                update_player(t, infos, offset, regret, strat_sum, sigma, own, plus, alpha, beta,
+                              gamma)
 
 
 @njit(cache=True)

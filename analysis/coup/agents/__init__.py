@@ -10,6 +10,10 @@ rule agents share (:mod:`.rules_of_thumb`), the search agent's compiled roll-out
 (:mod:`.rollout_sim`) and an exploiter for lower bounds on an agent's exploitability
 (:mod:`.exploiter`, not offered at a table). The agents build on the solvers
 (:mod:`analysis.coup.solvers`); no solver imports an agent.
+
+:data:`ORACLES` names the agents that can say their mix for every hand they could hold
+at a spot (a :class:`~analysis.coup.solvers.mix_oracle.MixOracle`, what a local best
+response needs); :data:`NO_ORACLE` says why each other 2-player agent cannot.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from analysis.coup.agents import resolve_blueprint
 from analysis.coup.agents import best
 # isort: on
 from analysis.play import bots as every_game
+from games.errors import InvalidParameterError
 
 # Every name ``farol coup match --agents`` takes -> the module that holds that bot.
 BOTS = {
@@ -44,3 +49,52 @@ BOTS = {
     "resolve-blueprint": resolve_blueprint,
     "best": best,
 }
+
+
+def _resolve_oracle(game, seat: int):
+    return resolve.ResolveOracle(resolve.resolve_bot(game, seat, 0))
+
+
+def _resolve_blueprint_oracle(game, seat: int):
+    return resolve.ResolveOracle(resolve_blueprint.resolve_blueprint_bot(game, seat, 0))
+
+
+def _blueprint_oracle(game, seat: int):
+    return blueprint.blueprint_oracle(game)
+
+
+# Agent name -> (game, the agent's seat) -> its mix oracle.
+ORACLES = {
+    "resolve": _resolve_oracle,
+    "resolve-blueprint": _resolve_blueprint_oracle,
+    "blueprint": _blueprint_oracle,
+}
+ORACLES["best"] = ORACLES["resolve"]  # what best is at 2 players
+
+_SEEDED = ("its move at a spot is the best of roll-outs drawn from a random stream that "
+           "every earlier decision of its own advanced, and from its private memory: its "
+           "mix for a hand it did not hold would need the whole game replayed with that "
+           "hand under every seed, conditioned on the moves it made")
+NO_ORACLE = {
+    "search": _SEEDED,
+    "belief": _SEEDED,
+    "fast": _SEEDED,
+    "honest": "no oracle is built for it yet: it remembers who blocked it, so its oracle "
+              "would replay that memory",
+    "bluffer": "it draws its bluffs from a random stream its earlier decisions advanced",
+    "bluffer-bold": "it draws its bluffs from a random stream its earlier decisions advanced",
+    "solved": "it plays 1v1 endgames only",
+    "random": "uniform over the legal moves: an oracle, but not worth a bound",
+}
+
+
+def mix_oracle(name: str, game, seat: int):
+    """The mix oracle of the agent ``name`` in ``seat`` of ``game`` (one-line
+    ``InvalidParameterError`` for an agent that cannot be one, saying why)."""
+    if name in ORACLES:
+        return ORACLES[name](game, seat)
+    why = NO_ORACLE.get(name)
+    if why is None:
+        raise InvalidParameterError(f"unknown agent {name!r}; agents with mix oracles: "
+                                    f"{', '.join(ORACLES)}")
+    raise InvalidParameterError(f"{name} cannot give its mix for every hand: {why}")

@@ -22,12 +22,15 @@ only sooner.
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from collections import OrderedDict
 from collections.abc import Sequence
 
 import pyspiel
 
-from analysis.coup.agents.search import SearchAgent
+from analysis.coup.agents.rules_of_thumb import View, plain_choice
+from analysis.coup.agents.search import SEARCHED, SearchAgent
 from analysis.coup.model import GAME
 from analysis.coup.solvers.belief_resolve import (
     HORIZON,
@@ -39,7 +42,9 @@ from analysis.coup.solvers.belief_resolve import (
     resolve,
 )
 from analysis.coup.solvers.beliefs import ClaimModel, PublicBelief, new_public
+from analysis.coup.solvers.mix_oracle import MixOracle, point
 from analysis.play.bots import BotSpec, register_bot
+from games.coup import cards as C
 from games.coup import engine as E
 from games.coup.view import infoset_key
 from games.errors import InvalidParameterError
@@ -115,6 +120,12 @@ class ResolveAgent(SearchAgent):
 
     def search(self, view, core: E.Core, legal: Sequence[int]) -> int:
         """The move sampled from the re-solved mix at the seat's hand."""
+        mine = self.resolved(core).mixes[infoset_key(core, self.seat)]
+        return self.rng.choices(list(mine), weights=list(mine.values()))[0]
+
+    def resolved(self, core: E.Core) -> Resolved:
+        """The spot at ``core`` re-solved (the beliefs brought up to it first; only its
+        public history is read): the mix of every hand of the seat's range."""
         self.belief.update(core)
         key = (core.cfg, self.seat, self.turns, self.horizon, self.iterations, self.leaf_name,
                tuple(new_public(None, core.log)))
@@ -125,8 +136,73 @@ class ResolveAgent(SearchAgent):
             SOLVED.put(key, solved)
         self.last = solved
         self.played.update(solved.mixes)
-        mine = solved.mixes[infoset_key(core, self.seat)]
-        return self.rng.choices(list(mine), weights=list(mine.values()))[0]
+        return solved
+
+
+@dataclasses.dataclass(frozen=True)
+class _Spot:
+    # The agent's state once it has re-solved a public history: its beliefs, its own
+    # mixes so far and the re-solve.
+    belief: PublicBelief
+    played: dict
+    solved: Resolved | None
+
+
+class ResolveOracle(MixOracle):
+    """The re-solving agent ``agent`` (bound to its seat, not yet played) as a mix
+    oracle: its mix at any spot for every hand it could hold.
+
+    A re-solve depends only on the public history, the seat and the settings (the
+    module's docstring), so the agent's state at a public history is computed once,
+    from its state at its last re-solve before (kept by public history), and one
+    re-solve gives every hand's mix. Its other choices (which card to lose, keep or
+    show) are the plain rules' (:func:`~.rules_of_thumb.plain_choice`): one move for
+    each hand. Spots are asked in the order the game reaches them along any line of
+    play (a range update, a search and a roll-out all do), so the state before a spot
+    is always kept.
+    """
+
+    name = "resolve"
+
+    def __init__(self, agent: ResolveAgent):
+        self.agent = agent
+        self.seat = agent.seat
+        self.start_spot = _Spot(agent.belief, dict(agent.played), None)
+        self.spots: dict[tuple, _Spot] = {}
+
+    def mix(self, core: E.Core, player: int) -> list[tuple[int, float]]:
+        if player != self.seat:
+            raise ValueError(f"this {self.name} oracle answers for seat {self.seat}, "
+                             f"not {player}")
+        legal = core.legal_actions()
+        if len(legal) == 1:
+            return [(legal[0], 1.0)]
+        view = View.of_core(core, player)
+        if view.step[0] == E.S_PICK or view.step[0] not in SEARCHED:
+            return point(plain_choice(view, legal), legal)
+        if view.step[0] == E.S_CHAL and not self.agent.concerned(view):
+            lie = view.proven_lie(view.step[2], None)
+            return point(C.A_CHALLENGE if lie else C.A_NO_CHALLENGE, legal)
+        mine = self.solved(core).mixes[infoset_key(core, player)]
+        return [(a, mine.get(a, 0.0)) for a in legal]
+
+    def solved(self, core: E.Core) -> Resolved:
+        """The agent's re-solve of the public history of ``core``."""
+        public = tuple(new_public(None, core.log))
+        spot = self.spots.get(public)
+        if spot is not None:
+            return spot.solved
+        base = next((self.spots[public[:k]] for k in range(len(public) - 1, -1, -1)
+                     if public[:k] in self.spots), self.start_spot)
+        agent = self.agent
+        agent.belief, agent.played = copy.copy(base.belief), dict(base.played)
+        solved = agent.resolved(core)
+        self.spots[public] = _Spot(agent.belief, agent.played, solved)
+        return solved
+
+    def prune(self, core: E.Core) -> None:
+        public = tuple(new_public(None, core.log))
+        self.spots = {k: v for k, v in self.spots.items() if public[:len(k)] == k}
 
 
 def resolve_bot(game: pyspiel.Game, seat: int, seed: int = 0):

@@ -18,6 +18,7 @@ import pyspiel
 
 from games.coup import cards as C
 from games.coup import engine as E
+from games.coup.view import infoset_key
 
 # What a card is worth keeping: the Duke makes 3 coins a turn, the Assassin and the
 # Captain attack, the Contessa only defends, the exchange character only digs.
@@ -45,9 +46,14 @@ class View:
 
     @classmethod
     def of(cls, state: pyspiel.State, seat: int) -> View:
+        return cls.of_core(state.core, seat)
+
+    @classmethod
+    def of_core(cls, core: E.Core, seat: int) -> View:
+        """What ``seat`` sees at the engine position ``core`` (as :meth:`of` reads it)."""
         (_, hand, _, actor, kind, target, cards, revealed, coins, drawn,
-         queue, _) = state.infoset_key(seat)
-        cfg = state.core.cfg  # the game's parameters: public
+         queue, _) = infoset_key(core, seat)
+        cfg = core.cfg  # the game's parameters: public
         return cls(seat, hand, drawn if isinstance(drawn, tuple) else (), coins, revealed,
                    cards, actor, kind, target, queue[0] if queue else (), cfg.copies,
                    cfg.num_players == 2 and cfg.setup == "draft" and cfg.position is None)

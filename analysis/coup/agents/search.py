@@ -46,7 +46,7 @@ from games.coup import cards as C
 from games.coup import engine as E
 
 # Steps at which the agent searches; elsewhere it uses the panel's plain choices.
-_SEARCHED = (E.S_ACTION, E.S_CHAL, E.S_BLOCK)
+SEARCHED = (E.S_ACTION, E.S_CHAL, E.S_BLOCK)
 _CLAIMS = (C.DUKE, C.CAPTAIN, C.ASSASSIN)
 # The claims a player cannot bluff for want of coins (by whether it can pay an assassination).
 _UNAFFORDABLE = ({C.ASSASSIN}, set())
@@ -405,7 +405,7 @@ class SearchAgent:
             return action
         if len(legal) == 1:
             return legal[0]
-        if view.step[0] not in _SEARCHED:
+        if view.step[0] not in SEARCHED:
             return plain_choice(view, legal)
         if view.step[0] == E.S_CHAL and not self.concerned(view):
             return C.A_CHALLENGE if view.proven_lie(view.step[2], self.memory.my_pick) else C.A_NO_CHALLENGE

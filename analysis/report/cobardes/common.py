@@ -13,13 +13,11 @@ from analysis.cobardes.exact import BattleSpec
 from analysis.report.cells import annotate, ink
 from analysis.report.context import ReportContext
 from analysis.shared import store
-from games.cobardes import cards as C
 
 BENCHMARKS = store.REPOSITORY / "benchmarks" / "results"
 BENCHMARK_JSON = BENCHMARKS / "cobardes_villains.json"
 REFINED_KEY_JSON = BENCHMARKS / "cobardes_refined_key.json"
 FULL_BATTLE_JSON = BENCHMARKS / "cobardes_full_battle.json"
-FULL_GRAPH_JSON = BENCHMARKS / "cobardes_full_battle_graph.json"
 WAR_COMPOSITION_JSON = BENCHMARKS / "cobardes_war_composition.json"
 RENEWAL_COMPOSITION_JSON = BENCHMARKS / "cobardes_renewal_composition.json"
 EXACT = "exact backward induction (LP per confrontation), exploitability 0"
@@ -89,21 +87,7 @@ def load_renewal():
     return cached[0]
 
 
-def pairing_text(full: dict) -> str:
-    return f"{full['params']['courtier0']} vs {full['params']['courtier1']}"
-
-
-def full_army_text(full: dict) -> str:
-    p = full["params"]
-    return f"warriors 0-{p.get('warriors', C.MAX_WARRIOR)}, {p.get('combats', C.MAX_COMBATS)} combats"
-
-
 def duration_text(seconds: float) -> str:
     """``"27 s"`` under a minute and a half, else ``"4.3 min"``."""
     return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.1f} min"
 
-
-def target_text(full: dict) -> str:
-    if full["total_seconds"] <= 300:
-        return "under 5 minutes"
-    return f"{full['total_seconds'] / 300:.1f} times 5 minutes"

@@ -9,19 +9,14 @@ import numpy as np
 from analysis.cobardes import balance, subgames, villains
 from analysis.cobardes.hidden_sweep import complete, hidden_matchups, load_hidden
 from analysis.cobardes.sweep import is_mirror
+from analysis.report.cobardes import matchup_solve
 from analysis.report.cobardes.common import (
     BENCHMARK_JSON,
     EXACT,
-    FULL_BATTLE_JSON,
-    FULL_GRAPH_JSON,
     REFINED_KEY_JSON,
     RENEWAL_COMPOSITION_JSON,
     WAR_COMPOSITION_JSON,
-    duration_text,
-    full_army_text,
     heatmap,
-    pairing_text,
-    target_text,
     villain_frame,
 )
 from analysis.report.context import ReportContext
@@ -215,7 +210,7 @@ abstraction's loss.
 
 On the full game only the exploitability inside the abstraction is measurable; it is
 a **lower bound** on the true exploitability (a best response that also forgets is
-weaker than a true one).{verdict}{refined_text()}{cut}{hidden}{full_battle_text(ctx)}{war_composition_text(stored=_endings_stored())}{renewal_composition_text()}{bench}"""
+weaker than a true one).{verdict}{refined_text()}{cut}{hidden}{matchup_solve.text(ctx)}{war_composition_text(stored=_endings_stored())}{renewal_composition_text()}{bench}"""
 
 
 def _loss_rows(measured: list[dict]) -> list[str]:
@@ -293,92 +288,3 @@ The largest true exploitability of a state-keyed trunk solution is
 {worst['graph_exploitability_true']:.1e}, on *{worst['label']}*.{understated} (The trunk's
 abstraction refines the whole graph's, since public positions are no longer merged with
 hidden ones, so its values can differ slightly from the table above.)"""
-
-
-
-
-
-
-
-
-
-
-def full_battle_text(ctx: ReportContext) -> str:
-    """The full battle with hidden villains, from the committed benchmark run."""
-    if not FULL_BATTLE_JSON.exists():
-        return ""
-    f = read_json(FULL_BATTLE_JSON)
-    last = f["slices"][-1]
-    deals = villain_frame(f["deal_values"])
-    path = heatmap(ctx, deals, "full_battle_villains",
-                    f"Full battle ({pairing_text(f)}): value for player 0 by the villains dealt, "
-                    f"hidden", "battle value", vmin=-1.5, vmax=1.5,
-                    diagonal="each villain exists once")
-    strength = balance.seat_neutral_strength(deals).dropna()
-    ranking = ", ".join(f"{name} {v:+.2f}" for name, v in strength.items())
-    progress = "; ".join(
-        f"{r['iterations']} iterations: value {r['value']:+.4f}, "
-        f"{r['exploitability_in_abstraction']:.1e}" for r in f["slices"])
-    slices = [r["exploitability_in_abstraction"] for r in f["slices"]]
-    stalled = ""
-    if len(slices) >= 2 and slices[-1] >= 0.9 * slices[-2]:
-        stalled = (" The figure stopped falling over the last slice: with imperfect recall "
-                   "CFR+ has no convergence guarantee.")
-    walked = ""
-    if f.get("walked_positions"):
-        walked = (f" (a deal-lifted walk: {f['walked_positions']:,} positions walked once for "
-                  "all the deals that differ only in the villains still hidden)")
-    method = "state graph of"
-    if f.get("method") == "cut":
-        method = (f"compile that solves the public subgames exactly by backward induction "
-                  f"as it reaches them ({f['exact_positions']:,} positions, "
-                  f"{duration_text(f['exact_seconds'])} of the compile, in the numba-compiled "
-                  "solver of `analysis/cobardes/fast_exact.py`) and leaves CFR+ "
-                  "the trunk, where a villain is still hidden: a state graph of")
-    best = min(f["slices"], key=lambda r: r["exploitability_in_abstraction"])
-    if best is not last:
-        stalled += (f" The lowest figure, {best['exploitability_in_abstraction']:.1e}, came "
-                    f"after {best['iterations']} iterations ({duration_text(best['cfr_seconds'])} "
-                    f"of CFR+), {duration_text(f['compile_seconds'] + best['cfr_seconds'])} from "
-                    "the start.")
-    if f.get("method") == "cut" and FULL_GRAPH_JSON.exists():
-        g = read_json(FULL_GRAPH_JSON)
-        g_last = g["slices"][-1]
-        stalled += (f" For comparison, CFR+ on the whole state graph ({g['nodes']:,} nodes, "
-                    f"same battle, `cobardes_full_battle_graph.txt`) took "
-                    f"{duration_text(g['total_seconds'])} in all for value "
-                    f"{g_last['value']:+.4f} and {g_last['exploitability_in_abstraction']:.1e} "
-                    f"within its abstraction after {g_last['iterations']} iterations.")
-    mix_rows = []
-    for player, mixes in f.get("first_combat_mix", {}).items():
-        for villain in balance.VILLAINS:
-            mix = mixes.get(villain)
-            if mix is None:
-                continue
-            shown = ", ".join(f"{'villain' if card == villain else card} {100 * p:.0f}%"
-                              for card, p in mix.items() if p >= 0.005)
-            mix_rows.append(f"| {player} | {villain} | {shown} |")
-    mix_table = ""
-    if mix_rows:
-        mix_table = ("\n\nFirst combat, by the villain held (P0 commits first, face down; "
-                     "P1 answers without seeing it):\n\n| player | holding | mix |\n"
-                     "|---|---|---|\n" + "\n".join(mix_rows))
-    return f"""
-
-### The full battle, solved
-
-{full_army_text(f).capitalize()}, {pairing_text(f)}, both villains dealt at random
-from all nine (72 deals), solved by the state-keyed engine in one run
-(`benchmarks/cobardes_full_battle.py`, output committed in `benchmarks/results/`): a
-{method} {f['nodes']:,} nodes ({f['internal_nodes']:,} decisions and chance
-nodes) and {f['infosets']:,} information sets, compiled in
-{duration_text(f['compile_seconds'])}{walked}, then CFR+ for
-{duration_text(last['cfr_seconds'])}; {duration_text(f['total_seconds'])} in all
-({target_text(f)}), at a peak memory of {f['peak_rss_gb']:.1f} GB. CFR+ progress
-({progress}): the last figure, the exploitability measured within the abstraction, is a **lower bound** on the true exploitability of the solution
-(best responses that also forget are strategies of the true game); the true figure
-needs the perfect-recall tree, which no machine holds.{stalled}
-
-![Full battle, hidden villain deals]({path})
-
-Mean over the rival's villain, both seats: {ranking}.{mix_table}"""

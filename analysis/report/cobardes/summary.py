@@ -4,15 +4,12 @@ from __future__ import annotations
 
 from analysis.cobardes import balance, renewal, subgames
 from analysis.cobardes.exact import ExactSolver, initial_position, payoff_values
+from analysis.report.cobardes import matchup_solve
 from analysis.report.cobardes.common import (
-    FULL_BATTLE_JSON,
     army_text,
     battle_spec,
     duration_text,
-    full_army_text,
     load_renewal,
-    pairing_text,
-    target_text,
     villain_frame,
 )
 from analysis.report.cobardes.warriors import tip_rows
@@ -20,6 +17,7 @@ from analysis.report.context import ReportContext
 from analysis.report.guides.cobardes import courtiers, villains
 from analysis.report.markdown import pct
 from analysis.shared.store import read_json
+from analysis.solve.cfr import METHOD_NAMES
 from games.cobardes import cards as C
 
 
@@ -88,22 +86,20 @@ def summary_section(ctx: ReportContext) -> str:
             f"than the guide's answer, shown for the method): the {strength.index[0]} comes "
             f"first there ({strength.iloc[0]:+.2f} a battle), the {strength.index[-1]} last "
             f"({strength.iloc[-1]:+.2f}).")
-    if FULL_BATTLE_JSON.exists():
-        f = read_json(FULL_BATTLE_JSON)
-        last = f["slices"][-1]
-        deals = villain_frame(f["deal_values"])
-        strength = balance.seat_neutral_strength(deals).dropna()
+    solved = matchup_solve.facts()
+    if solved is not None and solved["record"] is not None:
+        s, r = solved["speed"], solved["record"]
+        strength = balance.seat_neutral_strength(villain_frame(r.deals)).dropna()
         lines.append(
-            f"* **The full battle with hidden villains** ({pairing_text(f)}, all 9 villains, "
-            f"{full_army_text(f)}) is solved by the state-keyed engine"
-            f"{' with its public subgames solved exactly' if f.get('method') == 'cut' else ''}"
-            f": {f['nodes']:,} {'trunk' if f.get('method') == 'cut' else 'graph'} "
-            f"nodes, {duration_text(f['total_seconds'])} on this machine ({target_text(f)}), "
-            f"CFR+ {last['iterations']} iterations, exploitability within the "
-            f"abstraction {last['exploitability_in_abstraction']:.1e} (a lower bound on the "
-            f"true one). In this one matchup, not the guide's answer, the "
-            f"{strength.index[0]} comes first ({strength.iloc[0]:+.2f} a battle), the "
-            f"{strength.index[-1]} last ({strength.iloc[-1]:+.2f}).")
+            f"* **A full battle with hidden villains** ({r.pairing[0]} vs {r.pairing[1]}, all 9 "
+            f"villains, warriors 0-6, 7 combats), as every matchup is solved: {r.nodes:,} trunk "
+            f"nodes, {duration_text(s['new_total_cpu_seconds'])} of CPU in all, "
+            f"{METHOD_NAMES.get(r.method, r.method)} until its exploitability stopped "
+            f"improving ({r.iterations} iterations kept), exploitability within the abstraction "
+            f"{r.exploitability_lower_bound:.1e} (a lower bound on the true one). In this one "
+            f"matchup, not the guide's answer, the {strength.index[0]} comes first "
+            f"({strength.iloc[0]:+.2f} a battle), the {strength.index[-1]} last "
+            f"({strength.iloc[-1]:+.2f}).")
     return "\n".join(lines)
 
 

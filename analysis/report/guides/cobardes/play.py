@@ -70,10 +70,15 @@ def thumbs(mixes_by_seat: dict | None, keep: dict | None, opening: dict | None,
     elif keep:
         out.append(f"After a battle, {keep_text(keep)}.")
     if opening:
-        low = sum(p for c, p in opening["mix"].items() if c in ("0", "1", "2", "3"))
-        out.append("In the learning game, open with " + ", ".join(
-            f"the {c} {pct(p, 0)}" for c, p in opening["mix"].items() if p >= 0.005)
-            + f"; never lower ({pct(low, 0)}).")
+        played = sorted(((p, c) for c, p in opening["mix"].items() if p >= 0.005), reverse=True)
+        lowest = min(int(c) for _, c in played)
+        lower = sum(p for c, p in opening["mix"].items() if int(c) < lowest)
+        cards = [f"the {c}" for _, c in played]
+        shares = [pct(p, 0) for p, _ in played]
+        listed = cards[0] if len(cards) == 1 else ", ".join(cards[:-1]) + " or " + cards[-1]
+        said = shares[0] if len(shares) == 1 else ", ".join(shares[:-1]) + " and " + shares[-1]
+        out.append(f"In the learning game, open with {listed} ({said} of the time); never "
+                   f"a card below the {lowest} ({pct(lower, 0)}).")
     if mixes_by_seat:
         mixes = mixes_by_seat.get("P0", {})
         eager = sorted(((m.get(v, 0.0), v) for v, m in mixes.items()), reverse=True)

@@ -28,11 +28,10 @@ from analysis.report.cobardes.common import (
 )
 from analysis.shared import store
 from analysis.shared.store import read_json
+from analysis.solve.cfr import METHOD_NAMES
 
 RENEWAL = "farol cobardes renewal"
 SWEEP = "farol cobardes sweep --kind hidden"
-METHOD_NAMES = {"cfr+": "CFR+", "dcfr": "Discounted CFR", "lcfr": "Linear CFR",
-                "pcfr+": "Predictive CFR+", "pdcfr+": "Predictive Discounted CFR+"}
 
 
 def method_words(*methods: str) -> str:
