@@ -620,12 +620,18 @@ def test_a_stored_lower_bound_is_the_re_solves_accuracy(client, tmp_path):
     assert line.count("Source") == 1 and "exploitability 0" not in line
 
 
-def test_a_stopped_run_and_an_interval_holding_zero_say_so():
-    text = answers._bound_text(0.25, [-0.054, 0.5], 20, 1000)
-    assert text == ("in games from the deal a best response gains at least +0.250 "
-                    "[-0.054, +0.500] in win probability (a lower bound with its 95% "
-                    "interval: a local best response over 20 games, a run stopped at 20 of "
-                    "1,000); the interval holds 0, so it shows no loss beyond chance")
+def test_a_stopped_run_whose_interval_holds_zero_is_no_bound(client, tmp_path):
+    _lower_bounds(tmp_path, [BOUND | {"games": 20, "gain": 0.25,
+                                      "gain_ci95": [-0.054, 0.5]}])
+    advice = _answer(client, "coup re-solve, two cards each")
+    accuracy = advice["accuracy"]
+    assert accuracy["kind"] == "not measured" and advice["exploitability"] is None
+    assert accuracy["text"].startswith(
+        "its loss to a best response in the whole game is not measured: a local best "
+        "response gained +0.250 [-0.054, +0.500] in win probability in games from the deal "
+        "(over 20 games, a run stopped at 20 of 1,000), an interval that holds 0; inside "
+        "the re-solved turn")
+    assert "at least" not in accuracy["text"]
 
 
 def test_the_blueprints_answers_use_its_stored_bound(tmp_path):

@@ -217,10 +217,12 @@ def _whole_game(agent: str, advice: dict, inside: str) -> dict:
     match`` names it): its stored lower bound where one is measured, else that its loss
     is not measured (a re-solve's own small gap, ``inside``, bounds nothing outside it)."""
     bound = lower_bound(agent, advice.get("deck"), advice.get("setup"))
-    if bound is not None:
+    if bound is not None and bound["shown"]:
         return _accuracy("lower bound", bound["text"] + inside, bound["gain"])
-    return _accuracy("not measured", "its loss to a best response in the whole game is "
-                     "not measured" + inside)
+    unmeasured = "its loss to a best response in the whole game is not measured"
+    if bound is not None:  # a run whose interval holds 0 bounds nothing
+        unmeasured += ": " + bound["text"]
+    return _accuracy("not measured", unmeasured + inside)
 
 
 LOWER_BOUNDS = ("coup", "lower_bounds.json")  # in the data folder, when measured
@@ -230,7 +232,8 @@ def lower_bound(agent: str, deck: Any, setup: Any) -> dict | None:
     """The stored lower bound on how much ``agent``'s strategy loses to a best response
     (``coup/lower_bounds.json`` in the data folder, format 1: a local best response's
     gain in win probability with its 95% interval), for ``deck`` and ``setup``: its
-    ``gain`` and ``text``; ``None`` where none is stored (or it cannot be read)."""
+    ``gain``, ``text`` and whether its interval ``shown`` a loss (excludes 0); ``None``
+    where none is stored (or it cannot be read)."""
     path = store.data(*LOWER_BOUNDS)
     if not path.is_file():
         return None
@@ -249,20 +252,21 @@ def lower_bound(agent: str, deck: Any, setup: Any) -> dict | None:
         if not (_number(gain) and isinstance(ci, list) and len(ci) == 2
                 and all(_number(c) for c in ci) and isinstance(games, int) and games > 0):
             continue
-        return {"gain": float(gain),
+        return {"gain": float(gain), "shown": ci[0] > 0,
                 "text": _bound_text(gain, ci, games, row.get("planned"))}
     return None
 
 
 def _bound_text(gain: float, ci: list, games: int, planned: Any) -> str:
-    """A stored lower bound in words: the gain with its 95% interval and its games; a run
-    stopped short of its plan says so, and an interval holding 0 shows no loss."""
-    text = (f"in games from the deal a best response gains at least {gain:+.3f} "
-            f"[{ci[0]:+.3f}, {ci[1]:+.3f}] in win probability (a lower bound with its 95% "
-            f"interval: a local best response over {games:,} games")
+    """A stored lower bound in words: the gain with its 95% interval and its games (a run
+    stopped short of its plan says so). An interval holding 0 shows no loss: then the
+    words say what the run found, not a bound."""
+    games_text = f"over {games:,} games"
     if isinstance(planned, int) and not isinstance(planned, bool) and planned > games:
-        text += f", a run stopped at {games:,} of {planned:,}"
-    text += ")"
+        games_text += f", a run stopped at {games:,} of {planned:,}"
+    figure = f"{gain:+.3f} [{ci[0]:+.3f}, {ci[1]:+.3f}] in win probability"
     if ci[0] <= 0:
-        text += "; the interval holds 0, so it shows no loss beyond chance"
-    return text
+        return (f"a local best response gained {figure} in games from the deal "
+                f"({games_text}), an interval that holds 0")
+    return (f"in games from the deal a best response gains at least {figure} (a lower "
+            f"bound with its 95% interval: a local best response {games_text})")
