@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +18,7 @@ from analysis.play.match import MatchResult, SeatRecord
 from analysis.report.context import ReportContext
 from analysis.report.coup.from_the_deal import section_from_the_deal
 from analysis.report.guides.coup import edges as E
-from analysis.report.guides.write import GUIDES, render_guide
+from analysis.report.guides.write import GUIDES, methods, render_guide
 from analysis.shared import store
 from analysis.statistics.intervals import bound_points, difference, pooled
 from games import catalog
@@ -40,18 +41,32 @@ def record(players: int, first: tuple[float, tuple[float, float]], deck: str = "
                           "the strongest Coup agent", plays, True, cpu)
 
 
-def row(text: str, question: str) -> str:
-    (line,) = [x for x in text.splitlines() if x.startswith(f"| {question} |")]
-    return line
+def answered(text: str, question: str) -> str:
+    """What the guide says under ``### question``, up to the next heading."""
+    (_, block) = text.split(f"\n### {question}\n")
+    return re.split(r"\n#{2,3} |\n\*\*About these numbers", block)[0].strip()
+
+
+def row_of(block: str, first: str) -> list[str]:
+    (found,) = [[c.strip() for c in line.strip().strip("|").split("|")]
+                for line in block.splitlines() if line.startswith(f"| {first} |")]
+    return found
+
+
+def said(text: str, question: str) -> str:
+    """How the methods appendix says ``question`` was measured."""
+    return text.split(f"**{question}**", 1)[1].split("\n\n")[0]
 
 
 def guide(tmp_path: Path, *records: SB.TableRecord) -> tuple[str, str]:
-    """The Coup guide and its methods appendix's section, from ``records`` only."""
+    """The Coup guide and its methods appendix's sections (on the deal, and on how the
+    guide's answers were measured), from ``records`` only."""
     with store.use(tmp_path):
         for r in records:
             SB.save_record(r)
         text = render_guide(GUIDES["coup"], tmp_path)
-        appendix = section_from_the_deal(ReportContext(catalog.family("coup"), tmp_path))
+        appendix = (section_from_the_deal(ReportContext(catalog.family("coup"), tmp_path))
+                    + "\n" + methods("coup", tmp_path))
     return text, appendix
 
 
@@ -108,11 +123,14 @@ def test_the_first_players_edge_and_its_words(tmp_path):
     assert E.edge(behind).words == ("an edge of -5.0 points [-7.0, -3.0], the first player "
                                     "is behind")
     text, appendix = guide(tmp_path, even, ahead, behind)
-    seats = row(text, "Seat advantage, 3-8 players")
-    assert "3 players: **34.0% [32.2, 35.8]** (fair 33.3%; no edge larger than 2.5 points)" in seats
-    assert ("4 players: **30.0% [28.0, 32.0]** (fair 25.0%; an edge of +5.0 points "
-            "[+3.0, +7.0])") in seats
-    # The agent that played is named, and the processor time of the timed table given.
+    first = answered(text, "Does the first player win more?")
+    assert row_of(first, "3")[2:4] == ["34.0% [32.2, 35.8]", "none clear"]
+    assert row_of(first, "4")[2:4] == ["30.0% [28.0, 32.0]", "+5.0 [+3.0, +7.0]"]
+    assert ("the edge is clear only at 4 players with the Ambassador deck (+5.0 [+3.0, +7.0] "
+            "points), at 5 players with the Ambassador deck (-5.0 [-7.0, -3.0] points)") in first
+    # The agent that played is named, and the processor time of the timed table given, in
+    # the methods appendix.
+    seats = said(appendix, "Does any seat win more at 3 to 8 players?")
     assert "information-set search, compiled" in seats
     assert "2.0 CPU-hours for the 1 of 3 tables timed" in seats
     assert ("| 3 players, Ambassador deck | 3,000, 2.0 CPU-hours | 33.3% | no edge larger "
@@ -123,13 +141,15 @@ def test_the_first_players_edge_and_its_words(tmp_path):
 def test_the_two_player_edge_names_the_agent_and_the_cost(tmp_path):
     rec = record(2, (0.45, (0.43, 0.47)), plays="BeliefSearchAgent", cpu=90.0)
     text, appendix = guide(tmp_path, rec)
-    first = row(text, "First-player advantage, 2 players")
-    assert ("**45.0% [43.0, 47.0]** of games (95% interval; fair: 50%): an edge of -5.0 "
-            "points [-7.0, -3.0], the first player is behind") in first
+    first = answered(text, "Does the first player win more?")
+    assert first.startswith("At 2 players the first player wins 45.0% [43.0, 47.0] of games, "
+                            "behind the fair 50%.")
+    assert row_of(first, "2")[3] == "-5.0 [-7.0, -3.0]"
     # The belief agent played it when it was `best`; the reader learns it is no longer.
+    method = said(appendix, "Does the first player win more?")
     assert ("2,000 games of `best` (the belief agent; `best` is now the re-solving agent) "
-            "against itself") in first
-    assert "1.5 CPU-minutes" in first
+            "against itself") in method
+    assert "1.5 CPU-minutes" in method
     assert ("| ambassador | basic | 45.0% [43.0, 47.0] | an edge of -5.0 points [-7.0, -3.0], "
             "the first player is behind |") in appendix
 
@@ -149,19 +169,22 @@ def test_deck_against_deck_and_setup_against_setup(tmp_path):
             record(3, (0.30, (0.28, 0.32)), "inquisitor")]
     half = 100 * math.sqrt(2 * 0.02**2)  # 2.83 points
     text, appendix = guide(tmp_path, *recs)
-    decks = row(text, "Ambassador or Inquisitor deck")
+    decks = answered(text, "Does the deck matter?")
     lo, hi = 5 - half, 5 + half
-    assert f"Ambassador minus Inquisitor: differs by +5.0 points [+{lo:.1f}, +{hi:.1f}]" in decks
-    assert "[+2.2, +7.8]" in decks
-    assert "2 players, 2 coins each: differs by -4.0 points [-6.8, -1.2]" in decks
-    assert "3 players: differs by +10.0 points [+7.2, +12.8]" in decks
-    setups = row(text, "2-player setup")
-    assert "2 coins each minus 1 coin to the starter: differs by -5.0 points [-7.8, -2.2]" in setups
-    assert "The smallest edge measured: 2 coins each (no edge larger than 2.0 points)" in setups
-    # Inquisitor: 54% against 50%, +4.0 points [+1.2, +6.8]
-    assert ("Inquisitor deck: the first player wins 50.0% [48.0, 52.0] with 1 coin to the "
-            "starter") in setups
-    assert "2 coins each minus 1 coin to the starter: differs by +4.0 points [+1.2, +6.8]" in setups
+    assert row_of(decks, "2 players, 1 coin to the starter")[3] == f"+5.0 [+{lo:.1f}, +{hi:.1f}]"
+    assert f"[+{lo:.1f}, +{hi:.1f}]" == "[+2.2, +7.8]"
+    assert row_of(decks, "2 players, 2 coins each")[3] == "-4.0 [-6.8, -1.2]"
+    assert row_of(decks, "3 players")[3] == "+10.0 [+7.2, +12.8]"
+    assert decks.startswith("At 3 of 3 tables the first player's edge differs clearly between "
+                            "the decks")
+    setups = answered(text, "Which 2-player setup is fairest?")
+    # 2 coins each: 50% [48, 52] at 2 players, an edge of 0.0 [-2.0, +2.0]; 1 coin: +5.0.
+    assert setups.startswith("2 coins each is the fairest setup: the first player's edge there "
+                             "is +0.0 [-2.0, +2.0] points, clearly smaller than with 1 coin to "
+                             "the starter.")
+    # Inquisitor: 50% with 1 coin to the starter, 54% with 2 coins each.
+    assert row_of(setups, "the starting player takes 1 coin")[3] == "50.0% [48.0, 52.0]"
+    assert row_of(setups, "2 coins each")[4] == "+4.0 [+2.0, +6.0]"
     assert ("| Ambassador minus Inquisitor | 3 players | +6.7 points [+4.7, +8.7] | -3.3 points "
             "[-5.3, -1.3] | +10.0 points [+7.2, +12.8] | differs by +10.0 points") in appendix
 
@@ -170,10 +193,13 @@ def test_no_difference_larger_than_the_interval_allows(tmp_path):
     recs = [record(2, (0.55, (0.53, 0.57)), "ambassador", "basic"),
             record(2, (0.54, (0.52, 0.56)), "inquisitor", "basic")]
     text, _ = guide(tmp_path, *recs)
-    decks = row(text, "Ambassador or Inquisitor deck")
-    # +1.0 points, half-width 2.83: [-1.83, +3.83], so no difference larger than 3.9 points.
-    assert ("Ambassador minus Inquisitor: no difference larger than 3.9 points (+1.0 points "
-            "[-1.8, +3.8])") in decks
+    decks = answered(text, "Does the deck matter?")
+    # +1.0 points, half-width 2.83: [-1.83, +3.83], so no clear difference.
+    assert decks.startswith("No: at none of the 1 tables compared does the first player's edge "
+                            "differ clearly between the decks (+1.0 [-1.8, +3.8] points at 2 "
+                            "players).")
+    assert row_of(decks, "2 players, 1 coin to the starter")[3] == \
+        "none clear (+1.0 [-1.8, +3.8])"
     with store.use(tmp_path):
         (d,) = E.deck_differences()
     assert d.words == "no difference larger than 3.9 points"
@@ -196,11 +222,9 @@ def test_tables_played_by_different_agents_are_not_set_against_each_other(tmp_pa
     assert [(d.a.table.setup, d.b.table.setup) for d in decks] == [("standard", "standard")]
     assert [d.a.table.setup for d in amb] == ["standard"]
     assert [d.a.table.setup for d in inq] == ["draft"]  # the standard: another agent
-    setups = row(text, "2-player setup")
-    assert "2 coins each minus 1 coin to the starter" in setups
-    decks = row(text, "Ambassador or Inquisitor deck")
-    assert "Ambassador minus Inquisitor: differs" not in decks.split(" At the other")[0]
-    assert "Inquisitor: not compared with Ambassador, as another agent played it." in decks
+    decks = answered(text, "Does the deck matter?")
+    assert [r.split(" |")[0] for r in decks.splitlines() if r.startswith("| 2 players")] == \
+        ["| 2 players, 2 coins each"]  # only the tables one agent played with both decks
 
 
 def test_best_and_worst_hands_at_each_player_count(tmp_path):
@@ -223,27 +247,25 @@ def test_best_and_worst_hands_at_each_player_count(tmp_path):
             record(4, (0.25, (0.23, 0.27)), hands=four, plays="FastSearchAgent"),
             record(7, (1 / 7, (0.13, 0.16)), hands=seven, plays="FastSearchAgent")]
     text, appendix = guide(tmp_path, *recs)
-    hands = row(text, "Strongest and weakest starting hands, 2 to 8 players")
-    assert ("2 players. Best: **Duke+Duke** 62.0% [57.0, 67.0], **Captain+Duke** 58.0% "
-            "[54.0, 62.0], **Contessa+Duke** 55.0% [52.0, 58.0]; worst: Ambassador+Assassin "
-            "35.0% [31.0, 39.0], Assassin+Captain 40.0% [27.9, 52.1], Assassin+Duke 45.0% "
-            "[42.0, 48.0] (win rate with that starting hand, fair share 50.0%; each to within "
-            "±12.1 points)") in hands
-    assert ("4 players. Best: **Captain+Contessa** 40.0% [37.0, 43.0], **Duke+Duke**") in hands
-    assert "worst: Ambassador+Duke 10.0% [7.0, 13.0], Assassin+Assassin" in hands
-    assert "fair share 25.0%; each to within ±3.0 points" in hands
+    hands = answered(text, "Which starting hands are strongest?")
+    # Each cell: the leader, and every hand whose interval overlaps the leader's.
+    assert row_of(hands, "2")[1:] == [
+        "50.0%", "Duke+Duke 62.0% [57.0, 67.0]; or Captain+Duke, Contessa+Duke",
+        "Ambassador+Assassin 35.0% [31.0, 39.0]; or Assassin+Captain"]
+    assert row_of(hands, "4")[2:] == ["Captain+Contessa 40.0% [37.0, 43.0]; or Duke+Duke",
+                                      "Ambassador+Duke 10.0% [7.0, 13.0]; or Assassin+Assassin"]
+    assert row_of(hands, "7")[2:] == [
+        "Captain+Captain 19.0% [16.5, 21.5]; or Duke+Duke, Captain+Duke",
+        "Ambassador+Assassin 11.0% [9.0, 13.0]; or Assassin+Duke, Ambassador+Duke, Captain+Duke"]
     assert "Contessa+Contessa" not in hands  # dealt in 29 deals only, at either table
-    assert hands.index("2 players. Best") < hands.index("4 players. Best") \
-        < hands.index("7 players. Best")
-    assert ("7 players. Best: **Captain+Captain** 19.0% [16.5, 21.5], **Duke+Duke** 17.0% "
-            "[15.0, 19.0], **Captain+Duke** 15.0% [13.0, 17.0]; worst: Ambassador+Assassin 11.0% "
-            "[9.0, 13.0]") in hands
-    assert "fair share 14.3%; each to within ±2.5 points" in hands
+    assert hands.startswith("No starting hand is clearly strongest at 2 players: 3 could be, "
+                            "led by Duke+Duke at 62.0% [57.0, 67.0] against a fair 50.0%.")
     assert ("Not measured yet at 3, 5, 6 and 8 players: run `farol coup balance --players "
             "3,5,6,8 --duplicate`.") in hands
-    # The guide names who played each table.
-    assert "`best` (the belief agent; `best` is now the re-solving agent)" in hands
-    assert "`best` (information-set search, compiled)" in hands
+    # The methods appendix names who played each table.
+    method = said(appendix, "Which starting hands are strongest?")
+    assert "`best` (the belief agent; `best` is now the re-solving agent)" in method
+    assert "`best` (information-set search, compiled)" in method
     assert ("- Starting hands, 4 players, Ambassador deck: best Captain+Contessa 40.0% "
             "[37.0, 43.0]") in appendix
     assert "Ambassador+Duke 10.0% [7.0, 13.0] (hands dealt at least 30 times; each to within " \

@@ -33,7 +33,9 @@ from analysis.report.coup.from_the_deal import section_from_the_deal
 from analysis.report.guides.common import TEMPLATES, GuideContext
 from analysis.report.guides.coup.readers import full_game_best
 from analysis.report.guides.goat_lords import records as GR
-from analysis.report.guides.write import GUIDES, render_guide, write_guide
+from analysis.report.guides.prose import first_sentence, prose_words
+from analysis.report.guides.write import GUIDES, methods, render_guide, write_guide
+from analysis.report.guides.write import replies as replies_of
 from analysis.report.markdown import pct, pct_ci, pp, table
 from analysis.report.site import write_site
 from analysis.report.write import write_index
@@ -64,19 +66,88 @@ def the_row(text: str, question: str) -> str:
     return rows[0]
 
 
+def answered(text: str, question: str) -> str:
+    """What a guide of questions says under ``### question``, up to the next heading or the
+    section's note (there must be exactly one such question)."""
+    parts = text.split(f"\n### {question}\n")
+    assert len(parts) == 2, f"{question!r}: {len(parts) - 1} answers"
+    return re.split(r"\n#{2,3} |\n\*\*About these numbers", parts[1])[0].strip()
+
+
+def table_rows(block: str) -> list[list[str]]:
+    """The cells of each row of the (first) table in ``block``, the header first."""
+    return [[c.strip() for c in line.strip().strip("|").split("|")]
+            for line in block.splitlines() if line.startswith("|") and not line.startswith("|---")]
+
+
+def row_of(block: str, first: str) -> list[str]:
+    (found,) = [r for r in table_rows(block) if r[0] == first]
+    return found
+
+
+SECTIONED = [k for k in KEYS if GUIDES[k].sections]  # the guides of questions
+PROSE_WORDS = 1200  # a five-minute read
+ANSWER_WORDS = 30  # an answer's first sentence
+CELL_WORDS = 15  # a table cell is a figure or a few words, never a paragraph
+
+
 # ---- shape -------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("key", KEYS)
-def test_guide_opens_with_the_answers_within_150_lines(guides, key):
+def test_guide_opens_with_the_answers_and_ends_with_the_appendix(guides, key):
     text = guides[key]
     head, sep, tail = text.partition("\n## Appendix")
     assert sep, "no appendix"
-    assert len(head.splitlines()) <= 150
+    if key not in SECTIONED:
+        assert len(head.splitlines()) <= 150
     assert head.index("## How to play") < head.index("## Is it balanced?")
     assert f"]({key}.md)" in tail  # the methods appendix
 
 
-@pytest.mark.parametrize("key", KEYS)
+@pytest.mark.parametrize("key", SECTIONED)
+def test_the_guide_is_a_five_minute_read(guides, key):
+    """At most 1,200 words of prose (Markdown outside tables and code blocks), and no
+    table cell holding more than a few words."""
+    assert prose_words(guides[key]) <= PROSE_WORDS
+    long = [cell for row in table_rows(guides[key]) for cell in row
+            if len(cell.split()) > CELL_WORDS]
+    assert not long, long
+
+
+@pytest.mark.parametrize("key", SECTIONED)
+def test_each_answer_opens_with_one_short_sentence_that_names_its_number(guides, key, tmp_path):
+    """Every question is asked once, as a heading; the paragraph under it starts with the
+    answer: one sentence of at most 30 words with a figure in it; then one table or one
+    chart at most; the caveats come once, at the end of the section."""
+    sections = replies_of(GUIDES[key], tmp_path)
+    for _, replies, caveat in sections:
+        for reply in replies:
+            block = answered(guides[key], reply.question)
+            assert block.startswith(reply.answer)
+            assert first_sentence(reply.answer) == reply.answer, reply.answer
+            assert len(reply.answer.split()) <= ANSWER_WORDS, reply.answer
+            assert re.search(r"\d", reply.answer), reply.answer
+            assert block.count("\n|---") + block.count("](") <= 1, reply.question
+            if reply.headline is not None:
+                assert reply.headline.split("; ")[0] in block
+        assert guides[key].count(caveat) == 1
+    assert guides[key].count("**About these numbers.**") == len(sections)
+
+
+@pytest.mark.parametrize("key", SECTIONED)
+def test_the_methods_go_to_the_appendix(guides, key, tmp_path):
+    """Each answer's method is said in the appendix's section on the guide, not in the
+    guide."""
+    section = methods(key, tmp_path)
+    for _, replies, _ in replies_of(GUIDES[key], tmp_path):
+        for reply in replies:
+            if reply.method:
+                assert f"**{reply.question}**" in section and reply.method in section
+                assert reply.method not in guides[key]
+    assert "## How the guide's answers were measured" in (REPORTS / f"{key}.md").read_text()
+
+
+@pytest.mark.parametrize("key", [k for k in KEYS if not GUIDES[k].sections])
 def test_each_question_is_answered_once_with_its_headline(guides, key, tmp_path):
     ctx = GuideContext(key, tmp_path)
     for question in GUIDES[key].questions:
@@ -174,6 +245,13 @@ def coup_guide(tmp_path: Path) -> str:
     return render_guide(GUIDES["coup"], tmp_path)
 
 
+FIRST = "Does the first player win more?"
+SEATS = "Does any seat win more at 3 to 8 players?"
+HANDS = "Which starting hands are strongest?"
+DECKS = "Does the deck matter?"
+SETUPS = "Which 2-player setup is fairest?"
+
+
 def test_coup_first_player_from_play_before_the_blueprints_own_value(tmp_path):
     """The answer is the most faithful measurement with an interval (self-play, seats
     swapped); the blueprint's own value (no interval) is shown, labelled, in the appendix
@@ -187,9 +265,11 @@ def test_coup_first_player_from_play_before_the_blueprints_own_value(tmp_path):
         SB.save_record(rec)
         text = coup_guide(tmp_path)
         appendix = section_from_the_deal(ReportContext(catalog.family("coup"), tmp_path))
-    row = the_row(text, "First-player advantage, 2 players")
-    assert f"**{pct_ci(seat.win_rate, seat.ci95)}**" in row and "55.0%" not in text
-    assert "an edge" in row
+    first = answered(text, FIRST)
+    assert first.startswith(f"At 2 players the first player wins "
+                            f"{pct_ci(seat.win_rate, seat.ci95)} of games, ahead of the fair 50%.")
+    assert "55.0%" not in text
+    assert row_of(first, "2")[2:4] == [pct_ci(seat.win_rate, seat.ci95), "+20.0 [+17.1, +22.8]"]
     assert (f"| ambassador | basic | {pct_ci(seat.win_rate, seat.ci95)} | an edge of +20.0 "
             "points [+17.1, +22.8] | self-play") in appendix
     assert "the blueprint's own value for the first player (no interval)" in appendix
@@ -201,18 +281,22 @@ def test_coup_first_player_from_the_blueprint_without_play(tmp_path):
         blueprint.update_summary("ambassador", setups={"basic": {"iterations": 300,
                                                                  "first_player_value": 0.1}},
                                  bounds={"basic": {"exploitability_lower_bound": 0.02}})
-        row = the_row(coup_guide(tmp_path), "First-player advantage, 2 players")
-    assert "**55.0%**" in row and "blueprint" in row and "at least 2.0%" in row
-    assert "exact for the blueprint, no interval" in row
+        text = coup_guide(tmp_path)
+        section = methods("coup", tmp_path)
+    first = answered(text, FIRST)
+    assert first.startswith("At 2 players the first player wins 55.0% of games when the "
+                            "blueprint plays itself (fair: 50%): exact for the blueprint, no "
+                            "interval.")
+    assert "at least 2.0%" in section
 
 
 def test_coup_first_player_from_strong_agents_without_a_blueprint(tmp_path):
     rec = seat_record(2, [560, 440], 1000)
     with store.use(tmp_path):
         SB.save_record(rec)
-        row = the_row(coup_guide(tmp_path), "First-player advantage, 2 players")
+        first = answered(coup_guide(tmp_path), FIRST)
     seat = rec.self_play.seats[0]
-    assert f"**{pct_ci(seat.win_rate, seat.ci95)}**" in row
+    assert f"wins {pct_ci(seat.win_rate, seat.ci95)} of games" in first
 
 
 def test_coup_first_player_from_the_whole_games_bracket(tmp_path):
@@ -222,17 +306,18 @@ def test_coup_first_player_from_the_whole_games_bracket(tmp_path):
     with store.use(tmp_path):
         full_game.markov_path().parent.mkdir(parents=True, exist_ok=True)
         full_game.markov_path().write_text(committed)
-        row = the_row(coup_guide(tmp_path), "First-player advantage, 2 players")
-    assert f"between {pct(lo)} and {pct(hi)}" in row
+        first = answered(coup_guide(tmp_path), FIRST)
+    assert f"between {pct(lo)} and {pct(hi)}" in first
 
 
 def test_coup_answers_name_the_command_when_nothing_is_stored(tmp_path):
     with store.use(tmp_path):
         text = coup_guide(tmp_path)
-    assert "`farol coup blueprint build --deck ambassador`" in the_row(
-        text, "First-player advantage, 2 players")
-    assert "`farol coup balance`" in the_row(text, "Seat advantage, 3-8 players")
-    assert "Not measured yet: run `farol coup blueprint build --deck ambassador`" in text
+    assert "Not measured yet at 2 players: run `farol coup blueprint build --deck ambassador`" \
+        in answered(text, FIRST)
+    assert "`farol coup balance`" in answered(text, SEATS)
+    assert "Not measured yet: run `farol coup play-tables --decks ambassador`" in answered(
+        text, "How often do strong players bluff?")
 
 
 def test_coup_seats_by_player_count(tmp_path):
@@ -241,18 +326,24 @@ def test_coup_seats_by_player_count(tmp_path):
     with store.use(tmp_path):
         for r in recs:
             SB.save_record(r)
-        row = the_row(coup_guide(tmp_path), "Seat advantage, 3-8 players")
-        assert "Inquisitor" not in row
+        first = answered(coup_guide(tmp_path), FIRST)
+        assert not [r for r in table_rows(first) if r[0] == "5"]  # no 5-player table yet
         SB.save_record(inquisitor)
         text = coup_guide(tmp_path)
-    row = the_row(text, "Seat advantage, 3-8 players")
+    first = answered(text, FIRST)
+    assert table_rows(first)[0] == ["players", "fair share", "Ambassador deck: seat 1 wins",
+                                    "edge (points)", "Inquisitor deck: seat 1 wins",
+                                    "edge (points)"]
     for r in recs + [inquisitor]:
-        first = r.self_play.seats[0]
-        assert f"{r.table.players} players: **{pct_ci(first.win_rate, first.ci95)}**" in row
-    assert "3 players seat 1" in row  # 42% is out of the fair third's reach
-    # Each deck is answered on its own, the Ambassador first.
-    assert row.index("Ambassador deck: The first player") < row.index("Inquisitor deck: The first")
-    assert "Ambassador and Inquisitor decks" in row
+        seat = r.self_play.seats[0]
+        row = row_of(first, str(r.table.players))
+        col = 2 if r.table.deck == "ambassador" else 4
+        assert row[col] == pct_ci(seat.win_rate, seat.ci95)
+    assert row_of(first, "3")[3] == "+8.7 [+5.6, +11.8]"  # 42% is out of a third's reach
+    assert row_of(first, "4")[3] == "none clear"
+    assert "edge is clear only at 3 players with the Ambassador deck" in first
+    seats = answered(text, SEATS)
+    assert "Ambassador deck, 3 players seat 1" in seats
     chart = (tmp_path / "coup_guide_seats.svg").read_text()
     assert chart.count("<title>") >= 1 + 12 and "seat 5" in chart
     assert "Inquisitor, 5 players" in chart
@@ -264,67 +355,94 @@ def test_coup_hands_need_enough_deals(tmp_path):
              SB.HandRecord("Ambassador+Captain", 25, 60)]
     with store.use(tmp_path):
         SB.save_record(seat_record(2, [500, 500], 1000, hands))
-        row = the_row(coup_guide(tmp_path), "Strongest and weakest starting hands, 2 to 8 players")
-    assert "Best: **Duke+Assassin**" in row and "worst: Contessa+Contessa" in row
-    assert "Duke+Duke" not in row  # dealt 10 times only
+        block = answered(coup_guide(tmp_path), HANDS)
+    row = row_of(block, "2")
+    assert row[2].startswith("Duke+Assassin 66.7%") and row[3].startswith("Contessa+Contessa")
+    assert "Duke+Duke" not in block  # dealt 10 times only
 
 
-def test_coup_decks_and_setups_side_by_side(tmp_path):
+def test_coup_hands_name_every_hand_that_may_lead(tmp_path):
+    def hand(name, rate, reach, games=400):
+        return SB.HandRecord(name, rate * games, games, (rate - reach, rate + reach))
+
+    apart = [hand("Duke+Duke", 0.70, 0.03), hand("Captain+Duke", 0.55, 0.03),
+             hand("Contessa+Duke", 0.50, 0.03), hand("Assassin+Duke", 0.30, 0.03)]
+    with store.use(tmp_path):
+        SB.save_record(seat_record(2, [500, 500], 1000, apart))
+        block = answered(coup_guide(tmp_path), HANDS)
+    assert block.startswith("At 2 players Duke+Duke is the strongest starting hand: it wins "
+                            "70.0% [67.0, 73.0] of games, against a fair 50.0%.")
+    assert row_of(block, "2")[2] == "Duke+Duke 70.0% [67.0, 73.0]"
+    close = [hand("Duke+Duke", 0.60, 0.05), hand("Captain+Duke", 0.58, 0.04),
+             hand("Contessa+Duke", 0.45, 0.03), hand("Assassin+Duke", 0.44, 0.03)]
+    with store.use(tmp_path / "close"):
+        SB.save_record(seat_record(2, [500, 500], 1000, close))
+        block = answered(coup_guide(tmp_path / "close"), HANDS)
+    assert block.startswith("No starting hand is clearly strongest at 2 players: 2 could be, "
+                            "led by Duke+Duke at 60.0% [55.0, 65.0]")
+    assert row_of(block, "2")[2] == "Duke+Duke 60.0% [55.0, 65.0]; or Captain+Duke"
+    assert row_of(block, "2")[3] == "Assassin+Duke 44.0% [41.0, 47.0]; or Contessa+Duke"
+
+
+def test_coup_decks_and_setups_from_the_blueprint_alone(tmp_path):
     with store.use(tmp_path):
         for deck, value in (("ambassador", 0.1), ("inquisitor", 0.06)):
             blueprint.update_summary(deck, setups={
                 "basic": {"iterations": 300, "first_player_value": value},
                 "standard": {"iterations": 300, "first_player_value": value / 2}})
         text = coup_guide(tmp_path)
-    decks = the_row(text, "Ambassador or Inquisitor deck")
+    decks = answered(text, DECKS)
     assert "Ambassador: **55.0%**" in decks and "Inquisitor: **53.0%**" in decks
     assert "win rates differ by 2.0 points; the blueprint's error is not measured" in decks
-    with store.use(tmp_path):
-        for deck in ("ambassador", "inquisitor"):
-            blueprint.update_summary(deck, bounds={setup: {"exploitability_lower_bound": 0.05}
-                                                   for setup in ("basic", "standard")})
-        decks = the_row(coup_guide(tmp_path), "Ambassador or Inquisitor deck")
-    assert ("differ by 2.0 points, less than the blueprint's own error (a best response gains "
-            "at least 5.0 points): no difference established") in decks
-    setups = the_row(text, "2-player setup")
+    setups = answered(text, SETUPS)
     assert "takes 1 coin: **55.0%**" in setups and "2 coins each: **52.5%**" in setups
 
 
-def test_coup_frequency_tables_and_rules_of_thumb(tmp_path):
+def test_coup_play_tables_and_their_answers(tmp_path):
     with store.use(tmp_path):
         save_table(bluff_table())
         text = coup_guide(tmp_path)
-    assert "| Duke | 20% [15, 25] | 25% [20, 30] | 10% [5, 15] | 5% [0, 10] |" in text
-    assert "| Contessa | 80% [75, 85] | 55% [50, 60] | 30% [25, 35] |" in text
-    assert "Bluff the Captain most and the Duke least" in text
-    assert "Challenge the Captain most" in text
-    chart = (tmp_path / "coup_guide_bluffs.svg").read_text()
-    assert "Duke claimed with 3-6 coins: a bluff 30.0%" in chart
+    bluffs = answered(text, "How often do strong players bluff?")
+    assert bluffs.startswith("Strong play bluffs 20% [15, 25] to 40% [35, 45] of its claims, by "
+                             "character.")  # no row of all characters in this table
+    assert "It bluffs the Captain most (40% [35, 45]) and the Duke least (20% [15, 25])" in bluffs
+    assert row_of(bluffs, "Duke")[1:4] == ["20% [15, 25]", "25% [20, 30]", "10% [5, 15]"]
+    challenges = answered(text, "When do strong players challenge?")
+    assert "the Captain most" in challenges
+    assert row_of(challenges, "Captain")[1] == "35% [30, 40]"
+    blocks = answered(text, "When do strong players block?")
+    assert row_of(blocks, "Contessa") == ["Contessa", "80% [75, 85]", "55% [50, 60]",
+                                          "30% [25, 35]"]
+    turns = answered(text, "What do strong players do on their turn?")
+    assert turns.startswith("Holding a Duke, strong play takes Tax on 40% to 40% of its turns")
     # The range grid: one row per two-card hand, the moves in the order of a turn.
-    assert ("| hand held | Income | Foreign Aid | Tax | Steal | Assassinate | Exchange | Coup |"
-            in text)
-    assert "| Captain+Duke | 10% | 20% | 40% | 15% | 10% | 5% | 0% |" in text
-    assert "| Duke | " not in text.partition("| hand held |")[2]  # one-card hands left out
-    assert "each share is within 4% at\nmost" in text
+    assert table_rows(turns)[0] == ["hand held", "Income", "Foreign Aid", "Tax", "Steal",
+                                    "Assassinate", "Exchange", "Coup"]
+    assert row_of(turns, "Captain+Duke") == ["Captain+Duke", "10%", "20%", "40%", "15%", "10%",
+                                             "5%", "0%"]
+    assert not [r for r in table_rows(turns) if r[0] == "Duke"]  # one-card hands left out
+    assert "known to within ±4 points" in turns
 
 
 def test_coup_guide_with_every_record_stays_short(tmp_path):
     """With the blueprint of both decks and setups, seat records at 2-8 players and the
-    frequency tables, the guide still opens with its answers within 150 lines."""
+    play tables, the guide is still a five-minute read."""
     hands = [SB.HandRecord(f"Hand{k}", 10 + k, 60) for k in range(15)]
     with store.use(tmp_path):
         for deck in ("ambassador", "inquisitor"):
             blueprint.update_summary(deck, setups={
                 s: {"iterations": 300, "first_player_value": 0.05} for s in cards.SETUPS})
             for players in range(2, 9):
-                SB.save_record(seat_record(players, [1000 / players] * players, 1000,
-                                           hands, deck))
+                for setup in (cards.SETUPS if players == 2 else ("-",)):
+                    table_ = SB.Table(players, deck, setup)
+                    rec = seat_record(players, [1000 / players] * players, 1000, hands, deck)
+                    SB.save_record(SB.TableRecord(table_, rec.agent, rec.self_play, (),
+                                                  rec.hands, "0.1.0", "abc", 1))
         save_table(bluff_table())
         text = coup_guide(tmp_path)
-    head = text.partition("\n## Appendix")[0]
-    assert len(head.splitlines()) <= 150
-    assert "Not measured yet" not in head
-    assert "Drafted hands: **52.5%**" in the_row(text, "2-player setup")
+    assert prose_words(text) <= PROSE_WORDS
+    assert "Not measured yet" not in text
+    assert row_of(answered(text, SETUPS), "drafted hands")[1] == "50.0% [46.9, 53.1]"
 
 
 # ---- ¡Cobardes! and Goat Lords: answers equal to the committed records -------------------
@@ -346,7 +464,10 @@ def test_cobardes_courtiers_equal_the_renewal_war(guides):
         strength[c] = (np.mean(as_first) + np.mean(as_second)) / 2
     best = max(strength, key=strength.get)
     row = the_row(guides["cobardes"], "Strongest and weakest courtier")
-    assert f"Strongest: **{best} {pct(strength[best])}**" in row
+    # First (once every matchup is solved with villains) or alone, the war without them.
+    assert (f"Strongest: **{best} {pct(strength[best])}**" in row
+            or f"Without villains (courtiers renewed, exact): strongest {best} "
+               f"{pct(strength[best])}" in row)
 
 
 def test_cobardes_villains_equal_the_solved_matchups(guides):
@@ -398,14 +519,22 @@ def answer_rows(players: int) -> pd.DataFrame:
     return next(df for e, df in strong if e.label == "rounds" and e.players == players)
 
 
+GOAT_FIRST = "Does the first player win more?"
+GOAT_SEATS = "Does any seat win more?"
+GOAT_WILD = "What is one more wild worth?"
+GOAT_DUELS = "Do duels favour the attacker?"
+GOAT_VALUES = "Do the point values matter?"
+GOAT_STRENGTH = "How strong is the player these numbers come from?"
+
+
 def test_goat_lords_first_player_equals_the_games(guides):
-    row = the_row(guides["goat_lords"], "First-player advantage")
+    block = answered(guides["goat_lords"], GOAT_FIRST)
     for n in range(2, 7):
         r = seat_win_rates(answer_rows(n)).set_index("seat").loc[0]
-        assert f"**{n}p {pp(r.win_rate - 1 / n, (r.lo - 1 / n, r.hi - 1 / n))}**" in row
-    assert ("1 of 20 seat interval misses the fair share" in row
-            or re.search(r"\b([02-9]|1\d|20) of 20 seat intervals miss the fair share", row)
-            or "Every seat's interval" in row)
+        assert row_of(block, str(n))[2] == pp(r.win_rate - 1 / n, (r.lo - 1 / n, r.hi - 1 / n))
+    seats = answered(guides["goat_lords"], GOAT_SEATS)
+    assert re.search(r"\b(1 of 20 seat intervals leaves|([02-9]|1\d|20) of 20 seat intervals "
+                     r"leave) out the fair share", seats)
 
 
 def test_goat_lords_seat_chart_hovers_each_seat(tmp_path):
@@ -416,11 +545,11 @@ def test_goat_lords_seat_chart_hovers_each_seat(tmp_path):
 
 
 def test_goat_lords_duels_equal_the_games(guides):
-    row = the_row(guides["goat_lords"], "Duels: attacker or defender")
+    block = answered(guides["goat_lords"], GOAT_DUELS)
     for n in range(2, 7):
         df = answer_rows(n)
         rate = df["attacker_wins"].sum() / (df["attacker_wins"] + df["defender_wins"]).sum()
-        assert f"**{n}p {pct(rate)}" in row
+        assert row_of(block, str(n))[1].startswith(pct(rate))
 
 
 def test_goat_lords_answers_come_from_the_strong_agent_once_its_tables_are_complete(
@@ -435,76 +564,83 @@ def test_goat_lords_answers_come_from_the_strong_agent_once_its_tables_are_compl
     complete = {group: [(e, df) for e, df in res[group] if e.players == 2] for group in res}
     monkeypatch.setattr(GR, "strong_results", lambda: complete)
     text = write_guide("goat_lords", tmp_path / "strong").read_text(encoding="utf-8")
-    first = the_row(text, "First-player advantage")
+    section = methods("goat_lords", tmp_path / "strong")
+    first = answered(text, GOAT_FIRST)
     rounds = next(df for e, df in complete["seats"] if e.label == "rounds")
     single = next(df for e, df in complete["seats"] if e.label == "single")
+    cells = []
     for df in (rounds, single):
         r = seat_win_rates(df).set_index("seat").loc[0]
-        assert f"**2p {pp(r.win_rate - 0.5, (r.lo - 0.5, r.hi - 0.5))}**" in first
-    assert "the strong agent `lord`" in first and "`scoring=rounds`" in first
-    duels = the_row(text, "Duels: attacker or defender")
+        cells.append(pp(r.win_rate - 0.5, (r.lo - 0.5, r.hi - 0.5)))
+    assert row_of(first, "2")[2:] == cells
+    assert "the strong agent `lord`" in text.split("## Is it balanced?")[1]
+    assert "Rounds until a player reaches 1,000 points" in section.split(
+        "**Does the first player win more?**")[1].split("\n\n")[0]
+    duels = answered(text, GOAT_DUELS)
     d = duel_success(single)
-    assert "the strong agent `lord`" in duels and f"**2p {pct_ci(d['attacker_rate'], (d['lo'], d['hi']))}**" in duels
-    # The table of play at each size reads the same one-round games.
-    assert "One round each (`scoring=single`), the strong agent `lord`" in text
-    assert f"| 2 | {pct_ci(d['attacker_rate'], (d['lo'], d['hi']))} |" in text
-    wild = the_row(text, "Strength of a wild card")
+    assert row_of(duels, "2")[2] == pct_ci(d["attacker_rate"], (d["lo"], d["hi"]))
+    wild = answered(text, GOAT_WILD)
     treated = {e.label: df for e, df in complete["extra_wild"]}
     e = extra_wild_effect(treated["rounds"], rounds, 2)
     measurable = e["win"][1] > 0 or e["win"][2] < 0
-    lead = ("In the rulebook's game (`scoring=rounds`), one more wild in the opening hand adds "
-            if measurable else "No measurable gain in the rulebook's game (`scoring=rounds`), "
-            "where every round deals new hands: one more wild in the first round's hand adds ")
-    assert lead + f"**2p {pp(e['win'][0], e['win'][1:])}**" in wild and "the strong agent" in wild
-    e = extra_wild_effect(treated["single"], single, 2)
-    assert ("In one round (`scoring=single`), where that hand is the only one dealt, it adds "
-            f"**2p {pp(e['win'][0], e['win'][1:])}**") in wild
+    lead = ("In the rulebook's game one more wild in the opening hand adds "
+            if measurable else "In the rulebook's game one more wild in the opening hand adds "
+            "no clear win rate: ")
+    assert wild.startswith(lead + pp(e["win"][0], e["win"][1:]))
+    assert row_of(wild, "2")[1] == pp(e["win"][0], e["win"][1:])
+    one = extra_wild_effect(treated["single"], single, 2)
+    assert ("In one round, where that hand is the only one dealt, it adds "
+            f"{pp(one['win'][0], one['win'][1:])}") in wild
+    assert "**What is one more wild worth?** The same deals replayed" in section \
+        and "the strong agent" in section
     # The rulebook's wild experiment short: the one-round experiment answers alone (the
     # observed slope per wild received is no answer: in one round it is several times the
     # experiment's figure).
-    short = {**complete, "extra_wild": [(e, df.iloc[:-1] if e.label == "rounds" else df)
-                                        for e, df in complete["extra_wild"]]}
+    short = {**complete, "extra_wild": [(x, df.iloc[:-1] if x.label == "rounds" else df)
+                                        for x, df in complete["extra_wild"]]}
     monkeypatch.setattr(GR, "strong_results", lambda: short)
-    wild = the_row(write_guide("goat_lords", tmp_path / "short_rounds").read_text(encoding="utf-8"),
-                   "Strength of a wild card")
-    assert f"One more wild in the opening hand adds **2p {pp(e['win'][0], e['win'][1:])}**" in wild
+    wild = answered(write_guide("goat_lords", tmp_path / "short_rounds").read_text(
+        encoding="utf-8"), GOAT_WILD)
+    assert wild.startswith(f"One more wild in the opening hand adds "
+                           f"{pp(one['win'][0], one['win'][1:])}")
     assert "In the rulebook's game" not in wild and "received" not in wild
     monkeypatch.setattr(GR, "strong_results", lambda: complete)
-    values = the_row(text, "Point values (a variant the rules leave open)")
-    assert "2p" in values and "of 6** sets" in values and "the strong agent" in values
-    scoring = next(line for line in text.splitlines()
+    values = answered(text, GOAT_VALUES)
+    assert row_of(values, "2")[1] == "6" and "the strong agent" in section
+    scoring = next(line for line in section.splitlines()
                    if line.startswith("| scoring of the answers from the strong agent's games |"))
     assert "`scoring=rounds`" in scoring and "`scoring=single`" in scoring
     # One seat table short of its games: the greedy tournaments answer again.
-    short = {**complete, "seats": [(e, df.iloc[:-1]) for e, df in complete["seats"]]}
+    short = {**complete, "seats": [(x, df.iloc[:-1]) for x, df in complete["seats"]]}
     monkeypatch.setattr(GR, "strong_results", lambda: short)
-    text = write_guide("goat_lords", tmp_path / "short").read_text(encoding="utf-8")
-    assert "the greedy bot in every seat" in the_row(text, "First-player advantage")
-    wild = the_row(text, "Strength of a wild card")
-    assert "the strong agent" in wild and lead in wild
+    section = methods("goat_lords", tmp_path / "short")
+    first = section.split("**Does the first player win more?**")[1].split("\n\n")[0]
+    assert "One round" in first and "the greedy bot in every seat" in first
     # The wild experiment short: its answer is the greedy tournament's, with nothing of the
     # strong agent's beside it.
-    short = {**complete, "extra_wild": [(e, df.iloc[:-1]) for e, df in complete["extra_wild"]]}
+    short = {**complete, "extra_wild": [(x, df.iloc[:-1]) for x, df in complete["extra_wild"]]}
     monkeypatch.setattr(GR, "strong_results", lambda: short)
     text = write_guide("goat_lords", tmp_path / "short_wild").read_text(encoding="utf-8")
-    wild = the_row(text, "Strength of a wild card")
-    assert "the greedy bot in every seat" in wild and "In the rulebook's game" not in wild
-    assert "the strong agent `lord`" in the_row(text, "First-player advantage")
+    section = methods("goat_lords", tmp_path / "short_wild")
+    wild_method = section.split("**What is one more wild worth?**")[1].split("\n")[0]
+    assert "the greedy bot in every seat" in wild_method
+    assert "In the rulebook's game" not in answered(text, GOAT_WILD)
 
 
 def test_goat_lords_strength_only_from_long_matches(guides):
-    row = the_row(guides["goat_lords"], "Strongest agent against the greedy heuristic")
+    block = answered(guides["goat_lords"], GOAT_STRENGTH)
     folder = store.data("goat_lords", "matches")
     long = [json.loads(p.read_text()) for p in sorted(folder.glob("*.json"))]
     assert long, "no match stored"
     for m in long:
         wins = sum(s["wins"] for s in m["seats"] if s["agent"].split(":")[0] == "lord")
-        stated = f"**{pct_ci(*_wilson(wins, m['games']))}**" in row
+        stated = f"| {pct_ci(*_wilson(wins, m['games']))} |" in block
         assert stated == (m["games"] >= 1000), m  # shorter matches are not stated
     from analysis.goat_lords.bots import STRONGEST
     from analysis.goat_lords.search import DEFAULT
-    assert (f"`lord` plays {DEFAULT.simulations} simulations a move unless told otherwise"
-            in row and f"`best` plays `{STRONGEST}`" in row)
+    assert STRONGEST == "lord"
+    assert block.startswith(f"At 2 players `lord` at {DEFAULT.simulations} simulations a move, "
+                            "the agent `best` plays, wins")
 
 
 def _wilson(wins: float, games: int):
@@ -512,10 +648,10 @@ def _wilson(wins: float, games: int):
     return rec.win_rate, rec.ci95
 
 
-def test_goat_lords_parameter_table_shows_the_scoring_used(guides):
+def test_goat_lords_parameter_table_shows_the_scoring_used(tmp_path):
     exp = next(e for e in goat_plan(False)["seats"] if e.label == "greedy")
     used = exp.game_params()["scoring"]
-    line = next(line for line in guides["goat_lords"].splitlines()
+    line = next(line for line in methods("goat_lords", tmp_path).splitlines()
                 if line.startswith("| scoring of the greedy bots' tournaments |"))
     assert f"`scoring={used}`" in line
 
@@ -608,8 +744,8 @@ def test_goat_lords_wild_answer_says_small_tables_only_when_the_intervals_part()
         return [{"players": 2, "win": 0.05, "ci": (0.03, 0.07)},
                 {"players": 6, "win": 0.02, "ci": big_ci}]
 
-    apart = render("goat_lords/wilds.md.j2", rows=rows((0.0, 0.025)), rulebook=[], received=[])
-    overlap = render("goat_lords/wilds.md.j2", rows=rows((0.0, 0.04)), rulebook=[], received=[])
+    apart = render("goat_lords/wilds.md.j2", rows=rows((0.0, 0.025)), rulebook=[])
+    overlap = render("goat_lords/wilds.md.j2", rows=rows((0.0, 0.04)), rulebook=[])
     assert "worth more at small tables" in apart and "worth more" not in overlap
     # With the rulebook's game measured, each scoring's intervals decide for its own part.
     book, one_round = (render("goat_lords/wilds.md.j2", rows=rows(r), rulebook=rows(b),
@@ -617,29 +753,27 @@ def test_goat_lords_wild_answer_says_small_tables_only_when_the_intervals_part()
                        for b, r in (((0.0, 0.025), (0.0, 0.04)), ((0.0, 0.04), (0.0, 0.025))))
     assert "worth more at small tables" in book[0] and "worth more" not in book[1]
     assert "worth more" not in one_round[0] and "worth more at small tables" in one_round[1]
-    # Every interval of the rulebook's game taking in zero: no measurable gain, said first.
+    # Every interval of the rulebook's game taking in zero: no clear gain, said first.
     flat = [{"players": 2, "win": 0.01, "ci": (-0.01, 0.03)},
             {"players": 4, "win": -0.01, "ci": (-0.04, 0.02)}]
     text = render("goat_lords/wilds.md.j2", rows=rows((0.0, 0.025)), rulebook=flat,
                   rulebook_measurable=False)
-    assert text.startswith("No measurable gain in the rulebook's game (`scoring=rounds`)")
-    assert "every interval taking in zero" in text and "**4p -1.0 pp [-4.0, +2.0]**" in text
+    assert text.startswith("In the rulebook's game one more wild in the opening hand adds no "
+                           "clear win rate: +1.0 pp [-1.0, +3.0] at 2 players")
 
 
-@pytest.mark.parametrize("template", ("coup/seats.md.j2", "goat_lords/first_player.md.j2"))
-def test_the_seat_count_agrees_with_how_many_miss(template):
-    """One seat interval that misses its share reads "misses"; two read "miss"."""
-    from types import SimpleNamespace as NS
-
+def test_the_seat_count_agrees_with_how_many_miss():
+    """One seat interval that misses its share reads "leaves"; two read "leave"; more than
+    chance alone gives is said so."""
     from analysis.report.guides.common import render
 
-    row = NS(players=3, first=NS(win_rate=0.34, ci95=(0.33, 0.35)), fair=1 / 3,
-             edge=NS(words="no edge larger than 1 point"), fair_inside=True,
-             ci=(-0.01, 0.01))
-    facts = {"rows": [row], "other": [], "total": 33, "command": "x"}
-    if template.startswith("goat_lords"):
-        facts["rows"] = [NS(players=3, edge=0.0, ci=(-0.01, 0.01), fair_inside=True)]
-    one = render(template, unfair=["3 players seat 1"], **facts)
-    two = render(template, unfair=["a", "b"], **facts)
-    assert "1 of 33 seat interval misses the fair share" in one
-    assert "2 of 33 seat intervals miss the fair share" in two
+    one = render("seats_by_chance.md.j2", unfair=["3 players seat 1"], total=33, expected=1.65,
+                 most=4)
+    two = render("seats_by_chance.md.j2", unfair=["a", "b"], total=33, expected=1.65, most=4)
+    many = render("seats_by_chance.md.j2", unfair=list("abcdefg"), total=33, expected=1.65,
+                  most=4)
+    assert one.startswith("No seat clearly: 1 of 33 seat intervals leaves out the fair share")
+    assert "That seat: 3 players seat 1." in one
+    assert "2 of 33 seat intervals leave out the fair share" in two
+    assert many.startswith("Some seats do: 7 of 33 seat intervals leave out the fair share, "
+                           "more than the 2 chance alone gives.")

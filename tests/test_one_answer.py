@@ -96,6 +96,12 @@ def row(text: str, question: str) -> str:
     return rows[0] if rows else ""
 
 
+def answered(text: str, question: str) -> str:
+    """What a guide of questions says under ``### question`` ("" where it does not ask it)."""
+    parts = text.split(f"\n### {question}\n")
+    return re.split(r"\n#{2,3} |\n\*\*About these numbers", parts[1])[0] if len(parts) == 2 else ""
+
+
 def table(text: str, header_has: str) -> list[tuple[list[str], list[str]]]:
     """(header, cells) of each row of every Markdown table whose header holds ``header_has``."""
     out, header = [], None
@@ -123,24 +129,32 @@ def coup_facts(r: Reports) -> list[Claim]:
             if (f := first_player.facts(d, s))["headline"] is not None and f["source"] != "bracket"]
 
 
+FIRST = "Does the first player win more?"
+
+
 def coup_guide(r: Reports) -> list[Claim]:
+    """The first player's win rate at 2 players as the guide gives it: in its answer, in the
+    table by player count (the rulebook's setup) and in the table by setup."""
     text, claims = r.guide["coup"], []
-    first = re.search(r"\*\*([^*]+)\*\*", row(text, "First-player advantage, 2 players"))
-    if first and "between" not in first.group(0):
-        claims.append(Claim(coup_question("ambassador", "basic"), "guide: first-player row",
-                            first.group(1)))
-    for deck in DECKS:
-        m = re.search(rf"{deck.capitalize()}: \*\*([^*]+)\*\*",
-                      row(text, "Ambassador or Inquisitor deck"))
-        if m:
-            claims.append(Claim(coup_question(deck, "basic"), "guide: decks row", m.group(1)))
-    labels = {"basic": "The starting player takes 1 coin", "standard": "2 coins each",
-              "draft": "Drafted hands"}
-    for setup, label in labels.items():
-        m = re.search(rf"{label}: \*\*([^*]+)\*\*", row(text, "2-player setup"))
-        if m:
-            claims.append(Claim(coup_question("ambassador", setup), "guide: setups row",
-                                m.group(1)))
+    first = answered(text, FIRST)
+    if m := re.match(r"At 2 players the first player wins ([\d.]+% \[[^\]]+\])", first):
+        claims.append(Claim(coup_question("ambassador", "basic"), "guide: first-player answer",
+                            m.group(1)))
+    for header, cells in table(first, "seat 1 wins"):
+        if cells[0] == "2":
+            for col, h in enumerate(header):
+                deck = h.split(" deck")[0].lower()
+                if h.endswith("seat 1 wins") and cells[col] != "–" and "(" not in cells[col]:
+                    claims.append(Claim(coup_question(deck, "basic"),
+                                        "guide: first-player table", cells[col]))
+    words = {"the starting player takes 1 coin": "basic", "2 coins each": "standard",
+             "drafted hands": "draft"}
+    for header, cells in table(answered(text, "Which 2-player setup is fairest?"),
+                               "first player wins"):
+        for col, h in enumerate(header):
+            if h.endswith("first player wins") and cells[col] != "–":
+                claims.append(Claim(coup_question(h.split(" deck")[0].lower(), words[cells[0]]),
+                                    "guide: setup table", cells[col]))
     return claims
 
 
@@ -170,12 +184,13 @@ def coup_seat_facts(r: Reports) -> list[Claim]:
 
 
 def coup_seat_guide(r: Reports) -> list[Claim]:
-    answer, claims = row(r.guide["coup"], "Seat advantage, 3-8 players"), []
-    for part in re.split(r"(?=\b(?:Ambassador|Inquisitor) deck: )", answer):
-        if m := re.match(r"(\w+) deck: ", part):
-            for n, shown in re.findall(r"(\d) players: \*\*([^*]+)\*\*", part):
-                claims.append(Claim(seat_question(int(n), m.group(1).lower()),
-                                    "guide: seats row", shown))
+    claims = []
+    for header, cells in table(answered(r.guide["coup"], FIRST), "seat 1 wins"):
+        if int(cells[0]) > 2:
+            for col, h in enumerate(header):
+                if h.endswith("seat 1 wins") and cells[col] != "–":
+                    claims.append(Claim(seat_question(int(cells[0]), h.split(" deck")[0].lower()),
+                                        "guide: first-player table", cells[col]))
     return claims
 
 
@@ -202,11 +217,11 @@ def coup_hands(r: Reports) -> list[Claim]:
         claims.append(Claim(HAND_BEST, "the answer's facts (hands.facts)", f["best"][0].hand))
     if f["worst"]:
         claims.append(Claim(HAND_WORST, "the answer's facts (hands.facts)", f["worst"][0].hand))
-    answer = row(r.guide["coup"], "Strongest and weakest starting hands, 2 to 8 players")
-    if m := re.search(r"Best: \*\*([\w+]+)\*\*", answer):
-        claims.append(Claim(HAND_BEST, "guide: hands row", m.group(1)))
-    if m := re.search(r"worst: ([\w+]+)", answer):
-        claims.append(Claim(HAND_WORST, "guide: hands row", m.group(1)))
+    for _, cells in table(answered(r.guide["coup"], "Which starting hands are strongest?"),
+                          "strongest"):
+        if cells[0] == "2":
+            claims += [Claim(HAND_BEST, "guide: hands table", cells[2].split()[0]),
+                       Claim(HAND_WORST, "guide: hands table", cells[3].split()[0])]
     for line in r.appendix["coup"].splitlines():
         if line.startswith("- Starting hands, 2 players, Ambassador deck, basic setup: "):
             best = re.search(r"best ([\w+]+)", line)
@@ -246,10 +261,19 @@ def cobardes_guide(r: Reports) -> list[Claim]:
     if m := re.search(rf"least: {NAME} ([+-]\d+\.\d+)", villain):
         claims.append(Claim(VILLAIN_WORST, "guide: villain row", f"{m.group(1)} {m.group(2)}"))
     courtier = row(text, "Strongest and weakest courtier")
-    if m := re.search(rf"Strongest: \*\*{NAME} ", courtier):
-        claims.append(Claim(COURTIER_BEST, "guide: courtier row", m.group(1)))
-    if m := re.search(rf"weakest: {NAME} ", courtier):
-        claims.append(Claim(COURTIER_WORST, "guide: courtier row", m.group(1)))
+    # With villains the row answers a different war first; its war without villains
+    # (the appendix's) follows.
+    without = courtier.partition("Without villains (courtiers renewed, exact):")[2]
+    if without:
+        if m := re.search(rf"strongest {NAME} ", without):
+            claims.append(Claim(COURTIER_BEST, "guide: courtier row", m.group(1)))
+        if m := re.search(rf"weakest {NAME} ", without):
+            claims.append(Claim(COURTIER_WORST, "guide: courtier row", m.group(1)))
+    else:
+        if m := re.search(rf"Strongest: \*\*{NAME} ", courtier):
+            claims.append(Claim(COURTIER_BEST, "guide: courtier row", m.group(1)))
+        if m := re.search(rf"weakest: {NAME} ", courtier):
+            claims.append(Claim(COURTIER_WORST, "guide: courtier row", m.group(1)))
     for line in text.splitlines():
         if line.startswith("- ") and (m := re.search(rf"the strongest villain is the {NAME}", line)):
             claims.append(Claim(VILLAIN_BEST, "guide: rule of thumb", m.group(1)))
@@ -333,24 +357,25 @@ def wild_claims(text: str, place: str, rulebook: bool) -> list[Claim]:
         scoring = "single" if k or not rulebook else "rounds"
         for n, shown in re.findall(r"(\d)p ([+-]\d+\.\d pp(?: \[[^\]]+\])?)", part):
             claims.append(Claim(wild_question(scoring, int(n)), place, shown))
-        for shown, n in re.findall(r"([+-]\d+\.\d pp(?: \[[^\]]+\])?) of win rate at (\d) players",
-                                   part):
+        for shown, n in re.findall(r"([+-]\d+\.\d pp(?: \[[^\]]+\])?)(?: of win rate)? at "
+                                   r"(\d) players", part):
             claims.append(Claim(wild_question(scoring, int(n)), place, shown))
     return claims
 
 
+WILD = "What is one more wild worth?"
+
+
 def goat_guide(r: Reports) -> list[Claim]:
-    text = r.guide["goat_lords"]
-    answer = row(text, "Strength of a wild card")
-    rulebook = "rulebook" in answer
-    claims = wild_claims(answer, "guide: wild row", rulebook)
-    for line in text.splitlines():
-        if line.startswith("- ") and "wild" in line.lower():
-            claims += wild_claims(line, "guide: rule of thumb", rulebook)
-    for _, cells in table(text, "one more wild"):
-        if cells[-1] not in ("–", ""):
-            claims.append(Claim(wild_question("single", int(cells[0])),
-                                "guide: table by size (one round)", cells[-1]))
+    block = answered(r.guide["goat_lords"], WILD)
+    paragraph = block.split("\n\n")[0]
+    claims = wild_claims(paragraph, "guide: wild answer", "rulebook" in paragraph)
+    for header, cells in table(block, "win rate gained"):
+        for col, h in enumerate(header):
+            if h.endswith("win rate gained") and cells[col] not in ("–", ""):
+                scoring = "rounds" if h.startswith("rulebook") else "single"
+                claims.append(Claim(wild_question(scoring, int(cells[0])),
+                                    f"guide: wild table ({h})", cells[col]))
     return claims
 
 
@@ -391,13 +416,17 @@ def goat_tables(r: Reports) -> list[Claim]:
             claims.append(Claim(question(scoring, x["players"]),
                                 "the answer's facts (first_player.facts, duels.facts)", shown(x)))
     main = edge["rows"][0]["params"]["scoring"] if edge["rows"] else "single"
-    for title, question in (("First-player advantage", seat_edge_question),
-                            ("Duels: attacker or defender", duel_question)):
-        parts = row(r.guide["goat_lords"], title).split("With one round", 1)
-        for k, part in enumerate(parts):
-            for n, shown in re.findall(r"\*\*(\d)p ([^*]+)\*\*", part):
-                claims.append(Claim(question("single" if k else main, int(n)),
-                                    f"guide: {title} row", shown))
+    text = r.guide["goat_lords"]
+    for title, question, header_has in (
+            ("Does the first player win more?", seat_edge_question, "seat 1 − fair share"),
+            ("Do duels favour the attacker?", duel_question, "attacker wins a duel")):
+        for header, cells in table(answered(text, title), header_has):
+            for col, h in enumerate(header):
+                if col and ("fair share" in h and "seat 1" in h or h in (
+                        "attacker wins a duel", "in one round")) and cells[col] != "–":
+                    scoring = "single" if ("one round" in h or h == "in one round") else main
+                    claims.append(Claim(question(scoring, int(cells[0])),
+                                        f"guide: {title} table ({h})", cells[col]))
     for header, cells in table(r.appendix["goat_lords"], "attacker wins a duel"):
         if header[:2] != ["scoring", "players"]:
             continue

@@ -21,6 +21,7 @@ from analysis.cli.matches import (
 from analysis.cli.numbers import int_in, parse_counts
 from analysis.cli.outputs import check_output_dir
 from analysis.goat_lords import GAME
+from analysis.goat_lords import habits as H
 from analysis.goat_lords.balance import BalanceTables
 from analysis.goat_lords.bots import build_bot, pinned
 from analysis.goat_lords.plan import load_strong, run_strong, strong_plan
@@ -41,6 +42,7 @@ from games.errors import InvalidParameterError
 from games.goat_lords.rules import MAX_PLAYERS, MIN_PLAYERS
 
 GROUPS = ("seats", "extra_wild", "sensitivity")
+HABIT_RUNS = H.RUNS
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -87,6 +89,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
                          help="only print how many games each question has so far and how wide its 95%% "
                               "interval is against the aim")
     balance.set_defaults(func=run_balance)
+    habits = sub.add_parser(
+        "habits", help="how the strongest agent plays: its games kept move by move (resumable)",
+        description="Play the rulebook's game with best in every seat and keep every move, "
+                    "so the guide can say when strong play duels, spends a wild and what it "
+                    "keeps. Games already played are kept; run it again to go on.")
+    habits.add_argument("--players", default=",".join(str(r.players) for r in HABIT_RUNS),
+                        help="player counts among "
+                             f"{','.join(str(r.players) for r in HABIT_RUNS)} (default all)")
+    habits.add_argument("--workers", type=int_in(1), default=None, help="processes (default 1)")
+    habits.add_argument("--status", action="store_true",
+                        help="only print how many games each run has so far")
+    habits.set_defaults(func=run_habits)
 
 
 def run_match(args) -> int:
@@ -179,4 +193,20 @@ def _run_command(args) -> int:
     print(f"  duels: {d['duels']}, attacker wins {pct(d['attacker_rate'], d['lo'], d['hi'])}")
     g = game_length(df)
     print(f"  turns per round: {g['turns']:.1f} [{g['lo']:.1f}, {g['hi']:.1f}]")
+    return 0
+
+
+def run_habits(args) -> int:
+    """``farol goat-lords habits``: play (or only count) the strongest agent's kept games."""
+    counts = set(parse_counts(args.players, MIN_PLAYERS, MAX_PLAYERS, "Goat Lords"))
+    runs = [r for r in HABIT_RUNS if r.players in counts]
+    if not runs:
+        raise InvalidParameterError(f"--players {args.players!r}: the runs are at "
+                                    f"{', '.join(str(r.players) for r in HABIT_RUNS)} players")
+    for run in runs:
+        if not args.status:
+            H.play(run, workers=args.workers or 1, progress=show_progress())
+        done = H.stored(run)
+        print(f"  {run.name}: {len(done)} of {run.games} games in "
+              f"{store.shown(H.games_path(run))}")
     return 0

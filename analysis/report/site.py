@@ -47,7 +47,20 @@ def rewrite(html: str, outdir: Path) -> str:
         return path.read_text(encoding="utf-8") if path.exists() else m.group(0)
 
     html = re.sub(r'<img alt="[^"]*" src="([^"/]+\.svg)" ?/?>', inline_svg, html)
+    html = keep_together(html)
     return re.sub(r'\b(href|src)="([^"]+)"', link, html)
+
+
+# A figure and its interval, "46.4% [45.9, 47.0]": a narrow screen breaks the line before
+# or after it, never inside it.
+FIGURE = re.compile(r"(\d(?:%|&nbsp;pp)?) \[([^\]\s<>]+), ([^\]\s<>]+)\]")
+POINTS = re.compile(r"(\d) pp\b")
+
+
+def keep_together(html: str) -> str:
+    """``html`` with the spaces inside each figure with its interval made non-breaking
+    ("+1.7 pp" is one word too)."""
+    return FIGURE.sub(r"\1&nbsp;[\2,&nbsp;\3]", POINTS.sub(r"\1&nbsp;pp", html))
 
 
 def write_site(outdir: Path, keys: list[str]) -> Path:

@@ -18,7 +18,7 @@ from analysis.report import coup as coup_report
 from analysis.report import goat_lords as goat_lords_report
 from analysis.report.context import ReportContext, Section, quick_mode
 from analysis.report.guides.common import render
-from analysis.report.guides.write import guide_path, write_guide
+from analysis.report.guides.write import GUIDES, guide_path, methods_section, write_guide
 from analysis.report.site import write_site
 from analysis.shared import store
 from analysis.shared.progress import bar
@@ -32,9 +32,17 @@ FAMILY_SECTIONS: dict[str, tuple[tuple[int, Section], ...]] = {
 }
 
 
+# Where a guide of questions says how each answer was measured: after the base sections.
+GUIDE_METHODS = 45
+
+
 def sections_for(family_key: str) -> list[Section]:
-    """The sections of a ruleset's report in order."""
-    ordered = sorted(base.SECTIONS + FAMILY_SECTIONS.get(family_key, ()), key=lambda p: p[0])
+    """The sections of a ruleset's report in order (with how its guide's answers were
+    measured, for a guide of questions)."""
+    guide = GUIDES.get(family_key)
+    methods = ((GUIDE_METHODS, methods_section),) if guide is not None and guide.sections else ()
+    ordered = sorted(base.SECTIONS + FAMILY_SECTIONS.get(family_key, ()) + methods,
+                     key=lambda p: p[0])
     return [section for _, section in ordered]
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import jinja2
 
 from analysis.report import markdown
+from analysis.report.guides import separate
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
@@ -20,11 +21,16 @@ ENV = jinja2.Environment(
     trim_blocks=True,
     lstrip_blocks=True,
     autoescape=False,
+    extensions=["jinja2.ext.do"],
 )
 ENV.filters["pct"] = markdown.pct
 ENV.filters["pct_ci"] = markdown.pct_ci
 ENV.filters["pp"] = markdown.pp
 ENV.globals["table"] = markdown.table
+# The rule every ranking word and every edge is printed by (analysis.report.guides.separate).
+ENV.globals.update(apart=separate.apart, above=separate.above, excludes=separate.excludes,
+                   compared=separate.compared, top=separate.top, bottom=separate.bottom,
+                   contenders=separate.contenders, no_clear=separate.NO_CLEAR)
 
 
 def render(name: str, **facts) -> str:
@@ -73,11 +79,43 @@ Part = Callable[[GuideContext], str]
 
 
 @dataclass(frozen=True)
+class Reply:
+    """A question answered for a player who has five minutes: ``answer`` is one sentence
+    (at most 30 words) that answers it with its number, ``shown`` one compact Markdown
+    table or one chart, ``more`` at most a sentence or two after it; ``headline`` the
+    figure a test compares with the records (None: not measured yet) and ``method`` how
+    it was measured, in plain words, for the methods appendix."""
+
+    question: str
+    answer: str
+    shown: str = ""
+    more: str = ""
+    headline: str | None = None
+    method: str = ""
+
+
+@dataclass(frozen=True)
+class Section:
+    """A part of a guide (``## title``): its questions in order, and what to keep in mind
+    of all its numbers, said once at its end (``caveat``)."""
+
+    title: str
+    replies: tuple[Callable[[GuideContext], Reply], ...]
+    caveat: Callable[[GuideContext], str] = lambda ctx: ""
+
+
+@dataclass(frozen=True)
 class Guide:
-    """A game's guide: what players read first (``play``), then the designers' answers."""
+    """A game's guide. Either ``sections`` of questions, each answered in its first
+    sentence (:class:`Reply`); or, the older form, what players read first (``play``),
+    then the designers' answers in one table (``questions``)."""
 
     key: str
     title: str
     intro: str
-    play: tuple[Part, ...]
-    questions: tuple[Question, ...]
+    play: tuple[Part, ...] = ()
+    questions: tuple[Question, ...] = ()
+    sections: tuple[Section, ...] = ()
+    # What the methods appendix says first of all the answers (a table of the rules the
+    # numbers use, say); Markdown.
+    notes: tuple[Part, ...] = ()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from analysis.cobardes import balance, renewal
 from analysis.report import svg
+from analysis.report.guides import separate
 from analysis.report.guides.cobardes import records as R
 from analysis.report.guides.common import Answer, GuideContext, one_line, render
 from analysis.report.markdown import pct
@@ -18,6 +19,7 @@ def facts() -> dict:
     if vw is not None and vw.complete:
         wins = vw.wins()
         base |= {"villain_wins": wins, "v_best": wins.index[0], "v_worst": wins.index[-1]}
+        base |= ranked(wins, vw.error_max)
     if sol is None:
         return base | {"strength": None, "headline": None}
     table = renewal.value_table(sol)
@@ -32,6 +34,18 @@ def facts() -> dict:
     return out
 
 
+def ranked(wins, error_max: float | None) -> dict:
+    """Which courtiers may be the strongest and the weakest with villains: each win
+    probability within half the composition's largest miss (its error in win points) of
+    the first's. A single name is a clear strongest (weakest); where the miss is not
+    measured nothing is clear."""
+    half = error_max / 2 if error_max is not None else 1.0
+    items = [{"name": n, "rate": float(w), "ci": (w - half, w + half)} for n, w in wins.items()]
+    return {"v_top": [x["name"] for x in separate.contenders(items)],
+            "v_bottom": [x["name"] for x in separate.contenders(items, highest=False)],
+            "half_miss": None if error_max is None else 100 * half}
+
+
 def seat_neutral(table, name: str, rival: str) -> float:
     """``name``'s war value against ``rival``, both seats (the table is player 0's)."""
     return float(table.loc[name, rival] - table.loc[rival, name]) / 2
@@ -43,7 +57,8 @@ def why(vw: R.VillainWar, without, f: dict) -> str:
     worth most to it there. Empty where both agree."""
     for end, other in (("best", "strongest"), ("worst", "weakest")):
         name = f[f"v_{end}"]
-        if name == f[end]:
+        # Only a clear strongest (weakest) is said to differ.
+        if name == f[end] or len(f.get("v_top" if end == "best" else "v_bottom", ())) != 1:
             continue
         rivals = [r for r in vw.table.columns if r != name]
         rival = max(rivals, key=lambda r: abs(seat_neutral(vw.table, name, r)

@@ -1,25 +1,23 @@
-"""The Coup guide: how to play two players from the strongest agent's games, and the
-balance answers."""
+"""The Coup guide: how strong players play 2-player Coup, from the strongest agent's games,
+and whether the game is balanced; each question answered in its first sentence, then
+one table or chart."""
 
 from __future__ import annotations
 
-from analysis.report.guides.common import Guide, render
-from analysis.report.guides.coup import (
-    decks,
-    first_player,
-    frequencies,
-    grid,
-    hands,
-    seats,
-    setups,
-    shown,
-    thumbs,
-)
+from analysis.report.guides.common import Guide, Section, render
+from analysis.report.guides.coup import decks, first_player, hands, play, seats, setups
+from analysis.report.guides.coup.balance import caveat as balance_caveat
 
 GUIDE = Guide(
     key="coup",
     title="Coup",
     intro=render("coup/intro.md.j2"),
-    play=(frequencies.part, grid.part, shown.part, thumbs.part),
-    questions=(first_player.answer, seats.answer, hands.answer, decks.answer, setups.answer),
+    sections=(
+        Section("How to play (2 players)",
+                (play.bluff, play.challenge, play.block, play.turn, play.strength),
+                play.caveat),
+        Section("Is it balanced?",
+                (first_player.reply, seats.reply, hands.reply, decks.reply, setups.reply),
+                balance_caveat),
+    ),
 )

@@ -2,31 +2,47 @@
 
 from __future__ import annotations
 
-from analysis.report.guides.common import Answer, GuideContext
+from analysis.report.guides.common import GuideContext, Reply, render
 from analysis.report.guides.coup import edges as E
 from analysis.report.guides.coup import records as R
-from analysis.report.guides.coup.compare import compare, said
+from analysis.report.guides.coup.compare import compare
+from analysis.report.guides.coup.first_player import signed
+from analysis.report.guides.coup.play import paragraph
+from analysis.report.guides.separate import excludes
+from analysis.report.markdown import table
 from games.coup import cards as C
 
-QUESTION = "Ambassador or Inquisitor deck"
+QUESTION = "Does the deck matter?"
 
 
-def others() -> list[E.Difference]:
-    """Ambassador minus Inquisitor at every table but the rulebook's 2-player one."""
-    return [d for d in E.deck_differences()
-            if (d.a.table.players, d.a.table.setup) != (2, R.SETUP)]
+def facts() -> dict:
+    """Ambassador minus Inquisitor at every table both decks measured with the same
+    agent: each difference, and those whose interval leaves out 0 (``differ``)."""
+    diffs = [{"table": E.table_words(d.a.table), "diff": d, "text": signed(d.value, d.ci),
+              "clear": excludes(d.ci, 0.0)} for d in E.deck_differences()]
+    rows = [[d["table"], signed(d["diff"].a.value, d["diff"].a.ci),
+             signed(d["diff"].b.value, d["diff"].b.ci), d["text"] if d["clear"] else
+             f"none clear ({d['text']})"] for d in diffs]
+    base = next((d for d in diffs if d["diff"].a.table.players == 2
+                 and d["diff"].a.table.setup == R.SETUP), None)
+    return {"diffs": diffs, "differ": [d for d in diffs if d["clear"]], "base": base,
+            "rows": rows, "headers": ["table", "Ambassador: first player's edge",
+                                      "Inquisitor: first player's edge",
+                                      "difference (points)"]}
 
 
-def answer(ctx: GuideContext) -> Answer:
+def reply(ctx: GuideContext) -> Reply:
+    f = facts()
     pairs = [(deck.capitalize(), deck, R.SETUP) for deck in C.DECKS]
-    text, model, headline = compare(pairs, f"with each deck ({R.SETUP_WORDS[R.SETUP]})")
-    rest = others()
-    if rest:
-        text += (" At the other tables, the first player's edge, Ambassador minus "
-                 "Inquisitor: " + "; ".join(f"{E.table_words(d.a.table)}: {said(d)}"
-                                           for d in rest) + ".")
-        recs = [r for r in R.seat_records() if any(
-            r.table in (d.a.table, d.b.table) for d in rest)]
-        model += (f" The other tables: {E.who_plays(recs)} in every seat. A difference's 95% "
-                  "interval combines the two tables' intervals (their games are independent).")
-    return Answer(QUESTION, text, model, headline)
+    said, model, headline = compare(pairs, f"with each deck ({R.SETUP_WORDS[R.SETUP]})")
+    if not f["diffs"]:  # no seat records of both decks: what the other records say
+        answer, more = paragraph(said)
+        return Reply(QUESTION, answer, more=more, headline=headline, method=model)
+    answer, more = paragraph(render("coup/decks.md.j2", **f))
+    shown = ("Edges in points: seat 1's win rate minus its fair share.\n\n"
+             + table(f["headers"], f["rows"]))
+    model += (" At 3 to 8 players and the other setups: the same agents in every seat with "
+              "each deck; a difference's 95% interval combines the two tables' intervals "
+              "(their games are independent).")
+    shown_first = (f["differ"] or [f["base"] or f["diffs"][0]])[0]["text"]
+    return Reply(QUESTION, answer, shown, more, shown_first, model)

@@ -4,8 +4,6 @@ hand."""
 from __future__ import annotations
 
 from analysis.coup.studies.blueprint_bluffs import BluffTable
-from analysis.report.guides.common import GuideContext, render
-from analysis.report.guides.coup import records as R
 from analysis.report.markdown import pct
 
 MOVES = ("Income", "Foreign Aid", "Tax", "Steal", "Assassinate", "Exchange", "Examine", "Coup")
@@ -21,14 +19,3 @@ def turn_grid(table: BluffTable) -> tuple[list[str], list[list[str]]]:
     rows = [[h] + [pct(cells[(h, m)].rate, 0) if (h, m) in cells else "–" for m in moves]
             for h in hands]
     return ["hand held"] + moves, rows
-
-
-def part(ctx: GuideContext) -> str:
-    table = R.bluff_table()
-    if table is None or not table.grid:
-        return ""
-    headers, rows = turn_grid(table)
-    widest = max((r.ci95[1] - r.ci95[0]) / 2 for r in table.grid
-                 if r.situation == "your turn" and "+" in r.hand and r.decisions >= 30)
-    return render("coup/grid.md.j2", headers=headers, rows=rows, games=f"{table.games:,}",
-                  widest=pct(widest, 0), who=R.SHORT[table.agent])

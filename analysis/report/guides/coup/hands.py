@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from analysis.coup.studies.seat_balance import HAND_PLAYERS
-from analysis.report.guides.common import Answer, GuideContext, one_line, render
+from analysis.report.guides.common import GuideContext, Reply, render
 from analysis.report.guides.coup import edges as E
 from analysis.report.guides.coup import records as R
+from analysis.report.guides.coup.play import paragraph
+from analysis.report.guides.separate import contenders
+from analysis.report.markdown import pct, pct_ci, table
 
-QUESTION = "Strongest and weakest starting hands, 2 to 8 players"
+QUESTION = "Which starting hands are strongest?"
+NAMED = 3  # a cell names this many hands at most
 MIN_DEALS = E.MIN_DEALS
 
 
@@ -42,7 +46,32 @@ def model(tables: list[dict]) -> str:
             "times; 95% intervals (over deals where each deal is played from every seat).")
 
 
-def answer(ctx: GuideContext) -> Answer:
+def leaders(t: dict, highest: bool = True) -> list[dict]:
+    """The hands of a table that may be its strongest (weakest): the leader and every hand
+    whose interval overlaps the leader's (:func:`separate.contenders`)."""
+    hands = [{"hand": h.hand, "rate": h.win_rate, "ci": tuple(h.ci95),
+              "text": pct_ci(h.win_rate, h.ci95)} for h in t["ranked"]]
+    return contenders(hands, highest=highest)
+
+
+def named(found: list[dict]) -> str:
+    """A cell: the leader with its rate, then the others that may lead, by name."""
+    if not found:
+        return "–"
+    first, rest = found[0], [h["hand"] for h in found[1:]]
+    shown = rest if len(rest) <= NAMED else rest[:NAMED - 1] + [f"{len(rest) - NAMED + 1} more"]
+    return f"{first['hand']} {first['text']}" + (f"; or {', '.join(shown)}" if shown else "")
+
+
+def reply(ctx: GuideContext) -> Reply:
     f = facts()
-    return Answer(QUESTION, one_line(render("coup/hands.md.j2", **f)), model(f["tables"]),
-                  f["headline"])
+    if not f["tables"]:
+        return Reply(QUESTION, f"Not measured yet: run `{f['command']}`.")
+    rows = [[str(t["players"]), pct(t["fair"]), named(leaders(t)), named(leaders(t, False))]
+            for t in f["tables"]]
+    first = f["tables"][0]
+    answer, more = paragraph(render("coup/hands.md.j2", players=first["players"],
+                                    fair=first["fair"], best=leaders(first),
+                                    missing=f["missing"], missing_command=f["missing_command"]))
+    shown = table(["players", "fair share", "strongest (win rate with it)", "weakest"], rows)
+    return Reply(QUESTION, answer, shown, more, f["headline"], model(f["tables"]))

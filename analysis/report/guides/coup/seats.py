@@ -4,13 +4,15 @@ edge at 2 players is the first-player answer's.)"""
 from __future__ import annotations
 
 from analysis.report import svg
-from analysis.report.guides.common import Answer, GuideContext, one_line, render
+from analysis.report.guides.common import GuideContext, Reply, render
 from analysis.report.guides.coup import edges as E
 from analysis.report.guides.coup import records as R
+from analysis.report.guides.coup.play import paragraph
+from analysis.report.guides.separate import by_chance, excludes
 from analysis.report.markdown import pct, pct_ci
 from games.coup.cards import DECKS
 
-QUESTION = "Seat advantage, 3-8 players"
+QUESTION = "Does any seat win more at 3 to 8 players?"
 
 
 def facts(deck: str = R.DECK) -> dict:
@@ -25,7 +27,7 @@ def facts(deck: str = R.DECK) -> dict:
                      "agent": rec.agent, "rec": rec,
                      "label": f"{deck.capitalize()}, {players} players"})
     unfair = [f"{r['players']} players seat {s.seat + 1} ({pct_ci(s.win_rate, s.ci95)})"
-              for r in rows for s in r["seats"] if not s.ci95[0] <= r["fair"] <= s.ci95[1]]
+              for r in rows for s in r["seats"] if excludes(s.ci95, r["fair"])]
     headline = "; ".join(f"{r['players']} players: **{pct_ci(r['first'].win_rate, r['first'].ci95)}**"
                          for r in rows) or None
     total = sum(r["players"] for r in rows)
@@ -69,15 +71,17 @@ def model(rows: list[dict], decks: list[str]) -> str:
             + "; the edge is seat 1's win rate minus the fair share.")
 
 
-def answer(ctx: GuideContext) -> Answer:
+def reply(ctx: GuideContext) -> Reply:
     measured = [f for f in (facts(deck) for deck in DECKS) if f["rows"]]
     if not measured:
-        return Answer(QUESTION, one_line(render("coup/seats.md.j2", **facts())),
-                      "The whole game at 3-8 players.", None)
-    text = " ".join(f"{f['deck'].capitalize()} deck: "
-                    + one_line(render("coup/seats.md.j2", **f)) for f in measured)
+        return Reply(QUESTION, f"Not measured yet: run `{R.BALANCE}`.")
     rows = [r for f in measured for r in f["rows"]]
+    unfair = [f"{f['deck'].capitalize()} deck, {u}" for f in measured for u in f["unfair"]]
+    total = sum(f["total"] for f in measured)
+    expected, most = by_chance(total)
+    answer, more = paragraph(render("seats_by_chance.md.j2", unfair=unfair, total=total,
+                                    expected=expected, most=most))
     name = ctx.save_svg(chart(rows), "seats")
-    return Answer(QUESTION, text, model(rows, [f["deck"] for f in measured]),
-                  measured[0]["headline"],
-                  f"![Coup: each seat's win rate minus its fair share]({name})")
+    return Reply(QUESTION, answer,
+                 f"![Coup: each seat's win rate minus its fair share]({name})", more,
+                 f"{len(unfair)} of {total} seat", model(rows, [f["deck"] for f in measured]))

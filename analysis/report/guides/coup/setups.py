@@ -2,40 +2,51 @@
 
 from __future__ import annotations
 
-from analysis.report.guides.common import Answer, GuideContext
+from analysis.report.guides.common import GuideContext, Reply, render
 from analysis.report.guides.coup import edges as E
 from analysis.report.guides.coup import records as R
-from analysis.report.guides.coup.compare import compare, difference_sentence
-from analysis.report.markdown import pct_ci
+from analysis.report.guides.coup.compare import compare
+from analysis.report.guides.coup.first_player import signed
+from analysis.report.guides.coup.play import paragraph
+from analysis.report.guides.separate import absolute
+from analysis.report.markdown import pct_ci, table
 from games.coup import cards as C
 
-QUESTION = "2-player setup"
+QUESTION = "Which 2-player setup is fairest?"
 
 
-def other_deck(deck: str) -> str:
-    """The setups with ``deck`` (not the rulebook's): each first player's win rate and
-    edge, and each setup's edge against the rulebook setup's."""
-    measured = [(s, e) for s in C.SETUPS if (e := E.edge_at(2, deck, s)) is not None]
-    if not measured:
-        return ""
-    wins = ", ".join(f"{pct_ci(e.win, e.win_ci)} with {E.SETUP_SHORT[s]} ({e.words})"
-                     for s, e in measured)
-    diffs = [difference_sentence(d, E.SETUP_SHORT[d.a.table.setup], E.SETUP_SHORT[R.SETUP])
-             for d in E.setup_differences(deck)]
-    return (f"{deck.capitalize()} deck: the first player wins {wins}"
-            + (f"; the first player's edge, {'; '.join(diffs)}" if diffs else "") + ".")
+def facts(deck: str = R.DECK) -> dict:
+    """The first player's edge under each setup measured with ``deck``; ``size`` is the
+    interval of the edge's size either way (what "fairest" compares)."""
+    setups = []
+    for s in C.SETUPS:
+        e = E.edge_at(2, deck, s)
+        if e is not None:
+            setups.append({"setup": s, "label": E.SETUP_SHORT[s], "edge": e,
+                           "text": signed(e.value, e.ci), "ci": absolute(e.ci),
+                           "rulebook": s == R.SETUP})
+    return {"setups": setups, "deck": deck.capitalize()}
 
 
-def answer(ctx: GuideContext) -> Answer:
+def reply(ctx: GuideContext) -> Reply:
     setups = C.DEALT_SETUPS + (
         ("draft",) if R.blueprint_first(R.DECK, "draft") or R.seat_record(2, R.DECK, "draft")
         else ())
     pairs = [(R.SETUP_WORDS[s].capitalize(), R.DECK, s) for s in setups]
-    text, model, headline = compare(pairs, f"under each setup ({R.DECK.capitalize()} deck)",
+    said, model, headline = compare(pairs, f"under each setup ({R.DECK.capitalize()} deck)",
                                     [E.SETUP_SHORT[s] for s in setups], against_first=True)
-    rest = [said for deck in C.DECKS if deck != R.DECK and (said := other_deck(deck))]
-    if rest:
-        text += " " + " ".join(rest)
-        model += (" The other deck's tables are played the same way. A difference's 95% "
-                  "interval combines the two tables' intervals (their games are independent).")
-    return Answer(QUESTION, text, model, headline)
+    f = facts()
+    if len(f["setups"]) < 2:  # fewer than two setups played: what the other records say
+        answer, more = paragraph(said)
+        return Reply(QUESTION, answer, more=more, headline=headline, method=model)
+    answer, more = paragraph(render("coup/setups.md.j2", **f))
+    headers, rows = ["setup"], []
+    for deck in C.DECKS:
+        headers += [f"{deck.capitalize()} deck: first player wins", "edge (points)"]
+    for s in C.SETUPS:
+        row = [R.SETUP_WORDS[s]]
+        for deck in C.DECKS:
+            e = E.edge_at(2, deck, s)
+            row += [pct_ci(e.win, e.win_ci), signed(e.value, e.ci)] if e else ["–", "–"]
+        rows.append(row)
+    return Reply(QUESTION, answer, table(headers, rows), more, headline, model)

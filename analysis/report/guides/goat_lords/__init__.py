@@ -1,14 +1,36 @@
-"""The Goat Lords guide: the rules used, what happens at each table size, the answers."""
+"""The Goat Lords guide: what strong play does, from the strongest agent's own games, and
+whether the game is balanced; each question answered in its first sentence, then one
+table or chart."""
 
 from __future__ import annotations
 
-from analysis.report.guides.common import Guide, render
-from analysis.report.guides.goat_lords import duels, first_player, play, strength, values, wilds
+from analysis.report.guides.common import Guide, GuideContext, Section, render
+from analysis.report.guides.goat_lords import (
+    duels,
+    first_player,
+    parameters,
+    play,
+    records,
+    strength,
+    values,
+    wilds,
+)
+
+
+def balance_caveat(ctx: GuideContext) -> str:
+    t = records.seat_tables(ctx.outdir)
+    return render("goat_lords/balance_caveat.md.j2", who=t.who, games=records.games_words(t.main),
+                  strong=t.strong)
+
 
 GUIDE = Guide(
     key="goat_lords",
     title="Goat Lords",
     intro=render("goat_lords/intro.md.j2"),
-    play=(play.part,),
-    questions=(first_player.answer, wilds.answer, duels.answer, values.answer, strength.answer),
+    sections=(
+        Section("How to play", (play.duel, play.wild, play.keep, strength.reply), play.caveat),
+        Section("Is it balanced?", (first_player.reply, first_player.seats_reply, wilds.reply,
+                                    duels.reply, values.reply), balance_caveat),
+    ),
+    notes=(parameters.note,),
 )

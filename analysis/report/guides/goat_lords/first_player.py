@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from analysis.goat_lords.statistics import seat_win_rates
 from analysis.report import svg
-from analysis.report.guides.common import Answer, GuideContext, one_line, render
+from analysis.report.guides.common import GuideContext, Reply, render
 from analysis.report.guides.goat_lords import records as R
-from analysis.report.markdown import pct, pct_ci, pp
+from analysis.report.guides.goat_lords.play import paragraph
+from analysis.report.guides.separate import by_chance, excludes
+from analysis.report.markdown import pct, pct_ci, pp, table
 
-QUESTION = "First-player advantage"
+QUESTION = "Does the first player win more?"
+SEATS = "Does any seat win more?"
 
 
 def _rows(tables) -> list[dict]:
@@ -19,7 +22,7 @@ def _rows(tables) -> list[dict]:
         r = seats.loc[0]
         fair = 1 / exp.players
         rows.append({"players": exp.players, "games": len(df), "edge": r.win_rate - fair,
-                     "ci": (r.lo - fair, r.hi - fair), "fair_inside": r.lo <= fair <= r.hi,
+                     "ci": (r.lo - fair, r.hi - fair), "fair_inside": not excludes((r.lo, r.hi), fair),
                      "params": exp.game_params(), "fair": fair,
                      "seats": [(s.win_rate, (s.lo, s.hi)) for _, s in seats.sort_index().iterrows()]})
     return rows
@@ -31,8 +34,8 @@ def facts(ctx: GuideContext) -> dict:
     t = R.seat_tables(ctx.outdir)
     tables, other, who = t.main, _rows(t.one_round) if t.strong else [], t.who
     rows = _rows(tables)
-    unfair = [f"{r['players']}p seat {k + 1}" for r in rows
-              for k, (_, (lo, hi)) in enumerate(r["seats"]) if not lo <= r["fair"] <= hi]
+    unfair = [f"{r['players']} players seat {k + 1} ({pct_ci(rate, ci)})" for r in rows
+              for k, (rate, ci) in enumerate(r["seats"]) if excludes(ci, r["fair"])]
     headline = "; ".join(f"{r['players']}p {pp(r['edge'])}" for r in rows) or None
     total = sum(r["players"] for r in rows)
     return {"rows": rows, "other": other, "unfair": unfair, "total": total,
@@ -59,15 +62,45 @@ def chart(rows: list[dict]) -> str:
                        blank="no such seat at this table")
 
 
-def answer(ctx: GuideContext) -> Answer:
-    f = facts(ctx)
+def model(f: dict) -> str:
     rows = f["rows"]
     if not rows:
-        return Answer(QUESTION, one_line(render("goat_lords/first_player.md.j2", **f)),
-                      "One round, the greedy bot in every seat.", None)
+        return "One round, the greedy bot in every seat."
     scoring = R.scoring_words(rows[0]["params"]).capitalize()
     also = " (and one round, `scoring=single`, beside it)" if f["other"] else ""
-    model = f"{scoring}{also}, {f['who']}, {f['games']}; 95% intervals."
-    name = ctx.save_svg(chart(rows), "seats")
-    return Answer(QUESTION, one_line(render("goat_lords/first_player.md.j2", **f)), model,
-                  f["headline"], f"![Goat Lords: each seat's win rate minus its fair share]({name})")
+    return f"{scoring}{also}, {f['who']}, {f['games']}; 95% intervals."
+
+
+def reply(ctx: GuideContext) -> Reply:
+    f = facts(ctx)
+    if not f["rows"]:
+        return Reply(QUESTION, f"Not measured yet: run `{R.PLAN}` (it plays the missing games).")
+    one_round = {r["players"]: r for r in f["other"]}
+    main = R.scoring_words(f["rows"][0]["params"]).startswith("rounds")
+    headers = ["players", "fair share",
+               "rulebook's game: seat 1 − fair share" if main else "seat 1 − fair share"]
+    if one_round:
+        headers.append("one round: seat 1 − fair share")
+    rows = []
+    for r in f["rows"]:
+        row = [str(r["players"]), pct(r["fair"]), pp(r["edge"], r["ci"])]
+        if one_round:
+            o = one_round.get(r["players"])
+            row.append(pp(o["edge"], o["ci"]) if o else "–")
+        rows.append(row)
+    answer, more = paragraph(render("goat_lords/first_player.md.j2", rows=f["rows"],
+                                    other=f["other"], main=main))
+    return Reply(QUESTION, answer, table(headers, rows), more, rows[0][2], model(f))
+
+
+def seats_reply(ctx: GuideContext) -> Reply:
+    f = facts(ctx)
+    if not f["rows"]:
+        return Reply(SEATS, f"Not measured yet: run `{R.PLAN}` (it plays the missing games).")
+    expected, most = by_chance(f["total"])
+    answer, more = paragraph(render("seats_by_chance.md.j2", unfair=f["unfair"],
+                                    total=f["total"], expected=expected, most=most))
+    name = ctx.save_svg(chart(f["rows"]), "seats")
+    return Reply(SEATS, answer,
+                 f"![Goat Lords: each seat's win rate minus its fair share]({name})", more,
+                 f"{len(f['unfair'])} of {f['total']} seat", model(f))

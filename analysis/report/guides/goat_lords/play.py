@@ -1,72 +1,123 @@
-"""Goat Lords for players: the rules the numbers use, what happens by table size, and rules
-of thumb with their numbers."""
+"""Goat Lords for players: what strong play does, from the strongest agent's own games
+(:mod:`analysis.goat_lords.habits`): when it duels, when it spends a wild, what it keeps;
+each question answered in its first sentence, then one table with a row per table size.
+
+Every rate comes with its 95% interval over games; the words that compare two rates are
+the templates' to choose, by the rule of :mod:`analysis.report.guides.separate`.
+"""
 
 from __future__ import annotations
 
-from analysis.goat_lords.plan import SCORINGS
-from analysis.goat_lords.statistics import duel_success, game_length
-from analysis.report.guides.common import GuideContext, render
-from analysis.report.guides.goat_lords import records as R
-from analysis.report.guides.goat_lords import wilds
-from analysis.report.markdown import pct_ci, pp
-from analysis.shared.params import game_parameter_spec
+from analysis.goat_lords import habits as H
+from analysis.report.guides.common import GuideContext, Reply, render
+from analysis.report.guides.prose import sentences
+from analysis.report.markdown import pct_ci, table
 
-VALUE_KINDS = ("goat_lord", "goatini", "goatacorn", "dragon", "kraken", "ninja", "tgoat",
-               "fairy", "ghoast", "ladypug", "foodie", "fainting")
+COMMAND = "farol goat-lords habits"
+DIGITS = 1
 
 
-def parameter_rows(ctx: GuideContext) -> list[list[str]]:
-    """The parameters the tournaments and the strongest agent's matches were played with."""
-    spec = game_parameter_spec(R.GAME)
-    greedy = R.greedy_tables(ctx.outdir)
-    tour = spec | (greedy[0][0].game_params() if greedy else {})
-    match = next((m for _, m in R.matches() if m.games >= R.MIN_GAMES), None)
-    played = spec | (match.params if match else {})
-
-    def values(p: dict) -> str:
-        return "/".join(str(p[f"value_{k}"]) for k in VALUE_KINDS)
-
-    rows = [["scoring of the greedy bots' tournaments", R.scoring_words(tour)],
-            ["players", ", ".join(str(e.players) for e, _ in greedy) or "–"],
-            ["duel answer (`duel_answer`)", f"`{tour['duel_answer']}`"],
-            ["point values, Goat Lord/Goatini/Goat-a-Corn/the nine others", values(tour)]]
-    if match is not None:
-        rows.insert(1, ["scoring of the strongest agent's matches", R.scoring_words(played)])
-    # Each answer switches to the strong agent's games on its own (the wild per scoring).
-    parts = [("seats", None), *(("extra_wild", s) for s in SCORINGS), ("sensitivity", None)]
-    strong = [R.strong_group(g, label) for g, label in parts]
-    strong = [tables for tables in strong if tables is not None]
-    if strong:
-        scorings = sorted({exp.game_params()["scoring"] for tables in strong for exp, _ in tables})
-        rows.insert(1, ["scoring of the answers from the strong agent's games",
-                        "; ".join(R.scoring_words({"scoring": s}) for s in scorings)])
-    return rows
+def paragraph(text: str) -> tuple[str, str]:
+    found = sentences(text)
+    return (found[0] if found else ""), " ".join(found[1:])
 
 
-def part(ctx: GuideContext) -> str:
-    seats = R.seat_tables(ctx.outdir)
-    tables = seats.one_round
-    wf = wilds.facts(ctx)
-    wild = {r["players"]: r for r in wf["rows"]}
-    rows, thumbs = [], []
-    duels = {}
-    for exp, df in tables:
-        d = duel_success(df)
-        duels[exp.players] = d
-        w = wild.get(exp.players)
-        rows.append([f"{exp.players}", pct_ci(d["attacker_rate"], (d["lo"], d["hi"])),
-                     f"{d['per_game']:.1f}", f"{game_length(df)['turns']:.0f}",
-                     pp(w["win"], w["ci"]) if w else "–"])
-    if duels:
-        lo = min(duels.values(), key=lambda d: d["attacker_rate"])
-        hi = max(duels.values(), key=lambda d: d["attacker_rate"])
-        thumbs.append("Attack: duels go to the attacker "
-                      f"{pct_ci(lo['attacker_rate'], (lo['lo'], lo['hi']))} to "
-                      f"{pct_ci(hi['attacker_rate'], (hi['lo'], hi['hi']))} of the time (95% "
-                      "intervals)"
-                      + (", more at bigger tables." if hi is duels[max(duels)] else "."))
-    if wild:
-        thumbs.append(wilds.thumb(wf))
-    return render("goat_lords/play.md.j2", parameters=parameter_rows(ctx), rows=rows,
-                  thumbs=thumbs, games=R.games_words(tables), who=seats.who,
-                  wild_who=wf["who"])
+def rate(r: H.Rate | None) -> dict | None:
+    if r is None or not r.chances:
+        return None
+    return {"rate": r.rate, "ci": r.ci95, "text": pct_ci(r.rate, r.ci95, DIGITS),
+            "n": r.chances, "games": r.games, "players": r.players}
+
+
+def shown(r: dict | None) -> str:
+    return r["text"] if r is not None else "–"
+
+
+def tables() -> list[dict]:
+    """Each run's rates by name (question, context), the runs with games stored only."""
+    out = []
+    for run in H.RUNS:
+        rates = H.rates(run)
+        if rates:
+            out.append({"run": run, "players": run.players, "games": len(H.stored(run)),
+                        "r": {k: rate(v) for k, v in rates.items()}})
+    return out
+
+
+def get(t: dict, question: str, context: str = H.ALL) -> dict | None:
+    return t["r"].get((question, context))
+
+
+def missing(question: str) -> Reply:
+    return Reply(question, f"Not measured yet: run `{COMMAND}` (it plays the strongest agent "
+                 "in every seat and keeps its games move by move).")
+
+
+def method(ts: list[dict]) -> str:
+    runs = "; ".join(f"{t['games']:,} games at {t['players']} players" for t in ts)
+    return (f"Games of `best` (the search agent `{H.AGENT}`) in every seat, the rulebook's game "
+            f"(rounds until 1,000 points), seed {H.SEED}: {runs} (`{COMMAND}`). Every decision "
+            "of every seat is replayed from the stored moves and counted in the situation "
+            "named; a rate's 95% interval is taken over games (the decisions of one game are "
+            "not independent). The greedy heuristic's rates are what it would have chosen at "
+            "the same positions.")
+
+
+def duel(ctx: GuideContext) -> Reply:
+    question = "When should you duel?"
+    ts = tables()
+    if not ts:
+        return missing(question)
+    facts = [{"players": t["players"], "all": get(t, "duel"), "spare": get(t, "duel", H.SPARE),
+              "one": get(t, "duel", H.ONE), "greedy": get(t, "greedy duel"),
+              "won_spare": get(t, "duel won", H.SPARE), "won_one": get(t, "duel won", H.ONE)}
+             for t in ts]
+    answer, more = paragraph(render("goat_lords/duel.md.j2", first=facts[0]))
+    rows = [[str(f["players"]), shown(f["all"]), shown(f["spare"]), shown(f["one"]),
+             shown(f["greedy"]), shown(f["won_spare"]), shown(f["won_one"])] for f in facts]
+    shown_ = table(["players", "duels when it can", "with a spare matching card",
+                    "with one matching card", "greedy heuristic, same turns",
+                    "wins the duel: with a spare", "with one"], rows)
+    return Reply(question, answer, shown_, more, shown(facts[0]["all"]), method(ts))
+
+
+def wild(ctx: GuideContext) -> Reply:
+    question = "When should you spend a wild?"
+    ts = tables()
+    if not ts:
+        return missing(question)
+    facts = [{"players": t["players"], "all": get(t, "wild spent"),
+              "plain": get(t, "wild spent", H.PLAIN), "no_plain": get(t, "wild spent", H.NO_PLAIN),
+              "opens": get(t, "wild opens"), "answers": get(t, "wild answers")} for t in ts]
+    answer, more = paragraph(render("goat_lords/wild.md.j2", first=facts[0]))
+    rows = [[str(f["players"]), shown(f["all"]), shown(f["plain"]), shown(f["no_plain"]),
+             shown(f["opens"]), shown(f["answers"])] for f in facts]
+    shown_ = table(["players", "spends a wild (turns holding one)",
+                    "when a birth without a wild is open", "when none is",
+                    "opens a duel with a wild (a goat could)",
+                    "answers a duel with a wild (a goat could)"], rows)
+    return Reply(question, answer, shown_, more, shown(facts[0]["all"]), method(ts))
+
+
+def keep(ctx: GuideContext) -> Reply:
+    question = "What should you keep?"
+    ts = tables()
+    if not ts:
+        return missing(question)
+    facts = [{"players": t["players"], "keeps": get(t, "keeps defence"),
+              "greedy": get(t, "greedy keeps defence"), "cheapest": get(t, "cheapest discard"),
+              "defends": get(t, "answer", "defender")} for t in ts]
+    answer, more = paragraph(render("goat_lords/keep.md.j2", first=facts[0]))
+    rows = [[str(f["players"]), shown(f["keeps"]), shown(f["greedy"]), shown(f["cheapest"]),
+             shown(f["defends"])] for f in facts]
+    shown_ = table(["players", "keeps a card matching its top pile", "greedy heuristic would",
+                    "throws its cheapest card", "answers when its pile is attacked"], rows)
+    return Reply(question, answer, shown_, more, shown(facts[0]["keeps"]), method(ts))
+
+
+def caveat(ctx: GuideContext) -> str:
+    ts = tables()
+    if not ts:
+        return ""
+    return render("goat_lords/play_caveat.md.j2", agent=H.AGENT,
+                  runs=[(t["games"], t["players"]) for t in ts])

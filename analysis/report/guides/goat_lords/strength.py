@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from analysis.goat_lords.bots import STRONGEST
 from analysis.goat_lords.search import DEFAULT
-from analysis.report.guides.common import Answer, GuideContext, one_line, render
+from analysis.report.guides.common import GuideContext, Reply, render
 from analysis.report.guides.goat_lords import records as R
-from analysis.report.markdown import pct
+from analysis.report.guides.goat_lords.play import paragraph
+from analysis.report.markdown import pct, pct_ci, table
 
-QUESTION = "Strongest agent against the greedy heuristic"
+QUESTION = "How strong is the player these numbers come from?"
 
 
 def facts(ctx: GuideContext) -> dict:
@@ -37,15 +38,24 @@ def facts(ctx: GuideContext) -> dict:
             "strongest": STRONGEST}
 
 
-def answer(ctx: GuideContext) -> Answer:
-    f = facts(ctx)
+def model(f: dict) -> str:
     rows = f["rows"]
     counts = " and ".join(f"{r['games']:,} games at {r['players']} players "
                           f"({r['simulations']} simulations a move)" for r in rows)
-    model = (f"{rows[0]['scoring'].capitalize()}; {counts}; seats rotated; 95% intervals. "
-             f"Bot strength is stated from matches of {R.MIN_GAMES:,} games or more only."
-             if rows else
-             f"Matches of {R.MIN_GAMES:,} games or more.")
-    return Answer(QUESTION, one_line(render("goat_lords/strength.md.j2", **f)), model,
-                  f["headline"])
+    return (f"{rows[0]['scoring'].capitalize()}; {counts}; seats rotated; 95% intervals. "
+            f"Bot strength is stated from matches of {R.MIN_GAMES:,} games or more only."
+            if rows else f"Matches of {R.MIN_GAMES:,} games or more.")
 
+
+def reply(ctx: GuideContext) -> Reply:
+    f = facts(ctx)
+    rows = f["rows"]
+    if not rows:
+        return Reply(QUESTION, f"Not measured yet: run `{f['command']}`.")
+    lines = [[str(r["players"]), f"`lord:{r['simulations']}`", f"{r['players'] - 1} × "
+              f"`{r['rival']}`", f"{r['games']:,}", pct_ci(r["lord"].win_rate, r["lord"].ci95),
+              pct(r["fair"])] for r in rows]
+    answer, more = paragraph(render("goat_lords/strength.md.j2", **f))
+    return Reply(QUESTION, answer, table(["players", "agent", "against", "games",
+                                          "its win rate", "fair share"], lines), more,
+                 f["headline"], model(f))

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from analysis.report.goat_lords.results import extra_wild_rows
-from analysis.report.guides.common import Answer, GuideContext, one_line, render
+from analysis.report.guides.common import GuideContext, Reply, render
 from analysis.report.guides.goat_lords import records as R
-from analysis.report.markdown import pp
+from analysis.report.guides.goat_lords.play import paragraph
+from analysis.report.guides.separate import excludes
+from analysis.report.markdown import pp, table
 
-QUESTION = "Strength of a wild card"
+QUESTION = "What is one more wild worth?"
 
 
 def facts(ctx: GuideContext) -> dict:
@@ -25,7 +27,7 @@ def facts(ctx: GuideContext) -> dict:
         rulebook = _rows(extra_wild_rows(R.strong_results(), "rounds"))
     headline = "; ".join(f"{r['players']}p {pp(r['win'])}" for r in rulebook or rows) or None
     return {"rows": rows, "rulebook": rulebook, "headline": headline, "who": who,
-            "rulebook_measurable": any(r["ci"][0] > 0 or r["ci"][1] < 0 for r in rulebook)}
+            "rulebook_measurable": any(excludes(r["ci"], 0.0) for r in rulebook)}
 
 
 def thumb(wf: dict) -> str:
@@ -50,18 +52,29 @@ def _rows(effects: list[tuple[int, dict]]) -> list[dict]:
              "points": e["points"]} for n, e in effects]
 
 
-def answer(ctx: GuideContext) -> Answer:
+def model(f: dict) -> str:
+    rows, rulebook = f["rows"], f["rulebook"]
+    if not rows:
+        return "One round, greedy bots."
+    games = "one round: " + R.count_words({r["players"]: r["games"] for r in rows})
+    if rulebook:
+        book = R.count_words({r["players"]: r["games"] for r in rulebook})
+        games = f"the rulebook's game: {book}; {games}"
+    return ("The same deals replayed with one goat of the opening hand swapped for a wild, "
+            f"every seat in turn ({f['who']}), against the fair share; {games}; "
+            "95% intervals.")
+
+
+def reply(ctx: GuideContext) -> Reply:
     f = facts(ctx)
     rows, rulebook = f["rows"], f["rulebook"]
     if not rows:
-        model = "One round, greedy bots."
-    else:
-        games = "one round: " + R.count_words({r["players"]: r["games"] for r in rows})
-        if rulebook:
-            book = R.count_words({r["players"]: r["games"] for r in rulebook})
-            games = f"the rulebook's game: {book}; {games}"
-        model = ("The same deals replayed with one goat of the opening hand swapped for a wild, "
-                 f"every seat in turn ({f['who']}), against the fair share; {games}; "
-                 "95% intervals.")
-    return Answer(QUESTION, one_line(render("goat_lords/wilds.md.j2", **f)), model,
-                  f["headline"])
+        return Reply(QUESTION, f"Not measured yet: run `{R.PLAN}` (it plays the missing games).")
+    book = {r["players"]: r for r in rulebook}
+    headers = ["players"] + (["rulebook's game: win rate gained"] if book else []) + [
+        "one round: win rate gained"]
+    lines = [[str(r["players"])] + ([pp(book[r["players"]]["win"], book[r["players"]]["ci"])
+                                     if r["players"] in book else "–"] if book else [])
+             + [pp(r["win"], r["ci"])] for r in rows]
+    answer, more = paragraph(render("goat_lords/wilds.md.j2", **f))
+    return Reply(QUESTION, answer, table(headers, lines), more, lines[0][1], model(f))
