@@ -22,7 +22,7 @@ import pytest
 from cli_helpers import param_flags
 
 from analysis.cli import main
-from analysis.explore import spots
+from analysis.explore import answers, spots
 from analysis.explore.app import create_app
 from analysis.explore.words import page_words
 from analysis.explore.worker import Solves
@@ -176,8 +176,8 @@ def test_battle_advice_is_farol_advise_at_the_same_spot(client, capsys):
         expected["actions"], key=lambda r: r["action"])
     probabilities = [r["probability"] for r in got["actions"]]
     assert probabilities == sorted(probabilities, reverse=True)
-    assert {c["file"] for c in got["charts"]} == {"cobardes_courtier_battle.png",
-                                                  "cobardes_courtier_war.png"}
+    # The report's courtier charts are of full armies: none describes this small battle.
+    assert got["charts"] == []
 
 
 def test_a_hidden_villains_spot_is_farol_advise_at_the_same_spot(client, capsys):
@@ -189,6 +189,12 @@ def test_a_hidden_villains_spot_is_farol_advise_at_the_same_spot(client, capsys)
                             ";".join(history))
     assert answer["advice"]["json"] == expected
     assert expected["source"].startswith("stored hidden-villain solve")
+    # Its exploitability is measured within an abstraction: the page says "at least".
+    accuracy = answer["advice"]["accuracy"]
+    assert accuracy["kind"] == "lower bound"
+    assert accuracy["exploitability"] == expected["exploitability"]
+    assert accuracy["text"].startswith("exploitability at least ")
+    assert "a lower bound on the true one" in accuracy["text"]
     # Player 1 cannot tell player 0's villain: any of the eight that are not the Thug.
     assert len(expected["opponent_hand"]) == 8 and "Thug" not in expected["opponent_hand"]
 
@@ -218,7 +224,8 @@ def test_coup_advice_inside_a_turn_is_the_re_solve_farol_advise_gives(client, ca
     got = answer["advice"]
     expected = _advise_json(capsys, "coup", "--history", ";".join(history))
     assert got["json"] == expected and _run_command(capsys, answer) == expected
-    assert got["source"].startswith("Truncated model")
+    assert got["source"] == "re-solve of the rest of the turn over the public beliefs"
+    assert got["limits"].startswith("Truncated model: only the rest of this turn is solved")
     assert got["player"] == 1 and "No block" in {a["action"] for a in got["actions"]}
     assert sum(a["probability"] for a in got["actions"]) == pytest.approx(1.0)
     assert got["opponent_hand"] == expected["opponent_hands"]
@@ -254,7 +261,8 @@ def test_a_spot_without_advice_says_why_in_advises_words(client, capsys, game, p
      "advice is given at the start of a turn"),
     ("--history: the battle is over after these moves", "the battle is over after these moves"),
     ("position: pricing the cap ... (~15 minutes, ~8 GB); use --cap-pricing draw",
-     "position: pricing the cap ... (~15 minutes, ~8 GB); choose the cap pricing draw"),
+     "position: pricing the cap ... (~15 minutes, ~8 GB); choose the cap pricing draw "
+     "under Advanced"),
     ("--mine has 2 warriors out of hand before combat 2", "your hand has 2 warriors out of "
      "hand before combat 2"),
     ("--score needs a battle without villains", "a war score needs a battle without villains"),
@@ -502,6 +510,10 @@ def test_goat_lords_advice_is_the_best_agents_move(client):
         m["name"] for m in data["moves"])
     chosen = [a["action"] for a in advice["actions"] if a["probability"] == 1.0]
     assert chosen == [advice["actions"][0]["action"]] == [advice["json"]["move"]]
+    # No value: the page says why in words, and claims no accuracy it has not measured.
+    assert advice["value"] is None and advice["no_value"].startswith("Goat Lords is not solved")
+    assert advice["accuracy"]["kind"] == "not measured" and advice["exploitability"] is None
+    assert "exploitability" not in advice["accuracy"]["text"] and advice["charts"] == []
     # The same agent, seeded alike, at the same spot.
     from analysis.goat_lords.bots import build_bot
     state = spots.spot("goat_lords", GOAT, history)
@@ -511,6 +523,233 @@ def test_goat_lords_advice_is_the_best_agents_move(client):
     dealing = client.post("/api/advice", json={"game": "goat_lords", "params": GOAT,
                                                "history": history[:3]}).get_json()
     assert dealing["unavailable"].startswith("chance moves next")
+
+
+# ------------------------------------------------------------------ what the page shows
+# A block with one face-down card each, and with two each: the re-solve answers both.
+BLOCK_ONE_EACH = ["Draw Duke", "Draw Captain", "Steal from P1 (claims Captain)"]
+BLOCK_TWO_EACH = ["Draw Duke", "Draw Contessa", "Draw Captain", "Draw Assassin", "Foreign Aid"]
+ANSWERS = {  # a spot of each kind of answer: game, parameters, moves, settings
+    "coup exact": ("coup", ENDGAME, ["Draw Duke", "Draw Captain"], QUICK_COUP),
+    "coup re-solve, one card each": ("coup", ENDGAME, BLOCK_ONE_EACH, QUICK_COUP),
+    "coup re-solve, two cards each": ("coup", "", BLOCK_TWO_EACH, None),
+    "battle exact": ("cobardes", SMALL, ["play warrior 2"], None),
+}
+
+
+def _answer(client, name: str) -> dict:
+    game, params, history, options = ANSWERS[name]
+    answer = client.post("/api/advice", json={"game": game, "params": params,
+                                              "history": history, "options": options})
+    return answer.get_json()["advice"]
+
+
+def source_line(advice: dict) -> str:
+    """The source line as the page writes it (explore.js, sourceLine)."""
+    return f"Source: {advice['source']}; {advice['accuracy']['text']}."
+
+
+@pytest.mark.parametrize("name", list(ANSWERS))
+def test_the_value_shown_is_a_number_for_the_player_to_move(client, name):
+    advice = _answer(client, name)
+    assert isinstance(advice["value"], float) and advice["no_value"] is None
+    if "value" in advice["json"]:  # the solve's own value
+        assert advice["value_from"] == "solve" and advice["value"] == advice["json"]["value"]
+    else:  # the re-solve gives each move's value: the mix's value is their mean
+        assert advice["value_from"] == "mix"
+        assert advice["value"] == pytest.approx(
+            sum(r["probability"] * r["value"] for r in advice["actions"]))
+        assert -1 <= advice["value"] <= 1
+    assert advice["player"] == advice["json"]["player"]
+
+
+@pytest.mark.parametrize("name,kind,words", [
+    ("coup exact", "measured", "measured exactly in the game capped at 1 turn"),
+    ("coup re-solve, one card each", "not measured",
+     "its loss to a best response in the whole game is not measured"),
+    ("coup re-solve, two cards each", "not measured",
+     "its loss to a best response in the whole game is not measured"),
+    ("battle exact", "exact", "exploitability 0, exact (no strategy gains against it)"),
+])
+def test_one_source_line_says_what_answered_and_how_accurate_it_is(client, name, kind, words):
+    advice = _answer(client, name)
+    line = source_line(advice)
+    assert line.count("Source") == 1 and "\n" not in line
+    assert advice["source"] and advice["source"] in line
+    accuracy = advice["accuracy"]
+    assert accuracy["kind"] == kind and words in accuracy["text"]
+    if kind == "not measured":
+        assert advice["exploitability"] is None
+        assert "exploitability 0" not in line and "exploitability at least" not in line
+        # What it does measure is said as what it is: the re-solved turn's own gap.
+        assert "inside the re-solved turn a best response gains at most" in accuracy["text"]
+        assert advice["limits"].startswith("Truncated model")
+        assert "Truncated model" not in line
+    else:
+        assert advice["exploitability"] == advice["json"]["exploitability"]
+        assert advice["limits"] is None
+
+
+def test_the_exact_coup_solve_names_its_cap_and_pricing(client):
+    advice = _answer(client, "coup exact")
+    assert advice["source"] == ("exact solve of the endgame capped at 1 turn, a game "
+                                "reaching the cap counted as a draw")
+
+
+def _lower_bounds(tmp_path, rows) -> None:
+    path = tmp_path / "data" / "coup" / "lower_bounds.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"format": 1, "bounds": rows}))
+
+
+BOUND = {"agent": "resolve", "deck": "ambassador", "setup": "basic", "games": 1000,
+         "planned": 1000, "gain": 0.183, "gain_ci95": [0.151, 0.215]}
+
+
+def test_a_stored_lower_bound_is_the_re_solves_accuracy(client, tmp_path):
+    _lower_bounds(tmp_path, [BOUND | {"agent": "blueprint"}, BOUND | {"deck": "inquisitor"},
+                             BOUND])
+    advice = _answer(client, "coup re-solve, two cards each")
+    accuracy = advice["accuracy"]
+    assert accuracy["kind"] == "lower bound" and advice["exploitability"] == 0.183
+    assert accuracy["text"].startswith(
+        "in games from the deal a best response gains at least +0.183 [+0.151, +0.215] in "
+        "win probability (a lower bound with its 95% interval: a local best response over "
+        "1,000 games); inside the re-solved turn")
+    line = source_line(advice)
+    assert line.count("Source") == 1 and "exploitability 0" not in line
+
+
+def test_a_stopped_run_whose_interval_holds_zero_is_no_bound(client, tmp_path):
+    _lower_bounds(tmp_path, [BOUND | {"games": 20, "gain": 0.25,
+                                      "gain_ci95": [-0.054, 0.5]}])
+    advice = _answer(client, "coup re-solve, two cards each")
+    accuracy = advice["accuracy"]
+    assert accuracy["kind"] == "not measured" and advice["exploitability"] is None
+    assert accuracy["text"].startswith(
+        "its loss to a best response in the whole game is not measured: a local best "
+        "response gained +0.250 [-0.054, +0.500] in win probability in games from the deal "
+        "(over 20 games, a run stopped at 20 of 1,000), an interval that holds 0; inside "
+        "the re-solved turn")
+    assert "at least" not in accuracy["text"]
+
+
+def test_the_blueprints_answers_use_its_stored_bound(tmp_path):
+    _lower_bounds(tmp_path, [BOUND | {"agent": "blueprint"}])
+    blueprint = {"deck": "ambassador", "setup": "basic", "exploitability": 0.157,
+                 "exploitability_kind": "lower bound, win probability"}
+    with store.use(tmp_path / "data"):
+        plain = answers.accuracy_of("coup", blueprint)
+        resolved = answers.accuracy_of("coup", blueprint | {"resolve": {
+            "depth": 2, "nodes": 10, "iterations": 5, "exploitability": 0.004}})
+    assert plain["kind"] == "lower bound" and plain["exploitability"] == 0.183
+    assert "+0.183 [+0.151, +0.215]" in plain["text"]
+    # Its re-solve is another strategy: no bound of its own is stored.
+    assert resolved["kind"] == "not measured" and resolved["exploitability"] is None
+    assert resolved["text"] == ("its loss to a best response in the whole game is not "
+                                "measured; inside the re-solved decisions a best response "
+                                "gains at most 0.004")
+
+
+@pytest.mark.parametrize("stored", [
+    [BOUND | {"deck": "inquisitor"}, BOUND | {"agent": "blueprint"}],  # none of this one
+    [BOUND | {"gain": "a lot"}],  # not a number
+    "not a list",
+])
+def test_no_lower_bound_is_made_up(client, tmp_path, stored):
+    _lower_bounds(tmp_path, stored)
+    accuracy = _answer(client, "coup re-solve, two cards each")["accuracy"]
+    assert accuracy["kind"] == "not measured" and accuracy["exploitability"] is None
+
+
+def test_an_unreadable_lower_bounds_file_is_no_bound(client, tmp_path):
+    _lower_bounds(tmp_path, [BOUND])
+    (tmp_path / "data" / "coup" / "lower_bounds.json").write_text("{not json")
+    assert _answer(client, "coup re-solve, two cards each")["accuracy"]["kind"] == \
+        "not measured"
+
+
+@pytest.mark.parametrize("advice,kind,words", [
+    ({"exploitability": 0.0, "source": "exact solve"}, "exact", "exploitability 0, exact"),
+    ({"exploitability": 0.042, "abstraction": True}, "lower bound",
+     "exploitability at least 0.042 (measured within the solve's abstraction"),
+    ({"exploitability": 3.4e-05, "abstraction": False}, "measured",
+     "exploitability 3.4e-05, measured exactly"),
+    # The blueprint with no bound stored: not measured.
+    ({"exploitability": 0.12, "exploitability_kind": "lower bound, win probability",
+      "exploitability_detail": "at least 0.120", "deck": "ambassador", "setup": "basic"},
+     "not measured", "its loss to a best response in the whole game is not measured"),
+    ({"source": "a solve that says nothing of its accuracy"}, "not measured",
+     "accuracy not measured"),
+])
+def test_accuracy_claims_no_more_than_is_measured(advice, kind, words, tmp_path):
+    game = "coup" if "exploitability_kind" in advice else "cobardes"
+    with store.use(tmp_path / "data"):  # no lower bound stored
+        accuracy = answers.accuracy_of(game, advice)
+    assert accuracy["kind"] == kind and words in accuracy["text"]
+    if kind != "exact":
+        assert "exploitability 0" not in accuracy["text"]
+
+
+COUP_CHARTS = ["coup_endgame_value.png", "coup_endgame_draw.png", "coup_bluff_rates.png",
+               "coup_bluff_by_coins.png", "coup_priced_bluff_rates.png"]
+
+
+@pytest.mark.parametrize("name,files", [
+    ("coup exact", COUP_CHARTS),  # one card each: the endgames the charts are of
+    ("coup re-solve, one card each", COUP_CHARTS),
+    ("coup re-solve, two cards each", []),  # no chart is of a spot with two cards each
+    ("battle exact", []),  # warriors 0-2, 2 combats: the charts are of full armies
+])
+def test_charts_are_shown_only_where_they_describe_the_spot(client, name, files):
+    advice = _answer(client, name)
+    assert [c["file"] for c in advice["charts"]] == files
+    assert all(c["describes"] for c in advice["charts"])
+
+
+def test_a_built_coup_spot_gets_the_endgame_charts_at_one_card_each(client):
+    fields = {"deck": "ambassador", "seat": 0,
+              "you": {"hidden": ["Duke"], "revealed": ["Contessa"], "coins": 3},
+              "rival": {"hidden": 1, "revealed": ["Captain"], "coins": 5},
+              "options": QUICK_COUP}
+    got = client.post("/api/position", json={"game": "coup", "fields": fields}).get_json()
+    assert [c["file"] for c in got["advice"]["charts"]] == COUP_CHARTS
+    # Two against one: none.
+    fields |= {"you": {"hidden": ["Duke", "Duke"], "coins": 3}}
+    got = client.post("/api/position", json={"game": "coup", "fields": fields}).get_json()
+    assert got["advice"]["charts"] == []
+
+
+def _battle_charts(params: str, advice: dict | None = None) -> list[str]:
+    facts = spots.cobardes_facts(spots.load("cobardes", params), advice or {})
+    return [c["file"] for c in answers.charts_for(facts)]
+
+
+def test_battle_charts_follow_the_battle_on_screen():
+    assert _battle_charts("kinds=warriors") == ["cobardes_warriors_mix.png",
+                                                "cobardes_card_importance.png"]
+    assert _battle_charts("kinds=warriors,warriors=3,combats=3") == []
+    assert _battle_charts("kinds=warriors+courtiers,courtier0=Wolf,courtier1=Royal Guard") \
+        == ["cobardes_courtier_battle.png", "cobardes_courtier_war.png"]
+    hidden = {"value_given": "holding the Friar", "abstraction": True}
+    assert _battle_charts("kinds=warriors+villains,warriors=3,combats=3", hidden) == [
+        "cobardes_hidden_villains.png"]
+    assert _battle_charts("kinds=warriors+villains") == ["cobardes_villain_matchups.png"]
+    assert _battle_charts("courtier0=Squire,courtier1=Archer", hidden) == [
+        "cobardes_full_battle_villains.png"]
+    assert _battle_charts("courtier0=Archer,courtier1=Squire", hidden) == []
+    # A built battle with a war score: the war charts of its kind.
+    query = spots.cobardes_query({"my_courtier": "Squire*", "their_courtier": "Archer",
+                                  "score": "1-0"})
+    facts = spots.query_facts(query, {})
+    assert facts.courtiers == ("Squire", "Archer") and facts.score
+    assert [c["file"] for c in answers.charts_for(facts)] == [
+        "cobardes_courtier_war.png", "cobardes_war_by_score.png"]
+
+
+def test_every_chart_a_spot_may_show_is_one_of_the_reports():
+    for chart in answers.CHART_FILES:
+        assert (ROOT / "reports" / chart).is_file(), chart
 
 
 # ------------------------------------------------------------------ solves in workers
@@ -641,3 +880,20 @@ def test_a_solve_stops_when_every_page_that_asked_for_it_has_gone(tmp_path, monk
         # ... long before its time limit, and the server answers as before.
         status, moves = _post(url + "/api/moves", {"game": "cobardes", "params": SMALL})
         assert status == 200 and moves["moves"]
+
+
+# ------------------------------------------------------------------ the committed screenshots
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+SHOWN = ("coup_two_cards", "coup_one_card", "cobardes", "goat_lords")
+
+
+@pytest.mark.parametrize("width_name,width", [("laptop", 1280), ("phone", 390)])
+def test_the_explorers_screenshots_are_committed_at_laptop_and_phone_widths(width_name,
+                                                                            width):
+    # Written by tests/test_explore_browser.py (FAROL_SCREENSHOTS=docs/screenshots), which
+    # checks what each shows: a number for the value, one source line, the spot's charts.
+    for name in SHOWN:
+        data = (SCREENSHOTS / f"explore_{name}_{width_name}.png").read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+        assert int.from_bytes(data[16:20], "big") == width
+        assert int.from_bytes(data[20:24], "big") >= 600  # the page, not a blank strip

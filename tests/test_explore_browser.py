@@ -9,6 +9,7 @@ downloaded. Without Chromium the tests are skipped with how to install it.
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import os
 import shutil
@@ -369,3 +370,117 @@ def test_stop_ends_the_solve_on_the_server(explorer, tmp_path):
         return await page.js("document.getElementById('advice').textContent")
 
     assert browse(tmp_path, script).startswith("Stopped.")
+
+
+# ------------------------------------------------------------------ what the page shows, seen
+# The spots the screenshots show (docs/screenshots): Coup with two face-down cards each (the
+# re-solve) and with one each (the exact solve, beside the endgame charts), a small battle,
+# and a Goat Lords deal (no value: the agent's move).
+SCREENS = {
+    "coup_two_cards": {"game": "coup", "params": "deck=ambassador",
+                       "history": ["Draw Duke", "Draw Contessa", "Draw Captain",
+                                   "Draw Assassin", "Foreign Aid"]},
+    "coup_one_card": {"game": "coup", "params": ENDGAME, "history": ["Draw Duke", "Draw Captain"],
+                      "options": {"turn_cap": 1, "cap_pricing": "draw"}},
+    "cobardes": {"game": "cobardes", "params": SMALL, "history": ["play warrior 2"]},
+    "goat_lords": {"game": "goat_lords", "params": "players=2,scoring=single", "history": [
+        "Draw Krakengoat", "Draw Flying Goat-a-Corn", "Draw Gleeful Ghoast",
+        "Draw Magical Goatini", "Draw Friendly T-Goat", "Draw Goat Ninja",
+        "Draw Magical Goatini", "Draw Friendly T-Goat", "Draw Goat Lord", "Draw Goat Ninja",
+        "Draw Flying Goat-a-Corn"]},
+}
+WIDTHS = {"laptop": (1280, 800, False), "phone": (390, 844, True)}
+SHOTS = Path(os.environ.get("FAROL_SCREENSHOTS", "")) if os.environ.get("FAROL_SCREENSHOTS") \
+    else None  # FAROL_SCREENSHOTS=docs/screenshots writes the documentation's screenshots
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """A PNG's width and height, from its header."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR", "not a PNG"
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def _seen(page_text: dict, advice: dict) -> None:
+    """What a screenshot shows, checked: the value is a number (never a dash), one source
+    line naming the answer's source and accuracy, the solver settings tucked away, the
+    charts of the spot and nothing wider than the screen."""
+    value, box = page_text["value"], page_text["advice"]
+    assert "—" not in box and "exploitability 0," not in box.replace(
+        "exploitability 0, exact", "")
+    assert box.count("Source:") == 1 and page_text["sources"] == 1
+    assert advice["source"] in page_text["source"]
+    assert advice["accuracy"]["text"] in page_text["source"]
+    if advice.get("agent"):  # Goat Lords: the move, and why there is no value
+        assert value.startswith("Farol's strongest agent") and page_text["no_value"]
+    else:
+        number = value.rsplit(" ", 1)[-1]
+        assert value.startswith("Value for ") and float(number) == pytest.approx(
+            advice["value"], abs=5e-5)
+    assert page_text["charts"] == [c["file"] for c in advice["charts"]]
+    assert page_text["settings_shown"] is False
+    assert page_text["scroll_width"] <= page_text["width"], "wider than the screen"
+
+
+def test_screenshots_show_a_number_one_source_and_the_spots_charts(explorer, tmp_path):
+    async def script(page: Page):
+        seen = {}
+        for width_name, (width, height, mobile) in WIDTHS.items():
+            await page.send("Emulation.setDeviceMetricsOverride", width=width, height=height,
+                            deviceScaleFactor=1, mobile=mobile)
+            for name, spot in SCREENS.items():
+                # A new page each time (a link that differs only after # loads no page).
+                await page.send("Page.navigate", url="about:blank")
+                await page.wait_for("location.href === 'about:blank'")
+                await page.send("Page.navigate", url=explorer + spot["game"] + "#" +
+                                urllib.parse.urlencode({
+                                    "mode": "step", "params": spot["params"],
+                                    "history": ";".join(spot["history"]),
+                                    "options": json.dumps(spot.get("options", {}))},
+                                    quote_via=urllib.parse.quote))
+                await page.wait_for("document.getElementById('advice').dataset.state "
+                                    "=== 'ready'")
+                # The charts load lazily: all of them now, for the screenshot.
+                await page.js("document.querySelectorAll('.charts img').forEach(i => "
+                              "i.loading = 'eager')")
+                await page.wait_for("[...document.querySelectorAll('.charts img')]"
+                                    ".every(i => i.complete && i.naturalWidth > 0)")
+                text = await page.js("""(() => {
+                  const options = document.getElementById('coup-options');
+                  return {
+                    value: document.getElementById('value').textContent,
+                    advice: document.getElementById('advice').innerText,
+                    source: document.getElementById('source').textContent,
+                    sources: document.querySelectorAll('#source').length,
+                    no_value: !!document.getElementById('no-value'),
+                    charts: [...document.querySelectorAll('.charts img')].map(
+                      i => i.getAttribute('src').replace('/charts/', '')),
+                    settings_shown: options.open ||
+                      document.getElementById('turn-cap').checkVisibility(),
+                    advanced: !options.hidden && !!options.querySelector('summary'),
+                    scroll_width: Math.max(document.documentElement.scrollWidth,
+                      ...[...document.querySelectorAll('body *')].map(
+                        e => Math.ceil(e.getBoundingClientRect().right))),
+                  }; })()""")
+                metrics = await page.send("Page.getLayoutMetrics")
+                full = metrics["cssContentSize"]
+                shot = await page.send("Page.captureScreenshot", format="png",
+                                       captureBeyondViewport=True, clip={
+                                           "x": 0, "y": 0, "width": width,
+                                           "height": min(full["height"], 4000), "scale": 1})
+                seen[name, width_name] = text | {"png": shot["data"]}
+        return seen
+
+    seen = browse(tmp_path, script)
+    if SHOTS is not None:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        for (name, width_name), shown in seen.items():
+            (SHOTS / f"explore_{name}_{width_name}.png").write_bytes(
+                base64.b64decode(shown["png"]))
+    for (name, width_name), shown in seen.items():
+        spot = SCREENS[name]
+        answer = _post(explorer + "api/advice", {"game": spot["game"], "params": spot["params"],
+                                                 "history": spot["history"],
+                                                 "options": spot.get("options")})
+        _seen(shown | {"width": WIDTHS[width_name][0]}, answer["advice"])
+        assert shown["advanced"] is (spot["game"] == "coup")
+        assert png_size(base64.b64decode(shown["png"]))[0] == WIDTHS[width_name][0]

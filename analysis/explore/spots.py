@@ -24,6 +24,7 @@ from analysis.coup.advice import resolve as resolve_advice
 from analysis.coup.advice.blueprint import blueprint_for
 from analysis.coup.advice.openings import stored_advice, stored_note
 from analysis.coup.solvers import position_endgames as coup_endgames
+from analysis.explore import answers
 from analysis.goat_lords import bots as goat_bots
 from analysis.shared.lists import comma_list
 from analysis.shared.params import load_game, parse_params
@@ -71,6 +72,7 @@ GAMES = {
                "deck=ambassador,position=?/duke/3;?/captain/2;move:0"),
         Preset("Endgame: two cards against one",
                "deck=ambassador,position=?+?/-/2;?/contessa/4;move:0"),
+        Preset("Whole game (Ambassador deck)", "deck=ambassador"),
         Preset("Whole game (Inquisitor deck, standard setup)",
                "deck=inquisitor,two_player_setup=standard"),
     )),
@@ -80,30 +82,6 @@ GAMES = {
         Preset("4 players, one round", "players=4,scoring=single"),
     ), build=False),
 }
-
-# Report charts that bear on a spot, by game: (file, title, when). ``when`` is a variant of
-# the battle (¡Cobardes!), "score" (a war score is given), or "any".
-CHARTS = {
-    "cobardes": (
-        ("cobardes_warriors_mix.png", "Opening mix and play by combat", "warriors"),
-        ("cobardes_card_importance.png", "Card importance by combat", "warriors"),
-        ("cobardes_courtier_battle.png", "Courtier battle matchups", "courtiers"),
-        ("cobardes_courtier_war.png", "Courtier war matchups", "courtiers"),
-        ("cobardes_war_by_score.png", "War win probability by score", "score"),
-        ("cobardes_villain_matchups.png", "Villain matchups", "villains"),
-        ("cobardes_hidden_villains.png", "Hidden villain deals", "villains"),
-        ("cobardes_full_battle_villains.png", "Full battle, hidden villain deals", "all"),
-    ),
-    "coup": (
-        ("coup_endgame_value.png", "Mover's value in 1v1 endgames", "any"),
-        ("coup_endgame_draw.png", "Draw probability at the cap", "any"),
-        ("coup_bluff_rates.png", "Bluff and challenge rates", "any"),
-        ("coup_bluff_by_coins.png", "Bluff rates by coins", "any"),
-        ("coup_priced_bluff_rates.png", "Bluff rates with the cap priced", "any"),
-    ),
-}
-
-
 
 def game_of(key: Any) -> Game:
     """The explorer's game called ``key``."""
@@ -238,11 +216,13 @@ def coup_options(options: Any) -> tuple[int, str]:
     return cap, pricing
 
 
-def summary(key: str, advice: dict, variant: str = "any", score: bool = False) -> dict:
+def summary(key: str, advice: dict, facts: answers.Facts) -> dict:
     """The advice's JSON with what every page shows alike: each action's probability and
-    value (``None`` where the solve gives no value), sorted most played first, and the
-    report charts that bear on the spot."""
-    actions = advice.get("actions")
+    value (``None`` where the answer gives no value), sorted most played first; the value
+    for the player to move (:func:`~analysis.explore.answers.spot_value`); one source and
+    its accuracy; what the model leaves out; and the report charts that describe the
+    spot (chosen by ``facts``)."""
+    actions = advice.get("actions") or None
     if actions is None and "moves" in advice:  # the re-solve's advice
         actions = [{"action": m["move"], "probability": m["probability"], "value": m["value"]}
                    for m in advice["moves"]]
@@ -250,18 +230,49 @@ def summary(key: str, advice: dict, variant: str = "any", score: bool = False) -
         mix = advice.get("strategy") or {m["action"]: m["probability"]
                                          for m in advice.get("mix", [])}
         actions = [{"action": a, "probability": p, "value": None} for a, p in mix.items()]
-    actions = sorted(actions, key=lambda r: (-r["probability"],
-                                             -(r["value"] if r["value"] is not None else 0)))
-    wanted = {"any", variant} | ({"score"} if score else set())
-    charts = [{"file": f, "title": t} for f, t, when in CHARTS[key] if when in wanted]
-    source = advice.get("source")
-    if advice.get("truncated"):  # what the model leaves out, first
-        source = f"{advice['truncated']} Source: {source}."
-    return {"game": key, "player": advice.get("player"), "value": advice.get("value"),
+    actions = [{"action": r["action"], "probability": r["probability"], "value": r["value"]}
+               for r in actions]
+    actions.sort(key=lambda r: (-r["probability"],
+                                -(r["value"] if r["value"] is not None else 0)))
+    value, value_from = answers.spot_value(advice, actions)
+    accuracy = answers.accuracy_of(key, advice)
+    return {"game": key, "player": advice.get("player"), "value": value,
+            "value_from": value_from,
+            "no_value": None if value is not None else
+            "this answer gives no value for the spot, only its mix",
             "actions": actions,
             "opponent_hand": advice.get("opponent_hand", advice.get("opponent_hands", {})),
-            "source": source, "exploitability": advice.get("exploitability"),
-            "charts": charts, "json": advice}
+            "source": answers.source_of(key, advice), "limits": answers.limits_of(advice),
+            "accuracy": accuracy, "exploitability": accuracy["exploitability"],
+            "charts": answers.charts_for(facts), "json": advice}
+
+
+def cobardes_facts(game: pyspiel.Game, advice: dict) -> answers.Facts:
+    """The :class:`~analysis.explore.answers.Facts` of a battle reached by play."""
+    params = game.get_parameters()
+    return answers.Facts(
+        "cobardes", cobardes_advice.rules_variant(game), params["warriors"],
+        params["combats"], (params["courtier0"], params["courtier1"]),
+        hidden=hidden_villain(advice))
+
+
+def query_facts(query: cobardes_advice.Query, advice: dict) -> answers.Facts:
+    """The facts of a built battle (you are the first seat, player 0)."""
+    court = tuple((c or "").rstrip("*") for c in (query.my_courtier, query.their_courtier))
+    court = tuple(BC.COURTIER_NAMES[BC.courtier_id(c)] if c else "" for c in court)
+    return answers.Facts("cobardes", query.resolved_variant(), query.warriors, query.combats,
+                         court, score=query.score is not None, hidden=hidden_villain(advice))
+
+
+def hidden_villain(advice: dict) -> bool:
+    """Whether the battle's answer is one where a villain is hidden from a player."""
+    return "value_given" in advice or advice.get("abstraction") is not None
+
+
+def coup_facts(revealed: tuple[tuple[int, ...], ...]) -> answers.Facts:
+    """The facts of a Coup spot by each player's lost cards (two cards each in all)."""
+    face_down = tuple(2 - len(r) for r in revealed) if len(revealed) == 2 else ()
+    return answers.Facts("coup", face_down=face_down)
 
 
 def command(*words: str) -> str:
@@ -286,28 +297,34 @@ def advice_at(key: Any, params: Any, history: Any, options: Any = None) -> dict:
     try:
         if key == "cobardes":
             advice = cobardes_advice.advise_spot(state).to_json()
-            variant = cobardes_advice.rules_variant(state.get_game())
-            return out | {"advice": summary(key, advice, variant)}
+            facts = cobardes_facts(state.get_game(), advice)
+            return out | {"advice": summary(key, advice, facts)}
+        facts = coup_facts(state.core.revealed)
         bp = blueprint_for(state)
         if bp is not None:  # any decision, as farol advise coup --history gives it
             advice = blueprint_advice.advise_spot(state, bp).to_json()
-            return out | {"advice": summary(key, advice)}
+            return out | {"advice": summary(key, advice, facts)}
         position, deck = coup_advice.position_at(state), state.core.cfg.deck
         stored = stored_advice(position, deck, cap, pricing)
         if stored is not None:  # the shipped opening, as farol advise prints it
-            return out | {"advice": summary(key, stored.to_json() | {"stored": stored_note(deck)})}
+            advice = stored.to_json() | {"stored": stored_note(deck)}
+            return out | {"advice": summary(key, advice, facts)}
         advice = coup_advice.advise(position, deck, cap, cap=pricing)
-        return out | {"advice": summary(key, advice.to_json())}
+        return out | {"advice": summary(key, advice.to_json(), facts)}
     except FarolError as exc:
         if key != "coup" or not resolve_advice.resolvable(state):
             return out | {"unavailable": str(exc)}
     # As farol advise coup --history: a turn action, challenge or block the other ways
-    # refuse is re-solved at once, the answer saying first what the model leaves out.
-    return out | {"advice": summary(key, resolve_advice.advise_state(state).to_json())}
+    # refuse is re-solved at once, the answer saying what the model leaves out.
+    advice = resolve_advice.advise_state(state).to_json()
+    return out | {"advice": summary(key, advice, coup_facts(state.core.revealed))}
 
 
 AGENT = "best"
 AGENT_SEED = 0  # the agent searches with this seed: the same spot, the same move
+NO_GOAT_VALUE = ("Goat Lords is not solved, so its spots have no value to show; the advice "
+                 "is the move Farol's strongest agent picks by searching from what its "
+                 "seat sees")
 
 
 def agent_move(state: pyspiel.State) -> dict:
@@ -325,11 +342,14 @@ def agent_move(state: pyspiel.State) -> dict:
     agent_name = goat_bots.pinned(AGENT)
     actions = [{"action": name, "probability": 1.0 if chosen else 0.0, "value": None}
                for name, chosen in sorted(legal, key=lambda m: not m[1])]
+    accuracy = answers.accuracy_of("goat_lords", {})
     return {"advice": {
-        "game": "goat_lords", "player": seat, "value": None, "actions": actions,
-        "opponent_hand": {}, "agent": True, "exploitability": None, "charts": [],
+        "game": "goat_lords", "player": seat, "value": None, "value_from": "",
+        "no_value": NO_GOAT_VALUE, "actions": actions, "opponent_hand": {}, "agent": True,
         "source": f"Farol's strongest Goat Lords agent ({agent_name}: information-set "
                   f"search from what seat {seat} sees, seed {AGENT_SEED})",
+        "limits": None, "accuracy": accuracy, "exploitability": None,
+        "charts": answers.charts_for(answers.Facts("goat_lords")),
         "json": {"agent": agent_name, "seed": AGENT_SEED, "seat": seat, "move": played,
                  "legal": [name for name, _ in legal]}}}
 
@@ -422,8 +442,7 @@ def advice_of_position(key: Any, fields: Any) -> dict:
         query = cobardes_query(fields)
         out = {"command": command(*battle_flags(query))}
         advice = cobardes_advice.advise(query).to_json()
-        return out | {"advice": summary(key, advice, query.resolved_variant(),
-                                        query.score is not None)}
+        return out | {"advice": summary(key, advice, query_facts(query, advice))}
     position, deck = coup_position(fields)
     cap, pricing = coup_options(fields.get("options"))
     out = {"spot": position, "command": command(
@@ -432,7 +451,8 @@ def advice_of_position(key: Any, fields: Any) -> dict:
         advice = coup_advice.advise(position, deck, cap, cap=pricing).to_json()
     except InvalidParameterError as exc:  # the cap cannot be priced at this position
         return out | {"unavailable": str(exc)}
-    return out | {"advice": summary(key, advice)}
+    revealed = parse_position(position, deck).revealed
+    return out | {"advice": summary(key, advice, coup_facts(revealed))}
 
 
 def battle_flags(query: cobardes_advice.Query) -> list[str]:

@@ -18,7 +18,7 @@ PAGE_WORDS = (
     ("--history ends inside a turn", "the moves played end inside a turn"),
     ("--history: ", ""),
     ("end the history at a decision", "pick its outcome first"),
-    ("use --cap-pricing draw", "choose the cap pricing draw"),
+    ("use --cap-pricing draw", "choose the cap pricing draw under Advanced"),
     ("give villains with --my-villain/--their-villain",
      "choose the villains in their own lists"),
     ("add --solve to solve it once now",

@@ -105,7 +105,8 @@ class Advice:
             "actions": [{"action": a, "probability": p, "value": v}
                         for a, p, v in self.actions],
             "opponent_hand": dict(self.opponent_hand),
-            "source": f"exact solve of the endgame capped at {self.turn_cap} turns",
+            "source": "exact solve of the endgame capped at "
+                      + ("1 turn" if self.turn_cap == 1 else f"{self.turn_cap} turns"),
             "value": self.value, "win": self.win, "draw": self.draw, "lose": self.lose,
             "solver": SOLVER, "iterations": self.iterations,
             "exploitability": self.exploitability, "nodes": self.nodes,

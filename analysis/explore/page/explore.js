@@ -64,8 +64,18 @@ function readHash() {
 }
 
 // ------------------------------------------------------------------ advice
-function fmt(x, digits = 3) {
-  return x === null || x === undefined ? "—" : (x >= 0 ? "+" : "") + x.toFixed(digits);
+// A number with its sign; the caller shows a number only where the answer has one.
+function signed(x, digits = 3) {
+  return (x >= 0 ? "+" : "") + x.toFixed(digits);
+}
+
+function hasNumber(x) {
+  return typeof x === "number" && Number.isFinite(x);
+}
+
+// The one source line: what answered and how accurate it is.
+function sourceLine(a) {
+  return el("p", { className: "muted", id: "source" }, `Source: ${a.source}; ${a.accuracy.text}.`);
 }
 
 function bar(fraction, negative = false) {
@@ -81,6 +91,7 @@ function showAdvice(answer) {
   if (answer.unavailable) {
     box.append(el("p", { className: "unavailable", id: "unavailable" },
                   "No advice here: " + answer.unavailable), command);
+    if (answer.unavailable.includes("under Advanced")) $("coup-options").open = true;
     box.dataset.state = "unavailable";
     return;
   }
@@ -91,7 +102,15 @@ function showAdvice(answer) {
   }
   const who = a.player === "you" || a.player === undefined ? "you" :
     (typeof a.player === "number" ? `P${a.player} (you)` : a.player);
-  box.append(el("p", { id: "value" }, `Value for ${who}: `, el("b", {}, fmt(a.value, 4))));
+  if (hasNumber(a.value)) {
+    box.append(el("p", { id: "value" }, `Value for ${who}: `, el("b", {}, signed(a.value, 4))));
+    if (a.value_from === "mix") {
+      box.append(el("p", { className: "muted small", id: "value-note" },
+        "the mix’s value: each move’s value weighed by how often the mix plays it"));
+    }
+  } else {
+    box.append(el("p", { id: "value" }, `No value for ${who} here: ${a.no_value}.`));
+  }
   const table = el("table", { id: "actions" },
     el("tr", {}, el("th", {}, "action"), el("th", {}, "mix"), el("th", {}, ""),
        el("th", {}, "value")));
@@ -101,8 +120,10 @@ function showAdvice(answer) {
       el("td", {}, r.action),
       el("td", { className: "num" }, (100 * r.probability).toFixed(1) + "%"),
       el("td", { className: "barcell" }, bar(r.probability)),
-      el("td", { className: "num value" }, fmt(r.value, 3), " ",
-         r.value === null ? "" : bar(r.value / biggest / 2, r.value < 0))));
+      hasNumber(r.value) ?
+        el("td", { className: "num value" }, signed(r.value, 3), " ",
+           bar(r.value / biggest / 2, r.value < 0)) :
+        el("td", { className: "muted value" }, "not given")));
   }
   box.append(table);
   const hand = Object.entries(a.opponent_hand || {});
@@ -110,7 +131,9 @@ function showAdvice(answer) {
   if (hand.length === 0) {
     box.append(el("p", { className: "muted" }, "nothing of the rival's hand is hidden from you here"));
   } else {
-    box.append(el("p", { className: "muted" }, "the chance that the rival holds each card"));
+    const hands = hand.some(([name]) => name.includes("+"));
+    box.append(el("p", { className: "muted" }, hands ? "the chance of each hand the rival may hold" :
+                  "the chance that the rival holds each card"));
     const t = el("table", { id: "opponent" });
     for (const [card, p] of hand.sort((x, y) => y[1] - x[1])) {
       t.append(el("tr", {}, el("td", {}, card),
@@ -119,8 +142,8 @@ function showAdvice(answer) {
     }
     box.append(t);
   }
-  box.append(el("p", { className: "muted", id: "source" },
-    `Source: ${a.source || a.json.solver}; exploitability ${a.exploitability ? Number(a.exploitability).toPrecision(2) : 0}`));
+  if (a.limits) box.append(el("p", { className: "muted", id: "limits" }, a.limits));
+  box.append(sourceLine(a));
   const details = el("details", {}, el("summary", {}, "All of farol advise's JSON"),
                      el("pre", {}, JSON.stringify(a.json, null, 1)));
   box.append(command, details);
@@ -129,7 +152,7 @@ function showAdvice(answer) {
     const charts = el("div", { className: "charts" }, el("h3", {}, "Charts from the report"));
     for (const c of shown) {
       charts.append(el("figure", {}, el("img", { src: "/charts/" + c.file, alt: c.title,
-        loading: "lazy" }), el("figcaption", {}, c.title)));
+        loading: "lazy" }), el("figcaption", {}, el("b", {}, c.title), ": " + c.describes)));
     }
     box.append(charts);
   }
@@ -140,14 +163,15 @@ function showAdvice(answer) {
 function showAgentMove(box, a) {
   const chosen = a.actions.find((r) => r.probability === 1);
   box.append(el("p", { id: "value" }, `Farol's strongest agent, in P${a.player}'s seat, plays: `,
-                el("b", {}, chosen ? chosen.action : "—")));
+                el("b", {}, chosen.action)),
+             el("p", { className: "muted", id: "no-value" }, `No value: ${a.no_value}.`));
   const table = el("table", { id: "actions" },
     el("tr", {}, el("th", {}, "legal move"), el("th", {}, "the agent")));
   for (const r of a.actions) {
     table.append(el("tr", {}, el("td", {}, r.action),
                     el("td", {}, r.probability === 1 ? "plays this" : "")));
   }
-  box.append(table, el("p", { className: "muted", id: "source" }, `Source: ${a.source}`),
+  box.append(table, sourceLine(a),
              el("details", {}, el("summary", {}, "The agent's answer as JSON"),
                 el("pre", {}, JSON.stringify(a.json, null, 1))));
   box.dataset.state = "ready";
@@ -438,6 +462,7 @@ async function init() {
   options($("game"), catalog.games.map((g) => [g.key, g.title]), view.game);
   options($("cap-pricing"), catalog.coup.cap_pricings.map((c) => [c, c]), "markov");
   $("turn-cap").max = catalog.coup.max_turn_cap;
+  $("turn-cap").value = catalog.coup.turn_cap;
   // A battle's combats: the limit the rules set (games/cobardes/cards.py), the default.
   $("cb-combat").max = $("cb-combats").max = $("cb-combats").value = catalog.cobardes.max_combats;
   const saved = readHash();
