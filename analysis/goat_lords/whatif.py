@@ -19,7 +19,6 @@ from analysis.goat_lords import GAME
 from analysis.goat_lords.bots import build_bot
 from analysis.play.match import Schedule, game_seeds, sampled
 from analysis.play.whatif import (
-    AgentShare,
     Field,
     Lineup,
     Measure,
@@ -29,6 +28,7 @@ from analysis.play.whatif import (
     WhatIf,
     provenance_fields,
     run_lineup,
+    skill_lineups,
     variant_name,
 )
 
@@ -66,20 +66,6 @@ def table_lineup(players: int, agent: str, precision: float, max_games: int) -> 
                   max_games=max_games)
 
 
-def skill_lineups(players: Sequence[int], strong: str, precision: float,
-                  max_games: int) -> list[tuple[int, Lineup]]:
-    """The strong agent in one seat against each weaker agent in every other seat."""
-    out = []
-    for n in players:
-        for weak in WEAKER:
-            measure = Measure(f"skill_{weak}_{n}p",
-                              f"{strong}'s win rate against {n - 1} {weak} ({n} players; "
-                              f"fair share {100 / n:.0f}%)", "share", AgentShare(n), precision)
-            out.append((n, Lineup(f"skill_{weak}_{n}p", (strong,) + (weak,) * (n - 1),
-                                  (measure,), f"{strong} against {weak}, seats rotating",
-                                  min_games=10 * n, max_games=max_games)))
-    return out
-
 
 def run_whatif(variant: dict, players: int = 2, agent: str = TABLE_AGENT,
                strong: str | None = None, skill_players: Sequence[int] | None = None,
@@ -103,7 +89,7 @@ def run_whatif(variant: dict, players: int = 2, agent: str = TABLE_AGENT,
         for who in (agent, strong, *WEAKER):
             play.build(who, game, 0, 0)
     metrics = run_lineup(play, table_lineup(players, agent, precision, max_games), base, params)
-    for n, lineup in skill_lineups(counts, strong, skill_precision, skill_max_games):
+    for n, lineup in skill_lineups(counts, strong, WEAKER, skill_precision, skill_max_games):
         metrics += run_lineup(play, lineup, base | {"players": n}, params | {"players": n})
     version, commit = provenance_fields()
     notes = (

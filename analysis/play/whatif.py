@@ -230,6 +230,22 @@ class Lineup:
     max_games: int = 4000
 
 
+def skill_lineups(players: Sequence[int], strong: str, weaker: Sequence[str],
+                  precision: float, max_games: int) -> list[tuple[int, Lineup]]:
+    """The strong agent in one seat against each weaker agent in every other seat, at
+    each count of ``players``."""
+    out = []
+    for n in players:
+        for weak in weaker:
+            measure = Measure(f"skill_{weak}_{n}p",
+                              f"{strong}'s win rate against {n - 1} {weak} ({n} players; "
+                              f"fair share {100 / n:.0f}%)", "share", AgentShare(n), precision)
+            out.append((n, Lineup(f"skill_{weak}_{n}p", (strong,) + (weak,) * (n - 1),
+                                  (measure,), f"{strong} against {weak}, seats rotating",
+                                  min_games=10 * n, max_games=max_games)))
+    return out
+
+
 def estimate(measure: Measure, rows: dict[int, dict]) -> Estimate:
     """``measure`` over the games of ``rows`` with its 95% interval (Student t over games,
     or over games as clusters for a ratio)."""

@@ -27,7 +27,6 @@ import analysis.coup.agents  # noqa: F401  (registers Coup's agents, in every pr
 from analysis.coup.model import GAME
 from analysis.play.match import Schedule, game_seeds, sampled
 from analysis.play.whatif import (
-    AgentShare,
     Field,
     Lineup,
     Measure,
@@ -37,6 +36,7 @@ from analysis.play.whatif import (
     WhatIf,
     provenance_fields,
     run_lineup,
+    skill_lineups,
     variant_name,
 )
 from games.coup import cards as C
@@ -125,20 +125,6 @@ def table_lineup(players: int, agent: str, precision: float, deck: str,
                   max_games=max_games)
 
 
-def skill_lineups(players: Sequence[int], strong: str, precision: float,
-                  max_games: int) -> list[tuple[int, Lineup]]:
-    """The strong agent in one seat against each weaker agent in every other seat."""
-    out = []
-    for n in players:
-        for weak in WEAKER:
-            measure = Measure(f"skill_{weak}_{n}p",
-                              f"{strong}'s win rate against {n - 1} {weak} ({n} players; "
-                              f"fair share {100 / n:.0f}%)", "share", AgentShare(n), precision)
-            out.append((n, Lineup(f"skill_{weak}_{n}p", (strong,) + (weak,) * (n - 1),
-                                  (measure,), f"{strong} against {weak}, seats rotating",
-                                  min_games=10 * n, max_games=max_games)))
-    return out
-
 
 def run_whatif(variant: dict, players: int = 2, agent: str = TABLE_AGENT,
                strong: str | None = None, skill_players: Sequence[int] | None = None,
@@ -166,7 +152,7 @@ def run_whatif(variant: dict, players: int = 2, agent: str = TABLE_AGENT,
     deck = pyspiel.load_game(GAME, params).config.deck
     metrics = run_lineup(play, table_lineup(players, agent, precision, deck, max_games),
                          base, params)
-    for n, lineup in skill_lineups(counts, strong, skill_precision, max_games):
+    for n, lineup in skill_lineups(counts, strong, WEAKER, skill_precision, max_games):
         metrics += run_lineup(play, lineup, base | {"players": n}, params | {"players": n})
     version, commit = provenance_fields()
     notes = (
