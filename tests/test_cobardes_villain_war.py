@@ -13,7 +13,7 @@ from analysis.cobardes.graph import OUTCOME_NAMES, outcome_totals
 from analysis.cobardes.war import composed_values
 from analysis.report.guides.cobardes import courtiers, first_player, play
 from analysis.report.guides.cobardes import records as R
-from analysis.report.guides.common import one_line, render
+from analysis.report.guides.common import GuideContext
 
 NAMES = balance.COURTIERS
 
@@ -41,18 +41,19 @@ def complete_war(lead: str, error_max: float = 0.04) -> R.VillainWar:
     return R.VillainWar(table, 90, 90, 0.01, 0.02, error_max)
 
 
-def test_the_partial_war_with_villains_is_counted_not_answered(monkeypatch):
+def test_the_partial_war_with_villains_is_counted_not_answered(monkeypatch, tmp_path):
     if courtiers.facts()["strength"] is None:
         pytest.skip("the renewal war is not stored")
     war = complete_war(NAMES[2])
     monkeypatch.setattr(R, "villain_war", lambda: R.VillainWar(war.table, 40, 90, 0.01))
     f = courtiers.facts()
     assert not f["vw"].complete and f["villain_wins"] is None
-    text = one_line(render("cobardes/courtiers.md.j2", **f))
-    assert f"and {f['vw'].matchups} are" in text and "With villains" not in text
+    said = courtiers.reply(GuideContext("cobardes", tmp_path))
+    assert f"solved; {f['vw'].matchups} are" in said.more and "with villains" not in said.answer
+    assert said.answer.startswith(f"The {f['best']}: it wins **")
 
 
-def test_the_complete_war_with_villains_answers_first(monkeypatch):
+def test_the_complete_war_with_villains_answers_first(monkeypatch, tmp_path):
     renewal = courtiers.facts()
     if renewal["strength"] is None:
         pytest.skip("the renewal war is not stored")
@@ -64,17 +65,20 @@ def test_the_complete_war_with_villains_answers_first(monkeypatch):
     monkeypatch.setattr(R, "hidden_sweep", lambda: records)
     f = courtiers.facts()
     assert f["v_best"] == lead and f["headline"].startswith(lead)
-    text = one_line(render("cobardes/courtiers.md.j2", **f))
-    assert text.startswith(f"With villains, as the game is played: strongest **{lead}")
-    assert f"Without villains (courtiers renewed, exact): strongest {renewal['best']}" in text
-    assert f"against the {rival} moves most" in text and "the Assassin is worth most" in text
-    assert "2.0 points" in text  # half the composition's largest miss, in win points
+    said = courtiers.reply(GuideContext("cobardes", tmp_path))
+    assert said.answer.startswith(f"The {lead}: it wins **60.0%** of wars with villains")
+    assert f"Without villains (courtiers renewed, exact): strongest {renewal['best']}" in said.more
+    assert f"against the {rival} moves most" in said.more
+    assert "the Assassin is worth most" in said.more
+    assert said.shown.splitlines()[2].startswith(f"| {lead} | 60.0% |")
+    # The range beside the figures: half the composition's largest miss, in win points.
+    assert "at most\n2.0 points" in first_player.caveat(GuideContext("cobardes", tmp_path))
     assert "lower bound" in R.villain_war_model(vw)
     wins = vw.wins()
     assert wins[lead] == pytest.approx((1 + (0.1 * 16 + 2.0) / 18) / 2)
 
 
-def test_no_courtier_is_called_strongest_within_the_compositions_error(monkeypatch):
+def test_no_courtier_is_called_strongest_within_the_compositions_error(monkeypatch, tmp_path):
     """The lead wins 60% of wars, the next 49.4%: with the composition's largest miss at
     0.30 in P(win) - P(lose) (15 points of win probability) their ranges overlap."""
     if courtiers.facts()["strength"] is None:
@@ -83,13 +87,14 @@ def test_no_courtier_is_called_strongest_within_the_compositions_error(monkeypat
     monkeypatch.setattr(R, "villain_war", lambda: complete_war(lead, error_max=0.30))
     f = courtiers.facts()
     assert len(f["v_top"]) > 1 and f["v_top"][0] == lead and f["why"] == ""
-    text = one_line(render("cobardes/courtiers.md.j2", **f))
-    assert text.startswith(f"With villains, as the game is played: no clear strongest among "
-                           f"**{lead} 60.0%")
-    assert "strongest **" not in text and "±15.0 points" in text
+    said = courtiers.reply(GuideContext("cobardes", tmp_path))
+    assert said.answer.startswith(f"No clear strongest with villains: **the {lead} 60.0%")
+    assert "strongest" not in said.more.partition("Without villains")[0]
+    assert "15.0 points" in first_player.caveat(GuideContext("cobardes", tmp_path))
 
 
-def test_the_first_player_answer_reads_the_war_with_villains_when_complete(monkeypatch):
+def test_the_first_player_answer_reads_the_war_with_villains_when_complete(monkeypatch,
+                                                                           tmp_path):
     if first_player.facts()["win"] is None:
         pytest.skip("the renewal war is not stored")
     vw = complete_war(NAMES[3])
@@ -98,9 +103,17 @@ def test_the_first_player_answer_reads_the_war_with_villains_when_complete(monke
     cells = vw.table.stack().dropna()
     assert len(cells) == 90
     assert f["villain_win"] == pytest.approx((1 + cells.mean()) / 2)
-    text = one_line(render("cobardes/first_player.md.j2", **f))
-    assert text.startswith("With villains, as the game is played")
-    assert "Without villains (courtiers renewed, exact)" in text
+    said = first_player.reply(GuideContext("cobardes", tmp_path))
+    assert said.answer.startswith("No clear edge: with villains the first player wins **")
+    assert "(±2.0 points)" in said.answer
+    assert "Without villains (courtiers renewed, exact)" in said.more
+    assert said.shown.startswith("![") and "with villains" in said.shown
+    # 10 points off a fair 50% is an edge even with the range.
+    table = vw.table.copy()
+    table[table.notna()] = 0.2
+    monkeypatch.setattr(R, "villain_war", lambda: R.VillainWar(table, 90, 90, 0.01, 0.02, 0.04))
+    assert first_player.reply(GuideContext("cobardes", tmp_path)).answer.startswith(
+        "Yes: with villains the first player wins **60.0%**")
 
 
 class EndingsRecord:
@@ -121,7 +134,8 @@ class EndingsRecord:
         return composed_values(ends)[(0, 0)]
 
 
-def test_the_complete_sweep_composes_the_war_with_courtiers_kept_or_renewed(monkeypatch):
+def test_the_complete_sweep_composes_the_war_with_courtiers_kept_or_renewed(monkeypatch,
+                                                                           tmp_path):
     """All 90 dealt matchups say which courtiers their battles play: the war with villains
     lets each player keep or renew (solved for those battles), its table is that war's,
     and the guide's keep-or-renew rule of thumb reads it first. Stand-in battles: the
@@ -150,9 +164,14 @@ def test_the_complete_sweep_composes_the_war_with_courtiers_kept_or_renewed(monk
     assert "keeps an unplayed courtier or renews it" in R.villain_war_model(vw)
     keep = play.keep_rates(vw.solution)
     assert keep["Squire"] == pytest.approx(1.0)
-    text = " ".join(play.thumbs(None, {"Wolf": 1.0}, None, keep))
-    assert "keep an unplayed Squire" in text and "from the war with villains" in text
-    assert "Without villains (exact): keep an unplayed Wolf" in text
+    monkeypatch.setattr(R, "villain_war", lambda: vw)
+    said = play.keep_reply(GuideContext("cobardes", tmp_path))
+    assert said.answer.startswith("Keep an unplayed Squire") and "with villains" in said.answer
+    heads = said.shown.splitlines()[0]
+    assert "with villains" in heads and "without villains (exact)" in heads
+    assert said.shown.splitlines()[2].startswith("| Squire | 100% |")
+    monkeypatch.undo()
+    monkeypatch.setattr(R, "hidden_sweep", lambda: records)
     partial = dict(list(records.items())[1:])
     monkeypatch.setattr(R, "hidden_sweep", lambda: partial)
     kept = R.villain_war()

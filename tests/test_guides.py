@@ -450,8 +450,11 @@ def test_coup_guide_with_every_record_stays_short(tmp_path):
 def test_cobardes_first_player_equals_the_renewal_war(guides):
     sol = load_renewal()
     wins = [(1 + sol.value(p)) / 2 for p in sol.model.pairings]
-    row = the_row(guides["cobardes"], "First-player advantage")
-    assert f"**{pct(sum(wins) / len(wins))}**" in row
+    said = answered(guides["cobardes"], "Does the first player win more?")
+    # Alone, or after the war with villains once every matchup is solved.
+    win = pct(sum(wins) / len(wins))
+    assert (f"without villains the first player wins **{win}**" in said
+            or f"Without villains (courtiers renewed, exact): {win}." in said)
 
 
 def test_cobardes_courtiers_equal_the_renewal_war(guides):
@@ -463,9 +466,9 @@ def test_cobardes_courtiers_equal_the_renewal_war(guides):
         as_second = [(1 - sol.value((o, c))) / 2 for o in names if (o, c) in sol.model.pairings]
         strength[c] = (np.mean(as_first) + np.mean(as_second)) / 2
     best = max(strength, key=strength.get)
-    row = the_row(guides["cobardes"], "Strongest and weakest courtier")
-    # First (once every matchup is solved with villains) or alone, the war without them.
-    assert (f"Strongest: **{best} {pct(strength[best])}**" in row
+    row = answered(guides["cobardes"], "Which courtier is strongest?")
+    # Alone, or after the war with villains once every matchup is solved.
+    assert (f"The {best}: it wins **{pct(strength[best])}** of wars without villains" in row
             or f"Without villains (courtiers renewed, exact): strongest {best} "
                f"{pct(strength[best])}" in row)
 
@@ -473,7 +476,7 @@ def test_cobardes_courtiers_equal_the_renewal_war(guides):
 def test_cobardes_villains_equal_the_solved_matchups(guides):
     """The villain answer is the mean over the courtier matchups solved (or, with fewer
     than two, the one full battle), computed here from the records themselves."""
-    row = the_row(guides["cobardes"], "Strongest and weakest villain")
+    row = answered(guides["cobardes"], "Which villain is worth most?")
     sweep = {p: r for p, r in load_hidden().items() if not is_mirror(p)}
     if len(sweep) >= 2:
         value = {}
@@ -494,12 +497,12 @@ def test_cobardes_villains_equal_the_solved_matchups(guides):
             theirs = [-deals[o][v] for o in deals if v in deals[o]]
             value[v] = (np.mean(mine) + np.mean(theirs)) / 2
     best = max(value, key=value.get)
-    assert f"Most valuable: **{best} {value[best]:+.2f}**" in row
+    assert f"The {best}: **{value[best]:+.2f}**" in row
 
 
 def test_cobardes_learning_game_equals_its_positions(guides):
     first = pd.read_csv(store.data("cobardes", "warriors_only_positions.csv")).iloc[0]
-    row = the_row(guides["cobardes"], "Variant: the learning game (warriors only)")
+    row = answered(guides["cobardes"], "Is the learning game (warriors only) fair?")
     assert f"**{first['value']:+.3f}**" in row
 
 

@@ -91,11 +91,6 @@ def figure(text: str) -> tuple[float, str | None] | None:
     return float(m.group(1)), interval
 
 
-def row(text: str, question: str) -> str:
-    rows = [line for line in text.splitlines() if line.startswith(f"| {question} |")]
-    return rows[0] if rows else ""
-
-
 def answered(text: str, question: str) -> str:
     """What a guide of questions says under ``### question`` ("" where it does not ask it)."""
     parts = text.split(f"\n### {question}\n")
@@ -255,28 +250,25 @@ def cobardes_facts(r: Reports) -> list[Claim]:
 
 def cobardes_guide(r: Reports) -> list[Claim]:
     text, claims = r.guide["cobardes"], []
-    villain = row(text, "Strongest and weakest villain")
-    if m := re.search(rf"Most valuable: \*\*{NAME} ([+-]\d+\.\d+)\*\*", villain):
-        claims.append(Claim(VILLAIN_BEST, "guide: villain row", f"{m.group(1)} {m.group(2)}"))
-    if m := re.search(rf"least: {NAME} ([+-]\d+\.\d+)", villain):
-        claims.append(Claim(VILLAIN_WORST, "guide: villain row", f"{m.group(1)} {m.group(2)}"))
-    courtier = row(text, "Strongest and weakest courtier")
-    # With villains the row answers a different war first; its war without villains
-    # (the appendix's) follows.
+    villain = answered(text, "Which villain is worth most?")
+    if m := re.search(rf"The {NAME}: \*\*([+-]\d+\.\d+)\*\*", villain):
+        claims.append(Claim(VILLAIN_BEST, "guide: villain answer", f"{m.group(1)} {m.group(2)}"))
+    if m := re.search(rf"the {NAME} is worth least, ([+-]\d+\.\d+)", villain):
+        claims.append(Claim(VILLAIN_WORST, "guide: villain answer", f"{m.group(1)} {m.group(2)}"))
+    courtier = answered(text, "Which courtier is strongest?")
+    # With villains the answer is a different war's; its war without villains (the
+    # appendix's) follows.
     without = courtier.partition("Without villains (courtiers renewed, exact):")[2]
     if without:
         if m := re.search(rf"strongest {NAME} ", without):
-            claims.append(Claim(COURTIER_BEST, "guide: courtier row", m.group(1)))
+            claims.append(Claim(COURTIER_BEST, "guide: courtier answer", m.group(1)))
         if m := re.search(rf"weakest {NAME} ", without):
-            claims.append(Claim(COURTIER_WORST, "guide: courtier row", m.group(1)))
-    else:
-        if m := re.search(rf"Strongest: \*\*{NAME} ", courtier):
-            claims.append(Claim(COURTIER_BEST, "guide: courtier row", m.group(1)))
-        if m := re.search(rf"weakest: {NAME} ", courtier):
-            claims.append(Claim(COURTIER_WORST, "guide: courtier row", m.group(1)))
-    for line in text.splitlines():
-        if line.startswith("- ") and (m := re.search(rf"the strongest villain is the {NAME}", line)):
-            claims.append(Claim(VILLAIN_BEST, "guide: rule of thumb", m.group(1)))
+            claims.append(Claim(COURTIER_WORST, "guide: courtier answer", m.group(1)))
+    elif "with villains" not in courtier:
+        if m := re.search(rf"^The {NAME}: it wins", courtier):
+            claims.append(Claim(COURTIER_BEST, "guide: courtier answer", m.group(1)))
+        if m := re.search(rf"The weakest: the {NAME},", courtier):
+            claims.append(Claim(COURTIER_WORST, "guide: courtier answer", m.group(1)))
     return claims
 
 
@@ -313,9 +305,12 @@ def cobardes_first(r: Reports) -> list[Claim]:
     if f["win"] is not None:
         claims.append(Claim(COBARDES_FIRST, "the answer's facts (first_player.facts)",
                             pct(f["win"])))
-    if m := re.search(r"wins \*\*([\d.]+%)\*\* of wars", row(r.guide["cobardes"],
-                                                             "First-player advantage")):
-        claims.append(Claim(COBARDES_FIRST, "guide: first-player row", m.group(1)))
+    first = answered(r.guide["cobardes"], "Does the first player win more?")
+    # With villains first, the war without them (the appendix's) after it.
+    without = re.search(r"Without villains \(courtiers renewed, exact\): ([\d.]+%)", first)
+    alone = re.search(r"without villains the first player wins \*\*([\d.]+%)\*\*", first)
+    if m := without or alone:
+        claims.append(Claim(COBARDES_FIRST, "guide: first-player answer", m.group(1)))
     text = " ".join(r.appendix["cobardes"].split())
     if m := re.search(r"player 0's war value is ([+-]\d\.\d+) with renewal", text):
         claims.append(Claim(COBARDES_FIRST, "appendix: the war with renewal",

@@ -54,8 +54,9 @@ def summary_section(ctx: ReportContext) -> str:
     c = courtiers.facts()
     if c["strength"] is not None:
         lines.append(
-            f"* **Strongest and weakest courtier, the guide's answer** (the war with "
-            f"courtiers renewed between battles, solved exactly): the {c['best']} is the "
+            f"* **Strongest and weakest courtier without villains** (the war with "
+            f"courtiers renewed between battles, solved exactly; the guide's variant once "
+            f"the war with villains is composed): the {c['best']} is the "
             f"strongest ({pct(c['wins'].iloc[0])} of wars, exact), the {c['worst']} the weakest "
             f"({pct(c['wins'].iloc[-1])}).")
     v = villains.facts()

@@ -6,10 +6,10 @@ from analysis.cobardes import balance, renewal
 from analysis.report import svg
 from analysis.report.guides import separate
 from analysis.report.guides.cobardes import records as R
-from analysis.report.guides.common import Answer, GuideContext, one_line, render
-from analysis.report.markdown import pct
+from analysis.report.guides.common import GuideContext, Reply, one_line, render
+from analysis.report.markdown import pct, table
 
-QUESTION = "Strongest and weakest courtier"
+QUESTION = "Which courtier is strongest?"
 
 
 def facts() -> dict:
@@ -90,19 +90,31 @@ def chart(table) -> str:
                        blank="never dealt: each courtier card exists once")
 
 
-def answer(ctx: GuideContext) -> Answer:
+def reply(ctx: GuideContext) -> Reply:
+    """The strongest courtier, with villains once every matchup is solved (named only
+    where clear), and one table of every courtier's wars won, with and without villains."""
     f = facts()
-    if f["strength"] is None:
-        return Answer(QUESTION, one_line(render("cobardes/courtiers.md.j2", **f)),
-                      "The war with courtiers renewed.", None)
-    name = ctx.save_svg(chart(f["table"]), "courtiers")
-    detail = (f"![¡Cobardes!: the first player's war win probability by courtiers, "
-              f"without villains]({name})")
+    if f["strength"] is None and f["villain_wins"] is None:
+        return Reply(QUESTION, one_line(render("cobardes/q_courtiers.md.j2", **f)))
+    heads, rows = ["courtier"], []
+    if f["villain_wins"] is not None:
+        heads.append("wars won, with villains")
+    if f["strength"] is not None:
+        heads.append("without villains (exact)")
+    order = f["villain_wins"] if f["villain_wins"] is not None else f["wins"]
+    for name in order.index:
+        row = [name]
+        if f["villain_wins"] is not None:
+            row.append(pct(f["villain_wins"][name]))
+        if f["strength"] is not None:
+            row.append(pct(f["wins"][name]))
+        rows.append(row)
     model = ("The war to 3 victories, courtiers renewed between battles, solved exactly; "
              "a courtier's strength is its mean war win probability over rivals, both seats; "
-             "villains left out.")
+             "villains left out." if f["strength"] is not None else "")
     if f["villain_wins"] is not None:
         model = (f"{R.villain_war_model(f['vw'])} A courtier's strength is its mean war win "
                  f"probability over rivals, both seats. Without villains: {model}")
-    return Answer(QUESTION, one_line(render("cobardes/courtiers.md.j2", **f)), model,
-                  f["headline"], detail)
+    return Reply(QUESTION, one_line(render("cobardes/q_courtiers.md.j2", **f)),
+                 table(heads, rows), one_line(render("cobardes/q_courtiers_more.md.j2", **f)),
+                 f["headline"], model)

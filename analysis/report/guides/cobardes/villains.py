@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from analysis.report.guides.cobardes import records as R
-from analysis.report.guides.common import Answer, GuideContext, one_line, render
+from analysis.report.guides.common import GuideContext, Reply, one_line, render
+from analysis.report.markdown import table
 
-QUESTION = "Strongest and weakest villain"
+QUESTION = "Which villain is worth most?"
 
 
 def facts() -> dict:
@@ -34,7 +35,21 @@ def firsts(best: str, worst: str) -> tuple[int, int] | None:
     return top, low
 
 
-def answer(ctx: GuideContext) -> Answer:
+def reply(ctx: GuideContext) -> Reply:
+    """The villain worth most to its holder, and one table of every villain's value with
+    its least and greatest over the matchups solved."""
     f = facts()
-    return Answer(QUESTION, one_line(render("cobardes/villains.md.j2", **f)),
-                  one_line(render("cobardes/villains_model.md.j2", **f)), f["headline"])
+    v = f["v"]
+    shown = ""
+    if v is not None:
+        spread = v.low is not None
+        heads = ["villain", "a battle, to its holder"] + (
+            ["least, over the matchups", "greatest"] if spread else [])
+        rows = [[name, f"{x:+.2f}"] + ([f"{v.low[name]:+.2f}", f"{v.high[name]:+.2f}"]
+                                       if spread else [])
+                for name, x in v.values.items()]
+        shown = table(heads, rows)
+    return Reply(QUESTION, one_line(render("cobardes/q_villains.md.j2", **f)), shown,
+                 one_line(render("cobardes/q_villains_more.md.j2", **f)),
+                 None if v is None else f"{v.values[f['best']]:+.2f}",
+                 one_line(render("cobardes/villains_model.md.j2", **f)) if v is not None else "")
