@@ -140,7 +140,7 @@ def test_cobardes_sweep_survives_sigkill(tmp_path):
 
 
 HIDDEN = ["cobardes", "sweep", "--kind", "hidden", "--warriors", "2", "--combats", "2",
-          "--iterations", "20", "--workers", "1", "--matchups",
+          "--max-iterations", "20", "--workers", "1", "--matchups",
           "Squire/Archer,Archer/Squire,Wolf/Maiden,Maiden/Wolf,Procuress/Wolf,Wolf/Wolf"]
 
 
