@@ -31,6 +31,8 @@ from analysis.shared import store
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = "kinds=warriors+courtiers,warriors=2,combats=2,courtier0=Squire,courtier1=Archer"
 ENDGAME = "deck=ambassador,position=?/duke/3;?/captain/2;move:0"
+# One face-down card each, both having lost a Contessa: the endgames the report charts.
+CONTESSAS = "deck=ambassador,position=?/contessa/3;?/contessa/2;move:0"
 QUICK_COUP = {"turn_cap": 1, "cap_pricing": "draw"}
 # The flags of what the page offers as its own controls.
 PAGE_CONTROLS = ("--param", "--history", "--turn-cap", "--cap-pricing", "--mine", "--theirs",
@@ -531,6 +533,8 @@ BLOCK_ONE_EACH = ["Draw Duke", "Draw Captain", "Steal from P1 (claims Captain)"]
 BLOCK_TWO_EACH = ["Draw Duke", "Draw Contessa", "Draw Captain", "Draw Assassin", "Foreign Aid"]
 ANSWERS = {  # a spot of each kind of answer: game, parameters, moves, settings
     "coup exact": ("coup", ENDGAME, ["Draw Duke", "Draw Captain"], QUICK_COUP),
+    "coup exact, both lost a Contessa": ("coup", CONTESSAS, ["Draw Duke", "Draw Captain"],
+                                         QUICK_COUP),
     "coup re-solve, one card each": ("coup", ENDGAME, BLOCK_ONE_EACH, QUICK_COUP),
     "coup re-solve, two cards each": ("coup", "", BLOCK_TWO_EACH, None),
     "battle exact": ("cobardes", SMALL, ["play warrior 2"], None),
@@ -696,8 +700,10 @@ COUP_CHARTS = ["coup_endgame_value.png", "coup_endgame_draw.png", "coup_bluff_ra
 
 
 @pytest.mark.parametrize("name,files", [
-    ("coup exact", COUP_CHARTS),  # one card each: the endgames the charts are of
-    ("coup re-solve, one card each", COUP_CHARTS),
+    # One card each, both having lost a Contessa: the endgames the charts are of.
+    ("coup exact, both lost a Contessa", COUP_CHARTS),
+    ("coup exact", []),  # one card each, but a Duke and a Captain lost: other endgames
+    ("coup re-solve, one card each", []),
     ("coup re-solve, two cards each", []),  # no chart is of a spot with two cards each
     ("battle exact", []),  # warriors 0-2, 2 combats: the charts are of full armies
 ])
@@ -710,10 +716,14 @@ def test_charts_are_shown_only_where_they_describe_the_spot(client, name, files)
 def test_a_built_coup_spot_gets_the_endgame_charts_at_one_card_each(client):
     fields = {"deck": "ambassador", "seat": 0,
               "you": {"hidden": ["Duke"], "revealed": ["Contessa"], "coins": 3},
-              "rival": {"hidden": 1, "revealed": ["Captain"], "coins": 5},
+              "rival": {"hidden": 1, "revealed": ["Contessa"], "coins": 5},
               "options": QUICK_COUP}
     got = client.post("/api/position", json={"game": "coup", "fields": fields}).get_json()
     assert [c["file"] for c in got["advice"]["charts"]] == COUP_CHARTS
+    # The rival lost a Captain: not the endgames charted.
+    fields |= {"rival": {"hidden": 1, "revealed": ["Captain"], "coins": 5}}
+    got = client.post("/api/position", json={"game": "coup", "fields": fields}).get_json()
+    assert got["advice"]["charts"] == []
     # Two against one: none.
     fields |= {"you": {"hidden": ["Duke", "Duke"], "coins": 3}}
     got = client.post("/api/position", json={"game": "coup", "fields": fields}).get_json()

@@ -23,6 +23,7 @@ from typing import Any
 from analysis.shared import store
 from analysis.shared.store import read_json
 from games.cobardes import cards as BC
+from games.coup.cards import CONTESSA
 from games.errors import FarolError
 
 FULL = (BC.MAX_WARRIOR, BC.MAX_COMBATS)  # the report's battles: warriors 0-6, 7 combats
@@ -35,7 +36,8 @@ class Facts:
     ¡Cobardes!: the battle's ``variant`` (warriors, courtiers, villains, all), its size
     (``warriors``, ``combats``), the ``courtiers`` by seat, whether a war ``score`` is
     given and whether a villain is ``hidden`` from a player. Coup: each player's number
-    of ``face_down`` cards (none for a table of more than two players).
+    of ``face_down`` cards and the cards each has ``lost`` (none for a table of more than
+    two players).
     """
 
     game: str
@@ -46,6 +48,7 @@ class Facts:
     score: bool = False
     hidden: bool = False
     face_down: tuple[int, ...] = ()
+    lost: tuple[tuple[int, ...], ...] = ()
 
     @property
     def full(self) -> bool:
@@ -67,7 +70,8 @@ class Chart:
 
 
 def _one_card_each(f: Facts) -> bool:
-    return f.face_down == (1, 1)
+    """The report's endgames: one face-down card each, both players having lost a Contessa."""
+    return f.face_down == (1, 1) and all(lost == (CONTESSA,) for lost in f.lost)
 
 
 _ENDGAMES = ("2-player endgames with one face-down card each (both lost a Contessa), "

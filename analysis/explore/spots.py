@@ -271,8 +271,10 @@ def hidden_villain(advice: dict) -> bool:
 
 def coup_facts(revealed: tuple[tuple[int, ...], ...]) -> answers.Facts:
     """The facts of a Coup spot by each player's lost cards (two cards each in all)."""
-    face_down = tuple(2 - len(r) for r in revealed) if len(revealed) == 2 else ()
-    return answers.Facts("coup", face_down=face_down)
+    two = len(revealed) == 2
+    face_down = tuple(2 - len(r) for r in revealed) if two else ()
+    return answers.Facts("coup", face_down=face_down,
+                         lost=tuple(tuple(r) for r in revealed) if two else ())
 
 
 def command(*words: str) -> str:

@@ -64,9 +64,11 @@ function readHash() {
 }
 
 // ------------------------------------------------------------------ advice
-// A number with its sign; the caller shows a number only where the answer has one.
+// A number with its sign (none where it rounds to zero, so never "-0.000"); the caller
+// shows a number only where the answer has one.
 function signed(x, digits = 3) {
-  return (x >= 0 ? "+" : "") + x.toFixed(digits);
+  const text = Math.abs(x).toFixed(digits);
+  return (Number(text) === 0 ? "" : x > 0 ? "+" : "-") + text;
 }
 
 function hasNumber(x) {
