@@ -3,13 +3,17 @@ whole game between bots."""
 
 from __future__ import annotations
 
+import hashlib
+
 import numpy as np
 import pyspiel
+from open_spiel.python import policy as osp
 
 import games  # noqa: F401  (registers python_coup)
 from analysis.play.bots import sample_chance
 from analysis.shared import store
 from games.coup import endgame_game
+from games.coup.view import infoset_key
 
 
 def position_state(position: str, **params) -> pyspiel.State:
@@ -82,3 +86,27 @@ def play_bots(game, bots, seed, watch=None):
         actions.append(action)
         state.apply_action(action)
     return state, actions
+
+
+def fixed_model(core, player):
+    """A mixed strategy fixed by what ``player`` sees (a hash of its view): every legal
+    move gets weight 1 to 5."""
+    legal = core.legal_actions()
+    key = repr(infoset_key(core, player)).encode()
+    w = [1 + int(hashlib.md5(key + bytes([a % 256])).hexdigest()[:2], 16) % 5 for a in legal]
+    total = sum(w)
+    return [(a, x / total) for a, x in zip(legal, w, strict=True)]
+
+
+class AsPolicy(osp.Policy):
+    """A model (``model(core, player)``: the mover's mix, as an oracle's ``mix``) or a bot
+    as an OpenSpiel policy (a bot is asked afresh at every state)."""
+
+    def __init__(self, game, model=None, bot=None):
+        super().__init__(game, [0, 1])
+        self.model, self.bot = model, bot
+
+    def action_probabilities(self, state, player_id=None):
+        if self.model is not None:
+            return dict(self.model(state.core, state.current_player()))
+        return {self.bot(state.current_player())(state): 1.0}

@@ -13,14 +13,13 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from pathlib import Path
 
 import pyspiel
 import pytest
-from open_spiel.python import policy as osp
+from coup_helpers import AsPolicy, fixed_model
 from open_spiel.python.algorithms import best_response, expected_game_score
 
 import games  # noqa: F401  (registers the games)
@@ -43,27 +42,6 @@ from games.errors import InvalidParameterError
 SMALL = ("?/duke/3;?/captain/2;move:0", "?/assassin/3;?/contessa/0;move:1")
 
 
-def fixed_model(core, player):
-    """A mixed strategy fixed by what ``player`` sees (a hash of its view): every legal
-    move gets weight 1 to 5."""
-    legal = core.legal_actions()
-    key = repr(infoset_key(core, player)).encode()
-    w = [1 + int(hashlib.md5(key + bytes([a % 256])).hexdigest()[:2], 16) % 5 for a in legal]
-    total = sum(w)
-    return [(a, x / total) for a, x in zip(legal, w, strict=True)]
-
-
-class AsPolicy(osp.Policy):
-    """An oracle, or a bot made afresh at every state, as an OpenSpiel policy."""
-
-    def __init__(self, game, oracle=None, bot=None):
-        super().__init__(game, [0, 1])
-        self.oracle, self.bot = oracle, bot
-
-    def action_probabilities(self, state, player_id=None):
-        if self.oracle is not None:
-            return dict(self.oracle.mix(state.core, state.current_player()))
-        return {self.bot(state.current_player())(state): 1.0}
 
 
 def endgame(position, cap=1):
@@ -71,7 +49,7 @@ def endgame(position, cap=1):
 
 
 def exact_response(game, seat, oracle):
-    return best_response.BestResponsePolicy(game, seat, AsPolicy(game, oracle)).value(
+    return best_response.BestResponsePolicy(game, seat, AsPolicy(game, oracle.mix)).value(
         game.new_initial_state())
 
 
@@ -96,13 +74,13 @@ def test_the_bot_played_move_by_move_earns_the_exact_best_response(seat):
     def fresh(player):
         return LocalBestResponseAgent(game.config, player, oracle, depth=None)
 
-    pols = [AsPolicy(game, bot=fresh), AsPolicy(game, oracle)]
+    pols = [AsPolicy(game, bot=fresh), AsPolicy(game, oracle.mix)]
     got = expected_game_score.policy_value(game.new_initial_state(),
                                            pols if seat == 0 else pols[::-1])[seat]
     assert got == pytest.approx(exact, abs=1e-12)
     # One decision deep with cards and coins past it: a legal strategy, so never more.
     shallow = [AsPolicy(game, bot=lambda p: LocalBestResponseAgent(game.config, p, oracle, 1)),
-               AsPolicy(game, oracle)]
+               AsPolicy(game, oracle.mix)]
     assert expected_game_score.policy_value(
         game.new_initial_state(), shallow if seat == 0 else shallow[::-1])[seat] <= exact + 1e-12
 
