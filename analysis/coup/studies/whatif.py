@@ -125,7 +125,6 @@ def table_lineup(players: int, agent: str, precision: float, deck: str,
                   max_games=max_games)
 
 
-
 def run_whatif(variant: dict, players: int = 2, agent: str = TABLE_AGENT,
                strong: str | None = None, skill_players: Sequence[int] | None = None,
                seed: int = 1, precision: float = PRECISION,
