@@ -19,7 +19,7 @@ def facts() -> dict:
     if vw is not None and vw.complete:
         wins = vw.wins()
         base |= {"villain_wins": wins, "v_best": wins.index[0], "v_worst": wins.index[-1]}
-        base |= ranked(wins, vw.error_max)
+        base |= ranked(wins, vw.win_error)
     if sol is None:
         return base | {"strength": None, "headline": None}
     table = renewal.value_table(sol)
@@ -34,16 +34,15 @@ def facts() -> dict:
     return out
 
 
-def ranked(wins, error_max: float | None) -> dict:
+def ranked(wins, error: float | None) -> dict:
     """Which courtiers may be the strongest and the weakest with villains: each win
-    probability within half the composition's largest miss (its error in win points) of
+    probability within ``error`` (the composition's largest miss, in win probability) of
     the first's. A single name is a clear strongest (weakest); where the miss is not
     measured nothing is clear."""
-    half = error_max / 2 if error_max is not None else 1.0
+    half = error if error is not None else 1.0
     items = [{"name": n, "rate": float(w), "ci": (w - half, w + half)} for n, w in wins.items()]
     return {"v_top": [x["name"] for x in separate.contenders(items)],
-            "v_bottom": [x["name"] for x in separate.contenders(items, highest=False)],
-            "half_miss": None if error_max is None else 100 * half}
+            "v_bottom": [x["name"] for x in separate.contenders(items, highest=False)]}
 
 
 def seat_neutral(table, name: str, rival: str) -> float:

@@ -33,7 +33,7 @@ def reply(ctx: GuideContext) -> Reply:
     chart of every matchup's war."""
     f = facts()
     vw = f["vw"]
-    half = None if vw is None or vw.error_max is None else vw.error_max / 2
+    half = None if vw is None else vw.win_error
     edge = False
     if f["villain_win"] is not None and half is not None:
         edge = excludes((f["villain_win"] - half, f["villain_win"] + half), 0.5)
@@ -58,5 +58,5 @@ def reply(ctx: GuideContext) -> Reply:
 def caveat(ctx: GuideContext) -> str:
     """What to keep in mind of every balance answer, said once."""
     vw = R.villain_war()
-    half = None if vw is None or vw.error_max is None else 50 * vw.error_max
+    half = None if vw is None or vw.win_error is None else 100 * vw.win_error
     return render("cobardes/balance_caveat.md.j2", vw=vw, half_miss=half)

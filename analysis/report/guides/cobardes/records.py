@@ -117,6 +117,13 @@ class VillainWar:
     def complete(self) -> bool:
         return self.matchups == self.size
 
+    @property
+    def win_error(self) -> float | None:
+        """The composition's largest miss in win probability (half its miss in P(win) -
+        P(lose)): the range the guide writes ± beside the war's figures (None: not
+        measured)."""
+        return None if self.error_max is None else self.error_max / 2
+
     def wins(self) -> pd.Series:
         """Each courtier's war win probability, mean over rivals and both seats."""
         return ((1 + balance.seat_neutral_strength(self.table).dropna()) / 2).round(6)
