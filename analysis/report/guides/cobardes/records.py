@@ -72,6 +72,8 @@ class VillainValues:
     low: pd.Series | None = None
     high: pd.Series | None = None
     method: str = "CFR+"
+    # One row a matchup solved, one column a villain ("partial" and "sweep" only).
+    per_matchup: pd.DataFrame | None = None
 
 
 def villain_values() -> VillainValues | None:
@@ -83,7 +85,8 @@ def villain_values() -> VillainValues | None:
         worst = max(r.exploitability_lower_bound for r in sweep.values())
         source = "sweep" if len(sweep) == sweep_size() else "partial"
         return VillainValues(values, source, len(sweep), worst, low=per.min(), high=per.max(),
-                             method=method_words(*sorted(r.method for r in sweep.values())))
+                             method=method_words(*sorted(r.method for r in sweep.values())),
+                             per_matchup=per)
     f = full_battle()
     if f is None:
         return None

@@ -16,23 +16,15 @@ def facts() -> dict:
     if v is None:
         return base | {"headline": None}
     best, worst = v.values.index[0], v.values.index[-1]
-    return base | {"best": best, "worst": worst, "firsts": firsts(best, worst),
+    return base | {"best": best, "worst": worst, "most_in": most_in(v, best),
                    "headline": f"{best} {v.values.iloc[0]:+.2f}"}
 
 
-def firsts(best: str, worst: str) -> tuple[int, int] | None:
-    """In how many solved matchups ``best`` is worth the most to its holder and ``worst``
-    the least (both seats averaged), or None with fewer than two matchups."""
-    sweep = R.hidden_sweep()
-    if len(sweep) < 2:
-        return None
-    top = low = 0
-    for r in sweep.values():
-        one, two = r.villain_values(0), r.villain_values(1)
-        mean = {k: (one[k] + two[k]) / 2 for k in one}
-        top += max(mean, key=mean.get) == best
-        low += min(mean, key=mean.get) == worst
-    return top, low
+def most_in(v: R.VillainValues, best: str) -> int | None:
+    """In how many solved matchups ``best`` is worth the most to its holder (both seats
+    averaged), or None with fewer than two matchups."""
+    per = v.per_matchup
+    return None if per is None else int((per.idxmax(axis=1) == best).sum())
 
 
 def reply(ctx: GuideContext) -> Reply:
