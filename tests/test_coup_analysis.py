@@ -117,7 +117,8 @@ POSITION = "assassin/contessa/3;?/contessa/0;move:0"
 
 def test_advise_prints_the_mix_and_value(capsys, tmp_path, monkeypatch):
     monkeypatch.setenv("FAROL_CACHE_DIR", str(tmp_path))
-    assert main(["advise", "coup", POSITION, "--deck", "inquisitor", "--turn-cap", "1"]) == 0
+    assert main(["advise", "coup", POSITION, "--exact", "--deck", "inquisitor",
+                 "--turn-cap", "1"]) == 0
     out = capsys.readouterr().out
     assert "You are P0 holding Assassin" in out
     assert "Assassinate P1 (claims Assassin)" in out and "Value for you" in out
@@ -126,8 +127,8 @@ def test_advise_prints_the_mix_and_value(capsys, tmp_path, monkeypatch):
 
 def test_advise_json(capsys, tmp_path, monkeypatch):
     monkeypatch.setenv("FAROL_CACHE_DIR", str(tmp_path))
-    assert main(["advise", "coup", POSITION, "--deck", "inquisitor", "--turn-cap", "1",
-                 "--json"]) == 0
+    assert main(["advise", "coup", POSITION, "--exact", "--deck", "inquisitor", "--turn-cap",
+                 "1", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["hand"] == ["Assassin"] and data["player"] == 0
     assert sum(m["probability"] for m in data["mix"]) == pytest.approx(1.0)
@@ -179,7 +180,7 @@ def test_advise_refuses_to_price_the_cap_of_a_full_game_position(capsys):
     """Two face-down cards each would need the whole game's guarantees: one clear line
     pointing to --cap-pricing draw, before any long computation."""
     position = "duke+captain/-/2;?+?/-/2;move:0"
-    assert main(["advise", "coup", position, "--turn-cap", "1"]) == 2
+    assert main(["advise", "coup", position, "--exact", "--turn-cap", "1"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "--cap-pricing draw" in err
 
@@ -201,12 +202,12 @@ def test_advise_with_the_cap_as_a_draw_keeps_the_capped_game(tmp_path, monkeypat
     """``--cap-pricing draw`` solves the capped game as the endgame tables do: at 1 coin
     against 2 nothing is decided within two turns (the table's P(draw) of 1.000)."""
     monkeypatch.setenv("FAROL_CACHE_DIR", str(tmp_path))
-    assert main(["advise", "coup", LOW, "--deck", "inquisitor", "--cap-pricing", "draw",
-                 "--json"]) == 0
+    assert main(["advise", "coup", LOW, "--exact", "--deck", "inquisitor", "--cap-pricing",
+                 "draw", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["cap_pricing"] == "draw" and "uncapped_win" not in data
     assert data["draw"] == pytest.approx(1.0, abs=1e-3)
-    assert main(["advise", "coup", LOW, "--deck", "inquisitor"]) == 0
+    assert main(["advise", "coup", LOW, "--exact", "--deck", "inquisitor"]) == 0
     out = capsys.readouterr().out
     assert "priced by Markov guarantees" in out and "Without a cap" in out
 
@@ -219,8 +220,9 @@ def test_advise_with_the_cap_as_a_draw_keeps_the_capped_game(tmp_path, monkeypat
     ("duke/contessa/3;?/contessa/0;?/duke/1;move:0", "two-player"),
     ("duke/duke+duke/3;?/duke/0;move:0", "exactly two in all"),
 ])
-def test_advise_bad_positions_give_one_clear_error(capsys, position, needle):
-    assert main(["advise", "coup", position, "--turn-cap", "1"]) == 2
+@pytest.mark.parametrize("how", [[], ["--exact", "--turn-cap", "1"]], ids=["best", "exact"])
+def test_advise_bad_positions_give_one_clear_error(capsys, position, needle, how):
+    assert main(["advise", "coup", position, *how]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and needle in err
 

@@ -170,7 +170,7 @@ def test_the_agent_refuses_more_than_two_players():
 
 
 def test_advice_from_the_resolve_reads_the_mix_at_the_players_hand():
-    from analysis.coup.advice.resolve import LIMIT, advise_state
+    from analysis.coup.advice.resolve import LIMIT, RULE, advise_state
     from games.errors import InvalidPositionError
 
     game = pyspiel.load_game("python_coup", {})
@@ -192,14 +192,20 @@ def test_advice_from_the_resolve_reads_the_mix_at_the_players_hand():
     assert hands["Ambassador+Contessa"] == pytest.approx(9 / 78)
     assert 0.0 <= advice.exploitability < 1e-2
     assert advice.to_json()["truncated"] == LIMIT
-    # Which card to lose changes neither cards nor coins: refused in one line.
+    # Which card to lose changes neither cards nor coins: best's plain rule, no values.
     lose = pyspiel.load_game("python_coup", {"position": "duke+captain/-/2;?+?/-/7;move:1"})
     s = lose.new_initial_state()
     while s.is_chance_node():
         s.apply_action(s.chance_outcomes()[0][0])
     s.apply_action(next(a for a in s.legal_actions() if s.action_to_string(a).startswith("Coup")))
-    with pytest.raises(InvalidPositionError, match="turn actions, challenges and blocks"):
-        advise_state(s)
+    ruled = advise_state(s)
+    assert ruled.rule == RULE and all(v is None for _, _, v in ruled.moves)
+    assert sorted(p for _, p, _ in ruled.moves) == [0.0, 1.0]
+    assert "no move has a value" in ruled.text() and LIMIT not in ruled.text()
+    # The game over: no one decides.
+    over = pyspiel.load_game("python_coup", {}).new_initial_state()
+    with pytest.raises(InvalidPositionError, match="no player decides"):
+        advise_state(over)
 
 
 def _histories(game, count, spots, monkeypatch):

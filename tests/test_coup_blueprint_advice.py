@@ -17,8 +17,6 @@ from analysis.coup.advice.blueprint import advise_spot, beliefs
 from analysis.coup.guarantees import position_key
 from analysis.coup.model import Endgame
 from analysis.coup.solvers import blueprint as B
-from analysis.play.coaching import coach_for
-from analysis.play.session import play_game
 from analysis.shared import store
 from games.coup import cards as C
 from games.errors import InvalidPositionError
@@ -131,7 +129,7 @@ def test_the_command_advises_a_history_from_the_blueprint(endgames, bp, tmp_path
         state.apply_action(action)
     names.append("Tax (claims Duke)")
     args = ["advise", "coup", *param_flags(f"position={PARAMS['position']},turn_cap=60"),
-            "--history", ";".join(names), "--rollouts", "10", "--json"]
+            "--history", ";".join(names), "--blueprint", "--rollouts", "10", "--json"]
     with store.use(tmp_path):
         B.save_blueprint(bp, "dealt", B.strategy_path("ambassador", "dealt"))
         B.update_summary("ambassador", bounds={"basic": {"exploitability_lower_bound": 0.07}})
@@ -140,29 +138,6 @@ def test_the_command_advises_a_history_from_the_blueprint(endgames, bp, tmp_path
     assert out["player"] == 1 and out["exploitability"] == 0.07
     assert {a["action"] for a in out["actions"]} == {"Challenge", "No challenge"}
     assert out["opponent_hand"]["Duke"] > 0
-
-
-def test_play_coaches_a_coup_game_from_the_blueprint(bp, tmp_path, monkeypatch):
-    monkeypatch.setenv(store.CACHE_ENV, str(tmp_path / "cache"))
-    with store.use(tmp_path):
-        assert coach_for(game()) is None  # nothing built yet
-        B.save_blueprint(bp, "dealt", B.strategy_path("ambassador", "dealt"))
-        coach = coach_for(game())
-        assert coach_for(pyspiel.load_game("python_coup", {"players": 3})) is None
-        assert coach_for(pyspiel.load_game("python_coup", {"two_player_setup": "draft"})) is None
-        state = dealt(C.CAPTAIN, C.DUKE)
-        advice = coach(state)
-        assert sorted(a for a, _, _ in advice) == sorted(state.legal_actions())
-        assert sum(p for _, p, _ in advice) == pytest.approx(1.0)
-        answers = iter(["hint"] + ["a"] * 200)
-        lines: list[str] = []
-        play_game(game(), 0, "random", seed=3, read=lambda _: next(answers),
-                  write=lines.append)
-    text = "\n".join(lines)
-    assert "Hint: the mix to play here, and each move's value for you:" in text
-    assert "the blueprint's mix; values P(win) - P(lose) from 200 blueprint games" in text
-    assert "how much the blueprint can be beaten: not measured yet" in text
-    assert "Review of your decisions" in text and "in all:" in text
 
 
 def test_a_position_string_is_advised_with_the_deals_the_player_cannot_rule_out(bp):
@@ -179,7 +154,7 @@ def test_a_position_string_is_advised_with_the_deals_the_player_cannot_rule_out(
     assert other.opponent_hand == advice.opponent_hand  # whatever card was drawn
 
 
-def test_a_two_card_position_goes_to_the_blueprint_and_off_it_is_one_line(
+def test_a_position_off_the_blueprint_is_one_line(
         endgames, tmp_path, monkeypatch, capsys):
     dg, _, strategies, _, _ = endgames
     both = B.Blueprint("ambassador", {"dealt": dg.keys},
@@ -187,7 +162,8 @@ def test_a_two_card_position_goes_to_the_blueprint_and_off_it_is_one_line(
     monkeypatch.setenv(store.CACHE_ENV, str(tmp_path / "cache"))
     with store.use(tmp_path):
         B.save_blueprint(both, "dealt", B.strategy_path("ambassador", "dealt"))
-        assert cli.main(["advise", "coup", "duke+captain/-/2;?+?/-/2;move:0"]) == 2
+        assert cli.main(["advise", "coup", "duke+captain/-/2;?+?/-/2;move:0",
+                         "--blueprint"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "the blueprint has no strategy here" in err[0]
 

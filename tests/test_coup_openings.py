@@ -1,6 +1,6 @@
-"""2-player Coup's opening answers at once from the shipped table
-(analysis/coup/advice/openings.py); without the table, and at later spots with two face-down
-cards each, the re-solve answers, its first line saying what it leaves out."""
+"""2-player Coup's exact opening answers at once from the shipped table
+(analysis/coup/advice/openings.py, ``farol advise coup --exact``); without the table, and
+at later spots with two face-down cards each, the exact solve refuses in one line."""
 
 from __future__ import annotations
 
@@ -19,23 +19,13 @@ from games.coup.positions import parse_position
 OPENING = "Draw Duke;Draw Contessa;Draw Captain;Draw Assassin"
 
 
-def test_coup_opening_without_its_table_is_answered_by_the_resolve(tmp_path, capsys):
+def test_coup_opening_without_its_table_is_refused_exactly_in_one_line(tmp_path, capsys):
     with store.use(tmp_path):
-        status = main(["advise", "coup", "--history", OPENING, "--cap-pricing", "draw"])
-    out = capsys.readouterr().out.splitlines()
-    assert status == 0 and out[0].startswith("Truncated model")
-    assert "you are P0 holding Duke+Captain" in out[1]
-
-
-def test_a_later_coup_spot_is_answered_by_the_resolve_saying_what_it_leaves_out(tmp_path,
-                                                                               capsys):
-    with store.use(tmp_path):
-        status = main(["advise", "coup", "--history", OPENING + ";Income",
+        status = main(["advise", "coup", "--exact", "--history", OPENING,
                        "--cap-pricing", "draw"])
-    out = capsys.readouterr().out.splitlines()
-    assert status == 0
-    assert out[0].startswith("Truncated model: only the rest of this turn is solved")
-    assert "you are P1 holding Assassin+Contessa" in out[1]
+    err = capsys.readouterr().err.strip().splitlines()
+    assert status == 2 and len(err) == 1
+    assert "farol coup openings --deck ambassador --setups basic" in err[0]
 
 
 def test_coup_advice_reads_the_stored_table(tmp_path, capsys):
@@ -47,12 +37,13 @@ def test_coup_advice_reads_the_stored_table(tmp_path, capsys):
                                    provenance(None)).save()
         assert coup_openings.stored_advice(spot, "ambassador", 2, "draw") == marked
         assert coup_openings.stored_advice(spot, "ambassador", 1, "draw") is None
-        assert main(["advise", "coup", spot, "--cap-pricing", "draw", "--json"]) == 0
+        assert main(["advise", "coup", spot, "--exact", "--cap-pricing", "draw",
+                     "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["value"] == 0.4321
 
 
 def test_the_shipped_coup_opening_answers(capsys):
-    status = main(["advise", "coup", "--history", OPENING, "--cap-pricing", "draw"])
+    status = main(["advise", "coup", "--exact", "--history", OPENING, "--cap-pricing", "draw"])
     out = capsys.readouterr().out
     assert status == 0 and "You are P0 holding Duke + Captain" in out
     assert "exploitability" in out

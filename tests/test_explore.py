@@ -33,7 +33,7 @@ SMALL = "kinds=warriors+courtiers,warriors=2,combats=2,courtier0=Squire,courtier
 ENDGAME = "deck=ambassador,position=?/duke/3;?/captain/2;move:0"
 # One face-down card each, both having lost a Contessa: the endgames the report charts.
 CONTESSAS = "deck=ambassador,position=?/contessa/3;?/contessa/2;move:0"
-QUICK_COUP = {"turn_cap": 1, "cap_pricing": "draw"}
+QUICK_COUP = {"turn_cap": 1, "cap_pricing": "draw", "exact": True}  # the exact solve, small
 # The flags of what the page offers as its own controls.
 PAGE_CONTROLS = ("--param", "--history", "--turn-cap", "--cap-pricing", "--mine", "--theirs",
                  "--my-courtier", "--their-courtier", "--my-villain", "--their-villain",
@@ -58,6 +58,11 @@ def default_ctrl_c() -> None:
 def _advise_json(capsys, *args) -> dict:
     assert main(["advise", *args, "--json"]) == 0
     return json.loads(capsys.readouterr().out)
+
+
+def _without_seconds(advice: dict) -> dict:
+    """Advice JSON less the time it took (the one field two askings may differ in)."""
+    return {k: v for k, v in advice.items() if k != "seconds"}
 
 
 def _run_command(capsys, answer: dict) -> dict:
@@ -208,13 +213,22 @@ def test_coup_advice_is_farol_advise_at_the_same_spot(client, capsys):
     answer = got.get_json()
     got = answer["advice"]
     expected = _advise_json(capsys, "coup", *param_flags(ENDGAME), "--history",
-                            ";".join(history), "--turn-cap", "1", "--cap-pricing", "draw")
+                            ";".join(history), "--exact", "--turn-cap", "1", "--cap-pricing",
+                            "draw")
     assert got["json"] == expected
     assert _run_command(capsys, answer) == expected
     assert got["json"]["position"] == "?/duke/4;captain/captain/2;move:1"
     assert got["player"] == 1
     assert got["opponent_hand"] == expected["opponent_hand"]
     assert sum(r["probability"] for r in got["actions"]) == pytest.approx(1.0)
+    # Without "Solve exactly", best's mix, as farol advise gives it without --exact.
+    answer = client.post("/api/advice", json={"game": "coup", "params": ENDGAME,
+                                              "history": history}).get_json()
+    expected = _advise_json(capsys, "coup", *param_flags(ENDGAME), "--history",
+                            ";".join(history))
+    assert _without_seconds(answer["advice"]["json"]) == _without_seconds(expected)
+    assert _without_seconds(_run_command(capsys, answer)) == _without_seconds(expected)
+    assert expected["agent"] == "best" and expected["player"] == 1
 
 
 def test_coup_advice_inside_a_turn_is_the_re_solve_farol_advise_gives(client, capsys):
@@ -224,9 +238,11 @@ def test_coup_advice_inside_a_turn_is_the_re_solve_farol_advise_gives(client, ca
     answer = client.post("/api/advice", json={"game": "coup", "params": "",
                                               "history": history}).get_json()
     got = answer["advice"]
-    expected = _advise_json(capsys, "coup", "--history", ";".join(history))
-    assert got["json"] == expected and _run_command(capsys, answer) == expected
-    assert got["source"] == "re-solve of the rest of the turn over the public beliefs"
+    expected = _without_seconds(_advise_json(capsys, "coup", "--history", ";".join(history)))
+    assert _without_seconds(got["json"]) == expected
+    assert _without_seconds(_run_command(capsys, answer)) == expected
+    assert got["source"] == ("best: the re-solve of the rest of the turn over the public "
+                             "beliefs")
     assert got["limits"].startswith("Truncated model: only the rest of this turn is solved")
     assert got["player"] == 1 and "No block" in {a["action"] for a in got["actions"]}
     assert sum(a["probability"] for a in got["actions"]) == pytest.approx(1.0)
@@ -235,7 +251,7 @@ def test_coup_advice_inside_a_turn_is_the_re_solve_farol_advise_gives(client, ca
 
 @pytest.mark.parametrize("game,params,history,cli", [
     # Where a card is still to be drawn, no one decides.
-    ("coup", ENDGAME, ["Draw Duke"], ["--turn-cap", "1", "--cap-pricing", "draw"]),
+    ("coup", ENDGAME, ["Draw Duke"], ["--exact", "--turn-cap", "1", "--cap-pricing", "draw"]),
     # Villains dealt face down in a full army's battle not solved yet.
     ("cobardes", "kinds=warriors+villains", ["draw Friar", "draw Thug"], []),
 ])
@@ -357,12 +373,20 @@ def test_a_built_coup_position_is_advised_or_says_why_not(client, capsys):
               "options": QUICK_COUP}
     got = client.post("/api/position", json={"game": "coup", "fields": fields}).get_json()
     expected = _advise_json(capsys, "coup", "duke/contessa/3;?/captain/5;move:0",
-                            "--turn-cap", "1", "--cap-pricing", "draw")
+                            "--exact", "--turn-cap", "1", "--cap-pricing", "draw")
     assert got["advice"]["json"] == expected and got["spot"] == expected["position"]
     assert _run_command(capsys, got) == expected
+    # Without "Solve exactly": best's mix, as farol advise gives it for the position.
+    best = client.post("/api/position", json={"game": "coup", "fields": fields | {
+        "options": {}}}).get_json()
+    expected = _without_seconds(_advise_json(capsys, "coup",
+                                             "duke/contessa/3;?/captain/5;move:0"))
+    assert _without_seconds(best["advice"]["json"]) == expected
+    assert _without_seconds(_run_command(capsys, best)) == expected
+    assert expected["agent"] == "best" and expected["hand"] == "Duke"
     # Two face-down cards each: the cap cannot be priced; advise's line says so.
     fields |= {"you": {"hidden": ["Duke", "Duke"], "coins": 2},
-               "rival": {"hidden": 2, "coins": 2}, "options": {"turn_cap": 1}}
+               "rival": {"hidden": 2, "coins": 2}, "options": {"turn_cap": 1, "exact": True}}
     got = client.post("/api/position", json={"game": "coup", "fields": fields}).get_json()
     assert got["unavailable"].startswith("position: pricing the cap of a position with two "
                                          "face-down cards each")
@@ -528,14 +552,14 @@ def test_goat_lords_advice_is_the_best_agents_move(client):
 
 
 # ------------------------------------------------------------------ what the page shows
-# A block with one face-down card each, and with two each: the re-solve answers both.
+# A block with one face-down card each, and with two each: best's re-solve answers both.
 BLOCK_ONE_EACH = ["Draw Duke", "Draw Captain", "Steal from P1 (claims Captain)"]
 BLOCK_TWO_EACH = ["Draw Duke", "Draw Contessa", "Draw Captain", "Draw Assassin", "Foreign Aid"]
 ANSWERS = {  # a spot of each kind of answer: game, parameters, moves, settings
     "coup exact": ("coup", ENDGAME, ["Draw Duke", "Draw Captain"], QUICK_COUP),
     "coup exact, both lost a Contessa": ("coup", CONTESSAS, ["Draw Duke", "Draw Captain"],
                                          QUICK_COUP),
-    "coup re-solve, one card each": ("coup", ENDGAME, BLOCK_ONE_EACH, QUICK_COUP),
+    "coup re-solve, one card each": ("coup", ENDGAME, BLOCK_ONE_EACH, None),
     "coup re-solve, two cards each": ("coup", "", BLOCK_TWO_EACH, None),
     "battle exact": ("cobardes", SMALL, ["play warrior 2"], None),
 }

@@ -213,19 +213,21 @@ def test_a_click_plays_a_move_and_the_page_shows_the_advice_there(explorer, tmp_
 
 
 def test_a_spot_in_the_address_without_advice_says_why_in_one_line(explorer, tmp_path):
-    # A card to lose with two in hand: neither the exact solve nor the re-solve advises it.
+    # A card to lose with two in hand: the exact solve advises at the start of a turn only.
     history = ["Coup P1"]
+    options = {"turn_cap": 1, "cap_pricing": "draw", "exact": True}
 
     async def script(page: Page):
         await page.send("Page.navigate", url=_address(
             explorer, game="coup", mode="step", params=TWO_CARDS, history=";".join(history),
-            options=json.dumps({"turn_cap": 1, "cap_pricing": "draw"})))
+            options=json.dumps(options)))
         await page.wait_for("document.getElementById('advice').dataset.state "
                             "=== 'unavailable'")
         return await page.js("document.getElementById('unavailable').textContent")
 
     expected = _post(explorer + "api/advice", {"game": "coup", "params": TWO_CARDS,
-                                               "history": history})["unavailable"]
+                                               "history": history,
+                                               "options": options})["unavailable"]
     assert browse(tmp_path, script) == f"No advice here: {expected}"
     assert "advice is given at the start of a turn" in expected
 
@@ -353,7 +355,7 @@ def test_stop_ends_the_solve_on_the_server(explorer, tmp_path):
     # Two face-down cards each with a turn cap of 2: a solve of well over ten seconds.
     spot = {"deck": "ambassador", "seat": 0, "you": {"hidden": ["Duke", "Captain"], "coins": 2},
             "rival": {"hidden": 2, "coins": 2}}
-    options = {"turn_cap": 2, "cap_pricing": "draw"}
+    options = {"turn_cap": 2, "cap_pricing": "draw", "exact": True}
 
     async def script(page: Page):
         await page.send("Page.navigate", url=explorer + "coup#" + urllib.parse.urlencode(
@@ -376,7 +378,7 @@ def test_stop_ends_the_solve_on_the_server(explorer, tmp_path):
 
 
 # ------------------------------------------------------------------ what the page shows, seen
-# The spots the screenshots show (docs/screenshots): Coup with two face-down cards each (the
+# The spots the screenshots show (docs/screenshots): Coup with two face-down cards each (best's
 # re-solve) and with one each (the exact solve, beside the endgame charts), a small battle,
 # and a Goat Lords deal (no value: the agent's move).
 SCREENS = {
@@ -385,7 +387,7 @@ SCREENS = {
                                    "Draw Assassin", "Foreign Aid"]},
     "coup_one_card": {"game": "coup", "params": CONTESSAS,
                       "history": ["Draw Duke", "Draw Captain"],
-                      "options": {"turn_cap": 1, "cap_pricing": "draw"}},
+                      "options": {"turn_cap": 1, "cap_pricing": "draw", "exact": True}},
     "cobardes": {"game": "cobardes", "params": SMALL, "history": ["play warrior 2"]},
     "goat_lords": {"game": "goat_lords", "params": "players=2,scoring=single", "history": [
         "Draw Krakengoat", "Draw Flying Goat-a-Corn", "Draw Gleeful Ghoast",

@@ -1,23 +1,24 @@
-"""``farol advise coup``: the mix and value of the player to move in 2-player Coup.
+"""``farol advise coup``: what ``best`` plays at a spot of 2-player Coup, in a second.
 
-The spot is a position string, or ``--history`` (with ``--param``): the moves from the
-start of a 2-player game by their names. With the deck's blueprint built (``farol coup
-blueprint build``), a history is advised at any decision (a claim to challenge, a block,
-a card to lose, an exchange) from the blueprint, with the opponent's cards as the moves
-seen suggest. Without it, a spot the exact endgame solve or the shipped opening answers
-is answered from them; any other turn action, challenge or block is answered at once by
-re-solving the rest of the turn over the public beliefs (its first line says what that
-leaves out).
+The spot is a position string, or ``--history`` (with ``--param``, and ``--hand`` for
+your own cards): the moves from the start of a 2-player game by their names. The answer
+is ``best``'s, the re-solving agent brought along the moves so far as it plays them
+(:mod:`analysis.coup.advice.resolve`): its mix at your hand, each move's value and the
+opponent's likely hands, the same answer ``farol play``'s hint and the explorer give.
+``--exact`` solves the position's capped endgame exactly instead (minutes; the opening
+is shipped solved), and ``--blueprint`` answers from the deck's blueprint once built.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
+
+import pyspiel
 
 from analysis.cli.numbers import int_in
 from analysis.cli.spots import add_spot_arguments, spot_from_args
-from analysis.coup.advice import resolve as resolve_advice
 from analysis.coup.advice.blueprint import (
     ROLLOUTS,
     SpotAdvice,
@@ -27,48 +28,87 @@ from analysis.coup.advice.blueprint import (
 )
 from analysis.coup.advice.endgame import advise, position_at
 from analysis.coup.advice.openings import SOLVE_MINUTES, refusal, stored_advice, stored_note
-from analysis.coup.advice.resolve import advise_state
-from analysis.coup.solvers.position_endgames import CAP_PRICINGS, DEFAULT_CAP, can_price_cap
+from analysis.coup.advice.resolve import advise_state, position_state
+from analysis.coup.solvers.position_endgames import CAP_PRICINGS, DEFAULT_CAP
+from analysis.shared.params import load_game, parse_params
 from analysis.shared.progress import expect
 from games.coup import cards as C
 from games.coup.positions import parse_position
-from games.errors import FarolError, InvalidParameterError, InvalidPositionError
+from games.errors import InvalidParameterError, InvalidPositionError
+from games.history import history_names, replay
 
 GAME = "python_coup"
+
+
+EXACT_OPTIONS = ("turn_cap", "cap_pricing", "solve")
+BLUEPRINT_OPTIONS = ("rollouts", "seed")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.description = __doc__.split("\n\n")[0].replace("``", "")
     parser.add_argument("position", nargs="?", default=None,
                         help="e.g. 'duke/contessa/3;?/contessa/0;move:0' (your face-down "
-                        "cards by name, the opponent's as ?); or give --history")
+                        "cards by name, the opponent's as ?; both hands are weighed as "
+                        "freshly dealt); or give --history")
     add_spot_arguments(parser, "deck=inquisitor,two_player_setup=standard",
-                       "the moves from the start of the game, as the game names them "
-                       "(card draws included), e.g. 'Draw Duke;Draw Contessa;Draw Captain;"
-                       "Draw Assassin;Income'; advice for the player to move there: any "
-                       "turn action, challenge or block at once (re-solving the rest of the "
-                       "turn), any decision once the deck's blueprint is built (farol coup "
-                       "blueprint build)")
+                       "the moves from the start of the game, as the game names them, "
+                       "e.g. 'Draw Duke;Draw Contessa;Draw Captain;Draw Assassin;Income': "
+                       "the deal's draws go P0, P1, P0, P1 (here P0 holds Duke+Captain, P1 "
+                       "Contessa+Assassin), or leave them out and give --hand; advice for "
+                       "the player to move at the end, at any decision")
+    parser.add_argument("--hand", default=None, metavar="CARD,CARD",
+                        help="your dealt cards, e.g. Duke,Contessa, with --history listing "
+                        "only the moves after the deal: you are the player to move at its "
+                        "end (the opponent's cards do not change the advice)")
     parser.add_argument("--deck", default="ambassador", choices=C.DECKS)
-    parser.add_argument("--turn-cap", type=int_in(1), default=DEFAULT_CAP,
-                        help=f"turns solved from the position (default {DEFAULT_CAP})")
-    parser.add_argument("--cap-pricing", default="markov", choices=CAP_PRICINGS,
-                        help="markov (default): a game stopped at the cap pays what each "
-                        "player's Markov policy still guarantees, and the mix secures you "
-                        "the most; draw: the cap scores 0 for both")
-    parser.add_argument("--rollouts", type=int_in(2), default=ROLLOUTS,
-                        help=f"with the blueprint: games per move that value it where the "
-                             f"spot is not re-solved (default {ROLLOUTS}; the blueprint's build "
-                             "stores what re-solving needs)")
-    parser.add_argument("--seed", type=int_in(0), default=0,
-                        help="with the blueprint: the seed of those games (default 0)")
+    parser.add_argument("--exact", action="store_true",
+                        help="solve the position's endgame exactly in a game capped at "
+                        "--turn-cap turns instead of asking best: minutes at one face-down "
+                        "card each, over 20 minutes at two (the opening is shipped solved); "
+                        "from a history, at the start of a turn only")
+    parser.add_argument("--turn-cap", type=int_in(1), default=None,
+                        help=f"with --exact: turns solved from the position (default "
+                        f"{DEFAULT_CAP})")
+    parser.add_argument("--cap-pricing", default=None, choices=CAP_PRICINGS,
+                        help="with --exact: markov (default): a game stopped at the cap pays "
+                        "what each player's Markov policy still guarantees, and the mix "
+                        "secures you the most; draw: the cap scores 0 for both")
     parser.add_argument("--solve", action="store_true",
-                        help="solve a spot with two face-down cards each now, rather than "
-                        "refuse (it takes over 20 minutes and several GB; the opening is "
-                        "shipped solved)")
+                        help="with --exact: solve a spot with two face-down cards each now, "
+                        "rather than refuse (over 20 minutes and several GB)")
+    parser.add_argument("--blueprint", action="store_true",
+                        help="answer from the deck's blueprint instead of asking best "
+                        "(farol coup blueprint build, once)")
+    parser.add_argument("--rollouts", type=int_in(2), default=None,
+                        help=f"with --blueprint: games per move that value it where the "
+                             f"spot is not re-solved (default {ROLLOUTS})")
+    parser.add_argument("--seed", type=int_in(0), default=None,
+                        help="with --blueprint: the seed of those games (default 0)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--no-cache", action="store_true", help="do not read or write caches")
     parser.set_defaults(func=run)
+
+
+def check_options(args: argparse.Namespace) -> None:
+    """Fill the defaults of ``--exact``'s and ``--blueprint``'s options, refusing in one
+    line an option given without its flag (it would be ignored)."""
+    if args.exact and args.blueprint:
+        raise InvalidParameterError("--exact or --blueprint: give one of the two")
+    for flag, names, on in (("--exact", EXACT_OPTIONS, args.exact),
+                            ("--blueprint", BLUEPRINT_OPTIONS, args.blueprint)):
+        for name in names:
+            if not on and getattr(args, name) not in (None, False):
+                raise InvalidParameterError(f"--{name.replace('_', '-')} goes with {flag}")
+    if args.hand is not None and args.history is None:
+        raise InvalidParameterError("--hand goes with --history (the moves after the deal; "
+                                    "it may be empty: --history '')")
+    if args.hand is not None and (args.exact or args.blueprint):
+        raise InvalidParameterError("--hand asks best; with --exact or --blueprint give the "
+                                    "deal's draws in --history")
+    args.turn_cap = DEFAULT_CAP if args.turn_cap is None else args.turn_cap
+    args.cap_pricing = args.cap_pricing or "markov"
+    args.rollouts = ROLLOUTS if args.rollouts is None else args.rollouts
+    args.seed = 0 if args.seed is None else args.seed
 
 
 def spot(args: argparse.Namespace) -> tuple[str, str]:
@@ -87,36 +127,91 @@ def spot(args: argparse.Namespace) -> tuple[str, str]:
     return position_at(state), state.core.cfg.deck
 
 
-def fits_exact(position: str, deck: str) -> bool:
-    """Whether the exact endgame solve prices this position's cap (1v1, 2v1, 1v2); 2v2
-    positions go to the blueprint when it is built."""
-    return can_price_cap(parse_position(position, deck))
-
-
 def run(args: argparse.Namespace) -> int:
-    try:
+    check_options(args)
+    if args.exact or args.blueprint:
         return answer(args)
-    except FarolError:
-        state = resolvable_spot(args)
-        if state is None:
-            raise
-    advice = advise_state(state)
+    if (args.position is None) == (args.history is None):
+        raise InvalidPositionError("give a position or --history (one of the two)")
+    if args.history is None:
+        state = position_state(args.position, args.deck)
+    else:
+        state = history_state(args)
+    advice = advise_state(state, show_hands=args.history is not None and args.hand is None)
     print(json.dumps(advice.to_json(), indent=2) if args.json else advice.text())
     return 0
 
 
-def resolvable_spot(args: argparse.Namespace):
-    """The state of a history the re-solve advises (a 2-player turn action, challenge or
-    block) when the other ways refused it and no exact solve was asked for; else None."""
-    if args.history is None or args.solve:
-        return None
-    state = spot_from_args(GAME, args, {"deck": args.deck})
-    return state if resolve_advice.resolvable(state) else None
+def history_state(args: argparse.Namespace) -> pyspiel.State:
+    """The spot ``--history`` reaches (the deal dealt from ``--hand`` when given)."""
+    if args.hand is None:
+        return spot_from_args(GAME, args, {"deck": args.deck})
+    return hand_state(args)
+
+
+def hand_state(args: argparse.Namespace) -> pyspiel.State:
+    """The spot the moves after the deal reach, the player to move there dealt ``--hand``
+    and the opponent the first cards the moves allow (the advice reads only what the
+    player to move sees)."""
+    game = load_game(GAME, {"deck": args.deck} | parse_params(GAME, args.param))
+    cfg = game.config
+    if cfg.setup == "draft":
+        raise InvalidParameterError("--hand: a draft game deals one card and picks the "
+                                    "other; give the whole --history")
+    names = history_names(args.history)
+    if names and names[0].casefold().startswith("draw "):
+        raise InvalidPositionError("--hand replaces the deal's draws: list only the moves "
+                                   "after the deal in --history")
+    mine = hand_cards(args.hand, cfg)
+    court = [cfg.copies] * C.NUM_CHARACTERS
+    for c in mine:
+        court[c] -= 1
+    pool = [c for c in range(C.NUM_CHARACTERS) for _ in range(court[c])]
+    first, replayed = None, False  # the first refusal; whether any deal replays the moves
+    for seat in (0, 1):
+        for theirs in sorted(set(itertools.combinations(pool, len(mine)))):
+            hands = (mine, theirs) if seat == 0 else (theirs, mine)
+            deal = [f"Draw {C.card_name(hands[p][k], cfg.deck)}"
+                    for k in range(len(mine)) for p in (0, 1)]
+            try:
+                state = replay(game, ";".join(deal + names))
+            except InvalidPositionError as exc:
+                first = first or exc
+                continue
+            if state.current_player() == seat:
+                return state
+            replayed = True
+    if first is not None and not replayed:
+        raise InvalidPositionError(f"{first} (counting the deal's {len(deal)} draws)")
+    raise InvalidPositionError(f"--hand: no deal gives the player to move {args.hand} with "
+                               "these moves (check the moves, and whose turn it is)")
+
+
+def hand_cards(text: str, cfg) -> tuple[int, ...]:
+    """The cards ``--hand`` names (``Duke,Contessa``), checked against the deck."""
+    deck_cards = [C.card_name(c, cfg.deck) for c in range(C.NUM_CHARACTERS)]
+    names = {name.casefold(): c for c, name in enumerate(deck_cards)}
+    cards = []
+    for name in (n.strip() for n in text.split(",")):
+        if name.casefold() not in names:
+            raise InvalidParameterError(f"--hand: {name!r} is not a card of the {cfg.deck} "
+                                        f"deck ({', '.join(deck_cards)})")
+        cards.append(names[name.casefold()])
+    size = cfg.numbers.hand_size
+    if len(cards) != size:
+        raise InvalidParameterError(f"--hand: {len(cards)} cards; a hand holds {size}")
+    if any(cards.count(c) > cfg.copies for c in cards):
+        raise InvalidParameterError(f"--hand: the deck holds {cfg.copies} of each character")
+    return tuple(sorted(cards))
 
 
 def answer(args: argparse.Namespace) -> int:
-    """The blueprint's advice, the stored opening's, or the exact endgame solve's."""
-    advice = blueprint_advice(args)
+    """``--blueprint``: the blueprint's advice; ``--exact``: the stored opening's, or the
+    exact endgame solve's."""
+    advice = blueprint_advice(args) if args.blueprint else None
+    if args.blueprint and advice is None:
+        raise InvalidParameterError("--blueprint: no blueprint of this deck and setup is "
+                                    f"built (farol coup blueprint build --deck {args.deck})")
     stored = None
     if advice is None:
         position, deck = spot(args)
@@ -153,15 +248,12 @@ def check_size(position: str, deck: str, args: argparse.Namespace) -> None:
 
 
 def blueprint_advice(args: argparse.Namespace) -> SpotAdvice | None:
-    """The blueprint's advice where it answers: a history at any decision, or a position
-    the exact solve cannot price (two cards each); ``None`` elsewhere, or when no
+    """The blueprint's advice at a history's decision or a position; ``None`` when no
     blueprint of the game's deck and setup is built."""
     if args.history is not None:
         state = spot_from_args(GAME, args, {"deck": args.deck})
     else:
         position, deck = spot(args)
-        if args.cap_pricing != "markov" or fits_exact(position, deck):
-            return None
         state = position_spot(position, deck, "standard", args.seed)
     bp = blueprint_for(state)
     return None if bp is None else advise_spot(state, bp, args.rollouts, args.seed)

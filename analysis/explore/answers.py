@@ -180,7 +180,7 @@ def accuracy_of(key: str, advice: dict) -> dict:
     if key == "goat_lords":
         return _accuracy("not measured", "accuracy not measured (a search agent's move, "
                          "not a solved strategy)")
-    if "exploitability_in_turn" in advice:  # the re-solve of the rest of a turn
+    if "exploitability_in_turn" in advice or advice.get("agent") == "best":  # best's re-solve
         inside = (f"; inside the re-solved turn a best response gains at most "
                   f"{_gain(advice['exploitability_in_turn'])}"
                   if _number(advice.get("exploitability_in_turn")) else "")

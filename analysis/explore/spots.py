@@ -18,10 +18,8 @@ from typing import Any
 import pyspiel
 
 from analysis.cobardes import advise as cobardes_advice
-from analysis.coup.advice import blueprint as blueprint_advice
 from analysis.coup.advice import endgame as coup_advice
 from analysis.coup.advice import resolve as resolve_advice
-from analysis.coup.advice.blueprint import blueprint_for
 from analysis.coup.advice.openings import stored_advice, stored_note
 from analysis.coup.solvers import position_endgames as coup_endgames
 from analysis.explore import answers
@@ -200,10 +198,14 @@ def describe(state: pyspiel.State) -> dict:
     return out
 
 
-def coup_options(options: Any) -> tuple[int, str]:
-    """The turn cap and cap pricing of ``options`` (``farol advise coup``'s
-    ``--turn-cap`` and ``--cap-pricing``), checked."""
+def coup_options(options: Any) -> tuple[bool, int, str]:
+    """Whether to solve exactly, and the turn cap and cap pricing of that solve, from
+    ``options`` (``farol advise coup``'s ``--exact``, ``--turn-cap`` and
+    ``--cap-pricing``), checked."""
     options = options if isinstance(options, dict) else {}
+    exact = options.get("exact", False)
+    if not isinstance(exact, bool):
+        raise InvalidParameterError("exact must be true or false")
     cap = options.get("turn_cap", coup_endgames.DEFAULT_CAP)
     if isinstance(cap, str) and cap.strip().isdigit():
         cap = int(cap)
@@ -213,7 +215,12 @@ def coup_options(options: Any) -> tuple[int, str]:
     if not isinstance(pricing, str) or pricing not in coup_endgames.CAP_PRICINGS:
         raise InvalidParameterError(
             f"cap pricing must be one of {', '.join(coup_endgames.CAP_PRICINGS)}")
-    return cap, pricing
+    return exact, cap, pricing
+
+
+def exact_flags(cap: int, pricing: str) -> list[str]:
+    """``farol advise coup``'s flags for the exact solve."""
+    return ["--exact", "--turn-cap", str(cap), "--cap-pricing", pricing]
 
 
 def summary(key: str, advice: dict, facts: answers.Facts) -> dict:
@@ -292,9 +299,9 @@ def advice_at(key: Any, params: Any, history: Any, options: Any = None) -> dict:
         return agent_move(state)
     words = [key, *(w for item in param_items(params) for w in ("--param", item)),
              "--history", ";".join(history_of(history))]
-    cap, pricing = coup_options(options) if key == "coup" else (None, None)
-    if key == "coup":
-        words += ["--turn-cap", str(cap), "--cap-pricing", pricing]
+    exact, cap, pricing = coup_options(options) if key == "coup" else (False, None, None)
+    if exact:
+        words += exact_flags(cap, pricing)
     out: dict = {"command": command(*words)}
     try:
         if key == "cobardes":
@@ -302,9 +309,8 @@ def advice_at(key: Any, params: Any, history: Any, options: Any = None) -> dict:
             facts = cobardes_facts(state.get_game(), advice)
             return out | {"advice": summary(key, advice, facts)}
         facts = coup_facts(state.core.revealed)
-        bp = blueprint_for(state)
-        if bp is not None:  # any decision, as farol advise coup --history gives it
-            advice = blueprint_advice.advise_spot(state, bp).to_json()
+        if not exact:  # best's mix, as farol advise coup --history gives it
+            advice = resolve_advice.advise_state(state, show_hands=True).to_json()
             return out | {"advice": summary(key, advice, facts)}
         position, deck = coup_advice.position_at(state), state.core.cfg.deck
         stored = stored_advice(position, deck, cap, pricing)
@@ -314,12 +320,7 @@ def advice_at(key: Any, params: Any, history: Any, options: Any = None) -> dict:
         advice = coup_advice.advise(position, deck, cap, cap=pricing)
         return out | {"advice": summary(key, advice.to_json(), facts)}
     except FarolError as exc:
-        if key != "coup" or not resolve_advice.resolvable(state):
-            return out | {"unavailable": str(exc)}
-    # As farol advise coup --history: a turn action, challenge or block the other ways
-    # refuse is re-solved at once, the answer saying what the model leaves out.
-    advice = resolve_advice.advise_state(state).to_json()
-    return out | {"advice": summary(key, advice, coup_facts(state.core.revealed))}
+        return out | {"unavailable": str(exc)}
 
 
 AGENT = "best"
@@ -446,11 +447,15 @@ def advice_of_position(key: Any, fields: Any) -> dict:
         advice = cobardes_advice.advise(query).to_json()
         return out | {"advice": summary(key, advice, query_facts(query, advice))}
     position, deck = coup_position(fields)
-    cap, pricing = coup_options(fields.get("options"))
+    exact, cap, pricing = coup_options(fields.get("options"))
     out = {"spot": position, "command": command(
-        "coup", position, "--deck", deck, "--turn-cap", str(cap), "--cap-pricing", pricing)}
+        "coup", position, "--deck", deck, *(exact_flags(cap, pricing) if exact else []))}
     try:
-        advice = coup_advice.advise(position, deck, cap, cap=pricing).to_json()
+        if exact:
+            advice = coup_advice.advise(position, deck, cap, cap=pricing).to_json()
+        else:
+            advice = resolve_advice.advise_state(
+                resolve_advice.position_state(position, deck)).to_json()
     except InvalidParameterError as exc:  # the cap cannot be priced at this position
         return out | {"unavailable": str(exc)}
     revealed = parse_position(position, deck).revealed

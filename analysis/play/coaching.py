@@ -72,12 +72,13 @@ def judge(state: pyspiel.State, seat: int, action: int, advice: Advice) -> Decis
 
 
 def hint_lines(state: pyspiel.State, seat: int, advice: Advice | None,
-               note: str | None = None) -> list[str]:
+               note: str | None = None, silent: str | None = None) -> list[str]:
     """The hint at ``state``; ``note`` (a coach's ``note`` attribute, when it has one)
-    says where its numbers come from and how accurate they are."""
+    says where its numbers come from and how accurate they are, ``silent`` (its
+    ``silent`` attribute) why it gives none where it gives none."""
     if advice is None:
-        return ["No hint at this spot: it cannot be solved here (a card is hidden from a "
-                "player)."]
+        return [silent or "No hint at this spot: it cannot be solved here (a card is hidden "
+                "from a player)."]
     lines = ["Hint: the equilibrium mix here, and each move's value for you:" if note is None
              else "Hint: the mix to play here, and each move's value for you:"]
     for a, p, v in sorted(advice, key=lambda r: (-r[1], -r[2])):

@@ -20,9 +20,11 @@ from games.errors import InvalidParameterError
 
 
 def _hint(spot: pyspiel.State, seat: int, advice: Future | None,
-          note: str | None) -> Callable[[], list[str]]:
-    """The hint's lines at ``spot``, waiting for the coach's advice when it is not ready."""
-    return lambda: hint_lines(spot, seat, None if advice is None else advice.result(), note)
+          note: str | None, silent: str | None = None) -> Callable[[], list[str]]:
+    """The hint's lines at ``spot``, waiting for the coach's advice when it is not ready
+    (``silent``: the coach's own words where it gives none)."""
+    return lambda: hint_lines(spot, seat, None if advice is None else advice.result(), note,
+                              silent)
 
 
 def seat_view(state: pyspiel.State, seat: int) -> str:
@@ -164,6 +166,7 @@ def play_game(
 
     coach: Coach | None = coach_for(game)
     note = getattr(coach, "note", None)
+    silent = getattr(coach, "silent", None)
     # The coach works while the person thinks: its advice for a spot is started when the
     # prompt shows, read by `hint`, and judged in the review at the end.
     pool = ThreadPoolExecutor(max_workers=1) if coach is not None else None
@@ -188,7 +191,7 @@ def play_game(
                     spot = state.clone()
                     if not state.is_simultaneous_node():
                         advice = pool.submit(coach, spot)
-                    hint = _hint(spot, seat, advice, note)
+                    hint = _hint(spot, seat, advice, note, silent)
                 human = ask_action(state, seat, read, write, hint)
                 if human is None:
                     write("You left the game.")

@@ -28,9 +28,7 @@ from analysis.coup.solvers.blueprint_resolve import (
     ValueGraph,
     resolve_spot,
     value_graph_for,
-    values_current,
 )
-from analysis.play.coaching import register_coach
 from analysis.shared import store
 from analysis.statistics.intervals import Z95
 from games.coup import cards as C
@@ -41,7 +39,6 @@ from games.errors import InvalidParameterError, InvalidPositionError
 
 GAME = "python_coup"
 ROLLOUTS = 300
-COACH_ROLLOUTS = 200  # per move, at every decision of a game in farol play
 
 
 def _seen(child: E.Core, parent: E.Core, player: int) -> tuple:
@@ -329,39 +326,3 @@ def _stored(params: dict) -> Blueprint | None:
     except InvalidParameterError:
         return None
     return bp if params["two_player_setup"] in bp.setups else None
-
-
-def coup_coach(game: pyspiel.Game):
-    """``farol play`` coaching for 2-player Coup from the blueprint (``None`` where no
-    blueprint of the game's deck and setup is built)."""
-    params = game.get_parameters()
-    bp = _stored(params)
-    if bp is None:
-        return None
-    setup = params["two_player_setup"]
-
-    def coach(state: pyspiel.State):
-        if state.is_terminal() or state.is_chance_node():
-            return None
-        try:
-            advice = advise_spot(state, bp, COACH_ROLLOUTS, seed=len(state.history()))
-        except InvalidPositionError:  # off the blueprint: no hint here
-            return None
-        by_name = {a: (p, v) for a, p, v, _ in advice.actions}
-        player = state.current_player()
-        return [(a, *by_name[state.action_to_string(player, a)]) for a in state.legal_actions()]
-
-    beaten = ("how much the blueprint can be beaten: "
-              + accuracy(read_summary(params["deck"]), setup).text())
-    if values_current(bp, setup):  # only whether advice will re-solve; read on first use
-        coach.note = ("a re-solve of the next few decisions from the blueprint's ranges, "
-                      "exact values P(win) - P(lose) with the blueprint's values past them; "
-                      + beaten)
-    else:
-        coach.note = (f"the blueprint's mix; values P(win) - P(lose) from {COACH_ROLLOUTS} "
-                      f"blueprint games per move, within ±{Z95 / math.sqrt(COACH_ROLLOUTS):.2f} "
-                      "at most at 95%; " + beaten)
-    return coach
-
-
-register_coach("python_coup", coup_coach)

@@ -155,6 +155,31 @@ def blueprint_hint(cfg: E.Config) -> str:
             f"--deck {cfg.deck} --setups {cfg.setup}")
 
 
+def seen_position(position_text: str, deck: str) -> Position:
+    """A 2-player position as the player to move sees it: their own face-down cards by
+    name, the opponent's as ``?``.
+
+    Raises
+    ------
+    InvalidPositionError, UnknownCardError
+        A malformed or impossible position, not two players, or one that does not give
+        the mover's own face-down cards (or gives the opponent's).
+    """
+    position = parse_position(position_text, deck)
+    if position.num_players != 2:
+        raise InvalidPositionError(
+            f"position has {position.num_players} players; the solver takes two-player endgames")
+    me = position.to_move
+    if UNKNOWN in position.hidden[me]:
+        raise InvalidPositionError(
+            f"position: write your own face-down cards (player {me}'s) by name, not '?'")
+    for seat, hidden in enumerate(position.hidden):
+        if seat != me and any(c != UNKNOWN for c in hidden):
+            raise InvalidPositionError(
+                f"position: player {seat}'s face-down cards are hidden from you; write them as '?'")
+    return position
+
+
 def position_at(state: pyspiel.State) -> str:
     """The position string of a 2-player ``state`` at the start of a turn, seen by the
     player to move (the rival's face-down cards as ``?``).
@@ -216,19 +241,8 @@ def advise(position_text: str, deck: str = "ambassador", turn_cap: int = DEFAULT
     if cap not in CAP_PRICINGS:
         raise InvalidParameterError(
             f"cap pricing must be one of {', '.join(CAP_PRICINGS)}, not {cap!r}")
-    position = parse_position(position_text, deck)
-    if position.num_players != 2:
-        raise InvalidPositionError(
-            f"position has {position.num_players} players; the solver takes two-player endgames")
+    position = seen_position(position_text, deck)
     me = position.to_move
-    mine = position.hidden[me]
-    if UNKNOWN in mine:
-        raise InvalidPositionError(
-            f"position: write your own face-down cards (player {me}'s) by name, not '?'")
-    for seat, hidden in enumerate(position.hidden):
-        if seat != me and any(c != UNKNOWN for c in hidden):
-            raise InvalidPositionError(
-                f"position: player {seat}'s face-down cards are hidden from you; write them as '?'")
     guarantees = bracket = None
     if cap == "markov":
         priced = priced_endgame(position, deck, turn_cap, use_cache)
@@ -240,7 +254,7 @@ def advise(position_text: str, deck: str = "ambassador", turn_cap: int = DEFAULT
     table = {k: (result.infoset_actions[result.infoset_offset[i]:result.infoset_offset[i + 1]],
                  result.strategy[result.infoset_offset[i]:result.infoset_offset[i + 1]])
              for i, k in enumerate(result.infoset_keys)}
-    want = tuple(sorted(mine))
+    want = tuple(sorted(position.hidden[me]))
     matches = [(p, s) for p, s in _deal_states(game) if s.core.hands[me] == want]
     if not matches:
         raise InvalidPositionError("position: your cards cannot be dealt here")

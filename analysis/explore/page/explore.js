@@ -220,7 +220,9 @@ async function ask(path, body) {
 }
 
 function coupOptions() {
-  return { turn_cap: Number($("turn-cap").value), cap_pricing: $("cap-pricing").value };
+  const out = { turn_cap: Number($("turn-cap").value), cap_pricing: $("cap-pricing").value };
+  if ($("exact").checked) out.exact = true;
+  return out;
 }
 
 function clearAdvice(text = "Pick a spot.") {
@@ -486,6 +488,7 @@ async function init() {
     const opts = saved.options ? JSON.parse(saved.options) : {};
     if (opts.turn_cap) $("turn-cap").value = opts.turn_cap;
     if (opts.cap_pricing) $("cap-pricing").value = opts.cap_pricing;
+    $("exact").checked = opts.exact === true;
     fields = saved.spot ? JSON.parse(saved.spot) : {};
   } catch (e) {
     showError("the address holds a spot that cannot be read; showing the default one");

@@ -1,0 +1,125 @@
+"""Benchmark: how long ``farol advise coup --history`` takes at mid-game spots of 2-player
+Coup, against the exact capped endgame solve it replaced as the default.
+
+Spots: ``--games`` games of ``best`` against itself (ambassador deck, basic setup,
+seeded), one decision drawn from the second half of each. Each spot is asked as a user
+asks it: ``farol advise coup --history ... --json`` in a fresh process (Python's start and
+imports included), the wall time taken. Beside it, in the same run, the reference: the
+exact capped endgame solve (``--exact``, the default before) at up to ``--exact`` of the
+spots where it answers (a turn's start with one face-down card each or fewer), each in a
+fresh process with an empty cache. Aim: every spot in 5 s.
+
+Run: ``.venv/bin/python benchmarks/coup_advice_speed.py [--games 20] [--exact 2]``; writes
+``benchmarks/results/coup_advice_speed.{txt,json}``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pyspiel
+from results_file import machine, save
+
+import games  # noqa: F401
+from analysis.coup.agents.resolve import ResolveAgent
+from analysis.shared.provenance import provenance
+from games.coup import engine as E
+from games.history import history_text
+
+RESULTS = Path(__file__).resolve().parent / "results"
+STEM = "coup_advice_speed"
+AIM = 5.0
+
+
+def spots(count: int, seed: int) -> list[pyspiel.State]:
+    """One decision from the second half of each of ``count`` self-play games of best."""
+    game = pyspiel.load_game("python_coup", {})
+    rng = random.Random(seed)
+    out = []
+    for g in range(count):
+        agents = [ResolveAgent(game, 0, seed=seed + 2 * g), ResolveAgent(game, 1, seed + 2 * g + 1)]
+        state, decisions = game.new_initial_state(), []
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(actions, probs)[0])
+                continue
+            if len(state.legal_actions()) > 1:
+                decisions.append(state.clone())
+            state.apply_action(agents[state.current_player()](state))
+        out.append(rng.choice(decisions[len(decisions) // 2:]))
+    return out
+
+
+def timed(args: list[str], cache: str) -> tuple[float, int, str]:
+    """Wall seconds, exit status and last stderr line of ``farol advise coup ARGS``."""
+    env = dict(os.environ, FAROL_CACHE_DIR=cache, FAROL_PROGRESS="0")
+    start = time.perf_counter()
+    farol = str(Path(sys.executable).parent / "farol")
+    done = subprocess.run([farol, "advise", "coup", *args],
+                          capture_output=True, text=True, env=env, check=False)
+    err = (done.stderr.strip().splitlines() or [""])[-1]
+    return time.perf_counter() - start, done.returncode, err
+
+
+def one_card_each(state: pyspiel.State) -> bool:
+    core = state.core
+    return (core.queue[0][0] == E.S_ACTION and max(len(h) for h in core.hands) <= 1
+            and not state.is_chance_node())
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--exact", type=int, default=2,
+                        help="spots also solved exactly, the reference (default 2)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", type=Path, default=RESULTS)
+    args = parser.parse_args(argv)
+    header = machine()
+    rows = []
+    with tempfile.TemporaryDirectory() as cache:
+        for state in spots(args.games, args.seed):
+            history = history_text(state)
+            seconds, status, err = timed(["--history", history, "--json"], cache)
+            rows.append({"history": history, "moves": len(state.history()),
+                         "seconds": seconds, "status": status, "error": err,
+                         "one_card_each": one_card_each(state)})
+            print(f"{seconds:5.2f} s, {len(state.history())} moves, exit {status}", flush=True)
+        exact = []
+        for row in [r for r in rows if r["one_card_each"]][:args.exact]:
+            with tempfile.TemporaryDirectory() as empty:
+                seconds, status, err = timed(["--history", row["history"], "--exact"], empty)
+            exact.append({"history": row["history"], "seconds": seconds, "status": status,
+                          "best_seconds": row["seconds"], "error": err})
+            print(f"exact: {seconds:.0f} s (best {row['seconds']:.2f} s)", flush=True)
+    times = sorted(r["seconds"] for r in rows)
+    ok = [r for r in rows if r["status"] == 0]
+    p = provenance(args.seed)
+    lines = [f"machine: {header}", f"farol {p['version']}, commit {p['commit']}, seed {args.seed}",
+             f"spots: one decision from the second half of each of {args.games} games of best "
+             "against itself (ambassador deck, basic setup); each asked as farol advise coup "
+             "--history ... in a fresh process (start and imports included)",
+             f"best's advice: {len(ok)} of {len(rows)} spots answered; median "
+             f"{times[len(times) // 2]:.1f} s, slowest {times[-1]:.1f} s; within {AIM:.0f} s: "
+             f"{sum(t <= AIM for t in times)} of {len(times)}"]
+    for e in exact:
+        lines.append(f"reference, the exact capped endgame solve (--exact, the default before) "
+                     f"at a spot with one face-down card each: {e['seconds']:.0f} s (exit "
+                     f"{e['status']}); best's advice there {e['best_seconds']:.1f} s")
+    if not exact:
+        lines.append("reference: no sampled spot had one face-down card each at a turn's start")
+    print(*lines, sep="\n")
+    save(args.out, STEM, lines, {"rows": rows, "exact": exact, "provenance": p,
+                                 "machine": header, "lines": lines})
+
+
+if __name__ == "__main__":
+    main()
