@@ -167,6 +167,7 @@ def test_the_guide_reads_the_strength_of_the_agent_that_played(tmp_path, monkeyp
     from analysis.report.guides.coup import records as R
 
     monkeypatch.setattr(R, "BENCHMARKS", tmp_path)
+    monkeypatch.setattr(R, "local_bounds", lambda deck, setup: {})  # none stored: the exploiter
     row = {"deck": "ambassador", "setup": "basic", "win_rate": 0.8, "ci95": [0.75, 0.85]}
     write_json(tmp_path / "coup_resolve_agent.json", {"matches": [
         dict(row, opponent="belief", games=100), dict(row, opponent="search", games=1000),
@@ -310,3 +311,42 @@ def test_the_exploiters_verdict_is_set_beside_what_it_finds_against_the_blueprin
     strong = R.Strength(wins, (200, -0.045, (-0.12, 0.03)), (0.15, (0.10, 0.20), 0.157))
     assert strong.yardstick_words == "" and "weak test" not in strong.caveat
     assert R.Strength(wins, None, (0.036, (-0.046, 0.116), 0.157)).caveat == ""
+
+
+def test_the_guide_sets_the_local_best_responses_bound_beside_the_agents_play(tmp_path,
+                                                                              monkeypatch):
+    """Where the local best response is stored for the agent and for the blueprint, the
+    guide reads it (shown to find what is known against the blueprint), not the weaker
+    exploiter; a run whose interval holds 0 says it shows no loss, with its games."""
+    from types import SimpleNamespace
+
+    from analysis.report.guides.coup import frequencies as F
+    from analysis.report.guides.coup import records as R
+
+    monkeypatch.setattr(R, "BENCHMARKS", tmp_path)
+    row = {"deck": "ambassador", "setup": "basic", "win_rate": 0.8, "ci95": [0.75, 0.85]}
+    write_json(tmp_path / "coup_resolve_agent.json", {"matches": [
+        dict(row, opponent="search", games=1000)]})
+    write_json(tmp_path / "coup_exploiter.json", {"lines": [
+        {"agent": "resolve", "games": 200, "gain": -0.045, "gain_ci95": [-0.12, 0.03]}]})
+    bound = lambda agent, gain, ci, games, planned: SimpleNamespace(  # noqa: E731
+        agent=agent, deck="ambassador", setup="basic", gain=gain, gain_ci95=ci, games=games,
+        planned=planned)
+    bounds = {"blueprint": bound("blueprint", 0.183, [0.151, 0.215], 1000, 1000),
+              "resolve": bound("resolve", 0.06, [0.02, 0.10], 1000, 1000)}
+    monkeypatch.setattr(R, "local_bounds", lambda deck, setup: bounds)
+    monkeypatch.setattr(R, "blueprint_first", lambda deck, setup: R.BlueprintFirst(
+        deck, setup, 0.52, 50, 0.157))
+    got = R.strength("ambassador", "basic", "resolve")
+    assert got.local and got.exploit == (1000, 0.06, (0.02, 0.10))
+    assert "gains at least +0.06 of a game" in got.caveat
+    assert "finds +0.18 of a game [+0.15, +0.21] against the blueprint where at least 0.16" \
+        in got.caveat
+    text = F.strength_text(got)
+    assert "A local best response" in text and "gains at least +0.060" in text
+    assert "lower bound on how much it loses" in text and "exploiter" not in text
+    # A stopped run whose interval holds 0: no loss shown, with the games it played.
+    bounds["resolve"] = bound("resolve", 0.25, [-0.05, 0.5], 20, 1000)
+    got = R.strength("ambassador", "basic", "resolve")
+    assert "holds 0" in got.caveat and "20 of the 1,000 games planned" in got.caveat
+    assert "no loss yet" in F.strength_text(got)

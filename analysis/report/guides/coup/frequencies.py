@@ -28,6 +28,18 @@ def strength_text(strength: R.Strength | None) -> str:
     if strength.exploit is None:
         return text
     n, gain, (lo, hi) = strength.exploit
+    if strength.local:
+        test = (" A local best response (it keeps the agent's range by Bayes' rule from the "
+                "agent's own mixes and plays the best move against it, a decision deep)"
+                + strength.test_words)
+        if lo <= 0:
+            return text + (f"{test} gained {gain:+.3f} of a game [{lo:+.3f}, {hi:+.3f}] "
+                           f"against it over {strength.games_words}, an interval that holds "
+                           "0: it shows no loss yet.")
+        return text + (f"{test} gains at least {gain:+.3f} of a game [{lo:+.3f}, {hi:+.3f}] "
+                       f"against it over {strength.games_words}: a lower bound on how much "
+                       "it loses to a best response, not an estimate. Read the rates below as "
+                       "a strong player's habits, not as frequencies nobody can beat.")
     exploiter = (" An exploiter that learns a model of its play and answers it with a best "
                  "response a few decisions deep")
     if gain <= 0:

@@ -228,4 +228,6 @@ def caveat(ctx: GuideContext) -> str:
     return render("coup/play_caveat.md.j2", who=R.SHORT[table.agent], games=f"{table.games:,}",
                   deck=R.DECK.capitalize(), setup=R.SETUP_WORDS[R.SETUP],
                   least=MIN_DECISIONS, exploit=measured.exploit if measured else None,
-                  yardstick=measured.yardstick if measured else None)
+                  yardstick=measured.yardstick if measured else None,
+                  local=measured is not None and measured.local,
+                  games_words=measured.games_words if measured and measured.exploit else "")

@@ -10,7 +10,13 @@ from dataclasses import dataclass
 
 from analysis.coup.agents.best import measured_agent
 from analysis.coup.solvers import blueprint
-from analysis.coup.studies import agent_play, blueprint_bluffs, full_game, seat_balance
+from analysis.coup.studies import (
+    agent_play,
+    blueprint_bluffs,
+    full_game,
+    local_best_response,
+    seat_balance,
+)
 from analysis.coup.studies.blueprint_bluffs import BluffTable
 from analysis.coup.studies.seat_balance import TableRecord
 from analysis.report.guides.coup.readers import full_game_best
@@ -81,6 +87,24 @@ class Strength:
     # The exploiter's gain against the blueprint and its interval, beside what a best
     # response is known to win against the blueprint at least (how much it finds).
     yardstick: tuple[float, tuple[float, float], float] | None = None
+    # Who measured ``exploit``: the local best response (LOCAL) or the exploiter that
+    # learns a model of the agent; and the games the local best response's run planned.
+    tool: str = "exploiter"
+    planned: int | None = None
+
+    @property
+    def local(self) -> bool:
+        return self.tool == LOCAL
+
+    @property
+    def test_words(self) -> str:
+        """The local best response and how much it finds against the blueprint, in a
+        clause (empty for the exploiter, whose shortfall :attr:`yardstick_words` says)."""
+        if not self.local or self.yardstick is None:
+            return ""
+        gain, (lo, hi), bound = self.yardstick
+        return (f", which finds {gain:+.2f} of a game [{lo:+.2f}, {hi:+.2f}] against the "
+                f"blueprint where at least {bound:.2f} is known to be there,")
 
     @property
     def yardstick_words(self) -> str:
@@ -102,8 +126,18 @@ class Strength:
         gain of zero or less bounds nothing."""
         if self.exploit is None:
             return ""
-        _, gain, (lo, hi) = self.exploit
+        n, gain, (lo, hi) = self.exploit
         interval = f"95% interval {lo:+.2f} to {hi:+.2f}"
+        if self.local:
+            if lo <= 0:
+                return (f"A local best response{self.test_words} gained {gain:+.2f} of a game "
+                        f"against the agent ({interval}, {self.games_words}), an interval "
+                        "that holds 0: it shows no loss yet, so each edge here is between "
+                        "two such players, not the game's value.")
+            return (f"The agent can itself be beaten: a local best response{self.test_words} "
+                    f"gains at least {gain:+.2f} of a game against it ({interval}, "
+                    f"{self.games_words}), so each edge here is between two such players, "
+                    "not the game's value.")
         if gain <= 0:
             said = (f"An exploiter that learns the agent's play showed no gain against it "
                     f"({gain:+.2f} of a game, {interval}); a stronger one might still gain")
@@ -112,6 +146,24 @@ class Strength:
                     f"{gain:+.2f} of a game against it ({interval})")
         return (said + ", so each edge here is between two such players, not the game's "
                 "value." + self.yardstick_words)
+
+
+    @property
+    def games_words(self) -> str:
+        """The games behind ``exploit``, a run stopped short of its plan saying so."""
+        n = self.exploit[0]
+        if self.planned is not None and self.planned > n:
+            return f"{n:,} of the {self.planned:,} games planned"
+        return f"{n:,} games"
+
+
+LOCAL = "local best response"
+
+
+def local_bounds(deck: str, setup: str) -> dict[str, object]:
+    """The stored local best response's lower bounds in the deck and setup, by agent."""
+    return {b.agent: b for b in local_best_response.load_bounds()
+            if (b.deck, b.setup) == (deck, setup)}
 
 
 # The benchmark results that measure each 2-player agent against the panel.
@@ -129,6 +181,15 @@ def strength(deck: str = DECK, setup: str = SETUP, agent: str = "belief") -> Str
     wins = tuple((x["opponent"], x["games"], x["win_rate"], tuple(x["ci95"])) for x in lines
                  if x["deck"] == deck and x["setup"] == setup)
     exploit = yardstick = None
+    local = local_bounds(deck, setup)
+    bp = blueprint_first(deck, setup)
+    if agent in local and "blueprint" in local and bp is not None \
+            and bp.exploitability_at_least is not None:
+        # The local best response, shown to find what is known against the blueprint.
+        b, yard = local[agent], local["blueprint"]
+        return Strength(wins, (b.games, b.gain, tuple(b.gain_ci95)),
+                        (yard.gain, tuple(yard.gain_ci95), bp.exploitability_at_least),
+                        LOCAL, b.planned) if wins else None
     path = BENCHMARKS / "coup_exploiter.json"
     if path.exists():
         for x in json.loads(path.read_text())["lines"]:
