@@ -19,6 +19,7 @@ from analysis.cobardes.fast_exact import FastExactSolver
 from analysis.cobardes.hidden_advice import (
     ON_DEMAND_NODES,
     advise_hidden,
+    as_matchup,
     solution_for,
     solve_cost,
     trunk_size,
@@ -458,6 +459,7 @@ def advise_spot(state, solve_large: bool = False) -> Advice:
     rules = state.get_game().rules
     pos = state.position
     if _hidden_from_a_player(pos):
+        state = as_matchup(state)  # courtiers dealt at random: the matchup dealt
         return _advise_hidden(state, solution_for(state.get_game(), solve_large))
     solver = FastExactSolver(rules.cfg, rules.pay)
     mover = pos.actor
@@ -509,8 +511,9 @@ def battle_coach(game):
             return None
         pos = state.position
         if _hidden_from_a_player(pos):
+            matchup = as_matchup(state)  # courtiers dealt at random: the matchup dealt
             try:
-                spot = advise_hidden(state, solution_for(game))
+                spot = advise_hidden(matchup, solution_for(matchup.get_game()))
             except InvalidPositionError:
                 return None
             return [(a, spot.mix[a], v) for a, v in spot.action_values.items()]

@@ -4,8 +4,10 @@ Without hidden villains it plays the exact solution of the position in front of 
 while a villain is hidden, the battle's stored solution (the one advice reads,
 :mod:`analysis.cobardes.hidden_advice`): a full battle's is solved and stored before
 play starts when missing (a couple of minutes, said first; later games read it at
-once), a small one's trunk at its first such decision. A battle whose solve takes longer
-(courtiers dealt at random) is refused before play starts, in one line saying what to do.
+once), a small one's trunk at its first such decision. Courtiers dealt at random make
+the matchup known at the deal: its solution is read, or solved once and stored, then
+(:func:`~analysis.cobardes.hidden_advice.as_matchup`). A battle whose solve takes longer
+is refused before play starts, in one line saying what to do.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ import pyspiel
 from analysis.cobardes.fast_exact import FastExactSolver
 from analysis.cobardes.hidden_advice import (
     ON_DEMAND_NODES,
+    as_matchup,
+    random_courtiers,
     solution_for,
     solve_cost,
     strategy_at,
@@ -41,21 +45,18 @@ def _sample(probs: dict[int, float], legal: list[int], rng: np.random.Generator)
 
 
 def hidden_size(game: pyspiel.Game) -> int:
-    """About how many trunk positions ``game``'s hidden-villain solve walks: a matchup's
-    (:func:`analysis.cobardes.hidden_advice.trunk_size`) times the courtiers dealt at
-    random (nine each)."""
-    params = game.get_parameters()
-    size = trunk_size(int(params.get("warriors", C.MAX_WARRIOR)))
-    if "courtiers" in str(params.get("kinds", "all")) or params.get("kinds") == "all":
-        size *= 9 ** sum(params.get(f"courtier{p}") == "random" for p in (0, 1))
-    return size
+    """About how many trunk positions a game's hidden-villain solve walks: one matchup's
+    (:func:`analysis.cobardes.hidden_advice.trunk_size`; courtiers dealt at random are
+    known at the deal, so only the dealt matchup is solved)."""
+    return trunk_size(int(game.get_parameters().get("warriors", C.MAX_WARRIOR)))
 
 
 def check_solvable(game: pyspiel.Game) -> None:
     """Refuse, before play starts, a battle whose hidden villains the bot could only play
     after a long solve (its solution not stored), naming what to run instead."""
     rules = game.rules
-    if not rules.villains or solution_for(game, solve_missing=False) is not None:
+    if not rules.villains or (not random_courtiers(game)
+                              and solution_for(game, solve_missing=False) is not None):
         return
     size = hidden_size(game)
     if worth_the_wait(size):
@@ -63,18 +64,12 @@ def check_solvable(game: pyspiel.Game) -> None:
     params = game.get_parameters()
     courts = [params.get(f"courtier{p}") for p in (0, 1)]
     at_once = "or play at once without villains (--param kinds=warriors+courtiers)"
-    if "random" in courts:
-        raise InvalidParameterError(
-            "with hidden villains and courtiers dealt at random the solved opponent would "
-            "need every matchup's hidden-villain solution (hours and hundreds of GB); name "
-            "both courtiers (--param courtier0=Squire --param courtier1=Archer), then store "
-            f"that battle's solution once or play a smaller army (--param warriors=4); {at_once}")
+    matchups = ("" if "random" in courts else f"--matchups '{courts[0]}/{courts[1]}' ")
     raise InvalidParameterError(
         f"the solved opponent needs this battle's hidden-villain solution, which is not "
         f"stored (about {size / 1e6:,.0f} million trunk positions: {solve_cost(size)}); "
-        "store it once: farol cobardes sweep --kind hidden "
-        f"--matchups '{courts[0]}/{courts[1]}' --keep-solutions; or play a smaller army, "
-        f"solved in a minute or two (--param warriors=4); {at_once}")
+        f"store it once: farol cobardes sweep --kind hidden {matchups}--keep-solutions; or "
+        f"play a smaller army, solved in a minute or two (--param warriors=4); {at_once}")
 
 
 def solved_bot(game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
@@ -85,21 +80,26 @@ def solved_bot(game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
     rules = game.rules
     exact = FastExactSolver(rules.cfg, rules.pay)
     lookup: dict = {}
-    if rules.villains and hidden_size(game) > ON_DEMAND_NODES:
+    large = rules.villains and hidden_size(game) > ON_DEMAND_NODES
+    if large and not random_courtiers(game):
         # A full battle: solved (and stored) before play rather than at a hidden decision.
-        lookup["stored"] = solution_for(game, solve_large=True)
+        lookup["stored"], lookup["game"] = solution_for(game, solve_large=True), str(game)
 
     def act(state: pyspiel.State) -> int:
         legal = state.legal_actions(seat)
         pos = state.position
         if not rules.villains or not any_villain_unknown(pos):
             return _sample(exact.strategy(pos), legal, rng)
-        if "stored" not in lookup:
-            lookup["stored"] = solution_for(game, solve_missing=False)
+        state = as_matchup(state)  # courtiers dealt at random: the matchup dealt
+        matchup = state.get_game()
+        if lookup.get("game") != str(matchup):
+            lookup.clear()
+            lookup["game"] = str(matchup)
+            lookup["stored"] = solution_for(matchup, solve_large=large, solve_missing=large)
         if lookup["stored"] is not None:
             return _sample(strategy_at(lookup["stored"], state.history()), legal, rng)
         if "compiled" not in lookup:
-            cut, solver, _ = solve_trunk(game, iterations=200)
+            cut, solver, _ = solve_trunk(matchup, iterations=200)
             lookup["compiled"] = cut.compiled
             lookup["strategy"] = strategy_lookup(cut.compiled, solver.average_strategy())
         # Every reachable key of the trunk is in its tree or graph.

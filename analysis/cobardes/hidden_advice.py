@@ -72,6 +72,37 @@ def solution_for(game: pyspiel.Game, solve_large: bool = False, solve_missing: b
     return solution
 
 
+def random_courtiers(game: pyspiel.Game) -> tuple[int, ...]:
+    """The players whose courtier ``game`` deals at random (face up, at the start)."""
+    params = game.get_parameters()
+    if not game.rules.courtiers:
+        return ()
+    return tuple(p for p in (0, 1) if params.get(f"courtier{p}") == "random")
+
+
+def as_matchup(state: pyspiel.State) -> pyspiel.State:
+    """``state`` as a spot of the matchup its deal made: in a battle that deals the
+    courtiers at random, the same moves (less the courtiers' deal) in the battle with
+    those two courtiers named, whose hidden-villain solution is the one stored for the
+    matchup; ``state`` itself when no courtier is dealt at random (or not yet dealt).
+    The two games number every later move alike, so the spot is the same."""
+    game = state.get_game()
+    dealt = random_courtiers(game)
+    history = state.history()
+    if not dealt or len(history) < len(dealt):
+        return state
+    walk, names = game.new_initial_state(), {}
+    for p, action in zip(dealt, history, strict=False):
+        names[f"courtier{p}"] = walk.action_to_string(pyspiel.PlayerId.CHANCE,
+                                                      action).removeprefix("deal ")
+        walk.apply_action(action)
+    params = {k: v for k, v in game.get_parameters().items()} | names
+    matchup = pyspiel.load_game(game.get_type().short_name, params).new_initial_state()
+    for action in history[len(dealt):]:
+        matchup.apply_action(action)
+    return matchup
+
+
 def worth_the_wait(size: int) -> bool:
     """Whether a trunk of ``size`` positions solves in at most :data:`WAIT_SECONDS`: the
     solved opponent then solves it before play rather than refuse."""
