@@ -109,7 +109,8 @@ def test_coup_history_gives_the_position_the_mover_sees():
 
 def test_coup_history_advice_equals_the_positions(capsys):
     state, names = _coup_history_to_1v1()
-    common = ["coup", "--turn-cap", "1", "--cap-pricing", "draw", "--no-cache", "--json"]
+    common = ["coup", "--exact", "--turn-cap", "1", "--cap-pricing", "draw", "--no-cache",
+              "--json"]
     code, by_history, _ = _run(capsys, *common, "--history", ";".join(names))
     assert code == 0
     text = position_at(state)
@@ -120,14 +121,17 @@ def test_coup_history_advice_equals_the_positions(capsys):
     assert a["value"] == pytest.approx(b["value"], abs=0.02)
 
 
-@pytest.mark.parametrize("params,history,message", [
-    ("", "Income", "move 1 'Income' is not legal here"),
-    ("players=3", "Draw Duke", "3 players; the solver takes two-player games"),
-    ("two_player_setup=draft", "Draw Duke", "a draft game cannot be advised"),
-    ("deck=nope", "Draw Duke", "'deck' must be one of ambassador, inquisitor"),
+@pytest.mark.parametrize("params,history,message,exact", [
+    ("", "Income", "move 1 'Income' is not legal here", False),
+    ("players=3", "Draw Duke", "best's advice is for 2-player Coup", False),
+    ("players=3", "Draw Duke", "3 players; the solver takes two-player games", True),
+    ("two_player_setup=draft", "Draw Duke", "no player decides here", False),
+    ("two_player_setup=draft", "Draw Duke", "a draft game cannot be advised", True),
+    ("deck=nope", "Draw Duke", "'deck' must be one of ambassador, inquisitor", False),
 ])
-def test_coup_history_refusals_are_one_line(capsys, params, history, message):
-    code, _, err = _run(capsys, "coup", *param_flags(params), "--history", history)
+def test_coup_history_refusals_are_one_line(capsys, params, history, message, exact):
+    code, _, err = _run(capsys, "coup", *param_flags(params), "--history", history,
+                        *(["--exact"] if exact else []))
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1
 
 
@@ -139,7 +143,7 @@ def test_coup_history_refusals_are_one_line(capsys, params, history, message):
 ])
 def test_coup_history_refusals_name_the_blueprint_that_would_advise(capsys, params, history,
                                                                    hint):
-    code, _, err = _run(capsys, "coup", *param_flags(params), "--history", history)
+    code, _, err = _run(capsys, "coup", *param_flags(params), "--history", history, "--exact")
     assert code == 2 and len(err.strip().splitlines()) == 1
     if hint is None:
         assert "blueprint" not in err
@@ -187,7 +191,7 @@ def test_any_cobardes_history_is_advised_or_refused_in_one_line(names):
 
 def test_coup_advice_values_every_legal_move_and_the_rivals_card(capsys):
     state, names = _coup_history_to_1v1()
-    code, out, _ = _run(capsys, "coup", "--turn-cap", "1", "--cap-pricing", "draw",
+    code, out, _ = _run(capsys, "coup", "--exact", "--turn-cap", "1", "--cap-pricing", "draw",
                         "--no-cache", "--json", "--history", ";".join(names))
     assert code == 0
     data = json.loads(out)

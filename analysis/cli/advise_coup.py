@@ -30,6 +30,7 @@ from analysis.coup.advice.endgame import advise, position_at
 from analysis.coup.advice.openings import SOLVE_MINUTES, refusal, stored_advice, stored_note
 from analysis.coup.advice.resolve import advise_state, position_state
 from analysis.coup.solvers.position_endgames import CAP_PRICINGS, DEFAULT_CAP
+from analysis.shared.lists import comma_list
 from analysis.shared.params import load_game, parse_params
 from analysis.shared.progress import expect
 from games.coup import cards as C
@@ -192,7 +193,7 @@ def hand_cards(text: str, cfg) -> tuple[int, ...]:
     deck_cards = [C.card_name(c, cfg.deck) for c in range(C.NUM_CHARACTERS)]
     names = {name.casefold(): c for c, name in enumerate(deck_cards)}
     cards = []
-    for name in (n.strip() for n in text.split(",")):
+    for name in comma_list("--hand", text):
         if name.casefold() not in names:
             raise InvalidParameterError(f"--hand: {name!r} is not a card of the {cfg.deck} "
                                         f"deck ({', '.join(deck_cards)})")
