@@ -121,8 +121,9 @@ def advise_state(state: pyspiel.State, show_hands: bool = False) -> ResolveAdvic
     start = time.perf_counter()
     core = state.core
     if core.cfg.num_players != 2:
-        raise InvalidPositionError("best's advice is for 2-player Coup; at more players "
-                                   "ask farol play for a hint from the search agent")
+        raise InvalidPositionError(f"best's advice is for 2-player Coup, not "
+                                   f"{core.cfg.num_players} players (at 3 to 8 best is the "
+                                   "search agent, which has no mix to advise from)")
     if core.over or core.cur == E.CHANCE:
         raise InvalidPositionError("no player decides here (the game is over, or a card "
                                    "is being drawn)")
