@@ -157,27 +157,34 @@ def _carry(d0, d1, d2, s, key, kind, actions, aux, probs, vals, v, row, col):
     kids = d0.stack[base:base + k]
     out = d0.scratch
     out[:] = 0.0
-    blocks = out.shape[0] // CLASSES
+    width = out.shape[0]
+    # Loops written out: no array is made per child.
     if kind == CHANCE:
         for i in range(k - 1, -1, -1):
-            out += probs[i] * kids[i]
+            w = probs[i]
+            for j in range(width):
+                out[j] += w * kids[i, j]
     elif kind == MATRIX:
         m = row.shape[0]
         n = col.shape[0]
         for i in range(k - 1, -1, -1):
-            out[:CLASSES] += row[i // n] * col[i % n] * kids[i, :CLASSES]
-            for b in range(1, blocks):
-                w = (row[i // n] if b != 2 else 1.0 / m) * (col[i % n] if b != 1 else 1.0 / n)
-                for j in range(b * CLASSES, (b + 1) * CLASSES):
-                    out[j] += w * kids[i, j]
+            r = row[i // n]
+            c = col[i % n]
+            w = r * c
+            for j in range(CLASSES):
+                out[j] += w * kids[i, j]
+            if width > CLASSES:
+                w0, w1 = r / n, c / m  # player 1 at random, then player 0
+                for j in range(CLASSES):
+                    out[CLASSES + j] += w0 * kids[i, CLASSES + j]
+                    out[2 * CLASSES + j] += w1 * kids[i, 2 * CLASSES + j]
     else:
         best = _kept_choice(vals, v, kids, kind)
         out[:] = kids[best]
-        mover = 0 if kind == MAX else 1
-        for b in range(1, blocks):
-            if b != 2 - mover:
-                continue
-            for j in range(b * CLASSES, (b + 1) * CLASSES):
+        if width > CLASSES:
+            # The mover plays at random in block 2 as player 0, in block 1 as player 1.
+            lo = (2 if kind == MAX else 1) * CLASSES
+            for j in range(lo, lo + CLASSES):
                 x = 0.0
                 for i in range(k):
                     x += kids[i, j]
