@@ -44,7 +44,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "Goat Lords)")
     parser.add_argument("--strong", default=None,
                         help="the strong agent of the skill measure (default: fast for Coup, "
-                             "lord:24 for Goat Lords)")
+                             "lord:24 for Goat Lords; ¡Cobardes! scores its solved strategy "
+                             "against random, exactly)")
     parser.add_argument("--skill-players", default=None, metavar="N,N,...",
                         help="player counts for the skill measure (default: --players)")
     parser.add_argument("--precision", type=float, default=0.02,

@@ -15,6 +15,12 @@ same key (a key tells the used courtiers: it forgets exactly their identity); on
 does not keep (after a reveal) is solved just before its parent reads it, so it leaves
 them on the stack. The value is then the outcome probabilities times the payoffs,
 which the tests check.
+
+Asked to (``random_rival``), the solver carries two more vectors beside them: how the
+battle ends when one player plays the same solution and the other picks uniformly at
+random among its legal moves at every decision (OpenSpiel's ``random`` bot), once with
+the solution in each seat. The positions, children and mixes are the same; only the
+weights differ, so scoring the solution against a random player costs no second pass.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ import numpy as np
 from numba import njit, objmode, typeof, types
 from numba.typed import Dict
 
+from analysis.cobardes import exact as X
 from analysis.cobardes import fast_exact as F
 from analysis.cobardes.graph import DRAW, ENDINGS, USED, ending_index, outcome_class, outcome_kind
 from analysis.solve.induction import (
@@ -32,6 +39,7 @@ from analysis.solve.induction import (
     FINISHED,
     MATRIX,
     MAX,
+    MIN,
     SOLVED,
     register,
     solve_compiled,
@@ -46,6 +54,10 @@ from games.errors import InvalidPositionError
 
 CLASSES = ENDINGS
 BITS = len(USED)
+# The vectors carried with ``random_rival``, CLASSES numbers each: both players play the
+# solution; player 0 does against a random player 1; player 1 does against a random
+# player 0 (a player plays the solution in block ``b`` unless ``b == 2 - player``).
+BLOCKS = 3
 TIE = 1e-12  # values this close (relative) are a tie between moves
 STACK = 1 << 16  # outcome vectors of children, waiting for their parent
 
@@ -59,9 +71,9 @@ class PackedOutcomes(NamedTuple):
     no_mids: np.ndarray
     classes: np.ndarray    # (kind, winner + 1) -> outcome class
     outcomes: Dict         # kept position's key -> its outcome probabilities
-    stack: np.ndarray      # (STACK, CLASSES): those of children waiting for their parent
+    stack: np.ndarray      # (STACK, width): those of children waiting for their parent
     top: np.ndarray        # the stack's height, in a one-cell array
-    scratch: np.ndarray    # (CLASSES,): a parent's, while it is carried up
+    scratch: np.ndarray    # (width,): a parent's, while it is carried up
 
 
 def class_table() -> np.ndarray:
@@ -109,42 +121,74 @@ def _reached(d0, d1, d2, c, how, key):
     row = d0.stack[top]
     if how == FINISHED:
         row[:] = 0.0
-        row[d0.classes[c[OKIND], c[OWIN] + 1] * BITS + c[USED_SLOT]] = 1.0
+        ending = d0.classes[c[OKIND], c[OWIN] + 1] * BITS + c[USED_SLOT]
+        for b in range(row.shape[0] // CLASSES):
+            row[b * CLASSES + ending] = 1.0
     else:
         row[:] = d0.outcomes[key]
     d0.top[0] = top + 1
 
 
 @njit(cache=True)
+def _kept_choice(vals, v, kids, kind):
+    """The child the solution keeps at a player's choice: the first best (value ``v``)
+    which, among tied moves, keeps the mover's courtier unplayed rather than the
+    rival's (:func:`_spare` of the children's endings ``kids``): a tie in the battle is
+    settled by what a courtier left in hand is worth after it (it may be kept)."""
+    sign = 1.0 if kind == MAX else -1.0
+    best, spare = -1, -np.inf
+    for i in range(vals.shape[0]):
+        if abs(vals[i] - v) <= TIE * (1.0 + abs(v)):
+            x = sign * _spare(kids[i])
+            if x > spare + TIE:
+                best, spare = i, x
+    return best
+
+
+@njit(cache=True)
 def _carry(d0, d1, d2, s, key, kind, actions, aux, probs, vals, v, row, col):
     """``s``'s outcome probabilities from its children's, the top ``k`` rows of the stack
-    (in the children's order): the child the induction keeps at a player's choice (the
-    first best), the chance mix, or both mixes of the matrix game. Kept under ``key``,
-    or left on the stack for the parent of a position not kept."""
+    (in the children's order): the child the induction keeps at a player's choice
+    (:func:`_kept_choice`), the chance mix, or both mixes of the matrix game; in the
+    blocks where a player picks at random (:data:`BLOCKS`), every move alike. Kept under
+    ``key``, or left on the stack for the parent of a position not kept."""
     k = vals.shape[0]
-    n = col.shape[0]
     base = d0.top[0] - k
     kids = d0.stack[base:base + k]
     out = d0.scratch
     out[:] = 0.0
+    width = out.shape[0]
+    # Loops written out: no array is made per child.
     if kind == CHANCE:
         for i in range(k - 1, -1, -1):
-            out += probs[i] * kids[i]
+            w = probs[i]
+            for j in range(width):
+                out[j] += w * kids[i, j]
     elif kind == MATRIX:
+        m = row.shape[0]
+        n = col.shape[0]
         for i in range(k - 1, -1, -1):
-            out += row[i // n] * col[i % n] * kids[i]
+            r = row[i // n]
+            c = col[i % n]
+            w = r * c
+            for j in range(CLASSES):
+                out[j] += w * kids[i, j]
+            if width > CLASSES:
+                w0, w1 = r / n, c / m  # player 1 at random, then player 0
+                for j in range(CLASSES):
+                    out[CLASSES + j] += w0 * kids[i, CLASSES + j]
+                    out[2 * CLASSES + j] += w1 * kids[i, 2 * CLASSES + j]
     else:
-        # Among the best moves, the mover keeps its courtier unplayed rather than the
-        # rival's (:func:`_spare`): a tie in the battle is settled by what a courtier
-        # left in hand is worth after it (it may be kept).
-        sign = 1.0 if kind == MAX else -1.0
-        best, spare = -1, -np.inf
-        for i in range(k):
-            if abs(vals[i] - v) <= TIE * (1.0 + abs(v)):
-                x = sign * _spare(kids[i])
-                if x > spare + TIE:
-                    best, spare = i, x
+        best = _kept_choice(vals, v, kids, kind)
         out[:] = kids[best]
+        if width > CLASSES:
+            # The mover plays at random in block 2 as player 0, in block 1 as player 1.
+            lo = (2 if kind == MAX else 1) * CLASSES
+            for j in range(lo, lo + CLASSES):
+                x = 0.0
+                for i in range(k):
+                    x += kids[i, j]
+                out[j] = x / k
     d0.top[0] = base
     if key[0] == 0 and key[1] == 0 and not F._keep(d0, d1, d2, s):
         d0.stack[base] = out
@@ -172,16 +216,19 @@ def _solve_outcomes(s, d0, d1, d2, memo, counts):
 class OutcomeSolver(F.FastExactSolver):
     """:class:`~analysis.cobardes.fast_exact.FastExactSolver` that also tells how each
     public position ends under the exact solution (:meth:`outcome_probs`). Its values
-    are the same; it keeps twenty more numbers a kept position."""
+    are the same; it keeps twenty more numbers a kept position, sixty with
+    ``random_rival`` (:meth:`endings_against_random`)."""
 
-    def __init__(self, cfg: E.Config, pay: Payoffs):
+    def __init__(self, cfg: E.Config, pay: Payoffs, random_rival: bool = False):
         super().__init__(cfg, pay)
+        self.random_rival = random_rival
+        width = CLASSES * (BLOCKS if random_rival else 1)
         outcomes = Dict.empty(key_type=types.UniTuple(types.int64, 2),
                               value_type=types.float64[:])
         self._data = (PackedOutcomes(terminal_table(pay), np.zeros(0),
                                      np.zeros((0, 0), np.int64), class_table(), outcomes,
-                                     np.zeros((STACK, CLASSES)), np.zeros(1, np.int64),
-                                     np.zeros(CLASSES)),
+                                     np.zeros((STACK, width)), np.zeros(1, np.int64),
+                                     np.zeros(width)),
                       config_vector(cfg), effect_tables(cfg))
         self._entry = None
 
@@ -199,7 +246,7 @@ class OutcomeSolver(F.FastExactSolver):
         """Player 0's exact value of ``pos``, by this module's compiled solve: numba keeps
         each module's compiled functions apart, so the plain solver's (compiled for these
         tables too) could hold an older way of carrying the endings."""
-        return self.value_and_outcomes(pos)[0]
+        return self._carried(pos)[0]
 
     def outcome_probs(self, pos: E.Pos) -> np.ndarray:
         """The chance of each ending (``ENDING_NAMES`` order) from the public position
@@ -208,9 +255,45 @@ class OutcomeSolver(F.FastExactSolver):
 
     def value_and_outcomes(self, pos: E.Pos) -> tuple[float, np.ndarray]:
         """:meth:`value` and :meth:`outcome_probs` of ``pos`` at once."""
+        value, out = self._carried(pos)
+        return value, out[:CLASSES]
+
+    def endings_against_random(self, pos: E.Pos) -> np.ndarray:
+        """The chance of each ending from ``pos`` on when one player plays the exact
+        solution (the mix of :meth:`solution_mix`) and the other picks uniformly at random
+        among its legal moves at every decision: row 0 with the solution as player 0,
+        row 1 as player 1. Needs a solver made with ``random_rival``."""
+        if not self.random_rival:
+            raise ValueError("this solver was made without random_rival")
+        return self._carried(pos)[1][CLASSES:].reshape(BLOCKS - 1, CLASSES)
+
+    def solution_mix(self, pos: E.Pos) -> dict[int, float]:
+        """The mix the acting player plays at ``pos`` in the solution whose endings this
+        solver carries: at a choice, the one move it keeps (:func:`_kept_choice`); at a
+        face-down confrontation, its mix of the matrix game (the answer to a card
+        prepared face down is the same mix: it does not see the card).
+        ``{action: probability}`` over the legal actions."""
+        root = X.matrix_root(pos)
+        if X.is_matrix_node(root):
+            grid, acts0, acts1 = X.confrontation_grid(self.cfg, root)
+            a = np.array([[self.value(c) for c in row] for row in grid])
+            _, x, y = _matrix_mixes(*self._data, a, self._counts)
+            acts, probs = (acts0, x) if pos.actor == 0 else (acts1, y)
+        else:
+            acts = E.legal_actions(self.cfg, root)
+            kids = [self._carried(E.apply(self.cfg, root, a)) for a in acts]
+            vals = np.array([v for v, _ in kids])
+            kind = MAX if pos.actor == 0 else MIN
+            v = vals.max() if kind == MAX else vals.min()
+            probs = np.zeros(len(acts))
+            probs[_kept_choice(vals, v, np.array([o for _, o in kids]), kind)] = 1.0
+        return {int(a): float(p) for a, p in zip(acts, probs, strict=True)}
+
+    def _carried(self, pos: E.Pos) -> tuple[float, np.ndarray]:
+        """Player 0's value of ``pos`` and every vector carried (:data:`BLOCKS`)."""
         if pos.outcome is not None:
-            out = np.zeros(CLASSES)
-            out[ending_index(outcome_kind(pos), pos.used)] = 1.0
+            out = np.zeros(self._data[0].scratch.shape[0])
+            out[ending_index(outcome_kind(pos), pos.used)::CLASSES] = 1.0
             return self.pay.value(pos.outcome), out
         value, out = self._solve(pack(pos), *self._data, self._memo, self._counts)
         if np.isnan(out[0]):

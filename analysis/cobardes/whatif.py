@@ -12,6 +12,12 @@ so each score's value is a fixed point found by Newton steps. How the battles en
 the solution then gives, exactly, each player's chance of winning the war, the chance it
 never ends (only where a battle is drawn for sure) and the battles it lasts.
 
+How much skill decides the war is measured the same way: the same solve also carries
+how each battle ends when one player plays the solution of its score and the other picks
+uniformly at random among its legal moves at every decision (the ``random`` bot, the only
+other ¡Cobardes! agent that plays any variant), and the same composition of the scores
+gives the solution's exact chance of winning the war against it, in either seat.
+
 Villains are left out: a battle with hidden villains is solved by CFR on an abstraction
 in minutes a courtier matchup (``farol cobardes sweep --kind hidden``), too long to redo
 per variant; the answer says so, and what it would take.
@@ -59,13 +65,15 @@ TOLERANCE = 1e-10
 MAX_SOLVES = 60
 SOLVER = ("exact backward induction over the battle's public positions (matrix games by "
           "simplex), Newton steps on each score's fixed point")
+WEAK = "a player picking uniformly at random among its legal moves"
 
 
 @dataclass(frozen=True)
 class PairingWar:
     """One pairing's war, solved: player 0's war value, its chances of winning and
     losing the war, the chance it never ends, the battles it lasts (expected), how the
-    first battle ends, and the battle solves it took."""
+    first battle ends, the battle solves it took, and the solution's chance of winning
+    the war against a random player (:data:`WEAK`) as player 0 and as player 1."""
 
     pairing: tuple[str | None, str | None]
     value: float
@@ -75,12 +83,14 @@ class PairingWar:
     battles: float
     first_battle: tuple[float, ...]
     solves: int
+    skill: tuple[float, float]
 
     def to_json(self) -> dict:
         return {"pairing": list(self.pairing), "value": self.value, "win": self.win,
                 "loss": self.loss, "endless": self.endless,
                 "battles": None if math.isinf(self.battles) else self.battles,
-                "first_battle": list(self.first_battle), "solves": self.solves}
+                "first_battle": list(self.first_battle), "solves": self.solves,
+                "skill": list(self.skill)}
 
     @classmethod
     def from_json(cls, data: dict) -> PairingWar:
@@ -88,7 +98,8 @@ class PairingWar:
         return cls(tuple(data["pairing"]), float(data["value"]), float(data["win"]),
                    float(data["loss"]), float(data["endless"]),
                    math.inf if battles is None else float(battles),
-                   tuple(float(x) for x in data["first_battle"]), int(data["solves"]))
+                   tuple(float(x) for x in data["first_battle"]), int(data["solves"]),
+                   tuple(float(x) for x in data["skill"]))
 
 
 def war_rules(params: dict) -> WarRules:
@@ -116,18 +127,24 @@ def battle_params(params: dict, pairing: tuple[str | None, str | None]) -> dict:
 
 
 def solve_pairing(params: dict, pairing: tuple[str | None, str | None],
-                  victories: int) -> PairingWar:
-    """The war of one pairing solved exactly (see the module's docstring)."""
+                  victories: int, solvers: dict | None = None) -> PairingWar:
+    """The war of one pairing solved exactly (see the module's docstring). ``solvers``,
+    if given, receives each score's last battle solver: its solution is the one scored
+    against a random player (to play it, :meth:`OutcomeSolver.solution_mix`)."""
     rules = make_rules(battle_params(params, pairing))
     values: dict[tuple[int, int], float] = {}
     ends: dict[tuple[int, int], tuple[float, ...]] = {}
+    # How the battle at each score ends with the solution against a random player, the
+    # solution as player 0, then as player 1.
+    weak: tuple[dict, dict] = ({}, {})
     solves = 0
     guess = 0.0
     for score in score_order(victories):
         win, loss = continuation(values, score, victories)
         x = guess
         for _ in range(MAX_SOLVES):
-            solver = OutcomeSolver(rules.cfg, Payoffs(win, loss, 1.0, -1.0, x))
+            solver = OutcomeSolver(rules.cfg, Payoffs(win, loss, 1.0, -1.0, x),
+                                   random_rival=True)
             value, endings = solver.value_and_outcomes(rules.initial)
             q = tuple(float(p) for p in outcome_totals(endings))
             solves += 1
@@ -138,12 +155,17 @@ def solve_pairing(params: dict, pairing: tuple[str | None, str | None],
         if q[DRAW] > 1.0 - 1e-9:
             x = 0.0  # drawn for sure: the war capped in battles tends to 0 there
         values[score], ends[score] = x, q
+        for seat, endings in enumerate(solver.endings_against_random(rules.initial)):
+            weak[seat][score] = tuple(float(p) for p in outcome_totals(endings))
+        if solvers is not None:
+            solvers[score] = solver
         rest = 1.0 - q[DRAW]
         guess = ((q[WIN] * win + q[LOSS] * loss + q[CROWN] - q[CROWN_LOSS]) / rest
                  if rest > 1e-12 else 0.0)
     win_p, loss_p, battles = chain(ends, victories)
+    skill = (chain(weak[0], victories)[0], chain(weak[1], victories)[1])
     return PairingWar(pairing, values[(0, 0)], win_p, loss_p, max(0.0, 1.0 - win_p - loss_p),
-                      battles, ends[(0, 0)], solves)
+                      battles, ends[(0, 0)], solves, skill)
 
 
 def chain(ends: dict[tuple[int, int], tuple[float, ...]], victories: int
@@ -184,7 +206,7 @@ def _solve_many(params: dict, todo: list, victories: int) -> list[dict]:
 def record_file(params: dict) -> tuple[str, dict]:
     """Where the pairings of a rule set are kept, and the line heading the file."""
     header = {"game": WAR_GAME, "params": params, "model": "courtiers kept, no villains",
-              "solver": SOLVER}
+              "solver": SOLVER, "skill": f"the solution against {WEAK}"}
     digest = hashlib.sha256(json.dumps(header, sort_keys=True).encode()).hexdigest()[:16]
     return str(store.data("whatif", "cobardes", f"war_{digest}.jsonl")), header
 
@@ -266,7 +288,8 @@ def summary(wars: list[PairingWar]) -> dict[str, float]:
     out = {"seat_1": _mean(w.win for w in wars), "seat_2": _mean(w.loss for w in wars),
            "draw_rate": _mean(w.endless for w in wars),
            "length": _mean(w.battles for w in wars),
-           "battle_draws": _mean(w.first_battle[DRAW] for w in wars)}
+           "battle_draws": _mean(w.first_battle[DRAW] for w in wars),
+           "skill_random_2p": _mean((w.skill[0] + w.skill[1]) / 2 for w in wars)}
     out["first_player_edge"] = out["seat_1"] - 0.5
     names = sorted({c for w in wars for c in w.pairing if c is not None})
     for name in names:
@@ -283,6 +306,8 @@ LABELS = {
     "draw_rate": ("wars that never end (a battle drawn for sure)", "share"),
     "length": ("battles a war lasts", "battles"),
     "battle_draws": ("first battles drawn", "share"),
+    "skill_random_2p": ("the solved strategy's chance of winning the war against a random "
+                        "player (both seats)", "share"),
 }
 
 
@@ -296,8 +321,10 @@ def run_whatif(variant: dict, seed: int = 0, workers: int = 1, scheduler=None,
     notes = [f"Solved exactly: {SOLVER}"
              + ("; each player keeps one courtier for the whole war, every ordered pairing of "
                 "two different courtiers equally likely." if rules.courtiers else ".")]
-    notes.append("How much skill decides the war is not measured here: the exact solve gives "
-                 "both players the solved strategy, and no weaker agent is scored against it.")
+    notes.append("How much skill decides the war: the strong player plays the solved strategy "
+                 f"of each score, the weak one is {WEAK} at every decision (the random "
+                 "bot); the strong player's chance of winning is exact, averaged over both "
+                 "seats and every pairing.")
     if rules.villains:
         notes.append(
             "Villains are left out of both wars: a battle with hidden villains is solved by "
