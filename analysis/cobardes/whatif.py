@@ -328,10 +328,9 @@ def run_whatif(variant: dict, seed: int = 0, workers: int = 1, scheduler=None,
     if rules.villains:
         notes.append(
             "Villains are left out of both wars: a battle with hidden villains is solved by "
-            "CFR on an abstraction, minutes for each of the 90 courtier matchups (farol "
-            "cobardes sweep --kind hidden, about 8 minutes a matchup on 2 cores), so the "
-            "villains' ranking for a variant takes hours; the courtiers' ranking below is "
-            "the war without them.")
+            "CFR on an abstraction, a couple of minutes for each of the 90 courtier "
+            "matchups (farol cobardes sweep --kind hidden), so the villains' ranking for a "
+            "variant takes hours; the courtiers' ranking below is the war without them.")
     free = {k: v for k, v in variant.items() if k != "villain_deck"}
     free["kinds"] = "warriors+courtiers" if rules.courtiers else "warriors"
     printed = {"kinds": free["kinds"]}
