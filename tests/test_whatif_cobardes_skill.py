@@ -143,17 +143,22 @@ def test_the_solved_strategy_beats_a_random_player_in_openspiel_wars_as_computed
         weak = make_bot("random", game, 1 - seat, seed=seat)
         wins = []
         for _ in range(WARS):
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                player = state.current_player()
-                if player == pyspiel.PlayerId.CHANCE:
-                    state.apply_action(sample_chance(state, rng))
-                elif player == seat:
-                    state.apply_action(_sample(mix(state.war.tokens, state.position), rng))
-                else:
-                    state.apply_action(weak(state))
+            state = _play_out(game.new_initial_state(), seat, weak, rng,
+                              lambda s: _sample(mix(s.war.tokens, s.position), rng))
             wins.append(state.returns()[seat] > 0)
         _check(wins, war.skill[seat])
+
+
+def _play_out(state, seat: int, weak, rng, strong):
+    """``state`` played to its end: ``strong(state)`` moves for ``seat``, ``weak`` for the
+    other, chance sampled as the game declares it."""
+    while not state.is_terminal():
+        player = state.current_player()
+        if player == pyspiel.PlayerId.CHANCE:
+            state.apply_action(sample_chance(state, rng))
+        else:
+            state.apply_action(strong(state) if player == seat else weak(state))
+    return state
 
 
 def test_a_courtier_pairings_war_played_battle_by_battle_holds_the_exact_figure():
@@ -178,15 +183,8 @@ def test_a_courtier_pairings_war_played_battle_by_battle_holds_the_exact_figure(
             tokens = [0, 0]
             winner = -1
             for _battle in range(200):
-                state = game.new_initial_state()
-                while not state.is_terminal():
-                    player = state.current_player()
-                    if player == pyspiel.PlayerId.CHANCE:
-                        state.apply_action(sample_chance(state, rng))
-                    elif player == seat:
-                        state.apply_action(_sample(mix(tuple(tokens), state.position), rng))
-                    else:
-                        state.apply_action(weak(state))
+                state = _play_out(game.new_initial_state(), seat, weak, rng,
+                                  lambda s, t=tuple(tokens): _sample(mix(t, s.position), rng))
                 kind, who = state.outcome
                 if kind == E.VICTORY:
                     tokens[who] += 1
