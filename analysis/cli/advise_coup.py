@@ -64,9 +64,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--deck", default="ambassador", choices=C.DECKS)
     parser.add_argument("--exact", action="store_true",
                         help="solve the position's endgame exactly in a game capped at "
-                        "--turn-cap turns instead of asking best: minutes at one face-down "
-                        "card each, over 20 minutes at two (the opening is shipped solved); "
-                        "from a history, at the start of a turn only")
+                        "--turn-cap turns instead of asking best: seconds with one face-down "
+                        "card each, a minute or more with two against one, over 20 minutes "
+                        "with two each (the opening is shipped solved); from a history, at "
+                        "the start of a turn only")
     parser.add_argument("--turn-cap", type=int_in(1), default=None,
                         help=f"with --exact: turns solved from the position (default "
                         f"{DEFAULT_CAP})")
