@@ -20,11 +20,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from analysis.shared import store
-from analysis.shared.store import read_json
+from analysis.coup.studies.local_best_response import stored_bound
 from games.cobardes import cards as BC
 from games.coup.cards import CONTESSA
-from games.errors import FarolError
 
 FULL = (BC.MAX_WARRIOR, BC.MAX_COMBATS)  # the report's battles: warriors 0-6, 7 combats
 
@@ -220,57 +218,10 @@ def _whole_game(agent: str, advice: dict, inside: str) -> dict:
     """The accuracy of a Coup strategy played from the deal (``agent``, as ``farol coup
     match`` names it): its stored lower bound where one is measured, else that its loss
     is not measured (a re-solve's own small gap, ``inside``, bounds nothing outside it)."""
-    bound = lower_bound(agent, advice.get("deck"), advice.get("setup"))
+    bound = stored_bound(agent, advice.get("deck"), advice.get("setup"))
     if bound is not None and bound["shown"]:
         return _accuracy("lower bound", bound["text"] + inside, bound["gain"])
     unmeasured = "its loss to a best response in the whole game is not measured"
     if bound is not None:  # a run whose interval holds 0 bounds nothing
         unmeasured += ": " + bound["text"]
     return _accuracy("not measured", unmeasured + inside)
-
-
-LOWER_BOUNDS = ("coup", "lower_bounds.json")  # in the data folder, when measured
-
-
-def lower_bound(agent: str, deck: Any, setup: Any) -> dict | None:
-    """The stored lower bound on how much ``agent``'s strategy loses to a best response
-    (``coup/lower_bounds.json`` in the data folder, format 1: a local best response's
-    gain in win probability with its 95% interval), for ``deck`` and ``setup``: its
-    ``gain``, ``text`` and whether its interval ``shown`` a loss (excludes 0); ``None``
-    where none is stored (or it cannot be read)."""
-    path = store.data(*LOWER_BOUNDS)
-    if not path.is_file():
-        return None
-    try:
-        data = read_json(path)
-    except FarolError:
-        return None
-    if not isinstance(data, dict) or data.get("format") != 1:
-        return None
-    rows = data.get("bounds")
-    for row in rows if isinstance(rows, list) else []:
-        if not isinstance(row, dict) or (row.get("agent"), row.get("deck"),
-                                         row.get("setup")) != (agent, deck, setup):
-            continue
-        gain, ci, games = row.get("gain"), row.get("gain_ci95"), row.get("games")
-        if not (_number(gain) and isinstance(ci, list) and len(ci) == 2
-                and all(_number(c) for c in ci) and isinstance(games, int) and games > 0):
-            continue
-        return {"gain": float(gain), "shown": ci[0] > 0,
-                "text": _bound_text(gain, ci, games, row.get("planned"))}
-    return None
-
-
-def _bound_text(gain: float, ci: list, games: int, planned: Any) -> str:
-    """A stored lower bound in words: the gain with its 95% interval and its games (a run
-    stopped short of its plan says so). An interval holding 0 shows no loss: then the
-    words say what the run found, not a bound."""
-    games_text = f"over {games:,} games"
-    if isinstance(planned, int) and not isinstance(planned, bool) and planned > games:
-        games_text += f", a run stopped at {games:,} of {planned:,}"
-    figure = f"{gain:+.3f} [{ci[0]:+.3f}, {ci[1]:+.3f}] in win probability"
-    if ci[0] <= 0:
-        return (f"a local best response gained {figure} in games from the deal "
-                f"({games_text}), an interval that holds 0")
-    return (f"in games from the deal a best response gains at least {figure} (a lower "
-            f"bound with its 95% interval: a local best response {games_text})")

@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import time
 from pathlib import Path
+from typing import Any
 
 import pyspiel
 
@@ -37,7 +39,7 @@ from analysis.play.match import compute_seconds, play_games, read_rows, tally
 from analysis.shared import store
 from analysis.shared.provenance import provenance
 from analysis.shared.store import atomic_write_text
-from games.errors import InvalidParameterError
+from games.errors import FarolError, InvalidParameterError
 
 RESPONDER = "lbr"  # the responder's name in a line-up: lbr:AGENT:DEPTH:ROLLOUTS:TURNS:VALUES
 FORMAT = 1
@@ -226,6 +228,54 @@ def load_bounds(path: Path | None = None) -> list[LowerBound]:
     except (ValueError, KeyError, TypeError) as exc:
         raise store.CorruptFileError(f"{store.shown(path)}: not a lower bounds file "
                                      f"({exc})") from None
+
+
+def stored_bound(agent: str, deck: Any, setup: Any) -> dict | None:
+    """The stored lower bound on how much ``agent``'s strategy loses to a best response,
+    for ``deck`` and ``setup``, as the answers that show it read it: its ``gain``,
+    ``text`` (:func:`bound_words`) and whether its interval ``shown`` a loss (excludes
+    0); ``None`` where none is stored or it cannot be read (a row is read only for the
+    fields the words need, so nothing is made up from a damaged file)."""
+    path = bounds_path()
+    if not path.is_file():
+        return None
+    try:
+        data = store.read_json(path)
+    except FarolError:
+        return None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        return None
+    rows = data.get("bounds")
+    for row in rows if isinstance(rows, list) else []:
+        if not isinstance(row, dict) or (row.get("agent"), row.get("deck"),
+                                         row.get("setup")) != (agent, deck, setup):
+            continue
+        gain, ci, games = row.get("gain"), row.get("gain_ci95"), row.get("games")
+        if not (_finite(gain) and isinstance(ci, list) and len(ci) == 2
+                and all(_finite(c) for c in ci) and isinstance(games, int) and games > 0):
+            continue
+        return {"gain": float(gain), "shown": ci[0] > 0,
+                "text": bound_words(gain, ci, games, row.get("planned"))}
+    return None
+
+
+def _finite(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def bound_words(gain: float, ci, games: int, planned: Any) -> str:
+    """A stored lower bound in words: the gain with its 95% interval and its games (a run
+    stopped short of its plan says so). An interval holding 0 shows no loss: then the
+    words say what the run found, not a bound."""
+    games_text = f"over {games:,} games"
+    if isinstance(planned, int) and not isinstance(planned, bool) and planned > games:
+        games_text += f", a run stopped at {games:,} of {planned:,}"
+    figure = f"{gain:+.3f} [{ci[0]:+.3f}, {ci[1]:+.3f}] in win probability"
+    if ci[0] <= 0:
+        return (f"a local best response gained {figure} in games from the deal "
+                f"({games_text}), an interval that holds 0")
+    return (f"in games from the deal a best response gains at least {figure} (a lower "
+            f"bound with its 95% interval: a local best response {games_text})")
 
 
 def save_bounds(new: list[LowerBound], path: Path | None = None) -> Path:
