@@ -21,11 +21,8 @@ import pyspiel
 from analysis.coup.advice.endgame import seen_position
 from analysis.coup.agents.resolve import ResolveAgent, ResolveOracle
 from analysis.coup.model import two_card_hands_only
-from analysis.coup.solvers.belief_resolve import resolve
-from analysis.coup.solvers.beliefs import new_public
-from analysis.coup.studies.local_best_response import load_bounds
+from analysis.coup.studies.local_best_response import stored_bound
 from analysis.play.coaching import register_coach
-from analysis.shared.store import CorruptFileError
 from games.coup import cards as C
 from games.coup import engine as E
 from games.coup.positions import UNKNOWN, Position, endgame_game
@@ -64,7 +61,7 @@ class ResolveAdvice:
     exploitability: float | None
     holds: tuple[str, ...] = ()
     rule: str | None = None
-    lower_bound: str | None = None
+    lower_bound: str = ""
     seconds: float = 0.0
 
     def to_json(self) -> dict:
@@ -101,8 +98,7 @@ class ResolveAdvice:
                          f"deals, {self.nodes:,} positions, {self.iterations} CFR+ "
                          f"iterations); a best response gains at most "
                          f"{self.exploitability:.4f} inside it (exact).")
-        lines.append("In whole games: " + (self.lower_bound or "how much best loses to a "
-                                           "best response is not measured"))
+        lines.append(self.lower_bound)
         return "\n".join(lines)
 
 
@@ -142,6 +138,7 @@ def advise_state(state: pyspiel.State, show_hands: bool = False) -> ResolveAdvic
 def _advice(oracle: ResolveOracle, core: E.Core, player: int, start: float,
             show_hands: bool) -> ResolveAdvice:
     """The advice once the agent is at ``core`` (``start``: when the asking began)."""
+    oracle.agent.measure = True  # this spot's re-solve measures its own gap
     mix = oracle.mix(core, player)
     cfg = core.cfg
     key = infoset_key(core, player)
@@ -156,11 +153,8 @@ def _advice(oracle: ResolveOracle, core: E.Core, player: int, start: float,
                              _opponent(belief.worlds, key, player, cfg.deck), 0, 0, 0, None,
                              holds, RULE if len(mix) > 1 else "its only legal move", bound,
                              time.perf_counter() - start)
-    oracle.solved(core)
-    belief = oracle.spots[_public(core)].belief
-    agent = oracle.agent  # the same re-solve again, its gap measured (CFR+ is deterministic)
-    solved = resolve(belief.worlds, agent.turns, agent.horizon, agent.iterations, agent.leaf,
-                     measure=True)
+    solved = oracle.solved(core)
+    belief = oracle.belief_at(core)
     value = solved.move_values[key]
     moves = tuple((action_name(core, player, a), p, value[a]) for a, p in mix)
     return ResolveAdvice(cfg.deck, cfg.setup, player, hand_text(core.hands[player], cfg.deck),
@@ -168,10 +162,6 @@ def _advice(oracle: ResolveOracle, core: E.Core, player: int, start: float,
                          _opponent(belief.worlds, key, player, cfg.deck), solved.worlds,
                          solved.nodes, solved.iterations, solved.exploitability, holds,
                          None, bound, time.perf_counter() - start)
-
-
-def _public(core: E.Core) -> tuple:
-    return tuple(new_public(None, core.log))
 
 
 def _opponent(worlds, key, player: int, deck: str) -> tuple[tuple[str, float], ...]:
@@ -203,23 +193,17 @@ def holdings(core: E.Core, player: int, show_hands: bool = False) -> tuple[str, 
     return tuple(out)
 
 
-def lower_bound(deck: str, setup: str) -> str | None:
-    """The stored lower bound on ``best``'s loss to a best response, in words (``None``
-    where none is stored)."""
-    try:
-        bounds = load_bounds()
-    except CorruptFileError:
-        return None
-    for b in bounds:
-        if (b.agent, b.deck, b.setup) == (AGENT, deck, setup):
-            lo, hi = b.gain_ci95
-            figure = f"{b.gain:+.3f} [{lo:+.3f}, {hi:+.3f}] in win probability"
-            if lo <= 0:
-                return (f"a local best response gained {figure} over {b.games:,} games, an "
-                        "interval that holds 0: no loss shown yet")
-            return (f"a best response gains at least {figure} (a lower bound with its 95% "
-                    f"interval: a local best response over {b.games:,} games)")
-    return None
+def lower_bound(deck: str, setup: str) -> str:
+    """How much ``best`` loses to a best response in whole games, in a sentence: the
+    stored lower bound (:func:`~analysis.coup.studies.local_best_response.stored_bound`),
+    or that it is not measured."""
+    bound = stored_bound(AGENT, deck, setup)
+    unmeasured = "How much best loses to a best response in whole games is not measured"
+    if bound is None:
+        return unmeasured + "."
+    if not bound["shown"]:
+        return f"{unmeasured}: {bound['text']}."
+    return bound["text"][0].upper() + bound["text"][1:] + "."
 
 
 # ---- coaching in farol play ------------------------------------------------------

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import math
 from collections import OrderedDict
 from collections.abc import Sequence
 
@@ -101,6 +102,7 @@ class ResolveAgent(SearchAgent):
         super().__init__(game, seat, seed)
         self.turns, self.horizon, self.iterations = turns, horizon, iterations
         self.leaf, self.leaf_name = leaf, leaf_name
+        self.measure = False  # whether its re-solves also measure their exploitability
         self.played: dict[tuple, dict[int, float]] = {}  # its mixes, by what it knew
         models = [OPPONENT, OPPONENT]
         models[seat] = self._own_model
@@ -129,11 +131,11 @@ class ResolveAgent(SearchAgent):
         public history is read): the mix of every hand of the seat's range."""
         self.belief.update(core)
         key = (core.cfg, self.seat, self.turns, self.horizon, self.iterations, self.leaf_name,
-               tuple(new_public(None, core.log)))
+               _public(core))
         solved = SOLVED.get(key)
-        if solved is None:
+        if solved is None or (self.measure and math.isnan(solved.exploitability)):
             solved = resolve(self.belief.worlds, self.turns, self.horizon, self.iterations,
-                             self.leaf)
+                             self.leaf, measure=self.measure)
             SOLVED.put(key, solved)
         self.last = solved
         self.played.update(solved.mixes)
@@ -189,7 +191,7 @@ class ResolveOracle(MixOracle):
 
     def solved(self, core: E.Core) -> Resolved:
         """The agent's re-solve of the public history of ``core``."""
-        public = tuple(new_public(None, core.log))
+        public = _public(core)
         spot = self.spots.get(public)
         if spot is not None:
             return spot.solved
@@ -201,9 +203,19 @@ class ResolveOracle(MixOracle):
         self.spots[public] = _Spot(agent.belief, agent.played, solved)
         return solved
 
+    def belief_at(self, core: E.Core) -> PublicBelief:
+        """The agent's public beliefs at ``core``'s spot, once it has re-solved there."""
+        self.solved(core)
+        return self.spots[_public(core)].belief
+
     def prune(self, core: E.Core) -> None:
-        public = tuple(new_public(None, core.log))
+        public = _public(core)
         self.spots = {k: v for k, v in self.spots.items() if public[:len(k)] == k}
+
+
+def _public(core: E.Core) -> tuple:
+    # What a spot is kept by: its public history.
+    return tuple(new_public(None, core.log))
 
 
 def resolve_bot(game: pyspiel.Game, seat: int, seed: int = 0):
