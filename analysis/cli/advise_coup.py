@@ -113,10 +113,15 @@ def check_options(args: argparse.Namespace) -> None:
     args.seed = 0 if args.seed is None else args.seed
 
 
-def spot(args: argparse.Namespace) -> tuple[str, str]:
-    """The position string and deck the arguments name (a position, or a history)."""
+def check_one_spot(args: argparse.Namespace) -> None:
+    """Refuse in one line both or neither of a position and ``--history``."""
     if (args.position is None) == (args.history is None):
         raise InvalidPositionError("give a position or --history (one of the two)")
+
+
+def spot(args: argparse.Namespace) -> tuple[str, str]:
+    """The position string and deck the arguments name (a position, or a history)."""
+    check_one_spot(args)
     state = spot_from_args(GAME, args, {"deck": args.deck})
     if state is None:
         return args.position, args.deck
@@ -133,8 +138,7 @@ def run(args: argparse.Namespace) -> int:
     check_options(args)
     if args.exact or args.blueprint:
         return answer(args)
-    if (args.position is None) == (args.history is None):
-        raise InvalidPositionError("give a position or --history (one of the two)")
+    check_one_spot(args)
     if args.history is None:
         state = position_state(args.position, args.deck)
     else:

@@ -96,7 +96,7 @@ def as_matchup(state: pyspiel.State) -> pyspiel.State:
         names[f"courtier{p}"] = walk.action_to_string(pyspiel.PlayerId.CHANCE,
                                                       action).removeprefix("deal ")
         walk.apply_action(action)
-    params = {k: v for k, v in game.get_parameters().items()} | names
+    params = dict(game.get_parameters()) | names
     matchup = pyspiel.load_game(game.get_type().short_name, params).new_initial_state()
     for action in history[len(dealt):]:
         matchup.apply_action(action)

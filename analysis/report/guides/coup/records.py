@@ -126,7 +126,7 @@ class Strength:
         gain of zero or less bounds nothing."""
         if self.exploit is None:
             return ""
-        n, gain, (lo, hi) = self.exploit
+        _, gain, (lo, hi) = self.exploit
         interval = f"95% interval {lo:+.2f} to {hi:+.2f}"
         if self.local:
             if lo <= 0:
@@ -147,7 +147,6 @@ class Strength:
         return (said + ", so each edge here is between two such players, not the game's "
                 "value." + self.yardstick_words)
 
-
     @property
     def games_words(self) -> str:
         """The games behind ``exploit``, a run stopped short of its plan saying so."""
@@ -160,7 +159,7 @@ class Strength:
 LOCAL = "local best response"
 
 
-def local_bounds(deck: str, setup: str) -> dict[str, object]:
+def local_bounds(deck: str, setup: str) -> dict[str, local_best_response.LowerBound]:
     """The stored local best response's lower bounds in the deck and setup, by agent."""
     return {b.agent: b for b in local_best_response.load_bounds()
             if (b.deck, b.setup) == (deck, setup)}
