@@ -24,6 +24,7 @@ from analysis.cobardes.hidden_advice import (
     solve_cost,
     trunk_size,
 )
+from analysis.cobardes.spot_resolve import resolve_rest
 from analysis.cobardes.villains import advise_villains
 from analysis.cobardes.war import continuation
 from analysis.play.coaching import register_coach
@@ -214,23 +215,31 @@ def stored_opening(q: Query, pay) -> Advice | None:
     entries = table.entries(villain, q.seat)
     if not entries:
         return None
-    where = store.shown(openings.table_path(pairing, q.warriors, q.combats))
+    found = [_opening_advice(table, answer, q.seat, seen, villain, pay, q.resolved_variant(),
+                             q.score) for seen, answer in entries]
+    return replace(found[0], others=tuple(found[1:]))
+
+
+def _opening_advice(table: openings.OpeningAdvice, answer: dict, seat: int,
+                    seen: tuple[str, ...], villain: str, pay, variant: str,
+                    score: tuple[int, int] | None = None) -> Advice:
+    """:class:`Advice` from one stored opening answer."""
+    where = store.shown(openings.table_path(table.pairing, table.warriors, table.combats))
     solver = (f"{METHOD_NAMES.get(table.method, table.method)} on the trunk's state graph "
               "until its exploitability stopped "
               f"improving ({table.iterations} iterations), public subgames solved exactly; "
               "exploitability within the abstraction, a lower bound on the true one; stored "
               f"{where} (commit {_short(str(table.provenance.get('commit', 'unknown')))})")
-    before = table.value_before_deal if q.seat == 0 else -table.value_before_deal
-    found = [Advice(
+    before = table.value_before_deal if seat == 0 else -table.value_before_deal
+    return Advice(
         answer["value"], "you", answer["decision"],
         tuple((_label(a, answer["court"]), p) for a, p in answer["mix"]),
-        table.exploitability, solver, pay, q.resolved_variant(), q.score,
+        table.exploitability, solver, pay, variant, score,
         value_given=f"holding the {villain}", abstraction=True, value_before_deal=before,
         actions=tuple((a, p, v) for a, p, v in answer["actions"]),
         opponent_hand=tuple(answer["opponent_hand"].items()),
         source="stored opening of a hidden-villain solve, state-keyed abstraction",
-        seat=q.seat, seen=_rival_words(seen, q.seat)) for seen, answer in entries]
-    return replace(found[0], others=tuple(found[1:]))
+        seat=seat, seen=_rival_words(seen, seat))
 
 
 def _rival_words(seen: tuple[str, ...], seat: int) -> tuple[str, ...]:
@@ -343,6 +352,7 @@ class Advice:
     seat: int | None = None  # the asking player's seat, when it was given
     seen: tuple[str, ...] = ()  # what the seat saw before its decision (an opening's)
     others: tuple = ()  # the same seat's answers after other things seen
+    model: str | None = None  # what a re-solve's model takes as given, in words
 
     def to_json(self) -> dict:
         """The advice as ``farol advise cobardes --json`` prints it."""
@@ -365,6 +375,8 @@ class Advice:
         if self.abstraction is not None:
             out["abstraction"] = self.abstraction
         out["solver"] = self.solver
+        if self.model is not None:
+            out["model"] = self.model
         if self.confrontation is not None:
             out["confrontation"] = dict(self.confrontation)
         out["payoffs"] = dict(zip(PAYOFF_NAMES, self.payoffs, strict=True))
@@ -459,8 +471,7 @@ def advise_spot(state, solve_large: bool = False) -> Advice:
     rules = state.get_game().rules
     pos = state.position
     if _hidden_from_a_player(pos):
-        state = as_matchup(state)  # courtiers dealt at random: the matchup dealt
-        return _advise_hidden(state, solution_for(state.get_game(), solve_large))
+        return _advise_hidden_spot(as_matchup(state), solve_large)
     solver = FastExactSolver(rules.cfg, rules.pay)
     mover = pos.actor
     value = solver.value(exact.matrix_root(pos))
@@ -477,6 +488,56 @@ def advise_spot(state, solve_large: bool = False) -> Advice:
                   f"({solver.matrix_games:,} matrix games by simplex)", payoffs,
                   rules_variant(state.get_game()), actions=actions,
                   opponent_hand=_rival_villains(pos, mover))
+
+
+def _advise_hidden_spot(state, solve_large: bool) -> Advice:
+    """Advice at a hidden spot of a battle whose courtiers are named: from the battle's
+    solution when it is stored; at a player's first decision, from the stored opening;
+    from the second combat on, by re-solving the battle's rest (unless ``solve_large``
+    asks for the whole battle solved and stored); else from the whole battle solved."""
+    game = state.get_game()
+    stored = solution_for(game, solve_missing=False)
+    if stored is not None:
+        return _advise_hidden(state, stored)
+    found = openings.answer_at(state)
+    if found is not None:
+        table, seen, answer = found
+        mover = state.current_player()
+        villain = C.CARD_NAMES[E.bits(state.position.h[mover] & C.VILLAIN_MASK)[0]]
+        advice = _opening_advice(table, answer, mover, seen, villain,
+                                 _mover_payoffs(game.rules.pay, mover), rules_variant(game))
+        return replace(advice, seat=None, seen=())  # the history says both
+    large = trunk_size(game.rules.warriors) > ON_DEMAND_NODES
+    if large and not solve_large and state.position.combat >= 2:
+        return _advise_rest(state)
+    if large and not solve_large and openings.stored_for(game) is not None:
+        raise InvalidPositionError(
+            "this spot of the first combat needs the whole battle with hidden villains "
+            f"solved ({solve_cost(trunk_size(game.rules.warriors))}; each player's first "
+            "move is answered at once from the stored opening, and from the second combat "
+            "on the rest of the battle is re-solved in under a minute); add --solve to "
+            "solve it once now")
+    return _advise_hidden(state, solution_for(game, solve_large))
+
+
+def _advise_rest(state) -> Advice:
+    """:class:`Advice` at a hidden spot from the second combat on, by re-solving the
+    rest of the battle from the start of the spot's combat
+    (:mod:`analysis.cobardes.spot_resolve`)."""
+    say(f"re-solving the rest of this battle from the start of combat "
+        f"{state.position.combat} over the beliefs its history implies (under a minute)")
+    resolved = resolve_rest(state)
+    advice = _advise_hidden(resolved.rest.state, resolved.solution)
+    sol = resolved.solution
+    how = (f"{METHOD_NAMES.get(sol.method, sol.method)} on the trunk's state graph of the "
+           f"battle's rest from the start of combat {resolved.rest.combat} "
+           f"({resolved.nodes:,} nodes), {sol.iterations} iterations until its "
+           "exploitability stopped improving, public subgames solved exactly, in "
+           f"{resolved.seconds:.0f} s; beliefs at the combat's start: "
+           f"{resolved.rest.beliefs}")
+    return replace(advice, solver=how, model=f"beliefs at the combat's start: "
+                   f"{resolved.rest.beliefs}",
+                   source="re-solved from the start of this combat, state-keyed abstraction")
 
 
 def _advise_hidden(state, solution) -> Advice:

@@ -68,6 +68,20 @@ class HiddenSolution:
                      **self.arrays)
 
     @classmethod
+    def from_run(cls, game: pyspiel.Game, compiled, run: FloorRun, method: str = METHOD
+                 ) -> HiddenSolution:
+        """The solution a solve to the floor (``run``) gave on ``game``'s ``compiled``
+        trunk."""
+        cg = compiled
+        arrays = {"kind": cg.kind, "infoset": cg.infoset, "edge_start": cg.edge_start,
+                  "edge_child": cg.edge_child, "edge_action": cg.edge_action,
+                  "edge_prob": cg.edge_prob, "infoset_offset": cg.infoset_offset,
+                  "infoset_actions": cg.infoset_actions, "strategy": run.strategy,
+                  "values": node_values(cg, run.strategy)}
+        return cls(str(game), arrays, run.iterations, run.exploitability, run.value,
+                   provenance(None), method)
+
+    @classmethod
     def load(cls, path: Path) -> HiddenSolution | None:
         """The solution at ``path`` (arrays memory-mapped), ``None`` when missing or of
         another version. A damaged file raises :class:`CorruptFileError` naming it."""
@@ -117,14 +131,7 @@ def solve(game: pyspiel.Game, rule: FloorRule = RULE, progress: bool | None = No
             checkpoint.unlink()  # a damaged or stale one: start afresh
             solver = CFRSolver(compiled, method)
     run = solve_to_floor(solver, rule, progress=progress, checkpoint=checkpoint)
-    cg = compiled
-    arrays = {"kind": cg.kind, "infoset": cg.infoset, "edge_start": cg.edge_start,
-              "edge_child": cg.edge_child, "edge_action": cg.edge_action,
-              "edge_prob": cg.edge_prob, "infoset_offset": cg.infoset_offset,
-              "infoset_actions": cg.infoset_actions, "strategy": run.strategy,
-              "values": node_values(cg, run.strategy)}
-    solution = HiddenSolution(str(game), arrays, run.iterations, run.exploitability,
-                              run.value, provenance(None), method)
+    solution = HiddenSolution.from_run(game, compiled, run, method)
     if keep:
         solution.save(solution_path(game))
     checkpoint.unlink(missing_ok=True)

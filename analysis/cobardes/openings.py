@@ -203,6 +203,42 @@ def stored(pairing: tuple[str, str], warriors: int = C.MAX_WARRIOR, combats: int
     return OpeningAdvice.load(table_path(pairing, warriors, combats))
 
 
+def stored_for(game: pyspiel.Game) -> OpeningAdvice | None:
+    """The shipped opening of the battle ``game`` (courtiers named), if any."""
+    params = game.get_parameters()
+    pairing = (str(params.get("courtier0")), str(params.get("courtier1")))
+    if any(c in ("random", "none", "") for c in pairing):
+        return None
+    table = stored(pairing, game.rules.warriors, game.rules.cfg.combats)
+    return table if table is not None and table.game == str(game) else None
+
+
+def answer_at(state: pyspiel.State) -> tuple[OpeningAdvice, tuple[str, ...], dict] | None:
+    """The stored answer at ``state`` when it is its mover's first decision of a full
+    battle whose opening is stored: the table, what the mover saw since the deal (the
+    game's words) and the answer; else ``None``."""
+    game = state.get_game()
+    table = stored_for(game)
+    if table is None:
+        return None
+    seat = state.current_player()
+    walk = game.new_initial_state()
+    for action in state.history():
+        if not walk.is_chance_node() and walk.current_player() == seat:
+            return None  # the seat decided before: not its first decision
+        walk.apply_action(action)
+    held = E.bits(state.position.h[seat] & C.VILLAIN_MASK)
+    after_deal = dealt(game, held[0], seat) if len(held) == 1 else None
+    if after_deal is None:
+        return None
+    before = len(after_deal.information_state_string(seat).split(" | "))
+    seen = tuple(state.information_state_string(seat).split(" | ")[before:])
+    for entry_seen, answer in table.entries(C.CARD_NAMES[held[0]], seat):
+        if entry_seen == seen:
+            return table, seen, answer
+    return None
+
+
 def build_command(pairing: tuple[str, str]) -> str:
     """The command that solves ``pairing``'s battle and stores its opening advice."""
     return f"farol cobardes openings --matchups '{pairing[0]}/{pairing[1]}'"

@@ -165,8 +165,9 @@ def source_of(key: str, advice: dict) -> str:
 
 
 def limits_of(advice: dict) -> str | None:
-    """What the answer's model leaves out, when it says so (the re-solve's truncation)."""
-    text = advice.get("truncated")
+    """What the answer's model leaves out or takes as given, when it says so (a Coup
+    re-solve's truncation, a ¡Cobardes! re-solve's beliefs)."""
+    text = advice.get("truncated") or advice.get("model")
     return str(text) if text else None
 
 

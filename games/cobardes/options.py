@@ -363,15 +363,19 @@ def make_rules(params) -> Rules:
     return rules
 
 
-def format_position(pos: E.Pos) -> str:
-    """The position string of ``pos`` at the start of a combat (villains written by name).
+def format_position(pos: E.Pos, hide: bool = False) -> str:
+    """The position string of ``pos`` at the start of a combat (villains written by name;
+    with ``hide``, a villain its owner's rival does not know is written ``?``: dealt
+    at random when the string is parsed).
 
     The inverse of :func:`parse_position` for the fields it reads: hands, courtiers
     (``*`` when used), the combat and the unharmed princes.
     """
     fields = []
     for p in (0, 1):
-        cards = ".".join(C.CARD_NAMES[c] if C.is_villain(c) else str(c) for c in E.bits(pos.h[p]))
+        cards = ".".join(
+            ("?" if hide and not pos.kv[1 - p] >> c & 1 else C.CARD_NAMES[c])
+            if C.is_villain(c) else str(c) for c in E.bits(pos.h[p]))
         fields.append(f"hand{p}:{cards}")
     for p in (0, 1):
         c = pos.court[p]
