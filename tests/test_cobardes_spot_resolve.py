@@ -20,7 +20,7 @@ from analysis.cobardes import openings
 from analysis.cobardes.advise import Query, advise, advise_spot
 from analysis.cobardes.hidden_advice import solution_for, strategy_at
 from analysis.cobardes.hidden_solution import solution_path
-from analysis.cobardes.spot_resolve import rest_of_battle, weigh_deals
+from analysis.cobardes.spot_resolve import resolve_rest, rest_of_battle, weigh_deals
 from analysis.cobardes.sweep import hidden_params
 from analysis.cobardes.trunk import GAME, compile_cut
 from analysis.shared import store
@@ -151,6 +151,15 @@ def test_the_deals_are_weighed_by_bayes_rule_over_each_players_first_move(tmp_pa
             checked += 1
             if checked >= 6:
                 break
+        # The re-solve stops once as accurate as the stored battle solve (within the
+        # abstraction), or at its floor.
+        resolved = resolve_rest(state)
+        assert resolved.target == pytest.approx(solution.exploitability)
+        assert resolved.target > 0
+        measured = [x for _, x in resolved.checks]
+        assert measured[-1] <= resolved.target or min(measured[-2:]) > 0.95 * min(
+            measured[:-2])
+        assert resolved.solution.exploitability == pytest.approx(min(measured))
     assert checked >= 3
 
 

@@ -37,7 +37,7 @@ QUICK_COUP = {"turn_cap": 1, "cap_pricing": "draw", "exact": True}  # the exact 
 # The flags of what the page offers as its own controls.
 PAGE_CONTROLS = ("--param", "--history", "--turn-cap", "--cap-pricing", "--mine", "--theirs",
                  "--my-courtier", "--their-courtier", "--my-villain", "--their-villain",
-                 "--combat", "--score", "--warriors")
+                 "--combat", "--score", "--warriors", "--solve")
 
 
 @pytest.fixture()
@@ -204,6 +204,27 @@ def test_a_hidden_villains_spot_is_farol_advise_at_the_same_spot(client, capsys)
     assert "a lower bound on the true one" in accuracy["text"]
     # Player 1 cannot tell player 0's villain: any of the eight that are not the Thug.
     assert len(expected["opponent_hand"]) == 8 and "Thug" not in expected["opponent_hand"]
+
+
+def test_solving_the_whole_battle_is_farol_advise_with_solve(client, capsys):
+    """"Solve the whole battle" under Advanced is --solve, stepped or built; anything but
+    true or false is refused."""
+    params = "kinds=warriors+villains,warriors=2,combats=2"
+    history = ["draw Friar", "draw Thug", "play warrior 1"]
+    answer = client.post("/api/advice", json={"game": "cobardes", "params": params,
+                                              "history": history,
+                                              "options": {"solve": True}}).get_json()
+    assert answer["command"].endswith("--solve")
+    assert answer["advice"]["json"] == _run_command(capsys, answer)
+    built = client.post("/api/position", json={"game": "cobardes", "fields": {
+        "warriors": 2, "mine": ["Prince", "1", "2"], "theirs": ["Prince", "1", "2"],
+        "my_villain": "Friar", "options": {"solve": True}}}).get_json()
+    assert built["command"].endswith("--solve") and "advice" in built
+    refused = client.post("/api/advice", json={"game": "cobardes", "params": params,
+                                               "history": history,
+                                               "options": {"solve": "yes"}})
+    assert refused.status_code == 400 and "solve must be true or false" in refused.get_json()[
+        "error"]
 
 
 def test_coup_advice_is_farol_advise_at_the_same_spot(client, capsys):

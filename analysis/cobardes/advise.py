@@ -529,10 +529,12 @@ def _advise_rest(state) -> Advice:
     resolved = resolve_rest(state)
     advice = _advise_hidden(resolved.rest.state, resolved.solution)
     sol = resolved.solution
+    until = (f"was at most the stored battle solve's ({resolved.target:.3g}) or stopped "
+             "improving" if resolved.target > 0 else "stopped improving")
     how = (f"{METHOD_NAMES.get(sol.method, sol.method)} on the trunk's state graph of the "
            f"battle's rest from the start of combat {resolved.rest.combat} "
            f"({resolved.nodes:,} nodes), {sol.iterations} iterations until its "
-           "exploitability stopped improving, public subgames solved exactly, in "
+           f"exploitability {until}, public subgames solved exactly, in "
            f"{resolved.seconds:.0f} s; beliefs at the combat's start: "
            f"{resolved.rest.beliefs}")
     return replace(advice, solver=how, model=f"beliefs at the combat's start: "

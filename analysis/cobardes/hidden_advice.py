@@ -260,5 +260,7 @@ def advise_hidden(state, solution: HiddenSolution) -> HiddenSpot:
             theirs[name] = theirs.get(name, 0.0) + share
     norm = sum(mix.values())
     mix = {a: p / norm for a, p in mix.items()}
+    # Measured within the abstraction, a lower bound on the true exploitability (never
+    # negative): its best response may fall short of the strategy's own value by a hair.
     return HiddenSpot(mover, value, mix, values, dict(sorted(theirs.items())), len(found),
-                      off_strategy, solution.exploitability, solution.iterations)
+                      off_strategy, max(0.0, solution.exploitability), solution.iterations)

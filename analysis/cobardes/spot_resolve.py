@@ -195,24 +195,34 @@ def weigh_deals(compiled, rest: Rest) -> tuple[object, bool]:
 @dataclass(frozen=True)
 class Resolved:
     """A spot's rest solved: the ``solution`` (of ``rest.game``), the ``rest``, the
-    seconds it took and how many trunk nodes it had."""
+    seconds it took, how many trunk nodes it had, whether the beliefs weighed the deals,
+    the exploitability it stopped at once reached (the stored battle solve's, so the
+    re-solve is as accurate within its abstraction; 0 when none is stored), and its
+    checks: (iteration, exploitability within the abstraction)."""
 
     solution: HiddenSolution
     rest: Rest
     seconds: float
     nodes: int
     weighed: bool
+    target: float
+    checks: tuple = ()
 
 
 def resolve_rest(state: pyspiel.State, progress: bool | None = None) -> Resolved:
     """Solve the rest of ``state``'s battle from the start of its combat, over the
-    beliefs its history implies (not stored: a spot's beliefs are its own)."""
+    beliefs its history implies, until its exploitability within the abstraction is at
+    most the stored battle solve's or stops improving (not stored: a spot's beliefs are
+    its own)."""
     tick = time.perf_counter()
     rest = rest_of_battle(state)
     compiled = compile_cut(rest.game, graph=True, key_names=False,
                            progress=progress).compiled
     compiled, weighed = weigh_deals(compiled, rest)
-    run = solve_to_floor(CFRSolver(compiled, METHOD), RULE, progress=progress)
+    table = openings.stored_for(state.get_game())
+    target = table.exploitability if table is not None else RULE.target
+    run = solve_to_floor(CFRSolver(compiled, METHOD), dataclasses.replace(RULE, target=target),
+                         progress=progress)
     solution = HiddenSolution.from_run(rest.game, compiled, run, METHOD)
     return Resolved(solution, rest, time.perf_counter() - tick, int(compiled.num_nodes),
-                    weighed)
+                    weighed, target, tuple(run.checks))

@@ -12,7 +12,7 @@ to show: its "advice" is the move Farol's strongest agent (``best``) makes there
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pyspiel
@@ -218,6 +218,16 @@ def coup_options(options: Any) -> tuple[bool, int, str]:
     return exact, cap, pricing
 
 
+def cobardes_solve(options: Any) -> bool:
+    """Whether to solve a battle with hidden villains now when it is not stored (``farol
+    advise cobardes``'s ``--solve``), from ``options``, checked."""
+    options = options if isinstance(options, dict) else {}
+    solve = options.get("solve", False)
+    if not isinstance(solve, bool):
+        raise InvalidParameterError("solve must be true or false")
+    return solve
+
+
 def exact_flags(cap: int, pricing: str) -> list[str]:
     """``farol advise coup``'s flags for the exact solve."""
     return ["--exact", "--turn-cap", str(cap), "--cap-pricing", pricing]
@@ -302,10 +312,13 @@ def advice_at(key: Any, params: Any, history: Any, options: Any = None) -> dict:
     exact, cap, pricing = coup_options(options) if key == "coup" else (False, None, None)
     if exact:
         words += exact_flags(cap, pricing)
+    solve = key == "cobardes" and cobardes_solve(options)
+    if solve:
+        words.append("--solve")
     out: dict = {"command": command(*words)}
     try:
         if key == "cobardes":
-            advice = cobardes_advice.advise_spot(state).to_json()
+            advice = cobardes_advice.advise_spot(state, solve).to_json()
             facts = cobardes_facts(state.get_game(), advice)
             return out | {"advice": summary(key, advice, facts)}
         facts = coup_facts(state.core.revealed)
@@ -442,7 +455,7 @@ def advice_of_position(key: Any, fields: Any) -> dict:
                                     "a game, not built")
     fields = fields if isinstance(fields, dict) else {}
     if key == "cobardes":
-        query = cobardes_query(fields)
+        query = replace(cobardes_query(fields), solve=cobardes_solve(fields.get("options")))
         out = {"command": command(*battle_flags(query))}
         advice = cobardes_advice.advise(query).to_json()
         return out | {"advice": summary(key, advice, query_facts(query, advice))}
@@ -478,4 +491,6 @@ def battle_flags(query: cobardes_advice.Query) -> list[str]:
             words += [flag, value]
     if query.score is not None:
         words += ["--score", f"{query.score[0]}-{query.score[1]}"]
+    if query.solve:
+        words.append("--solve")
     return words

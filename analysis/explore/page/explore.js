@@ -48,7 +48,7 @@ function saveHash() {
   } else {
     h.set("spot", JSON.stringify(buildFields()));
   }
-  h.set("options", JSON.stringify(coupOptions()));
+  h.set("options", JSON.stringify(adviceOptions()));
   history.replaceState(null, "", "/" + view.game + "#" + h.toString());
 }
 
@@ -93,7 +93,9 @@ function showAdvice(answer) {
   if (answer.unavailable) {
     box.append(el("p", { className: "unavailable", id: "unavailable" },
                   "No advice here: " + answer.unavailable), command);
-    if (answer.unavailable.includes("under Advanced")) $("coup-options").open = true;
+    if (answer.unavailable.includes("under Advanced")) {
+      $(view.game === "cobardes" ? "cobardes-options" : "coup-options").open = true;
+    }
     box.dataset.state = "unavailable";
     return;
   }
@@ -219,9 +221,10 @@ async function ask(path, body) {
   }
 }
 
-function coupOptions() {
+function adviceOptions() {
   const out = { turn_cap: Number($("turn-cap").value), cap_pricing: $("cap-pricing").value };
   if ($("exact").checked) out.exact = true;
+  if ($("solve-battle").checked) out.solve = true;
   return out;
 }
 
@@ -307,7 +310,7 @@ function play(name) {
 function adviseHere() {
   saveHash();
   ask("/api/advice", { game: view.game, params: view.params, history: view.history,
-                       options: coupOptions() });
+                       options: adviceOptions() });
 }
 
 function startGame() {
@@ -404,6 +407,7 @@ function buildFields() {
       my_courtier: used($("cb-my-courtier").value, "cb-my-used"),
       their_courtier: used($("cb-their-courtier").value, "cb-their-used"),
       my_villain: $("cb-my-villain").value, their_villain: $("cb-their-villain").value,
+      options: adviceOptions(),
     };
   }
   return {
@@ -411,7 +415,7 @@ function buildFields() {
     you: { hidden: coup.hidden, revealed: coup.lost, coins: coup.coins },
     rival: { hidden: Number($("cp-rival-hidden").value), revealed: coup.rivalLost,
              coins: coup.rivalCoins },
-    options: coupOptions(),
+    options: adviceOptions(),
   };
 }
 
@@ -432,6 +436,7 @@ function showMode() {
   $("build-cobardes").hidden = view.game !== "cobardes";
   $("build-coup").hidden = view.game !== "coup";
   $("coup-options").hidden = view.game !== "coup";
+  $("cobardes-options").hidden = view.game !== "cobardes";
 }
 
 function setPresets() {
@@ -489,6 +494,7 @@ async function init() {
     if (opts.turn_cap) $("turn-cap").value = opts.turn_cap;
     if (opts.cap_pricing) $("cap-pricing").value = opts.cap_pricing;
     $("exact").checked = opts.exact === true;
+    $("solve-battle").checked = opts.solve === true;
     fields = saved.spot ? JSON.parse(saved.spot) : {};
   } catch (e) {
     showError("the address holds a spot that cannot be read; showing the default one");
