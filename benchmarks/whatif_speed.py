@@ -104,8 +104,9 @@ def measure(only: list[str]) -> dict:
 
 
 def _interval(e: dict) -> str:
-    """A figure's interval, or "exact" for a solved one."""
-    return "exact" if e.get("exact") else f"[{e['low']:+.4f}, {e['high']:+.4f}]"
+    """A figure's interval, or what kind of solved figure it is ("exact")."""
+    kind = e.get("kind", "exact" if e.get("exact") else "95% interval")
+    return f"[{e['low']:+.4f}, {e['high']:+.4f}]" if kind == "95% interval" else kind
 
 
 def lines(m: dict) -> list[str]:

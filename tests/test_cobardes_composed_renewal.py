@@ -43,11 +43,12 @@ def _draws(pair, renew0, renew1):
     return [pair]
 
 
-def _direct_values(endings: dict, sweeps: int = 4000) -> dict:
-    """Value iteration on the war's states (score, pairing): after each battle player 0
-    keeps an unplayed courtier or renews it, then player 1, knowing that choice."""
+def _direct_values(endings: dict, sweeps: int = 4000, to_win: int = TO_WIN) -> dict:
+    """Value iteration on the war's states (score, pairing), the war won with ``to_win``
+    Victory tokens: after each battle player 0 keeps an unplayed courtier or renews it,
+    then player 1, knowing that choice."""
     pairs = [p for p in itertools.permutations(DECK, 2)]
-    scores = [(a, b) for a in range(TO_WIN) for b in range(TO_WIN)]
+    scores = [(a, b) for a in range(to_win) for b in range(to_win)]
     v = {(s, p): 0.0 for s in scores for p in pairs}
 
     def renewal(score, pair, used):
@@ -63,9 +64,9 @@ def _direct_values(endings: dict, sweeps: int = 4000) -> dict:
             for kind in range(len(OUTCOME_NAMES)):
                 for used in USED:
                     p = endings[pair][kind * len(USED) + used]
-                    if kind == CROWN or (kind == WIN and a + 1 == TO_WIN):
+                    if kind == CROWN or (kind == WIN and a + 1 == to_win):
                         total += p
-                    elif kind == CROWN_LOSS or (kind == LOSS and b + 1 == TO_WIN):
+                    elif kind == CROWN_LOSS or (kind == LOSS and b + 1 == to_win):
                         total -= p
                     else:
                         nxt = {WIN: (a + 1, b), LOSS: (a, b + 1), DRAW: (a, b)}[kind]
@@ -90,6 +91,21 @@ def test_the_composed_war_is_the_stochastic_game_solved_directly(seed):
     # The battles end as given, whatever the score.
     assert sol.reach[model.index[((2, 1), model.pairings[0])]] == pytest.approx(
         endings[model.pairings[0]])
+
+
+@pytest.mark.parametrize("victories", [1, 2, 4])
+def test_a_war_to_other_victories_is_composed_as_solved_directly(victories):
+    """The war game's ``victories``: the composed war, and the direct value iteration
+    with the war won at that many tokens, agree on every score."""
+    model = RenewalModel(DECK, 3, 3, victories)
+    endings = _random_endings(model, 4)
+    sol = CR.compose_renewal(endings, model)
+    want = _direct_values(endings, to_win=victories)
+    assert len(want) == len(model.states) == victories ** 2 * len(model.pairings)
+    for state, value in want.items():
+        assert sol.values[model.index[state]] == pytest.approx(value, abs=1e-9)
+    printed = CR.compose_renewal(endings, RenewalModel(DECK, 3, 3))
+    assert sol.value(model.pairings[0]) != pytest.approx(printed.value(model.pairings[0]))
 
 
 def test_keeping_an_unplayed_decisive_courtier_is_chosen():

@@ -21,8 +21,13 @@ from analysis.cobardes.fast_outcomes import OutcomeSolver
 from analysis.cobardes.graph import ENDINGS
 from analysis.cobardes.hidden_sweep import HiddenMatchupRecord
 from analysis.cobardes.renewal import RenewalBattle, RenewalModel, RenewalSolution, solve_renewal
+from analysis.shared import store
 from games.cobardes.options import make_rules
 from games.errors import InvalidParameterError
+
+# What the composition misses on the villain-free pairings against the exact renewal war
+# (benchmarks/cobardes_renewal_composition.py writes it).
+COMPOSITION_MISS = store.REPOSITORY / "benchmarks" / "results" / "cobardes_renewal_composition.json"
 
 
 @dataclass(frozen=True)

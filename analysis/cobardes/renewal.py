@@ -36,7 +36,7 @@ from analysis.cobardes.graph import (
     outcome_kind,
     outcome_totals,
 )
-from analysis.cobardes.war import SCORES, TOKENS_TO_WIN, score_order
+from analysis.cobardes.war import TOKENS_TO_WIN, score_order
 from analysis.shared import store
 from analysis.shared.store import atomic_write_text, read_record
 from games.cobardes import cards as C
@@ -106,11 +106,15 @@ class RenewalModel:
         not in the finished battle.
     warriors, combats
         The armies (warriors ``0..warriors``) and combats per battle.
+    victories
+        The Victory tokens that win the war (the war game's ``victories``; printed 3):
+        the scores run from 0 to ``victories - 1`` each.
     """
 
     courtiers: tuple[str, ...] = tuple(C.COURTIER_NAMES)
     warriors: int = C.MAX_WARRIOR
     combats: int = C.MAX_COMBATS
+    victories: int = TOKENS_TO_WIN
 
     def __post_init__(self):
         names = tuple(C.COURTIER_NAMES[C.courtier_id(c)] for c in self.courtiers)
@@ -120,9 +124,13 @@ class RenewalModel:
             raise InvalidParameterError(
                 f"the renewal model needs at least 4 courtiers (two held, two to draw), "
                 f"not {len(names)}")
+        if self.victories < 1:
+            raise InvalidParameterError(
+                f"a war is won with at least 1 Victory token, not {self.victories}")
         self.courtiers = names
+        self.scores = [(a, b) for a in range(self.victories) for b in range(self.victories)]
         self.pairings = [(a, b) for a in names for b in names if a != b]
-        self.states = [(s, p) for s in SCORES for p in self.pairings]
+        self.states = [(s, p) for s in self.scores for p in self.pairings]
         self.index = {state: i for i, state in enumerate(self.states)}
 
     @property
@@ -173,9 +181,9 @@ class RenewalModel:
             nexts = {WIN: (a + 1, b), LOSS: (a, b + 1), DRAW: (a, b)}
             for kind in range(len(OUTCOME_NAMES)):
                 t = ending_index(kind, used)
-                if kind == CROWN or (kind == WIN and a + 1 >= TOKENS_TO_WIN):
+                if kind == CROWN or (kind == WIN and a + 1 >= self.victories):
                     pay[t], how[t] = 1.0, ("end", 1.0)
-                elif kind == CROWN_LOSS or (kind == LOSS and b + 1 >= TOKENS_TO_WIN):
+                elif kind == CROWN_LOSS or (kind == LOSS and b + 1 >= self.victories):
                     pay[t], how[t] = -1.0, ("end", -1.0)
                 else:
                     r = self.renewal(values, nexts[kind], pairing, used)
@@ -323,7 +331,7 @@ class RenewalSolution:
         m = self.model
         return {
             "version": RENEWAL_VERSION, "courtiers": list(m.courtiers),
-            "warriors": m.warriors, "combats": m.combats,
+            "warriors": m.warriors, "combats": m.combats, "victories": m.victories,
             "states": [f"{a}-{b}|{p[0]}|{p[1]}" for (a, b), p in m.states],
             "values": self.values.tolist(), "iterate": self.iterate.tolist(),
             "reach": np.round(self.reach, 12).tolist(), "residual": self.residual,
@@ -335,7 +343,9 @@ class RenewalSolution:
 
     @classmethod
     def from_json(cls, data: dict) -> RenewalSolution:
-        model = RenewalModel(tuple(data["courtiers"]), data["warriors"], data["combats"])
+        # Records written before the victories were a parameter are wars to 3.
+        model = RenewalModel(tuple(data["courtiers"]), data["warriors"], data["combats"],
+                             data.get("victories", TOKENS_TO_WIN))
         return cls(model, np.asarray(data["values"]), np.asarray(data["iterate"]),
                    np.asarray(data["reach"]), data["history"], data["spectral_radius"],
                    data.get("positions", {}))
@@ -351,7 +361,8 @@ def cache_path(model: RenewalModel, directory: str | Path | None = None) -> Path
     directory = renewal_dir() if directory is None else directory
     slug = "all" if set(model.courtiers) == set(C.COURTIER_NAMES) else "_".join(
         c.replace("-", "").replace(" ", "").lower() for c in model.courtiers)
-    return Path(directory) / f"renewal_{slug}__w{model.warriors}c{model.combats}.json"
+    won = "" if model.victories == TOKENS_TO_WIN else f"v{model.victories}"
+    return Path(directory) / f"renewal_{slug}__w{model.warriors}c{model.combats}{won}.json"
 
 
 def solve_renewal(model: RenewalModel, guess: np.ndarray | None = None, tol: float = 1e-9,
@@ -391,7 +402,7 @@ def solve_renewal(model: RenewalModel, guess: np.ndarray | None = None, tol: flo
             atomic_write_text(Path(checkpoint), json.dumps(data))
 
     try:
-        for score in score_order():
+        for score in score_order(model.victories):
             if score in done:
                 continue
             rows = np.array([model.index[(score, p)] for p in model.pairings])
@@ -471,7 +482,10 @@ def capped_values(model: RenewalModel, max_battles: int, graphs: dict | None = N
 
 def fixed_pairing_guess(model: RenewalModel, directory=None) -> np.ndarray | None:
     """The fixed-pairing war values of every state from the pairing sweep's cache, a good
-    first iterate; ``None`` if a pairing is missing."""
+    first iterate; ``None`` if a pairing is missing (or the war is not won with 3
+    Victory tokens, the sweep's)."""
+    if model.victories != TOKENS_TO_WIN:
+        return None
     results = sweep.load_results(model.pairings, model.warriors, model.combats,
                                  directory, war=True)
     if len(results) < len(model.pairings):
@@ -562,7 +576,7 @@ def keep_counts(sol: RenewalSolution) -> dict[str, dict[str, int]]:
     model = sol.model
     out = {c: {"p0_keep": 0, "p0_total": 0, "p1_keep": 0, "p1_total": 0}
            for c in model.courtiers}
-    for score in SCORES:
+    for score in model.scores:
         for pairing in model.pairings:
             for used in USED:
                 r = sol.renewal(score, pairing, used)

@@ -18,9 +18,12 @@ uniformly at random among its legal moves at every decision (the ``random`` bot,
 other ¡Cobardes! agent that plays any variant), and the same composition of the scores
 gives the solution's exact chance of winning the war against it, in either seat.
 
-Villains are left out: a battle with hidden villains is solved by CFR on an abstraction
-in minutes a courtier matchup (``farol cobardes sweep --kind hidden``), too long to redo
-per variant; the answer says so, and what it would take.
+Villains: a battle with hidden villains is solved by CFR on an abstraction in minutes a
+courtier matchup (``farol cobardes sweep --kind hidden``), too long to redo per variant.
+A variant that changes only the war (its victories, its court deck) changes no battle:
+its war with villains is composed from the stored matchups, beside the printed rules'
+(:mod:`analysis.cobardes.villain_whatif`); for one that changes the battle the answer
+says what it would take.
 
 Every pairing's solution is kept as one line of a record file under the data folder,
 named by the rules it solved, so an interrupted what-if resumes, and the printed rules
@@ -38,6 +41,7 @@ from pathlib import Path
 
 import pyspiel
 
+from analysis.cobardes import villain_whatif
 from analysis.cobardes.fast_outcomes import OutcomeSolver
 from analysis.cobardes.graph import CROWN, CROWN_LOSS, DRAW, LOSS, WIN, outcome_totals
 from analysis.cobardes.war import continuation, score_order
@@ -325,12 +329,16 @@ def run_whatif(variant: dict, seed: int = 0, workers: int = 1, scheduler=None,
                  f"of each score, the weak one is {WEAK} at every decision (the random "
                  "bot); the strong player's chance of winning is exact, averaged over both "
                  "seats and every pairing.")
+    with_villains: list[Metric] = []
     if rules.villains:
-        notes.append(
-            "Villains are left out of both wars: a battle with hidden villains is solved by "
-            "CFR on an abstraction, a couple of minutes for each of the 90 courtier "
-            "matchups (farol cobardes sweep --kind hidden), so the villains' ranking for a "
-            "variant takes hours; the courtiers' ranking below is the war without them.")
+        notes.append("The war above leaves villains out; the courtiers' ranking without "
+                     "villains is that war's.")
+        base_war, war = villain_whatif.war_for({}), villain_whatif.war_for(variant)
+        if isinstance(base_war, str) or isinstance(war, str):
+            notes.append(war if isinstance(war, str) else base_war)
+        else:
+            with_villains = villain_whatif.metrics(base_war, war)
+            notes.append(villain_whatif.model_note(base_war, war))
     free = {k: v for k, v in variant.items() if k != "villain_deck"}
     free["kinds"] = "warriors+courtiers" if rules.courtiers else "warriors"
     printed = {"kinds": free["kinds"]}
@@ -347,8 +355,10 @@ def run_whatif(variant: dict, seed: int = 0, workers: int = 1, scheduler=None,
     version, commit = provenance_fields()
     games = {"printed pairings": len(a), "variant pairings": len(b),
              "battle solves": sum(w.solves for w in a + b)}
+    if with_villains:
+        games["matchups with villains composed"] = base_war.matchups + war.matchups
     return WhatIf("cobardes", name or variant_name(variant), variant, printed,
-                  tuple(metrics), tuple(notes), games, seed, version, commit,
+                  tuple(metrics + with_villains), tuple(notes), games, seed, version, commit,
                   round(time.perf_counter() - start, 1))
 
 

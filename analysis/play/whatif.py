@@ -33,42 +33,84 @@ from analysis.statistics.intervals import cluster_interval, difference, mean_int
 WHATIF_VERSION = 1
 INF = float("inf")
 
+# What an estimate's number is (:attr:`Estimate.kind`).
+INTERVAL = "95% interval"   # measured over games: ``low``/``high`` bound its 95% interval
+EXACT = "exact"             # solved exactly for the rules: ``low == high == value``
+# Exact given a model whose own parts are approximate (e.g. a war composed exactly from
+# battles solved by CFR on an abstraction): no interval is known, ``low == high ==
+# value``, and the metric's ``source`` names the model and its measured accuracy.
+ON_MODEL = "exact on the model"
+KINDS = (INTERVAL, EXACT, ON_MODEL)
+
 
 @dataclass(frozen=True)
 class Estimate:
-    """A metric's value and its 95% interval (``exact``: solved, the interval is the value)."""
+    """A metric's value and what kind of number it is (``kind``, one of :data:`KINDS`):
+    with its 95% interval ``low``-``high``, exact, or exact on an approximate model (then
+    the interval is the value: its error is the model's, named by the metric's source).
+    ``spread``: the least and greatest of the cases the value averages (e.g. the courtier
+    matchups), where that says something; not an uncertainty."""
 
     value: float
     low: float
     high: float
-    exact: bool = False
+    kind: str = INTERVAL
+    spread: tuple[float, float] | None = None
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"an estimate is one of {', '.join(KINDS)}, not {self.kind!r}")
+
+    @property
+    def exact(self) -> bool:
+        """Solved exactly for the rules (not on an approximate model)."""
+        return self.kind == EXACT
+
+    @property
+    def solved(self) -> bool:
+        """Solved, exactly or exactly on a model: no sampling interval."""
+        return self.kind != INTERVAL
 
     @property
     def half_width(self) -> float:
         return (self.high - self.low) / 2
 
     def holds(self, x: float, tol: float = 1e-9) -> bool:
-        """Whether ``x`` lies in the interval (within ``tol`` for an exact value)."""
+        """Whether ``x`` lies in the interval (within ``tol`` for a solved value)."""
         return self.low - tol <= x <= self.high + tol
 
     def to_json(self) -> dict:
         # A rate of nothing (no bluff was made) is not a number: kept as null.
         def num(x: float) -> float | None:
             return None if math.isnan(x) else x
-        return {"value": num(self.value), "low": num(self.low), "high": num(self.high),
-                "exact": self.exact}
+        out = {"value": num(self.value), "low": num(self.low), "high": num(self.high),
+               "kind": self.kind}
+        if self.spread is not None:
+            out["spread"] = [num(x) for x in self.spread]
+        return out
 
     @classmethod
     def from_json(cls, data: dict) -> Estimate:
         def num(x) -> float:
             return float("nan") if x is None else float(x)
-        return cls(num(data["value"]), num(data["low"]), num(data["high"]),
-                   bool(data.get("exact", False)))
+        # Records written before ``kind``: ``exact`` true or false.
+        kind = data.get("kind", EXACT if data.get("exact") else INTERVAL)
+        spread = data.get("spread")
+        return cls(num(data["value"]), num(data["low"]), num(data["high"]), kind,
+                   None if spread is None else (num(spread[0]), num(spread[1])))
 
 
 def exact(value: float) -> Estimate:
     """A solved value: its interval is the value itself."""
-    return Estimate(float(value), float(value), float(value), True)
+    return Estimate(float(value), float(value), float(value), EXACT)
+
+
+def on_model(value: float, spread: tuple[float, float] | None = None) -> Estimate:
+    """A value exact on an approximate model (see :data:`ON_MODEL`), with the spread of
+    the cases it averages if given."""
+    value = float(value)
+    return Estimate(value, value, value, ON_MODEL,
+                    None if spread is None else (float(spread[0]), float(spread[1])))
 
 
 @dataclass(frozen=True)

@@ -7,30 +7,40 @@ the template ``whatif.md.j2``. The page and its record go to ``<out>/whatif/<nam
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from pathlib import Path
 
 from matplotlib.figure import Figure
 
-from analysis.play.whatif import Estimate, Metric, WhatIf
+from analysis.play.whatif import ON_MODEL, Estimate, Metric, WhatIf
 from analysis.report.guides.common import render
 from analysis.shared.store import atomic_write_text
 
 GAME_NAMES = {"coup": "Coup", "cobardes": "¡Cobardes!", "goat_lords": "Goat Lords"}
 # The metrics of the summary, in order, where present.
 HEADLINES = ("first_player_edge", "draw_rate", "length")
+# ¡Cobardes!'s war with villains: its metrics' keys start so, and get a section of their own.
+WITH_VILLAINS = "villains_"
 
 
 def _clean(est: Estimate) -> Estimate:
     """``est`` with values within rounding of 0 written as 0 (no "-0.0")."""
     def zero(x: float) -> float:
         return 0.0 if abs(x) < 5e-7 else x
-    return Estimate(zero(est.value), zero(est.low), zero(est.high), est.exact)
+    return dataclasses.replace(est, value=zero(est.value), low=zero(est.low),
+                               high=zero(est.high))
 
 
-def number(est: Estimate, unit: str) -> str:
-    """A value with its interval in the unit's words ("51.2% [49.1, 53.3]")."""
+def _kind(est: Estimate) -> str:
+    """What a solved figure is, in brackets: "(exact)" or "(exact on the model)"."""
+    return " (exact on the model)" if est.kind == ON_MODEL else " (exact)"
+
+
+def number(est: Estimate, unit: str, kind: bool = True) -> str:
+    """A value with its interval in the unit's words ("51.2% [49.1, 53.3]"); a solved one
+    says what kind it is ("(exact)") unless ``kind`` is false."""
     est = _clean(est)
     if math.isnan(est.value):
         return "none measured"
@@ -41,11 +51,22 @@ def number(est: Estimate, unit: str) -> str:
         text, span = f"{est.value:+.3f}", f" [{est.low:+.3f}, {est.high:+.3f}]"
     else:
         text, span = f"{est.value:.2f}", f" [{est.low:.2f}, {est.high:.2f}]"
-    return text + (" (exact)" if est.exact else span)
+    return text + ((_kind(est) if kind else "") if est.solved else span)
 
 
-def change(est: Estimate, unit: str) -> str:
-    """A difference with its interval ("+1.5 points [-0.3, +3.2]")."""
+def spread(est: Estimate, unit: str) -> str:
+    """The least and greatest of the cases a figure averages ("37.2 to 49.6%")."""
+    if est.spread is None:
+        return ""
+    lo, hi = est.spread
+    if unit == "share":
+        return f"{100 * lo:.1f} to {100 * hi:.1f}%"
+    return f"{lo:+.3f} to {hi:+.3f}"
+
+
+def change(est: Estimate, unit: str, kind: bool = True) -> str:
+    """A difference with its interval ("+1.5 points [-0.3, +3.2]"); a solved one says
+    what kind it is unless ``kind`` is false."""
     est = _clean(est)
     if math.isnan(est.value):
         return "none measured"
@@ -56,8 +77,8 @@ def change(est: Estimate, unit: str) -> str:
         text, span = f"{est.value:+.3f}", f" [{est.low:+.3f}, {est.high:+.3f}]"
     else:
         text, span = f"{est.value:+.2f} {unit}", f" [{est.low:+.2f}, {est.high:+.2f}]"
-    if est.exact:
-        return text + " (exact)"
+    if est.solved:
+        return text + (_kind(est) if kind else "")
     verdict = "" if est.holds(0.0) else " — a real change"
     return text + span + verdict
 
@@ -67,7 +88,7 @@ def verdict(m: Metric) -> str:
     d = m.difference
     if math.isnan(d.value):
         return f"{m.label}: none measured."
-    if d.exact:
+    if d.solved:
         return f"{m.label}: {number(m.printed, m.unit)} → {number(m.variant, m.unit)}."
     if d.holds(0.0):
         return (f"{m.label}: no change shown ({change(d, m.unit)}; printed "
@@ -83,7 +104,57 @@ def summary_lines(result: WhatIf) -> list[str]:
     ranked = ranking(result)
     if ranked:
         lines.append(f"the courtiers, strongest first: printed {ranked[0]}; variant {ranked[1]}.")
+    villains = villain_war_line(result)
+    if villains:
+        lines.append(villains)
     return lines
+
+
+def villain_war_line(result: WhatIf) -> str | None:
+    """¡Cobardes!'s war with villains in one line: the first player, the strongest
+    courtier and the villain worth most, printed rules → variant (None: not answered)."""
+    found = {m.key[len(WITH_VILLAINS):]: m for m in result.metrics
+             if m.key.startswith(WITH_VILLAINS)}
+    if "first_player_edge" not in found:
+        return None
+
+    def best(prefix: str, side: str) -> str:
+        top = max((m for k, m in found.items() if k.startswith(prefix)),
+                  key=lambda m: getattr(m, side).value)
+        return f"{top.key[len(WITH_VILLAINS + prefix):]} {100 * getattr(top, side).value:.1f}%"
+
+    edge = found["first_player_edge"]
+    return (f"with villains (exact on the war composed from the stored battles): the first "
+            f"player wins {100 * (0.5 + edge.printed.value):.1f}% → "
+            f"{100 * (0.5 + edge.variant.value):.1f}% of wars; strongest courtier "
+            f"{best('courtier_', 'printed')} → {best('courtier_', 'variant')}; the villain "
+            f"worth most dealt first {best('villain_', 'printed')} → "
+            f"{best('villain_', 'variant')}.")
+
+
+def villain_section(result: WhatIf) -> dict | None:
+    """¡Cobardes!'s war with villains for the page: who answers, the first player and
+    the courtiers (one table), the villains with their spread (another); None when not
+    answered."""
+    rows = [m for m in result.metrics if m.key.startswith(WITH_VILLAINS)]
+    if not rows:
+        return None
+
+    def row(m: Metric) -> list[str]:
+        return [m.label.split(": ", 1)[-1], number(m.printed, m.unit, False),
+                number(m.variant, m.unit, False), change(m.difference, m.unit, False)]
+
+    def ranked(prefix: str) -> list[Metric]:
+        found = [m for m in rows if m.key.startswith(WITH_VILLAINS + prefix)]
+        return sorted(found, key=lambda m: -m.variant.value)
+
+    courtiers = [row(m) for m in ranked("first_player")] + [row(m) for m in ranked("courtier_")]
+    villains = [[m.key[len(WITH_VILLAINS + "villain_"):], number(m.printed, m.unit, False),
+                 spread(m.printed, m.unit), number(m.variant, m.unit, False),
+                 spread(m.variant, m.unit), change(m.difference, m.unit, False)]
+                for m in ranked("villain_")]
+    return {"source": rows[0].source, "kind": rows[0].difference.kind,
+            "courtiers": courtiers, "villains": villains}
 
 
 def ranking(result: WhatIf) -> tuple[str, str] | None:
@@ -103,7 +174,8 @@ def ranking(result: WhatIf) -> tuple[str, str] | None:
 def chart(result: WhatIf, path: Path) -> None:
     """The variant minus the printed rules for every answer given as a share, in points,
     each with its 95% interval (a dot alone: solved exactly)."""
-    shares = [m for m in result.metrics if m.unit == "share" and not math.isnan(m.difference.value)]
+    shares = [m for m in result.metrics if m.unit == "share"
+              and not math.isnan(m.difference.value) and not m.key.startswith(WITH_VILLAINS)]
     fig = Figure(figsize=(7.5, 0.32 * len(shares) + 1.4))
     ax = fig.add_subplot(1, 1, 1)
     for y, m in enumerate(reversed(shares)):
@@ -128,9 +200,12 @@ def write_page(result: WhatIf, out: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     chart(result, folder / "chart.svg")
     rows = [[m.label, number(m.printed, m.unit), number(m.variant, m.unit),
-             change(m.difference, m.unit), m.source] for m in result.metrics]
+             change(m.difference, m.unit), m.source] for m in result.metrics
+            if not m.key.startswith(WITH_VILLAINS)]
+    villains = villain_section(result)
     players = result.base.get("players")
-    question = (f"{players} players" if players else "the war without villains")
+    question = (f"{players} players" if players else "the war without villains"
+                + (", and with them" if villains else ""))
     base = {k: v for k, v in result.base.items() if k != "players"}
     games = ", ".join(f"{k.replace('_', ' ')}: {v:,}" for k, v in result.games.items())
     text = render("whatif.md.j2", title=title(result), game_name=GAME_NAMES[result.game],
@@ -138,7 +213,7 @@ def write_page(result: WhatIf, out: Path) -> Path:
                   base_text=(" (" + ", ".join(f"{k}={v}" for k, v in base.items()) + ")"
                              if base else ""),
                   summary="\n".join(f"- {line}" for line in summary_lines(result)),
-                  rows=rows, notes=result.notes, games_text=games or "nothing",
+                  rows=rows, villains=villains, notes=result.notes, games_text=games or "nothing",
                   seconds_text=f"{result.seconds:,.0f} s for this run",
                   seed=result.seed, version=result.version, commit=result.commit)
     page = folder / "index.md"

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.cobardes import balance, renewal
+from analysis.cobardes.composed_renewal import COMPOSITION_MISS
 from analysis.cobardes.exact import BattleSpec
 from analysis.report.cells import annotate, ink
 from analysis.report.context import ReportContext
@@ -19,7 +20,7 @@ BENCHMARK_JSON = BENCHMARKS / "cobardes_villains.json"
 REFINED_KEY_JSON = BENCHMARKS / "cobardes_refined_key.json"
 FULL_BATTLE_JSON = BENCHMARKS / "cobardes_full_battle.json"
 WAR_COMPOSITION_JSON = BENCHMARKS / "cobardes_war_composition.json"
-RENEWAL_COMPOSITION_JSON = BENCHMARKS / "cobardes_renewal_composition.json"
+RENEWAL_COMPOSITION_JSON = COMPOSITION_MISS
 EXACT = "exact backward induction (LP per confrontation), exploitability 0"
 
 
