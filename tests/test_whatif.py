@@ -231,6 +231,13 @@ def test_the_command_refuses_nonsense_in_one_line(data, capsys):
     assert main(["whatif", "coup", "--agent", "blueprint", "--param", "coup_cost=6",
                  "--players", "2"]) == 2
     assert "blueprint" in capsys.readouterr().err
+    # The ¡Cobardes! war is solved from its start with no cap on battles: a cap or tokens
+    # at the start are refused, not silently left out.
+    assert main(["whatif", "cobardes", "--param", "max_battles=4"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "max_battles" in err and "cannot vary" in err
+    assert main(["whatif", "cobardes", "--param", "tokens0=1"]) == 2
+    assert "tokens0" in capsys.readouterr().err
 
 
 @pytest.mark.slow

@@ -56,11 +56,13 @@ from analysis.play.whatif import (
 )
 from analysis.shared import store
 from analysis.shared.distribute import local_pool, run_on_dask
+from analysis.shared.params import game_parameter_spec
 from analysis.shared.progress import bar as progress_bar
 from games.cobardes import cards as C
 from games.cobardes import engine as E
 from games.cobardes.options import Payoffs, make_rules
 from games.cobardes.war import WarRules
+from games.errors import InvalidParameterError
 
 WAR_GAME = "python_cobardes_war"
 # The war's rules a battle reads (the rest are the war's own: victories, decks, kinds).
@@ -322,6 +324,14 @@ def run_whatif(variant: dict, seed: int = 0, workers: int = 1, scheduler=None,
     variant = dict(variant)
     rules = war_rules(variant)
     war_rules({})
+    printed = game_parameter_spec(WAR_GAME)
+    unmodelled = [k for k in villain_whatif.NOT_MODELLED
+                  if k in variant and str(variant[k]) != str(printed[k])]
+    if unmodelled:
+        raise InvalidParameterError(
+            f"{', '.join(unmodelled)}: the what-if solves the war from its start (no Victory "
+            "tokens) with no cap on its battles, so it cannot vary these; vary victories, "
+            "warriors, combats or the decks")
     notes = [f"Solved exactly: {SOLVER}"
              + ("; each player keeps one courtier for the whole war, every ordered pairing of "
                 "two different courtiers equally likely." if rules.courtiers else ".")]
