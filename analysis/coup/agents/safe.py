@@ -11,7 +11,8 @@ caught, claims proven, challenges made and declined). That move is played when i
 - the risk of a move is what it gives up inside the re-solved turn against an opponent
   who plays the re-solved strategy: the mix's value less the move's (zero for a move the
   mix plays);
-- the budget is the sum of the opponent's *gifts* so far, less the risks taken: at each
+- the budget is the sum of the opponent's *gifts* so far, less the risks taken (a move
+  whose risk exceeds it is played with the chance the budget pays for): at each
   of the opponent's decisions, the turn is re-solved from the same public beliefs and
   the gift is what the move it made gives up against the mix it could have played, in
   expectation over the hands the public beliefs give it.
@@ -60,11 +61,16 @@ class SafeAgent(ResolveAgent):
         mix, values = solved.mixes[key], solved.move_values.get(key, {})
         exploit = SearchAgent.search(self, view, core, legal)
         risk = _risk(mix, values, exploit)
-        if risk is not None and risk <= self.allowance:
-            self.allowance -= risk
-            self.risked += risk
-            self.exploits += 1
-            return exploit
+        # The exploiting move with the chance the allowance pays for: all of its risk if
+        # it fits, else that share of it (the expected risk spent is the allowance).
+        share = 0.0 if risk is None else 1.0 if risk <= self.allowance else \
+            self.allowance / risk
+        if share > 0.0:
+            self.allowance = max(0.0, self.allowance - share * risk)
+            self.risked += share * risk
+            if self.rng.random() < share:
+                self.exploits += 1
+                return exploit
         return self.rng.choices(list(mix), weights=list(mix.values()))[0]
 
     # ---- the opponent's gifts ------------------------------------------------------
