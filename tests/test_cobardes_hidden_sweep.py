@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
@@ -211,6 +212,24 @@ def test_a_record_without_endings_is_read_then_solved_again(tmp_path):
     again = H.run_hidden_sweep(PAIRS[:1], directory=tmp_path, workers=1, progress=False,
                                **SMALL)[PAIRS[0]]
     assert again.outcomes == first.outcomes and _numbers(again) == _numbers(first)
+
+
+def test_an_opening_without_the_decisions_to_the_commit_is_solved_again(tmp_path):
+    """A matchup whose opening was stored before each seat's decisions up to its commit
+    were kept is solved again: the same record (the solve is deterministic), the table
+    with them."""
+    first = H.run_hidden_sweep(PAIRS[:1], directory=tmp_path, workers=1, progress=False,
+                               **SMALL)[PAIRS[0]]
+    where = H.openings_dir(tmp_path)
+    table = openings.OpeningAdvice.load(openings.table_path(PAIRS[0], 2, 2, where))
+    assert table.to_commit and H.stored_complete(tmp_path, PAIRS[0], 2, 2)
+    dataclasses.replace(table, later=None).save(where)
+    assert not H.stored_complete(tmp_path, PAIRS[0], 2, 2)
+    again = H.run_hidden_sweep(PAIRS[:1], directory=tmp_path, workers=1, progress=False,
+                               **SMALL)[PAIRS[0]]
+    assert _numbers(again) == _numbers(first) and again.outcomes == first.outcomes
+    redone = openings.OpeningAdvice.load(openings.table_path(PAIRS[0], 2, 2, where))
+    assert redone.later == table.later and redone.seats == table.seats
 
 
 def test_processes_and_a_local_dask_cluster_give_the_same_records(tmp_path):

@@ -18,12 +18,13 @@ from analysis.cli import main
 from analysis.cobardes import advise as advise_module
 from analysis.cobardes import openings
 from analysis.cobardes.advise import Query, advise, advise_spot
-from analysis.cobardes.hidden_advice import solution_for, strategy_at
+from analysis.cobardes.hidden_advice import advise_hidden, solution_for, strategy_at
 from analysis.cobardes.hidden_solution import solution_path
 from analysis.cobardes.spot_resolve import resolve_rest, rest_of_battle, weigh_deals
 from analysis.cobardes.sweep import hidden_params
 from analysis.cobardes.trunk import GAME, compile_cut
 from analysis.shared import store
+from games.cobardes import engine as E
 from games.cobardes import keys as K
 from games.history import history_text
 
@@ -91,28 +92,36 @@ def _deal_chances(compiled) -> dict[tuple[int, ...], float]:
     return out
 
 
-def _first_move_chance(solution, game, history, seat, villain):
+def _moves_chance(solution, game, history, seat, villain):
     """The chance, under the whole battle's ``solution``, that ``seat`` holding
-    ``villain`` makes its first move of ``history``: that move's probability at its
-    information set, reached with ``villain`` dealt to the seat (the rival's deal any
-    that keeps the moves legal: the seat cannot see it)."""
+    ``villain`` makes its moves of ``history`` in the first combat, up to the one that
+    commits its card: each move's probability at its information set, reached with
+    ``villain`` dealt to the seat (the rival's deal any that keeps the moves legal: the
+    seat cannot see it)."""
     state, cut = game.new_initial_state(), 0
     while state.is_chance_node() and state.position.pending:  # the two villain deals
         state.apply_action(history[cut])
         cut += 1
     assert cut == 2
     moves = list(history[cut:])
-    first = next(i for i in range(len(moves) + 1)
-                 if _replay(game, history[:cut] + moves[:i]).current_player() == seat)
     for other in [history[1 - seat], *range(16)]:
         deal = [villain, other] if seat == 0 else [other, villain]
         if deal[0] == deal[1]:
             continue
         try:
-            _replay(game, deal + moves[:first + 1])
+            walk = _replay(game, deal)
+            chance = 1.0
+            for i, move in enumerate(moves):
+                if walk.position.combat > 1:
+                    break
+                if not walk.is_chance_node() and walk.current_player() == seat:
+                    chance *= strategy_at(solution, deal + moves[:i])[move]
+                    if walk.position.phase == E.COMMIT:
+                        break
+                walk.apply_action(move)
         except Exception:  # a rival's deal its moves cannot follow
             continue
-        return strategy_at(solution, deal + moves[:first])[moves[first]]
+        return chance
     raise AssertionError("no deal follows the moves")
 
 
@@ -123,11 +132,12 @@ def _replay(game, moves):
     return state
 
 
-def test_the_deals_are_weighed_by_bayes_rule_over_each_players_first_move(tmp_path):
+@pytest.mark.parametrize("pairing", [("Squire", "Archer"), ("Wolf", "Maiden")])
+def test_the_deals_are_weighed_by_bayes_rule_over_each_players_moves(tmp_path, pairing):
     """At the start of the spot's combat each villain deal weighs its chance times the
-    chance of each player's first move holding it, read off the whole battle's
-    solution where the opening was stored from."""
-    pairing = ("Squire", "Archer")
+    chance of each player's moves in the first combat up to its card holding it (the
+    Maiden is advanced or held back first), read off the whole battle's solution where
+    the opening was stored from."""
     game = pyspiel.load_game(GAME, hidden_params(pairing, 2, 3))
     solution = solution_for(game)
     with store.use(tmp_path / "data"):
@@ -139,9 +149,9 @@ def test_the_deals_are_weighed_by_bayes_rule_over_each_players_first_move(tmp_pa
                 continue
             compiled = compile_cut(rest.game, graph=True, key_names=False).compiled
             weighed, applied = weigh_deals(compiled, rest)
-            assert applied and "each player's first move" in rest.beliefs
+            assert applied and "each player's moves" in rest.beliefs
             prior, posterior = _deal_chances(compiled), _deal_chances(weighed)
-            expected = {deal: p * np.prod([_first_move_chance(
+            expected = {deal: p * np.prod([_moves_chance(
                 solution, game, state.history(), seat, deal[seat]) for seat in (0, 1)])
                 for deal, p in prior.items()}
             total = sum(expected.values())
@@ -237,3 +247,30 @@ def test_each_players_first_decision_by_history_reads_the_shipped_opening():
     assert len(same) == 1 and second.source.startswith("stored opening")
     assert _mix(second) == pytest.approx(_mix(same[0]))
     assert second.value == pytest.approx(same[0].value)
+
+
+def test_the_opening_keeps_each_seats_decisions_up_to_its_commit(tmp_path):
+    """A courtier advanced or held back first, the card committed after: each seat's
+    decisions up to its commit are stored, and --history reads them, as the battle's
+    solution answers there."""
+    pairing = ("Wolf", "Maiden")
+    game = pyspiel.load_game(GAME, hidden_params(pairing, 2, 3))
+    solution = solution_for(game)
+    table = openings.from_solution(pairing, game, solution, 2, 3)
+    assert table.to_commit and table.later[1]  # here the Maiden is advanced or held back first
+    checked = 0
+    with store.use(tmp_path / "data"):
+        table.save()
+        stored = openings.stored(pairing, 2, 3)
+        assert stored.later == table.later
+        for seat in (0, 1):
+            for villain in range(16):
+                for seen, state in openings.decisions_to_commit(game, villain, seat):
+                    assert state.position.combat == 1 and state.current_player() == seat
+                    found = openings.answer_at(state)
+                    assert found is not None and found[1] == seen
+                    spot = advise_hidden(state, solution)
+                    mix = dict((int(a), p) for a, p in found[2]["mix"])
+                    assert mix == pytest.approx(spot.mix, abs=1e-12)
+                    checked += 1
+    assert checked >= 9  # one a villain at least

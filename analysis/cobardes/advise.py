@@ -513,10 +513,10 @@ def _advise_hidden_spot(state, solve_large: bool) -> Advice:
     if large and not solve_large and openings.stored_for(game) is not None:
         raise InvalidPositionError(
             "this spot of the first combat needs the whole battle with hidden villains "
-            f"solved ({solve_cost(trunk_size(game.rules.warriors))}; each player's first "
-            "move is answered at once from the stored opening, and from the second combat "
-            "on the rest of the battle is re-solved in under a minute); add --solve to "
-            "solve it once now")
+            f"solved ({solve_cost(trunk_size(game.rules.warriors))}; the decisions the "
+            "stored opening keeps are answered at once, and from the second combat on the "
+            "rest of the battle is re-solved in under a minute); add --solve to solve it "
+            "once now")
     return _advise_hidden(state, solution_for(game, solve_large))
 
 

@@ -220,6 +220,18 @@ def complete(record: HiddenMatchupRecord | None) -> bool:
     return record is not None and record.battle_endings() is not None
 
 
+def stored_complete(directory: Path, pairing, warriors: int, combats: int) -> bool:
+    """Whether a matchup is stored complete: its record (:func:`complete`) and its opening
+    table keeping each seat's decisions up to its commit
+    (:attr:`~analysis.cobardes.openings.OpeningAdvice.to_commit`; a table stored before
+    they were kept has the matchup solved again)."""
+    if not complete(load_record(record_path(Path(directory), pairing, warriors, combats))):
+        return False
+    table = openings.OpeningAdvice.load(openings.table_path(
+        tuple(pairing), warriors, combats, openings_dir(Path(directory))))
+    return table is not None and table.to_commit
+
+
 def openings_dir(directory: Path) -> Path:
     """Where the openings go beside the matchups of ``directory``: the data folder's
     ``cobardes/openings`` for the default one."""
@@ -231,7 +243,7 @@ def run_hidden_task(pairing: tuple[str, str], warriors: int, combats: int, direc
     """Solve and store one matchup unless stored complete (its opening first, then its
     record, so a record stored means both are); returns the record's path."""
     path = record_path(Path(directory), pairing, warriors, combats)
-    if not complete(load_record(path)):
+    if not stored_complete(Path(directory), pairing, warriors, combats):
         record, table = solve_hidden_matchup(pairing, warriors, combats, method, rule, keep)
         table.save(openings_dir(Path(directory)))
         atomic_write_text(path, json.dumps(record.to_json(), indent=1))
@@ -244,8 +256,9 @@ def run_hidden_sweep(pairings: Iterable[tuple[str, str]] | None = None, warriors
                      method: str = METHOD, rule: FloorRule = RULE,
                      keep_solutions: bool = False
                      ) -> dict[tuple[str, str], HiddenMatchupRecord]:
-    """Solve every matchup not yet stored, or stored without how each deal ends
-    (:func:`complete`); returns all stored ones.
+    """Solve every matchup not yet stored, or stored without how each deal ends or without
+    its opening's decisions up to each seat's commit (:func:`stored_complete`); returns
+    all stored ones.
 
     ``scheduler``: ``None`` for local processes (``workers`` of them; 1 runs here), a
     Dask scheduler address or a ``distributed.Client``. ``keep_solutions`` stores each
@@ -259,8 +272,7 @@ def run_hidden_sweep(pairings: Iterable[tuple[str, str]] | None = None, warriors
             C.courtier_id(name)
     directory = hidden_dir() if directory is None else Path(directory)
     todo = solving_order([p for p in pairings
-                          if not complete(load_record(record_path(directory, p, warriors,
-                                                                  combats)))])
+                          if not stored_complete(directory, p, warriors, combats)])
     args = (warriors, combats, str(directory), method, rule, keep_solutions)
     bar = progress_bar(total=len(todo), desc="matchups with hidden villains", unit=" matchups",
                progress=bool(progress and todo))

@@ -92,6 +92,37 @@ def first_decisions(game: pyspiel.Game, villain: int, seat: int
     return list(found.values())
 
 
+def decisions_to_commit(game: pyspiel.Game, villain: int, seat: int
+                        ) -> list[tuple[tuple[str, ...], pyspiel.State]]:
+    """``seat``'s decisions of the first combat holding ``villain`` after its first, up to
+    the one where it commits its card to the confrontation (a courtier advanced or held
+    back first, say): one state for each thing the seat can have seen by then (what it
+    saw and did since the deal, as the game words it). Its first decisions are
+    :func:`first_decisions`'."""
+    state = dealt(game, villain, seat)
+    if state is None:
+        return []
+    before = len(state.information_state_string(seat).split(" | "))
+    found: dict[str, tuple[tuple[str, ...], pyspiel.State]] = {}
+    queue = [(state, 0)]  # a state and how many decisions the seat made on the way
+    while queue:
+        s, made = queue.pop()
+        if s.is_terminal() or s.position.combat > 1:
+            continue
+        if s.is_chance_node():
+            queue.extend((s.child(a), made) for a, p in s.chance_outcomes() if p > 0)
+            continue
+        if s.current_player() != seat:
+            queue.extend((s.child(a), made) for a in s.legal_actions())
+            continue
+        if made:
+            text = s.information_state_string(seat)
+            found.setdefault(text, (tuple(text.split(" | ")[before:]), s))
+        if s.position.phase != E.COMMIT:  # committed: the card is down, stop there
+            queue.extend((s.child(a), made + 1) for a in s.legal_actions())
+    return sorted(found.values(), key=lambda item: (len(item[0]), item[0]))
+
+
 @dataclass(frozen=True)
 class OpeningAdvice:
     """The first decision of a battle for each villain you hold, from either seat.
@@ -104,7 +135,10 @@ class OpeningAdvice:
     ``opponent_hand`` (the rival's villain by probability) and ``worlds``.
     ``value_before_deal`` is the first seat's before any villain is dealt;
     ``exploitability`` is measured within the state-keyed abstraction (a lower bound on
-    the true one) for the strategy kept after ``iterations`` iterations of ``method``."""
+    the true one) for the strategy kept after ``iterations`` iterations of ``method``.
+    ``later``, the same way by seat: each seat's later decisions of the first combat, up
+    to the one where it commits its card (:func:`decisions_to_commit`; ``None`` in a
+    table stored before they were kept)."""
 
     pairing: tuple[str, str]
     warriors: int
@@ -116,6 +150,7 @@ class OpeningAdvice:
     seats: list
     provenance: dict
     method: str
+    later: list | None = None
 
     def save(self, directory: Path | None = None) -> Path:
         path = table_path(self.pairing, self.warriors, self.combats, directory)
@@ -139,11 +174,20 @@ class OpeningAdvice:
         except (KeyError, TypeError):
             raise damaged_record(Path(path), "not a table of opening answers") from None
 
-    def entries(self, villain: str, seat: int = 0) -> list[tuple[tuple[str, ...], dict]]:
+    def entries(self, villain: str, seat: int = 0, later: bool = False
+                ) -> list[tuple[tuple[str, ...], dict]]:
         """``seat``'s answers holding ``villain`` (a card name): ``(seen, answer)`` for
-        each thing the seat can have seen by its first decision."""
-        return [(tuple(e["seen"]), e["answers"][villain]) for e in self.seats[seat]
+        each thing the seat can have seen by its first decision (with ``later``, by each
+        of its later decisions up to its commit too)."""
+        kept = self.seats[seat] + (self.later[seat] if later and self.later else [])
+        return [(tuple(e["seen"]), e["answers"][villain]) for e in kept
                 if villain in e["answers"]]
+
+    @property
+    def to_commit(self) -> bool:
+        """Whether the table keeps each seat's decisions up to its commit (none after
+        the first where the first is the commit)."""
+        return self.later is not None
 
 
 def _answer(state: pyspiel.State, solution, exact: FastExactSolver) -> dict:
@@ -175,18 +219,22 @@ def from_solution(pairing: tuple[str, str], game: pyspiel.Game, solution,
                   warriors: int = C.MAX_WARRIOR, combats: int = C.MAX_COMBATS) -> OpeningAdvice:
     """The advice at the battle's first decisions, read off ``solution`` (a
     :class:`~analysis.cobardes.hidden_solution.HiddenSolution` of ``game``)."""
-    seats = []
     exact = FastExactSolver(game.rules.cfg, game.rules.pay)
-    for seat in (0, 1):
-        by_seen: dict[tuple[str, ...], dict] = {}
-        for villain in C.VILLAINS:
-            for seen, state in first_decisions(game, villain, seat):
-                by_seen.setdefault(seen, {})[C.CARD_NAMES[villain]] = _answer(state, solution,
-                                                                              exact)
-        seats.append([{"seen": list(seen), "answers": a} for seen, a in by_seen.items()])
+
+    def table(decisions) -> list:
+        out = []
+        for seat in (0, 1):
+            by_seen: dict[tuple[str, ...], dict] = {}
+            for villain in C.VILLAINS:
+                for seen, state in decisions(game, villain, seat):
+                    by_seen.setdefault(seen, {})[C.CARD_NAMES[villain]] = _answer(
+                        state, solution, exact)
+            out.append([{"seen": list(seen), "answers": a} for seen, a in by_seen.items()])
+        return out
+
     return OpeningAdvice(tuple(pairing), warriors, combats, str(game), solution.iterations,
-                         solution.exploitability, solution.value, seats, provenance(None),
-                         solution.method)
+                         solution.exploitability, solution.value, table(first_decisions),
+                         provenance(None), solution.method, table(decisions_to_commit))
 
 
 def build(pairing: tuple[str, str], warriors: int = C.MAX_WARRIOR, combats: int = C.MAX_COMBATS) -> OpeningAdvice:
@@ -214,26 +262,23 @@ def stored_for(game: pyspiel.Game) -> OpeningAdvice | None:
 
 
 def answer_at(state: pyspiel.State) -> tuple[OpeningAdvice, tuple[str, ...], dict] | None:
-    """The stored answer at ``state`` when it is its mover's first decision of a full
-    battle whose opening is stored: the table, what the mover saw since the deal (the
-    game's words) and the answer; else ``None``."""
+    """The stored answer at ``state`` when its mover's decision is one the battle's
+    stored opening keeps (its first, or a later one up to its commit): the table, what
+    the mover saw since the deal (the game's words) and the answer; else ``None``."""
     game = state.get_game()
     table = stored_for(game)
     if table is None:
         return None
     seat = state.current_player()
-    walk = game.new_initial_state()
-    for action in state.history():
-        if not walk.is_chance_node() and walk.current_player() == seat:
-            return None  # the seat decided before: not its first decision
-        walk.apply_action(action)
+    if state.position.combat != 1:
+        return None
     held = E.bits(state.position.h[seat] & C.VILLAIN_MASK)
     after_deal = dealt(game, held[0], seat) if len(held) == 1 else None
     if after_deal is None:
         return None
     before = len(after_deal.information_state_string(seat).split(" | "))
     seen = tuple(state.information_state_string(seat).split(" | ")[before:])
-    for entry_seen, answer in table.entries(C.CARD_NAMES[held[0]], seat):
+    for entry_seen, answer in table.entries(C.CARD_NAMES[held[0]], seat, later=True):
         if entry_seen == seen:
             return table, seen, answer
     return None

@@ -11,8 +11,9 @@ weighed by the re-solved strategy (Bayes' rule, as at any hidden spot:
 :func:`analysis.cobardes.hidden_advice.advise_hidden`).
 
 The beliefs at the combat's start weigh each villain deal by its chance and by how likely
-each player's first move of the battle was, holding that villain, under the matchup's
-stored opening. The moves after those and before the combat are not weighed: the
+each player's moves of the first combat were, holding that villain, under the matchup's
+stored opening (its first decision, and its later ones up to committing a card where the
+opening keeps them). The moves after those and before the combat are not weighed: the
 re-solve takes them as telling nothing of the villains. Every answer says so.
 """
 
@@ -129,7 +130,7 @@ def _likelihood(state: pyspiel.State, pos: E.Pos) -> tuple[tuple, str]:
         return (None, None), deal_only + " (this battle's opening is not stored)"
     walk = game.new_initial_state()
     before = None
-    first: dict[int, tuple[tuple[str, ...], int]] = {}
+    moves: dict[int, list[tuple[tuple[str, ...], int]]] = {0: [], 1: []}
     for action in state.history():
         if walk.is_chance_node() and walk.position.pending:
             walk.apply_action(action)
@@ -139,31 +140,43 @@ def _likelihood(state: pyspiel.State, pos: E.Pos) -> tuple[tuple, str]:
                                   "hands)")
         if before is None:
             before = {p: len(walk.information_state_string(p).split(" | ")) for p in (0, 1)}
-        if not walk.is_chance_node() and walk.current_player() not in first:
+        if not walk.is_chance_node() and walk.position.combat == 1:
             seat = walk.current_player()
             seen = tuple(walk.information_state_string(seat).split(" | ")[before[seat]:])
-            first[seat] = (seen, action)
+            moves[seat].append((seen, action))
         walk.apply_action(action)
     out: list = []
     for seat in (0, 1):
-        if seat not in first or len(_hidden(pos, seat)) != 1:
-            out.append(None)
-            continue
-        seen, action = first[seat]
-        chances = {}
-        for villain in C.VILLAINS:
-            for entry_seen, answer in table.entries(C.CARD_NAMES[villain], seat):
-                if entry_seen == seen:
-                    chances[villain] = dict((int(a), p) for a, p in answer["mix"]).get(action,
-                                                                                       0.0)
-        out.append(chances or None)
+        out.append(_seat_likelihood(table, seat, moves[seat])
+                   if len(_hidden(pos, seat)) == 1 else None)
     if not any(out):
         return (None, None), deal_only
-    weighed = ("each player's first move" if all(out) else
-               f"the {('first', 'second')[0 if out[0] else 1]} player's first move")
-    return tuple(out), (f"each villain deal weighed by its chance and by {weighed} of the "
-                        "battle under the stored opening; later moves before this combat "
-                        "are taken as telling nothing of the villains")
+    weighed = ("each player's moves" if all(out) else
+               f"the {('first', 'second')[0 if out[0] else 1]} player's moves")
+    return tuple(out), (f"each villain deal weighed by its chance and by {weighed} in the "
+                        "first combat that the stored opening keeps (up to committing a "
+                        "card); later moves before this combat are taken as telling nothing "
+                        "of the villains")
+
+
+def _seat_likelihood(table, seat: int, moves) -> dict[int, float] | None:
+    """Each villain's chance of ``seat``'s ``moves`` (what it saw, what it did) under the
+    stored opening, from its first on while the opening keeps them; ``None`` when it
+    keeps none."""
+    chances: dict[int, float] = {}
+    for villain in C.VILLAINS:
+        kept = dict(table.entries(C.CARD_NAMES[villain], seat, later=True))
+        if not kept:
+            continue
+        chance = 1.0
+        for seen, action in moves:
+            if seen not in kept:
+                break  # past what the opening keeps
+            chance *= dict((int(a), p) for a, p in kept[seen]["mix"]).get(action, 0.0)
+        chances[villain] = chance
+    weighed = bool(moves) and any(moves[0][0] == seen for v in chances
+                                  for seen, _ in table.entries(C.CARD_NAMES[v], seat))
+    return chances if chances and weighed else None
 
 
 def weigh_deals(compiled, rest: Rest) -> tuple[object, bool]:
