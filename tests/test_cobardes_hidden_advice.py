@@ -11,6 +11,7 @@ import numpy as np
 import pyspiel
 import pytest
 from cli_helpers import param_flags
+from cobardes_helpers import random_spots
 
 from analysis.cli import (
     bots,  # noqa: F401  (registers the bots and coaches)
@@ -56,16 +57,8 @@ def _game(pairing=("Squire", "Archer"), warriors=2, combats=2):
 def _hidden_spots(game, games=6, seed=0, hidden=True):
     """Decisions where a villain is hidden (or not: ``hidden=False``), reached by random
     play."""
-    rng = random.Random(seed)
-    for _ in range(games):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(rng.choice([a for a, p in state.chance_outcomes() if p > 0]))
-                continue
-            if _hidden_from_a_player(state.position) == hidden:
-                yield state.clone()
-            state.apply_action(rng.choice(state.legal_actions()))
+    return random_spots(game, lambda s: _hidden_from_a_player(s.position) == hidden, games,
+                        seed)
 
 
 @pytest.mark.parametrize("params", [

@@ -13,6 +13,7 @@ import numpy as np
 import pyspiel
 import pytest
 from cli_helpers import param_flags
+from cobardes_helpers import random_spots
 
 from analysis.cli import main
 from analysis.cobardes import advise as advise_module
@@ -36,16 +37,7 @@ def _own_cache(tmp_path, monkeypatch):
 
 def _later_spots(game, combat=2, games=300, seed=0):
     """Decisions of ``combat`` or later, reached by random play."""
-    rng = random.Random(seed)
-    for _ in range(games):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(rng.choice([a for a, p in state.chance_outcomes() if p > 0]))
-                continue
-            if state.position.combat >= combat:
-                yield state.clone()
-            state.apply_action(rng.choice(state.legal_actions()))
+    return random_spots(game, lambda s: s.position.combat >= combat, games, seed)
 
 
 @pytest.mark.parametrize("pairing", [("Squire", "Archer"), ("Wolf", "Inquisitor"),

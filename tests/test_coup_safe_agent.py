@@ -17,6 +17,16 @@ from analysis.play.bots import make_bot
 GAME = pyspiel.load_game("python_coup", {})
 
 
+def _dealt(seed):
+    """The game once its cards are dealt (seeded)."""
+    state = GAME.new_initial_state()
+    rng = random.Random(seed)
+    while state.is_chance_node():
+        actions, probs = zip(*state.chance_outcomes(), strict=True)
+        state.apply_action(rng.choices(actions, probs)[0])
+    return state
+
+
 def _play(agents, seed):
     rng = random.Random(seed)
     state = GAME.new_initial_state()
@@ -52,11 +62,7 @@ def test_without_gifts_a_risky_punishing_move_gives_way_to_the_re_solved_mix(mon
     """With nothing won yet, a move the mix never plays and that loses value is refused;
     with enough won, it is played and its risk comes off the allowance."""
     me = safe.SafeAgent(GAME, 0, seed=3)
-    state = GAME.new_initial_state()
-    rng = random.Random(0)
-    while state.is_chance_node():
-        actions, probs = zip(*state.chance_outcomes(), strict=True)
-        state.apply_action(rng.choices(actions, probs)[0])
+    state = _dealt(0)
     key_mix: dict = {}
 
     def resolved(core):
@@ -82,11 +88,7 @@ def test_without_gifts_a_risky_punishing_move_gives_way_to_the_re_solved_mix(mon
 
 def test_a_gift_is_what_the_opponents_move_gives_up_over_the_hands_it_may_hold():
     me = safe.SafeAgent(GAME, 1, seed=0)
-    state = GAME.new_initial_state()
-    rng = random.Random(2)
-    while state.is_chance_node():
-        actions, probs = zip(*state.chance_outcomes(), strict=True)
-        state.apply_action(rng.choices(actions, probs)[0])
+    state = _dealt(2)
     core = state.core
     solved: Resolved = me._opponent_resolved(core)
     worlds = me.belief.worlds
