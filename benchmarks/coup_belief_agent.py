@@ -14,8 +14,7 @@ percentile.
 ``--agent resolve`` measures the re-solving agent, with ``belief`` added to its
 opponents; ``--agent resolve-blueprint`` the re-solving agent whose re-solves stop on the
 blueprint's values (dealt setups only: ``--setups basic,standard``), with ``resolve``
-added; ``--agent safe`` the re-solving agent that punishes habits safely, with
-``resolve`` added; ``--opponents``, ``--decks`` and ``--setups`` measure only some lines.
+added; ``--opponents``, ``--decks`` and ``--setups`` measure only some lines.
 Finished games are kept under the cache folder (one folder per commit), so a stopped
 run resumes. A run of some lines keeps the other lines of the results file as they were,
 each with the commit and games it was measured with, so the panel can be filled in over
@@ -50,7 +49,7 @@ AGENT = "belief"
 PANEL = ("honest", "bluffer", "bluffer-bold", "search")
 # Each agent's opponents: the panel, and for a challenger the agent it would replace.
 OPPONENTS = {"belief": PANEL, "resolve": ("belief",) + PANEL,
-             "resolve-blueprint": ("resolve",) + PANEL, "safe": ("resolve",) + PANEL}
+             "resolve-blueprint": ("resolve",) + PANEL}
 SETUPS = ("basic", "standard", "draft")
 _TIMES: list[float] = []
 

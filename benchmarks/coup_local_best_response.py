@@ -31,7 +31,7 @@ from pathlib import Path
 from results_file import machine, save
 
 import games  # noqa: F401
-from analysis.coup.agents import MODELLED_BY, NO_ORACLE, ORACLES
+from analysis.coup.agents import NO_ORACLE, ORACLES
 from analysis.coup.studies import local_best_response as L
 from analysis.shared import store
 from analysis.shared.provenance import code_commit, farol_version
@@ -48,14 +48,11 @@ def describe(b: dict) -> str:
     settings = L.Settings(b["depth"], b["rollouts"], b["turns"], b.get("values", "own"))
     planned = b.get("planned", b["games"])
     stopped = f" (a stopped run: {b['games']:,} of {planned:,} games)" if b["games"] < planned else ""
-    model = MODELLED_BY.get(b["agent"])
-    modelled = (f"\n    {b['agent']} taken to play {model[0]}'s mixes, trembling {model[1]:.0%} "
-                "(its own moves where its allowance pays for them)" if model else "")
     return (f"against {b['agent']:<17} {b['games']:>5,} games: gains at least "
             f"{b['gain']:+.3f} [95% interval {lo:+.3f}, {hi:+.3f}], wins {b['win_rate']:6.1%}"
             f"{stopped}\n"
             f"    {settings.text()}; CPU {per}; seed {b['provenance']['seed']}, commit "
-            f"{b['provenance']['commit'][:12]}{modelled}")
+            f"{b['provenance']['commit'][:12]}")
 
 
 def kept_lines(path: Path, asked) -> list[dict]:
@@ -95,10 +92,8 @@ def main(argv=None) -> None:
     header = [
         f"machine: {machine(load=False)}",
         f"farol {farol_version()}, commit {code_commit()}, seed {args.seed}",
-        "local best response with the agent's exact mixes (its range by Bayes' rule; an "
-        "agent with none is taken to play the mixes of the agent it mostly plays as, with a "
-        "tremble, as said on its line); 2 players, ambassador deck, basic setup; duplicate "
-        "deals (each deal from both seats)",
+        "local best response with the agent's exact mixes (its range by Bayes' rule); 2 "
+        "players, ambassador deck, basic setup; duplicate deals (each deal from both seats)",
         "gain: win rate - 50%, in win probability averaged over the seats, a lower bound on "
         "how much the agent's strategy loses to a best response (below 0 it bounds nothing)",
     ]

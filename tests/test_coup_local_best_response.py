@@ -266,25 +266,3 @@ def test_values_beside_mixes_come_from_the_other_oracle():
     # player 0, -0.25 for player 1) wherever the game is not over.
     cut = Responder(1, both, depth=1).game_value(game)
     assert -1.0 <= cut <= exact + 1e-12
-
-
-def test_an_agent_without_an_oracle_is_modelled_by_the_one_it_plays_as_with_a_tremble():
-    """The safe agent plays the re-solving agent's mixes except where its allowance pays
-    for another move: the responder takes it to play those mixes with a tremble, so that
-    no move of its is ruled out."""
-    game = pyspiel.load_game("python_coup", {})
-    state = game.new_initial_state()
-    for a in (0, 3, 2, 4):
-        state.apply_action(a)
-    model = A.response_model("safe", game, 0)
-    plain = A.mix_oracle("resolve", game, 0)
-    tremble = A.MODELLED_BY["safe"][1]
-    legal = state.core.legal_actions()
-    got, want = dict(model.mix(state.core, 0)), dict(plain.mix(state.core, 0))
-    assert sum(got.values()) == pytest.approx(1.0)
-    for a in legal:
-        assert got[a] == pytest.approx((1 - tremble) * want[a] + tremble / len(legal))
-        assert got[a] > 0
-    assert A.response_model("resolve", game, 0).name == plain.name == "resolve"
-    with pytest.raises(InvalidParameterError, match="cannot give its mix"):
-        A.response_model("search", game, 1)

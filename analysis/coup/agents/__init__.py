@@ -29,10 +29,8 @@ from analysis.coup.agents import belief
 from analysis.coup.agents import fast
 from analysis.coup.agents import resolve
 from analysis.coup.agents import resolve_blueprint
-from analysis.coup.agents import safe
 from analysis.coup.agents import best
 # isort: on
-from analysis.coup.solvers.mix_oracle import Trembling
 from analysis.play import bots as every_game
 from games.errors import InvalidParameterError
 
@@ -49,7 +47,6 @@ BOTS = {
     "fast": fast,
     "resolve": resolve,
     "resolve-blueprint": resolve_blueprint,
-    "safe": safe,
     "best": best,
 }
 
@@ -82,8 +79,6 @@ NO_ORACLE = {
     "search": _SEEDED,
     "belief": _SEEDED,
     "fast": _SEEDED,
-    "safe": "where the opponent's mistakes pay for it, its move is the search agent's: "
-            + _SEEDED,
     "honest": "no oracle is built for it yet: it remembers who blocked it, so its oracle "
               "would replay that memory",
     "bluffer": "it draws its bluffs from a random stream its earlier decisions advanced",
@@ -91,22 +86,6 @@ NO_ORACLE = {
     "solved": "it plays 1v1 endgames only",
     "random": "uniform over the legal moves: an oracle, but not worth a bound",
 }
-
-
-# An agent that is no oracle but plays mostly as one does: the oracle it is modelled by
-# (with a tremble, so that its other moves are never ruled out) when a local best
-# response plays it.
-MODELLED_BY = {"safe": ("resolve", 0.01)}
-
-
-def response_model(name: str, game, seat: int):
-    """What a local best response takes the agent ``name`` in ``seat`` to play: its mix
-    oracle, or for an agent of :data:`MODELLED_BY` the oracle it mostly plays with a
-    tremble (one-line ``InvalidParameterError`` for any other agent, saying why)."""
-    if name in MODELLED_BY:
-        model, tremble = MODELLED_BY[name]
-        return Trembling(mix_oracle(model, game, seat), tremble)
-    return mix_oracle(name, game, seat)
 
 
 def mix_oracle(name: str, game, seat: int):

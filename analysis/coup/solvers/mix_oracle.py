@@ -108,38 +108,6 @@ class WithValues(MixOracle):
         self.values.prune(core)
 
 
-class Trembling(MixOracle):
-    """``oracle``'s mixes with a tremble: each legal move gets ``tremble`` of the
-    probability, spread evenly. A model of an agent that mostly plays ``oracle``'s
-    strategy but may leave it (an agent that is no oracle itself): a local best response
-    tracking its range by this model never meets a move it rules out."""
-
-    def __init__(self, oracle: MixOracle, tremble: float):
-        if not 0.0 < tremble < 1.0:
-            raise ValueError(f"tremble: between 0 and 1, not {tremble}")
-        self.oracle, self.tremble = oracle, tremble
-        self.seat = oracle.seat
-        self.own_values = oracle.own_values
-        self.name = f"{oracle.name} (trembling {tremble:g})"
-
-    def mix(self, core: E.Core, player: int) -> Mix:
-        mix = self.oracle.mix(core, player)
-        even = self.tremble / len(mix)
-        return [(a, (1.0 - self.tremble) * p + even) for a, p in mix]
-
-    def start(self, core: E.Core) -> object:
-        return self.oracle.start(core)
-
-    def advance(self, tag: object, core: E.Core, action: int) -> object:
-        return self.oracle.advance(tag, core, action)
-
-    def value(self, tag: object, core: E.Core) -> float | None:
-        return self.oracle.value(tag, core)
-
-    def prune(self, core: E.Core) -> None:
-        self.oracle.prune(core)
-
-
 def checked(mix: Mix, legal, name: str) -> Mix:
     """``mix`` when it is a probability over ``legal``, else a one-line ``ValueError``."""
     actions = [a for a, _ in mix]

@@ -150,7 +150,7 @@ def build(name: str, game: pyspiel.Game, seat: int, seed: int):
     if not name.startswith(RESPONDER + ":"):
         return make_bot(name, game, seat, seed)
     agent, settings = Settings.of_name(name)
-    oracle = A.response_model(agent, game, 1 - seat)
+    oracle = A.mix_oracle(agent, game, 1 - seat)
     if settings.values == "blueprint" and agent != "blueprint":
         oracle = WithValues(oracle, blueprint_oracle(game))
     return LocalBestResponseAgent(
@@ -168,7 +168,7 @@ def measure(agent: str, games: int, seed: int, settings: Settings = Settings(),
     game = pyspiel.load_game(GAME, params)
     if game.num_players() != 2:
         raise InvalidParameterError("the local best response plays 2-player Coup")
-    A.response_model(agent, game, 1)  # an agent it cannot model fails here, saying why
+    A.mix_oracle(agent, game, 1)  # an agent that is no oracle fails here, saying why
     lineup = (settings.name(agent), agent)
     start = time.process_time()
     rows = play_games(GAME, lineup, games, seed, params, build=build, record=record,
