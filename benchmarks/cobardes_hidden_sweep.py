@@ -1,7 +1,7 @@
 """Benchmark: the time of the sweep of courtier matchups with both villains hidden.
 
 Reads the stored matchup records (``farol cobardes sweep --kind hidden``), each of which
-carries its own compile and CFR+ seconds, and projects the whole sweep of 100 matchups:
+carries its own compile and solve seconds, and projects the whole sweep of 100 matchups:
 on 2 local processes, and on Dask clusters of N workers (one matchup a worker at a time;
 a matchup's peak memory is the full battle's, see ``cobardes_full_battle.txt``). Then the
 rates a matchup of the median size needs to take 3 minutes, beside the rates measured:
@@ -27,23 +27,23 @@ TARGET = 180.0  # seconds a matchup is wanted to take on one core
 
 
 def rates(records) -> list[str]:
-    """The compile and CFR+ rates measured (median over the matchups, fastest) and what
+    """The compile and CFR rates measured (median over the matchups, fastest) and what
     a matchup of the median size needs to take :data:`TARGET` seconds, if each of the
     two took half of it."""
     compile_rate = [r.nodes / r.compile_seconds for r in records]
     cfr_rate = [r.nodes * r.iterations / r.solve_seconds for r in records]
     nodes = statistics.median(r.nodes for r in records)
-    iterations = records[0].iterations
+    iterations = statistics.median(r.iterations for r in records)
     need_compile = nodes / (TARGET / 2)
     need_cfr = nodes * iterations / (TARGET / 2)
     return [
         f"median matchup: {nodes:,.0f} positions; compile {statistics.median(compile_rate):,.0f} "
-        f"positions a second (fastest {max(compile_rate):,.0f}), CFR+ "
+        f"positions a second (fastest {max(compile_rate):,.0f}), CFR "
         f"{statistics.median(cfr_rate):.2e} position-iterations a second (fastest "
         f"{max(cfr_rate):.2e})",
         f"for {TARGET / 60:.0f} minutes a matchup at that size, half each: compile "
         f"{need_compile:,.0f} positions a second ({need_compile / max(compile_rate):.1f}x the "
-        f"fastest measured), CFR+ {need_cfr:.2e} position-iterations a second "
+        f"fastest measured), CFR {need_cfr:.2e} position-iterations a second "
         f"({need_cfr / max(cfr_rate):.1f}x the fastest measured)",
     ]
 
@@ -66,8 +66,11 @@ def main(argv=None) -> None:
     if records:
         seconds = [r.compile_seconds + r.solve_seconds for r in records.values()]
         median = statistics.median(seconds)
-        lines.append(f"seconds a matchup (compile + {next(iter(records.values())).iterations} "
-                     f"CFR+ iterations): median {median:.0f}, min {min(seconds):.0f}, max "
+        methods = sorted({r.method for r in records.values()})
+        its = [r.iterations for r in records.values()]
+        lines.append(f"seconds a matchup (compile + {', '.join(methods)} to the floor, "
+                     f"{min(its)}-{max(its)} iterations kept): median {median:.0f}, min "
+                     f"{min(seconds):.0f}, max "
                      f"{max(seconds):.0f}")
         procuress = [r for p, r in records.items() if "Procuress" in p]
         others = [r.compile_seconds + r.solve_seconds for p, r in records.items()
