@@ -8,6 +8,7 @@ response on the same OpenSpiel game, the solver engine's CFR on the state graph,
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pyspiel
@@ -738,3 +739,33 @@ def test_the_appendix_tells_how_one_matchup_is_solved_from_the_benchmarks(tmp_pa
         assert "Discounted CFR" in text
     monkeypatch.setattr(matchup_solve, "SPEED_JSON", tmp_path / "missing.json")
     assert matchup_solve.text(ReportContext(Family, tmp_path, False)) == ""
+
+
+def test_by_default_a_position_with_villains_is_solved_to_its_floor():
+    """Without --iterations, the trunk is solved by Discounted CFR until its
+    exploitability stops improving (the best strategy kept), and says so."""
+    out = advise_villains(dict(REDUCED_VILLAINS), "Sheep", tree_memory=1)
+    assert out["abstraction"] and out["exploitability"] >= 0
+    assert out["solver"].startswith("Discounted CFR on the state graph")
+    assert "until its exploitability stopped improving" in out["solver"]
+    assert sum(out["strategy"].values()) == pytest.approx(1.0)
+
+
+def test_a_later_position_with_villains_is_solved_while_you_wait(monkeypatch):
+    """A full army's second combat solves in about half a minute: answered without
+    --solve; the opening of a full battle (minutes) still needs it, as does anything
+    when the wait allowed is nothing."""
+    from analysis.cobardes import advise as advise_module
+
+    later = advise_module.Query(mine=(1, 2, 3, 4, 5, 6), theirs=(0, 1, 2, 3, 4, 5),
+                                my_courtier="Squire", their_courtier="Archer",
+                                my_villain="Thug", combat=2)
+    advise_module.check_size(later)  # no refusal
+    opening = advise_module.Query(my_courtier="Wolf", their_courtier="Maiden",
+                                  my_villain="Thug", win_value=2.0)
+    with pytest.raises(InvalidPositionError, match="add --solve"):
+        advise_module.check_size(opening)
+    monkeypatch.setattr(advise_module, "ANSWER_SECONDS", 0.0)
+    with pytest.raises(InvalidPositionError, match="add --solve"):
+        advise_module.check_size(later)
+    advise_module.check_size(replace(later, solve=True))

@@ -53,9 +53,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--win-value", type=finite_float(), default=1.0)
     parser.add_argument("--crown-value", type=finite_float(), default=3.0)
     parser.add_argument("--draw-value", type=finite_float(), default=0.0)
-    parser.add_argument("--iterations", type=int_in(1), default=300,
-                        help="CFR iterations for positions with villains given by options "
-                        "(a history's battle is solved once, with 200, and stored)")
+    parser.add_argument("--iterations", type=int_in(1), default=None,
+                        help="CFR+ iterations for a position with villains given by options "
+                        "(default: Discounted CFR until its exploitability stops improving; "
+                        "a position that takes more than about half a minute needs --solve)")
     parser.add_argument("--solve", action="store_true",
                         help="solve a large battle with hidden villains now when it is not "
                         f"stored yet (a full battle takes "

@@ -18,6 +18,7 @@ from analysis.cobardes import exact, openings, sweep
 from analysis.cobardes.fast_exact import FastExactSolver
 from analysis.cobardes.hidden_advice import (
     ON_DEMAND_NODES,
+    SECONDS_PER_NODE,
     advise_hidden,
     as_matchup,
     solution_for,
@@ -39,6 +40,9 @@ from games.cobardes.reachable import hands_problem, infer_combat
 from games.errors import InvalidParameterError, InvalidPositionError
 
 VARIANTS = ("warriors", "courtiers", "villains", "all")
+# A position with hidden villains is solved while you wait (no --solve) when its trunk is
+# estimated to solve to its floor in about this long (hidden_advice.SECONDS_PER_NODE).
+ANSWER_SECONDS = 30.0
 
 
 @dataclass(frozen=True)
@@ -60,7 +64,7 @@ class Query:
     crown_value: float = 3.0
     draw_value: float = 0.0
     unharmed: tuple[int, ...] = ()
-    iterations: int = 300
+    iterations: int | None = None  # CFR+ iterations; None: Discounted CFR to its floor
     solve: bool = False  # solve a large battle with hidden villains now, rather than refuse
     seat: int = 0  # 0: you are the first seat (player 0), 1: the second
 
@@ -273,7 +277,7 @@ def check_size(q: Query) -> None:
     if size <= ON_DEMAND_NODES:
         return
     pairing = _pairing(q)
-    if q.solve:
+    if q.solve or (q.iterations is None and size * SECONDS_PER_NODE <= ANSWER_SECONDS):
         say(f"solving this position with hidden villains ({solve_cost(size)}); "
             "progress follows")
         return

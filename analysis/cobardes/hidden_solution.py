@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pyspiel
 
-from analysis.cobardes.trunk import compile_cut
+from analysis.cobardes.trunk import METHOD, RULE, compile_cut
 from analysis.cobardes.villains import node_values
 from analysis.shared import store
 from analysis.shared.provenance import provenance
@@ -30,10 +30,6 @@ from analysis.solve.mapped import atomic_savez, load_npz_mapped
 
 # Bump when the meaning of a stored solution changes.
 SOLUTION_VERSION = 2
-# How a battle is solved (benchmarks/results/cobardes_solve_curves.txt: the curves these
-# were chosen from; a check costs about 7 iterations, two best responses).
-METHOD = "dcfr"
-RULE = FloorRule(every=15, patience=2, gain=0.05, max_iterations=400)
 _ARRAYS = ("kind", "infoset", "edge_start", "edge_child", "edge_action", "edge_prob",
            "infoset_offset", "infoset_actions", "strategy", "values")
 

@@ -19,12 +19,21 @@ import pyspiel
 
 import games  # noqa: F401  (registers the games)
 from analysis.cobardes.graph import ENDING_NAMES
-from analysis.cobardes.trunk import TREE_MEMORY, solve_trunk, trunk_key
+from analysis.cobardes.trunk import (
+    METHOD,
+    RULE,
+    TREE_MEMORY,
+    compile_trunk,
+    solve_trunk,
+    trunk_key,
+)
 from analysis.shared import store
 from analysis.solve import CFRSolver, compile_cached, compile_game, exploitability
 from analysis.solve.abstraction import graph_strategy_on_tree
+from analysis.solve.cfr import METHOD_NAMES
 from analysis.solve.compile import PLAYER0, PLAYER1
 from analysis.solve.errors import SolveError
+from analysis.solve.floor import solve_to_floor
 from analysis.solve.kernels import expected_value
 from games.cobardes import cards as C
 from games.cobardes import engine as E
@@ -177,16 +186,17 @@ def measure_loss(label: str, compile_tree, compile_graph, iterations: int) -> Ab
                            graph_seconds)
 
 
-def advise_villains(params: dict, my_villain: str | None, iterations: int = 300,
+def advise_villains(params: dict, my_villain: str | None, iterations: int | None = None,
                     tree_memory: int | None = None, progress: bool | None = None) -> dict:
     """Advice for a position with hidden villains (you are player 0).
 
     The public subgames are solved exactly and cut off
     (:mod:`analysis.cobardes.trunk`); the trunk left, where a villain is still
-    hidden, is solved by CFR+ on its **perfect-recall tree** when it compiles within
+    hidden, is solved on its **perfect-recall tree** when it compiles within
     ``tree_memory`` (the exploitability reported is then the true one), else on its
     state-keyed graph (an abstraction: the exploitability is measured within it, a lower
-    bound). Your villain is dealt at random in the solved game (so that the rival does
+    bound): by Discounted CFR until its exploitability stops improving (the best
+    strategy measured kept), or by ``iterations`` of CFR+ when given. Your villain is dealt at random in the solved game (so that the rival does
     not know it) and your strategy is read at your information set holding
     ``my_villain``. ``value`` is your value holding it (the rival's villain still unknown
     to you); ``value_before_deal`` the position's value before the villains are dealt.
@@ -194,12 +204,22 @@ def advise_villains(params: dict, my_villain: str | None, iterations: int = 300,
     """
     game = pyspiel.load_game(GAME, params)
     mine = _own_villain(game, my_villain)
-    cut, solver, report = solve_trunk(game, iterations, tree_memory or TREE_MEMORY,
-                                      progress=progress)
+    if iterations is None:
+        cut = compile_trunk(game, tree_memory or TREE_MEMORY, progress)
+        run = solve_to_floor(CFRSolver(cut.compiled, METHOD), RULE, progress=progress)
+        strategy, done, value_before, gap = run.strategy, run.iterations, run.value, \
+            run.exploitability
+        how = (f"{METHOD_NAMES.get(METHOD, METHOD)}", " until its exploitability stopped "
+               "improving")
+    else:
+        cut, solver, report = solve_trunk(game, iterations, tree_memory or TREE_MEMORY,
+                                          progress=progress)
+        strategy, done, value_before, gap = solver.average_strategy(), solver.iteration, \
+            report.value, report.exploitability
+        how = ("CFR+", "")
     compiled = cut.compiled
     tree = compiled.mode == "tree"
     state = game.new_initial_state()
-    strategy = solver.average_strategy()
     values = node_values(compiled, strategy)
     value_mine = _value_holding(compiled, values, 0, game.new_initial_state(), mine)
     spots = _your_decisions(compiled, 0, game.new_initial_state(), mine, 1.0, -1)
@@ -240,17 +260,17 @@ def advise_villains(params: dict, my_villain: str | None, iterations: int = 300,
                 "exploitability within the abstraction (a lower bound on the true one)")
     return {
         "value": value_mine, "value_given": f"holding the {C.CARD_NAMES[mine]}",
-        "value_before_deal": report.value,
+        "value_before_deal": value_before,
         "player": "you", "decision": E.PHASE_NAMES[pos.phase],
         "strategy": {label(a): p for a, p in probs.items()},
         "actions": tuple((label(a), p, action_values[a]) for a, p in probs.items()),
         "opponent_hand": dict(sorted(theirs.items())),
-        "exploitability": report.exploitability,
+        "exploitability": max(0.0, gap),
         "abstraction": not tree,
-        "solver": (f"CFR+ on the {kind} of the trunk ({compiled.num_nodes:,} nodes, "
-                   f"{compiled.num_infosets:,} information sets), {solver.iteration} "
-                   f"iterations, public subgames solved exactly ({cut.exact_positions:,} "
-                   f"positions); {measured} {report.exploitability:.2g}"),
+        "solver": (f"{how[0]} on the {kind} of the trunk ({compiled.num_nodes:,} nodes, "
+                   f"{compiled.num_infosets:,} information sets), {done} "
+                   f"iterations{how[1]}, public subgames solved exactly "
+                   f"({cut.exact_positions:,} positions); {measured} {max(0.0, gap):.2g}"),
     }
 
 
