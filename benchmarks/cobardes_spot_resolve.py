@@ -18,17 +18,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
-import resource
-import subprocess
-import sys
 import tempfile
-import time
 from pathlib import Path
 
 import pyspiel
-from results_file import machine, save
+from results_file import machine, run_farol, save
 
 import games  # noqa: F401
 from analysis.cobardes.advise import _hidden_from_a_player
@@ -62,20 +57,12 @@ def timed(pairing: tuple[str, str], history: str, solve: bool) -> dict:
     """Wall and CPU seconds, exit status, answer of ``farol advise cobardes`` at the spot,
     in a fresh process with an empty cache."""
     params = [w for k, v in hidden_params(pairing).items() for w in ("--param", f"{k}={v}")]
-    farol = str(Path(sys.executable).parent / "farol")
     with tempfile.TemporaryDirectory() as cache:
-        env = dict(os.environ, FAROL_CACHE_DIR=cache, FAROL_PROGRESS="0")
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        start = time.perf_counter()
-        done = subprocess.run([farol, "advise", "cobardes", *params, "--history", history,
-                               "--json", *(["--solve"] if solve else [])],
-                              capture_output=True, text=True, env=env, check=False)
-        wall = time.perf_counter() - start
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    answer = json.loads(done.stdout) if done.returncode == 0 else {}
-    return {"seconds": wall, "cpu_seconds": cpu, "status": done.returncode,
-            "error": (done.stderr.strip().splitlines() or [""])[-1] if done.returncode else "",
+        done = run_farol(["advise", "cobardes", *params, "--history", history, "--json",
+                          *(["--solve"] if solve else [])], cache)
+    answer = json.loads(done.stdout) if done.status == 0 else {}
+    return {"seconds": done.seconds, "cpu_seconds": done.cpu_seconds, "status": done.status,
+            "error": done.last_error if done.status else "",
             "exploitability": answer.get("exploitability"), "source": answer.get("source"),
             "solver": answer.get("solver")}
 

@@ -16,16 +16,12 @@ Run: ``.venv/bin/python benchmarks/coup_advice_speed.py [--games 20] [--exact 2]
 from __future__ import annotations
 
 import argparse
-import os
 import random
-import subprocess
-import sys
 import tempfile
-import time
 from pathlib import Path
 
 import pyspiel
-from results_file import machine, save
+from results_file import machine, run_farol, save
 
 import games  # noqa: F401
 from analysis.coup.agents.resolve import ResolveAgent
@@ -60,13 +56,8 @@ def spots(count: int, seed: int) -> list[pyspiel.State]:
 
 def timed(args: list[str], cache: str) -> tuple[float, int, str]:
     """Wall seconds, exit status and last stderr line of ``farol advise coup ARGS``."""
-    env = dict(os.environ, FAROL_CACHE_DIR=cache, FAROL_PROGRESS="0")
-    start = time.perf_counter()
-    farol = str(Path(sys.executable).parent / "farol")
-    done = subprocess.run([farol, "advise", "coup", *args],
-                          capture_output=True, text=True, env=env, check=False)
-    err = (done.stderr.strip().splitlines() or [""])[-1]
-    return time.perf_counter() - start, done.returncode, err
+    done = run_farol(["advise", "coup", *args], cache)
+    return done.seconds, done.status, done.last_error
 
 
 def cards_left(state: pyspiel.State) -> tuple[int, ...] | None:

@@ -1,6 +1,6 @@
 """What every benchmark writes: the machine it ran on, its figures as text and as JSON
-(each file replaced whole, so an interrupted run never leaves half a file), and the
-timing of a game's moves."""
+(each file replaced whole, so an interrupted run never leaves half a file), the timing of
+a game's moves, and of a ``farol`` command run as a user runs it."""
 
 from __future__ import annotations
 
@@ -8,8 +8,12 @@ import argparse
 import json
 import os
 import platform
+import resource
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import pyspiel
@@ -61,3 +65,31 @@ def timed_play(state: pyspiel.State, agents: Sequence[Callable[[pyspiel.State], 
         moves.append(time.perf_counter() - start)
         state.apply_action(action)
     return moves
+
+
+@dataclass(frozen=True)
+class FarolRun:
+    """A ``farol`` command run in a fresh process: its wall and processor seconds, exit
+    status, standard output and last line of standard error."""
+
+    seconds: float
+    cpu_seconds: float
+    status: int
+    stdout: str
+    last_error: str
+
+
+def run_farol(args: Sequence[str], cache: str) -> FarolRun:
+    """``farol ARGS`` in a fresh process (Python's start and imports included) with the
+    cache folder ``cache`` and no progress bars, timed."""
+    env = dict(os.environ, FAROL_CACHE_DIR=cache, FAROL_PROGRESS="0")
+    farol = str(Path(sys.executable).parent / "farol")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run([farol, *args], capture_output=True, text=True, env=env,
+                          check=False)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return FarolRun(wall, cpu, done.returncode, done.stdout,
+                    (done.stderr.strip().splitlines() or [""])[-1])

@@ -1,4 +1,4 @@
-"""Helpers for ¡Cobardes! tests: spots reached by random play."""
+"""Helpers for ¡Cobardes! tests: spots reached by random play or by given moves."""
 
 from __future__ import annotations
 
@@ -22,3 +22,11 @@ def random_spots(game: pyspiel.Game, keep: Callable[[pyspiel.State], bool], game
             if keep(state):
                 yield state.clone()
             state.apply_action(rng.choice(state.legal_actions()))
+
+
+def replayed(game: pyspiel.Game, moves) -> pyspiel.State:
+    """The state of ``game`` after the actions ``moves`` from its start."""
+    state = game.new_initial_state()
+    for action in moves:
+        state.apply_action(action)
+    return state

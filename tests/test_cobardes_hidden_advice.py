@@ -11,7 +11,7 @@ import numpy as np
 import pyspiel
 import pytest
 from cli_helpers import param_flags
-from cobardes_helpers import random_spots
+from cobardes_helpers import random_spots, replayed
 
 from analysis.cli import (
     bots,  # noqa: F401  (registers the bots and coaches)
@@ -159,10 +159,7 @@ def test_the_worlds_are_the_histories_the_mover_cannot_rule_out():
         found = [w.history() for w in worlds(state)]
         assert list(state.history()) in found
         for history in found:
-            other = game.new_initial_state()
-            for a in history:
-                other.apply_action(a)
-            assert other.information_state_string(mover) == \
+            assert replayed(game, history).information_state_string(mover) == \
                 state.information_state_string(mover)
         if mover == 0:  # player 0's own deal is known to them
             assert {h[0] for h in found} == {state.history()[0]}
@@ -177,7 +174,7 @@ def test_the_worlds_are_the_histories_the_mover_cannot_rule_out():
         a for a, _ in game.new_initial_state().chance_outcomes()} - {state.history()[1]}
     v1 = state.history()[1]
     assert {h[2] for h in found} == {a for v0 in {h[0] for h in found} for a in
-                                     _state(game, [v0, v1]).legal_actions()}
+                                     replayed(game, [v0, v1]).legal_actions()}
 
 
 def test_a_rival_off_the_solution_leaves_the_deals_chances():
@@ -188,7 +185,7 @@ def test_a_rival_off_the_solution_leaves_the_deals_chances():
     for state in _hidden_spots(game, games=4, seed=1):
         mover = state.current_player()
         moved = [s for s in range(len(state.history()))
-                 if _state(game, state.history()[:s]).current_player() == 1 - mover]
+                 if replayed(game, state.history()[:s]).current_player() == 1 - mover]
         if not moved:
             continue
         # The rival never plays anything: whatever they did is off the solution.
@@ -203,13 +200,6 @@ def test_a_rival_off_the_solution_leaves_the_deals_chances():
         assert sum(spot.mix.values()) == pytest.approx(1.0)
         checked += 1
     assert checked >= 3
-
-
-def _state(game, history):
-    state = game.new_initial_state()
-    for a in history:
-        state.apply_action(a)
-    return state
 
 
 def test_the_command_advises_a_hidden_history_and_stores_the_solve(capsys):

@@ -13,7 +13,7 @@ import numpy as np
 import pyspiel
 import pytest
 from cli_helpers import param_flags
-from cobardes_helpers import random_spots
+from cobardes_helpers import random_spots, replayed
 
 from analysis.cli import main
 from analysis.cobardes import advise as advise_module
@@ -101,7 +101,7 @@ def _moves_chance(solution, game, history, seat, villain):
         if deal[0] == deal[1]:
             continue
         try:
-            walk = _replay(game, deal)
+            walk = replayed(game, deal)
             chance = 1.0
             for i, move in enumerate(moves):
                 if walk.position.combat > 1:
@@ -115,13 +115,6 @@ def _moves_chance(solution, game, history, seat, villain):
             continue
         return chance
     raise AssertionError("no deal follows the moves")
-
-
-def _replay(game, moves):
-    state = game.new_initial_state()
-    for a in moves:
-        state.apply_action(a)
-    return state
 
 
 @pytest.mark.parametrize("pairing", [("Squire", "Archer"), ("Wolf", "Maiden")])

@@ -511,17 +511,18 @@ def _advise_hidden_spot(state, solve_large: bool) -> Advice:
         advice = _opening_advice(table, answer, mover, seen, villain,
                                  _mover_payoffs(game.rules.pay, mover), rules_variant(game))
         return replace(advice, seat=None, seen=())  # the history says both
-    large = trunk_size(game.rules.warriors) > ON_DEMAND_NODES
-    if large and not solve_large and state.position.combat >= 2:
+    if trunk_size(game.rules.warriors) <= ON_DEMAND_NODES or solve_large:
+        return _advise_hidden(state, solution_for(game, solve_large))
+    if state.position.combat >= 2:
         return _advise_rest(state)
-    if large and not solve_large and openings.stored_for(game) is not None:
+    if openings.stored_for(game) is not None:
         raise InvalidPositionError(
             "this spot of the first combat needs the whole battle with hidden villains "
             f"solved ({solve_cost(trunk_size(game.rules.warriors))}; the decisions the "
             "stored opening keeps are answered at once, and from the second combat on the "
             "rest of the battle is re-solved in under a minute); add --solve to solve it "
             "once now")
-    return _advise_hidden(state, solution_for(game, solve_large))
+    return _advise_hidden(state, solution_for(game))  # refused, saying what solving takes
 
 
 def _advise_rest(state) -> Advice:

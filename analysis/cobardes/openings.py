@@ -265,13 +265,13 @@ def answer_at(state: pyspiel.State) -> tuple[OpeningAdvice, tuple[str, ...], dic
     """The stored answer at ``state`` when its mover's decision is one the battle's
     stored opening keeps (its first, or a later one up to its commit): the table, what
     the mover saw since the deal (the game's words) and the answer; else ``None``."""
+    if state.position.combat != 1:
+        return None
     game = state.get_game()
     table = stored_for(game)
     if table is None:
         return None
     seat = state.current_player()
-    if state.position.combat != 1:
-        return None
     held = E.bits(state.position.h[seat] & C.VILLAIN_MASK)
     after_deal = dealt(game, held[0], seat) if len(held) == 1 else None
     if after_deal is None:

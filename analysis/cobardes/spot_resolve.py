@@ -43,35 +43,30 @@ _SWAPS = (E.PROC_TAKE, E.PROC_GIVE)
 class Rest:
     """The rest of a battle from the start of its spot's combat: ``game`` (a battle that
     starts there, its hidden villains dealt by chance), ``state`` (the spot in it),
-    ``combat``, ``likelihood`` (by seat: villain id -> the chance of that seat's first
-    move holding it, under the stored opening; ``None`` where not weighed) and
-    ``beliefs`` (what the beliefs weigh, in words)."""
+    ``combat``, ``likelihood`` (by seat: villain id -> the chance of that seat's moves
+    holding it, under the stored opening; ``None`` where not weighed), ``beliefs`` (what
+    the beliefs weigh, in words) and the battle's stored opening ``table`` (``None``
+    when not stored)."""
 
     game: pyspiel.Game
     state: pyspiel.State
     combat: int
     likelihood: tuple
     beliefs: str
+    table: openings.OpeningAdvice | None = None
 
 
-def _replay(game: pyspiel.Game, moves) -> pyspiel.State:
-    state = game.new_initial_state()
-    for action in moves:
-        state.apply_action(action)
-    return state
-
-
-def combat_start(state: pyspiel.State) -> int:
+def combat_start(state: pyspiel.State) -> tuple[int, pyspiel.State]:
     """How many moves of ``state``'s history come before its combat began (and the
-    battle's villains were dealt)."""
+    battle's villains were dealt), and the battle then."""
     history = state.history()
     walk = state.get_game().new_initial_state()
     combat = state.position.combat
     for i, action in enumerate(history):
         if walk.position.combat == combat and not walk.position.pending:
-            return i
+            return i, walk
         walk.apply_action(action)
-    return len(history)
+    return len(history), walk
 
 
 def _gone(pos: E.Pos) -> int:
@@ -99,8 +94,7 @@ def rest_of_battle(state: pyspiel.State) -> Rest:
     """
     game = state.get_game()
     history = state.history()
-    start = combat_start(state)
-    at_start = _replay(game, history[:start])
+    start, at_start = combat_start(state)
     pos = at_start.position
     if pos.combat == 1:
         raise InvalidPositionError("the first combat's rest is the whole battle")
@@ -116,15 +110,16 @@ def rest_of_battle(state: pyspiel.State) -> Rest:
         spot.apply_action(dealt[seat].pop(0))
     for action in history[start:]:
         spot.apply_action(action)
-    likelihood, beliefs = _likelihood(state, pos)
-    return Rest(rest, spot, pos.combat, likelihood, beliefs)
-
-
-def _likelihood(state: pyspiel.State, pos: E.Pos) -> tuple[tuple, str]:
-    """By seat, each villain's chance of that seat's first move under the stored opening
-    (``None`` where it cannot be weighed), and the beliefs in words."""
-    game = state.get_game()
     table = openings.stored_for(game)
+    likelihood, beliefs = _likelihood(state, pos, table)
+    return Rest(rest, spot, pos.combat, likelihood, beliefs, table)
+
+
+def _likelihood(state: pyspiel.State, pos: E.Pos, table: openings.OpeningAdvice | None
+                ) -> tuple[tuple, str]:
+    """By seat, each villain's chance of that seat's first-combat moves under the stored
+    opening ``table`` (``None`` where they cannot be weighed), and the beliefs in words."""
+    game = state.get_game()
     deal_only = "each villain deal weighed by its chance alone"
     if table is None:
         return (None, None), deal_only + " (this battle's opening is not stored)"
@@ -164,6 +159,7 @@ def _seat_likelihood(table, seat: int, moves) -> dict[int, float] | None:
     stored opening, from its first on while the opening keeps them; ``None`` when it
     keeps none."""
     chances: dict[int, float] = {}
+    weighed = False
     for villain in C.VILLAINS:
         kept = dict(table.entries(C.CARD_NAMES[villain], seat, later=True))
         if not kept:
@@ -172,11 +168,10 @@ def _seat_likelihood(table, seat: int, moves) -> dict[int, float] | None:
         for seen, action in moves:
             if seen not in kept:
                 break  # past what the opening keeps
+            weighed = True
             chance *= dict((int(a), p) for a, p in kept[seen]["mix"]).get(action, 0.0)
         chances[villain] = chance
-    weighed = bool(moves) and any(moves[0][0] == seen for v in chances
-                                  for seen, _ in table.entries(C.CARD_NAMES[v], seat))
-    return chances if chances and weighed else None
+    return chances if weighed else None
 
 
 def weigh_deals(compiled, rest: Rest) -> tuple[object, bool]:
@@ -232,8 +227,7 @@ def resolve_rest(state: pyspiel.State, progress: bool | None = None) -> Resolved
     compiled = compile_cut(rest.game, graph=True, key_names=False,
                            progress=progress).compiled
     compiled, weighed = weigh_deals(compiled, rest)
-    table = openings.stored_for(state.get_game())
-    target = table.exploitability if table is not None else RULE.target
+    target = rest.table.exploitability if rest.table is not None else RULE.target
     run = solve_to_floor(CFRSolver(compiled, METHOD), dataclasses.replace(RULE, target=target),
                          progress=progress)
     solution = HiddenSolution.from_run(rest.game, compiled, run, METHOD)

@@ -157,6 +157,13 @@ def holder_values(records) -> dict[str, tuple[float, float, float]]:
     return {v: (float(mean[v]), float(per[v].min()), float(per[v].max())) for v in mean.index}
 
 
+def not_modelled(params: dict) -> list[str]:
+    """The war's rules in ``params`` that the composition does not model
+    (:data:`NOT_MODELLED`) set apart from the printed rules."""
+    printed = game_parameter_spec(WAR_GAME)
+    return [k for k in NOT_MODELLED if k in params and str(params[k]) != str(printed[k])]
+
+
 def war_for(params: dict, directory=None) -> VillainWar | str:
     """The war with villains under the war's rules ``params``, composed from the stored
     matchups of its battle; or one sentence saying why not and what it would take."""
@@ -164,8 +171,7 @@ def war_for(params: dict, directory=None) -> VillainWar | str:
     if full["kinds"] != "all":
         return (f"No war with villains for kinds={full['kinds']}: the stored matchups are "
                 f"battles of courtiers with villains.")
-    printed = game_parameter_spec(WAR_GAME)
-    unmodelled = [k for k in NOT_MODELLED if k in params and params[k] != printed[k]]
+    unmodelled = not_modelled(params)
     if unmodelled:
         return (f"The war with villains is composed from 0-0 with no cap on battles, so it "
                 f"does not answer for {', '.join(f'{k}={params[k]}' for k in unmodelled)}.")

@@ -196,8 +196,9 @@ def advise_villains(params: dict, my_villain: str | None, iterations: int | None
     ``tree_memory`` (the exploitability reported is then the true one), else on its
     state-keyed graph (an abstraction: the exploitability is measured within it, a lower
     bound): by Discounted CFR until its exploitability stops improving (the best
-    strategy measured kept), or by ``iterations`` of CFR+ when given. Your villain is dealt at random in the solved game (so that the rival does
-    not know it) and your strategy is read at your information set holding
+    strategy measured kept), or by ``iterations`` of CFR+ when given. Your villain is
+    dealt at random in the solved game (so that the rival does not know it) and your
+    strategy is read at your information set holding
     ``my_villain``. ``value`` is your value holding it (the rival's villain still unknown
     to you); ``value_before_deal`` the position's value before the villains are dealt.
     ``progress`` (default: unless ``FAROL_PROGRESS=0``) shows progress on stderr.

@@ -56,7 +56,6 @@ from analysis.play.whatif import (
 )
 from analysis.shared import store
 from analysis.shared.distribute import local_pool, run_on_dask
-from analysis.shared.params import game_parameter_spec
 from analysis.shared.progress import bar as progress_bar
 from games.cobardes import cards as C
 from games.cobardes import engine as E
@@ -324,9 +323,7 @@ def run_whatif(variant: dict, seed: int = 0, workers: int = 1, scheduler=None,
     variant = dict(variant)
     rules = war_rules(variant)
     war_rules({})
-    printed = game_parameter_spec(WAR_GAME)
-    unmodelled = [k for k in villain_whatif.NOT_MODELLED
-                  if k in variant and str(variant[k]) != str(printed[k])]
+    unmodelled = villain_whatif.not_modelled(variant)
     if unmodelled:
         raise InvalidParameterError(
             f"{', '.join(unmodelled)}: the what-if solves the war from its start (no Victory "
