@@ -1,7 +1,7 @@
 """Benchmark: the numba exact solver alone, microseconds a position; and its phase machine.
 
 Squire vs Archer with the Thug and the Sheep named, warriors 0-6, 7 combats: the value
-of the first position by :class:`analysis.cobardes.fast_exact.FastExactSolver` (a fresh
+of the first position by :class:`analysis.cobardes.solvers.fast_exact.FastExactSolver` (a fresh
 memo each repeat; numba's compile or cache load happens before the clock). Then the
 machine alone, inside numba: the moves of 300 random battles (Procuress vs Archer, Thug
 vs Sheep) replayed by ``packed.apply_packed``, nanoseconds a move. ``--against DIR``
@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from analysis.cobardes import fast_exact
+from analysis.cobardes.solvers import fast_exact
 from games.cobardes import engine as E
 from games.cobardes import packed as P
 from games.cobardes.options import make_rules
@@ -97,7 +97,7 @@ def load_checkout(root: Path) -> tuple:
     """Another checkout's phase machine and exact solver, side by side with these: its
     ``packed.py`` as ``packed_against`` and its ``fast_exact.py`` importing that one."""
     packed = load_module(root / "games/cobardes/packed.py", "packed_against")
-    solver = root / "analysis/cobardes/fast_exact.py"
+    solver = root / "analysis/cobardes/solvers/fast_exact.py"
     source = solver.read_text().replace("from games.cobardes.packed import",
                                         "from packed_against import")
     return packed, load_module(solver, "fast_exact_against", source)

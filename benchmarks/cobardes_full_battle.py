@@ -8,8 +8,8 @@ and the exploitability within the abstraction (a lower bound on the true one); t
 value of every villain deal and each player's first-combat mix.
 
 ``--method cut`` (the default) solves the public subgames exactly as the walk reaches
-them (:mod:`analysis.cobardes.subgames`, the numba-compiled
-:class:`analysis.cobardes.fast_exact.FastExactSolver`) and runs CFR+ on the trunk only;
+them (:mod:`analysis.cobardes.solvers.subgames`, the numba-compiled
+:class:`analysis.cobardes.solvers.fast_exact.FastExactSolver`) and runs CFR+ on the trunk only;
 ``--method graph`` runs CFR+ on the whole state graph. The committed runs started from an
 empty numba cache (``NUMBA_CACHE_DIR=$(mktemp -d)``), so their totals include its compile.
 
@@ -33,8 +33,8 @@ from pathlib import Path
 import pyspiel
 
 import games  # noqa: F401
-from analysis.cobardes.subgames import compile_cut
-from analysis.cobardes.villains import deal_values, first_combat_mix
+from analysis.cobardes.solvers.subgames import compile_cut
+from analysis.cobardes.solvers.villains import deal_values, first_combat_mix
 from analysis.solve import CFRSolver, compile_game
 
 RESULTS = Path(__file__).resolve().parent / "results"

@@ -30,10 +30,10 @@ from pathlib import Path
 import pyspiel
 
 import games  # noqa: F401
-from analysis.cobardes.advise import _hidden_from_a_player
-from analysis.cobardes.hidden_solution import HiddenSolution, solution_path
-from analysis.cobardes.hidden_sweep import load_record, record_path
-from analysis.cobardes.sweep import hidden_params
+from analysis.cobardes.advice.advise import _hidden_from_a_player
+from analysis.cobardes.solvers.hidden_solution import HiddenSolution, solution_path
+from analysis.cobardes.studies.hidden_sweep import load_record, record_path
+from analysis.cobardes.studies.sweep import hidden_params
 from analysis.shared import store
 from analysis.shared.provenance import provenance
 from games.history import history_text

@@ -18,7 +18,7 @@ import math
 import statistics
 from pathlib import Path
 
-from analysis.cobardes.hidden_sweep import complete, hidden_matchups, load_hidden
+from analysis.cobardes.studies.hidden_sweep import complete, hidden_matchups, load_hidden
 
 RESULTS = Path(__file__).resolve().parent / "results"
 

@@ -35,8 +35,8 @@ def compile_once(params: dict, shared: bool) -> dict:
     import pyspiel
 
     import games  # noqa: F401
-    from analysis.cobardes.fast_outcomes import CLASSES as ENDINGS
-    from analysis.cobardes.trunk import compile_cut
+    from analysis.cobardes.solvers.fast_outcomes import CLASSES as ENDINGS
+    from analysis.cobardes.solvers.trunk import compile_cut
 
     game = pyspiel.load_game("python_cobardes_battle", params)
     start, cpu = time.perf_counter(), time.process_time()

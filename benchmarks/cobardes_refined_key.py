@@ -24,9 +24,9 @@ import pyspiel
 from results_file import machine, save
 
 import games  # noqa: F401
-from analysis.cobardes.fast_exact import FastExactSolver
-from analysis.cobardes.trunk import OrderedKeys, PublicCut, compile_cut
-from analysis.cobardes.villains import REDUCED_DECKS
+from analysis.cobardes.solvers.fast_exact import FastExactSolver
+from analysis.cobardes.solvers.trunk import OrderedKeys, PublicCut, compile_cut
+from analysis.cobardes.solvers.villains import REDUCED_DECKS
 from analysis.shared.provenance import code_commit, farol_version
 from analysis.solve import CFRSolver
 from analysis.solve.best_response import best_response

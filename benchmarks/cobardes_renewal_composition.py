@@ -4,7 +4,7 @@ pairing?
 The exact renewal war re-solves every pairing's battle at every score. With hidden
 villains a battle solve is one of the long matchup solves, so the war with villains
 plays one battle solution at every score and solves only the keep-or-renew choices
-(:func:`analysis.cobardes.composed_renewal.compose_renewal`). This script measures what
+(:func:`analysis.cobardes.studies.composed_renewal.compose_renewal`). This script measures what
 that costs on the villain-free pairings, where the exact renewal war is stored: each
 pairing's battle is solved once (a Victory worth 1, the Crown 3) with how it ends and
 which courtiers it plays, the war composed from those, and its values, courtier ranking,
@@ -21,10 +21,10 @@ import time
 import numpy as np
 from results_file import measure_and_save
 
-from analysis.cobardes.balance import seat_neutral_strength
-from analysis.cobardes.composed_renewal import compose_renewal, villain_free_endings
-from analysis.cobardes.renewal import KEEP, USED, RenewalSolution, keep_shares, value_table
-from analysis.cobardes.war import SCORES
+from analysis.cobardes.model import SCORES
+from analysis.cobardes.studies.balance import seat_neutral_strength
+from analysis.cobardes.studies.composed_renewal import compose_renewal, villain_free_endings
+from analysis.cobardes.studies.renewal import KEEP, USED, RenewalSolution, keep_shares, value_table
 from analysis.report.cobardes.common import load_renewal
 from analysis.shared.progress import bar
 from analysis.shared.provenance import code_commit, farol_version

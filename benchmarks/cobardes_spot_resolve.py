@@ -26,8 +26,8 @@ import pyspiel
 from results_file import machine, run_farol, save
 
 import games  # noqa: F401
-from analysis.cobardes.advise import _hidden_from_a_player
-from analysis.cobardes.sweep import hidden_params
+from analysis.cobardes.advice.advise import _hidden_from_a_player
+from analysis.cobardes.studies.sweep import hidden_params
 from analysis.shared.provenance import provenance
 from games.history import history_text
 

@@ -5,7 +5,7 @@ The war without villains re-solves the battle at every score (the draw and the t
 are worth different amounts there), about 30 battle solves a pairing. With hidden
 villains a battle solve is one of the long matchup solves, so the cheap model would play
 one battle solution at every score and chain its outcome probabilities
-(:func:`analysis.cobardes.war.composed_values`). This script measures what that costs on
+(:func:`analysis.cobardes.solvers.war.composed_values`). This script measures what that costs on
 the villain-free pairings, where both are stored: the war value from 0-0 composed from
 the plain battle's outcome probabilities against the exact war value, per pairing, and
 the courtier ranking each gives; and it projects what the exact route would take with
@@ -21,10 +21,10 @@ import numpy as np
 import pandas as pd
 from results_file import measure_and_save
 
-from analysis.cobardes.balance import seat_neutral_strength
-from analysis.cobardes.hidden_sweep import load_hidden
-from analysis.cobardes.sweep import NO_COURTIER, is_mirror, load_results
-from analysis.cobardes.war import composed_values
+from analysis.cobardes.solvers.war import composed_values
+from analysis.cobardes.studies.balance import seat_neutral_strength
+from analysis.cobardes.studies.hidden_sweep import load_hidden
+from analysis.cobardes.studies.sweep import NO_COURTIER, is_mirror, load_results
 from analysis.shared.provenance import code_commit, farol_version
 
 MATCHUPS = 100
@@ -33,7 +33,7 @@ PROCESSES = 2
 
 def ranking(values: dict[tuple[str, str], float]) -> list[tuple[str, float]]:
     """Each courtier's mean war value over its rivals, both seats, strongest first
-    (:func:`analysis.cobardes.balance.seat_neutral_strength`)."""
+    (:func:`analysis.cobardes.studies.balance.seat_neutral_strength`)."""
     table = pd.Series(values).unstack()
     return [(k, float(v)) for k, v in seat_neutral_strength(table).items()]
 

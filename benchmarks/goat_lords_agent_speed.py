@@ -24,8 +24,8 @@ import numpy as np
 import pyspiel
 
 import games  # noqa: F401
-from analysis.goat_lords.bots import greedy_bot, lord_bot
-from analysis.goat_lords.search import DEFAULT
+from analysis.goat_lords.agents.greedy import greedy_bot
+from analysis.goat_lords.agents.lord import DEFAULT, lord_bot
 from analysis.play.bots import sample_chance
 from analysis.play.match import game_seeds
 

@@ -23,8 +23,8 @@ import numpy as np
 import pyspiel
 
 import games  # noqa: F401
-from analysis.goat_lords import search
-from analysis.goat_lords.heuristic import greedy_choice
+from analysis.goat_lords.agents import lord as search
+from analysis.goat_lords.agents.greedy import greedy_choice
 from analysis.play.bots import sample_chance
 from analysis.play.match import game_seeds, seating, win_shares
 from analysis.statistics.intervals import wilson

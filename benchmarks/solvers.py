@@ -13,7 +13,7 @@ included; exploitability evaluations excluded from the clock; the snapshot is th
 strategy finished before the mark), and the peak memory added by the solver. Each
 solver runs in a forked child process so that its peak memory (``VmHWM``) is its own and
 a runaway solver can be stopped. Our exploitability comes from our exact best response
-(equal to OpenSpiel's to 1e-9, see ``tests/test_solve_engine.py``); OpenSpiel's solvers
+(equal to OpenSpiel's to 1e-9, see ``tests/solve/test_solve_engine.py``); OpenSpiel's solvers
 are measured with ``pyspiel.exploitability``.
 
 Writes ``benchmarks/results/solvers.csv`` and ``solvers.png`` (``--quick``: 1 s / 4 s

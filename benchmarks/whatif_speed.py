@@ -33,9 +33,9 @@ from pathlib import Path
 from results_file import machine, save
 
 import games  # noqa: F401
-from analysis.cobardes import whatif as CW
+from analysis.cobardes.studies import whatif as CW
 from analysis.coup.studies import whatif as KW
-from analysis.goat_lords import whatif as GW
+from analysis.goat_lords.studies import whatif as GW
 from analysis.shared import store
 from analysis.shared.provenance import provenance
 

@@ -1,7 +1,19 @@
-"""Shared fixtures: every test runs with Farol's games registered and quick budgets."""
+"""Shared fixtures: every test runs with Farol's games registered and quick budgets.
+
+The tests sit in one folder per wing of the code (``tests/coup/`` for ``analysis/coup/``,
+``tests/games/`` for the rules...); the helpers they share (``coup_helpers.py``...) sit
+here, importable from every folder, as are the few tests other tests borrow from
+(the browser's page driver, the lifted walk's cases): test files keep unique names.
+"""
 
 import os
+import sys
 import tempfile
+from pathlib import Path
+
+_TESTS = Path(__file__).resolve().parent
+sys.path[:0] = [str(_TESTS)] + sorted(str(p) for p in _TESTS.iterdir() if p.is_dir()
+                                      and not p.name.startswith((".", "_")))
 
 os.environ.setdefault("FAROL_QUICK", "1")
 # Tests never read the caches of the machine they run on (a blueprint built there would

@@ -7,7 +7,7 @@ import json
 
 from analysis.cli.numbers import finite_float, int_in
 from analysis.cli.spots import add_spot_arguments, spot_from_args
-from analysis.cobardes.advise import (
+from analysis.cobardes.advice.advise import (
     VARIANTS,
     Query,
     advise,
@@ -18,7 +18,7 @@ from analysis.cobardes.advise import (
     parse_score,
     with_combat,
 )
-from analysis.cobardes.hidden_advice import solve_cost, trunk_size
+from analysis.cobardes.solvers.hidden_advice import solve_cost, trunk_size
 from games.cobardes.cards import MAX_COMBATS, MAX_WARRIOR
 from games.errors import InvalidParameterError
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import pyspiel
 
-from analysis.cobardes import advise as cobardes_advise
-from analysis.cobardes import bot as cobardes_bot
+from analysis.cobardes.advice import advise as cobardes_advise
+from analysis.cobardes.agents import solved as cobardes_bot
 from analysis.coup import agents as coup_agents
 from analysis.coup.advice import resolve as coup_best_advice
-from analysis.goat_lords import bots as goat_lords_bots
+from analysis.goat_lords import agents as goat_lords_bots
 from analysis.play.bots import Bot, bots_for, make_bot
 
 # The modules whose import registered their bots and coaches (kept so the imports are

@@ -19,16 +19,14 @@ import sys
 from analysis.cli.lists import comma_list
 from analysis.cli.numbers import finite_float, int_in
 from analysis.cli.outputs import check_output_dir, check_output_file
-from analysis.cobardes import (
+from analysis.cobardes.solvers import subgames, villains
+from analysis.cobardes.studies import (
     balance,
-    bot,  # noqa: F401  (registers the solved bot)
     composed_renewal,
     hidden_sweep,
     openings,
     renewal,
-    subgames,
     sweep,
-    villains,
 )
 from analysis.shared import store
 from analysis.shared.store import atomic_write_text

@@ -21,18 +21,18 @@ from analysis.cli.matches import (
 from analysis.cli.numbers import int_in, parse_counts
 from analysis.cli.outputs import check_output_dir
 from analysis.goat_lords import GAME
-from analysis.goat_lords import habits as H
-from analysis.goat_lords.balance import BalanceTables
-from analysis.goat_lords.bots import build_bot, pinned
-from analysis.goat_lords.plan import load_strong, run_strong, strong_plan
-from analysis.goat_lords.statistics import (
+from analysis.goat_lords.agents import build_bot, pinned
+from analysis.goat_lords.studies import habits as H
+from analysis.goat_lords.studies.balance import BalanceTables
+from analysis.goat_lords.studies.plan import load_strong, run_strong, strong_plan
+from analysis.goat_lords.studies.statistics import (
     bot_win_rates,
     duel_success,
     game_length,
     pct,
     seat_win_rates,
 )
-from analysis.goat_lords.tournament import Experiment, csv_folder, csv_path, run_experiment
+from analysis.goat_lords.studies.tournament import Experiment, csv_folder, csv_path, run_experiment
 from analysis.play.match import play_match
 from analysis.report.context import quick_mode
 from analysis.shared import store

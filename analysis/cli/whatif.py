@@ -15,9 +15,9 @@ import matplotlib
 from analysis.cli.lists import add_param_argument, comma_list
 from analysis.cli.numbers import int_in
 from analysis.cli.outputs import check_output_dir
-from analysis.cobardes import whatif as cobardes_whatif
+from analysis.cobardes.studies import whatif as cobardes_whatif
 from analysis.coup.studies import whatif as coup_whatif
-from analysis.goat_lords import whatif as goat_whatif
+from analysis.goat_lords.studies import whatif as goat_whatif
 from analysis.play.whatif import variant_name
 from analysis.report.whatif import summary_lines, write_page
 from analysis.shared import progress

@@ -1,7 +1,7 @@
 """Coup solved and played: endgames, the whole game's blueprint, agents, studies and advice.
 
 The wing is sorted by kind, one folder a floor; a floor imports its own folder, the
-floors below it and the ground, never one above (``tests/test_architecture.py``,
+floors below it and the ground, never one above (``tests/project/test_architecture.py``,
 ``COUP_LAYERS``):
 
 :mod:`analysis.coup.advice`

@@ -17,13 +17,13 @@ from typing import Any
 
 import pyspiel
 
-from analysis.cobardes import advise as cobardes_advice
+from analysis.cobardes.advice import advise as cobardes_advice
 from analysis.coup.advice import endgame as coup_advice
 from analysis.coup.advice import resolve as resolve_advice
 from analysis.coup.advice.openings import stored_advice, stored_note
 from analysis.coup.solvers import position_endgames as coup_endgames
 from analysis.explore import answers
-from analysis.goat_lords import bots as goat_bots
+from analysis.goat_lords import agents as goat_bots
 from analysis.shared.lists import comma_list
 from analysis.shared.params import load_game, parse_params
 from games import catalog as game_catalog

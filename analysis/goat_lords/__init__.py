@@ -1,11 +1,16 @@
 """Goat Lords studied by bot tournaments: seat advantage, what a wild is worth, duels.
 
-``bots`` (greedy, MCTS, ISMCTS, the ``lord`` search agent and ``best``; registered for
-``farol play`` on import), ``heuristic`` (the greedy scores), ``belief`` (the hidden cards
-as one seat knows them), ``search`` (the ``lord`` agent), ``tournament``
-(seeded games into a resumable CSV), ``statistics`` (the answers, with 95% intervals),
-``plan`` (the report's experiments) and ``habits`` (the strongest agent's games kept move
-by move, read by the guide's How to play). The report sections are
+The wing's floors, from the ground up (``tests/project/test_architecture.py`` checks
+that each imports only its own floor, those below and the ground):
+
+* ``model``: the hidden cards as one seat knows them (:class:`~.model.Belief`);
+* ``agents/``: one module per bot, named after it (``greedy``, ``mcts``, ``ismcts``,
+  ``lord``, ``best``), the table of them and bots by name with a budget (``by_name``);
+* ``studies/``: seeded games into a resumable CSV (``tournament``), the answers with
+  95% intervals (``statistics``), the report's experiments (``plan``, ``balance``),
+  the strongest agent's games kept move by move (``habits``) and the what-if.
+
+Goat Lords has no solver and no advice of its own. The report sections are
 :mod:`analysis.report.goat_lords`.
 """
 

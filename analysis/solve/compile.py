@@ -111,7 +111,7 @@ def compile_game(
     walker
         A :class:`games.keys.Walker` to compile instead of the game's own, e.g. one that
         ends the game early at positions valued otherwise
-        (:class:`analysis.cobardes.subgames.PublicCut`). It must walk ``game``'s
+        (:class:`analysis.cobardes.solvers.subgames.PublicCut`). It must walk ``game``'s
         positions (with information-state strings in tree mode); when it offers
         ``lifts()`` and that says yes, graph mode takes the deal-lifted compile with it.
         Tree mode estimates the size of the tree it walks (:func:`estimate_walker_nodes`).

@@ -150,7 +150,7 @@ def is_public(pos: E.Pos) -> bool:
     prepared face down and no Procuress swap is under way. Every past move is then
     known to both players too (cards played are revealed, villains shown), so the
     position roots a proper subgame: its value does not depend on beliefs, and
-    backward induction (:class:`analysis.cobardes.exact.ExactSolver`) solves it exactly.
+    backward induction (:class:`analysis.cobardes.solvers.exact.ExactSolver`) solves it exactly.
     """
     if pos.outcome is not None or pos.pending or pos.phase in _PRIVATE_PHASES:
         return False

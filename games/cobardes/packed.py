@@ -1,7 +1,7 @@
 """The battle's phase machine over a position packed in an int64 array, for numba code.
 
 A transcription of :mod:`games.cobardes.engine` (same phases, same order) that the
-compiled exact solver (:mod:`analysis.cobardes.fast_exact`) runs as :func:`apply_packed`.
+compiled exact solver (:mod:`analysis.cobardes.solvers.fast_exact`) runs as :func:`apply_packed`.
 :func:`apply_logged` runs the same moves on a longer array that also keeps what only an
 OpenSpiel state reads (the events, the battlefield's order, each move's visibility mask,
 random deals; :mod:`games.cobardes.packed_battle`); the solver's specialization does none
@@ -103,7 +103,7 @@ _SEDUCTRESS = C.SEDUCTRESS
 
 # --------------------------------------------------------------------------- packing
 # The packed machine's own limits, wider than the rules' (cards.MAX_COMBATS): the exact
-# solver's memo key (analysis/cobardes/fast_exact.py) keeps the combat number in 5 bits,
+# solver's memo key (analysis/cobardes/solvers/fast_exact.py) keeps the combat number in 5 bits,
 # and a battle's last position counts one past its last combat (30 + 1 = 31 fits); the
 # villain exchanges of a combat in 4 bits (0-14, and one past).
 MAX_PACKED_COMBATS = 30

@@ -2,7 +2,7 @@
 
 Read off the pure functions of :mod:`games.cobardes.cards` (nothing is re-implemented),
 with each effect as a small integer code: numba code (the compiled exact solver,
-:mod:`analysis.cobardes.fast_exact`) looks effects up here instead of calling Python.
+:mod:`analysis.cobardes.solvers.fast_exact`) looks effects up here instead of calling Python.
 """
 
 from __future__ import annotations

@@ -51,7 +51,7 @@ def grid(coins: Iterable[int] = COINS, decks: Iterable[str] = DECKS,
 
     A mover with 7+ coins wins on the first turn (an unblockable, unchallengeable Coup),
     so those endgames are solved with cap 1: a larger cap changes nothing (tested in
-    ``tests/test_coup_analysis.py``) and only adds histories nobody reaches.
+    ``tests/coup/test_coup_analysis.py``) and only adds histories nobody reaches.
     """
     coins = tuple(coins)
     return [Endgame(a, b, deck, revealed, cap if a < C.COUP_COST else 1)

@@ -8,9 +8,9 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from analysis.cobardes import balance, renewal
-from analysis.cobardes.composed_renewal import COMPOSITION_MISS
-from analysis.cobardes.exact import BattleSpec
+from analysis.cobardes.model import BattleSpec
+from analysis.cobardes.studies import balance, renewal
+from analysis.cobardes.studies.composed_renewal import COMPOSITION_MISS
 from analysis.report.cells import annotate, ink
 from analysis.report.context import ReportContext
 from analysis.shared import store
@@ -81,7 +81,7 @@ def villain_frame(table: dict) -> pd.DataFrame:
 
 
 def load_renewal():
-    """The committed renewal-war solution (:mod:`analysis.cobardes.renewal`), or None."""
+    """The committed renewal-war solution (:mod:`analysis.cobardes.studies.renewal`), or None."""
     cached = renewal.load_renewal(renewal.cache_path(renewal.RenewalModel()))
     if cached is None or cached[1] != "done":
         return None

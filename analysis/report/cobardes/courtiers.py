@@ -5,8 +5,8 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from analysis.cobardes import balance, sweep
-from analysis.cobardes.war import solve_war, value_table
+from analysis.cobardes.solvers.war import solve_war, value_table
+from analysis.cobardes.studies import balance, sweep
 from analysis.report.cells import annotate
 from analysis.report.cobardes.common import EXACT, army_text, battle_spec, heatmap, load_renewal
 from analysis.report.context import ReportContext
@@ -168,7 +168,7 @@ solved with terminal payoffs equal to the values of the states it leads to (a wi
 moves to the next score, or wins the war at 3 tokens; the Crown wins the war; a draw
 repeats the score). A drawn battle repeating the state makes each score a
 one-variable fixed point, solved exactly by Newton steps on the battle value
-(`analysis/cobardes/war.py`; residual below 1e-10). Values are P(win) − P(lose).
+(`analysis/cobardes/solvers/war.py`; residual below 1e-10). Values are P(win) − P(lose).
 
 Warriors only ({army_text(spec)}; {EXACT}; {solves} battle solves in all):
 

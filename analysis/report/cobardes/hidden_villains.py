@@ -6,9 +6,10 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from analysis.cobardes import balance, subgames, villains
-from analysis.cobardes.hidden_sweep import complete, hidden_matchups, load_hidden
-from analysis.cobardes.sweep import is_mirror
+from analysis.cobardes.solvers import subgames, villains
+from analysis.cobardes.studies import balance
+from analysis.cobardes.studies.hidden_sweep import complete, hidden_matchups, load_hidden
+from analysis.cobardes.studies.sweep import is_mirror
 from analysis.report.cobardes import matchup_solve
 from analysis.report.cobardes.common import (
     BENCHMARK_JSON,
@@ -269,10 +270,10 @@ def _cut_text(ctx: ReportContext) -> str:
 hidden information once every villain left in a hand is known to both players (played,
 exchanged, drawn by an Inquisitor) or none is left: every past move is then known to
 both, and the rest of the battle is a public subgame that backward induction solves
-exactly (`analysis/cobardes/subgames.py`). Cutting those subgames off leaves the
+exactly (`analysis/cobardes/solvers/subgames.py`). Cutting those subgames off leaves the
 *trunk*, where a villain is still hidden. The cut is exact: on small battles the
 sequence-form LP of the trunk (exact values at its leaves) equals the LP of the whole
-battle (`tests/test_cobardes_subgames.py`). The trunk's perfect-recall tree is several
+battle (`tests/cobardes/test_cobardes_subgames.py`). The trunk's perfect-recall tree is several
 times smaller than the battle's, so the state-keyed abstraction's loss can now be
 measured with all nine villains. Both the exact tree and the state-keyed trunk are
 solved by CFR+ with the same iterations, and the state-keyed strategy is then played in

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 
-from analysis.cobardes import balance
-from analysis.cobardes.hidden_sweep import load_hidden
+from analysis.cobardes.studies import balance
+from analysis.cobardes.studies.hidden_sweep import load_hidden
 from analysis.report.cobardes.common import BENCHMARKS, duration_text, heatmap, villain_frame
 from analysis.report.context import ReportContext
 from analysis.shared.store import read_json

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis.cobardes import balance, renewal
-from analysis.cobardes.war import solve_war
+from analysis.cobardes.solvers.war import solve_war
+from analysis.cobardes.studies import balance, renewal
 from analysis.report.cobardes.common import EXACT, duration_text, heatmap, load_renewal
 from analysis.report.context import ReportContext
 from analysis.shared import store
@@ -87,7 +87,7 @@ that are on the battlefield, placing them under the corresponding deck, and rene
 with others of the same type. If you did not play your villain or courtier you may
 decide not to replace them and keep them for the next battle."
 
-**The model** (`analysis/cobardes/renewal.py`). A war state is the score and both
+**The model** (`analysis/cobardes/studies/renewal.py`). A war state is the score and both
 courtiers: {model.size} states (9 scores x {len(model.pairings)} pairings; warriors
 0-{model.warriors}, {model.combats} combats). Each
 state's battle is solved exactly ({EXACT}) with 20 kinds of ending: the outcome (won,

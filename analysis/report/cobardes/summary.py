@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from analysis.cobardes import balance, renewal, subgames
-from analysis.cobardes.exact import ExactSolver, initial_position, payoff_values
+from analysis.cobardes.model import initial_position, payoff_values
+from analysis.cobardes.solvers import subgames
+from analysis.cobardes.solvers.exact import ExactSolver
+from analysis.cobardes.studies import balance, renewal
 from analysis.report.cobardes import matchup_solve
 from analysis.report.cobardes.common import (
     army_text,
@@ -130,7 +132,7 @@ def method_section(ctx: ReportContext) -> str:
 * **Warriors only, and warriors + courtiers** are games of public information: every
   card is on the table except the one each player is about to reveal. The value of
   a position depends only on the position, so we solve every battle by **backward
-  induction over positions** (`analysis/cobardes/exact.py`): each face-down
+  induction over positions** (`analysis/cobardes/solvers/exact.py`): each face-down
   confrontation is a small zero-sum matrix game (up to 7 x 7) solved by linear
   programming (a dense simplex, checked against `scipy.optimize.linprog`); every
   other decision (vanguard and rearguard courtiers, a card played face up under the
@@ -138,7 +140,7 @@ def method_section(ctx: ReportContext) -> str:
   the Inquisitor's draw is an expectation. Positions are the rules engine's own
   (`games/cobardes/engine.py`, keyed by `state_key()`), so no rule is re-implemented.
   The result is exact: exploitability 0 up to floating-point rounding.
-* **Checks** (`tests/test_cobardes_analysis.py`): OpenSpiel's own best response
+* **Checks** (`tests/cobardes/test_cobardes_analysis.py`): OpenSpiel's own best response
   against the exact strategies, played in the OpenSpiel game, finds NashConv 0
   (below 1e-9) on reduced decks, with and without courtiers and with named villains,
   and on the whole warriors-only battle (a slow test);

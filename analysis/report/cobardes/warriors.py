@@ -6,14 +6,10 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from analysis.cobardes import balance, subgames, sweep
-from analysis.cobardes.exact import (
-    BattleSpec,
-    ExactSolver,
-    initial_position,
-    payoff_values,
-    position_table,
-)
+from analysis.cobardes.model import BattleSpec, initial_position, payoff_values
+from analysis.cobardes.solvers import subgames
+from analysis.cobardes.solvers.exact import ExactSolver, position_table
+from analysis.cobardes.studies import balance, sweep
 from analysis.report.cells import annotate
 from analysis.report.cobardes.common import EXACT, army_text, battle_spec, mix_bars, villain_frame
 from analysis.report.context import ReportContext

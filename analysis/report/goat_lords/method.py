@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from analysis.goat_lords.plan import budget
-from analysis.goat_lords.tournament import Experiment, csv_folder
+from analysis.goat_lords.studies.plan import budget
+from analysis.goat_lords.studies.tournament import Experiment, csv_folder
 from analysis.report.context import ReportContext
 from analysis.shared import store
 from games.goat_lords.cards import DEFAULT_VALUES, KINDS

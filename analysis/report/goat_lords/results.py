@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from analysis.goat_lords.plan import PlanResults, run_plan
-from analysis.goat_lords.statistics import extra_wild_effect
-from analysis.goat_lords.tournament import csv_folder
+from analysis.goat_lords.studies.plan import PlanResults, run_plan
+from analysis.goat_lords.studies.statistics import extra_wild_effect
+from analysis.goat_lords.studies.tournament import csv_folder
 from analysis.report.context import ReportContext
 
 _RESULTS: dict[tuple[str, bool], PlanResults] = {}

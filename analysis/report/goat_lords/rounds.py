@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 
-from analysis.goat_lords.statistics import duel_success, game_length, pct
+from analysis.goat_lords.studies.statistics import duel_success, game_length, pct
 from analysis.report.context import ReportContext
 from analysis.report.goat_lords.results import results
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 
-from analysis.goat_lords.plan import VALUE_SETS, budget
-from analysis.goat_lords.statistics import (
+from analysis.goat_lords.studies.plan import VALUE_SETS, budget
+from analysis.goat_lords.studies.statistics import (
     duel_success,
     game_length,
     pct,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from analysis.goat_lords.statistics import bot_win_rates, pct
+from analysis.goat_lords.studies.statistics import bot_win_rates, pct
 from analysis.report.context import ReportContext
 from analysis.report.goat_lords.results import results
 from analysis.report.guides.goat_lords.records import MIN_GAMES, matches, scoring_words

@@ -1,6 +1,6 @@
 """Goat Lords' balance with the strong agent in every seat: what is measured so far.
 
-Facts (the games played of each experiment of :func:`analysis.goat_lords.plan.strong_plan`)
+Facts (the games played of each experiment of :func:`analysis.goat_lords.studies.plan.strong_plan`)
 → chart (the first seat's win rate by player count, both scorings) → text. Nothing is
 played here: ``farol goat-lords balance`` plays the games, resumable.
 """
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 
-from analysis.goat_lords.balance import BalanceTables, is_finished
-from analysis.goat_lords.plan import HEADROOM, SCORINGS, STRONG_BOT, aim, load_strong
+from analysis.goat_lords.studies.balance import BalanceTables, is_finished
+from analysis.goat_lords.studies.plan import HEADROOM, SCORINGS, STRONG_BOT, aim, load_strong
 from analysis.report.context import ReportContext
 from analysis.report.markdown import pct_ci, pp
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.goat_lords.plan import all_greedy
-from analysis.goat_lords.statistics import (
+from analysis.goat_lords.studies.plan import all_greedy
+from analysis.goat_lords.studies.statistics import (
     bot_win_rates,
     duel_success,
     game_length,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from analysis.cobardes import balance, renewal
+from analysis.cobardes.studies import balance, renewal
 from analysis.report import svg
 from analysis.report.guides import separate
 from analysis.report.guides.cobardes import records as R

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from analysis.cobardes import renewal
+from analysis.cobardes.studies import renewal
 from analysis.report.guides.cobardes import courtiers
 from analysis.report.guides.cobardes import records as R
 from analysis.report.guides.common import GuideContext, Reply, one_line, render

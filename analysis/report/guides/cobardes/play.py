@@ -4,7 +4,7 @@ villains once every matchup is solved, else without them), each with its numbers
 
 from __future__ import annotations
 
-from analysis.cobardes import balance, openings, renewal
+from analysis.cobardes.studies import balance, openings, renewal
 from analysis.report.guides.cobardes import records as R
 from analysis.report.guides.common import GuideContext, Reply, one_line, render
 from analysis.report.markdown import pct

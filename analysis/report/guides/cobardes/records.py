@@ -14,11 +14,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from analysis.cobardes import balance
-from analysis.cobardes.composed_renewal import compose_renewal
-from analysis.cobardes.hidden_sweep import HiddenMatchupRecord, hidden_matchups, load_hidden
-from analysis.cobardes.renewal import RenewalModel, RenewalSolution, value_table
-from analysis.cobardes.sweep import is_mirror
+from analysis.cobardes.studies import balance
+from analysis.cobardes.studies.composed_renewal import compose_renewal
+from analysis.cobardes.studies.hidden_sweep import HiddenMatchupRecord, hidden_matchups, load_hidden
+from analysis.cobardes.studies.renewal import RenewalModel, RenewalSolution, value_table
+from analysis.cobardes.studies.sweep import is_mirror
 from analysis.report.cobardes.common import (
     FULL_BATTLE_JSON,
     RENEWAL_COMPOSITION_JSON,
@@ -102,7 +102,7 @@ class VillainWar:
     battle is played as solved, over the dealt matchups whose records say how each
     battle ends. Once every one also says which courtiers its battles play, the war
     lets each player keep an unplayed courtier or renew it (``renewed``; ``solution``:
-    the composed war, :func:`analysis.cobardes.composed_renewal.compose_renewal`);
+    the composed war, :func:`analysis.cobardes.studies.composed_renewal.compose_renewal`);
     until then the courtiers are kept (``HiddenMatchupRecord.war_value``).
     ``error_median`` and ``error_max``: how far that composition misses the exact war
     on the villain-free pairings (None: not measured)."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from analysis.goat_lords.plan import SCORINGS
+from analysis.goat_lords.studies.plan import SCORINGS
 from analysis.report.guides.common import GuideContext
 from analysis.report.guides.goat_lords import records as R
 from analysis.report.markdown import table

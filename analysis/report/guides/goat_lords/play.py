@@ -1,5 +1,5 @@
 """Goat Lords for players: what strong play does, from the strongest agent's own games
-(:mod:`analysis.goat_lords.habits`): when it duels, when it spends a wild, what it keeps;
+(:mod:`analysis.goat_lords.studies.habits`): when it duels, when it spends a wild, what it keeps;
 each question answered in its first sentence, then one table with a row per table size.
 
 Every rate comes with its 95% interval over games; the words that compare two rates are
@@ -8,7 +8,7 @@ the templates' to choose, by the rule of :mod:`analysis.report.guides.separate`.
 
 from __future__ import annotations
 
-from analysis.goat_lords import habits as H
+from analysis.goat_lords.studies import habits as H
 from analysis.report.guides.common import GuideContext, Reply, render
 from analysis.report.guides.prose import sentences
 from analysis.report.markdown import pct_ci, table

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis.goat_lords.plan import STRONG_BOT, PlanResults, all_greedy, strong_plan
-from analysis.goat_lords.plan import plan as experiments
-from analysis.goat_lords.tournament import Experiment, csv_path, played_rows
+from analysis.goat_lords.studies.plan import STRONG_BOT, PlanResults, all_greedy, strong_plan
+from analysis.goat_lords.studies.plan import plan as experiments
+from analysis.goat_lords.studies.tournament import Experiment, csv_path, played_rows
 from analysis.play.match import MatchResult
 from analysis.shared import store
 from analysis.shared.params import game_parameter_spec

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from analysis.goat_lords.bots import STRONGEST
-from analysis.goat_lords.search import DEFAULT
+from analysis.goat_lords.agents import STRONGEST
+from analysis.goat_lords.agents.lord import DEFAULT
 from analysis.report.guides.common import GuideContext, Reply, render
 from analysis.report.guides.goat_lords import records as R
 from analysis.report.guides.goat_lords.play import paragraph

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from analysis.goat_lords.statistics import seat_win_rates
+from analysis.goat_lords.studies.statistics import seat_win_rates
 from analysis.report.guides.common import GuideContext, Reply, render
 from analysis.report.guides.goat_lords import records as R
 from analysis.report.guides.goat_lords.play import paragraph
