@@ -2,24 +2,20 @@
 bot's name import this module.
 
 Bots register themselves with :func:`analysis.play.bots.register_bot` when their study's
-module is imported; this is the one place that imports them all.
+module is imported; every game's wing (:mod:`analysis.wings`) names the modules that
+register its bots and coaches, and importing the wings imports them all.
 """
 
 from __future__ import annotations
 
 import pyspiel
 
-from analysis.cobardes.advice import advise as cobardes_advise
-from analysis.cobardes.agents import solved as cobardes_bot
-from analysis.coup import agents as coup_agents
-from analysis.coup.advice import resolve as coup_best_advice
-from analysis.goat_lords import agents as goat_lords_bots
 from analysis.play.bots import Bot, bots_for, make_bot
+from analysis.wings import WINGS
 
-# The modules whose import registered their bots and coaches (kept so the imports are
-# used); Coup's, bot by bot, are in the table analysis.coup.agents.BOTS.
-REGISTERED_BY = (cobardes_advise, cobardes_bot, coup_agents, coup_best_advice,
-                 goat_lords_bots)
+# The modules whose import registered the bots and coaches, game by game; each game's
+# bots, name by name, are in the table of its agents package (``BOTS``).
+REGISTERED_BY = tuple(module for wing in WINGS for module in wing.registers)
 
 
 def build(name: str, game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:

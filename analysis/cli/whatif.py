@@ -15,44 +15,40 @@ import matplotlib
 from analysis.cli.lists import add_param_argument, comma_list
 from analysis.cli.numbers import int_in
 from analysis.cli.outputs import check_output_dir
-from analysis.cobardes.studies import whatif as cobardes_whatif
-from analysis.coup.studies import whatif as coup_whatif
-from analysis.goat_lords.studies import whatif as goat_whatif
-from analysis.play.whatif import variant_name
+from analysis.play.whatif import WhatIfRequest, variant_name
 from analysis.report.whatif import summary_lines, write_page
 from analysis.shared import progress
 from analysis.shared.params import parse_params
-from games.coup import cards as coup_cards
+from analysis.wings import WINGS, by_command
 from games.errors import InvalidParameterError
-from games.goat_lords import rules as goat_rules
 
-GAMES = {"coup": "python_coup", "cobardes": "python_cobardes_war",
-         "goat-lords": "python_goat_lords"}
+
+def _tables() -> str:
+    """Each game's table sizes and default, as ``--players``'s help says them."""
+    return "; ".join(f"{w.command} {w.players[0]}-{w.players[1]}, default {w.default_players}"
+                     if w.players else f"{w.command} 2" for w in WINGS)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", choices=sorted(GAMES),
-                        help="coup, cobardes (the war) or goat-lords")
+    parser.add_argument("game", choices=[w.command for w in WINGS],
+                        help=", ".join(w.command for w in WINGS))
     add_param_argument(parser, "a rule of the variant, e.g. assassination_cost=4 "
                                "(farol games lists them)")
-    parser.add_argument("--players", type=int_in(coup_cards.MIN_PLAYERS, coup_cards.MAX_PLAYERS),
-                        default=None,
-                        help="players at the table (Coup 2-8, Goat Lords 2-6; default 2, or 4 "
-                             "for Coup)")
+    parser.add_argument("--players", type=int_in(2), default=None,
+                        help=f"players at the table ({_tables()})")
     parser.add_argument("--agent", default=None,
-                        help="the agent in every seat (default: fast for Coup, greedy for "
-                             "Goat Lords)")
+                        help="the agent in every seat (default: "
+                             + "; ".join(f"{w.command}: {w.whatif_agents}" for w in WINGS) + ")")
     parser.add_argument("--strong", default=None,
-                        help="the strong agent of the skill measure (default: fast for Coup, "
-                             "lord:24 for Goat Lords; ¡Cobardes! scores its solved strategy "
-                             "against random, exactly)")
+                        help="the strong agent of the skill measure (defaults as --agent says)")
     parser.add_argument("--skill-players", default=None, metavar="N,N,...",
                         help="player counts for the skill measure (default: --players)")
     parser.add_argument("--precision", type=float, default=0.02,
                         help="half-width of the 95%% interval aimed at for each seat's win rate "
                              "and the draw rate (default 0.02: ±2 points)")
     parser.add_argument("--skill-precision", type=float, default=None,
-                        help="the same for the skill measure (default 0.04 Coup, 0.05 Goat Lords)")
+                        help="the same for the skill measure (default: the game's, 0.04 for "
+                             "Coup, 0.05 for Goat Lords)")
     parser.add_argument("--max-games", type=int_in(10), default=6000,
                         help="the most games a question plays on each side (default 6000)")
     parser.add_argument("--seed", type=int_in(0), default=1, help="the seed (default 1)")
@@ -79,10 +75,22 @@ def counts(text: str | None, low: int, high: int) -> tuple[int, ...] | None:
     return tuple(out)
 
 
+def skill_counts(wing, text: str | None) -> tuple[int, ...] | None:
+    """``--skill-players`` for ``wing``: refused in one line where its what-if has no
+    choice of table."""
+    if text is None:
+        return None
+    if wing.players is None:
+        raise InvalidParameterError(f"--skill-players: the {wing.command} what-if is for two "
+                                    "players; leave --skill-players out")
+    return counts(text, *wing.players)
+
+
 def run(args: argparse.Namespace) -> int:
     matplotlib.use("Agg")
+    wing = by_command(args.game)
     outdir = check_output_dir(args.out, "--out")
-    variant = parse_params(GAMES[args.game], args.param)
+    variant = parse_params(wing.whatif_game, args.param)
     if "players" in variant:
         raise InvalidParameterError("give the table's size with --players; --param is for the "
                                     "rules the variant changes")
@@ -91,26 +99,15 @@ def run(args: argparse.Namespace) -> int:
         if value is not None and not 0 < value < 0.5:
             raise InvalidParameterError(f"--{option.replace('_', '-')} takes a half-width "
                                         f"between 0 and 0.5, not {value}")
+    wing.check_players(args.players)
     name = args.name or variant_name(variant)
-    shown = progress.shown()
-    if args.game == "cobardes":
-        result = cobardes_whatif.run_whatif(variant, args.seed, args.workers, args.scheduler,
-                                            shown, name)
-    elif args.game == "coup":
-        result = coup_whatif.run_whatif(
-            variant, args.players or 4, args.agent or coup_whatif.TABLE_AGENT, args.strong,
-            counts(args.skill_players, coup_cards.MIN_PLAYERS, coup_cards.MAX_PLAYERS), args.seed, args.precision,
-            args.skill_precision or coup_whatif.SKILL_PRECISION, args.max_games,
-            args.workers, args.scheduler, shown, name=name)
-    else:
-        if args.players is not None and args.players > goat_rules.MAX_PLAYERS:
-            raise InvalidParameterError(f"--players: Goat Lords takes {goat_rules.MIN_PLAYERS} to "
-                                        f"{goat_rules.MAX_PLAYERS} players, not {args.players}")
-        result = goat_whatif.run_whatif(
-            variant, args.players or 2, args.agent or goat_whatif.TABLE_AGENT, args.strong,
-            counts(args.skill_players, goat_rules.MIN_PLAYERS, goat_rules.MAX_PLAYERS), args.seed, args.precision,
-            args.skill_precision or goat_whatif.SKILL_PRECISION, args.max_games,
-            workers=args.workers, scheduler=args.scheduler, progress=shown, name=name)
+    request = WhatIfRequest(variant, players=args.players, agent=args.agent,
+                            strong=args.strong, skill_players=skill_counts(wing, args.skill_players),
+                            seed=args.seed, precision=args.precision,
+                            skill_precision=args.skill_precision, max_games=args.max_games,
+                            workers=args.workers, scheduler=args.scheduler,
+                            progress=progress.shown(), name=name)
+    result = wing.whatif(request)
     page = write_page(result, outdir)
     if args.json:
         print(json.dumps(result.to_json(), indent=1))

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import pyspiel
 
-from analysis.explore import answers, spots
+from analysis.explore import spots
 from analysis.explore.words import page_words, sent_texts, unechoed
 from analysis.explore.worker import Failed, Solves, Stopped, connection_closed
 from games.errors import FarolError
@@ -109,7 +109,7 @@ def create_app(reports: Path | None = None, solves: Solves | None = None) -> Fla
     app.json.sort_keys = False
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
     app.extensions["farol.solves"] = solves
-    charts = answers.CHART_FILES
+    charts = spots.CHART_FILES
 
     @app.get("/")
     def index():

@@ -19,9 +19,12 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+
+import pyspiel
 
 from analysis.play.bots import make_bot
 from analysis.play.match import PLAIN, Build, RowFile, Schedule, play_games
@@ -416,3 +419,99 @@ def variant_name(variant: dict) -> str:
 def provenance_fields() -> tuple[str, str]:
     """Farol's version and the commit, for a what-if's record."""
     return farol_version(), code_commit()
+
+
+# --------------------------------------------------------------------------- one request
+@dataclass(frozen=True)
+class WhatIfRequest:
+    """What a designer asks (``farol whatif``), for any game: the variant's parameters,
+    the table's size, the agents, the precision aimed at, the seed and how to play.
+    ``None`` leaves a choice to the game's defaults."""
+
+    variant: dict
+    players: int | None = None
+    agent: str | None = None
+    strong: str | None = None
+    skill_players: tuple[int, ...] | None = None
+    seed: int = 1
+    precision: float | None = None
+    skill_precision: float | None = None
+    max_games: int = 4000
+    workers: int = 1
+    scheduler: object = None
+    progress: bool | None = None
+    name: str | None = None
+
+
+@dataclass(frozen=True)
+class PlayedWhatIf:
+    """A game's what-if answered by agents' games: what it plays and reads, the rest is
+    :func:`run_played_whatif`'s, the same for every game. ``table`` builds the self-play
+    lineup from ``(players, agent, precision, max_games, game)`` (``game``: the variant's
+    OpenSpiel game, for what it reads of the rules); ``notes`` says who answered, from
+    ``(agent, strong, metrics, skill counts)``."""
+
+    key: str                  # the game's wing (``coup``), for the record and the page
+    game: str                 # the OpenSpiel game
+    schedule: Schedule
+    table: Callable
+    notes: Callable
+    table_agent: str
+    strong_agent: str | None  # None: the table's agent is the strong one too
+    weaker: tuple[str, ...]
+    players: int              # the table's size when none is asked
+    precision: float
+    skill_precision: float
+    skill_max_games: int | None = None  # None: the request's max_games
+    build: Build | None = None          # None: bots by name (make_bot)
+
+
+def run_played_whatif(spec: PlayedWhatIf, request: WhatIfRequest,
+                      build: Build | None = None) -> WhatIf:
+    """The variant against the printed rules, both played by agents: every metric of the
+    game's table lineup at the table's size and the skill measure (the strong agent
+    against each weaker one) at each count of ``skill_players`` (default: the table's).
+    The parameters are checked first (one line naming a bad one), and every agent is
+    asked whether it plays the variant before a game is played."""
+    start = time.perf_counter()
+    players = request.players or spec.players
+    agent = request.agent or spec.table_agent
+    strong = request.strong or spec.strong_agent or agent
+    precision = request.precision or spec.precision
+    skill_precision = request.skill_precision or spec.skill_precision
+    base = {"players": players}
+    params = base | dict(request.variant)
+    for p in (base, params):
+        pyspiel.load_game(spec.game, p)
+    counts = tuple(request.skill_players or (players,))
+    build = build or spec.build
+    play = Play(spec.game, request.seed, request.workers, request.scheduler, request.progress,
+                schedule=spec.schedule, tag=f"whatif-{spec.key.replace('_', '-')}",
+                **({"build": build} if build else {}))
+    for n in counts:
+        game = pyspiel.load_game(spec.game, {**params, "players": n})
+        for who in (agent, strong, *spec.weaker):
+            play.build(who, game, 0, 0)  # an agent that cannot play the variant says so here
+    table = spec.table(players, agent, precision, request.max_games,
+                       pyspiel.load_game(spec.game, params))
+    metrics = run_lineup(play, table, base, params)
+    skill_games = spec.skill_max_games or request.max_games
+    for n, lineup in skill_lineups(counts, strong, spec.weaker, skill_precision, skill_games):
+        metrics += run_lineup(play, lineup, base | {"players": n}, params | {"players": n})
+    version, commit = provenance_fields()
+    return WhatIf(spec.key, request.name or variant_name(request.variant),
+                  dict(request.variant), base, tuple(metrics),
+                  tuple(spec.notes(agent, strong, metrics, counts)), dict(play.played),
+                  request.seed, version, commit, round(time.perf_counter() - start, 1))
+
+
+def played_whatif(spec: PlayedWhatIf, variant: dict, build: Build | None = None,
+                  skill_max_games: int | None = None, **settings) -> WhatIf:
+    """:func:`run_played_whatif` with the request spelled as keywords (``players=3,
+    agent="honest", ...``, the fields of :class:`WhatIfRequest`), as scripts and notebooks
+    call it; ``skill_max_games`` caps the skill measure's games."""
+    if skill_max_games is not None:
+        spec = replace(spec, skill_max_games=skill_max_games)
+    if "skill_players" in settings and settings["skill_players"] is not None:
+        settings["skill_players"] = tuple(settings["skill_players"])
+    return run_played_whatif(spec, WhatIfRequest(dict(variant), **settings), build)

@@ -2,35 +2,32 @@
 one Markdown file), an index and the website.
 
 The sections come from an explicit table: the base sections every ruleset starts with
-(:mod:`analysis.report.base`) and each ruleset's own.
+(:mod:`analysis.report.base`) and each ruleset's own, ``SECTIONS`` of the report package
+named after its wing (:mod:`analysis.wings`: ``analysis/report/<key>/``).
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib
 import json
 import time
 from pathlib import Path
 
 from analysis.report import base
-from analysis.report import cobardes as cobardes_report
-from analysis.report import coup as coup_report
-from analysis.report import goat_lords as goat_lords_report
 from analysis.report.context import ReportContext, Section, quick_mode
 from analysis.report.guides.common import render
 from analysis.report.guides.write import GUIDES, guide_path, methods_section, write_guide
 from analysis.report.site import write_site
 from analysis.shared import store
 from analysis.shared.progress import bar
+from analysis.wings import WINGS
 from games import catalog
 
 # Each ruleset's sections as (order, section); lower order comes first (base sections < 50).
 FAMILY_SECTIONS: dict[str, tuple[tuple[int, Section], ...]] = {
-    "coup": coup_report.SECTIONS,
-    "cobardes": cobardes_report.SECTIONS,
-    "goat_lords": goat_lords_report.SECTIONS,
+    wing.key: importlib.import_module(f"analysis.report.{wing.key}").SECTIONS for wing in WINGS
 }
-
 
 # Where a guide of questions says how each answer was measured: after the base sections.
 GUIDE_METHODS = 45

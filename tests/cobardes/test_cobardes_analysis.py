@@ -458,13 +458,14 @@ def test_advise_with_a_hidden_villain(capsys):
 def test_advice_falls_back_to_the_trunk_graph_when_its_tree_does_not_fit():
     """Over the tree's memory budget the trunk's state graph is solved instead, and the
     answer says it is an abstraction; both give nearly the same opening mix."""
-    tree = advise_villains(dict(REDUCED_VILLAINS), "Sheep", iterations=400)
-    graph = advise_villains(dict(REDUCED_VILLAINS), "Sheep", iterations=400, tree_memory=1)
-    assert not tree["abstraction"] and graph["abstraction"]
-    assert "state graph of the trunk" in graph["solver"]
-    assert graph["value"] == pytest.approx(tree["value"], abs=0.02)
-    for card, p in tree["strategy"].items():
-        assert graph["strategy"][card] == pytest.approx(p, abs=0.05)
+    sheep = C.villain_id("Sheep")
+    tree = advise_villains(dict(REDUCED_VILLAINS), sheep, iterations=400)
+    graph = advise_villains(dict(REDUCED_VILLAINS), sheep, iterations=400, tree_memory=1)
+    assert not tree.abstraction and graph.abstraction
+    assert "state graph of the trunk" in graph.solver
+    assert graph.value == pytest.approx(tree.value, abs=0.02)
+    for card, p in tree.strategy:
+        assert dict(graph.strategy)[card] == pytest.approx(p, abs=0.05)
 
 
 # ---------------------------------------------------------------- play and report
@@ -753,11 +754,11 @@ def test_the_appendix_tells_how_one_matchup_is_solved_from_the_benchmarks(tmp_pa
 def test_by_default_a_position_with_villains_is_solved_to_its_floor():
     """Without --iterations, the trunk is solved by Discounted CFR until its
     exploitability stops improving (the best strategy kept), and says so."""
-    out = advise_villains(dict(REDUCED_VILLAINS), "Sheep", tree_memory=1)
-    assert out["abstraction"] and out["exploitability"] >= 0
-    assert out["solver"].startswith("Discounted CFR on the state graph")
-    assert "until its exploitability stopped improving" in out["solver"]
-    assert sum(out["strategy"].values()) == pytest.approx(1.0)
+    out = advise_villains(dict(REDUCED_VILLAINS), C.villain_id("Sheep"), tree_memory=1)
+    assert out.abstraction and out.exploitability >= 0 and out.villain == "Sheep"
+    assert out.solver.startswith("Discounted CFR on the state graph")
+    assert "until its exploitability stopped improving" in out.solver
+    assert sum(p for _, p in out.strategy) == pytest.approx(1.0)
 
 
 def test_a_later_position_with_villains_is_solved_while_you_wait(monkeypatch):

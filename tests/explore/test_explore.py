@@ -24,6 +24,10 @@ from cli_helpers import param_flags
 from analysis.cli import main
 from analysis.explore import answers, spots
 from analysis.explore.app import create_app
+from analysis.explore.games import PAGES
+from analysis.explore.games import cobardes as cobardes_page
+from analysis.explore.games import coup as coup_page
+from analysis.explore.games import goat_lords as goat_page
 from analysis.explore.words import page_words
 from analysis.explore.worker import Solves
 from analysis.shared import store
@@ -384,7 +388,7 @@ def test_a_built_coup_position_is_written_as_advise_reads_it(seat, position):
     fields = {"deck": "ambassador", "seat": seat,
               "you": {"hidden": ["Duke"], "revealed": ["Contessa"], "coins": 3},
               "rival": {"hidden": 1, "revealed": ["Captain"], "coins": 5}}
-    assert spots.coup_position(fields) == (position, "ambassador")
+    assert coup_page.position_of(fields) == (position, "ambassador")
 
 
 def test_a_built_coup_position_is_advised_or_says_why_not(client, capsys):
@@ -564,7 +568,7 @@ def test_goat_lords_advice_is_the_best_agents_move(client):
     # The same agent, seeded alike, at the same spot.
     from analysis.goat_lords.agents import build_bot
     state = spots.spot("goat_lords", GOAT, history)
-    agent = build_bot("best", state.get_game(), 0, spots.AGENT_SEED)
+    agent = build_bot("best", state.get_game(), 0, goat_page.AGENT_SEED)
     assert state.action_to_string(0, agent(state.clone())) == chosen[0]
     # Where nobody decides, the page is told so.
     dealing = client.post("/api/advice", json={"game": "goat_lords", "params": GOAT,
@@ -688,8 +692,8 @@ def test_the_blueprints_answers_use_its_stored_bound(tmp_path):
     blueprint = {"deck": "ambassador", "setup": "basic", "exploitability": 0.157,
                  "exploitability_kind": "lower bound, win probability"}
     with store.use(tmp_path / "data"):
-        plain = answers.accuracy_of("coup", blueprint)
-        resolved = answers.accuracy_of("coup", blueprint | {"resolve": {
+        plain = coup_page.accuracy_of(blueprint)
+        resolved = coup_page.accuracy_of(blueprint | {"resolve": {
             "depth": 2, "nodes": 10, "iterations": 5, "exploitability": 0.004}})
     assert plain["kind"] == "lower bound" and plain["exploitability"] == 0.183
     assert "+0.183 [+0.151, +0.215]" in plain["text"]
@@ -734,7 +738,7 @@ def test_an_unreadable_lower_bounds_file_is_no_bound(client, tmp_path):
 def test_accuracy_claims_no_more_than_is_measured(advice, kind, words, tmp_path):
     game = "coup" if "exploitability_kind" in advice else "cobardes"
     with store.use(tmp_path / "data"):  # no lower bound stored
-        accuracy = answers.accuracy_of(game, advice)
+        accuracy = PAGES[game].accuracy(advice) or answers.accuracy_of(advice)
     assert accuracy["kind"] == kind and words in accuracy["text"]
     if kind != "exact":
         assert "exploitability 0" not in accuracy["text"]
@@ -776,8 +780,8 @@ def test_a_built_coup_spot_gets_the_endgame_charts_at_one_card_each(client):
 
 
 def _battle_charts(params: str, advice: dict | None = None) -> list[str]:
-    facts = spots.cobardes_facts(spots.load("cobardes", params), advice or {})
-    return [c["file"] for c in answers.charts_for(facts)]
+    facts = cobardes_page.cobardes_facts(spots.load("cobardes", params), advice or {})
+    return [c["file"] for c in spots.charts_for(facts)]
 
 
 def test_battle_charts_follow_the_battle_on_screen():
@@ -794,16 +798,16 @@ def test_battle_charts_follow_the_battle_on_screen():
         "cobardes_full_battle_villains.png"]
     assert _battle_charts("courtier0=Archer,courtier1=Squire", hidden) == []
     # A built battle with a war score: the war charts of its kind.
-    query = spots.cobardes_query({"my_courtier": "Squire*", "their_courtier": "Archer",
+    query = cobardes_page.cobardes_query({"my_courtier": "Squire*", "their_courtier": "Archer",
                                   "score": "1-0"})
-    facts = spots.query_facts(query, {})
+    facts = cobardes_page.query_facts(query, {})
     assert facts.courtiers == ("Squire", "Archer") and facts.score
-    assert [c["file"] for c in answers.charts_for(facts)] == [
+    assert [c["file"] for c in spots.charts_for(facts)] == [
         "cobardes_courtier_war.png", "cobardes_war_by_score.png"]
 
 
 def test_every_chart_a_spot_may_show_is_one_of_the_reports():
-    for chart in answers.CHART_FILES:
+    for chart in spots.CHART_FILES:
         assert (ROOT / "reports" / chart).is_file(), chart
 
 

@@ -8,7 +8,6 @@ import pytest
 
 from analysis.goat_lords.studies.plan import plan, strong_plan
 from analysis.goat_lords.studies.tournament import COLUMNS, csv_path, load_rows, play_one
-from analysis.shared import store
 
 CHEAP = ("greedy", "random")
 
@@ -17,9 +16,9 @@ def stored(experiments) -> list:
     """(experiment, its stored rows) for every experiment whose CSV is committed."""
     out = []
     for exp in experiments:
-        path = csv_path(exp, store.data_root())
+        path = csv_path(exp)
         if path.exists():
-            rows = load_rows(exp, store.data_root())
+            rows = load_rows(exp)
             if not rows.empty:
                 out.append((exp, rows))
     return out

@@ -41,7 +41,7 @@ def test_tournament_is_seeded_parallel_and_resumable(tmp_path):
     with store.use(tmp_path):
         df = run_experiment(exp, workers=2, chunk=4, progress=False)
         path = csv_path(exp)
-    assert path == tmp_path / "goat_lords_tiny.csv"
+    assert path == tmp_path / "goat_lords" / "tournaments" / "goat_lords_tiny.csv"
     assert sorted(df["index"]) == list(range(12))
     # The same game played alone (no pool) gives the same row.
     alone = play_one(exp, 7)
@@ -51,14 +51,14 @@ def test_tournament_is_seeded_parallel_and_resumable(tmp_path):
     lines_before = path.read_text().splitlines()
     # A rerun with more games plays only the new ones; the finished ones are not replayed.
     more = Experiment("tiny", 3, ("greedy", "random", "greedy"), 16, seed=9, rotate=True)
-    df2 = run_experiment(more, tmp_path, workers=1, chunk=4, progress=False)
+    df2 = run_experiment(more, path.parent, workers=1, chunk=4, progress=False)
     lines_after = path.read_text().splitlines()
     assert lines_after[: len(lines_before)] == lines_before
     assert len(lines_after) == len(lines_before) + 4
     assert sorted(df2["index"]) == list(range(16))
     # Another experiment under the same name (other seed) does not reuse these rows.
     other = Experiment("tiny", 3, ("greedy", "random", "greedy"), 2, seed=10, rotate=True)
-    assert load_rows(other, tmp_path).empty
+    assert load_rows(other, path.parent).empty
 
 
 def test_goat_lords_command(tmp_path, capsys):
@@ -76,11 +76,13 @@ def test_goat_lords_command(tmp_path, capsys):
 
 
 def test_goat_lords_command_writes_to_the_data_folder(tmp_path, monkeypatch, capsys):
-    """Without ``--out`` the tournament's CSV goes to the store's data root."""
+    """Without ``--out`` the tournament's CSV goes to the game's folder of the store's data
+    root (``goat_lords/tournaments``), never loose at its top."""
     monkeypatch.setenv("FAROL_DATA_DIR", str(tmp_path))
     assert cli.main(["goat-lords", "--games", "2", "--workers", "1"]) == 0
     assert "2 games" in capsys.readouterr().out
-    assert len(list(tmp_path.glob("goat_lords_cli_*.csv"))) == 1
+    assert len(list((tmp_path / "goat_lords" / "tournaments").glob("goat_lords_cli_*.csv"))) == 1
+    assert not list(tmp_path.glob("*.csv"))
 
 
 def test_extra_wild_experiment_changes_only_the_treated_hand():
@@ -102,7 +104,7 @@ def test_quick_plan_plays_in_the_cache_not_the_data_folder(tmp_path, monkeypatch
     """Quick (noisy) tournaments never mix with the stored results of the data folder."""
     monkeypatch.setenv("FAROL_CACHE_DIR", str(tmp_path / "cache"))
     with store.use(tmp_path / "data"):
-        assert csv_folder() == tmp_path / "data"
+        assert csv_folder() == tmp_path / "data" / "goat_lords" / "tournaments"
         results = run_plan(True, workers=1, only=lambda exp: exp.name == "quick_seats_random_2p")
     [(exp, df)] = results["seats"]
     assert len(df) == exp.games and (tmp_path / "cache" / "goat_lords" / "goat_lords_quick_seats_random_2p.csv").exists()

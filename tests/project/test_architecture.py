@@ -37,6 +37,7 @@ LAYERS = (
     ("analysis.solve",),                                    # the solver engine, knows no game
     ("analysis.play",),                                     # bots, matches, play-outs of any game
     ("analysis.coup", "analysis.cobardes", "analysis.goat_lords"),  # the studies
+    ("analysis.wings",),                                    # each game's contract, once
     ("analysis.report", "analysis.explore"),                # what users read and browse
     ("analysis.cli",),                                      # the `farol` command
 )

@@ -70,6 +70,19 @@ class Query:
     solve: bool = False  # solve a large battle with hidden villains now, rather than refuse
     seat: int = 0  # 0: you are the first seat (player 0), 1: the second
 
+    def __post_init__(self):
+        # The villains' names are read once, here: each held as the card's own name (a
+        # bad name is refused in one line); "?" (or nothing) is a rival's unknown villain.
+        for field in ("my_villain", "their_villain"):
+            name = getattr(self, field)
+            if name is not None and name != "?":
+                object.__setattr__(self, field, C.CARD_NAMES[C.villain_id(name)])
+
+    @property
+    def my_villain_card(self) -> int | None:
+        """Your villain's card id (``None`` when not given)."""
+        return None if self.my_villain is None else C.CARD_NAMES.index(self.my_villain)
+
     def resolved_variant(self) -> str:
         if self.variant is not None:
             if self.variant not in VARIANTS:
@@ -147,8 +160,6 @@ def battle_params(q: Query) -> dict:
     if with_vil:
         # Your own villain is private: dealt at random and read off at your information
         # set (see villains.advise); a known enemy villain is named.
-        if q.my_villain:
-            C.villain_id(q.my_villain)
         hand0.append("?")
         hand1.append(q.their_villain if q.their_villain and q.their_villain != "?" else "?")
     fields = [f"hand0:{'.'.join(hand0)}", f"hand1:{'.'.join(hand1)}", f"combat:{q.combat}"]
@@ -217,7 +228,7 @@ def stored_opening(q: Query, pay) -> Advice | None:
     table = None if pairing is None else openings.stored(pairing, q.warriors, q.combats)
     if table is None:
         return None
-    villain = C.CARD_NAMES[C.villain_id(q.my_villain)]
+    villain = q.my_villain
     entries = table.entries(villain, q.seat)
     if not entries:
         return None
@@ -416,14 +427,12 @@ def advise(q: Query) -> Advice:
             "whichever seat")
     if variant in ("villains", "all"):
         check_size(q)
-        out = advise_villains(params, q.my_villain, iterations=q.iterations)
-        return Advice(out["value"], out["player"], out["decision"],
-                      tuple(out["strategy"].items()), out["exploitability"], out["solver"],
-                      pay, variant, q.score, value_given=out["value_given"],
-                      abstraction=out["abstraction"],
-                      value_before_deal=out["value_before_deal"], actions=out["actions"],
-                      opponent_hand=tuple(out["opponent_hand"].items()),
-                      source=("trunk solve, state-keyed abstraction" if out["abstraction"]
+        out = advise_villains(params, q.my_villain_card, iterations=q.iterations)
+        return Advice(out.value, "you", out.decision, out.strategy, out.exploitability,
+                      out.solver, pay, variant, q.score, value_given=out.value_given,
+                      abstraction=out.abstraction, value_before_deal=out.value_before_deal,
+                      actions=out.actions, opponent_hand=out.opponent_hand,
+                      source=("trunk solve, state-keyed abstraction" if out.abstraction
                               else "trunk solve, perfect-recall tree"))
     cfg, pos, game_pay = initial_position(params)
     solver = FastExactSolver(cfg, game_pay)

@@ -186,8 +186,34 @@ def measure_loss(label: str, compile_tree, compile_graph, iterations: int) -> Ab
                            graph_seconds)
 
 
-def advise_villains(params: dict, my_villain: str | None, iterations: int | None = None,
-                    tree_memory: int | None = None, progress: bool | None = None) -> dict:
+@dataclass(frozen=True)
+class VillainAdvice:
+    """The advice at a position with hidden villains, you (player 0) holding ``villain``:
+    your value holding it (``value``; the rival's still unknown to you) and before the
+    villains are dealt (``value_before_deal``), the decision, your mix and each move's
+    value by name, the rival's likely villains, and how it was solved: ``exploitability``
+    is the true one on the perfect-recall tree, else (``abstraction``) measured within
+    the state-keyed abstraction, a lower bound; ``solver`` says it in words."""
+
+    villain: str
+    value: float
+    value_before_deal: float
+    decision: str
+    strategy: tuple[tuple[str, float], ...]
+    actions: tuple[tuple[str, float, float], ...]
+    opponent_hand: tuple[tuple[str, float], ...]
+    exploitability: float
+    abstraction: bool
+    solver: str
+
+    @property
+    def value_given(self) -> str:
+        return f"holding the {self.villain}"
+
+
+def advise_villains(params: dict, my_villain: int | None, iterations: int | None = None,
+                    tree_memory: int | None = None, progress: bool | None = None
+                    ) -> VillainAdvice:
     """Advice for a position with hidden villains (you are player 0).
 
     The public subgames are solved exactly and cut off
@@ -199,8 +225,8 @@ def advise_villains(params: dict, my_villain: str | None, iterations: int | None
     strategy measured kept), or by ``iterations`` of CFR+ when given. Your villain is
     dealt at random in the solved game (so that the rival does not know it) and your
     strategy is read at your information set holding
-    ``my_villain``. ``value`` is your value holding it (the rival's villain still unknown
-    to you); ``value_before_deal`` the position's value before the villains are dealt.
+    ``my_villain`` (its card id, ``None`` when not given: refused in one line naming the
+    villains you may hold).
     ``progress`` (default: unless ``FAROL_PROGRESS=0``) shows progress on stderr.
     """
     game = pyspiel.load_game(GAME, params)
@@ -259,25 +285,22 @@ def advise_villains(params: dict, my_villain: str | None, iterations: int | None
     kind = "perfect-recall tree" if tree else "state graph"
     measured = ("true exploitability" if tree else
                 "exploitability within the abstraction (a lower bound on the true one)")
-    return {
-        "value": value_mine, "value_given": f"holding the {C.CARD_NAMES[mine]}",
-        "value_before_deal": value_before,
-        "player": "you", "decision": E.PHASE_NAMES[pos.phase],
-        "strategy": {label(a): p for a, p in probs.items()},
-        "actions": tuple((label(a), p, action_values[a]) for a, p in probs.items()),
-        "opponent_hand": dict(sorted(theirs.items())),
-        "exploitability": max(0.0, gap),
-        "abstraction": not tree,
-        "solver": (f"{how[0]} on the {kind} of the trunk ({compiled.num_nodes:,} nodes, "
-                   f"{compiled.num_infosets:,} information sets), {done} "
-                   f"iterations{how[1]}, public subgames solved exactly "
-                   f"({cut.exact_positions:,} positions); {measured} {max(0.0, gap):.2g}"),
-    }
+    return VillainAdvice(
+        villain=C.CARD_NAMES[mine], value=value_mine, value_before_deal=value_before,
+        decision=E.PHASE_NAMES[pos.phase],
+        strategy=tuple((label(a), p) for a, p in probs.items()),
+        actions=tuple((label(a), p, action_values[a]) for a, p in probs.items()),
+        opponent_hand=tuple(sorted(theirs.items())),
+        exploitability=max(0.0, gap), abstraction=not tree,
+        solver=(f"{how[0]} on the {kind} of the trunk ({compiled.num_nodes:,} nodes, "
+                f"{compiled.num_infosets:,} information sets), {done} "
+                f"iterations{how[1]}, public subgames solved exactly "
+                f"({cut.exact_positions:,} positions); {measured} {max(0.0, gap):.2g}"))
 
 
-def _own_villain(game: pyspiel.Game, name: str | None) -> int:
-    """The id of your villain ``name`` (dealt to you hidden at the start of ``game``);
-    one clear error when it is missing or cannot be yours."""
+def _own_villain(game: pyspiel.Game, mine: int | None) -> int:
+    """Your villain ``mine`` (dealt to you hidden at the start of ``game``), checked: one
+    clear error when it is missing or cannot be yours."""
     state = game.new_initial_state()
     while state.is_chance_node() and state.position.pending[0] != ("villain", 0):
         state.apply_action(next(a for a, p in state.chance_outcomes() if p > 0))
@@ -285,10 +308,9 @@ def _own_villain(game: pyspiel.Game, name: str | None) -> int:
         raise InvalidPositionError("you hold no hidden villain in this position")
     pool = [a for a, p in state.chance_outcomes() if p > 0]
     names = ", ".join(C.CARD_NAMES[a] for a in pool)
-    if name is None:
+    if mine is None:
         raise InvalidPositionError(f"you hold a hidden villain: say which with --my-villain "
                                    f"(one of {names})")
-    mine = C.villain_id(name)
     if mine not in pool:
         raise InvalidPositionError(f"the {C.CARD_NAMES[mine]} cannot be yours here (one of "
                                    f"{names})")

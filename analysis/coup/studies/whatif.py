@@ -18,9 +18,6 @@ plays any variant, and its strength there is the skill measure itself.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Sequence
-
 import pyspiel
 
 import analysis.coup.agents  # noqa: F401  (registers Coup's agents, in every process)
@@ -30,14 +27,11 @@ from analysis.play.whatif import (
     Field,
     Lineup,
     Measure,
-    Play,
+    PlayedWhatIf,
     Ratio,
     SeatShare,
     WhatIf,
-    provenance_fields,
-    run_lineup,
-    skill_lineups,
-    variant_name,
+    played_whatif,
 )
 from games.coup import cards as C
 from games.coup import engine as E
@@ -125,36 +119,9 @@ def table_lineup(players: int, agent: str, precision: float, deck: str,
                   max_games=max_games)
 
 
-def run_whatif(variant: dict, players: int = 2, agent: str = TABLE_AGENT,
-               strong: str | None = None, skill_players: Sequence[int] | None = None,
-               seed: int = 1, precision: float = PRECISION,
-               skill_precision: float = SKILL_PRECISION, max_games: int = 4000,
-               workers: int = 1, scheduler=None, progress: bool | None = None,
-               build=None, name: str | None = None) -> WhatIf:
-    """The variant ``variant`` (game parameters) against the printed rules at ``players``
-    players: every metric of :func:`table_lineup` and the skill measure at each count of
-    ``skill_players`` (default: ``players``). The parameters are checked first (one line
-    naming a bad one), and every agent is asked whether it plays the variant."""
-    start = time.perf_counter()
-    base = {"players": players}
-    params = base | dict(variant)
-    for p in (base, params):
-        pyspiel.load_game(GAME, p)
-    strong = strong or agent
-    counts = tuple(skill_players or (players,))
-    play = Play(GAME, seed, workers, scheduler, progress, schedule=SCHEDULE, tag="whatif-coup",
-                **({"build": build} if build else {}))
-    for n in counts:
-        game = pyspiel.load_game(GAME, {**params, "players": n})
-        for who in (agent, strong, *WEAKER):
-            play.build(who, game, 0, 0)  # an agent that cannot play the variant says so here
-    deck = pyspiel.load_game(GAME, params).config.deck
-    metrics = run_lineup(play, table_lineup(players, agent, precision, deck, max_games),
-                         base, params)
-    for n, lineup in skill_lineups(counts, strong, WEAKER, skill_precision, max_games):
-        metrics += run_lineup(play, lineup, base | {"players": n}, params | {"players": n})
-    version, commit = provenance_fields()
-    notes = (
+def notes(agent: str, strong: str, metrics, counts) -> tuple[str, ...]:
+    """Who answered, and how the intervals are taken."""
+    return (
         f"{agent} played every seat of both rule sets; it plays any variant through the rules "
         "engine (the blueprint and its leaf tables, built for the printed rules, refuse one).",
         f"How strong {strong} is in each rule set: its win rate against honest and random "
@@ -162,6 +129,20 @@ def run_whatif(variant: dict, players: int = 2, agent: str = TABLE_AGENT,
         "Intervals: 95%, Student t over games (rates of bluffs and of dealt characters: over "
         "games as clusters); differences over pairs of games played from the same seeds.",
     )
-    return WhatIf("coup", name or variant_name(variant), dict(variant), base, tuple(metrics),
-                  notes, dict(play.played), seed, version, commit,
-                  round(time.perf_counter() - start, 1))
+
+
+def _table(players: int, agent: str, precision: float, max_games: int, game) -> Lineup:
+    return table_lineup(players, agent, precision, game.config.deck, max_games)
+
+
+# Coup's what-if as the shared runner plays it (analysis.play.whatif.run_played_whatif).
+WHATIF = PlayedWhatIf(key="coup", game=GAME, schedule=SCHEDULE, table=_table, notes=notes,
+                      table_agent=TABLE_AGENT, strong_agent=None, weaker=WEAKER, players=4,
+                      precision=PRECISION, skill_precision=SKILL_PRECISION)
+
+
+def run_whatif(variant: dict, **settings) -> WhatIf:
+    """The variant against the printed rules (see the module's docstring); ``settings``
+    are :class:`~analysis.play.whatif.WhatIfRequest`'s fields (``players``, ``agent``,
+    ``strong``, ``workers``...), plus ``build`` and ``skill_max_games``."""
+    return played_whatif(WHATIF, variant, **settings)

@@ -10,7 +10,6 @@ configuration); none reads a table built for the published deck.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 
 import pyspiel
@@ -22,14 +21,11 @@ from analysis.play.whatif import (
     Field,
     Lineup,
     Measure,
-    Play,
+    PlayedWhatIf,
     SeatShare,
     Shared,
     WhatIf,
-    provenance_fields,
-    run_lineup,
-    skill_lineups,
-    variant_name,
+    played_whatif,
 )
 
 TABLE_AGENT = "greedy"
@@ -66,41 +62,33 @@ def table_lineup(players: int, agent: str, precision: float, max_games: int) -> 
                   max_games=max_games)
 
 
-def run_whatif(variant: dict, players: int = 2, agent: str = TABLE_AGENT,
-               strong: str | None = None, skill_players: Sequence[int] | None = None,
-               seed: int = 1, precision: float = PRECISION,
-               skill_precision: float = SKILL_PRECISION, max_games: int = 4000,
-               skill_max_games: int = 400, workers: int = 1, scheduler=None,
-               progress: bool | None = None, name: str | None = None) -> WhatIf:
-    """The variant ``variant`` (game parameters) against the printed rules at ``players``
-    players (see the module's docstring); parameters and agents are checked first."""
-    start = time.perf_counter()
-    base = {"players": players}
-    params = base | dict(variant)
-    for p in (base, params):
-        pyspiel.load_game(GAME, p)
-    strong = strong or STRONG_AGENT
-    counts = tuple(skill_players or (players,))
-    play = Play(GAME, seed, workers, scheduler, progress, schedule=SCHEDULE,
-                build=build_bot, tag="whatif-goat-lords")
-    for n in counts:
-        game = pyspiel.load_game(GAME, {**params, "players": n})
-        for who in (agent, strong, *WEAKER):
-            play.build(who, game, 0, 0)
-    metrics = run_lineup(play, table_lineup(players, agent, precision, max_games), base, params)
-    for n, lineup in skill_lineups(counts, strong, WEAKER, skill_precision, skill_max_games):
-        metrics += run_lineup(play, lineup, base | {"players": n}, params | {"players": n})
-    version, commit = provenance_fields()
-    notes = (
+def notes(agent: str, strong: str, metrics, counts) -> tuple[str, ...]:
+    """Who answered, how the intervals are taken, and where the skill measure says little."""
+    return (
         f"{agent} played every seat of both rule sets; {strong} is the strong agent of the "
         "skill measure (a lighter search than best's, so that the what-if stays minutes "
         "long); both play the variant through the rules.",
         "Intervals: 95%, Student t over games; differences over pairs of games played from "
         "the same seeds.",
     ) + weak_strong_notes(metrics, strong, counts)
-    return WhatIf("goat_lords", name or variant_name(variant), dict(variant), base,
-                  tuple(metrics), notes, dict(play.played), seed, version, commit,
-                  round(time.perf_counter() - start, 1))
+
+
+def _table(players: int, agent: str, precision: float, max_games: int, game) -> Lineup:
+    return table_lineup(players, agent, precision, max_games)
+
+
+# Goat Lords' what-if as the shared runner plays it (analysis.play.whatif.run_played_whatif).
+WHATIF = PlayedWhatIf(key="goat_lords", game=GAME, schedule=SCHEDULE, table=_table,
+                      notes=notes, table_agent=TABLE_AGENT, strong_agent=STRONG_AGENT,
+                      weaker=WEAKER, players=2, precision=PRECISION,
+                      skill_precision=SKILL_PRECISION, skill_max_games=400, build=build_bot)
+
+
+def run_whatif(variant: dict, **settings) -> WhatIf:
+    """The variant against the printed rules (see the module's docstring); ``settings``
+    are :class:`~analysis.play.whatif.WhatIfRequest`'s fields (``players``, ``agent``,
+    ``strong``, ``workers``...), plus ``build`` and ``skill_max_games``."""
+    return played_whatif(WHATIF, variant, **settings)
 
 
 def weak_strong_notes(metrics, strong: str, counts: Sequence[int]) -> tuple[str, ...]:

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import importlib
 import re
 from pathlib import Path
 
-from analysis.report.guides import cobardes, coup, goat_lords
 from analysis.report.guides.common import Guide, GuideContext, Reply, render
+from analysis.wings import WINGS
 
-GUIDES: dict[str, Guide] = {g.key: g for g in (cobardes.GUIDE, coup.GUIDE, goat_lords.GUIDE)}
+# Each game's guide: ``GUIDE`` of the guides package named after its wing
+# (``analysis/report/guides/<key>/``).
+GUIDES: dict[str, Guide] = {
+    wing.key: importlib.import_module(f"analysis.report.guides.{wing.key}").GUIDE
+    for wing in WINGS
+}
 
 
 def guide_path(outdir: Path, key: str) -> Path:
