@@ -1,7 +1,7 @@
 """The ground of the ¡Cobardes! wing: what a battle is and how it ends, and the war's scores.
 
-A :class:`BattleSpec` names a villain-free battle (cards, combats, what the ends pay)
-and :func:`initial_position` reads any battle's parameters through the rules engine
+A :class:`BattleSpec` names a villain-free battle (cards, combats, what the ends pay),
+:func:`battle_params` writes any battle's game parameters, and :func:`initial_position` reads any battle's parameters through the rules engine
 (:mod:`games.cobardes.engine`); :func:`canonical_key` keys a position with used courtiers
 forgotten, so pairings share their solved sub-battles. A finished battle is one of five
 outcomes (player 0's view) and, with which courtiers were played, one of 20 endings,
@@ -30,8 +30,10 @@ from games.errors import InvalidPositionError
 class BattleSpec:
     """A villain-free battle: which cards, how many combats, what the ends pay.
 
-    ``courtiers`` are names (``None`` for no courtier). Payoffs are player 0's;
-    ``loss``/``crown_loss`` default to the negatives of ``win``/``crown``.
+    ``courtiers`` are names (``None`` or ``"none"`` for no courtier). Payoffs are
+    player 0's; ``loss``/``crown_loss`` default to the negatives of ``win``/``crown``. A
+    mirror pairing (the same courtier for both, a hypothetical battle: each courtier card
+    exists once) opts in with ``allow_mirror``.
     """
 
     warriors: int = C.MAX_WARRIOR
@@ -44,29 +46,52 @@ class BattleSpec:
     crown_loss: float | None = None
     quicker: str = "alternate"
     position: str = ""
+    allow_mirror: bool = False
 
     def params(self) -> dict:
         """The ``python_cobardes_battle`` parameters of this battle."""
-        with_court = any(c is not None for c in self.courtiers)
-        p = {
-            "kinds": "warriors+courtiers" if with_court else "warriors",
-            "warriors": self.warriors, "combats": self.combats,
-            "win_value": float(self.win), "crown_value": float(self.crown),
-            "draw_value": float(self.draw),
-            "loss_value": float(-self.win if self.loss is None else self.loss),
-            "crown_loss_value": float(-self.crown if self.crown_loss is None
-                                      else self.crown_loss),
-            "quicker": self.quicker, "position": self.position,
-        }
-        if with_court:
-            p["courtier0"] = self.courtiers[0] or "none"
-            p["courtier1"] = self.courtiers[1] or "none"
-        return p
+        return battle_params(self.courtiers, warriors=self.warriors, combats=self.combats,
+                             payoffs=self.payoffs(), quicker=self.quicker,
+                             position=self.position, allow_mirror=self.allow_mirror)
 
     def payoffs(self) -> Payoffs:
-        p = self.params()
-        return Payoffs(p["win_value"], p["loss_value"], p["crown_value"],
-                       p["crown_loss_value"], p["draw_value"])
+        return Payoffs(float(self.win), float(-self.win if self.loss is None else self.loss),
+                       float(self.crown),
+                       float(-self.crown if self.crown_loss is None else self.crown_loss),
+                       float(self.draw))
+
+
+def battle_params(courtiers: tuple[str | None, str | None] = (None, None), *,
+                  kinds: str | None = None, warriors: int | None = None,
+                  combats: int | None = None, payoffs: Payoffs | None = None,
+                  allow_mirror: bool = False, **rules) -> dict:
+    """The ``python_cobardes_battle`` parameters of a battle, every builder's one source.
+
+    ``courtiers`` are names (``None`` or ``"none"``: no courtier); ``kinds`` defaults to
+    warriors, with courtiers when one is named. ``warriors``, ``combats``, ``payoffs``
+    (player 0's) and the other ``rules`` (``quicker``, ``position``, ``followup``,
+    ``villain0``...) are written as given and left to the game's defaults when absent. A
+    mirror pairing (the same courtier for both, a hypothetical battle) opts in with
+    ``allow_mirror``.
+    """
+    courtiers = tuple(None if c == "none" else c for c in courtiers)
+    with_court = any(c is not None for c in courtiers)
+    p: dict = {"kinds": kinds or ("warriors+courtiers" if with_court else "warriors")}
+    if warriors is not None:
+        p["warriors"] = warriors
+    if combats is not None:
+        p["combats"] = combats
+    if payoffs is not None:
+        p |= {"win_value": payoffs.win, "crown_value": payoffs.crown,
+              "draw_value": payoffs.draw, "loss_value": payoffs.loss,
+              "crown_loss_value": payoffs.crown_loss}
+    p |= rules
+    if with_court:
+        p["courtier0"] = courtiers[0] or "none"
+        p["courtier1"] = courtiers[1] or "none"
+    if allow_mirror:
+        p["allow_mirror"] = True
+    return p
 
 
 def initial_position(params: dict) -> tuple[E.Config, E.Pos, Payoffs]:

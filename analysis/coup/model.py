@@ -226,20 +226,44 @@ class EndgameRecord(StoredRecord):
 
 
 @dataclass(frozen=True)
-class BracketRecord(StoredRecord):
-    """Bounds on one endgame's uncapped value from its cap
-    (:func:`analysis.coup.solvers.brackets.solve_bracket`): ``low``/``high`` are the two solves
-    (cap paying a loss / a win, or the Markov guarantees' ends); ``markov`` says what
-    priced the cap. :func:`merge_brackets` builds one with only the ends and the sides'
-    exploitability."""
+class Bracket:
+    """Bounds on an endgame's uncapped value as player 0's win probabilities: every
+    bracket record's ``lower_win``, ``upper_win``, ``width`` (in win probability) and
+    ``converged`` (width at most :data:`CONVERGED_WIDTH`) are written from one."""
 
-    endgame: Endgame | None = None
-    position: str | None = None
-    solver: str | None = None
-    decisive_coup: bool | None = None
-    cap_payoffs: str | None = None
+    lower_win: float
+    upper_win: float
+    width: float
+
+    @classmethod
+    def of_values(cls, lower: float, upper: float) -> Bracket:
+        """The bracket of player 0's value bounds (-1 to 1)."""
+        return cls((1 + lower) / 2, (1 + upper) / 2, (upper - lower) / 2)
+
+    @classmethod
+    def of_wins(cls, lower_win: float, upper_win: float) -> Bracket:
+        """The bracket of win-probability bounds."""
+        return cls(lower_win, upper_win, upper_win - lower_win)
+
+    @property
+    def converged(self) -> bool:
+        return self.width <= CONVERGED_WIDTH
+
+    def as_record(self) -> dict:
+        """As a record writes it: ``lower_win``, ``upper_win``, ``width``, ``converged``."""
+        return {"lower_win": self.lower_win, "upper_win": self.upper_win,
+                "width": self.width, "converged": self.converged}
+
+
+@dataclass(frozen=True)
+class BracketFields(StoredRecord):
+    """The fields of every stored Coup bracket (:class:`BracketRecord`, and the rows of
+    :mod:`analysis.coup.studies.full_game` and :mod:`~analysis.coup.studies.larger`), as
+    :func:`analysis.coup.solvers.brackets.bracket_of` writes them: the compile's seconds,
+    the tree's size, the two solves (``low``/``high``: the cap paying a loss / a win, or
+    the Markov guarantees' ends), player 0's value bounds and their :class:`Bracket`."""
+
     compile_seconds: float | None = None
-    markov: dict | None = None
     nodes: int | None = None
     infosets: int | None = None
     cap_terminals: int | None = None
@@ -251,6 +275,21 @@ class BracketRecord(StoredRecord):
     upper_win: float | None = None
     width: float | None = None
     converged: bool | None = None
+
+
+@dataclass(frozen=True)
+class BracketRecord(BracketFields):
+    """Bounds on one endgame's uncapped value from its cap
+    (:func:`analysis.coup.solvers.brackets.solve_bracket`; its fields of
+    :class:`BracketFields`); ``markov`` says what priced the cap. :func:`merge_brackets`
+    builds one with only the ends and the sides' exploitability."""
+
+    endgame: Endgame | None = None
+    position: str | None = None
+    solver: str | None = None
+    decisive_coup: bool | None = None
+    cap_payoffs: str | None = None
+    markov: dict | None = None
     version: int | None = None
     key_order: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
@@ -326,13 +365,12 @@ def merge_brackets(records: list[BracketRecord]) -> BracketRecord:
     larger lower end, the smaller upper end, the worse exploitability of each side."""
     if len(records) == 1:
         return records[0]
-    lower = max(r.lower_win for r in records)
-    upper = min(r.upper_win for r in records)
+    bracket = Bracket.of_wins(max(r.lower_win for r in records),
+                              min(r.upper_win for r in records))
     side = {name: {"exploitability": max(getattr(r, name)["exploitability"] for r in records)}
             for name in ("low", "high") if all(getattr(r, name) is not None for r in records)}
     return BracketRecord(
-        records[0].endgame, lower_win=lower, upper_win=upper, width=upper - lower,
-        converged=upper - lower <= CONVERGED_WIDTH,
+        endgame=records[0].endgame, **bracket.as_record(),
         cap_payoffs="+".join(r.cap_payoffs or "loss/win" for r in records), **side)
 
 
@@ -365,6 +403,6 @@ def intersect_brackets(by_cap: dict[int, BracketRecord]) -> dict | None:
     caps = sorted(by_cap)
     low = max(caps, key=lambda c: by_cap[c].lower_win)
     high = min(caps, key=lambda c: by_cap[c].upper_win)
-    lower, upper = by_cap[low].lower_win, by_cap[high].upper_win
-    return {"lower_win": lower, "upper_win": upper, "width": upper - lower,
-            "lower_cap": low, "upper_cap": high, "caps": caps}
+    bracket = Bracket.of_wins(by_cap[low].lower_win, by_cap[high].upper_win)
+    return {"lower_win": bracket.lower_win, "upper_win": bracket.upper_win,
+            "width": bracket.width, "lower_cap": low, "upper_cap": high, "caps": caps}

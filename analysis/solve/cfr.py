@@ -11,6 +11,7 @@ from __future__ import annotations
 import signal
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -45,6 +46,46 @@ METHOD_NAMES: dict[str, str] = {
     "cfr+": "CFR+", "dcfr": "Discounted CFR", "lcfr": "Linear CFR",
     "pcfr+": "Predictive CFR+", "pdcfr+": "Predictive Discounted CFR+",
 }
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """A solver's state as :meth:`CFRSolver.save_checkpoint` wrote it: the solve's
+    ``identity`` (game, mode, sizes, method and its parameters, ``|``-separated), the
+    arrays, the iterations and seconds, and the predictive methods' last instantaneous
+    regrets (``None`` unless read)."""
+
+    identity: str
+    regret: np.ndarray
+    strategy_sum: np.ndarray
+    iteration: int
+    seconds: float
+    prediction: np.ndarray | None = None
+
+
+def read_checkpoint(path: str | Path, unreadable: str,
+                    prediction_of: str | None = None) -> Checkpoint:
+    """The checkpoint at ``path``: what resuming and warm starting both read.
+
+    ``prediction_of``: the identity of a predictive solve, whose own checkpoint must hold
+    the prediction (read then). A file that is not a checkpoint, or whose arrays cannot
+    be read, raises :class:`CorruptFileError` with ``unreadable`` formatted with the
+    ``path`` and the ``reason``.
+    """
+    check_checkpoint_file(path)
+    try:
+        with np.load(Path(path), allow_pickle=False) as data:
+            identity = data["identity"].tobytes().decode()
+            return Checkpoint(
+                identity, data["regret"], data["strategy_sum"], int(data["iteration"]),
+                float(data["seconds"]),
+                data["prediction"] if prediction_of is not None and identity == prediction_of
+                else None)
+    except READ_ERRORS as exc:  # a zip's CRC-32 catches changed bytes
+        text = str(exc).strip()
+        reason = text.splitlines()[0] if text else type(exc).__name__
+        raise CorruptFileError(unreadable.format(path=path, reason=reason),
+                               reason=reason) from None
 
 
 class CFRSolver:
@@ -283,42 +324,27 @@ class CFRSolver:
         CorruptFileError
             If the file is unreadable, not a checkpoint, or belongs to another game or method.
         """
-        check_checkpoint_file(path)
-        try:
-            with np.load(Path(path), allow_pickle=False) as data:
-                identity = data["identity"].tobytes().decode()
-                regret = data["regret"]
-                strategy_sum = data["strategy_sum"]
-                iteration = int(data["iteration"])
-                seconds = float(data["seconds"])
-                if self.predictive and identity == self._identity():
-                    prediction = data["prediction"]
-                else:
-                    prediction = None
-        except READ_ERRORS as exc:  # a zip's CRC-32 catches changed bytes
-            text = str(exc).strip()
-            reason = text.splitlines()[0] if text else type(exc).__name__
-            raise CorruptFileError(
-                f"checkpoint {path} is unreadable ({reason}); delete it to start afresh",
-                reason=reason,
-            ) from None
-        if identity != self._identity():
+        saved = read_checkpoint(
+            path, "checkpoint {path} is unreadable ({reason}); delete it to start afresh",
+            prediction_of=self._identity() if self.predictive else None)
+        if saved.identity != self._identity():
             raise CorruptFileError(
                 f"checkpoint {path} belongs to another solve "
-                f"({identity.split('|')[0]}, {identity.split('|')[4]}); "
+                f"({saved.identity.split('|')[0]}, {saved.identity.split('|')[4]}); "
                 "delete it or choose another path",
                 reason="it belongs to another solve",
             )
-        arrays = [regret, strategy_sum] + ([prediction] if self.predictive else [])
+        arrays = [saved.regret, saved.strategy_sum] + (
+            [saved.prediction] if self.predictive else [])
         if any(a.shape != self.regret.shape or not np.isfinite(a).all() for a in arrays):
             raise CorruptFileError(f"checkpoint {path} holds damaged arrays; delete it",
                                    reason="its arrays do not fit this solve")
-        self.regret[:] = regret
-        self.strategy_sum[:] = strategy_sum
+        self.regret[:] = saved.regret
+        self.strategy_sum[:] = saved.strategy_sum
         if self.predictive:
-            self.prediction[:] = prediction
-        self.iteration = iteration
-        self.seconds = seconds
+            self.prediction[:] = saved.prediction
+        self.iteration = saved.iteration
+        self.seconds = saved.seconds
 
     def warm_start(self, path: str | Path, keep_average: bool = False) -> None:
         """Start from the checkpoint of a solve of another game with the same graph: a
@@ -334,29 +360,18 @@ class CFRSolver:
             If the file is unreadable or not a checkpoint of a game with this graph and
             method (the game's name and parameters may differ).
         """
-        check_checkpoint_file(path)
-        try:
-            with np.load(Path(path), allow_pickle=False) as data:
-                identity = data["identity"].tobytes().decode()
-                regret = data["regret"]
-                strategy_sum = data["strategy_sum"]
-                iteration = int(data["iteration"])
-        except READ_ERRORS as exc:
-            text = str(exc).strip()
-            reason = text.splitlines()[0] if text else type(exc).__name__
-            raise CorruptFileError(f"warm start {path} is unreadable ({reason})",
-                                   reason=reason) from None
-        if identity.split("|")[1:] != self._identity().split("|")[1:] or any(
+        saved = read_checkpoint(path, "warm start {path} is unreadable ({reason})")
+        if saved.identity.split("|")[1:] != self._identity().split("|")[1:] or any(
                 a.shape != self.regret.shape or not np.isfinite(a).all()
-                for a in (regret, strategy_sum)):
+                for a in (saved.regret, saved.strategy_sum)):
             raise CorruptFileError(
                 f"warm start {path} is a solve of another graph or method "
-                f"({identity.split('|')[0]}); a warm start needs the same game tree with "
-                "other payoffs", reason="another graph")
-        self.regret[:] = regret
+                f"({saved.identity.split('|')[0]}); a warm start needs the same game tree "
+                "with other payoffs", reason="another graph")
+        self.regret[:] = saved.regret
         if keep_average:
-            self.strategy_sum[:] = strategy_sum
-            self.iteration = iteration
+            self.strategy_sum[:] = saved.strategy_sum
+            self.iteration = saved.iteration
         else:
             self.strategy_sum[:] = 0.0
             self.iteration = 0

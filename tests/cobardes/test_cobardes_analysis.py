@@ -591,7 +591,8 @@ def test_named_villains_on_a_larger_army_have_zero_nash_conv():
 
 # ---------------------------------------------------------------- mirror matchups
 def _mirror_graph(courtier, quicker="alternate", warriors=4, combats=5):
-    params = sweep.battle_params((courtier, courtier), warriors, combats, quicker)
+    params = BattleSpec(warriors, combats, (courtier, courtier), quicker=quicker,
+                        allow_mirror=True).params()
     cfg, pos, _ = initial_position(params)
     return BattleGraph(cfg, pos)
 

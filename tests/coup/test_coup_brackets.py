@@ -153,7 +153,7 @@ def test_the_tightest_bracket_intersects_every_cap():
     from analysis.report.guides.coup.readers import tightest
 
     def rec(cap, lower, upper):
-        return BracketRecord(Endgame(1, 7, "inquisitor", turn_cap=cap),
+        return BracketRecord(endgame=Endgame(1, 7, "inquisitor", turn_cap=cap),
                              lower_win=lower, upper_win=upper)
 
     by_cap = {3: [rec(3, 0.0769, 0.0962)], 4: [rec(4, 0.0769, 0.0962)],

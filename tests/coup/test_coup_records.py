@@ -49,6 +49,7 @@ def test_missing_fields_are_none_and_unknown_keys_refused():
     record = BracketRecord.from_json({"endgame": eg.to_json(), "lower_win": 0.25})
     assert record.upper_win is None and record.lower_win == 0.25
     assert record.to_json() == {"endgame": eg.to_json(), "lower_win": 0.25}
-    assert BracketRecord(eg, lower_win=0.5).to_json() == {"endgame": eg.to_json(), "lower_win": 0.5}
+    assert BracketRecord(endgame=eg, lower_win=0.5).to_json() == {"endgame": eg.to_json(),
+                                                                  "lower_win": 0.5}
     with pytest.raises(ValueError, match="surprise"):
         EndgameRecord.from_json({"endgame": eg.to_json(), "surprise": 1})

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, replace
 
 from analysis.cobardes.advice.spot_resolve import resolve_rest
-from analysis.cobardes.model import initial_position
+from analysis.cobardes.model import battle_params, initial_position
 from analysis.cobardes.solvers import exact
 from analysis.cobardes.solvers.fast_exact import FastExactSolver
 from analysis.cobardes.solvers.hidden_advice import (
@@ -38,6 +38,7 @@ from analysis.solve.cfr import METHOD_NAMES
 from games.cobardes import cards as C
 from games.cobardes import engine as E
 from games.cobardes.hidden import any_villain_unknown
+from games.cobardes.options import Payoffs
 from games.cobardes.reachable import hands_problem, infer_combat
 from games.errors import InvalidParameterError, InvalidPositionError
 
@@ -139,7 +140,7 @@ def with_combat(q: Query, combat: int | None) -> Query:
     return replace(q, combat=found)
 
 
-def battle_params(q: Query) -> dict:
+def query_params(q: Query) -> dict:
     """``python_cobardes_battle`` parameters of the query (you are player 0)."""
     variant = q.resolved_variant()
     kinds = {"warriors": "warriors", "courtiers": "warriors+courtiers",
@@ -171,12 +172,8 @@ def battle_params(q: Query) -> dict:
                                          if C.PRINCE not in cards})
     if unharmed:
         fields.append("unharmed:" + ".".join(str(p) for p in unharmed))
-    params = {"kinds": kinds, "warriors": q.warriors, "combats": q.combats,
-              "position": ";".join(fields)}
-    pay = payoffs(q)
-    params.update(win_value=pay[0], loss_value=pay[1], crown_value=pay[2],
-                  crown_loss_value=pay[3], draw_value=pay[4])
-    return params
+    return battle_params(kinds=kinds, warriors=q.warriors, combats=q.combats,
+                         payoffs=Payoffs(*payoffs(q)), position=";".join(fields))
 
 
 def payoffs(q: Query) -> tuple[float, float, float, float, float]:
@@ -409,7 +406,7 @@ def advise(q: Query) -> Advice:
     """The value and equilibrium mix of the player to move at the query's position, with
     the payoffs used and how it was solved."""
     variant = q.resolved_variant()
-    params = battle_params(q)
+    params = query_params(q)
     pay = payoffs(q)
     if variant in ("villains", "all"):
         shipped = stored_opening(q, pay)

@@ -15,7 +15,7 @@ from concurrent.futures import as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
-from analysis.cobardes.model import OUTCOME_NAMES, BattleSpec, initial_position
+from analysis.cobardes.model import OUTCOME_NAMES, BattleSpec, battle_params, initial_position
 from analysis.cobardes.solvers.fast_exact import FastExactSolver
 from analysis.cobardes.solvers.graph import BattleGraph, opening_actions
 from analysis.cobardes.solvers.war import card_mix, solve_war
@@ -57,20 +57,9 @@ def is_mirror(pairing: tuple[str, str]) -> bool:
     return pairing[0] == pairing[1] and pairing[0] != NO_COURTIER
 
 
-def battle_params(pairing: tuple[str, str], warriors: int = C.MAX_WARRIOR, combats: int = C.MAX_COMBATS,
-                  quicker: str = "alternate") -> dict:
-    """The ``python_cobardes_battle`` parameters of a pairing's battle (standard payoffs;
-    a mirror pairing opts in with ``allow_mirror``)."""
-    courtiers = tuple(None if c == NO_COURTIER else c for c in pairing)
-    params = BattleSpec(warriors, combats, courtiers, quicker=quicker).params()
-    if is_mirror(pairing):
-        params["allow_mirror"] = True
-    return params
-
-
 def hidden_params(pairing: tuple[str, str], warriors: int = C.MAX_WARRIOR, combats: int = C.MAX_COMBATS) -> dict:
     """The battle's parameters: the pairing's courtiers, both villains dealt hidden."""
-    params = battle_params(pairing, warriors, combats)
+    params = BattleSpec(warriors, combats, pairing, allow_mirror=is_mirror(pairing)).params()
     params.update(kinds="all", villain0="random", villain1="random", villain_deck="all")
     return params
 
@@ -230,9 +219,9 @@ def solve_villain_pair(pair: tuple[str, str], warriors: int = C.MAX_WARRIOR, com
     """The battle with these two villains named (known to both: public information),
     solved exactly, standard payoffs."""
     start = time.perf_counter()
-    params = {"kinds": "warriors+villains", "warriors": warriors, "combats": combats,
-              "villain0": pair[0], "villain1": pair[1]}
-    cfg, pos, pay = initial_position(params)
+    cfg, pos, pay = initial_position(battle_params(
+        kinds="warriors+villains", warriors=warriors, combats=combats, villain0=pair[0],
+        villain1=pair[1]))
     solver = FastExactSolver(cfg, pay)
     value = solver.value(pos)
     return VillainPairRecord(tuple(pair), warriors, combats,
@@ -250,7 +239,8 @@ def solve_pairing(pairing: tuple[str, str], warriors: int = C.MAX_WARRIOR, comba
     turns ``p0`` into ``p1``, so those values should be opposite, and ``random`` 0."""
     courtiers = tuple(None if c == NO_COURTIER else c for c in pairing)
     start = time.perf_counter()
-    cfg, pos, _ = initial_position(battle_params(pairing, warriors, combats))
+    cfg, pos, _ = initial_position(
+        BattleSpec(warriors, combats, pairing, allow_mirror=is_mirror(pairing)).params())
     graph = BattleGraph(cfg, pos)
     battle = graph.solve(STANDARD_PAYOFFS)
     war_json = solve_war(courtiers, warriors, combats, graph=graph).to_json() if war else None
@@ -259,8 +249,8 @@ def solve_pairing(pairing: tuple[str, str], warriors: int = C.MAX_WARRIOR, comba
     if is_mirror(pairing):
         checks = {}
         for quicker in ("p0", "p1", "random"):
-            cfg_q, pos_q, _ = initial_position(battle_params(pairing, warriors, combats,
-                                                             quicker))
+            spec = BattleSpec(warriors, combats, pairing, quicker=quicker, allow_mirror=True)
+            cfg_q, pos_q, _ = initial_position(spec.params())
             checks[quicker] = BattleGraph(cfg_q, pos_q).solve(STANDARD_PAYOFFS).value
     return PairingRecord(
         tuple(pairing), warriors, combats,

@@ -41,7 +41,16 @@ from pathlib import Path
 
 import pyspiel
 
-from analysis.cobardes.model import CROWN, CROWN_LOSS, DRAW, LOSS, WIN, outcome_totals, score_order
+from analysis.cobardes.model import (
+    CROWN,
+    CROWN_LOSS,
+    DRAW,
+    LOSS,
+    WIN,
+    battle_params,
+    outcome_totals,
+    score_order,
+)
 from analysis.cobardes.solvers.fast_outcomes import OutcomeSolver
 from analysis.cobardes.solvers.war import continuation
 from analysis.cobardes.studies import villain_whatif
@@ -122,21 +131,13 @@ def pairings(rules: WarRules) -> list[tuple[str | None, str | None]]:
     return [(a, b) for a in names for b in names if a != b]
 
 
-def battle_params(params: dict, pairing: tuple[str | None, str | None]) -> dict:
-    """The battle of one pairing, without villains, under the war's rules."""
-    battle = {k: params[k] for k in BATTLE_KEYS if k in params}
-    if pairing == (None, None):
-        return battle | {"kinds": "warriors"}
-    return battle | {"kinds": "warriors+courtiers", "courtier0": pairing[0],
-                     "courtier1": pairing[1]}
-
-
 def solve_pairing(params: dict, pairing: tuple[str | None, str | None],
                   victories: int, solvers: dict | None = None) -> PairingWar:
     """The war of one pairing solved exactly (see the module's docstring). ``solvers``,
     if given, receives each score's last battle solver: its solution is the one scored
     against a random player (to play it, :meth:`OutcomeSolver.solution_mix`)."""
-    rules = make_rules(battle_params(params, pairing))
+    rules = make_rules(battle_params(pairing, **{k: params[k] for k in BATTLE_KEYS
+                                                 if k in params}))
     values: dict[tuple[int, int], float] = {}
     ends: dict[tuple[int, int], tuple[float, ...]] = {}
     # How the battle at each score ends with the solution against a random player, the

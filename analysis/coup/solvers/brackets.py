@@ -15,7 +15,7 @@ import time
 import numpy as np
 
 from analysis.coup.guarantees import CODE_BASE, CapBoundWalker, guarantees_for
-from analysis.coup.model import CONVERGED_WIDTH, Endgame
+from analysis.coup.model import Bracket, Endgame
 from analysis.solve import CFRSolver, CompiledGame, compile_game, exploitability
 from games.coup.walker import DecisiveCoupWalker
 
@@ -129,7 +129,7 @@ def bracket_of(compiled: CompiledGame, target: float = TARGET_EXPLOITABILITY,
 
     Returns ``lower``/``upper`` (player 0's value bounds), ``lower_win``/``upper_win``
     (as win probabilities), ``width`` (in win probability), ``converged`` (width at most
-    :data:`CONVERGED_WIDTH`), and per cap payoff (``low``: -1, ``high``: +1) the solver's
+    :data:`~analysis.coup.model.CONVERGED_WIDTH`), and per cap payoff (``low``: -1, ``high``: +1) the solver's
     iterations, exploitability, estimated value, the bound and the seconds spent.
     ``seconds`` caps each of the two solves (the bounds stay valid, only wider).
     ``cap_bounds``: the Markov bounds of a tree compiled by :func:`compile_markov`; the
@@ -149,10 +149,7 @@ def bracket_of(compiled: CompiledGame, target: float = TARGET_EXPLOITABILITY,
                         "value": solved.report.value, "bound": solved.bound,
                         "seconds": time.perf_counter() - tick}
     lower, upper = record["low"]["bound"], record["high"]["bound"]
-    record |= {"lower": lower, "upper": upper, "lower_win": (1 + lower) / 2,
-               "upper_win": (1 + upper) / 2, "width": (upper - lower) / 2}
-    record["converged"] = record["width"] <= CONVERGED_WIDTH
-    return record
+    return record | {"lower": lower, "upper": upper} | Bracket.of_values(lower, upper).as_record()
 
 
 def solve_bracket(endgame: Endgame, target: float = TARGET_EXPLOITABILITY,

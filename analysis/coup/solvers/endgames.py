@@ -17,7 +17,7 @@ import pyspiel
 from open_spiel.python import policy as policy_lib
 
 from analysis.coup.guarantees import continuation, guarantees_for
-from analysis.coup.model import Endgame
+from analysis.coup.model import Bracket, Endgame
 from analysis.coup.solvers.brackets import compile_markov, solve_side
 from analysis.solve import CFRSolver, SolveResult, compile_cached, make_result
 from games.coup import cards as C
@@ -254,7 +254,7 @@ def solve_priced_endgame(endgame: Endgame, target: float = TARGET_EXPLOITABILITY
     tick = time.perf_counter()
     walk = analyse(game, table=table, guarantees=guarantees_for(endgame.deck, endgame.revealed))
     out = walk.outcome
-    lower, upper = sides[0].bound, sides[1].bound
+    bracket = Bracket.of_values(sides[0].bound, sides[1].bound)
     return {
         "endgame": endgame.to_json(),
         "position": endgame.position(),
@@ -266,8 +266,8 @@ def solve_priced_endgame(endgame: Endgame, target: float = TARGET_EXPLOITABILITY
         "sides": {name: {"iterations": s.solver.iteration,
                          "exploitability": s.report.exploitability, "bound": s.bound}
                   for name, s in zip(("low", "high"), sides, strict=True)},
-        "lower_win": (1 + lower) / 2,
-        "upper_win": (1 + upper) / 2,
+        "lower_win": bracket.lower_win,
+        "upper_win": bracket.upper_win,
         "value": out["win"] - out["lose"],
         "win": out["win"],
         "draw": out["draw"],

@@ -15,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from analysis.coup.guarantees import guarantees_from, uncapped_roots
-from analysis.coup.model import StoredRecord, data_dir, full_game, read_typed_rows
+from analysis.coup.model import BracketFields, data_dir, full_game, read_typed_rows
 from analysis.coup.solvers.brackets import SOLVER, bracket_of, markov_game_bracket, markov_summary
 from analysis.shared.store import read_rows, write_rows
 from analysis.solve import compile_game
@@ -47,10 +47,11 @@ def markov_path() -> Path:
 
 
 @dataclass(frozen=True)
-class FullGameRow(StoredRecord):
+class FullGameRow(BracketFields):
     """One (setup, deck, cap) of the full game: the size estimate and, where the tree
     fits, the bracket (:func:`solve_case`); or, priced by Markov guarantees
-    (:func:`solve_markov_case`), the guarantees at the deal and the bracket."""
+    (:func:`solve_markov_case`), the guarantees at the deal and the bracket (its fields:
+    :class:`~analysis.coup.model.BracketFields`)."""
 
     setup: str | None = None
     deck: str | None = None
@@ -63,18 +64,6 @@ class FullGameRow(StoredRecord):
     status: str | None = None
     refused: str | None = None
     nodes_per_second: float | None = None
-    compile_seconds: float | None = None
-    nodes: int | None = None
-    infosets: int | None = None
-    cap_terminals: int | None = None
-    low: dict | None = None
-    high: dict | None = None
-    lower: float | None = None
-    upper: float | None = None
-    lower_win: float | None = None
-    upper_win: float | None = None
-    width: float | None = None
-    converged: bool | None = None
     key_order: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
 

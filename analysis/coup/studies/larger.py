@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from analysis.coup.guarantees import guarantees_from, uncapped_roots
-from analysis.coup.model import StoredRecord, data_dir, read_typed_rows
+from analysis.coup.model import BracketFields, data_dir, read_typed_rows
 from analysis.coup.solvers.brackets import SOLVER, markov_game_bracket, markov_summary
 from analysis.shared.store import read_rows, write_rows
 from analysis.solve import CFRSolver, compile_game, exploitability
@@ -59,10 +59,11 @@ def markov_path() -> Path:
 
 
 @dataclass(frozen=True)
-class LargerRow(StoredRecord):
+class LargerRow(BracketFields):
     """One case, deck and cap: the size estimate, the exact tree solve and the state-keyed
     abstraction's where they fit (:func:`solve_case`); or, priced by Markov guarantees
-    (:func:`solve_markov_case`), the guarantees at the deal and the bracket."""
+    (:func:`solve_markov_case`), the guarantees at the deal and the bracket (its fields:
+    :class:`~analysis.coup.model.BracketFields`)."""
 
     case: str | None = None
     position: str | None = None
@@ -91,18 +92,6 @@ class LargerRow(StoredRecord):
     markov: dict | None = None
     root_bracket: list | None = None
     budget: int | None = None
-    compile_seconds: float | None = None
-    nodes: int | None = None
-    infosets: int | None = None
-    cap_terminals: int | None = None
-    low: dict | None = None
-    high: dict | None = None
-    lower: float | None = None
-    upper: float | None = None
-    lower_win: float | None = None
-    upper_win: float | None = None
-    width: float | None = None
-    converged: bool | None = None
     key_order: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
 
