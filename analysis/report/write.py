@@ -17,9 +17,9 @@ from analysis.report import cobardes as cobardes_report
 from analysis.report import coup as coup_report
 from analysis.report import goat_lords as goat_lords_report
 from analysis.report.context import ReportContext, Section, quick_mode
-from analysis.report.guides.common import render
 from analysis.report.guides.write import GUIDES, guide_path, methods_section, write_guide
 from analysis.report.site import write_site
+from analysis.report.templating import render
 from analysis.shared import store
 from analysis.shared.progress import bar
 from games import catalog

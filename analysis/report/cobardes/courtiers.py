@@ -8,8 +8,9 @@ import numpy as np
 from analysis.cobardes.solvers.war import solve_war, value_table
 from analysis.cobardes.studies import balance, sweep
 from analysis.report.cells import annotate
-from analysis.report.cobardes.common import EXACT, army_text, battle_spec, heatmap, load_renewal
+from analysis.report.cobardes.common import EXACT, army_text, battle_spec, heatmap
 from analysis.report.context import ReportContext
+from analysis.report.facts.cobardes.stored import load_renewal
 from analysis.shared import store
 from games.cobardes import cards as C
 

@@ -11,16 +11,15 @@ from analysis.cobardes.studies import balance
 from analysis.cobardes.studies.hidden_sweep import complete, hidden_matchups, load_hidden
 from analysis.cobardes.studies.sweep import is_mirror
 from analysis.report.cobardes import matchup_solve
-from analysis.report.cobardes.common import (
+from analysis.report.cobardes.common import EXACT, heatmap
+from analysis.report.context import ReportContext
+from analysis.report.facts.cobardes.stored import (
     BENCHMARK_JSON,
-    EXACT,
     REFINED_KEY_JSON,
     RENEWAL_COMPOSITION_JSON,
     WAR_COMPOSITION_JSON,
-    heatmap,
     villain_frame,
 )
-from analysis.report.context import ReportContext
 from analysis.shared.store import read_json
 
 

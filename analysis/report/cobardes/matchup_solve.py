@@ -13,8 +13,9 @@ import matplotlib.pyplot as plt
 
 from analysis.cobardes.studies import balance
 from analysis.cobardes.studies.hidden_sweep import load_hidden
-from analysis.report.cobardes.common import BENCHMARKS, duration_text, heatmap, villain_frame
+from analysis.report.cobardes.common import duration_text, heatmap
 from analysis.report.context import ReportContext
+from analysis.report.facts.cobardes.stored import BENCHMARKS, villain_frame
 from analysis.shared.store import read_json
 from analysis.solve.cfr import METHOD_NAMES
 

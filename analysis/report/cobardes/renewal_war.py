@@ -7,8 +7,9 @@ import pandas as pd
 
 from analysis.cobardes.solvers.war import solve_war
 from analysis.cobardes.studies import balance, renewal
-from analysis.report.cobardes.common import EXACT, duration_text, heatmap, load_renewal
+from analysis.report.cobardes.common import EXACT, duration_text, heatmap
 from analysis.report.context import ReportContext
+from analysis.report.facts.cobardes.stored import load_renewal
 from analysis.shared import store
 
 

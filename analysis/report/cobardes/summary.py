@@ -7,16 +7,11 @@ from analysis.cobardes.solvers import subgames
 from analysis.cobardes.solvers.exact import ExactSolver
 from analysis.cobardes.studies import balance, renewal
 from analysis.report.cobardes import matchup_solve
-from analysis.report.cobardes.common import (
-    army_text,
-    battle_spec,
-    duration_text,
-    load_renewal,
-    villain_frame,
-)
+from analysis.report.cobardes.common import army_text, battle_spec, duration_text
 from analysis.report.cobardes.warriors import tip_rows
 from analysis.report.context import ReportContext
-from analysis.report.guides.cobardes import courtiers, villains
+from analysis.report.facts.cobardes import courtiers, villains
+from analysis.report.facts.cobardes.stored import load_renewal, villain_frame
 from analysis.report.markdown import pct
 from analysis.shared.store import read_json
 from analysis.solve.cfr import METHOD_NAMES

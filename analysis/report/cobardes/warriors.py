@@ -11,8 +11,9 @@ from analysis.cobardes.solvers import subgames
 from analysis.cobardes.solvers.exact import ExactSolver, position_table
 from analysis.cobardes.studies import balance, sweep
 from analysis.report.cells import annotate
-from analysis.report.cobardes.common import EXACT, army_text, battle_spec, mix_bars, villain_frame
+from analysis.report.cobardes.common import EXACT, army_text, battle_spec, mix_bars
 from analysis.report.context import ReportContext
+from analysis.report.facts.cobardes.stored import villain_frame
 from analysis.shared import store
 from analysis.shared.store import read_json
 from games.cobardes import cards as C

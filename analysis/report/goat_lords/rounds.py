@@ -6,7 +6,7 @@ import matplotlib.pyplot as plt
 
 from analysis.goat_lords.studies.statistics import duel_success, game_length, pct
 from analysis.report.context import ReportContext
-from analysis.report.goat_lords.results import results
+from analysis.report.facts.goat_lords.results import results
 
 
 def duel_section(ctx: ReportContext) -> str:

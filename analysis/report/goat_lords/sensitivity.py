@@ -13,7 +13,7 @@ from analysis.goat_lords.studies.statistics import (
     wild_worth,
 )
 from analysis.report.context import ReportContext
-from analysis.report.goat_lords.results import results
+from analysis.report.facts.goat_lords.results import results
 
 
 def sensitivity_section(ctx: ReportContext) -> str:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from analysis.goat_lords.studies.statistics import bot_win_rates, pct
 from analysis.report.context import ReportContext
-from analysis.report.goat_lords.results import results
-from analysis.report.guides.goat_lords.records import MIN_GAMES, matches, scoring_words
+from analysis.report.facts.goat_lords.records import MIN_GAMES, matches, scoring_words
+from analysis.report.facts.goat_lords.results import results
 
 
 def lineup_words(m) -> str:

@@ -14,9 +14,9 @@ from analysis.goat_lords.studies.statistics import (
     wild_worth,
 )
 from analysis.report.context import ReportContext
-from analysis.report.goat_lords.results import extra_wild_rows, results
+from analysis.report.facts.goat_lords import wilds
+from analysis.report.facts.goat_lords.results import extra_wild_rows, results
 from analysis.report.goat_lords.strong import strong_facts
-from analysis.report.guides.goat_lords import wilds
 from analysis.report.markdown import pp
 
 
@@ -37,7 +37,7 @@ def summary_section(ctx: ReportContext) -> str:
              f"These answers come from tables of greedy bots, a weak player. {status}\n"]
     wf = wilds.facts(ctx)
     if wf["rulebook"] or wf["rows"]:
-        said = wilds.thumb(wf).removeprefix("Wilds: ")
+        said = thumb(wf).removeprefix("Wilds: ")
         lines.append(f"- **The guide's answer on a wild** ({wf['who']}; 95% intervals): "
                      f"{said[0].upper()}{said[1:]} The greedy figures below are another "
                      "measurement, with weaker players.")
@@ -100,3 +100,19 @@ def summary_section(ctx: ReportContext) -> str:
         lines.append(f"- **{exp.label}**: {pct(r.win_rate, r.lo, r.hi)} over {len(df)} games.")
     return "\n".join(lines)
 
+
+def thumb(wf: dict) -> str:
+    """The rule of thumb on wilds, from the same figures as *Strength of a wild card*: the
+    rulebook's game first where measured, then one round, each with its interval."""
+
+    def gains(rows: list[dict]) -> str:
+        return ", ".join(f"{r['players']}p {pp(r['win'], r['ci'])}" for r in rows)
+
+    one_round = f"in one round (`scoring=single`) it adds {gains(wf['rows'])} of win rate"
+    if not wf["rulebook"]:
+        return f"Wilds: one more wild in the opening hand, {one_round}."
+    verdict = ("adds" if wf["rulebook_measurable"] else
+               "adds no measurable win rate, every interval taking in zero:")
+    return (f"Wilds: in the rulebook's game (`scoring=rounds`) one more wild in the opening hand "
+            f"{verdict} {gains(wf['rulebook'])}; {one_round}, where that hand is the only "
+            "one dealt.")

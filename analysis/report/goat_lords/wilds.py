@@ -8,7 +8,7 @@ import pandas as pd
 from analysis.goat_lords.studies.statistics import wild_worth
 from analysis.goat_lords.studies.tournament import Experiment
 from analysis.report.context import ReportContext
-from analysis.report.goat_lords.results import extra_wild_rows, results
+from analysis.report.facts.goat_lords.results import extra_wild_rows, results
 from analysis.report.markdown import pp
 
 

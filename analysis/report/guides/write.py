@@ -6,7 +6,8 @@ import re
 from pathlib import Path
 
 from analysis.report.guides import cobardes, coup, goat_lords
-from analysis.report.guides.common import Guide, GuideContext, Reply, render
+from analysis.report.guides.common import Guide, GuideContext, Reply
+from analysis.report.templating import render
 
 GUIDES: dict[str, Guide] = {g.key: g for g in (cobardes.GUIDE, coup.GUIDE, goat_lords.GUIDE)}
 
