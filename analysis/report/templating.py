@@ -26,6 +26,8 @@ ENV = jinja2.Environment(
 ENV.filters["pct"] = markdown.pct
 ENV.filters["pct_ci"] = markdown.pct_ci
 ENV.filters["pp"] = markdown.pp
+# A number in a format of Python's mini-language: ``{{ x | f("+.1f") }}``, ``{{ n | f(",") }}``.
+ENV.filters["f"] = format
 ENV.globals["table"] = markdown.table
 # The rule every ranking word and every edge is printed by (analysis.report.separate).
 ENV.globals.update(apart=separate.apart, above=separate.above, excludes=separate.excludes,
