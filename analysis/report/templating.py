@@ -28,6 +28,7 @@ ENV.filters["pct_ci"] = markdown.pct_ci
 ENV.filters["pp"] = markdown.pp
 # A number in a format of Python's mini-language: ``{{ x | f("+.1f") }}``, ``{{ n | f(",") }}``.
 ENV.filters["f"] = format
+ENV.filters["string_repr"] = repr  # a value as Python writes it: ``'ambassador'``, ``2``
 ENV.globals["table"] = markdown.table
 # The rule every ranking word and every edge is printed by (analysis.report.separate).
 ENV.globals.update(apart=separate.apart, above=separate.above, excludes=separate.excludes,
