@@ -25,7 +25,7 @@ from analysis.cobardes.model import SCORES
 from analysis.cobardes.studies.balance import seat_neutral_strength
 from analysis.cobardes.studies.composed_renewal import compose_renewal, villain_free_endings
 from analysis.cobardes.studies.renewal import KEEP, USED, RenewalSolution, keep_shares, value_table
-from analysis.report.cobardes.common import load_renewal
+from analysis.report.facts.cobardes.stored import load_renewal
 from analysis.shared.progress import bar
 from analysis.shared.provenance import code_commit, farol_version
 

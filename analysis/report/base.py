@@ -8,30 +8,19 @@ import numpy as np
 from analysis.play.gametree import TreeTooLargeError, count_tree
 from analysis.play.simulate import random_playouts
 from analysis.report.context import ReportContext
+from analysis.report.templating import fill
 from analysis.shared.params import game_parameter_spec, load_game
 
 
 def rules_section(ctx: ReportContext) -> str:
     fam = ctx.family
-    return (
-        "## The rules in brief\n\n"
-        f"{fam.summary.strip()}\n\n"
-        f"Rulings on ambiguous points: [{fam.rules_doc}](../{fam.rules_doc})."
-    )
+    return fill("base/rules.md.j2", summary=fam.summary.strip(), rules_doc=fam.rules_doc)
 
 
 def parameters_section(ctx: ReportContext) -> str:
-    lines = ["## Games and parameters\n"]
-    for entry in ctx.family.games:
-        lines.append(f"### `{entry.name}` — {entry.title}\n")
-        spec = game_parameter_spec(entry.name)
-        if not spec:
-            lines.append("No parameters.\n")
-            continue
-        lines.append("| parameter | default |\n|---|---|")
-        lines += [f"| `{key}` | `{value!r}` |" for key, value in sorted(spec.items())]
-        lines.append("")
-    return "\n".join(lines)
+    return fill("base/parameters.md.j2", games=[
+        {"name": entry.name, "title": entry.title,
+         "spec": sorted(game_parameter_spec(entry.name).items())} for entry in ctx.family.games])
 
 
 def sizes_section(ctx: ReportContext) -> str:
@@ -42,35 +31,16 @@ def sizes_section(ctx: ReportContext) -> str:
             try:
                 size = count_tree(game, max_nodes=200_000 if ctx.quick else 3_000_000)
             except TreeTooLargeError as exc:
-                rows.append(f"| `{entry.name}` | {label} | {exc} | | |")
+                rows.append({"name": entry.name, "label": label, "too_large": str(exc)})
                 continue
-            infosets = " / ".join(f"{n:,}" for n in size.infosets)
-            rows.append(
-                f"| `{entry.name}` | {label} | {size.histories:,} | {size.terminals:,} "
-                f"| {infosets} |"
-            )
-    if not rows:
-        return ""
-    return (
-        "## How big the games are\n\n"
-        "Exhaustive walks of small variants (every history of the perfect-recall tree; "
-        "information sets counted per player from the information-state strings).\n\n"
-        "| game | variant | histories | terminal histories | information sets (per player) |\n"
-        "|---|---|---|---|---|\n" + "\n".join(rows)
-    )
+            rows.append({"name": entry.name, "label": label, "too_large": "", "size": size})
+    return fill("base/sizes.md.j2", rows=rows) if rows else ""
 
 
 def random_play_section(ctx: ReportContext) -> str:
     n_games = 200 if ctx.quick else 2000
     seed = 20261130
-    lines = [
-        "## Random play\n",
-        f"{n_games} games per game with every seat playing uniformly at random "
-        f"(seed {seed}): how long games last and how returns fall by seat. "
-        "A baseline, not strategy: it shows the engine plays full games.\n",
-        "| game | moves (median) | moves (5%–95%) | mean return by seat |",
-        "|---|---|---|---|",
-    ]
+    rows = []
     fig, ax = plt.subplots(figsize=(6, 3.2))
     for entry in ctx.family.games:
         game = load_game(entry.name)
@@ -78,8 +48,8 @@ def random_play_section(ctx: ReportContext) -> str:
         moves = np.array([p.moves for p in playouts])
         mean_returns = np.mean([p.returns for p in playouts], axis=0)
         lo, hi = np.percentile(moves, [5, 95])
-        seats = ", ".join(f"{r:+.3f}" for r in mean_returns)
-        lines.append(f"| `{entry.name}` | {np.median(moves):.0f} | {lo:.0f}–{hi:.0f} | {seats} |")
+        rows.append({"name": entry.name, "median": np.median(moves), "lo": lo, "hi": hi,
+                     "returns": list(mean_returns)})
         ax.hist(moves, bins=30, alpha=0.6, label=entry.name)
     ax.set_xlabel("decision moves per game")
     ax.set_ylabel("games")
@@ -87,8 +57,7 @@ def random_play_section(ctx: ReportContext) -> str:
     ax.legend(fontsize=8)
     path = ctx.save_figure(fig, "random_play_length")
     plt.close(fig)
-    lines.append(f"\n![Game length under random play]({path})")
-    return "\n".join(lines)
+    return fill("base/random_play.md.j2", games=n_games, seed=seed, rows=rows, chart=path)
 
 
 SECTIONS = (

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import markdown
 
-from analysis.report.guides.common import ENV
+from analysis.report.templating import ENV
 from games import catalog
 
 SITE = "site"

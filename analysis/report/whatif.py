@@ -15,7 +15,7 @@ from pathlib import Path
 from matplotlib.figure import Figure
 
 from analysis.play.whatif import ON_MODEL, Estimate, Metric, WhatIf
-from analysis.report.guides.common import render
+from analysis.report.templating import render
 from analysis.shared.store import atomic_write_text
 
 GAME_NAMES = {"coup": "Coup", "cobardes": "¡Cobardes!", "goat_lords": "Goat Lords"}

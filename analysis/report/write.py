@@ -16,9 +16,9 @@ from pathlib import Path
 
 from analysis.report import base
 from analysis.report.context import ReportContext, Section, quick_mode
-from analysis.report.guides.common import render
 from analysis.report.guides.write import GUIDES, guide_path, methods_section, write_guide
 from analysis.report.site import write_site
+from analysis.report.templating import render
 from analysis.shared import store
 from analysis.shared.progress import bar
 from analysis.wings import WINGS

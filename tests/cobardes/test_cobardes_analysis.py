@@ -298,8 +298,8 @@ def test_war_composed_from_each_scores_solved_battle_is_the_solved_war():
 
 
 def test_the_appendix_reads_the_war_composition_benchmark(tmp_path):
-    from analysis.report.cobardes.common import WAR_COMPOSITION_JSON
     from analysis.report.cobardes.hidden_villains import war_composition_text
+    from analysis.report.facts.cobardes.stored import WAR_COMPOSITION_JSON
 
     b = json.loads(WAR_COMPOSITION_JSON.read_text())
     text = war_composition_text()
@@ -318,8 +318,8 @@ def test_the_appendix_reads_the_war_composition_benchmark(tmp_path):
 
 
 def test_the_appendix_states_the_keep_or_renew_model_and_its_measured_miss(tmp_path):
-    from analysis.report.cobardes.common import RENEWAL_COMPOSITION_JSON
     from analysis.report.cobardes.hidden_villains import renewal_composition_text
+    from analysis.report.facts.cobardes.stored import RENEWAL_COMPOSITION_JSON
 
     b = json.loads(RENEWAL_COMPOSITION_JSON.read_text())
     text = renewal_composition_text()

@@ -11,8 +11,8 @@ import pytest
 from analysis.cobardes.model import OUTCOME_NAMES, outcome_totals
 from analysis.cobardes.solvers.war import composed_values
 from analysis.cobardes.studies import balance
+from analysis.report.facts.cobardes import records as R
 from analysis.report.guides.cobardes import courtiers, first_player, play
-from analysis.report.guides.cobardes import records as R
 from analysis.report.guides.common import GuideContext
 
 NAMES = balance.COURTIERS

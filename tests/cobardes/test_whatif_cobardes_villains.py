@@ -16,7 +16,7 @@ from analysis.cobardes.studies import whatif as CW
 from analysis.cobardes.studies.hidden_sweep import HiddenMatchupRecord, load_hidden
 from analysis.cobardes.studies.renewal import RenewalModel
 from analysis.play.whatif import EXACT, INTERVAL, ON_MODEL, Estimate, on_model
-from analysis.report.guides.cobardes import records as R
+from analysis.report.facts.cobardes import records as R
 from analysis.report.whatif import summary_lines, write_page
 
 DECK = ("Standard-Bearer", "Maiden", "Squire", "Wolf")

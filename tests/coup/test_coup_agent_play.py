@@ -163,8 +163,8 @@ def test_what_best_is_says_a_gain_or_that_no_gain_was_shown(tmp_path, monkeypatc
 
 
 def test_the_guide_reads_the_strength_of_the_agent_that_played(tmp_path, monkeypatch):
+    from analysis.report.facts.coup import records as R
     from analysis.report.guides.coup import frequencies as F
-    from analysis.report.guides.coup import records as R
 
     monkeypatch.setattr(R, "BENCHMARKS", tmp_path)
     monkeypatch.setattr(R, "local_bounds", lambda deck, setup: {})  # none stored: the exploiter
@@ -186,7 +186,7 @@ def test_the_guide_reads_the_strength_of_the_agent_that_played(tmp_path, monkeyp
 
 def test_the_appendix_lists_every_strength_line_and_the_ones_missing(tmp_path, monkeypatch):
     from analysis.report.coup import agent_strength as S
-    from analysis.report.guides.coup import records as R
+    from analysis.report.facts.coup import records as R
 
     monkeypatch.setattr(R, "BENCHMARKS", tmp_path)
     assert "Not measured yet: run" in "\n".join(S.strength_lines())
@@ -298,7 +298,7 @@ def test_the_appendix_shows_each_agents_table_and_names_the_tables_left(tmp_path
 
 
 def test_the_exploiters_verdict_is_set_beside_what_it_finds_against_the_blueprint():
-    from analysis.report.guides.coup import records as R
+    from analysis.report.facts.coup import records as R
 
     wins = (("search", 1000, 0.78, (0.75, 0.81)),)
     # Against the blueprint it gains +0.035 [-0.045, +0.115], where a best response is
@@ -320,8 +320,8 @@ def test_the_guide_sets_the_local_best_responses_bound_beside_the_agents_play(tm
     exploiter; a run whose interval holds 0 says it shows no loss, with its games."""
     from types import SimpleNamespace
 
+    from analysis.report.facts.coup import records as R
     from analysis.report.guides.coup import frequencies as F
-    from analysis.report.guides.coup import records as R
 
     monkeypatch.setattr(R, "BENCHMARKS", tmp_path)
     row = {"deck": "ambassador", "setup": "basic", "win_rate": 0.8, "ci95": [0.75, 0.85]}

@@ -431,7 +431,7 @@ def test_the_priced_study_section_compares_with_the_cap_zero_study(tmp_path, mon
     from analysis.coup.studies import bluffing
     from analysis.report import ReportContext
     from analysis.report.coup.bluffing import section_priced_bluffing
-    from analysis.report.guides.coup.readers import priced_records
+    from analysis.report.facts.coup.readers import priced_records
     from games import catalog
 
     ctx = ReportContext(catalog.family("coup"), tmp_path, quick=True)

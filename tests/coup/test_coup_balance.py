@@ -204,7 +204,7 @@ def test_who_plays_names_what_best_stood_for_at_each_player_count():
         "`best`, the strongest agent when each table was played (the belief agent at 2 "
         "players, where `best` is now the re-solving agent; information-set search, compiled "
         "at 3 to 5 players)")
-    from analysis.report.guides.coup.edges import agent_words
+    from analysis.report.facts.coup.edges import agent_words
     assert agent_words(mixed[0]) == "`best` (the belief agent; `best` is now the re-solving agent)"
     assert agent_words(current[0]) == "`best` (the re-solving agent)"
     assert player_counts([3, 5, 8]) == "3, 5 and 8 players"

@@ -17,7 +17,7 @@ from analysis.coup.studies import seat_balance as SB
 from analysis.play.match import MatchResult, SeatRecord
 from analysis.report.context import ReportContext
 from analysis.report.coup.from_the_deal import section_from_the_deal
-from analysis.report.guides.coup import edges as E
+from analysis.report.facts.coup import edges as E
 from analysis.report.guides.write import GUIDES, methods, render_guide
 from analysis.shared import store
 from analysis.statistics.intervals import bound_points, difference, pooled

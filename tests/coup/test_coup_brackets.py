@@ -150,7 +150,7 @@ def test_the_sweep_compiles_within_the_memory_budget_it_is_given(capsys, tmp_pat
 def test_the_tightest_bracket_intersects_every_cap():
     """The report's per-endgame bracket: the largest lower end and the smallest upper end
     over the caps on disk, with the caps they come from."""
-    from analysis.report.guides.coup.readers import tightest
+    from analysis.report.facts.coup.readers import tightest
 
     def rec(cap, lower, upper):
         return BracketRecord(endgame=Endgame(1, 7, "inquisitor", turn_cap=cap),

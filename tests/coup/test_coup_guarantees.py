@@ -242,7 +242,7 @@ def test_the_report_section_renders_from_the_committed_data(tmp_path, monkeypatc
     endgame's tightest bracket is non-empty. Without records, how to run them."""
     from analysis.report import ReportContext
     from analysis.report.coup.brackets import section_markov_brackets
-    from analysis.report.guides.coup.readers import markov_brackets, plain_brackets, tightest
+    from analysis.report.facts.coup.readers import markov_brackets, plain_brackets, tightest
     from games import catalog
 
     ctx = ReportContext(catalog.family("coup"), tmp_path)

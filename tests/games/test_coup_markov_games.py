@@ -122,7 +122,7 @@ def test_the_findings_lines_follow_the_brackets(larger_rows):
 
     from analysis.report.coup.full_game import first_mover_bullet
     from analysis.report.coup.larger import larger_bullet
-    from analysis.report.guides.coup.readers import markov_brackets, plain_brackets, tightest
+    from analysis.report.facts.coup.readers import markov_brackets, plain_brackets, tightest
 
     (line,) = larger_bullet()
     two = {}

@@ -507,3 +507,110 @@ def test_every_module_imports_first():
     out = subprocess.run([sys.executable, "-c", IMPORT_EACH], capture_output=True,
                          text=True, check=True, cwd=ROOT)
     assert out.stdout.strip() == "", out.stdout
+
+
+# ---------------------------------------------------------------- the report wing
+# Inside analysis/report/, from the ground up (docs/architecture.md): the ground at its top
+# (the context, Markdown and chart helpers, the templates' environment, the rule that
+# separates intervals), the facts (analysis/report/facts/<game>/: what the reports state,
+# read once from the records), then the methods appendices' sections
+# (analysis/report/<game>/) beside the guides (analysis/report/guides/): both read the
+# facts and never each other; then the pages put together (the website, the what-if
+# page) and the writing of every report (write.py).
+REPORT = "analysis.report"
+REPORT_LAYERS = (
+    (REPORT,),                                      # the ground: the modules at its top
+    (f"{REPORT}.facts",),                           # what the reports state
+    tuple(f"{REPORT}.{p}" for p in ("coup", "cobardes", "goat_lords", "guides")),
+    (f"{REPORT}.site", f"{REPORT}.whatif"),         # pages
+    (f"{REPORT}.write",),                           # every report, guide, index and site
+)
+
+
+def report_packages(graph: dict[str, set[str]], package: str = REPORT) -> dict[str, set[str]]:
+    """``graph`` inside ``package`` at the level of its packages: each folder directly
+    under it is one node (its subfolders folded in), each module at its top one node;
+    an arrow where a module of one node imports a module of another."""
+    def node(name: str) -> str:
+        rest = name[len(package) + 1:].split(".") if name != package else []
+        return f"{package}.{rest[0]}" if rest else package
+
+    folded: dict[str, set[str]] = {}
+    for name, targets in inner_graph(graph, package).items():
+        folded.setdefault(node(name), set()).update(node(t) for t in targets)
+    return {name: targets - {name} for name, targets in folded.items()}
+
+
+def _report_tree(tmp_path: Path, files: dict[str, str]) -> dict[str, set[str]]:
+    for relative in ("analysis", "analysis/report", "analysis/report/facts",
+                     "analysis/report/facts/coup", "analysis/report/coup",
+                     "analysis/report/guides", "analysis/report/guides/coup"):
+        (tmp_path / relative).mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative / "__init__.py").touch()
+    for relative, text in files.items():
+        (tmp_path / relative).write_text(text)
+    return inner_graph(import_graph(module_files(tmp_path, ["analysis"])), REPORT)
+
+
+def test_the_report_checks_see_a_guide_imported_by_a_section(tmp_path):
+    fine = {
+        "analysis/report/markdown.py": "",
+        "analysis/report/facts/coup/records.py": "from analysis.report import markdown\n",
+        "analysis/report/coup/edges.py": "from analysis.report.facts.coup import records\n",
+        "analysis/report/guides/common.py": "",
+        "analysis/report/guides/coup/seats.py": (
+            "from analysis.report.facts.coup import records\n"
+            "from analysis.report.guides import common\n"),
+        "analysis/report/guides/write.py": "from analysis.report.guides.coup import seats\n",
+        "analysis/report/write.py": "from analysis.report.coup import edges\n"
+                                    "from analysis.report.guides import write\n",
+    }
+    graph = _report_tree(tmp_path, fine)
+    assert upward_imports(graph, REPORT_LAYERS, ()) == []
+    # The guides' folder and its game's folder import each other: one node, no cycle.
+    assert find_cycle(report_packages(graph)) is None
+    assert report_packages(graph)["analysis.report.guides"] == {"analysis.report.facts"}
+    assert report_packages(graph)["analysis.report.facts"] == {"analysis.report.markdown"}
+    # An appendix section reading a guide, the facts reading a section, the ground the
+    # facts: each is named.
+    graph = _report_tree(tmp_path, fine | {
+        "analysis/report/coup/edges.py": "from analysis.report.guides.coup import seats\n",
+        "analysis/report/facts/coup/records.py": "import analysis.report.coup.edges\n",
+        "analysis/report/markdown.py": "from analysis.report.facts.coup.records import x\n",
+    })
+    assert upward_imports(graph, REPORT_LAYERS, ()) == [
+        "analysis.report.coup.edges -> analysis.report.guides.coup.seats: "
+        "imports a sibling of its layer",
+        "analysis.report.facts.coup.records -> analysis.report.coup.edges: imports upward",
+        "analysis.report.markdown -> analysis.report.facts.coup.records: imports upward",
+    ]
+
+
+def test_the_report_package_check_sees_a_cycle_no_module_closes(tmp_path):
+    """Two folders that import each other through different modules: no module cycle,
+    but a package cycle."""
+    graph = _report_tree(tmp_path, {
+        "analysis/report/coup/a.py": "from analysis.report.guides.coup import q\n",
+        "analysis/report/coup/b.py": "",
+        "analysis/report/guides/coup/q.py": "from analysis.report.coup import b\n",
+    })
+    assert find_cycle(graph) is None
+    assert find_cycle(report_packages(graph)) in (
+        ["analysis.report.coup", "analysis.report.guides", "analysis.report.coup"],
+        ["analysis.report.guides", "analysis.report.coup", "analysis.report.guides"])
+
+
+def test_the_report_wing_goes_one_way():
+    """No appendix section imports a guide, no guide a section; both read the facts, which
+    import neither."""
+    graph = inner_graph(import_graph(module_files()), REPORT)
+    assert {p.parent.name for p in (ROOT / "analysis/report").glob("*/__init__.py")} == {
+        p.rpartition(".")[2] for layer in REPORT_LAYERS[1:3] for p in layer}, (
+        "a folder of analysis/report/ missing from REPORT_LAYERS")
+    _check(upward_imports(graph, REPORT_LAYERS, ()),
+           "imports against the report wing's layers (docs/architecture.md)")
+
+
+def test_no_import_cycle_between_the_report_packages():
+    cycle = find_cycle(report_packages(import_graph(module_files())))
+    assert cycle is None, "package cycle in analysis/report/: " + " -> ".join(cycle)

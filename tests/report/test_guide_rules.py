@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.report.guides import separate as S
-from analysis.report.guides.common import render
+from analysis.report import separate as S
 from analysis.report.guides.prose import first_sentence, prose, prose_words, sentences, words
 from analysis.report.markdown import pct_ci
+from analysis.report.templating import render
 
 # ---- the rule ----------------------------------------------------------------------------
 

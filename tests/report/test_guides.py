@@ -27,17 +27,18 @@ from analysis.goat_lords.studies.statistics import duel_success, seat_win_rates
 from analysis.goat_lords.studies.tournament import load_rows
 from analysis.play.match import MatchResult, SeatRecord
 from analysis.report import cells, svg
-from analysis.report.cobardes.common import FULL_BATTLE_JSON, load_renewal
 from analysis.report.context import ReportContext
 from analysis.report.coup.from_the_deal import section_from_the_deal
-from analysis.report.guides.common import TEMPLATES, GuideContext
-from analysis.report.guides.coup.readers import full_game_best
-from analysis.report.guides.goat_lords import records as GR
+from analysis.report.facts.cobardes.stored import FULL_BATTLE_JSON, load_renewal
+from analysis.report.facts.coup.readers import full_game_best
+from analysis.report.facts.goat_lords import records as GR
+from analysis.report.guides.common import GuideContext
 from analysis.report.guides.prose import first_sentence, prose_words
 from analysis.report.guides.write import GUIDES, methods, render_guide, write_guide
 from analysis.report.guides.write import replies as replies_of
 from analysis.report.markdown import pct, pct_ci, pp, table
 from analysis.report.site import write_site
+from analysis.report.templating import TEMPLATES
 from analysis.report.write import write_index
 from analysis.shared import store
 from games import catalog
@@ -741,7 +742,7 @@ def test_goat_lords_appendix_ranks_agents_only_on_matches_of_1000_games(tmp_path
 
 
 def test_goat_lords_wild_answer_says_small_tables_only_when_the_intervals_part():
-    from analysis.report.guides.common import render
+    from analysis.report.templating import render
 
     def rows(big_ci):
         return [{"players": 2, "win": 0.05, "ci": (0.03, 0.07)},
@@ -768,7 +769,7 @@ def test_goat_lords_wild_answer_says_small_tables_only_when_the_intervals_part()
 def test_the_seat_count_agrees_with_how_many_miss():
     """One seat interval that misses its share reads "leaves"; two read "leave"; more than
     chance alone gives is said so."""
-    from analysis.report.guides.common import render
+    from analysis.report.templating import render
 
     one = render("seats_by_chance.md.j2", unfair=["3 players seat 1"], total=33, expected=1.65,
                  most=4)

@@ -1,4 +1,5 @@
-"""Shared pieces of the ¡Cobardes! report: the army solved, chart helpers, stored results."""
+"""Shared pieces of the ¡Cobardes! report: the army solved, chart helpers, the method's
+words (the stored results are read by :mod:`analysis.report.facts.cobardes.stored`)."""
 
 from __future__ import annotations
 
@@ -9,18 +10,9 @@ import numpy as np
 import pandas as pd
 
 from analysis.cobardes.model import BattleSpec
-from analysis.cobardes.studies import balance, renewal
-from analysis.cobardes.studies.composed_renewal import COMPOSITION_MISS
 from analysis.report.cells import annotate, ink
 from analysis.report.context import ReportContext
-from analysis.shared import store
 
-BENCHMARKS = store.REPOSITORY / "benchmarks" / "results"
-BENCHMARK_JSON = BENCHMARKS / "cobardes_villains.json"
-REFINED_KEY_JSON = BENCHMARKS / "cobardes_refined_key.json"
-FULL_BATTLE_JSON = BENCHMARKS / "cobardes_full_battle.json"
-WAR_COMPOSITION_JSON = BENCHMARKS / "cobardes_war_composition.json"
-RENEWAL_COMPOSITION_JSON = COMPOSITION_MISS
 EXACT = "exact backward induction (LP per confrontation), exploitability 0"
 
 
@@ -73,19 +65,6 @@ def heatmap(ctx: ReportContext, table: pd.DataFrame, stem: str, title: str, labe
     path = ctx.save_figure(fig, stem)
     plt.close(fig)
     return path
-
-
-def villain_frame(table: dict) -> pd.DataFrame:
-    """Player 0's villain -> player 1's -> value as a 9 x 9 frame in the villains' order."""
-    return pd.DataFrame(table).T.reindex(index=balance.VILLAINS, columns=balance.VILLAINS)
-
-
-def load_renewal():
-    """The committed renewal-war solution (:mod:`analysis.cobardes.studies.renewal`), or None."""
-    cached = renewal.load_renewal(renewal.cache_path(renewal.RenewalModel()))
-    if cached is None or cached[1] != "done":
-        return None
-    return cached[0]
 
 
 def duration_text(seconds: float) -> str:

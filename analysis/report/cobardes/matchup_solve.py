@@ -13,8 +13,10 @@ import matplotlib.pyplot as plt
 
 from analysis.cobardes.studies import balance
 from analysis.cobardes.studies.hidden_sweep import load_hidden
-from analysis.report.cobardes.common import BENCHMARKS, duration_text, heatmap, villain_frame
+from analysis.report.cobardes.common import duration_text, heatmap
 from analysis.report.context import ReportContext
+from analysis.report.facts.cobardes.stored import BENCHMARKS, villain_frame
+from analysis.report.templating import fill
 from analysis.shared.store import read_json
 from analysis.solve.cfr import METHOD_NAMES
 
@@ -65,52 +67,23 @@ def text(ctx: ReportContext) -> str:
     if f is None:
         return ""
     s = f["speed"]
-    py, pk, old, new = s["python"], s["packed"], s["old_solve"], s["new_solve"]
     pairing = f"{f['pairing'][0]} vs {f['pairing'][1]}"
-    method = METHOD_NAMES.get(new["method"], new["method"])
-    floors = "; ".join(
-        f"{name.replace('/', ' vs ')}: " + ", ".join(
-            f"{METHOD_NAMES.get(m, m)} {lo:.3f} to {hi:.3f}" for m, (lo, hi) in by.items())
-        for name, by in f["floors"].items())
-    out = [f"""
-
-### One matchup, solved
-
-The full battle ({pairing}, warriors 0-6, 7 combats, both villains dealt hidden from all
-nine: 72 deals), as every matchup of the sweep is solved, measured in one run
-(`benchmarks/cobardes_matchup_speed.py`; CPU seconds on a machine busy with other work):
-
-| step | the old way | the new |
-|---|---|---|
-| compile: the deal-lifted walk, public subgames solved exactly ({pk['exact_positions']:,} positions), how each battle ends kept | {py['cpu_seconds']:.0f} CPU s (in Python) | {pk['cpu_seconds']:.0f} CPU s (compiled with numba; the same graph, array for array: {'yes' if s['same_graph'] else 'no'}) |
-| solve the trunk ({s['nodes']:,} nodes, {s['infosets']:,} information sets) | CFR+, {old['iterations']} iterations: {old['cpu_seconds']:.0f} CPU s, exploitability within the abstraction {old['exploitability']:.3f} | {method} until its exploitability stops improving ({new['total_iterations']} iterations, the best at {new['iterations']}): {new['cpu_seconds']:.0f} CPU s, {new['exploitability']:.3f} |
-| in all | {duration_text(s['old_total_cpu_seconds'])} | {duration_text(s['new_total_cpu_seconds'])}, at a peak of {s['peak_gb']:.1f} GB |
-
-Every figure of exploitability here is measured within the abstraction, against a best
-response that forgets as much as the key does: a **lower bound** on the true one, which
-needs the perfect-recall tree."""]
-    if f["curves"]:
-        chart = curves_chart(ctx, f["curves"])
-        out.append(f"""
-**Where the solve floors.** The key forgets the order of past moves, so no CFR method is
-guaranteed to converge on it. Run to 1,000 iterations on full matchups
-(`benchmarks/cobardes_solve_curves.py`), every method falls fast, then wanders in a band
-it does not leave (the least and greatest figure after 100 iterations: {floors}). Running
-longer buys nothing, so each matchup is solved until its figure stops improving and the
-best strategy measured is kept.
-
-![Exploitability within the abstraction against CPU seconds, four CFR methods]({chart})""")
-    record = f["record"]
+    floors = [(name.replace("/", " vs "),
+               [(METHOD_NAMES.get(m, m), lo, hi) for m, (lo, hi) in by.items()])
+              for name, by in f["floors"].items()]
+    record, deals_chart, strength = f["record"], "", None
+    curves = curves_chart(ctx, f["curves"]) if f["curves"] else ""
     if record is not None:
         deals = villain_frame(record.deals)
-        path = heatmap(ctx, deals, "full_battle_villains",
-                       f"{pairing}: value for player 0 by the villains dealt, hidden",
-                       "battle value", vmin=-1.5, vmax=1.5, diagonal="each villain exists once")
+        deals_chart = heatmap(ctx, deals, "full_battle_villains",
+                              f"{pairing}: value for player 0 by the villains dealt, hidden",
+                              "battle value", vmin=-1.5, vmax=1.5,
+                              diagonal="each villain exists once")
         strength = balance.seat_neutral_strength(deals).dropna()
-        ranking = ", ".join(f"{name} {v:+.2f}" for name, v in strength.items())
-        out.append(f"""
-![{pairing}, hidden villain deals]({path})
-
-In this one matchup (not the guide's answer, which is over every matchup), each villain's
-value for its holder, mean over the rival's villain and both seats: {ranking}.""")
-    return "\n".join(out)
+    return "\n\n" + fill("cobardes/appendix/matchup_solve.md.j2", s=s, pairing=pairing,
+                          method=METHOD_NAMES.get(s["new_solve"]["method"],
+                                                  s["new_solve"]["method"]),
+                          old_total=duration_text(s["old_total_cpu_seconds"]),
+                          new_total=duration_text(s["new_total_cpu_seconds"]), floors=floors,
+                          curves_chart=curves, deals_chart=deals_chart,
+                          strength=strength).rstrip("\n")

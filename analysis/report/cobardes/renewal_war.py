@@ -7,8 +7,10 @@ import pandas as pd
 
 from analysis.cobardes.solvers.war import solve_war
 from analysis.cobardes.studies import balance, renewal
-from analysis.report.cobardes.common import EXACT, duration_text, heatmap, load_renewal
+from analysis.report.cobardes.common import EXACT, duration_text, heatmap
 from analysis.report.context import ReportContext
+from analysis.report.facts.cobardes.stored import load_renewal
+from analysis.report.templating import fill
 from analysis.shared import store
 
 
@@ -27,10 +29,9 @@ def _fixed_table(model) -> pd.DataFrame:
 
 def renewal_section(ctx: ReportContext) -> str:
     sol = load_renewal()
-    head = "## The war with courtiers renewed between battles\n"
     if sol is None:
-        return (head + "\nNot solved yet: `farol cobardes renewal` writes "
-                f"`{store.shown(renewal.renewal_dir())}/` (resumable).")
+        return fill("cobardes/appendix/renewal.md.j2", sol=None,
+                    folder=store.shown(renewal.renewal_dir()))
     model = sol.model
     names = list(model.courtiers)
     fixed = _fixed_table(model)
@@ -52,21 +53,12 @@ def renewal_section(ctx: ReportContext) -> str:
                          "courtier after a drawn battle at 0-0 (rival's courtier played)",
                          "war value gained by keeping", vmin=-0.5, vmax=0.5)
     counts = renewal.keep_counts(sol)
-    keep_rows = ["| courtier | kept by player 0 (of its choices) | kept by player 1 |",
-                 "|---|---|---|"]
-    order = sorted(names, key=lambda c: -(counts[c]["p0_keep"] + counts[c]["p1_keep"]))
-    for c in order:
-        k = counts[c]
-        keep_rows.append(f"| {c} | {k['p0_keep']} of {k['p0_total']} | {k['p1_keep']} of "
-                         f"{k['p1_total']} |")
+    kept = [(c, counts[c]) for c in
+            sorted(names, key=lambda c: -(counts[c]["p0_keep"] + counts[c]["p1_keep"]))]
     strength = balance.seat_neutral_strength(table).dropna()
     fixed_strength = balance.seat_neutral_strength(fixed).dropna()
-    tiers = balance.tier_list(strength)
-    tier_rows = ["| tier | courtier | P(win war), renewal | fixed-pairing |",
-                 "|---|---|---|---|"]
-    for t in tiers:
-        tier_rows.append(f"| {t.tier} | {t.name} | {(1 + t.strength) / 2:.3f} | "
-                         f"{(1 + fixed_strength.get(t.name, np.nan)) / 2:.3f} |")
+    tiers = [{"tier": t.tier, "name": t.name, "strength": t.strength,
+              "fixed": fixed_strength.get(t.name, np.nan)} for t in balance.tier_list(strength)]
     deal_renew = float(np.mean([sol.value(p) for p in model.pairings]))
     fixed_values = [fixed.loc[a, b] for a, b in model.pairings
                     if np.isfinite(fixed.loc[a, b])]
@@ -80,68 +72,8 @@ def renewal_section(ctx: ReportContext) -> str:
     mean_shift = float(np.nanmean(np.abs(diff.to_numpy(dtype=float))))
     sd_renew = float(np.nanstd(table.to_numpy(dtype=float)))
     sd_fixed = float(np.nanstd(fixed.reindex(index=names, columns=names).to_numpy(dtype=float)))
-    took = duration_text(seconds)
-    return f"""{head}
-"When a battle ends, prepare the next one: ... Discard the villain and courtier cards
-that are on the battlefield, placing them under the corresponding deck, and renew them
-with others of the same type. If you did not play your villain or courtier you may
-decide not to replace them and keep them for the next battle."
-
-**The model** (`analysis/cobardes/studies/renewal.py`). A war state is the score and both
-courtiers: {model.size} states (9 scores x {len(model.pairings)} pairings; warriors
-0-{model.warriors}, {model.combats} combats). Each
-state's battle is solved exactly ({EXACT}) with 20 kinds of ending: the outcome (won,
-lost, Crown taken or lost, drawn) and whether each courtier was played (the final
-position's `used` bits). A played courtier is replaced by a random one; an unplayed
-one may be kept or replaced, player 0 deciding first and player 1 knowing that
-decision (both public), so each renewal is a max over player 0's choices of a min over
-player 1's. A battle's terminal payoffs are the values of the states it leads to (±1
-when the war ends; a drawn battle repeats the score, with the renewed courtiers).
-
-**What is approximated.** (1) The court deck is memoryless: a new courtier is drawn
-uniformly from the {len(names) - 2} courtiers not in the finished battle (without
-replacement when both draw). The real deck puts discarded courtiers under a shuffled
-pile, so older discards only return once the pile is used up; tracking that order
-would multiply the states by the deck's arrangements. With at most two battles (one
-renewal) the model is exact, and it matches the solver engine's CFR on
-`python_cobardes_war` there (a slow test, reduced armies). (2) No villains (as in the
-fixed-pairing war). (3) Player 0 is quicker in the first combat of every battle.
-
-**How it was solved.** The scores are solved in turn, later scores first; at each
-score the {len(model.pairings)} states are coupled only through drawn battles, and Newton steps solve
-them: with the battles' strategies and the keep/renew choices fixed, one battle
-round is an affine map whose fixed point is a linear solve; the exact battles are
-then solved again at that point. {iters} rounds of {len(model.pairings)} exact battle
-solves ({iters * len(model.pairings):,} solves, {took} of computing;
-rounds per score: {", ".join(f"{k} {v}" for k, v in by_score.items())}). Residual
-max |F(V) − V| = {sol.residual:.1e} over all {model.size} states; spectral radius of
-the linearised war at the solution {sol.spectral_radius:.3f} (below 1: the war ends
-with probability 1 and its fixed point is unique for these strategies).
-
-**War values.** Averaged over a random first deal, player 0's war value is
-{deal_renew:+.4f} with renewal against {deal_fixed:+.4f} with fixed courtiers.
-Renewal moves the value of a pairing from 0-0 by {mean_shift:.3f} on average and by
-up to {spread:.2f}; the spread of the pairings' values (standard deviation) goes from
-{sd_fixed:.3f} with fixed courtiers to {sd_renew:.3f} with renewal, as a courtier
-played in a battle is replaced at random for the next.
-
-![War win probability with renewal]({path_win})
-
-![Renewal minus fixed pairing]({path_diff})
-
-**Tier list with renewal** (mean war win probability from 0-0 over opponents, both
-seats; the fixed-pairing column for comparison):
-
-{chr(10).join(tier_rows)}
-
-**Keep or renew.** Who keeps an unplayed courtier, over all renewal situations (9
-scores after the battle x {len(names) - 1} rival courtiers x rival's courtier played or
-not; player 1's column is its reply to player 0's actual choice):
-
-{chr(10).join(keep_rows)}
-
-![Keep or renew]({path_keep})
-
-The heatmap reads one situation: a battle at 0-0 was drawn, player 0's courtier (row)
-was not played and player 1's (column) was; positive means keeping beats renewing, by
-that much war value (player 1's best reply included)."""
+    return fill("cobardes/appendix/renewal.md.j2", sol=sol, model=model, names=names,
+                exact=EXACT, iters=iters, took=duration_text(seconds), by_score=by_score,
+                deal_renew=deal_renew, deal_fixed=deal_fixed, mean_shift=mean_shift,
+                spread=spread, sd_fixed=sd_fixed, sd_renew=sd_renew, path_win=path_win,
+                path_diff=path_diff, path_keep=path_keep, tiers=tiers, kept=kept)

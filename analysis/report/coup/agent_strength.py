@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from analysis.report.context import ReportContext
-from analysis.report.guides.coup import records as R
+from analysis.report.facts.coup import records as R
 from games.coup import cards as C
 
 # The opponents every deck and setup is measured against, and the games a line needs.

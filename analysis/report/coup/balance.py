@@ -6,7 +6,7 @@ from analysis.coup import model
 from analysis.coup.studies import balance, bluffing, larger
 from analysis.report.context import ReportContext
 from analysis.report.coup.tables import fmt, solver_note
-from analysis.report.guides.coup.readers import endgame_records
+from analysis.report.facts.coup.readers import endgame_records
 from analysis.shared.store import read_rows
 
 

@@ -9,7 +9,7 @@ from analysis.coup.model import DEFAULT_CAP
 from analysis.coup.studies import bluffing
 from analysis.report.context import ReportContext
 from analysis.report.coup.tables import fmt, solver_note
-from analysis.report.guides.coup.readers import endgame_records, priced_records
+from analysis.report.facts.coup.readers import endgame_records, priced_records
 
 HONEST_ORDER = ("Captain", "Assassin", "Duke", "Contessa")
 

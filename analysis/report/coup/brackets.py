@@ -9,7 +9,7 @@ from analysis.coup.solvers.endgames import SOLVER
 from analysis.coup.studies import sweep
 from analysis.report.context import ReportContext
 from analysis.report.coup.tables import fmt, heatmaps, win_cell
-from analysis.report.guides.coup.readers import (
+from analysis.report.facts.coup.readers import (
     bracket_frame,
     markov_brackets,
     plain_brackets,

@@ -10,7 +10,7 @@ from analysis.coup.solvers.endgames import SOLVER
 from analysis.coup.studies import bluffing, sweep
 from analysis.report.context import ReportContext
 from analysis.report.coup.tables import fmt, heatmaps, solver_note
-from analysis.report.guides.coup.readers import CAP3_COINS, REVEALED_COINS, endgame_records
+from analysis.report.facts.coup.readers import CAP3_COINS, REVEALED_COINS, endgame_records
 
 
 def section_endgames(ctx: ReportContext) -> str:

@@ -13,7 +13,7 @@ from analysis.report.coup.full_game import first_mover_bullet, full_game_bullet
 from analysis.report.coup.larger import larger_bullet
 from analysis.report.coup.revealed import revealed_bullet
 from analysis.report.coup.tables import solver_note
-from analysis.report.guides.coup.readers import (
+from analysis.report.facts.coup.readers import (
     CAP3_COINS,
     bracket_frame,
     endgame_records,

@@ -12,10 +12,10 @@ from matplotlib.figure import Figure
 from analysis.coup.solvers import blueprint
 from analysis.coup.studies import agent_play, blueprint_bluffs, seat_balance
 from analysis.report.context import ReportContext
-from analysis.report.guides.coup import edges as E
-from analysis.report.guides.coup import first_player
-from analysis.report.guides.coup import records as R
-from analysis.report.guides.coup.edges import player_counts, who_plays  # noqa: F401
+from analysis.report.facts.coup import edges as E
+from analysis.report.facts.coup import first_player
+from analysis.report.facts.coup import records as R
+from analysis.report.facts.coup.edges import player_counts, who_plays  # noqa: F401
 from games.coup import cards as C
 
 

@@ -8,7 +8,7 @@ from analysis.coup.solvers.endgames import SOLVER
 from analysis.coup.studies import full_game
 from analysis.report.context import ReportContext
 from analysis.report.coup.tables import fmt, solve_cells, span
-from analysis.report.guides.coup.readers import (
+from analysis.report.facts.coup.readers import (
     full_game_best,
     markov_brackets,
     plain_brackets,

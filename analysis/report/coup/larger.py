@@ -6,7 +6,7 @@ from analysis.coup.solvers.endgames import SOLVER
 from analysis.coup.studies import larger
 from analysis.report.context import ReportContext
 from analysis.report.coup.tables import fmt, solve_cells, span
-from analysis.report.guides.coup.readers import markov_tightest
+from analysis.report.facts.coup.readers import markov_tightest
 
 
 def larger_bullet() -> list[str]:

@@ -6,7 +6,7 @@ from analysis.coup.model import MAIN_REVEALED, REVEALED_SETS
 from analysis.coup.solvers.endgames import SOLVER
 from analysis.report.context import ReportContext
 from analysis.report.coup.tables import win_cell
-from analysis.report.guides.coup.readers import (
+from analysis.report.facts.coup.readers import (
     REVEALED_COINS,
     bracket_frame,
     markov_brackets,

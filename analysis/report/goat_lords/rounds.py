@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 
-from analysis.goat_lords.studies.statistics import duel_success, game_length, pct
+from analysis.goat_lords.studies.statistics import duel_success, game_length
 from analysis.report.context import ReportContext
-from analysis.report.goat_lords.results import results
+from analysis.report.facts.goat_lords.results import results
+from analysis.report.templating import fill
 
 
 def duel_section(ctx: ReportContext) -> str:
     res = results(ctx)["seats"]
-    lines = ["## Duels: attacker or defender?\n",
-             "Share of duels the attacker wins, and duels per game.\n",
-             "| players | bots | games | duels | attacker wins | duels per game |",
-             "|---|---|---|---|---|---|"]
+    rows = []
     fig, ax = plt.subplots(figsize=(6, 3.2))
     for label in ("greedy", "random"):
         xs, ps, los, his = [], [], [], []
@@ -22,9 +20,7 @@ def duel_section(ctx: ReportContext) -> str:
             if exp.label != label or df.empty:
                 continue
             d = duel_success(df)
-            lines.append(f"| {exp.players} | {label} | {len(df)} | {d['duels']} | "
-                         f"{pct(d['attacker_rate'], d['lo'], d['hi'])} | {d['per_game']:.1f} "
-                         f"[{d['per_game_lo']:.1f}, {d['per_game_hi']:.1f}] |")
+            rows.append({"players": exp.players, "label": label, "games": len(df), "duels": d})
             xs.append(exp.players)
             ps.append(d["attacker_rate"])
             los.append(d["attacker_rate"] - d["lo"])
@@ -37,21 +33,12 @@ def duel_section(ctx: ReportContext) -> str:
     ax.legend(fontsize=8)
     path = ctx.save_figure(fig, "duel_success")
     plt.close(fig)
-    lines.append(f"\nSeed {res[0][0].seed if res else ''}. ![Duel success]({path})")
-    return "\n".join(lines)
+    return fill("goat_lords/appendix/duels.md.j2", rows=rows,
+                seed=res[0][0].seed if res else "", chart=path)
 
 
 def length_section(ctx: ReportContext) -> str:
     res = results(ctx)["seats"]
-    lines = ["## How long a round lasts\n",
-             "Turns per round (a duel is one turn) and decisions per game (duel answers included).\n",
-             "| players | bots | games | turns: mean [95%] | median (5%–95%) | decisions | rounds with a reshuffle |",
-             "|---|---|---|---|---|---|---|"]
-    for exp, df in res:
-        if df.empty:
-            continue
-        g = game_length(df)
-        lines.append(f"| {exp.players} | {exp.label} | {len(df)} | {g['turns']:.1f} [{g['lo']:.1f}, {g['hi']:.1f}] | "
-                     f"{g['median']:.0f} ({g['p5']:.0f}–{g['p95']:.0f}) | {g['decisions']:.1f} | "
-                     f"{100 * g['reshuffle_rate']:.1f}% |")
-    return "\n".join(lines)
+    rows = [{"players": exp.players, "label": exp.label, "games": len(df),
+             "length": game_length(df)} for exp, df in res if not df.empty]
+    return fill("goat_lords/appendix/length.md.j2", rows=rows)

@@ -4,18 +4,15 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 
-from analysis.goat_lords.studies.statistics import pct, seat_win_rates
+from analysis.goat_lords.studies.statistics import seat_win_rates
 from analysis.report.context import ReportContext
-from analysis.report.goat_lords.results import results
+from analysis.report.facts.goat_lords.results import results
+from analysis.report.templating import fill
 
 
 def seat_section(ctx: ReportContext) -> str:
     res = results(ctx)["seats"]
-    lines = ["## Seat advantage: does the first player win more?\n",
-             "Win rate of each seat (seat 0 moves first) with every seat played by the same bot; "
-             "a fair seat wins 1/n of the games.\n",
-             "| players | bots | games | seat 0 (first) | seat 1 | last seat | first − fair |",
-             "|---|---|---|---|---|---|---|"]
+    rows = []
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.6), sharey=True)
     for ax, label in zip(axes, ("greedy", "random"), strict=True):
         for exp, df in res:
@@ -25,11 +22,8 @@ def seat_section(ctx: ReportContext) -> str:
             n = exp.players
             r = rates.set_index("seat")
             first, second, last = r.loc[0], r.loc[1], r.loc[n - 1]
-            lines.append(
-                f"| {n} | {label} | {len(df)} | {pct(first.win_rate, first.lo, first.hi)} | "
-                f"{pct(second.win_rate, second.lo, second.hi)} | "
-                f"{pct(last.win_rate, last.lo, last.hi)} | {100 * (first.win_rate - 1 / n):+.1f} pp |"
-            )
+            rows.append({"players": n, "label": label, "games": len(df), "first": first,
+                         "second": second, "last": last})
             x = rates["seat"] + (n - 4) * 0.06
             ratio = rates["win_rate"] * n
             ax.errorbar(x, ratio, yerr=[(rates["win_rate"] - rates["lo"]) * n, (rates["hi"] - rates["win_rate"]) * n],
@@ -42,6 +36,5 @@ def seat_section(ctx: ReportContext) -> str:
     axes[1].legend(fontsize=7)
     path = ctx.save_figure(fig, "seat_win_rates")
     plt.close(fig)
-    seed = res[0][0].seed if res else ""
-    lines.append(f"\nSeed {seed}. ![Seat win rates]({path})")
-    return "\n".join(lines)
+    return fill("goat_lords/appendix/seats.md.j2", rows=rows,
+                seed=res[0][0].seed if res else "", chart=path)

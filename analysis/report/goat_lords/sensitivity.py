@@ -8,26 +8,18 @@ from analysis.goat_lords.studies.plan import VALUE_SETS, budget
 from analysis.goat_lords.studies.statistics import (
     duel_success,
     game_length,
-    pct,
     seat_win_rates,
     wild_worth,
 )
 from analysis.report.context import ReportContext
-from analysis.report.goat_lords.results import results
+from analysis.report.facts.goat_lords.results import results
+from analysis.report.templating import fill
 
 
 def sensitivity_section(ctx: ReportContext) -> str:
     res = results(ctx)["sensitivity"]
     names = list(VALUE_SETS)
-    lines = ["## How much the answers depend on the assumed point values\n",
-             "The same questions with all-greedy tables under other value sets (the greedy bot "
-             "plays by the values, so its play changes too). Value sets, listed as "
-             "wilds (Goat Lord/Goatini) / Goat-a-Corn / the nine other goats:\n"]
-    for name in names:
-        v = VALUE_SETS[name]
-        lines.append(f"- **{name}**: {v[0]}/{v[1]} / {v[2]} / {', '.join(map(str, v[3:]))}")
-    lines += ["", "| values | players | games | seat 0 − fair | attacker wins | win rate per extra wild | turns |",
-              "|---|---|---|---|---|---|---|"]
+    rows = []
     fig, ax = plt.subplots(figsize=(7, 3.4))
     for n in budget(ctx.quick).sensitivity_players:
         xs, ys, los, his = [], [], [], []
@@ -40,13 +32,8 @@ def sensitivity_section(ctx: ReportContext) -> str:
             d = duel_success(df)
             w = wild_worth(df)
             g = game_length(df)
-            fair = 1.0 / n
-            lines.append(
-                f"| {name} | {n} | {len(df)} | {100 * (rates.win_rate - fair):+.1f} pp "
-                f"[{100 * (rates.lo - fair):+.1f}, {100 * (rates.hi - fair):+.1f}] | "
-                f"{pct(d['attacker_rate'], d['lo'], d['hi'])} | "
-                f"{100 * w['win'][0]:+.1f} pp [{100 * w['win'][1]:+.1f}, {100 * w['win'][2]:+.1f}] | {g['turns']:.1f} |"
-            )
+            rows.append({"name": name, "players": n, "games": len(df), "fair": 1.0 / n,
+                         "seat": rates, "duels": d, "wild": w, "turns": g["turns"]})
             xs.append(i + (n - 3) * 0.08)
             ys.append(100 * w["win"][0])
             los.append(100 * (w["win"][0] - w["win"][1]))
@@ -62,5 +49,6 @@ def sensitivity_section(ctx: ReportContext) -> str:
     ax.set_title("Worth of a wild under other point values")
     path = ctx.save_figure(fig, "value_sensitivity")
     plt.close(fig)
-    lines.append(f"\nSeed {res[0][0].seed if res else ''}. ![Sensitivity]({path})")
-    return "\n".join(lines)
+    return fill("goat_lords/appendix/sensitivity.md.j2",
+                value_sets=[(name, VALUE_SETS[name]) for name in names], rows=rows,
+                seed=res[0][0].seed if res else "", chart=path)

@@ -1,47 +1,11 @@
 """What every guide is made of: answers to designers' questions, parts for players, and
-the Jinja2 templates their prose lives in."""
+the Jinja2 templates their prose lives in (:mod:`analysis.report.templating`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import jinja2
-
-from analysis.report import markdown
-from analysis.report.guides import separate
-
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
-
-ENV = jinja2.Environment(
-    loader=jinja2.FileSystemLoader(TEMPLATES),
-    undefined=jinja2.StrictUndefined,
-    keep_trailing_newline=True,
-    trim_blocks=True,
-    lstrip_blocks=True,
-    autoescape=False,
-    extensions=["jinja2.ext.do"],
-)
-ENV.filters["pct"] = markdown.pct
-ENV.filters["pct_ci"] = markdown.pct_ci
-ENV.filters["pp"] = markdown.pp
-ENV.globals["table"] = markdown.table
-# The rule every ranking word and every edge is printed by (analysis.report.guides.separate).
-ENV.globals.update(apart=separate.apart, above=separate.above, excludes=separate.excludes,
-                   compared=separate.compared, top=separate.top, bottom=separate.bottom,
-                   contenders=separate.contenders, no_clear=separate.NO_CLEAR)
-
-
-def render(name: str, **facts) -> str:
-    """The template ``name`` (under ``analysis/report/templates``) filled with ``facts``,
-    without the blank lines at either end."""
-    return ENV.get_template(name).render(**facts).strip()
-
-
-def one_line(text: str) -> str:
-    """Prose rendered for a table cell: its lines joined by spaces."""
-    return " ".join(line.strip() for line in text.splitlines() if line.strip())
 
 
 @dataclass(frozen=True)

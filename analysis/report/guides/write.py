@@ -6,7 +6,8 @@ import importlib
 import re
 from pathlib import Path
 
-from analysis.report.guides.common import Guide, GuideContext, Reply, render
+from analysis.report.guides.common import Guide, GuideContext, Reply
+from analysis.report.templating import render
 from analysis.wings import WINGS
 
 # Each game's guide: ``GUIDE`` of the guides package named after its wing

@@ -5,7 +5,8 @@ table or chart."""
 from __future__ import annotations
 
 from analysis.report.guides.cobardes import courtiers, first_player, learning, play, villains
-from analysis.report.guides.common import Guide, Section, render
+from analysis.report.guides.common import Guide, Section
+from analysis.report.templating import render
 
 GUIDE = Guide(
     key="cobardes",

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from analysis.cobardes.studies import renewal
+from analysis.report.facts.cobardes import records as R
 from analysis.report.guides.cobardes import courtiers
-from analysis.report.guides.cobardes import records as R
-from analysis.report.guides.common import GuideContext, Reply, one_line, render
-from analysis.report.guides.separate import excludes
+from analysis.report.guides.common import GuideContext, Reply
 from analysis.report.markdown import pct
+from analysis.report.separate import excludes
+from analysis.report.templating import one_line, render
 
 QUESTION = "Does the first player win more?"
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from analysis.report.guides.cobardes import records as R
-from analysis.report.guides.common import GuideContext, Reply, one_line, render
+from analysis.report.facts.cobardes import records as R
+from analysis.report.guides.common import GuideContext, Reply
 from analysis.report.markdown import pct
+from analysis.report.templating import one_line, render
 
 QUESTION = "Is the learning game (warriors only) fair?"
 

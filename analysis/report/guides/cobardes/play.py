@@ -5,10 +5,11 @@ villains once every matchup is solved, else without them), each with its numbers
 from __future__ import annotations
 
 from analysis.cobardes.studies import balance, openings, renewal
-from analysis.report.guides.cobardes import records as R
-from analysis.report.guides.common import GuideContext, Reply, one_line, render
+from analysis.report.facts.cobardes import records as R
+from analysis.report.guides.common import GuideContext, Reply
 from analysis.report.markdown import pct
 from analysis.report.markdown import table as md_table
+from analysis.report.templating import one_line, render
 from games.cobardes import cards as C
 
 CARDS = ("Prince", "1", "2", "3", "4", "5", "6")

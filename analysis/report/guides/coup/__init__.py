@@ -4,9 +4,10 @@ one table or chart."""
 
 from __future__ import annotations
 
-from analysis.report.guides.common import Guide, Section, render
+from analysis.report.guides.common import Guide, Section
 from analysis.report.guides.coup import decks, first_player, hands, play, seats, setups
 from analysis.report.guides.coup.balance import caveat as balance_caveat
+from analysis.report.templating import render
 
 GUIDE = Guide(
     key="coup",

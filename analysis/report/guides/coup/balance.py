@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from analysis.report.guides.common import GuideContext, render
-from analysis.report.guides.coup import records as R
+from analysis.report.facts.coup import records as R
+from analysis.report.guides.common import GuideContext
+from analysis.report.templating import render
 
 
 def caveat(ctx: GuideContext) -> str:

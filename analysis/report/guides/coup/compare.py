@@ -3,9 +3,9 @@ and the difference between two tables' edges with its 95% interval."""
 
 from __future__ import annotations
 
-from analysis.report.guides.common import one_line, render
-from analysis.report.guides.coup import edges as E
+from analysis.report.facts.coup import edges as E
 from analysis.report.guides.coup.first_player import facts
+from analysis.report.templating import one_line, render
 
 
 def said(d: E.Difference) -> str:

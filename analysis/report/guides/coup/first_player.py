@@ -8,48 +8,20 @@ it), then the whole game's proven range."""
 
 from __future__ import annotations
 
-from analysis.coup.agents.best import AGENT_WORDS, agent_name
-from analysis.report.guides.common import GuideContext, Reply, one_line, render
-from analysis.report.guides.coup import edges as E
-from analysis.report.guides.coup import records as R
+from analysis.coup.agents.best import AGENT_WORDS
+from analysis.report.facts.coup import edges as E
+from analysis.report.facts.coup import records as R
+from analysis.report.facts.coup.first_player import facts
+from analysis.report.guides.common import GuideContext, Reply
 from analysis.report.guides.coup.play import paragraph
-from analysis.report.guides.separate import excludes
 from analysis.report.markdown import pct, pct_ci, table
+from analysis.report.separate import excludes
+from analysis.report.templating import one_line, render
 from games.coup.cards import DECKS
 
 QUESTION = "Does the first player win more?"
 # What an agent of a seat record was, in a few words (by the bot's kind).
 KINDS = AGENT_WORDS
-
-
-def facts(deck: str | None = None, setup: str | None = None) -> dict:
-    """Where the answer comes from (``source``), its figures, and ``headline``: the
-    figure with its accuracy as every report shows it (the rulebook's deck and setup
-    unless given)."""
-    deck, setup = deck or R.DECK, setup or R.SETUP
-    base = {"deck": deck.capitalize(), "setup_words": R.SETUP_WORDS[setup],
-            "build": R.BUILD.format(deck=deck)}
-    rec = R.seat_record(2, deck, setup)
-    if rec is not None:
-        seat = next(s for s in rec.self_play.seats if s.seat == 0)
-        edge = E.edge(rec)
-        deals = rec.self_play.deals if rec.duplicate else None
-        strength = R.strength(agent=agent_name(rec.plays))
-        caveat = strength.caveat if strength is not None else ""
-        return base | {"source": "seats", "seat": seat, "games": rec.self_play.games,
-                       "deals": deals, "agent": edge.agent, "win": seat.win_rate, "ci": seat.ci95,
-                       "caveat": caveat, "edge": edge, "cost": E.cost_words(rec.cpu_seconds),
-                       "headline": pct_ci(seat.win_rate, seat.ci95)}
-    bp = R.blueprint_first(deck, setup)
-    if bp is not None:
-        return base | {"source": "blueprint", "bp": bp, "win": bp.win, "ci": None,
-                       "headline": pct(bp.win)}
-    bracket = R.brackets().get((setup, deck))
-    if bracket is not None:
-        lo, hi, cap = bracket
-        return base | {"source": "bracket", "lo": lo, "hi": hi, "cap": cap, "win": None,
-                       "ci": (lo, hi), "headline": f"{pct(lo)} and {pct(hi)}"}
-    return base | {"source": "missing", "win": None, "ci": None, "headline": None}
 
 
 def method(f: dict) -> str:

@@ -4,7 +4,7 @@ its measured strength in words (the methods appendix's)."""
 from __future__ import annotations
 
 from analysis.coup.studies.blueprint_bluffs import BluffRow, BluffTable
-from analysis.report.guides.coup import records as R
+from analysis.report.facts.coup import records as R
 from analysis.report.markdown import pct_ci
 
 

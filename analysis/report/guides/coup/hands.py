@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from analysis.coup.studies.seat_balance import HAND_PLAYERS
-from analysis.report.guides.common import GuideContext, Reply, render
-from analysis.report.guides.coup import edges as E
-from analysis.report.guides.coup import records as R
+from analysis.report.facts.coup import edges as E
+from analysis.report.facts.coup import records as R
+from analysis.report.guides.common import GuideContext, Reply
 from analysis.report.guides.coup.play import paragraph
-from analysis.report.guides.separate import contenders
 from analysis.report.markdown import pct, pct_ci, table
+from analysis.report.separate import contenders
+from analysis.report.templating import render
 
 QUESTION = "Which starting hands are strongest?"
 NAMED = 3  # a cell names this many hands at most

@@ -5,18 +5,19 @@ one table (:class:`analysis.report.guides.common.Reply`).
 Every rate is read from the agent's self-play tables (:func:`records.bluff_table`); a
 rate counted fewer than :data:`MIN_DECISIONS` times is shown as "–" and never ranked.
 Which words rank is the templates' to say, by the rule of
-:mod:`analysis.report.guides.separate`.
+:mod:`analysis.report.separate`.
 """
 
 from __future__ import annotations
 
 from analysis.coup.studies.blueprint_bluffs import ALL, BluffRow, BluffTable
-from analysis.report.guides.common import GuideContext, Reply, render
-from analysis.report.guides.coup import records as R
+from analysis.report.facts.coup import records as R
+from analysis.report.guides.common import GuideContext, Reply
 from analysis.report.guides.coup.frequencies import rows_of, strength_text
 from analysis.report.guides.coup.grid import turn_grid
 from analysis.report.guides.prose import sentences
 from analysis.report.markdown import pct, pct_ci, table
+from analysis.report.templating import render
 
 MIN_DECISIONS = 30  # a rate counted fewer times is left out as too noisy
 DIGITS = 0  # the play tables print rates to the whole percent

@@ -4,12 +4,13 @@ edge at 2 players is the first-player answer's.)"""
 from __future__ import annotations
 
 from analysis.report import svg
-from analysis.report.guides.common import GuideContext, Reply, render
-from analysis.report.guides.coup import edges as E
-from analysis.report.guides.coup import records as R
+from analysis.report.facts.coup import edges as E
+from analysis.report.facts.coup import records as R
+from analysis.report.guides.common import GuideContext, Reply
 from analysis.report.guides.coup.play import paragraph
-from analysis.report.guides.separate import by_chance, excludes
 from analysis.report.markdown import pct, pct_ci
+from analysis.report.separate import by_chance, excludes
+from analysis.report.templating import render
 from games.coup.cards import DECKS
 
 QUESTION = "Does any seat win more at 3 to 8 players?"

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from analysis.report.guides.common import GuideContext, Reply, render
-from analysis.report.guides.coup import edges as E
-from analysis.report.guides.coup import records as R
+from analysis.report.facts.coup import edges as E
+from analysis.report.facts.coup import records as R
+from analysis.report.guides.common import GuideContext, Reply
 from analysis.report.guides.coup.compare import compare
 from analysis.report.guides.coup.first_player import signed
 from analysis.report.guides.coup.play import paragraph
-from analysis.report.guides.separate import absolute
 from analysis.report.markdown import pct_ci, table
+from analysis.report.separate import absolute
+from analysis.report.templating import render
 from games.coup import cards as C
 
 QUESTION = "Which 2-player setup is fairest?"

@@ -4,17 +4,18 @@ table or chart."""
 
 from __future__ import annotations
 
-from analysis.report.guides.common import Guide, GuideContext, Section, render
+from analysis.report.facts.goat_lords import records
+from analysis.report.guides.common import Guide, GuideContext, Section
 from analysis.report.guides.goat_lords import (
     duels,
     first_player,
     parameters,
     play,
-    records,
     strength,
     values,
     wilds,
 )
+from analysis.report.templating import render
 
 
 def balance_caveat(ctx: GuideContext) -> str:

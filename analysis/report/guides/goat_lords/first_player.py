@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from analysis.goat_lords.studies.statistics import seat_win_rates
 from analysis.report import svg
-from analysis.report.guides.common import GuideContext, Reply, render
-from analysis.report.guides.goat_lords import records as R
+from analysis.report.facts.goat_lords import records as R
+from analysis.report.guides.common import GuideContext, Reply
 from analysis.report.guides.goat_lords.play import paragraph
-from analysis.report.guides.separate import by_chance, excludes
 from analysis.report.markdown import pct, pct_ci, pp, table
+from analysis.report.separate import by_chance, excludes
+from analysis.report.templating import render
 
 QUESTION = "Does the first player win more?"
 SEATS = "Does any seat win more?"

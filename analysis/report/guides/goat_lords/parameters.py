@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from analysis.goat_lords.studies.plan import SCORINGS
+from analysis.report.facts.goat_lords import records as R
 from analysis.report.guides.common import GuideContext
-from analysis.report.guides.goat_lords import records as R
 from analysis.report.markdown import table
 from analysis.shared.params import game_parameter_spec
 

@@ -3,15 +3,16 @@
 each question answered in its first sentence, then one table with a row per table size.
 
 Every rate comes with its 95% interval over games; the words that compare two rates are
-the templates' to choose, by the rule of :mod:`analysis.report.guides.separate`.
+the templates' to choose, by the rule of :mod:`analysis.report.separate`.
 """
 
 from __future__ import annotations
 
 from analysis.goat_lords.studies import habits as H
-from analysis.report.guides.common import GuideContext, Reply, render
+from analysis.report.guides.common import GuideContext, Reply
 from analysis.report.guides.prose import sentences
 from analysis.report.markdown import pct_ci, table
+from analysis.report.templating import render
 
 COMMAND = "farol goat-lords habits"
 DIGITS = 1

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from analysis.goat_lords.agents import STRONGEST
 from analysis.goat_lords.agents.lord import DEFAULT
-from analysis.report.guides.common import GuideContext, Reply, render
-from analysis.report.guides.goat_lords import records as R
+from analysis.report.facts.goat_lords import records as R
+from analysis.report.guides.common import GuideContext, Reply
 from analysis.report.guides.goat_lords.play import paragraph
 from analysis.report.markdown import pct, pct_ci, table
+from analysis.report.templating import render
 
 QUESTION = "How strong is the player these numbers come from?"
 

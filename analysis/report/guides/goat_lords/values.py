@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from analysis.goat_lords.studies.statistics import seat_win_rates
-from analysis.report.guides.common import GuideContext, Reply, render
-from analysis.report.guides.goat_lords import records as R
+from analysis.report.facts.goat_lords import records as R
+from analysis.report.guides.common import GuideContext, Reply
 from analysis.report.guides.goat_lords.play import paragraph
-from analysis.report.guides.separate import excludes
 from analysis.report.markdown import pp, table
+from analysis.report.separate import excludes
+from analysis.report.templating import render
 
 QUESTION = "Do the point values matter?"
 

@@ -19,7 +19,7 @@ from analysis.cobardes.studies.composed_renewal import compose_renewal
 from analysis.cobardes.studies.hidden_sweep import HiddenMatchupRecord, hidden_matchups, load_hidden
 from analysis.cobardes.studies.renewal import RenewalModel, RenewalSolution, value_table
 from analysis.cobardes.studies.sweep import is_mirror
-from analysis.report.cobardes.common import (
+from analysis.report.facts.cobardes.stored import (
     FULL_BATTLE_JSON,
     RENEWAL_COMPOSITION_JSON,
     WAR_COMPOSITION_JSON,

@@ -19,7 +19,7 @@ from analysis.coup.studies import (
 )
 from analysis.coup.studies.blueprint_bluffs import BluffTable
 from analysis.coup.studies.seat_balance import TableRecord
-from analysis.report.guides.coup.readers import full_game_best
+from analysis.report.facts.coup.readers import full_game_best
 from analysis.shared import store
 
 # The game as the rulebook deals it to two: the Ambassador deck, the starting player

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from analysis.coup.agents.best import AGENT_WORDS, best_kind
 from analysis.coup.studies.seat_balance import HandRecord, Table, TableRecord, load_answers
-from analysis.report.guides.coup import records as R
-from analysis.report.guides.separate import excludes
+from analysis.report.facts.coup import records as R
+from analysis.report.separate import excludes
 from analysis.statistics.intervals import bound_points, difference
 
 MIN_DEALS = 30  # a starting hand is ranked once dealt this often
@@ -28,7 +28,7 @@ def points(value: float, ci: Sequence[float]) -> str:
 
 def holds_zero(ci: Sequence[float]) -> bool:
     """Whether an interval of a difference holds 0 as printed (to a tenth of a point):
-    one printed as ``[+0.0, +1.9]`` does (:func:`analysis.report.guides.separate.excludes`)."""
+    one printed as ``[+0.0, +1.9]`` does (:func:`analysis.report.separate.excludes`)."""
     return not excludes(ci, 0.0)
 
 

@@ -1,0 +1,1 @@
+"""What the Goat Lords guide and report read: the tournaments, the records, the answers."""
