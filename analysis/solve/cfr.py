@@ -11,8 +11,12 @@ from __future__ import annotations
 import signal
 import threading
 import time
+from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -46,6 +50,20 @@ METHOD_NAMES: dict[str, str] = {
     "cfr+": "CFR+", "dcfr": "Discounted CFR", "lcfr": "Linear CFR",
     "pcfr+": "Predictive CFR+", "pdcfr+": "Predictive Discounted CFR+",
 }
+
+
+class Discount(NamedTuple):
+    """A method's weighting, as the iteration kernels take it (after the iteration count):
+    regret matching+ or not (``plus``), DCFR's ``alpha`` (positive regrets kept
+    ``t^alpha / (t^alpha + 1)``), ``beta`` (negative ones, likewise), ``gamma`` (the
+    strategy sum kept ``(t / (t + 1))^gamma``), and whether the strategy played is
+    predicted (:data:`PREDICTIVE`)."""
+
+    plus: bool
+    alpha: float
+    beta: float
+    gamma: float
+    predictive: bool
 
 
 @dataclass(frozen=True)
@@ -190,6 +208,7 @@ class CFRSolver:
         self._reach = np.empty(compiled.num_internal)
         self._value = np.empty(compiled.num_internal)
         self._own = np.empty(compiled.num_infosets)
+        self._kernel = self._kernel_call()
         self._interrupted = False
 
     @property
@@ -203,73 +222,37 @@ class CFRSolver:
     # ------------------------------------------------------------------ iterating
     def iterate(self, count: int = 1) -> None:
         """Run ``count`` more iterations."""
-        cg = self.compiled
         start = time.perf_counter()
-        if self.public is not None:
-            pt = self.public
-            run_iterations_public(
-                pt.kind,
-                pt.start,
-                pt.child,
-                pt.base,
-                pt.rowmap,
-                pt.payoff,
-                self._payoff_t,
-                cg.infoset_offset,
-                cg.infoset_player,
-                self._infos[0],
-                self._infos[1],
-                cg.infoset_parent_row,
-                self._row_owner,
-                self._regret_rows,
-                self._strategy_rows,
-                self._sigma,
-                self._public_reach,
-                self._public_cfv,
-                self._own,
-                self._prediction_rows,
-                self.iteration,
-                int(count),
-                self.plus,
-                self.alpha,
-                self.beta,
-                self.gamma,
-                self.predictive,
-            )
-            self.iteration += int(count)
-            self.seconds += time.perf_counter() - start
-            return
-        kernels.run_iterations(
-            cg.kind,
-            cg.infoset,
-            cg.edge_start,
-            cg.edge_child,
-            cg.edge_prob,
-            cg.utility,
-            cg.infoset_offset,
-            cg.infoset_player,
-            self._infos[0],
-            self._infos[1],
-            cg.infoset_parent_row,
-            self._row_owner,
-            self._tree,
-            self._regret_rows,
-            self._strategy_rows,
-            self._sigma,
-            self._reach,
-            self._value,
-            self._own,
-            self._prediction_rows,
-            self.iteration,
-            int(count),
-            self.plus,
-            self.alpha,
-            self.beta,
-            self.gamma,
-            self.predictive,
-        )
+        self._kernel(self.iteration, int(count), *self.discount)
         self.iteration += int(count)
         self.seconds += time.perf_counter() - start
+
+    @property
+    def discount(self) -> Discount:
+        """The method's weighting, as the kernels take it."""
+        return Discount(self.plus, self.alpha, self.beta, self.gamma, self.predictive)
+
+    def _kernel_call(self) -> Callable[..., None]:
+        # The engine's iteration kernel with every array it takes bound, in its order: the
+        # graph's, the information sets', then the rows and scratch it writes in place;
+        # called with the first iteration's number, the count and the method's Discount.
+        cg = self.compiled
+        infosets = (cg.infoset_offset, cg.infoset_player, self._infos[0], self._infos[1],
+                    cg.infoset_parent_row, self._row_owner)
+        if self.public is not None:
+            pt = self.public
+            return partial(
+                run_iterations_public,
+                pt.kind, pt.start, pt.child, pt.base, pt.rowmap, pt.payoff, self._payoff_t,
+                *infosets,
+                self._regret_rows, self._strategy_rows, self._sigma, self._public_reach,
+                self._public_cfv, self._own, self._prediction_rows)
+        return partial(
+            kernels.run_iterations,
+            cg.kind, cg.infoset, cg.edge_start, cg.edge_child, cg.edge_prob, cg.utility,
+            *infosets, self._tree,
+            self._regret_rows, self._strategy_rows, self._sigma, self._reach, self._value,
+            self._own, self._prediction_rows)
 
     def average_strategy(self) -> np.ndarray:
         """The average strategy, one row of probabilities per information set."""
@@ -407,93 +390,68 @@ class CFRSolver:
 
         With no stopping rule, 1000 iterations are run.
         """
-        if target_exploitability is None and iterations is None and seconds is None:
-            iterations = 1000
-        for name, value in (
-            ("target exploitability", target_exploitability),
-            ("seconds", seconds),
-            ("iterations", iterations),
-        ):
-            if value is not None and not value >= 0:
-                raise SolveError(f"{name} must be a non-negative number, not {value}")
-        bar = None
-        if shown(progress):
-            bar = progress_bar(
-                total=iterations,
-                limit=seconds,
-                initial=self.iteration,
-                unit=" it",
-                desc=f"{self.method} {self.compiled.game}"[:60],
-                mininterval=0.5,
-            )
-        previous_handler = self._install_interrupt_handler()
+        iterations = _iterations_to_run(target_exploitability, iterations, seconds)
+        checkpoints = _Checkpoints(self, checkpoint, checkpoint_every)
+        with _Progress(self, iterations, seconds, progress) as bar, self._ctrl_c():
+            report = self._iterate_until(target_exploitability, iterations, seconds, bar,
+                                         checkpoints)
+            if not self._interrupted:
+                report = bar.finish(report, self.exploitability)
+        checkpoints.save()
+        self._raise_if_interrupted()
+        return report if report is not None else self.exploitability()
+
+    def _iterate_until(self, target: float | None, iterations: int | None,
+                       seconds: float | None, bar: _Progress,
+                       checkpoints: _Checkpoints) -> Exploitability | None:
+        # Iterate in chunks until a stopping rule holds or Ctrl-C; the last
+        # exploitability report measured, if any.
         start = time.perf_counter()
-        last_checkpoint = start
-        last_shown = -float("inf")
         report: Exploitability | None = None
+        if target is not None and self.iteration > 0:
+            report = self.exploitability()  # a resumed solve may be done already
+            if report.exploitability <= target:
+                return report
         chunk = 1
-        try:
-            if target_exploitability is not None and self.iteration > 0:
-                report = self.exploitability()  # a resumed solve may be done already
-                if report.exploitability <= target_exploitability:
-                    iterations = self.iteration
-            while True:
-                if iterations is not None and self.iteration >= iterations:
-                    break
-                if seconds is not None and time.perf_counter() - start >= seconds:
-                    break
-                if self._interrupted:
-                    break
-                count = chunk
-                if iterations is not None:
-                    count = min(count, iterations - self.iteration)
+        while not (
+            (iterations is not None and self.iteration >= iterations)
+            or (seconds is not None and time.perf_counter() - start >= seconds)
+            or self._interrupted
+        ):
+            count = chunk if iterations is None else min(chunk, iterations - self.iteration)
+            tick = time.perf_counter()
+            self.iterate(count)
+            per_iteration = (time.perf_counter() - tick) / count
+            report = None
+            check_cost = 0.0
+            if target is not None or bar.wants_report():
                 tick = time.perf_counter()
-                self.iterate(count)
-                per_iteration = (time.perf_counter() - tick) / count
-                report = None
-                check_cost = 0.0
-                # The bar's exploitability is refreshed every couple of seconds only.
-                if target_exploitability is not None or (
-                        bar is not None and time.perf_counter() - last_shown >= 2.0):
-                    tick = time.perf_counter()
-                    report = self.exploitability()
-                    check_cost = time.perf_counter() - tick
-                if bar is not None:
-                    bar.update(count)
-                    if report is not None:
-                        last_shown = time.perf_counter()
-                        bar.set_postfix_str(f"exploitability {report.exploitability:.3g}")
-                if (
-                    target_exploitability is not None
-                    and report.exploitability <= target_exploitability
-                ):
-                    break
-                # Chunks long enough that checks cost at most ~20% and the bar moves ~4x/s.
-                span = min(max(0.25, 4.0 * check_cost), 5.0)
-                if seconds is not None:
-                    span = min(span, max(seconds - (time.perf_counter() - start), 0.0))
-                # Grow geometrically so a target is not overshot by much.
-                chunk = max(1, min(int(span / max(per_iteration, 1e-9)), 2 * count, 1 << 20))
-                if (
-                    checkpoint is not None
-                    and time.perf_counter() - last_checkpoint >= checkpoint_every
-                ):
-                    self.save_checkpoint(checkpoint)
-                    last_checkpoint = time.perf_counter()
-            if bar is not None and not self._interrupted:  # the last line: the final figure
-                report = report if report is not None else self.exploitability()
-                bar.set_postfix_str(f"exploitability {report.exploitability:.3g}")
+                report = self.exploitability()
+                check_cost = time.perf_counter() - tick
+            bar.update(count, report)
+            if target is not None and report.exploitability <= target:
+                break
+            time_left = None if seconds is None else seconds - (time.perf_counter() - start)
+            chunk = _next_chunk(count, per_iteration, check_cost, time_left)
+            checkpoints.save_if_due()
+        return report
+
+    # ------------------------------------------------------------------ Ctrl-C
+    @contextmanager
+    def _ctrl_c(self):
+        # Within: Ctrl-C lets the iteration in progress finish, then the run stops
+        # (:meth:`_raise_if_interrupted` raises it once the checkpoint is saved).
+        previous = self._install_interrupt_handler()
+        try:
+            yield
         finally:
-            self._restore_interrupt_handler(previous_handler)
-            if bar is not None:
-                bar.close()
-        if checkpoint is not None:
-            self.save_checkpoint(checkpoint)
+            self._restore_interrupt_handler(previous)
+
+    def _raise_if_interrupted(self) -> None:
         if self._interrupted:
             self._interrupted = False
             interrupt(False)  # from here the KeyboardInterrupt itself says so
             raise KeyboardInterrupt
-        return report if report is not None else self.exploitability()
 
     def _install_interrupt_handler(self):
         if threading.current_thread() is not threading.main_thread():
@@ -514,3 +472,97 @@ class CFRSolver:
     def _restore_interrupt_handler(previous) -> None:
         if previous is not None and threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGINT, previous)
+
+
+# ---------------------------------------------------------------------- run's helpers
+def _iterations_to_run(target: float | None, iterations: int | None,
+                       seconds: float | None) -> int | None:
+    """The iteration limit of a run (1000 with no stopping rule), its stopping rules
+    checked: each a non-negative number."""
+    if target is None and iterations is None and seconds is None:
+        iterations = 1000
+    for name, value in (
+        ("target exploitability", target),
+        ("seconds", seconds),
+        ("iterations", iterations),
+    ):
+        if value is not None and not value >= 0:
+            raise SolveError(f"{name} must be a non-negative number, not {value}")
+    return iterations
+
+
+def _next_chunk(count: int, per_iteration: float, check_cost: float,
+                time_left: float | None) -> int:
+    """How many iterations the next kernel call runs, after ``count`` that took
+    ``per_iteration`` seconds each and a check of ``check_cost`` seconds: long enough
+    that checks cost at most ~20% and the bar moves ~4x/s, within the time left, and at
+    most twice the last (growing geometrically so a target is not overshot by much)."""
+    span = min(max(0.25, 4.0 * check_cost), 5.0)
+    if time_left is not None:
+        span = min(span, max(time_left, 0.0))
+    return max(1, min(int(span / max(per_iteration, 1e-9)), 2 * count, 1 << 20))
+
+
+class _Progress:
+    """A run's progress bar (nothing when not shown): the iterations, the time left and
+    the last exploitability, refreshed every couple of seconds at most."""
+
+    def __init__(self, solver: CFRSolver, iterations: int | None, seconds: float | None,
+                 progress: bool | None):
+        self.bar = None
+        if shown(progress):
+            self.bar = progress_bar(
+                total=iterations,
+                limit=seconds,
+                initial=solver.iteration,
+                unit=" it",
+                desc=f"{solver.method} {solver.compiled.game}"[:60],
+                mininterval=0.5,
+            )
+        self.last_shown = -float("inf")
+
+    def __enter__(self) -> _Progress:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+    def wants_report(self) -> bool:
+        """Whether the bar's exploitability is due for a refresh."""
+        return self.bar is not None and time.perf_counter() - self.last_shown >= 2.0
+
+    def update(self, count: int, report: Exploitability | None) -> None:
+        if self.bar is None:
+            return
+        self.bar.update(count)
+        if report is not None:
+            self.last_shown = time.perf_counter()
+            self.bar.set_postfix_str(f"exploitability {report.exploitability:.3g}")
+
+    def finish(self, report: Exploitability | None,
+               measure: Callable[[], Exploitability]) -> Exploitability | None:
+        """The bar's last line: the final figure (measured when not yet)."""
+        if self.bar is None:
+            return report
+        report = report if report is not None else measure()
+        self.bar.set_postfix_str(f"exploitability {report.exploitability:.3g}")
+        return report
+
+
+class _Checkpoints:
+    """A run's checkpoint file (none when ``path`` is ``None``): saved every ``every``
+    seconds and at the end."""
+
+    def __init__(self, solver: CFRSolver, path: str | Path | None, every: float):
+        self.solver, self.path, self.every = solver, path, every
+        self.last = time.perf_counter()
+
+    def save_if_due(self) -> None:
+        if self.path is not None and time.perf_counter() - self.last >= self.every:
+            self.save()
+            self.last = time.perf_counter()
+
+    def save(self) -> None:
+        if self.path is not None:
+            self.solver.save_checkpoint(self.path)

@@ -226,25 +226,30 @@ def cfr_backward(
         value[h] = v
 
 
+@njit(cache=True, inline="always")
+def discount(t, plus, alpha, beta, gamma, quadratic):
+    """Iteration ``t``'s weights ``(pos, neg, avg, weight)``: after the iteration the
+    positive regrets are multiplied by ``pos`` and the negative ones by ``neg``, and the
+    strategy played, weighted by ``weight`` times own reach, is added to the strategy sum,
+    then multiplied by ``avg``. CFR+ (``plus``): regrets floored, the average weighted by
+    ``t`` (by ``t^2`` when ``quadratic``); otherwise DCFR's ``t^alpha / (t^alpha + 1)``,
+    ``t^beta / (t^beta + 1)`` and ``(t / (t + 1))^gamma``."""
+    if plus:
+        return 1.0, 0.0, 1.0, float(t) * float(t) if quadratic else float(t)
+    ta = float(t) ** alpha
+    tb = float(t) ** beta
+    return ta / (ta + 1.0), tb / (tb + 1.0), (t / (t + 1.0)) ** gamma, 1.0
+
+
 @njit(cache=True)
 def update_player(t, infos, offset, regret, strat_sum, sigma, own, plus, alpha, beta, gamma):
     """After a player's pass of iteration ``t``: floor (CFR+) or discount their regrets, add
-    ``sigma`` weighted by own reach to the strategy sum, and regret-match ``sigma`` anew.
+    ``sigma`` weighted by own reach to the strategy sum, and regret-match ``sigma`` anew
+    (the weights: :func:`discount`).
 
     ``infos`` lists the player's information sets.
     """
-    if plus:
-        pos = 1.0
-        neg = 0.0
-        avg = 1.0
-        weight = float(t)
-    else:
-        ta = float(t) ** alpha
-        tb = float(t) ** beta
-        pos = ta / (ta + 1.0)
-        neg = tb / (tb + 1.0)
-        avg = (t / (t + 1.0)) ** gamma
-        weight = 1.0
+    pos, neg, avg, weight = discount(t, plus, alpha, beta, gamma, False)
     for k in range(infos.shape[0]):
         i = infos[k]
         lo = offset[i]
@@ -282,15 +287,7 @@ def update_player_predictive(
     by ``(t / (t + 1))^gamma`` (weights proportional to ``t^gamma``); the next strategy is
     regret matching on ``R + r`` (``r`` kept as the prediction of the next ``r``).
     """
-    if plus:
-        pos = 1.0
-        avg = 1.0
-        weight = float(t) * float(t)
-    else:
-        ta = float(t) ** alpha
-        pos = ta / (ta + 1.0)
-        avg = (t / (t + 1.0)) ** gamma
-        weight = 1.0
+    pos, _, avg, weight = discount(t, plus, alpha, 0.0, gamma, True)
     for k in range(infos.shape[0]):
         i = infos[k]
         lo = offset[i]
