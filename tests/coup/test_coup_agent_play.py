@@ -189,7 +189,7 @@ def test_the_appendix_lists_every_strength_line_and_the_ones_missing(tmp_path, m
     from analysis.report.facts.coup import records as R
 
     monkeypatch.setattr(R, "BENCHMARKS", tmp_path)
-    assert "Not measured yet: run" in "\n".join(S.strength_lines())
+    assert "Not measured yet: run" in S.strength_text()
     row = {"deck": "ambassador", "setup": "basic", "games": 1000}
     matches = [dict(row, opponent=o, win_rate=0.7, ci95=[0.66, 0.74], above_half=True)
                for o in ("honest", "bluffer", "search")]
@@ -198,7 +198,7 @@ def test_the_appendix_lists_every_strength_line_and_the_ones_missing(tmp_path, m
     matches.append(dict(row, setup="draft", opponent="search", games=100, win_rate=0.8,
                         ci95=[0.72, 0.88], above_half=True))
     write_json(tmp_path / "coup_resolve_agent.json", {"matches": matches})
-    text = "\n".join(S.strength_lines())
+    text = S.strength_text()
     assert "| ambassador | basic | search | 1,000 | 70.0% [66.0, 74.0] | yes |" in text
     assert "| ambassador | draft | honest | 1,000 | 51.0% [48.0, 54.0] | no |" in text
     assert "Of the 4 lines of 1,000 games or more, 3 lie wholly above 50%." in text

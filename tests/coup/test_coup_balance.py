@@ -149,7 +149,8 @@ def test_the_command_prints_each_table_and_refuses_bad_input(data, capsys):
 def test_the_report_section_shows_each_table_and_the_blueprint_from_the_records(data):
     from analysis.coup.solvers import blueprint as B
     from analysis.report.context import ReportContext
-    from analysis.report.coup.from_the_deal import pct, section_from_the_deal
+    from analysis.report.coup.from_the_deal import section_from_the_deal
+    from analysis.report.markdown import pct_ci as pct
     from games.catalog import family
 
     ctx = ReportContext(family("coup"), data)
@@ -174,7 +175,7 @@ def test_the_report_section_shows_each_table_and_the_blueprint_from_the_records(
 
 
 def test_who_plays_names_what_best_stood_for_at_each_player_count():
-    from analysis.report.coup.from_the_deal import player_counts, who_plays
+    from analysis.report.facts.coup.edges import player_counts, who_plays
 
     def rec(players, plays):
         about = "the strongest Coup agent" + (f" (here: {plays})" if plays else "")

@@ -14,8 +14,9 @@ from analysis.report.templating import TEMPLATES, render
 
 ROOT = Path(__file__).resolve().parents[2]
 MAX_WORDS = 20
-# The appendices whose sections are all in templates, and the sections every report starts with.
-TEMPLATED = ("analysis/report/goat_lords", "analysis/report/cobardes", "analysis/report/base.py")
+# Every game's appendix, and the sections every report starts with.
+TEMPLATED = ("analysis/report/goat_lords", "analysis/report/cobardes", "analysis/report/coup",
+             "analysis/report/base.py")
 
 
 def prose_strings(path: Path, max_words: int = MAX_WORDS) -> list[str]:

@@ -168,7 +168,11 @@ def test_no_process_words_in_the_guides(guides, key):
 
 
 def test_no_process_words_in_the_templates():
+    """The guides' templates; the methods appendices' (``*/appendix/``, ``base/``) speak of
+    a solver's target and an assassin's, as their reports always did."""
     for path in TEMPLATES.rglob("*.j2"):
+        if "appendix" in path.parts or path.parent.name == "base":
+            continue
         prose = re.sub(r"`[^`]*`", "", path.read_text(encoding="utf-8"))
         assert not PROCESS_WORDS.findall(prose), path.name
 

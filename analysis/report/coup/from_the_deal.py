@@ -15,61 +15,32 @@ from analysis.report.context import ReportContext
 from analysis.report.facts.coup import edges as E
 from analysis.report.facts.coup import first_player
 from analysis.report.facts.coup import records as R
-from analysis.report.facts.coup.edges import player_counts, who_plays  # noqa: F401
+from analysis.report.templating import fill
 from games.coup import cards as C
 
 
-def pct(rate: float, ci) -> str:
-    return f"{100 * rate:.1f}% [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
-
-
 def blueprint_lines() -> list[str]:
-    lines = ["### Two players: the blueprint\n",
-             "The blueprint is a strategy for the whole 2-player game from the deal, computed "
-             "by CFR+ on every position of the game; a player's choice depends on their own "
-             "cards and the public position (not on the order of past claims). How much a best "
-             "response could beat it is measured from below: the true figure is at least "
-             "that.\n",
-             "The blueprint's own value for the first player (column 4) is exact for the "
-             "blueprint and has no interval; it is not the first player's edge the guide "
-             "gives, which is read from play with a 95% interval (see *The first player's "
-             "edge, 2 players* below).\n",
-             "| deck | setup | iterations | the blueprint's own value for the first player "
-             "(no interval) | how much a best response wins more, from below (win "
-             "probability) |",
-             "|---|---|---|---|---|"]
-    built = False
+    rows, built = [], False
     for deck in C.DECKS:
         summary = blueprint.read_summary(deck)
         for setup in C.SETUPS:
             rec = summary.get("setups", {}).get(setup)
-            if rec is None:
-                lines.append(f"| {deck} | {setup} | not built yet | | |")
-                continue
-            built = True
-            shown = blueprint.accuracy(summary, setup).text()
-            lines.append(f"| {deck} | {setup} | {rec['iterations']} | "
-                         f"{(1 + rec['first_player_value']) / 2:.1%} | {shown} |")
-    if not built:
-        lines.append("\nBuild it with `farol coup blueprint build --deck ambassador` (and "
-                     "`--deck inquisitor`).")
-    lines.append("")
-    return lines
+            built = built or rec is not None
+            rows.append((deck, setup, rec, None if rec is None
+                         else blueprint.accuracy(summary, setup).text()))
+    return [fill("coup/appendix/deal/blueprint.md.j2", rows=rows, built=built)]
 
 
-def _rate_rows(tables, who: bool = False) -> list[str]:
+def _rate_rows(tables) -> list[tuple]:
     """One row per deck, setup and character: P(bluff | claim) and P(challenge), each with
     its 95% interval, over all the decisions at any coins with both cards in hand, whatever
-    the opponent had shown (and the agent that played, if ``who``)."""
+    the opponent had shown; with the agent that played, in words."""
     rows = []
     for table in tables:
         claims, challenges = _overall(table, "claim"), _overall(table, "challenge")
-        agent = f" | {R.SHORT.get(table.agent, table.agent)}" if who else ""
-        for card in sorted(claims):
-            c, ch = claims[card], challenges.get(card)
-            rows.append(f"| {table.deck} | {table.setup}{agent} | {card} | "
-                        f"{pct(c.rate, c.ci95)} | " + (pct(ch.rate, ch.ci95) if ch else "-")
-                        + f" | {table.games} |")
+        agent = R.SHORT.get(table.agent, table.agent)
+        rows += [(table, agent, card, claims[card], challenges.get(card))
+                 for card in sorted(claims)]
     return rows
 
 
@@ -83,12 +54,6 @@ def _overall(table, question: str) -> dict:
     return {r.card: r for r in sorted(rows, key=lambda r: r.context == "any")}  # "any" wins
 
 
-def _header(who: bool = False) -> list[str]:
-    agent = (" agent |", "---|") if who else ("", "")
-    return [f"| deck | setup |{agent[0]} character | P(bluff \\| claim) | P(challenge) | games |",
-            f"|---|---|{agent[1]}---|---|---|---|"]
-
-
 def agent_bluff_lines() -> list[str]:
     """The rates of the 2-player agents that remember claims, from their self-play tables
     where stored, and which tables the re-solving agent has not played yet."""
@@ -96,78 +61,30 @@ def agent_bluff_lines() -> list[str]:
     if not stored:
         return []
     played = {(t.deck, t.setup) for t in stored if t.agent == "resolve"}
-    missing = [f"{d} {s}" for d in C.DECKS for s in C.SETUPS if (d, s) not in played]
-    lines = ["### How the agents that remember claims bluff\n",
-             "From each table's self-play games: the re-solving agent's (`best` at 2 "
-             "players) where it has played the table, else the belief agent's; their measured "
-             "strength is in the guide. P(bluff | claim): of the agent's claims of a "
-             "character, the share made without it; P(challenge): how often it challenges "
-             "that claim. With both cards in hand, at any coins, with 95% intervals.\n",
-             *_header(who=True), *_rate_rows(stored, who=True), ""]
-    if missing:
-        lines.append("Not yet played by the re-solving agent: " + ", ".join(missing)
-                     + " (`farol coup play-tables --agent resolve --decks DECK --setups "
-                     "SETUP`).\n")
-    return lines
+    return [fill("coup/appendix/deal/agent_bluffs.md.j2", rows=_rate_rows(stored),
+                 missing=[f"{d} {s}" for d in C.DECKS for s in C.SETUPS
+                          if (d, s) not in played])]
 
 
 def bluff_lines() -> list[str]:
     tables = [t for deck in C.DECKS
               for t in blueprint_bluffs.load_tables(deck, C.SETUPS).values()]
     rows = _rate_rows(tables)
-    blueprint_part = [
-        "### How the blueprint bluffs\n",
-        "P(bluff | claim): of the blueprint's claims of a character, the share made "
-        "without it; P(challenge): how often it challenges that claim. From its games "
-        "against itself, with 95% intervals. The blueprint forgets who claimed what, so "
-        "these rates are a weaker player's, kept for comparison.\n",
-        *_header(), *rows, ""] if rows else []
+    blueprint_part = [fill("coup/appendix/deal/blueprint_bluffs.md.j2", rows=rows)] if rows else []
     return agent_bluff_lines() + blueprint_part
 
 
 def seat_lines(records, ctx: ReportContext) -> list[str]:
-    lines = ["### Seat win rates, 2 to 8 players\n"]
     if not records:
-        return lines + ["Not measured yet: run `farol coup balance`.", ""]
-    lines.append(f"Each table is played by {who_plays(records)} in every seat; a seat's win "
-                 "rate is given with its 95% interval, beside the fair share.\n")
-    lines += ["The first player's edge is seat 1's win rate minus the fair share, with its 95% "
-              "interval; where the interval holds 0, the largest edge it allows. The games "
-              "column gives the processor time of the tables whose games were timed.\n",
-              "| table | games | fair share | first player's edge | win rate by seat |",
-              "|---|---|---|---|---|"]
-    for r in records:
-        seats = "; ".join(f"{s.seat + 1}: {pct(s.win_rate, s.ci95)}" for s in r.self_play.seats)
-        cost = E.cost_words(r.cpu_seconds)
-        lines.append(f"| {r.table.title} | {r.self_play.games:,}{', ' + cost if cost else ''} | "
-                     f"{100 / r.table.players:.1f}% | {E.edge(r).words} | {seats} |")
-    lines.append("")
+        return [fill("coup/appendix/deal/seats.md.j2", rows=[])[:-1]]
+    rows = [(r, E.cost_words(r.cpu_seconds), E.edge(r).words) for r in records]
     fig = seat_chart(records)
-    if fig is not None:
-        lines += [f"![Seat win rates minus the fair share]({ctx.save_figure(fig, 'seat_win_rates')})",
-                  ""]
-    robust = [(r, m) for r in records for m in r.robustness]
-    if robust:
-        lines += ["Against tables of one panel agent (the strong agent in one seat, seats "
-                  "rotated):\n", "| table | opponents | games | strong agent wins | fair share |",
-                  "|---|---|---|---|---|"]
-        short = []
-        for r, m in robust:
-            mine = next(t for t in m.totals() if t.agent == r.agent)
-            lines.append(f"| {r.table.title} | {m.seats[-1].agent} | {mine.games} | "
-                         f"{pct(mine.win_rate, mine.ci95)} | {100 / r.table.players:.1f}% |")
-            if mine.ci95[0] <= 1 / r.table.players:
-                short.append(f"{m.seats[-1].agent} at {r.table.title} "
-                             f"({pct(mine.win_rate, mine.ci95)})")
-        lines.append("")
-        if short:
-            lines.append("Where the strong agent's interval does not clear the fair share, it "
-                         "is not shown to beat that table: " + "; ".join(short) + ". A "
-                         "blueprint is beaten by up to its measured exploitability (above), "
-                         "and a fixed strategy can find that margin.\n")
-        else:
-            lines.append("The strong agent's interval is above the fair share against every "
-                         "table.\n")
+    chart = ctx.save_figure(fig, "seat_win_rates") if fig is not None else ""
+    robust = []
+    for r in records:
+        for m in r.robustness:
+            robust.append((r, m, next(t for t in m.totals() if t.agent == r.agent)))
+    hands = []
     for r in records:
         if not r.hands:
             continue
@@ -178,14 +95,12 @@ def seat_lines(records, ctx: ReportContext) -> list[str]:
             which = f"every hand is dealt fewer than {E.MIN_DEALS} times so far"
         n = E.SHOWN_HANDS
         low = shown[max(n, len(shown) - n):]  # the weakest, none of them among the best
-        best = ", ".join(f"{h.hand} {pct(h.win_rate, h.ci95)}" for h in shown[:n])
-        worst = ", ".join(f"{h.hand} {pct(h.win_rate, h.ci95)}" for h in low)
-        wide = E.within(shown[:n] + low)
-        lines.append(f"- Starting hands, {r.table.title}: best {best}"
-                     + (f"; worst {worst}" if low else "")
-                     + f" ({which}; each to within ±{wide:.1f} points).")
-    lines.append("")
-    return lines + difference_lines()
+        hands.append((r, shown[:n], low, which, E.within(shown[:n] + low)))
+    text = fill("coup/appendix/deal/seats.md.j2", rows=rows, who=E.who_plays(records),
+                chart=chart, robust=robust,
+                short=[(r, m, mine) for r, m, mine in robust
+                       if mine.ci95[0] <= 1 / r.table.players], hands=hands)
+    return [text[:-1]] + difference_lines()
 
 
 def difference_lines() -> list[str]:
@@ -197,17 +112,9 @@ def difference_lines() -> list[str]:
                   f"{E.SETUP_SHORT[d.b.table.setup]}", d) for d in E.setup_differences(deck)]
     if not rows:
         return []
-    lines = ["### The first player's edge compared\n",
-             "Deck against deck and setup against setup: one table's first-player edge minus "
-             "the other's. The two tables' games are independent, so the difference's 95% "
-             "interval combines their intervals (each interval's standard error is its "
-             "half-width over 1.96; the two add in squares).\n",
-             "| compared | table | first player's edge | other's edge | difference | in words |",
-             "|---|---|---|---|---|---|"]
-    for what, d in rows:
-        lines.append(f"| {what} | {E.table_words(d.a.table)} | {E.points(d.a.value, d.a.ci)} | "
-                     f"{E.points(d.b.value, d.b.ci)} | {E.points(d.value, d.ci)} | {d.words} |")
-    return lines + [""]
+    return [fill("coup/appendix/deal/differences.md.j2", rows=[
+        (what, E.table_words(d.a.table), E.points(d.a.value, d.a.ci),
+         E.points(d.b.value, d.b.ci), E.points(d.value, d.ci), d.words) for what, d in rows])]
 
 
 def seat_chart(records) -> Figure | None:
@@ -247,22 +154,10 @@ SOURCE_WORDS = {"seats": "self-play with seats swapped, 95% interval",
 def first_player_lines() -> list[str]:
     """The guide's answer, read by the same function: for each deck and setup, the most
     faithful measurement with an interval."""
-    lines = ["### The first player's edge, 2 players\n",
-             "The answer the guide gives, for every deck and setup: of the records that "
-             "could answer it, the most faithful measurement with an interval (the strongest "
-             "agent against itself, seats swapped), else the blueprint's own value, else the "
-             "whole game's proven range.\n",
-             "| deck | setup | first player wins | edge over the fair 50% | from |",
-             "|---|---|---|---|---|"]
-    for deck in C.DECKS:
-        for setup in C.SETUPS:
-            f = first_player.facts(deck, setup)
-            if f["source"] == "missing":
-                continue
-            shown = (f"between {f['headline']}" if f["source"] == "bracket" else f["headline"])
-            edge = f["edge"].words if f["source"] == "seats" else ""
-            lines.append(f"| {deck} | {setup} | {shown} | {edge} | {SOURCE_WORDS[f['source']]} |")
-    return lines + [""]
+    rows = [(deck, setup, f) for deck in C.DECKS for setup in C.SETUPS
+            if (f := first_player.facts(deck, setup))["source"] != "missing"]
+    return [fill("coup/appendix/deal/first_player.md.j2", rows=rows,
+                 source_words=SOURCE_WORDS)]
 
 
 def section_from_the_deal(ctx: ReportContext) -> str:
@@ -285,23 +180,4 @@ def variance_lines(path: Path = DUPLICATE_BENCHMARK) -> list[str]:
         bench = json.loads(path.read_text())
     except (OSError, ValueError):
         return []
-    lines = ["### Why duplicate deals\n",
-             "Each shuffled deal is played once in every rotation of the seats (the same "
-             "hands, court order and later draws), so the luck of the deal falls on every "
-             "seat alike and the intervals are taken over deals. Measured on the same number "
-             "of games, plain against duplicate (`benchmarks/coup_duplicate_deals.py`, seed "
-             f"{bench['seed']}), the variance of the seat comparison shrinks by:\n",
-             "| agents | games | duplicate deals: variance factor | control variate on top |",
-             "|---|---|---|---|"]
-    for x in bench["lines"]:
-        lo, hi = x["duplicate_factor_ci95"]
-        clo, chi = x["cv_factor_ci95"]
-        lines.append(f"| {x['agent']} ×{x['players']} | {x['games']:,} ({x['deals']:,} deals) | "
-                     f"{x['duplicate_factor']:.2f} [{lo:.2f}, {hi:.2f}] | "
-                     f"{x['cv_factor']:.3f} [{clo:.3f}, {chi:.3f}] |")
-    kept = "kept" if bench["control_variate_pays"] else "not kept: it does not pay"
-    lines += ["", "A factor of 2 halves the games an interval of a given width needs; near "
-              "1, duplicate deals buy little. The control variate (each starting hand's win "
-              f"rate in each seat as a baseline) is {kept} (a factor above 1 on every line and intervals 5% "
-              "narrower were asked of it).", ""]
-    return lines
+    return [fill("coup/appendix/deal/variance.md.j2", bench=bench)]

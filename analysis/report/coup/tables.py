@@ -1,8 +1,8 @@
-"""Table cells and figures shared by the Coup report's sections."""
+"""The solver note and the coins-by-coins heatmaps shared by the Coup report's sections
+(their table cells are macros of templates/coup/appendix/macros.md.j2)."""
 
 from __future__ import annotations
 
-import numpy as np
 from matplotlib.figure import Figure
 
 from analysis.coup.solvers.endgames import SOLVER
@@ -13,12 +13,6 @@ from analysis.report.context import ReportContext
 def solver_note(df) -> str:
     return (f"{SOLVER}; {int(df['iterations'].min())}-{int(df['iterations'].max())} iterations; "
             f"exploitability at most {df['exploitability'].max():.1e}")
-
-
-def fmt(x, spec=".3f") -> str:
-    if x is None or (isinstance(x, float) and np.isnan(x)):
-        return "–"
-    return format(x, spec)
 
 
 def heatmaps(ctx: ReportContext, df, column: str, title: str, stem: str, cmap: str,
@@ -38,27 +32,3 @@ def heatmaps(ctx: ReportContext, df, column: str, title: str, stem: str, cmap: s
         annotate(ax, im, grid.values, lambda v: f"{v:.2f}", fontsize=8, blank=blank)
         fig.colorbar(im, ax=ax, shrink=0.8)
     return ctx.save_figure(fig, stem)
-
-
-def win_cell(r, bold: bool = True) -> str:
-    """A tightest bracket as a table cell: one number (bold) where it has converged."""
-    if r.width <= 1e-3:
-        mid = f"{(r.lower_win + r.upper_win) / 2:.3f}"
-        return f"**{mid}**" if bold else mid
-    digits = 3 if r.width < 0.02 else 2  # three decimals where two would hide the gap
-    return f"{r.lower_win:.{digits}f}-{r.upper_win:.{digits}f}"
-
-
-
-
-def solve_cells(r: dict) -> str:
-    # The two solves' larger iteration count and exploitability, as two table cells.
-    return (f"{max(r.low['iterations'], r.high['iterations'])} | "
-            f"{max(r.low['exploitability'], r.high['exploitability']):.1e} |")
-
-
-def span(values) -> str:
-    """``lo-hi`` to two decimals, or one number when they print the same."""
-    values = list(values)
-    lo, hi = f"{min(values):.2f}", f"{max(values):.2f}"
-    return lo if lo == hi else f"{lo}-{hi}"
