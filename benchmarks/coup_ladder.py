@@ -14,8 +14,8 @@ Finished games are kept in the cache (``coup/ladder/``), so a stopped run resume
 run the same command again. The base round robins of every table are played first,
 then the challenger's lineups.
 
-Run: ``nice -n 10 .venv/bin/python benchmarks/coup_ladder.py [--players 3,4,6]
-[--line 1000] [--seed 20261207] [--challenger weighed]``; writes
+Run: ``nice -n 10 .venv/bin/python benchmarks/coup_ladder.py [--order 3,4,4+,3+,6,6+]
+[--line 1000] [--lines 6=500] [--seed 20261207] [--challenger weighed --tag v1]``; writes
 ``benchmarks/results/coup_ladder.{txt,json}`` (after every table, so a partial run shows
 what is done) and each table's record under ``reports/data/coup/ladder/``.
 """
@@ -71,7 +71,7 @@ def table_lines(r: L.LadderRecord) -> list[str]:
 def write(records: dict[int, L.LadderRecord], args, started: float) -> None:
     text = [f"machine: {machine()}",
             f"farol {farol_version()}, commit {code_commit()}, seed {args.seed}, "
-            f"lines of at least {args.line:,} duplicate deals",
+            f"lines of at least {args.line:,} duplicate deals" + (f" ({args.lines})" if args.lines else "") + "",
             "No equilibrium is meaningful at 3 or more players: strength is measured by play."]
     for n in sorted(records):
         text += table_lines(records[n])
@@ -85,25 +85,27 @@ def write(records: dict[int, L.LadderRecord], args, started: float) -> None:
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--players", default="3,4,6")
+    parser.add_argument("--order", default="3,4,6",
+                        help="the tables in the order played; N+ plays the challenger's "
+                        "lineups at N players (after N's round robin)")
     parser.add_argument("--line", type=int, default=L.LINE)
+    parser.add_argument("--lines", default="",
+                        help="a table's own line, e.g. 6=500 (deals an agent's line holds)")
     parser.add_argument("--seed", type=int, default=L.SEED)
     parser.add_argument("--challenger", default=None)
     parser.add_argument("--tag", default="", help="the challenger's version in its game files")
     args = parser.parse_args(argv)
-    counts = [int(x) for x in args.players.split(",")]
+    own = {int(k): int(v) for k, v in (x.split("=") for x in args.lines.split(",") if x)}
     started = time.time()
     records: dict[int, L.LadderRecord] = {}
-    for n in counts:
-        records[n] = L.run_ladder(n, line=args.line, seed=args.seed, build=bots.build,
-                                  progress=True)
+    for item in args.order.split(","):
+        n, challenger = int(item.rstrip("+")), item.endswith("+")
+        if challenger and not args.challenger:
+            raise SystemExit(f"{item}: give --challenger")
+        records[n] = L.run_ladder(n, line=own.get(n, args.line), seed=args.seed,
+                                  challenger=args.challenger if challenger else None,
+                                  tag=args.tag, build=bots.build, progress=True)
         write(records, args, started)
-    if args.challenger:
-        for n in counts:
-            records[n] = L.run_ladder(n, line=args.line, seed=args.seed,
-                                      challenger=args.challenger, tag=args.tag,
-                                      build=bots.build, progress=True)
-            write(records, args, started)
 
 
 if __name__ == "__main__":
