@@ -19,6 +19,7 @@ import pyspiel
 
 from analysis.cobardes import advise as cobardes_advice
 from analysis.coup.advice import endgame as coup_advice
+from analysis.coup.advice import multiplayer as multi_advice
 from analysis.coup.advice import resolve as resolve_advice
 from analysis.coup.advice.openings import stored_advice, stored_note
 from analysis.coup.solvers import position_endgames as coup_endgames
@@ -65,7 +66,7 @@ GAMES = {
         Preset("Wolf against Royal Guard (courtiers)",
                "kinds=warriors+courtiers,courtier0=Wolf,courtier1=Royal Guard"),
     )),
-    "coup": Game("coup", "Coup, 2 players", "python_coup", (
+    "coup": Game("coup", "Coup, 2-6 players", "python_coup", (
         Preset("Endgame: one card each, 3 and 2 coins",
                "deck=ambassador,position=?/duke/3;?/captain/2;move:0"),
         Preset("Endgame: two cards against one",
@@ -73,6 +74,9 @@ GAMES = {
         Preset("Whole game (Ambassador deck)", "deck=ambassador"),
         Preset("Whole game (Inquisitor deck, standard setup)",
                "deck=inquisitor,two_player_setup=standard"),
+        Preset("3 players, whole game (Ambassador deck)", "players=3"),
+        Preset("4 players, whole game (Ambassador deck)", "players=4"),
+        Preset("6 players, whole game (Ambassador deck)", "players=6"),
     )),
     "goat_lords": Game("goat_lords", "Goat Lords", "python_goat_lords", (
         Preset("2 players, one round", "players=2,scoring=single"),
@@ -264,6 +268,25 @@ def summary(key: str, advice: dict, facts: answers.Facts) -> dict:
             "charts": answers.charts_for(facts), "json": advice}
 
 
+def multi_summary(advice: dict) -> dict:
+    """The page's answer at a 3-6 player Coup spot: each move's chance of winning with its
+    95% interval and whether it ties with the best, each opponent's likely hands, the
+    model in words. There is no mix and no exploitability: no equilibrium is meaningful
+    at 3 or more players."""
+    moves = advice["moves"]
+    return {"game": "coup", "player": advice["player"], "players": advice["players"],
+            "win_chances": True, "value": moves[0]["win"], "value_from": "best move",
+            "actions": [{"action": m["move"], "win": m["win"], "ci95": m["ci95"],
+                         "tie": m["tie_with_best"]} for m in moves],
+            "opponent_hands": {p: [[h["hand"], h["probability"]] for h in hands[:6]]
+                               for p, hands in advice["opponent_hands"].items()},
+            "source": f"best's play-outs, {advice['rollouts_per_move']:,} games a move",
+            "limits": advice["model"],
+            "accuracy": {"kind": "measured", "exploitability": None,
+                         "text": "each chance with its 95% interval over those games"},
+            "exploitability": None, "charts": [], "json": advice}
+
+
 def cobardes_facts(game: pyspiel.Game, advice: dict) -> answers.Facts:
     """The :class:`~analysis.explore.answers.Facts` of a battle reached by play."""
     params = game.get_parameters()
@@ -321,6 +344,13 @@ def advice_at(key: Any, params: Any, history: Any, options: Any = None) -> dict:
             advice = cobardes_advice.advise_spot(state, solve).to_json()
             facts = cobardes_facts(state.get_game(), advice)
             return out | {"advice": summary(key, advice, facts)}
+        if state.core.cfg.num_players > 2:  # each move played out, as --players N gives it
+            if exact:
+                raise InvalidParameterError("the exact solve is for 2 players; at 3-6 players "
+                                            "each move is played out against opponents who "
+                                            "play like best")
+            advice = multi_advice.advise_multi(state, show_hands=True).to_json()
+            return out | {"advice": multi_summary(advice)}
         facts = coup_facts(state.core.revealed)
         if not exact:  # best's mix, as farol advise coup --history gives it
             advice = resolve_advice.advise_state(state, show_hands=True).to_json()
