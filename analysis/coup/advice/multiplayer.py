@@ -221,8 +221,9 @@ def finish(world: E.Core, player: int, rates: list, rate_array: np.ndarray,
     if world.turn >= world.cfg.turn_cap:
         return 1.0 / len(world.hands)
     hands, coins, court, up = sim.position(world)
+    # Every argument given, as evaluate gives them: one compiled version serves both.
     return float(sim.play_turns(hands, coins, court, up, rate_array, rules, world.actor,
-                                world.turn, NEVER, seed + 1))
+                                world.turn, NEVER, seed + 1, -1, -1))
 
 
 def evidence(memory: Memory, core: E.Core, player: int) -> tuple[str, ...]:
