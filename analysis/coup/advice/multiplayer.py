@@ -30,6 +30,7 @@ import time
 import numpy as np
 import pyspiel
 
+from analysis.coup.advice.resolve import best_coach
 from analysis.coup.agents import fast
 from analysis.coup.agents import hand_beliefs as H
 from analysis.coup.agents import rollout_sim as sim
@@ -323,9 +324,8 @@ def _chain(two_player):
 
 
 def register() -> None:
-    """Let ``farol play`` coach 3-6 player Coup too (the 2-player coach first)."""
-    from analysis.coup.advice.resolve import best_coach
-
+    """Let ``farol play`` coach 3-6 player Coup too (the 2-player coach first; importing
+    :mod:`analysis.coup.advice.resolve` above registered it, and this replaces it)."""
     register_coach("python_coup", _chain(best_coach))
 
 

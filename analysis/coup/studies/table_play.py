@@ -41,6 +41,7 @@ import numpy as np
 import pyspiel
 
 import analysis.coup.agents  # noqa: F401  (registers every Coup agent)
+from analysis.coup.agents.best import best_kind
 from analysis.coup.agents.search import Memory
 from analysis.play.bots import make_bot, sample_chance
 from analysis.shared import store
@@ -281,8 +282,6 @@ def rates_of(rows: list[dict]) -> tuple[Rate, ...]:
 def run_table(players: int, games: int | None = None, seed: int = SEED,
               progress: bool = False) -> PlayRecord:
     """Play (or resume) the table's games; save and return its record."""
-    from analysis.coup.agents.best import best_kind
-
     games = GAMES.get(players, 1000) if games is None else games
     rows = play_table(players, games, seed, progress)
     record = PlayRecord(players, AGENT, best_kind(players), games, rates_of(list(rows.values())),

@@ -186,8 +186,8 @@ def target(ctx: GuideContext) -> Reply:
             row.append(f"{hit['text']} (at random {odds['rate'] * 100:.0f}%)"
                        if hit and odds else "–")
         rows.append(row)
-    shown = ("Share of its attacks (two or more players to choose from) whose target was, "
-             "beside the share a random pick would give:\n\n"
+    shown = ("Share of its attacks (two or more players to choose from) that hit each kind "
+             "of player, beside the share a random pick would give:\n\n"
              + table([""] + [f"{m} players" for m in cols], rows))
     return Reply(question, answer, shown, more, feats[0]["text"], method(recs))
 
@@ -244,7 +244,5 @@ def _line(x: L.Line | None) -> dict | None:
 
 def caveat(ctx: GuideContext) -> str:
     recs = records()
-    if not recs:
-        return ""
     games = ", ".join(f"{r.games:,} at {n}" for n, r in sorted(recs.items()))
     return render("coup/multi_caveat.md.j2", games=games, least=MIN_CHANCES)
