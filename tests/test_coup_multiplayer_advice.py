@@ -196,3 +196,9 @@ def test_play_gives_hints_and_a_review_at_four_players(monkeypatch):
     assert graded and review[-1].startswith("  in all:")
     assert all(line.rsplit(", ", 1)[-1].split(";")[0] in ("best", "tie", "mistake", "blunder")
                for line in graded)
+
+
+def test_play_takes_the_table_size_once(capsys):
+    assert cli.main(["play", "python_coup", "--players", "4", "--param", "players=3"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--players or --param players=" in err[0]
