@@ -202,3 +202,17 @@ def test_play_takes_the_table_size_once(capsys):
     assert cli.main(["play", "python_coup", "--players", "4", "--param", "players=3"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--players or --param players=" in err[0]
+
+
+def test_a_game_stopped_at_the_turn_cap_shares_the_win():
+    """«the turn cap»: a game that reaches it has no winner, and every seat's share of
+    the win is 1/n, in the engine's part of a play-out as in the compiled part."""
+    game = pyspiel.load_game("python_coup", {"players": 3, "turn_cap": 4})
+    state = replay(game, DEAL + ";Income;Income;Income;Income")
+    assert state.is_terminal()
+    world = state.core.copy()
+    assert M.finish(world, 0, [(0.1, 0.1, 0.1, 0.1)] * 3, np.full((3, 4), 0.1),
+                    np.zeros(16, dtype=np.int64), 1) == pytest.approx(1 / 3)
+    short = replay(game, DEAL + ";Income;Income;Income")
+    advice = M.advise_multi(short, 200)
+    assert all(m.win == pytest.approx(1 / 3) for m in advice.moves)

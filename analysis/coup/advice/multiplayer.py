@@ -217,10 +217,9 @@ def finish(world: E.Core, player: int, rates: list, rate_array: np.ndarray,
     """``world`` played on: the rest of this turn on the engine, then compiled turns to
     the end; ``player``'s outcome."""
     fast.rollout(world, player, world.turn + 1, rates, random.Random(seed))
-    if world.over:
-        return 1.0 if world.hands[player] else 0.0
-    if world.turn >= world.cfg.turn_cap:
-        return 1.0 / len(world.hands)
+    if world.over:  # a winner, or the turn cap: the win shared by all
+        return 1.0 if world.winner == player else (0.0 if world.winner >= 0 else
+                                                   1.0 / len(world.hands))
     hands, coins, court, up = sim.position(world)
     # Every argument given, as evaluate gives them: one compiled version serves both.
     return float(sim.play_turns(hands, coins, court, up, rate_array, rules, world.actor,
