@@ -263,7 +263,9 @@ def run_ladder(players: int, agents: Sequence[str] = AGENTS, line: int = LINE,
     over: list[Margin] = []
     if challenger:
         mixed: dict[tuple[str, ...], dict[int, dict]] = {}
-        for lineup in lineups(players, agents):
+        # The cheap lineups first (the same games whatever the order): without search,
+        # whose roll-outs run on the engine.
+        for lineup in sorted(lineups(players, agents), key=lambda x: "search" in x):
             if BASE in lineup:
                 other = swapped(lineup, challenger)
                 mixed[other] = play_lineup(players, other, deals, seed, tag, build, progress)
