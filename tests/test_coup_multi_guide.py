@@ -80,13 +80,13 @@ def test_each_answer_opens_with_its_number_and_interval(tmp_path):
     assert "Rule of thumb: leave a claim aimed at someone else to them" in aimed
     target = _answered(text, "Whom does strong play attack with Coup, Assassinate and Steal?")
     assert target.startswith("At 4 players 60% [55, 65] of strong play's attacks hit the coin "
-                             "leader, where a random pick would 40% [39, 41].")
+                             "leader, where a random pick would hit 40% [39, 41].")
     assert "It picks the coin leader more than chance would." in target
     assert "a player with two cards more" not in target  # 55% [47, 63] holds 52%
     coup = _answered(text, "When does strong play Coup rather than save?")
     assert coup.startswith("At 4 players, with 7 to 9 coins, strong play Coups on 35% [31, 39]")
     strength = _answered(text, "How strong is the player these numbers come from at 3-6 players?")
-    assert strength.startswith("At 4 players `best` wins 40.0% [38.0, 42.0] of its games")
+    assert strength.startswith("At 4 players `best` (`fast`) wins 40.0% [38.0, 42.0] of its games")
     assert "It tops the ladder" in strength
     assert prose_words(text) <= 1200
 

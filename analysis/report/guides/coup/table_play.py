@@ -12,6 +12,7 @@ Every word that ranks or calls a habit is the templates' to print, by the rule o
 
 from __future__ import annotations
 
+from analysis.coup.agents.best import agent_name, best_kind
 from analysis.coup.studies import ladder as L
 from analysis.coup.studies import table_play as TP
 from analysis.report.guides.common import GuideContext, Reply, render
@@ -215,13 +216,14 @@ def strength(ctx: GuideContext) -> Reply:
         return Reply(question, f"Not measured yet: run `{LADDER}` (a round robin of duplicate "
                      "deals between the agents at 3, 4 and 6 players).")
     n = HEAD if HEAD in ladders else min(ladders)
-    lines = {m: {x.agent: x for x in ladders[m].lines} for m in ladders}
-    top = ladders[n].lines[0]
-    f = {"players": n, "fair": 1 / n, "best": _line(lines[n].get(L.BASE)),
-         "top": _line(top), "others": [_line(x) for x in ladders[n].lines if x.agent != L.BASE]}
+    lines = {m: {x.agent: x for x in _ladder_lines(ladders[m])} for m in ladders}
+    plays = agent_name(best_kind(n))
+    ranked = sorted(lines[n].values(), key=lambda x: -x.win_rate)
+    f = {"players": n, "fair": 1 / n, "best": _line(lines[n].get(plays)), "plays": plays,
+         "top": _line(ranked[0]), "others": [_line(x) for x in ranked if x.agent != plays]}
     answer, more = paragraph(render("coup/multi_strength.md.j2", **f))
     cols = sorted(ladders)
-    agents = [x.agent for x in ladders[n].lines]
+    agents = [x.agent for x in ranked]
     rows = [[f"`{a}`"] + [pct_ci(lines[m][a].win_rate, lines[m][a].ci95, 1)
                           if a in lines[m] else "–" for m in cols] for a in agents]
     rows.append(["fair share"] + [f"{100 / m:.1f}%" for m in cols])
@@ -235,6 +237,13 @@ def strength(ctx: GuideContext) -> Reply:
                  f"deals with a 95% interval over deals ({deals}; `{LADDER}`).")
 
 
+def _ladder_lines(record: L.LadderRecord) -> tuple[L.Line, ...]:
+    """The ladder ``best`` plays in: with the challenger in ``fast``'s place where it was
+    kept as ``best``, else the round robin itself."""
+    kept = record.challenger_kept() and agent_name(best_kind(record.players)) == record.challenger
+    return record.challenger_lines if kept else record.lines
+
+
 def _line(x: L.Line | None) -> dict | None:
     if x is None:
         return None
@@ -244,5 +253,6 @@ def _line(x: L.Line | None) -> dict | None:
 
 def caveat(ctx: GuideContext) -> str:
     recs = records()
-    games = ", ".join(f"{r.games:,} at {n}" for n, r in sorted(recs.items()))
+    parts = [f"{r.games:,} games at {n} players" for n, r in sorted(recs.items())]
+    games = ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + (parts[-1] if parts else "")
     return render("coup/multi_caveat.md.j2", games=games, least=MIN_CHANCES)
