@@ -142,6 +142,22 @@ def test_the_advice_says_against_whom_and_names_the_ties(capsys):
     assert "against opponents who play like best" in text
 
 
+def test_hand_finds_your_seat_at_three_players(capsys):
+    """P2 (Duke+Captain) is to move after P0's Income and P1's Tax went unchallenged: the
+    same advice from the whole history and from --hand with the moves after the deal."""
+    later = "Income;Tax (claims Duke);No challenge;No challenge"
+    full = json.loads(_cli(capsys, "--players", "3", "--history", f"{DEAL};{later}"))
+    mine = json.loads(_cli(capsys, "--players", "3", "--hand", "Captain,Duke", "--history",
+                           later))
+    assert mine["player"] == full["player"] == 2 and mine["hand"] == "Duke+Captain"
+    assert mine["moves"] == full["moves"] and mine["opponent_hands"] == full["opponent_hands"]
+
+
+def _cli(capsys, *args) -> str:
+    assert cli.main(["advise", "coup", *args, "--json", "--rollouts", "200"]) == 0
+    return capsys.readouterr().out
+
+
 def test_a_position_of_four_players_is_advised(capsys):
     assert cli.main(["advise", "coup", "duke+captain/-/2;?+?/-/2;?/assassin/3;?+?/-/2;move:0",
                      "--json", "--rollouts", "200"]) == 0
@@ -155,7 +171,8 @@ def test_a_position_of_four_players_is_advised(capsys):
     (["--players", "4", "--history", "Draw Duke;Fly"], "move 2 'Fly' is not legal here"),
     (["--players", "4", "--history", ""], "no player decides here"),
     (["--players", "4", "--history", DEAL, "--exact"], "--exact is for 2 players"),
-    (["--players", "4", "--history", "", "--hand", "Duke,Duke"], "--hand is for 2 players"),
+    (["--players", "4", "--history", "Income;Fly", "--hand", "Duke,Duke"], "no deal gives"),
+    (["--players", "4", "--hand", "Duke,Duke"], "--players goes with --history"),
     (["duke+captain/-/2;duke+contessa/-/2;?+?/-/2;move:0"], "player 1's face-down cards are hidden"),
     (["?+?/-/2;?+?/-/2;?+?/-/2;move:0"], "write your own face-down cards"),
     (["--players", "3", "--param", "players=3", "--history", ""], "give one of the two"),

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import random
 
 import pyspiel
 
@@ -67,7 +68,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hand", default=None, metavar="CARD,CARD",
                         help="your dealt cards, e.g. Duke,Contessa, with --history listing "
                         "only the moves after the deal: you are the player to move at its "
-                        "end (the opponent's cards do not change the advice)")
+                        "end (the others' cards do not change the advice; at 3-6 players a deal of"
+                        " theirs that the moves allow is found)")
     parser.add_argument("--deck", default="ambassador", choices=C.DECKS)
     parser.add_argument("--players", type=int_in(2, 6), default=None,
                         help="players at the table with --history (2-6; default 2, or as "
@@ -192,19 +194,61 @@ def run_multi(args: argparse.Namespace) -> int:
             raise InvalidParameterError(f"{flag} is for 2 players; at 3-6 players the advice "
                                         "plays each move out against opponents who play "
                                         "like best")
-    if args.hand is not None:
-        raise InvalidParameterError("--hand is for 2 players; at 3-6 give the deal's draws "
-                                    "in --history, or a position")
+    if args.hand is not None and args.history is None:
+        raise InvalidParameterError("--hand goes with --history (the moves after the deal; "
+                                    "it may be empty: --history '')")
     check_one_spot(args)
     if args.history is None:
         state = multi.position_state(args.position, args.deck)
+    elif args.hand is not None:
+        state = multi_hand_state(args)
     else:
         state = spot_from_args(GAME, args, {"deck": args.deck})
     rollouts = multi.ROLLOUTS if args.rollouts is None else args.rollouts
     advice = multi.advise_multi(state, rollouts, multi.SEED if args.seed is None else args.seed,
-                                show_hands=args.history is not None)
+                                show_hands=args.history is not None and args.hand is None)
     print(json.dumps(advice.to_json(), indent=2) if args.json else advice.text())
     return 0
+
+
+HAND_TRIES = 400  # deals of the others' cards tried for each seat with --hand at 3-6
+
+
+def multi_hand_state(args: argparse.Namespace) -> pyspiel.State:
+    """At 3-6 players, the spot the moves after the deal reach with the player to move
+    dealt ``--hand`` and the others cards the moves allow, found among seeded random
+    deals of the rest (the advice reads only what the player to move sees)."""
+    game = load_game(GAME, {"deck": args.deck} | parse_params(GAME, args.param))
+    cfg = game.config
+    names = history_names(args.history)
+    if names and names[0].casefold().startswith("draw "):
+        raise InvalidPositionError("--hand replaces the deal's draws: list only the moves "
+                                   "after the deal in --history")
+    mine = hand_cards(args.hand, cfg)
+    pool = [c for c in range(C.NUM_CHARACTERS) for _ in range(cfg.copies)]
+    for c in mine:
+        pool.remove(c)
+    n = cfg.num_players
+    rng = random.Random(0)
+    first = None
+    for seat in range(n):
+        for _ in range(HAND_TRIES):
+            rng.shuffle(pool)
+            others = iter(pool)
+            hands = [mine if p == seat else tuple(next(others) for _ in mine) for p in range(n)]
+            deal = [f"Draw {C.card_name(hands[p][k], cfg.deck)}"
+                    for k in range(len(mine)) for p in range(n)]
+            try:
+                state = replay(game, ";".join(deal + names))
+            except InvalidPositionError as exc:
+                first = first or exc
+                continue
+            if state.current_player() == seat:
+                return state
+            break  # the moves do not depend on the others' cards here: another seat
+    raise InvalidPositionError(f"--hand: no deal gives the player to move {args.hand} with "
+                               "these moves (check the moves, and whose turn it is)"
+                               + (f"; {first}" if first is not None else ""))
 
 
 def history_state(args: argparse.Namespace) -> pyspiel.State:
