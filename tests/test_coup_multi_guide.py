@@ -71,20 +71,21 @@ def test_each_answer_opens_with_its_number_and_interval(tmp_path):
         text = _guide(tmp_path)
     assert "## How strong players play at 3-6 players" in text
     bluff = _answered(text, "How often does strong play bluff at 3-6 players?")
-    assert bluff.startswith("At 4 players strong play bluffs 20% [18, 22] of its turn claims.")
-    assert "It bluffs the Duke least: 10% [8, 12]." in bluff
+    assert bluff.startswith("At 4 players strong play bluffs 20.0% [18.0, 22.0] of its turn claims.")
+    assert "It bluffs the Duke least: 10.0% [8.0, 12.0]." in bluff
     assert "most" not in bluff.split("\n")[0]  # the Captain's interval touches the Assassin's
     aimed = _answered(text, "Does strong play challenge a claim aimed at another player?")
-    assert aimed.startswith("At 4 players strong play challenges 2% [1, 3] of the claims aimed "
-                            "at another player, against 12% [10, 14] of those aimed at it.")
+    assert aimed.startswith("At 4 players strong play challenges 2.0% [1.0, 3.0] of the claims "
+                            "aimed at another player, against 12.0% [10.0, 14.0] of those "
+                            "aimed at it.")
     assert "Rule of thumb: leave a claim aimed at someone else to them" in aimed
     target = _answered(text, "Whom does strong play attack with Coup, Assassinate and Steal?")
-    assert target.startswith("At 4 players 60% [55, 65] of strong play's attacks hit the coin "
-                             "leader, where a random pick would hit 40% [39, 41].")
+    assert target.startswith("At 4 players 60.0% [55.0, 65.0] of strong play's attacks hit the "
+                             "coin leader, where a random pick would hit 40.0% [39.0, 41.0].")
     assert "It picks the coin leader more than chance would." in target
     assert "a player with two cards more" not in target  # 55% [47, 63] holds 52%
     coup = _answered(text, "When does strong play Coup rather than save?")
-    assert coup.startswith("At 4 players, with 7 to 9 coins, strong play Coups on 35% [31, 39]")
+    assert coup.startswith("At 4 players, with 7 to 9 coins, strong play Coups on 35.0% [31.0, 39.0]")
     strength = _answered(text, "How strong is the player these numbers come from at 3-6 players?")
     assert strength.startswith("At 4 players `best` (`fast`) wins 40.0% [38.0, 42.0] of its games")
     assert "It tops the ladder" in strength

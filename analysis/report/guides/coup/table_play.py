@@ -20,7 +20,7 @@ from analysis.report.guides.prose import sentences
 from analysis.report.markdown import pct_ci, table
 
 MIN_CHANCES = 30
-DIGITS = 0
+DIGITS = 1  # rates to a tenth of a percent: some are well under 1%
 HEAD = 4  # the table the answers name first
 COMMAND = "farol coup play-tables --players 3,4,6"
 LADDER = "benchmarks/coup_ladder.py"
@@ -100,7 +100,7 @@ def bluff(ctx: GuideContext) -> Reply:
     answer, more = paragraph(render("coup/multi_bluff.md.j2", **f))
     rows = [(c, f"bluff|{c}") for c in CHARACTERS if c != "Contessa"] + [
         ("all its turn claims", "bluff|all")]
-    return Reply(question, answer, "Share of its turn claims made without the character:\n\n"
+    return Reply(question, answer, "Turn claims made without the character:\n\n"
                  + grid(recs, rows), more, f["all"]["text"] if f["all"] else None, method(recs))
 
 
@@ -121,8 +121,7 @@ def challenge(ctx: GuideContext) -> Reply:
     rows = [(f"a claim of {c}", f"challenge|{c}|any") for c in CHARACTERS]
     rows += [("every claim", "challenge|all|any")]
     rows += [(label, f"challenge|all|{key}") for key, label in SHOWN]
-    return Reply(question, answer, "Share of the claims it was asked about that it challenged:"
-                 "\n\n" + grid(recs, rows), more, f["all"]["text"] if f["all"] else None,
+    return Reply(question, answer, "Claims challenged, of those it could challenge:\n\n" + grid(recs, rows), more, f["all"]["text"] if f["all"] else None,
                  method(recs))
 
 
@@ -139,8 +138,7 @@ def aimed(ctx: GuideContext) -> Reply:
         return missing(question)
     answer, more = paragraph(render("coup/multi_aimed.md.j2", **f))
     rows = [(label, f"challenge|all|{key}") for key, label in AIMED]
-    return Reply(question, answer, "Share of claims challenged, by whom the claim is aimed "
-                 "at:\n\n" + grid(recs, rows), more, f["other"]["text"], method(recs))
+    return Reply(question, answer, "Claims challenged, by whom they are aimed at:\n\n" + grid(recs, rows), more, f["other"]["text"], method(recs))
 
 
 def block(ctx: GuideContext) -> Reply:
@@ -157,8 +155,8 @@ def block(ctx: GuideContext) -> Reply:
     rows = [(f"blocks {label}", f"block|{key}") for key, label in BLOCKS]
     rows += [(f"a block with the {c} is a bluff", f"block bluff|{c}")
              for c in ("Duke", "Contessa", "Captain", "Ambassador")]
-    return Reply(question, answer, "Share of its chances to block that it took, and of its "
-                 "blocks made without the card:\n\n" + grid(recs, rows), more,
+    return Reply(question, answer, "Chances to block taken, and blocks made without the "
+                 "card:\n\n" + grid(recs, rows), more,
                  blocks[0]["text"], method(recs))
 
 
@@ -184,11 +182,11 @@ def target(ctx: GuideContext) -> Reply:
         for m in cols:
             hit = rate(recs[m], f"target|any|{key}")
             odds = rate(recs[m], f"chance|any|{key}")
-            row.append(f"{hit['text']} (at random {odds['rate'] * 100:.0f}%)"
+            row.append(f"{hit['text']} (at random {odds['rate'] * 100:.1f}%)"
                        if hit and odds else "–")
         rows.append(row)
-    shown = ("Share of its attacks (two or more players to choose from) that hit each kind "
-             "of player, beside the share a random pick would give:\n\n"
+    shown = ("Attacks with two or more players to choose from, by whom they hit (a random "
+             "pick's share beside):\n\n"
              + table([""] + [f"{m} players" for m in cols], rows))
     return Reply(question, answer, shown, more, feats[0]["text"], method(recs))
 
@@ -205,7 +203,7 @@ def coup(ctx: GuideContext) -> Reply:
         return missing(question)
     answer, more = paragraph(render("coup/multi_coup.md.j2", **f))
     rows = [(f"with {c} coins", f"coup|{c}") for c in (7, 8, 9)] + [("7 to 9 coins", "coup|7-9")]
-    return Reply(question, answer, "Share of its turns that it opens with a Coup:\n\n"
+    return Reply(question, answer, "Turns it opens with a Coup:\n\n"
                  + grid(recs, rows), more, f["all"]["text"], method(recs))
 
 
