@@ -80,8 +80,9 @@ def missing(question: str) -> Reply:
 
 
 def method(recs: dict) -> str:
-    games = ", ".join(f"{r.games:,} at {n} players" for n, r in sorted(recs.items()))
-    return (f"`best` (the fast search agent at 3-6 players) in every seat, {games} "
+    games = ", ".join(f"{r.games:,} games at {n} players ({agent_name(r.plays)})"
+                      for n, r in sorted(recs.items()))
+    return (f"`best` in every seat, {games} "
             f"(Ambassador deck), counted at each of its decisions with the cards known; "
             f"95% intervals clustered by game; rates counted fewer than {MIN_CHANCES} times "
             f"are left out (`{COMMAND}`).")
