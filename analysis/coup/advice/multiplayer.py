@@ -187,9 +187,8 @@ def advise_multi(state: pyspiel.State, rollouts: int = ROLLOUTS, seed: int = SEE
 def play_out(core: E.Core, player: int, legal: list[int], deals: H.Deals, picks: np.ndarray,
              seeds: np.ndarray, rates: list) -> list[list[float]]:
     """Each legal move's outcome (1 a win, 0 a loss, 1/n at the cap) in every picked deal."""
-    rules = sim.rules_of(core.cfg, player)
+    rules = sim.rules_of(core.cfg, player)  # the game's own turn cap among them
     rate_array = np.array(rates, dtype=float)
-    rules[sim._CAP] = core.cfg.turn_cap
     out: dict[int, list[float]] = {}
     turn_actions = [a for a in legal if a < C.A_EXAMINE] if core.queue[0][0] == E.S_ACTION else []
     if turn_actions:

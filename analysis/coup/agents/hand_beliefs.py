@@ -110,11 +110,9 @@ def sample(deals: Deals, count: int, rng: np.random.Generator,
     """``count`` deal indices drawn in proportion to their weights (within ``where``,
     a mask, when given)."""
     w = deals.weights if where is None else deals.weights * where
-    total = w.sum()
-    if total <= 0:
-        w, total = (np.ones(len(w)) if where is None else where.astype(float)), None
-        total = w.sum()
-    return rng.choice(len(w), size=count, p=w / total)
+    if w.sum() <= 0:  # no weight left there: every deal of the mask alike
+        w = np.ones(len(w)) if where is None else where.astype(float)
+    return rng.choice(len(w), size=count, p=w / w.sum())
 
 
 def holds(deals: Deals, player: int, card: int) -> np.ndarray:
