@@ -13,5 +13,5 @@ def configure(parser: argparse.ArgumentParser) -> None:
     games.required = True
     add_command(games, "cobardes", "¡Cobardes!: equilibrium mix and value of a battle position",
                 "analysis.cli.advise_cobardes")
-    add_command(games, "coup", "2-player Coup: the mix and value of the player to move",
-                "analysis.cli.advise_coup")
+    add_command(games, "coup", "Coup at 2-6 players: best's mix at 2 players, each move's "
+                "chance of winning at 3-6", "analysis.cli.advise_coup")

@@ -1,4 +1,10 @@
-"""``farol advise coup``: what ``best`` plays at a spot of 2-player Coup, in a second.
+"""``farol advise coup``: advice at any spot of 2-6 player Coup, in seconds.
+
+At 3 to 6 players (``--players N``, or a position of N players) the answer is each
+move's chance of winning with a 95% interval, played out against opponents who play
+like ``best`` from beliefs weighed by what each player has claimed and shown
+(:mod:`analysis.coup.advice.multiplayer`), moves whose intervals overlap called ties.
+At 2 players:
 
 The spot is a position string, or ``--history`` (with ``--param``, and ``--hand`` for
 your own cards): the moves from the start of a 2-player game by their names. The answer
@@ -14,11 +20,13 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import random
 
 import pyspiel
 
 from analysis.cli.numbers import int_in
 from analysis.cli.spots import add_spot_arguments, spot_from_args
+from analysis.coup.advice import multiplayer as multi
 from analysis.coup.advice.blueprint import (
     ROLLOUTS,
     SpotAdvice,
@@ -60,8 +68,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hand", default=None, metavar="CARD,CARD",
                         help="your dealt cards, e.g. Duke,Contessa, with --history listing "
                         "only the moves after the deal: you are the player to move at its "
-                        "end (the opponent's cards do not change the advice)")
+                        "end (the others' cards do not change the advice; at 3-6 players a deal of"
+                        " theirs that the moves allow is found)")
     parser.add_argument("--deck", default="ambassador", choices=C.DECKS)
+    parser.add_argument("--players", type=int_in(2, 6), default=None,
+                        help="players at the table with --history (2-6; default 2, or as "
+                        "--param players= says); at 3-6 each move's chance of winning "
+                        "against opponents who play like best, with its 95%% interval")
     parser.add_argument("--exact", action="store_true",
                         help="solve the position's endgame exactly in a game capped at "
                         "--turn-cap turns instead of asking best: seconds with one face-down "
@@ -83,9 +96,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         "(farol coup blueprint build, once)")
     parser.add_argument("--rollouts", type=int_in(2), default=None,
                         help=f"with --blueprint: games per move that value it where the "
-                             f"spot is not re-solved (default {ROLLOUTS})")
+                             f"spot is not re-solved (default {ROLLOUTS}); at 3-6 players: "
+                             f"games each move is played out in (default {multi.ROLLOUTS})")
     parser.add_argument("--seed", type=int_in(0), default=None,
-                        help="with --blueprint: the seed of those games (default 0)")
+                        help="with --blueprint, or at 3-6 players: the seed of those games "
+                        "(default 0)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--no-cache", action="store_true", help="do not read or write caches")
     parser.set_defaults(func=run)
@@ -135,6 +150,8 @@ def spot(args: argparse.Namespace) -> tuple[str, str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if table_players(args) > 2:
+        return run_multi(args)
     check_options(args)
     if args.exact or args.blueprint:
         return answer(args)
@@ -146,6 +163,92 @@ def run(args: argparse.Namespace) -> int:
     advice = advise_state(state, show_hands=args.history is not None and args.hand is None)
     print(json.dumps(advice.to_json(), indent=2) if args.json else advice.text())
     return 0
+
+
+def table_players(args: argparse.Namespace) -> int:
+    """The players at the table the arguments name: ``--players``, ``--param players=``
+    or the position's entries (2 when none says)."""
+    if args.players is not None:
+        if any(p.replace(" ", "").startswith("players=") for p in args.param):
+            raise InvalidParameterError("--players or --param players=: give one of the two")
+        if args.history is None:
+            raise InvalidParameterError("--players goes with --history (a position counts "
+                                        "its own players)")
+        args.param = [*args.param, f"players={args.players}"]
+        return args.players
+    if args.history is not None:
+        return int(parse_params(GAME, args.param).get("players", 2))
+    if args.position is not None:
+        entries = [e for e in args.position.split(";")
+                   if e.strip() and not e.strip().lower().startswith("move:")]
+        return len(entries)
+    return 2
+
+
+def run_multi(args: argparse.Namespace) -> int:
+    """Advice at 3-6 players (the options of 2-player solving refused in one line)."""
+    for flag, on in (("--exact", args.exact), ("--blueprint", args.blueprint),
+                     ("--turn-cap", args.turn_cap is not None),
+                     ("--cap-pricing", args.cap_pricing is not None), ("--solve", args.solve)):
+        if on:
+            raise InvalidParameterError(f"{flag} is for 2 players; at 3-6 players the advice "
+                                        "plays each move out against opponents who play "
+                                        "like best")
+    if args.hand is not None and args.history is None:
+        raise InvalidParameterError("--hand goes with --history (the moves after the deal; "
+                                    "it may be empty: --history '')")
+    check_one_spot(args)
+    if args.history is None:
+        state = multi.position_state(args.position, args.deck)
+    elif args.hand is not None:
+        state = multi_hand_state(args)
+    else:
+        state = spot_from_args(GAME, args, {"deck": args.deck})
+    rollouts = multi.ROLLOUTS if args.rollouts is None else args.rollouts
+    advice = multi.advise_multi(state, rollouts, multi.SEED if args.seed is None else args.seed,
+                                show_hands=args.history is not None and args.hand is None)
+    print(json.dumps(advice.to_json(), indent=2) if args.json else advice.text())
+    return 0
+
+
+HAND_TRIES = 400  # deals of the others' cards tried for each seat with --hand at 3-6
+
+
+def multi_hand_state(args: argparse.Namespace) -> pyspiel.State:
+    """At 3-6 players, the spot the moves after the deal reach with the player to move
+    dealt ``--hand`` and the others cards the moves allow, found among seeded random
+    deals of the rest (the advice reads only what the player to move sees)."""
+    game = load_game(GAME, {"deck": args.deck} | parse_params(GAME, args.param))
+    cfg = game.config
+    names = history_names(args.history)
+    if names and names[0].casefold().startswith("draw "):
+        raise InvalidPositionError("--hand replaces the deal's draws: list only the moves "
+                                   "after the deal in --history")
+    mine = hand_cards(args.hand, cfg)
+    pool = [c for c in range(C.NUM_CHARACTERS) for _ in range(cfg.copies)]
+    for c in mine:
+        pool.remove(c)
+    n = cfg.num_players
+    rng = random.Random(0)
+    first = None
+    for seat in range(n):
+        for _ in range(HAND_TRIES):
+            rng.shuffle(pool)
+            others = iter(pool)
+            hands = [mine if p == seat else tuple(next(others) for _ in mine) for p in range(n)]
+            deal = [f"Draw {C.card_name(hands[p][k], cfg.deck)}"
+                    for k in range(len(mine)) for p in range(n)]
+            try:
+                state = replay(game, ";".join(deal + names))
+            except InvalidPositionError as exc:
+                first = first or exc
+                continue
+            if state.current_player() == seat:
+                return state
+            break  # the moves do not depend on the others' cards here: another seat
+    raise InvalidPositionError(f"--hand: no deal gives the player to move {args.hand} with "
+                               "these moves (check the moves, and whose turn it is)"
+                               + (f"; {first}" if first is not None else ""))
 
 
 def history_state(args: argparse.Namespace) -> pyspiel.State:

@@ -4,6 +4,9 @@ itself (claims, bluffs, challenges, blocks, its turn by the hand held, and how t
 change with what the opponent has shown), for the guide and the notebook.
 A table already stored is kept unless ``--again``. The games are played in chunks kept
 in the cache as they finish, on ``--workers`` processes, so a stopped run resumes.
+With ``--players 3,4,6``: how ``best`` plays at those tables instead (its bluffs,
+challenges by what the claimer has shown and whom the claim is aimed at, blocks,
+targets and Coups, :mod:`analysis.coup.studies.table_play`), one process, resumable.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from analysis.cli.matches import show_progress
 from analysis.cli.numbers import int_in
 from analysis.coup.studies import agent_play as A
 from analysis.coup.studies import blueprint_bluffs as BB
+from analysis.coup.studies import table_play as TP
 from analysis.shared import store
 from games.coup import cards
 from games.errors import InvalidParameterError
@@ -30,10 +34,14 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="decks, comma-separated (default ambassador,inquisitor)")
     parser.add_argument("--setups", default=",".join(cards.SETUPS),
                         help="2-player setups, comma-separated (default basic,standard,draft)")
-    parser.add_argument("--games", type=int_in(BB.BATCHES), default=A.GAMES,
+    parser.add_argument("--games", type=int_in(BB.BATCHES), default=None,
                         help=f"games per deck and setup, a multiple of {BB.BATCHES} "
-                             f"(default {A.GAMES})")
-    parser.add_argument("--seed", type=int_in(0), default=A.SEED,
+                             f"(default {A.GAMES}); with --players, games a table "
+                             f"(default {', '.join(f'{v:,} at {k}' for k, v in TP.GAMES.items())})")
+    parser.add_argument("--players", default=None, metavar="N,N",
+                        help="tables of 3-6 players where best plays itself instead, e.g. "
+                             "3,4,6 (its own seed unless --seed)")
+    parser.add_argument("--seed", type=int_in(0), default=None,
                         help=f"the seed (default {A.SEED})")
     parser.add_argument("--workers", type=int_in(1), default=1,
                         help="processes playing games side by side (default 1)")
@@ -42,6 +50,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.players is not None:
+        return run_tables(args)
+    args.games = A.GAMES if args.games is None else args.games
+    args.seed = A.SEED if args.seed is None else args.seed
     if args.games % BB.BATCHES:
         raise InvalidParameterError(f"--games must be a multiple of {BB.BATCHES}")
     decks = comma_list("--decks", args.decks, choices=cards.DECKS)
@@ -57,4 +69,20 @@ def run(args: argparse.Namespace) -> int:
             A.save_table(table)
             print(f"{deck} {setup}: {table.games:,} games of {table.agent} against itself "
                   f"-> {store.shown(path)}")
+    return 0
+
+
+def run_tables(args: argparse.Namespace) -> int:
+    """``--players``: best against itself at each table of 3-6 players."""
+    counts = [int(x) for x in comma_list("--players", args.players,
+                                         choices=[str(n) for n in range(3, 7)])]
+    for n in counts:
+        path = TP.record_path(n)
+        if path.exists() and not args.again:
+            print(f"{n} players: kept {store.shown(path)} (--again plays it again)")
+            continue
+        record = TP.run_table(n, args.games, TP.SEED if args.seed is None else args.seed,
+                              progress=show_progress())
+        print(f"{n} players: {record.games:,} games of best ({record.plays}) against itself "
+              f"-> {store.shown(path)}")
     return 0

@@ -4,7 +4,10 @@ A game offers a coach by registering a factory (:func:`register_coach`): given t
 returns a function that, at a state, gives each legal action of the player to move with
 its equilibrium probability and its value for that player, or ``None`` where it has no
 answer (a spot it cannot solve). The review grades each decision by the value it lost
-against the best action, in the game's own points (:data:`GRADES`).
+against the best action, in the game's own points (:data:`GRADES`). A coach whose values
+are estimates gives each with its 95% interval (a fourth field, ``(low, high)``): then a
+decision whose interval overlaps the best action's is a tie, and only one whose interval
+lies wholly below the best's is graded a mistake (or a blunder, :data:`GRADES`).
 """
 
 from __future__ import annotations
@@ -15,8 +18,8 @@ from dataclasses import dataclass
 
 import pyspiel
 
-# (action, equilibrium probability, value for the player to move)
-Advice = list[tuple[int, float, float]]
+# (action, equilibrium probability, value for the player to move[, its 95% interval])
+Advice = list[tuple]
 Coach = Callable[[pyspiel.State], Advice | None]
 CoachFactory = Callable[[pyspiel.Game], Coach | None]
 
@@ -56,19 +59,30 @@ class Decision:
     best: str
     value: float
     loss: float
+    separated: bool | None = None  # with intervals: below the best's interval
 
     @property
     def grade(self) -> str:
-        return grade(self.loss)
+        if self.separated is None:
+            return grade(self.loss)
+        if self.loss < GRADES[0][0]:
+            return "best"
+        if not self.separated:
+            return "tie"
+        return "blunder" if self.loss >= GRADES[2][0] else "mistake"
 
 
 def judge(state: pyspiel.State, seat: int, action: int, advice: Advice) -> Decision:
     """Your ``action`` at ``state`` against the coach's ``advice`` there."""
-    values = {a: v for a, _, v in advice}
+    values = {row[0]: row[2] for row in advice}
     best = max(values, key=values.get)
     name = state.action_to_string(seat, action)
+    separated = None
+    if all(len(row) > 3 for row in advice):
+        ci = {row[0]: row[3] for row in advice}
+        separated = ci[action][1] < ci[best][0]
     return Decision(len(state.history()) + 1, name, state.action_to_string(seat, best),
-                    values[best], max(0.0, values[best] - values[action]))
+                    values[best], max(0.0, values[best] - values[action]), separated)
 
 
 def hint_lines(state: pyspiel.State, seat: int, advice: Advice | None,
@@ -79,6 +93,8 @@ def hint_lines(state: pyspiel.State, seat: int, advice: Advice | None,
     if advice is None:
         return [silent or "No hint at this spot: it cannot be solved here (a card is hidden "
                 "from a player)."]
+    if all(len(row) > 3 for row in advice):
+        return interval_hint(state, seat, advice, note)
     lines = ["Hint: the equilibrium mix here, and each move's value for you:" if note is None
              else "Hint: the mix to play here, and each move's value for you:"]
     for a, p, v in sorted(advice, key=lambda r: (-r[1], -r[2])):
@@ -89,10 +105,30 @@ def hint_lines(state: pyspiel.State, seat: int, advice: Advice | None,
     return lines
 
 
+def interval_hint(state: pyspiel.State, seat: int, advice: Advice,
+                  note: str | None) -> list[str]:
+    """The hint of a coach whose values carry 95% intervals: best first, ties marked."""
+    rows = sorted(advice, key=lambda r: -r[2])
+    top_low = rows[0][3][0]
+    lines = ["Hint: each move's chance of winning for you [95% interval]:"]
+    for a, _, v, (lo, hi) in rows:
+        tie = "  tie with the best" if hi >= top_low and a != rows[0][0] else ""
+        lines.append(f"  {state.action_to_string(seat, a):<34} {100 * v:5.1f}% "
+                     f"[{100 * lo:.1f}, {100 * hi:.1f}]{tie}")
+    if note is not None:
+        lines.append(f"  ({note})")
+    return lines
+
+
+INTERVAL_GRADES = ("tie: its interval overlaps the best move's; mistake: wholly below it; "
+                   f"blunder: below it and {GRADES[2][0]:g} or more lost")
+
+
 def review_lines(decisions: list[Decision]) -> list[str]:
     if not decisions:
         return []
-    lines = [f"Review of your decisions (value lost against the best move; {grades_text()}):"]
+    rule = INTERVAL_GRADES if any(d.separated is not None for d in decisions) else grades_text()
+    lines = [f"Review of your decisions (value lost against the best move; {rule}):"]
     for d in decisions:
         better = "" if d.loss < GRADES[0][0] else f"; best was {d.best} ({d.value:+.4f})"
         lines.append(f"  move {d.move}: {d.chosen}: lost {d.loss:.4f}, {d.grade}{better}")

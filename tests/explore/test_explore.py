@@ -112,7 +112,7 @@ def test_an_unknown_game_in_the_address_is_a_page_not_found(client):
     assert page.status_code == 404 and page.mimetype == "text/html"
     text = page.get_data(as_text=True)
     assert "There is no such game or page here" in text and "chess" not in text
-    assert '<a href="/coup">Coup, 2 players</a>' in text
+    assert '<a href="/coup">Coup, 2-6 players</a>' in text
     assert b"chess" not in client.get("/%3Cb%3Echess%3C%2Fb%3E").data
 
 
@@ -272,6 +272,25 @@ def test_coup_advice_inside_a_turn_is_the_re_solve_farol_advise_gives(client, ca
     assert got["player"] == 1 and "No block" in {a["action"] for a in got["actions"]}
     assert sum(a["probability"] for a in got["actions"]) == pytest.approx(1.0)
     assert got["opponent_hand"] == expected["opponent_hands"]
+
+
+def test_coup_advice_at_four_players_is_what_farol_advise_gives(client, capsys):
+    """A 4-player spot: each move's chance of winning with its interval, ties marked, as
+    farol advise coup --players 4 gives it (the same seed, so the same numbers)."""
+    history = ["Draw Captain", "Draw Contessa", "Draw Duke", "Draw Contessa", "Draw Assassin",
+               "Draw Captain", "Draw Ambassador", "Draw Assassin", "Income"]
+    answer = client.post("/api/advice", json={"game": "coup", "params": "players=4",
+                                              "history": history}).get_json()
+    got = answer["advice"]
+    expected = _without_seconds(_advise_json(capsys, "coup", "--param", "players=4",
+                                             "--history", ";".join(history)))
+    assert _without_seconds(got["json"]) == expected
+    assert got["win_chances"] and got["player"] == 1 and got["players"] == 4
+    assert [a["action"] for a in got["actions"]] == [m["move"] for m in expected["moves"]]
+    top = got["actions"][0]
+    assert all(a["tie"] == (a["ci95"][1] >= top["ci95"][0]) for a in got["actions"])
+    assert set(got["opponent_hands"]) == {"P0", "P2", "P3"}
+    assert "opponents who play like best" in got["limits"]
 
 
 @pytest.mark.parametrize("game,params,history,cli", [

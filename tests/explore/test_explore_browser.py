@@ -212,6 +212,27 @@ def test_a_click_plays_a_move_and_the_page_shows_the_advice_there(explorer, tmp_
     assert spot["history"] == ["play warrior 2"] and spot["params"] == [SMALL]
 
 
+def test_a_four_player_spot_shows_each_moves_chance_of_winning(explorer, tmp_path):
+    """At 4 players the page shows each move's chance of winning with its interval, as
+    the app answers it (the same seed, so the same numbers), best first."""
+    history = ["Draw Captain", "Draw Contessa", "Draw Duke", "Draw Contessa", "Draw Assassin",
+               "Draw Captain", "Draw Ambassador", "Draw Assassin", "Income"]
+
+    async def script(page: Page):
+        await page.send("Page.navigate", url=_address(
+            explorer, game="coup", mode="step", params="players=4", history=";".join(history)))
+        await page.wait_for("document.getElementById('advice').dataset.state === 'ready'")
+        return {"rows": await page.js(_rows()),
+                "value": await page.js("document.getElementById('value').textContent")}
+
+    shown = browse(tmp_path, script)
+    advice = _post(explorer + "api/advice", {"game": "coup", "params": "players=4",
+                                             "history": history})["advice"]
+    assert [r[:2] for r in shown["rows"]] == [
+        [a["action"], f"{100 * a['win']:.1f}%"] for a in advice["actions"]]
+    assert shown["value"].startswith("Best for P1 (you)")
+
+
 def test_a_spot_in_the_address_without_advice_says_why_in_one_line(explorer, tmp_path):
     # A card to lose with two in hand: the exact solve advises at the start of a turn only.
     history = ["Coup P1"]

@@ -20,7 +20,9 @@ from analysis.cobardes.studies.hidden_sweep import hidden_matchups, load_hidden
 from analysis.cobardes.studies.sweep import is_mirror
 from analysis.coup.solvers import blueprint
 from analysis.coup.studies import full_game
+from analysis.coup.studies import ladder as LADDER
 from analysis.coup.studies import seat_balance as SB
+from analysis.coup.studies import table_play as TABLE_PLAY
 from analysis.coup.studies.blueprint_bluffs import BluffRow, BluffTable, GridRow, save_table
 from analysis.goat_lords.studies.plan import plan as goat_plan
 from analysis.goat_lords.studies.statistics import duel_success, seat_win_rates
@@ -429,6 +431,23 @@ def test_coup_play_tables_and_their_answers(tmp_path):
     assert "known to within ±4 points" in turns
 
 
+def _save_multiplayer_records() -> None:
+    """best's play at 3, 4 and 6 players and the ladder, every rate the guide reads."""
+    keys = ["bluff|all", "challenge|all|any", "challenge|all|at another", "challenge|all|at it",
+            "block|Foreign Aid", "target|any|coin leader", "chance|any|coin leader", "coup|7-9"]
+    keys += [f"bluff|{c}" for c in ("Duke", "Captain", "Assassin", "Ambassador")]
+    for n in (3, 4, 6):
+        rates = tuple(TABLE_PLAY.Rate(k, 100.0, 500.0, 0.2, (0.17, 0.23)) for k in keys)
+        record = TABLE_PLAY.PlayRecord(n, "best", "FastSearchAgent", 1000, rates, "0.1.0",
+                                       "abc", 1)
+        path = TABLE_PLAY.record_path(n)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(record.to_json()))
+        line = LADDER.Line("fast", 1000, 1000 * n, 0.4, (0.38, 0.42))
+        LADDER.save_record(LADDER.LadderRecord(n, ("fast",), 100, (line,), (), "", (), (),
+                                               "0.1.0", "abc", 1, None))
+
+
 def test_coup_guide_with_every_record_stays_short(tmp_path):
     """With the blueprint of both decks and setups, seat records at 2-8 players and the
     play tables, the guide is still a five-minute read."""
@@ -444,6 +463,7 @@ def test_coup_guide_with_every_record_stays_short(tmp_path):
                     SB.save_record(SB.TableRecord(table_, rec.agent, rec.self_play, (),
                                                   rec.hands, "0.1.0", "abc", 1))
         save_table(bluff_table())
+        _save_multiplayer_records()
         text = coup_guide(tmp_path)
     assert prose_words(text) <= PROSE_WORDS
     assert "Not measured yet" not in text

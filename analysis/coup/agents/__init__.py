@@ -29,6 +29,7 @@ from analysis.coup.agents import belief
 from analysis.coup.agents import fast
 from analysis.coup.agents import resolve
 from analysis.coup.agents import resolve_blueprint
+from analysis.coup.agents import weighed
 from analysis.coup.agents import best
 # isort: on
 from analysis.play import bots as every_game
@@ -47,6 +48,7 @@ BOTS = {
     "fast": fast,
     "resolve": resolve,
     "resolve-blueprint": resolve_blueprint,
+    "weighed": weighed,
     "best": best,
 }
 
@@ -79,6 +81,7 @@ NO_ORACLE = {
     "search": _SEEDED,
     "belief": _SEEDED,
     "fast": _SEEDED,
+    "weighed": _SEEDED,
     "honest": "no oracle is built for it yet: it remembers who blocked it, so its oracle "
               "would replay that memory",
     "bluffer": "it draws its bluffs from a random stream its earlier decisions advanced",

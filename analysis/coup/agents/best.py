@@ -38,12 +38,15 @@ BEHIND = {
     "FastSearchAgent": ("fast", "plays as search does, with compiled roll-outs and twice "
                         "the deals at a turn action",
                         "benchmarks/results/coup_fast_agent_pooled.txt"),
+    "WeighedAgent": ("weighed", "plays as fast does, dealing its worlds from beliefs weighed "
+                     "by every claim and reveal", "benchmarks/results/coup_ladder.txt"),
 }
 
 
 # The agents ``best`` has stood for, in a sentence's words, by the kind stored with results.
 AGENT_WORDS = {"ResolveAgent": "the re-solving agent", "BeliefSearchAgent": "the belief agent",
                "SearchAgent": "information-set search", "FastSearchAgent": "information-set search, compiled",
+               "WeighedAgent": "information-set search over weighed beliefs",
                "BlueprintAgent": "the blueprint"}
 
 

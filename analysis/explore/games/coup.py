@@ -10,6 +10,7 @@ from typing import Any
 import pyspiel
 
 from analysis.coup.advice import endgame as coup_advice
+from analysis.coup.advice import multiplayer as multi_advice
 from analysis.coup.advice import resolve as resolve_advice
 from analysis.coup.advice.openings import stored_advice, stored_note
 from analysis.coup.solvers import position_endgames as coup_endgames
@@ -32,7 +33,7 @@ from games.errors import FarolError, InvalidParameterError, InvalidPositionError
 
 MAX_TURN_CAP = 6  # deeper Coup solves do not fit in memory from most positions
 
-GAME = Game("coup", "Coup, 2 players", "python_coup", (
+GAME = Game("coup", "Coup, 2-6 players", "python_coup", (
         Preset("Endgame: one card each, 3 and 2 coins",
                "deck=ambassador,position=?/duke/3;?/captain/2;move:0"),
         Preset("Endgame: two cards against one",
@@ -40,6 +41,9 @@ GAME = Game("coup", "Coup, 2 players", "python_coup", (
         Preset("Whole game (Ambassador deck)", "deck=ambassador"),
         Preset("Whole game (Inquisitor deck, standard setup)",
                "deck=inquisitor,two_player_setup=standard"),
+        Preset("3 players, whole game (Ambassador deck)", "players=3"),
+        Preset("4 players, whole game (Ambassador deck)", "players=4"),
+        Preset("6 players, whole game (Ambassador deck)", "players=6"),
     ))
 
 
@@ -113,6 +117,25 @@ def facts_of(revealed: tuple[tuple[int, ...], ...]) -> Facts:
                          lost=tuple(tuple(r) for r in revealed) if two else ())
 
 
+def multi_summary(advice: dict) -> dict:
+    """The page's answer at a 3-6 player Coup spot: each move's chance of winning with its
+    95% interval and whether it ties with the best, each opponent's likely hands, the
+    model in words. There is no mix and no exploitability: no equilibrium is meaningful
+    at 3 or more players."""
+    moves = advice["moves"]
+    return {"game": "coup", "player": advice["player"], "players": advice["players"],
+            "win_chances": True, "value": moves[0]["win"], "value_from": "best move",
+            "actions": [{"action": m["move"], "win": m["win"], "ci95": m["ci95"],
+                         "tie": m["tie_with_best"]} for m in moves],
+            "opponent_hands": {p: [[h["hand"], h["probability"]] for h in hands[:6]]
+                               for p, hands in advice["opponent_hands"].items()},
+            "source": f"best's play-outs, {advice['rollouts_per_move']:,} games a move",
+            "limits": advice["model"],
+            "accuracy": {"kind": "measured", "exploitability": None,
+                         "text": "each chance with its 95% interval over those games"},
+            "exploitability": None, "charts": [], "json": advice}
+
+
 def advice_at(state: pyspiel.State, params: Any, history: Any, options: Any) -> dict:
     """``farol advise coup --param ... --history ...`` at the spot (best's re-solve, or
     the exact solve asked under Advanced), or the line it prints where it gives none."""
@@ -120,6 +143,13 @@ def advice_at(state: pyspiel.State, params: Any, history: Any, options: Any) -> 
     words = ["coup", *history_words(params, history)] + (exact_flags(cap, pricing) if exact else [])
     out: dict = {"command": command(*words)}
     try:
+        if state.core.cfg.num_players > 2:  # each move played out, as --players N gives it
+            if exact:
+                raise InvalidParameterError("the exact solve is for 2 players; at 3-6 players "
+                                            "each move is played out against opponents who "
+                                            "play like best")
+            advice = multi_advice.advise_multi(state, show_hands=True).to_json()
+            return out | {"advice": multi_summary(advice)}
         facts = facts_of(state.core.revealed)
         if not exact:  # best's mix, as farol advise coup --history gives it
             advice = resolve_advice.advise_state(state, show_hands=True).to_json()

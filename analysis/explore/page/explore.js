@@ -104,6 +104,10 @@ function showAdvice(answer) {
     showAgentMove(box, a);
     return;
   }
+  if (a.win_chances) {
+    showWinChances(box, a, command);
+    return;
+  }
   const who = a.player === "you" || a.player === undefined ? "you" :
     (typeof a.player === "number" ? `P${a.player} (you)` : a.player);
   if (hasNumber(a.value)) {
@@ -160,6 +164,36 @@ function showAdvice(answer) {
     }
     box.append(charts);
   }
+  box.dataset.state = "ready";
+}
+
+// Coup at 3-6 players: each move's chance of winning with its 95% interval, ties marked.
+function showWinChances(box, a, command) {
+  const pct = (x) => (100 * x).toFixed(1) + "%";
+  const ties = a.actions.filter((r) => r.tie).map((r) => r.action);
+  box.append(el("p", { id: "value" }, ties.length > 1 ?
+    `Best for P${a.player} (you), tied within their intervals: ` : `Best for P${a.player} (you): `,
+    el("b", {}, ties.join(", "))));
+  const table = el("table", { id: "actions" },
+    el("tr", {}, el("th", {}, "action"), el("th", {}, "chance of winning"), el("th", {}, ""),
+       el("th", {}, "95% interval"), el("th", {}, "")));
+  for (const r of a.actions) {
+    table.append(el("tr", {}, el("td", {}, r.action),
+      el("td", { className: "num" }, pct(r.win)), el("td", { className: "barcell" }, bar(r.win)),
+      el("td", { className: "num" }, `${pct(r.ci95[0])} to ${pct(r.ci95[1])}`),
+      el("td", { className: "muted" }, r.tie && ties.length > 1 ? "tie" : "")));
+  }
+  box.append(table, el("h3", {}, "Each rival's likely hand"));
+  for (const [who, hands] of Object.entries(a.opponent_hands)) {
+    const t = el("table", { className: "opponent" }, el("tr", {}, el("th", {}, who), el("th", {}, "")));
+    for (const [hand, p] of hands) {
+      t.append(el("tr", {}, el("td", {}, hand), el("td", { className: "num" }, pct(p))));
+    }
+    box.append(t);
+  }
+  box.append(el("p", { className: "muted", id: "limits" }, a.limits), sourceLine(a), command,
+             el("details", {}, el("summary", {}, "All of farol advise's JSON"),
+                el("pre", {}, JSON.stringify(a.json, null, 1))));
   box.dataset.state = "ready";
 }
 
