@@ -30,7 +30,7 @@ from analysis.cobardes.solvers.hidden_advice import (
 from analysis.cobardes.solvers.villains import advise_villains
 from analysis.cobardes.solvers.war import continuation
 from analysis.cobardes.studies import openings, sweep
-from analysis.play.coaching import register_coach
+from analysis.play.coaching import SpotAdvice, register_coach
 from analysis.shared import store
 from analysis.shared.lists import comma_list
 from analysis.shared.progress import say
@@ -45,6 +45,9 @@ VARIANTS = ("warriors", "courtiers", "villains", "all")
 # A position with hidden villains is solved while you wait (no --solve) when its trunk is
 # estimated to solve to its floor in about this long (hidden_advice.SECONDS_PER_NODE).
 ANSWER_SECONDS = 30.0
+# What a hidden spot's error is, in the hint's words.
+ABSTRACTION_ERROR = ("what a best response gains against the solution within its "
+                     "abstraction, a lower bound on the true error")
 
 
 @dataclass(frozen=True)
@@ -586,7 +589,8 @@ def battle_coach(game):
                 spot = advise_hidden(matchup, solution_for(matchup.get_game()))
             except InvalidPositionError:
                 return None
-            return [(a, spot.mix[a], v) for a, v in spot.action_values.items()]
+            return SpotAdvice(tuple((a, spot.mix[a], v) for a, v in spot.action_values.items()),
+                              spot.exploitability, ABSTRACTION_ERROR)
         strategy = solver.strategy(pos)
         return [(a, strategy.get(a, 0.0), v) for a, v in solver.action_values(pos).items()]
 
