@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, replace
 
 from analysis.cobardes.advice.spot_resolve import resolve_rest
+from analysis.cobardes.advice.table import NO_HINT, HiddenAnswers
 from analysis.cobardes.model import initial_position
 from analysis.cobardes.solvers import exact
 from analysis.cobardes.solvers.fast_exact import FastExactSolver
@@ -563,7 +564,8 @@ def _advise_hidden(state, solution) -> Advice:
     return Advice(
         spot.value, "you", E.PHASE_NAMES[pos.phase],
         tuple((_label(a, court), p) for a, p in spot.mix.items()), spot.exploitability,
-        f"CFR+ on the trunk's state graph, {spot.iterations} iterations, public subgames "
+        f"{METHOD_NAMES.get(solution.method, solution.method)} on the trunk's state graph, "
+        f"{spot.iterations} iterations, public subgames "
         f"solved exactly; beliefs over {spot.worlds} histories you cannot rule out{left}",
         _mover_payoffs(pay, spot.mover), rules_variant(state.get_game()),
         abstraction=True,
@@ -574,26 +576,31 @@ def _advise_hidden(state, solution) -> Advice:
 
 def battle_coach(game):
     """The coach of ``farol play`` for a battle: exact advice where no villain is hidden
-    (:class:`FastExactSolver`, one memo for the whole game), else the battle's
-    hidden-villain solution when it is stored or small enough to make."""
+    (:class:`FastExactSolver`, one memo for the whole game), else the answer at the table
+    (:class:`analysis.cobardes.advice.table.HiddenAnswers`: the stored solution or
+    opening, from the second combat on the rest re-solved), with its error."""
     rules = game.rules
     solver = FastExactSolver(rules.cfg, rules.pay)
+    answers = HiddenAnswers()
 
     def coach(state):
         if state.is_terminal() or state.is_chance_node():
             return None
         pos = state.position
         if _hidden_from_a_player(pos):
-            matchup = as_matchup(state)  # courtiers dealt at random: the matchup dealt
             try:
-                spot = advise_hidden(matchup, solution_for(matchup.get_game()))
+                # Courtiers dealt at random: the matchup dealt.
+                spot = answers.answer(as_matchup(state))
             except InvalidPositionError:
                 return None
-            return SpotAdvice(tuple((a, spot.mix[a], v) for a, v in spot.action_values.items()),
-                              spot.exploitability, ABSTRACTION_ERROR)
+            if spot is None:
+                return None
+            return SpotAdvice(tuple((a, spot.mix[a], v) for a, v in spot.values.items()),
+                              spot.error, ABSTRACTION_ERROR)
         strategy = solver.strategy(pos)
         return [(a, strategy.get(a, 0.0), v) for a, v in solver.action_values(pos).items()]
 
+    coach.silent = NO_HINT
     return coach
 
 
