@@ -34,6 +34,7 @@ from analysis.cobardes.studies import openings, sweep
 from analysis.play.coaching import SpotAdvice, register_coach
 from analysis.shared import store
 from analysis.shared.lists import comma_list
+from analysis.shared.numbers import decimals_for, signed
 from analysis.shared.progress import say
 from analysis.solve.cfr import METHOD_NAMES
 from games.cobardes import cards as C
@@ -623,8 +624,10 @@ def mix_lines(out: dict) -> list[str]:
                 if p > 5e-7]
     rows = sorted(out["actions"], key=lambda r: (-r["probability"], -r["value"]))
     width = max([14, *(len(r["action"]) for r in rows)])
+    digits = decimals_for(out.get("exploitability") or 0.0)  # what the error supports
     return [f"  {r['action']:>{width}}  {100 * r['probability']:6.2f}%  value "
-            f"{r['value']:+.4f}  {'#' * round(30 * r['probability'])}" for r in rows]
+            f"{signed(r['value'], digits)}  {'#' * round(30 * r['probability'])}"
+            for r in rows]
 
 
 def format_spot(state, advice: Advice) -> str:
@@ -635,7 +638,7 @@ def format_spot(state, advice: Advice) -> str:
     seen = (f"What you have seen: {state.information_state_string(mover)}"
             if out.get("abstraction") else str(state).rstrip())
     lines = [f"After {len(state.history())} moves, player {mover} to move (you):", seen,
-             f"Value for you: {out['value']:+.4f}",
+             f"Value for you: {signed(out['value'], decimals_for(out['exploitability']))}",
              f"Your equilibrium mix ({out['decision']}):"]
     lines += mix_lines(out)
     if out["opponent_hand"]:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from analysis.report.guides import separate
 from analysis.report.guides.cobardes import records as R
 from analysis.report.guides.common import GuideContext, Reply, one_line, render
 from analysis.report.markdown import table
+from analysis.shared.numbers import signed
 
 QUESTION = "Which villain is worth most?"
 
@@ -16,8 +18,28 @@ def facts() -> dict:
     if v is None:
         return base | {"headline": None}
     best, worst = v.values.index[0], v.values.index[-1]
+    places = ranks(v)
     return base | {"best": best, "worst": worst, "most_in": most_in(v, best),
+                   "ranks": places, "error": v.exploitability_at_least,
+                   "clear_best": places[best] == "1",
+                   "clear_worst": places[worst] == str(len(places)),
                    "headline": f"{best} {v.values.iloc[0]:+.2f}"}
+
+
+def ranks(v: R.VillainValues) -> dict[str, str]:
+    """Each villain's place as the solutions' accuracy allows (:mod:`separate`'s rule on
+    the values widened by the least error measured, as printed to two decimals): "1"
+    where it is clearly above every other, "4–8" where it cannot be told from the
+    villains in those places."""
+    error = v.exploitability_at_least
+    spans = {name: (x - error, x + error) for name, x in v.values.items()}
+    out = {}
+    for name, span in spans.items():
+        above = sum(separate.above(o, span, 0) for n, o in spans.items() if n != name)
+        below = sum(separate.above(span, o, 0) for n, o in spans.items() if n != name)
+        first, last = above + 1, len(spans) - below
+        out[name] = str(first) if first == last else f"{first}–{last}"
+    return out
 
 
 def most_in(v: R.VillainValues, best: str) -> int | None:
@@ -35,10 +57,10 @@ def reply(ctx: GuideContext) -> Reply:
     shown = ""
     if v is not None:
         spread = v.low is not None
-        heads = ["villain", "a battle, to its holder"] + (
+        heads = ["villain", "a battle, to its holder", "place, within the error"] + (
             ["least, over the matchups", "greatest"] if spread else [])
-        rows = [[name, f"{x:+.2f}"] + ([f"{v.low[name]:+.2f}", f"{v.high[name]:+.2f}"]
-                                       if spread else [])
+        rows = [[name, signed(x, 2), f["ranks"][name]]
+                + ([signed(v.low[name], 2), signed(v.high[name], 2)] if spread else [])
                 for name, x in v.values.items()]
         shown = table(heads, rows)
     return Reply(QUESTION, one_line(render("cobardes/q_villains.md.j2", **f)), shown,
