@@ -28,7 +28,8 @@ def facts() -> dict:
 
 def ranks(v: R.VillainValues) -> dict[str, str]:
     """Each villain's place as the solutions' accuracy allows (:mod:`separate`'s rule on
-    the values widened by the least error measured, as printed to two decimals): "1"
+    the values widened by the error the solutions are known to have at least, the
+    largest lower bound over the matchups, as printed to two decimals): "1"
     where it is clearly above every other, "4–8" where it cannot be told from the
     villains in those places."""
     error = v.exploitability_at_least
