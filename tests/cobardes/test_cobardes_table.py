@@ -79,3 +79,28 @@ def test_a_first_combat_spot_the_opening_does_not_keep_gets_no_hint_and_no_solve
     assert coach(state) is None
     assert "needs the whole battle" in coach.silent
     assert table_module.HiddenAnswers().answer(state) is None
+
+
+def test_a_later_first_combat_decision_is_read_where_the_opening_keeps_it():
+    """Wolf against Maiden keeps each seat's decisions up to committing its card: the
+    second player's first card after holding the Maiden back is answered at once."""
+    pairing = ("Wolf", "Maiden")
+    table = openings.stored(pairing)
+    if table is None or not table.to_commit:
+        pytest.skip("this matchup's opening keeps only the first decisions")
+    game = pyspiel.load_game("python_cobardes_battle", hidden_params(pairing))
+    state = game.new_initial_state()
+    for move in ("draw Thug", "draw Troubadour", "pass", "play warrior 5"):
+        legal = {state.action_to_string(state.current_player(), a): a
+                 for a in state.legal_actions()}
+        state.apply_action(legal[move])
+    assert state.current_player() == 1 and state.position.combat == 1
+    found = openings.answer_at(state)
+    assert found is not None and found[1] and table.entries("Troubadour", 1, later=True)
+    hint = coach_for(game)(state)
+    assert hint.error == table.exploitability
+    assert {a: p for a, p, _ in hint.moves} == pytest.approx(
+        {int(a): p for a, p in found[2]["mix"]})
+    # The seat's later entries are kept apart from its first ones.
+    firsts = {tuple(e["seen"]) for e in table.seats[1]}
+    assert found[1] not in firsts

@@ -253,6 +253,8 @@ def keep_reply(ctx: GuideContext) -> Reply:
 
 def caveat(ctx: GuideContext) -> str:
     table, _ = opening()
+    f = first_cards()
     return render("cobardes/play_caveat.md.j2",
                   method=R.method_words(table.method) if table is not None else "",
-                  exploitability=table.exploitability if table is not None else None)
+                  low=f.error_low if f is not None else None,
+                  high=f.error_high if f is not None else None)
