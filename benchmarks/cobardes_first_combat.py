@@ -21,6 +21,7 @@ import fcntl
 import json
 import os
 import random
+import resource
 import select
 import subprocess
 import sys
@@ -76,12 +77,14 @@ def ask(pairing, history: str) -> dict:
             "source": answer.get("source"), "solver": answer.get("solver")}
 
 
-def first_prompt(seat: int, seed: int, limit: float) -> float | None:
+def first_prompt(seat: int, seed: int, limit: float) -> tuple[float | None, float]:
     """Seconds from ``farol play python_cobardes_battle --opponent best`` starting to its
-    first prompt (``None`` past ``limit``)."""
+    first prompt (``None`` past ``limit``), and the processor seconds the command used
+    until then."""
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, FAROL_CACHE_DIR=cache, FAROL_PROGRESS="0")
         farol = str(Path(sys.executable).parent / "farol")
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         proc = subprocess.Popen([farol, "play", "python_cobardes_battle", "--opponent",
                                  "best", "--seat", str(seat), "--seed", str(seed)],
@@ -98,7 +101,8 @@ def first_prompt(seat: int, seed: int, limit: float) -> float | None:
                     break
         proc.kill()
         proc.wait()
-        return seconds
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return seconds, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def main(argv=None) -> None:
@@ -123,7 +127,8 @@ def main(argv=None) -> None:
     play = {}
     for seat in (0, 1):
         play[seat] = first_prompt(seat, args.seed, args.play_limit)
-        print(f"play, person in seat {seat}: first prompt after {play[seat]} s", flush=True)
+        print(f"play, person in seat {seat}: first prompt after {play[seat][0]} s "
+              f"({play[seat][1]:.1f} CPU s)", flush=True)
     p = provenance(args.seed)
     times = sorted(r["seconds"] for r in rows if r["status"] == 0)
     lines = [f"machine: {header}", f"farol {p['version']}, commit {p['commit']}, seed "
@@ -142,11 +147,11 @@ def main(argv=None) -> None:
         lines.append(f"  {'/'.join(r['pairing'])}, {r['kind']}: {r['seconds']:.1f} s "
                      f"({r['cpu_seconds']:.1f} CPU s); {what}")
     for seat in (0, 1):
-        got = play[seat]
+        got, cpu = play[seat]
         lines.append(f"farol play python_cobardes_battle --opponent best --seat {seat}: first "
                      "prompt after " + (f"{got:.1f} s" if got is not None else
                                         f"more than {args.play_limit:.0f} s")
-                     + f" (aim {PLAY_AIM:.0f} s)")
+                     + f" ({cpu:.1f} CPU s; aim {PLAY_AIM:.0f} s)")
     print(*lines, sep="\n")
     save(args.out, f"cobardes_first_combat_{args.label}", lines,
          {"rows": rows, "play": play, "provenance": p, "machine": header, "lines": lines})
