@@ -15,6 +15,7 @@ import pyspiel
 
 from analysis.play.bots import make_bot, sample_chance
 from analysis.play.coaching import Coach, Decision, coach_for, hint_lines, judge, review_lines
+from analysis.shared.numbers import signed_g
 from games import catalog
 from games.errors import InvalidParameterError
 
@@ -217,7 +218,8 @@ def play_game(
     write("")
     write(seat_view(state, seat))
     returns = state.returns()
-    write("Game over. Returns: " + ", ".join(f"seat {p}: {r:+g}" for p, r in enumerate(returns)))
+    write("Game over. Returns: " + ", ".join(f"seat {p}: {signed_g(r)}"
+                                             for p, r in enumerate(returns)))
     outcome = "won" if returns[seat] == max(returns) and returns[seat] > min(returns) else (
         "drew" if max(returns) == min(returns) else "lost"
     )

@@ -236,8 +236,10 @@ def test_play_coaches_hidden_spots_from_the_stored_solution():
     for state in list(_hidden_spots(game, games=2, seed=4))[:6]:
         advice = coach(state)
         assert advice is not None
-        assert sorted(a for a, _, _ in advice) == sorted(state.legal_actions())
-        assert sum(p for _, p, _ in advice) == pytest.approx(1.0)
+        assert sorted(a for a, _, _ in advice.moves) == sorted(state.legal_actions())
+        assert sum(p for _, p, _ in advice.moves) == pytest.approx(1.0)
+        # The error the hint and review respect is the solution's own exploitability.
+        assert advice.error == pytest.approx(solution_for(game).exploitability)
 
 
 def test_the_solved_bot_plays_the_stored_solution_without_solving(monkeypatch):

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, replace
 
 from analysis.cobardes.advice.spot_resolve import resolve_rest
+from analysis.cobardes.advice.table import NO_HINT, HiddenAnswers
 from analysis.cobardes.model import battle_params, initial_position
 from analysis.cobardes.solvers import exact
 from analysis.cobardes.solvers.fast_exact import FastExactSolver
@@ -30,9 +31,10 @@ from analysis.cobardes.solvers.hidden_advice import (
 from analysis.cobardes.solvers.villains import advise_villains
 from analysis.cobardes.solvers.war import continuation
 from analysis.cobardes.studies import openings, sweep
-from analysis.play.coaching import register_coach
+from analysis.play.coaching import SpotAdvice, register_coach
 from analysis.shared import store
 from analysis.shared.lists import comma_list
+from analysis.shared.numbers import decimals_for, signed
 from analysis.shared.progress import say
 from analysis.solve.cfr import METHOD_NAMES
 from games.cobardes import cards as C
@@ -46,6 +48,9 @@ VARIANTS = ("warriors", "courtiers", "villains", "all")
 # A position with hidden villains is solved while you wait (no --solve) when its trunk is
 # estimated to solve to its floor in about this long (hidden_advice.SECONDS_PER_NODE).
 ANSWER_SECONDS = 30.0
+# What a hidden spot's error is, in the hint's words.
+ABSTRACTION_ERROR = ("what a best response gains against the solution within its "
+                     "abstraction, a lower bound on the true error")
 
 
 @dataclass(frozen=True)
@@ -566,7 +571,8 @@ def _advise_hidden(state, solution) -> Advice:
     return Advice(
         spot.value, "you", E.PHASE_NAMES[pos.phase],
         tuple((_label(a, court), p) for a, p in spot.mix.items()), spot.exploitability,
-        f"CFR+ on the trunk's state graph, {spot.iterations} iterations, public subgames "
+        f"{METHOD_NAMES.get(solution.method, solution.method)} on the trunk's state graph, "
+        f"{spot.iterations} iterations, public subgames "
         f"solved exactly; beliefs over {spot.worlds} histories you cannot rule out{left}",
         _mover_payoffs(pay, spot.mover), rules_variant(state.get_game()),
         abstraction=True,
@@ -577,25 +583,31 @@ def _advise_hidden(state, solution) -> Advice:
 
 def battle_coach(game):
     """The coach of ``farol play`` for a battle: exact advice where no villain is hidden
-    (:class:`FastExactSolver`, one memo for the whole game), else the battle's
-    hidden-villain solution when it is stored or small enough to make."""
+    (:class:`FastExactSolver`, one memo for the whole game), else the answer at the table
+    (:class:`analysis.cobardes.advice.table.HiddenAnswers`: the stored solution or
+    opening, from the second combat on the rest re-solved), with its error."""
     rules = game.rules
     solver = FastExactSolver(rules.cfg, rules.pay)
+    answers = HiddenAnswers()
 
     def coach(state):
         if state.is_terminal() or state.is_chance_node():
             return None
         pos = state.position
         if _hidden_from_a_player(pos):
-            matchup = as_matchup(state)  # courtiers dealt at random: the matchup dealt
             try:
-                spot = advise_hidden(matchup, solution_for(matchup.get_game()))
+                # Courtiers dealt at random: the matchup dealt.
+                spot = answers.answer(as_matchup(state))
             except InvalidPositionError:
                 return None
-            return [(a, spot.mix[a], v) for a, v in spot.action_values.items()]
+            if spot is None:
+                return None
+            return SpotAdvice(tuple((a, spot.mix[a], v) for a, v in spot.values.items()),
+                              spot.error, ABSTRACTION_ERROR)
         strategy = solver.strategy(pos)
         return [(a, strategy.get(a, 0.0), v) for a, v in solver.action_values(pos).items()]
 
+    coach.silent = NO_HINT
     return coach
 
 
@@ -618,8 +630,10 @@ def mix_lines(out: dict) -> list[str]:
                 if p > 5e-7]
     rows = sorted(out["actions"], key=lambda r: (-r["probability"], -r["value"]))
     width = max([14, *(len(r["action"]) for r in rows)])
+    digits = decimals_for(out.get("exploitability") or 0.0)  # what the error supports
     return [f"  {r['action']:>{width}}  {100 * r['probability']:6.2f}%  value "
-            f"{r['value']:+.4f}  {'#' * round(30 * r['probability'])}" for r in rows]
+            f"{signed(r['value'], digits)}  {'#' * round(30 * r['probability'])}"
+            for r in rows]
 
 
 def format_spot(state, advice: Advice) -> str:
@@ -630,7 +644,7 @@ def format_spot(state, advice: Advice) -> str:
     seen = (f"What you have seen: {state.information_state_string(mover)}"
             if out.get("abstraction") else str(state).rstrip())
     lines = [f"After {len(state.history())} moves, player {mover} to move (you):", seen,
-             f"Value for you: {out['value']:+.4f}",
+             f"Value for you: {signed(out['value'], decimals_for(out['exploitability']))}",
              f"Your equilibrium mix ({out['decision']}):"]
     lines += mix_lines(out)
     if out["opponent_hand"]:

@@ -22,7 +22,7 @@ from analysis.coup.advice.endgame import seen_position
 from analysis.coup.agents.resolve import ResolveAgent, ResolveOracle
 from analysis.coup.model import two_card_hands_only
 from analysis.coup.studies.local_best_response import stored_bound
-from analysis.play.coaching import register_coach
+from analysis.play.coaching import SpotAdvice, register_coach
 from games.coup import cards as C
 from games.coup import engine as E
 from games.coup.positions import UNKNOWN, Position, endgame_game
@@ -228,8 +228,10 @@ def best_coach(game: pyspiel.Game):
             return None
         player = state.current_player()
         by_name = {m: (p, v) for m, p, v in advice.moves}
-        return [(a, *by_name[action_name(state.core, player, a)])
-                for a in state.legal_actions()]
+        return SpotAdvice(tuple((a, *by_name[action_name(state.core, player, a)])
+                                for a in state.legal_actions()),
+                          advice.exploitability or 0.0,
+                          "what a best response gains inside the re-solved turn, exact")
 
     coach.note = COACH_NOTE
     coach.silent = "No hint at this choice: " + RULE + "."

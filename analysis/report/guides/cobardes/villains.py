@@ -6,6 +6,7 @@ from analysis.report.facts.cobardes.villains import facts
 from analysis.report.guides.common import GuideContext, Reply
 from analysis.report.markdown import table
 from analysis.report.templating import one_line, render
+from analysis.shared.numbers import signed
 
 QUESTION = "Which villain is worth most?"
 
@@ -18,10 +19,10 @@ def reply(ctx: GuideContext) -> Reply:
     shown = ""
     if v is not None:
         spread = v.low is not None
-        heads = ["villain", "a battle, to its holder"] + (
+        heads = ["villain", "a battle, to its holder", "place, within the error"] + (
             ["least, over the matchups", "greatest"] if spread else [])
-        rows = [[name, f"{x:+.2f}"] + ([f"{v.low[name]:+.2f}", f"{v.high[name]:+.2f}"]
-                                       if spread else [])
+        rows = [[name, signed(x, 2), f["ranks"][name]]
+                + ([signed(v.low[name], 2), signed(v.high[name], 2)] if spread else [])
                 for name, x in v.values.items()]
         shown = table(heads, rows)
     return Reply(QUESTION, one_line(render("cobardes/q_villains.md.j2", **f)), shown,
