@@ -33,7 +33,7 @@ import pyspiel
 from results_file import machine, run_farol, save
 
 import games  # noqa: F401
-from analysis.cobardes.studies.sweep import hidden_params
+from analysis.cobardes.model import hidden_params
 from analysis.shared.provenance import provenance
 from games.cobardes.hidden import any_villain_unknown
 from games.history import history_text

@@ -31,9 +31,9 @@ import pyspiel
 
 import games  # noqa: F401
 from analysis.cobardes.advice.advise import _hidden_from_a_player
+from analysis.cobardes.model import hidden_params
 from analysis.cobardes.solvers.hidden_solution import HiddenSolution, solution_path
 from analysis.cobardes.studies.hidden_sweep import load_record, record_path
-from analysis.cobardes.studies.sweep import hidden_params
 from analysis.shared import store
 from analysis.shared.provenance import provenance
 from games.history import history_text

@@ -26,9 +26,9 @@ import pyspiel
 from results_file import machine, save
 
 import games  # noqa: F401
+from analysis.cobardes.model import hidden_params
 from analysis.cobardes.solvers.hidden_solution import METHOD, RULE
 from analysis.cobardes.solvers.trunk import compile_cut
-from analysis.cobardes.studies.sweep import hidden_params
 from analysis.shared.provenance import provenance
 from analysis.solve import CFRSolver
 from analysis.solve.compiled import ARRAYS

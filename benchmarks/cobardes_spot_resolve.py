@@ -27,7 +27,7 @@ from results_file import machine, run_farol, save
 
 import games  # noqa: F401
 from analysis.cobardes.advice.advise import _hidden_from_a_player
-from analysis.cobardes.studies.sweep import hidden_params
+from analysis.cobardes.model import hidden_params
 from analysis.shared.provenance import provenance
 from games.history import history_text
 

@@ -71,7 +71,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         "end (the others' cards do not change the advice; at 3-6 players a deal of"
                         " theirs that the moves allow is found)")
     parser.add_argument("--deck", default="ambassador", choices=C.DECKS)
-    parser.add_argument("--players", type=int_in(2, 6), default=None,
+    parser.add_argument("--players", type=int_in(C.MIN_PLAYERS, multi.PLAYERS[-1]), default=None,
                         help="players at the table with --history (2-6; default 2, or as "
                         "--param players= says); at 3-6 each move's chance of winning "
                         "against opponents who play like best, with its 95%% interval")

@@ -19,12 +19,11 @@ import sys
 from analysis.cli.lists import comma_list
 from analysis.cli.numbers import finite_float, int_in
 from analysis.cli.outputs import check_output_dir, check_output_file
-from analysis.cobardes.solvers import subgames, villains
+from analysis.cobardes.solvers import openings, subgames, villains
 from analysis.cobardes.studies import (
     balance,
     composed_renewal,
     hidden_sweep,
-    openings,
     renewal,
     sweep,
 )

@@ -143,6 +143,24 @@ def card_label(card: int) -> str:
     return C.CARD_NAMES[card]
 
 
+# A pairing's side without a courtier.
+NO_COURTIER = "none"
+
+
+def is_mirror(pairing: tuple[str, str]) -> bool:
+    """Both players with the same courtier type (a hypothetical battle: each courtier card
+    exists once)."""
+    return pairing[0] == pairing[1] and pairing[0] != NO_COURTIER
+
+
+def hidden_params(pairing: tuple[str, str], warriors: int = C.MAX_WARRIOR,
+                  combats: int = C.MAX_COMBATS) -> dict:
+    """The battle's parameters: the pairing's courtiers, both villains dealt hidden."""
+    params = BattleSpec(warriors, combats, pairing, allow_mirror=is_mirror(pairing)).params()
+    params.update(kinds="all", villain0="random", villain1="random", villain_deck="all")
+    return params
+
+
 # --------------------------------------------------------------------------- how battles end
 # Terminal kinds, player 0's view.
 WIN, LOSS, CROWN, CROWN_LOSS, DRAW = range(5)

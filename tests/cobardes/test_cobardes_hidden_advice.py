@@ -19,6 +19,7 @@ from analysis.cli import (
 )
 from analysis.cobardes.advice.advise import _hidden_from_a_player, advise_spot
 from analysis.cobardes.agents import solved as bot_module
+from analysis.cobardes.model import hidden_params
 from analysis.cobardes.solvers.hidden_advice import advise_hidden, solution_for, strategy_at, worlds
 from analysis.cobardes.solvers.hidden_solution import (
     HiddenSolution,
@@ -28,7 +29,6 @@ from analysis.cobardes.solvers.hidden_solution import (
 )
 from analysis.cobardes.solvers.trunk import GAME, compile_cut
 from analysis.cobardes.solvers.villains import node_values
-from analysis.cobardes.studies.sweep import hidden_params
 from analysis.play.bots import make_bot
 from analysis.play.coaching import coach_for
 from analysis.solve import CFRSolver

@@ -10,12 +10,17 @@ import pyspiel
 import pytest
 
 from analysis.cli import main
-from analysis.cobardes.model import ENDING_NAMES, OUTCOME_NAMES, USED, outcome_totals
-from analysis.cobardes.solvers import war
+from analysis.cobardes.model import (
+    ENDING_NAMES,
+    OUTCOME_NAMES,
+    USED,
+    hidden_params,
+    is_mirror,
+    outcome_totals,
+)
+from analysis.cobardes.solvers import openings, war
 from analysis.cobardes.solvers.hidden_solution import HiddenSolution, solution_path
 from analysis.cobardes.studies import hidden_sweep as H
-from analysis.cobardes.studies import openings
-from analysis.cobardes.studies.sweep import hidden_params, is_mirror
 from analysis.shared import store
 from analysis.shared.store import CorruptFileError
 from analysis.solve.errors import SolveError

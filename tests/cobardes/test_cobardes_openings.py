@@ -1,5 +1,5 @@
 """A full ¡Cobardes! battle with hidden villains answers its opening at once from the
-shipped advice (analysis/cobardes/studies/openings.py), or refuses in one line naming the command
+shipped advice (analysis/cobardes/solvers/openings.py), or refuses in one line naming the command
 that stores it; the solved opponent refuses a long solve before play starts."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from cli_helpers import param_flags
 
 from analysis.cli import main
 from analysis.cobardes.agents import solved as bot
+from analysis.cobardes.solvers import openings as cob_openings
 from analysis.cobardes.studies import hidden_sweep
-from analysis.cobardes.studies import openings as cob_openings
 from analysis.shared import store
 
 

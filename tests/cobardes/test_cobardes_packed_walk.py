@@ -17,6 +17,7 @@ from test_solve_lifted import CASES, _id
 from walker_check import ARRAYS
 
 import games  # noqa: F401
+from analysis.cobardes.model import hidden_params
 from analysis.cobardes.solvers.packed_walk import (
     NO_CUT,
     compile_packed,
@@ -26,7 +27,6 @@ from analysis.cobardes.solvers.packed_walk import (
     to_row,
 )
 from analysis.cobardes.solvers.trunk import compile_cut
-from analysis.cobardes.studies.sweep import hidden_params
 from analysis.solve import UnsupportedGameError
 from analysis.solve.lifted import compile_lifted
 from games.cobardes import cards as C

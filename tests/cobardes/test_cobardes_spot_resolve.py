@@ -1,5 +1,5 @@
 """A later spot of a battle with hidden villains, re-solved from the start of its combat
-(analysis.cobardes.advice.spot_resolve): the rest of the battle is the battle itself from there,
+(analysis.cobardes.solvers.spot_resolve): the rest of the battle is the battle itself from there,
 the villain deals are weighed by Bayes' rule over each player's first move, and the
 command answers such a spot without solving the whole battle. Each player's first
 decision asked by history reads the shipped opening, as asked by position."""
@@ -18,12 +18,12 @@ from cobardes_helpers import random_spots, replayed
 from analysis.cli import main
 from analysis.cobardes.advice import advise as advise_module
 from analysis.cobardes.advice.advise import Query, advise, advise_spot
-from analysis.cobardes.advice.spot_resolve import resolve_rest, rest_of_battle, weigh_deals
+from analysis.cobardes.model import hidden_params
+from analysis.cobardes.solvers import openings
 from analysis.cobardes.solvers.hidden_advice import advise_hidden, solution_for, strategy_at
 from analysis.cobardes.solvers.hidden_solution import solution_path
+from analysis.cobardes.solvers.spot_resolve import resolve_rest, rest_of_battle, weigh_deals
 from analysis.cobardes.solvers.trunk import GAME, compile_cut
-from analysis.cobardes.studies import openings
-from analysis.cobardes.studies.sweep import hidden_params
 from analysis.shared import store
 from games.cobardes import engine as E
 from games.cobardes import keys as K

@@ -1,4 +1,4 @@
-"""At the table (analysis.cobardes.advice.table): ``farol play``'s ``best`` bot and hint in a
+"""At the table (analysis.cobardes.agents.best): ``farol play``'s ``best`` bot and hint in a
 full battle with hidden villains answer the first decisions from the matchup's stored
 opening, without solving the whole battle, and carry the solution's error."""
 
@@ -10,10 +10,9 @@ import pyspiel
 import pytest
 
 from analysis.cli import bots  # noqa: F401  (registers the bots and coaches)
-from analysis.cobardes.advice import table as table_module
-from analysis.cobardes.solvers import hidden_advice
-from analysis.cobardes.studies import openings
-from analysis.cobardes.studies.sweep import hidden_params
+from analysis.cobardes.agents import best as table_module
+from analysis.cobardes.model import hidden_params
+from analysis.cobardes.solvers import hidden_advice, openings
 from analysis.play.bots import make_bot
 from analysis.play.coaching import SpotAdvice, coach_for
 from games.cobardes.hidden import any_villain_unknown

@@ -10,7 +10,7 @@ import pyspiel
 import pytest
 
 from analysis.cli import bots  # noqa: F401  (registers the bots and coaches)
-from analysis.cobardes.studies.sweep import hidden_params
+from analysis.cobardes.model import hidden_params
 from analysis.play.coaching import (
     GRADES,
     SpotAdvice,

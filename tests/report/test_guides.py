@@ -16,8 +16,8 @@ from matplotlib import colormaps
 from matplotlib.figure import Figure
 
 from analysis.cli import main as cli_main
+from analysis.cobardes.model import is_mirror
 from analysis.cobardes.studies.hidden_sweep import hidden_matchups, load_hidden
-from analysis.cobardes.studies.sweep import is_mirror
 from analysis.coup.solvers import blueprint
 from analysis.coup.studies import full_game
 from analysis.coup.studies import ladder as LADDER

@@ -14,10 +14,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from analysis.cobardes.advice.spot_resolve import resolve_rest
-from analysis.cobardes.advice.table import NO_HINT, HiddenAnswers
+from analysis.cobardes.agents.best import NO_HINT, HiddenAnswers
 from analysis.cobardes.model import battle_params, initial_position
-from analysis.cobardes.solvers import exact
+from analysis.cobardes.solvers import exact, openings
 from analysis.cobardes.solvers.fast_exact import FastExactSolver
 from analysis.cobardes.solvers.hidden_advice import (
     ON_DEMAND_NODES,
@@ -28,9 +27,10 @@ from analysis.cobardes.solvers.hidden_advice import (
     solve_cost,
     trunk_size,
 )
+from analysis.cobardes.solvers.spot_resolve import resolve_rest
 from analysis.cobardes.solvers.villains import advise_villains
 from analysis.cobardes.solvers.war import continuation
-from analysis.cobardes.studies import openings, sweep
+from analysis.cobardes.studies import sweep
 from analysis.play.coaching import SpotAdvice, register_coach
 from analysis.shared import store
 from analysis.shared.lists import comma_list
@@ -223,7 +223,7 @@ def _pairing(q: Query) -> tuple[str, str] | None:
 
 
 def stored_opening(q: Query, pay) -> Advice | None:
-    """The shipped advice at a full battle's opening (:mod:`analysis.cobardes.studies.openings`)
+    """The shipped advice at a full battle's opening (:mod:`analysis.cobardes.solvers.openings`)
     for the query's matchup, seat and villain, if stored: one answer for each thing the
     seat can have seen by its first decision (the first, with the rest beside it)."""
     pairing = _pairing(q)
@@ -541,7 +541,7 @@ def _advise_hidden_spot(state, solve_large: bool) -> Advice:
 def _advise_rest(state) -> Advice:
     """:class:`Advice` at a hidden spot from the second combat on, by re-solving the
     rest of the battle from the start of the spot's combat
-    (:mod:`analysis.cobardes.advice.spot_resolve`)."""
+    (:mod:`analysis.cobardes.solvers.spot_resolve`)."""
     say(f"re-solving the rest of this battle from the start of combat "
         f"{state.position.combat} over the beliefs its history implies (under a minute)")
     resolved = resolve_rest(state)
@@ -584,7 +584,7 @@ def _advise_hidden(state, solution) -> Advice:
 def battle_coach(game):
     """The coach of ``farol play`` for a battle: exact advice where no villain is hidden
     (:class:`FastExactSolver`, one memo for the whole game), else the answer at the table
-    (:class:`analysis.cobardes.advice.table.HiddenAnswers`: the stored solution or
+    (:class:`analysis.cobardes.agents.best.HiddenAnswers`: the stored solution or
     opening, from the second combat on the rest re-solved), with its error."""
     rules = game.rules
     solver = FastExactSolver(rules.cfg, rules.pay)

@@ -111,5 +111,3 @@ def solved_bot(game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
 
 register_bot(BotSpec("solved", "the equilibrium strategy (exact without hidden villains, "
                      "state-keyed CFR+ with them)", solved_bot, games=(GAME,)))
-register_bot(BotSpec("best", "the strongest ¡Cobardes! opponent: the solved strategy", solved_bot,
-                     games=(GAME,)))

@@ -5,7 +5,7 @@ dealt at random from all nine and kept hidden. Its public subgames are solved ex
 and a CFR method runs on the trunk (:func:`analysis.cobardes.solvers.trunk.compile_cut`) until
 its exploitability stops improving (:mod:`analysis.cobardes.solvers.hidden_solution`). One
 :class:`HiddenMatchupRecord` per matchup is stored under :func:`hidden_dir`, and the
-advice at the battle's opening for both seats beside it (:mod:`analysis.cobardes.studies.openings`);
+advice at the battle's opening for both seats beside it (:mod:`analysis.cobardes.solvers.openings`);
 :func:`run_hidden_sweep` skips what is stored, over local processes or a Dask cluster.
 The 10 mirror matchups (both players with the same courtier type) are hypothetical
 battles, as each courtier card exists once.
@@ -25,13 +25,19 @@ import numpy as np
 import pyspiel
 
 import games  # noqa: F401  (registers the games)
-from analysis.cobardes.model import ENDING_NAMES, OUTCOME_NAMES, outcome_totals
+from analysis.cobardes.model import (
+    ENDING_NAMES,
+    OUTCOME_NAMES,
+    hidden_params,
+    is_mirror,
+    outcome_totals,
+)
+from analysis.cobardes.solvers import openings
 from analysis.cobardes.solvers.hidden_solution import METHOD, RULE, solve
 from analysis.cobardes.solvers.trunk import compile_cut
 from analysis.cobardes.solvers.villains import GAME, deal_outcomes, deal_values
 from analysis.cobardes.solvers.war import composed_values
-from analysis.cobardes.studies import openings
-from analysis.cobardes.studies.sweep import hidden_params, is_mirror, task_path
+from analysis.cobardes.studies.sweep import task_path
 from analysis.shared import store
 from analysis.shared.distribute import local_pool, run_on_dask
 from analysis.shared.progress import bar as progress_bar
@@ -223,7 +229,7 @@ def complete(record: HiddenMatchupRecord | None) -> bool:
 def stored_complete(directory: Path, pairing, warriors: int, combats: int) -> bool:
     """Whether a matchup is stored complete: its record (:func:`complete`) and its opening
     table keeping each seat's decisions up to its commit
-    (:attr:`~analysis.cobardes.studies.openings.OpeningAdvice.to_commit`; a table stored before
+    (:attr:`~analysis.cobardes.solvers.openings.OpeningAdvice.to_commit`; a table stored before
     they were kept has the matchup solved again)."""
     if not complete(load_record(record_path(Path(directory), pairing, warriors, combats))):
         return False

@@ -15,7 +15,14 @@ from concurrent.futures import as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
-from analysis.cobardes.model import OUTCOME_NAMES, BattleSpec, battle_params, initial_position
+from analysis.cobardes.model import (
+    NO_COURTIER,
+    OUTCOME_NAMES,
+    BattleSpec,
+    battle_params,
+    initial_position,
+    is_mirror,
+)
 from analysis.cobardes.solvers.fast_exact import FastExactSolver
 from analysis.cobardes.solvers.graph import BattleGraph, opening_actions
 from analysis.cobardes.solvers.war import card_mix, solve_war
@@ -28,7 +35,6 @@ from games.errors import InvalidParameterError
 
 # Bump when the meaning of a cached pairing changes.
 SWEEP_VERSION = 1
-NO_COURTIER = "none"
 STANDARD_PAYOFFS = (1.0, -1.0, 3.0, -3.0, 0.0)
 
 
@@ -51,17 +57,6 @@ def mirror_pairings() -> list[tuple[str, str]]:
     """The 10 mirror pairings (both players with the same courtier type): hypothetical
     battles, as each courtier card exists once; solved with ``allow_mirror=true``."""
     return [(c, c) for c in C.COURTIER_NAMES]
-
-
-def is_mirror(pairing: tuple[str, str]) -> bool:
-    return pairing[0] == pairing[1] and pairing[0] != NO_COURTIER
-
-
-def hidden_params(pairing: tuple[str, str], warriors: int = C.MAX_WARRIOR, combats: int = C.MAX_COMBATS) -> dict:
-    """The battle's parameters: the pairing's courtiers, both villains dealt hidden."""
-    params = BattleSpec(warriors, combats, pairing, allow_mirror=is_mirror(pairing)).params()
-    params.update(kinds="all", villain0="random", villain1="random", villain_deck="all")
-    return params
 
 
 KINDS = ("battle", "war", "villains")

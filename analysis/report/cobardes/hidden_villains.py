@@ -6,10 +6,10 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
+from analysis.cobardes.model import is_mirror
 from analysis.cobardes.solvers import subgames, villains
 from analysis.cobardes.studies import balance
 from analysis.cobardes.studies.hidden_sweep import complete, hidden_matchups, load_hidden
-from analysis.cobardes.studies.sweep import is_mirror
 from analysis.report.cobardes import matchup_solve
 from analysis.report.cobardes.common import EXACT, heatmap
 from analysis.report.context import ReportContext

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from analysis.cobardes.model import is_mirror
 from analysis.cobardes.studies import balance
 from analysis.cobardes.studies.composed_renewal import compose_renewal
 from analysis.cobardes.studies.hidden_sweep import HiddenMatchupRecord, hidden_matchups, load_hidden
 from analysis.cobardes.studies.renewal import RenewalModel, RenewalSolution, value_table
-from analysis.cobardes.studies.sweep import is_mirror
 from analysis.report.facts.cobardes.stored import (
     FULL_BATTLE_JSON,
     RENEWAL_COMPOSITION_JSON,

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from analysis.cobardes.studies import balance, openings, renewal
+from analysis.cobardes.solvers import openings
+from analysis.cobardes.studies import balance, renewal
 from analysis.report.facts.cobardes import records as R
 from analysis.report.guides.common import GuideContext, Reply
 from analysis.report.markdown import pct

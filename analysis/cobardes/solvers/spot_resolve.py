@@ -1,7 +1,7 @@
 """A later spot of a full battle with hidden villains, answered by re-solving the rest.
 
 A full battle's solution takes minutes to make (:mod:`analysis.cobardes.solvers.hidden_solution`);
-its opening is stored for every matchup (:mod:`analysis.cobardes.studies.openings`). From the
+its opening is stored for every matchup (:mod:`analysis.cobardes.solvers.openings`). From the
 second combat on, a spot is answered by solving the rest of the battle instead: the
 position at the start of the spot's combat (hands, courtiers, the villains each rival
 knows) is a battle of its own (:func:`games.cobardes.options.format_position`), its
@@ -26,9 +26,9 @@ from dataclasses import dataclass
 import numpy as np
 import pyspiel
 
+from analysis.cobardes.solvers import openings
 from analysis.cobardes.solvers.hidden_solution import METHOD, RULE, HiddenSolution
 from analysis.cobardes.solvers.trunk import compile_cut
-from analysis.cobardes.studies import openings
 from analysis.solve import CFRSolver
 from analysis.solve.floor import solve_to_floor
 from games.cobardes import cards as C

@@ -21,10 +21,10 @@ from pathlib import Path
 
 import pyspiel
 
+from analysis.cobardes.model import hidden_params
 from analysis.cobardes.solvers import exact as X
 from analysis.cobardes.solvers.fast_exact import FastExactSolver
 from analysis.cobardes.solvers.hidden_advice import advise_hidden, solution_for
-from analysis.cobardes.studies.sweep import hidden_params
 from analysis.shared import store
 from analysis.shared.provenance import provenance
 from analysis.shared.store import atomic_write_text, damaged_record, read_json

@@ -1,13 +1,14 @@
-"""At the table (``farol play``): the ``best`` bot and the hint at a spot with a hidden
-villain, answered without solving the whole battle first.
+"""``best``: the strongest ¡Cobardes! opponent, the solved strategy answered at the table
+(``farol play``) without solving the whole battle first; ``farol play``'s hint at a spot
+with a hidden villain reads the same answers (:class:`HiddenAnswers`).
 
 A full battle's hidden-villain solution takes minutes and GB to make
 (:mod:`analysis.cobardes.solvers.hidden_solution`). At play the spots are answered, in
 this order, from: the battle's stored solution, when there is one; the matchup's stored
-opening at the first-combat decisions it keeps (:func:`analysis.cobardes.studies.openings.answer_at`);
+opening at the first-combat decisions it keeps (:func:`analysis.cobardes.solvers.openings.answer_at`);
 from the second combat on, the rest of the battle re-solved from the start of the
 spot's combat over the beliefs its history implies
-(:mod:`analysis.cobardes.advice.spot_resolve`; one re-solve serves every spot of that
+(:mod:`analysis.cobardes.solvers.spot_resolve`; one re-solve serves every spot of that
 combat). A first-combat decision the opening does not keep needs the whole battle: the
 bot solves it then (said first), the hint says it has none.
 """
@@ -19,13 +20,8 @@ from dataclasses import dataclass
 import numpy as np
 import pyspiel
 
-from analysis.cobardes.advice.spot_resolve import (
-    Resolved,
-    combat_start,
-    resolve_rest,
-    rest_of_battle,
-)
 from analysis.cobardes.agents import solved
+from analysis.cobardes.solvers import openings
 from analysis.cobardes.solvers.fast_exact import FastExactSolver
 from analysis.cobardes.solvers.hidden_advice import (
     ON_DEMAND_NODES,
@@ -34,7 +30,12 @@ from analysis.cobardes.solvers.hidden_advice import (
     solution_for,
     trunk_size,
 )
-from analysis.cobardes.studies import openings
+from analysis.cobardes.solvers.spot_resolve import (
+    Resolved,
+    combat_start,
+    resolve_rest,
+    rest_of_battle,
+)
 from analysis.play.bots import BotSpec, register_bot
 from games.cobardes.hidden import any_villain_unknown
 
