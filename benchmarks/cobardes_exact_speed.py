@@ -23,6 +23,7 @@ import types
 from pathlib import Path
 
 import numpy as np
+import results_file
 from numba import njit
 
 from analysis.cobardes import fast_exact
@@ -135,7 +136,7 @@ def main(argv=None) -> None:
                              "solver and machine are timed in turn with these")
     parser.add_argument("--machine-repeats", type=int, default=12,
                         help="timings of each machine")
-    args = parser.parse_args(argv)
+    args = results_file.parse_args(parser, argv)
     solvers, machines = {"this": fast_exact}, {"this": P}
     if args.against:
         machines["against"], solvers["against"] = load_checkout(args.against)

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 import pyspiel
+import results_file
 from results_file import machine, save
 
 import games  # noqa: F401
@@ -55,7 +56,7 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--courtiers", default="Squire,Archer", help="player 0's,player 1's")
     parser.add_argument("--out", type=Path, default=RESULTS)
-    args = parser.parse_args(argv)
+    args = results_file.parse_args(parser, argv)
     pairing = tuple(args.courtiers.split(","))
     game = pyspiel.load_game("python_cobardes_battle", hidden_params(pairing))
     record = {"machine": machine(), "provenance": provenance(None), "pairing": pairing}
