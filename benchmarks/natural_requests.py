@@ -3,8 +3,8 @@
 The three requests a user tries first, on a fresh clone (``FAROL_CACHE_DIR`` an empty
 temporary folder, the stored results of ``reports/data/`` as shipped in git):
 
-- Coup: opening advice in a 2-player game (``farol advise coup --history ...
-  --cap-pricing draw``);
+- Coup: opening advice in a 2-player game (``farol advise coup --history ...``: what
+  ``best`` plays there; ``--cap-pricing`` now goes only with ``--exact``);
 - ¡Cobardes!: advice at a battle's opening with a villain (``farol advise cobardes
   --my-courtier Squire --their-courtier Archer --my-villain Thug``);
 - ¡Cobardes!: a game against the solved opponent (``farol play python_cobardes_battle
@@ -41,8 +41,8 @@ LIMIT = 10.0  # seconds a natural request may take
 
 REQUESTS = (
     ("coup opening",
-     ["advise", "coup", "--history", "Draw Duke;Draw Contessa;Draw Captain;Draw Assassin",
-      "--cap-pricing", "draw"], ""),
+     ["advise", "coup", "--history", "Draw Duke;Draw Contessa;Draw Captain;Draw Assassin"],
+     ""),
     ("cobardes villain advice",
      ["advise", "cobardes", "--my-courtier", "Squire", "--their-courtier", "Archer",
       "--my-villain", "Thug"], ""),
