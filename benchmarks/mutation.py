@@ -203,10 +203,7 @@ def main(argv=None) -> int:
     parser.add_argument("--budget", type=float, default=720.0,
                         help="seconds the whole run may take (default 720)")
     parser.add_argument("--only", default="", help="targets to run, by name, comma-separated")
-    if "--check" in (argv if argv is not None else sys.argv[1:]):
-        args = parser.parse_args(argv)  # a check writes nothing: any checkout may run it
-    else:
-        args = results_file.parse_args(parser, argv)
+    args = results_file.parse_args(parser, argv)
     only = {n.strip() for n in args.only.split(",") if n.strip()}
     targets = [t for t in TARGETS if not only or t.name in only]
     if only - {t.name for t in TARGETS}:
@@ -217,7 +214,7 @@ def main(argv=None) -> int:
     rows = []
     with tempfile.TemporaryDirectory(prefix="farol-mutation-") as tmp:
         code = copy_of_the_code(Path(tmp))
-        if args.check:  # the checkout's own code, committed or not, is what CI checks
+        if args.check:  # the checkout's own code (with --allow-dirty: its changes too)
             for part in ("games", "analysis", "tests"):
                 shutil.rmtree(code / part)
                 shutil.copytree(REPO / part, code / part,
