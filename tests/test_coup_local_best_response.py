@@ -256,6 +256,16 @@ def test_the_bound_brackets_the_exact_gap_of_an_exploitable_strategy(position, m
     assert bound.provenance["seed"] == 3 and bound.depth == 10
 
 
+def test_a_bound_is_complete_when_every_planned_game_was_played():
+    bound = L.LowerBound("resolve", "ambassador", "basic", 8, 4, 0.75, (0.5, 1.0), 0.25,
+                         (0.0, 0.5), 1, 0, 2, 3.5, {"version": "0", "commit": "x", "seed": 1})
+    assert bound.complete  # planned 0: as many as it has
+    assert L.LowerBound(**(bound.to_json() | {"planned": 8})).complete
+    assert not L.LowerBound(**(bound.to_json() | {"planned": 9})).complete
+    assert "+0.250 [95% interval +0.000, +0.500]" in bound.text()
+    assert "(8 games, wins 75.0%)" in bound.text()
+
+
 def test_bound_of_hand_made_rows():
     """Four duplicate deals, the responder first in even games: its shares 1, 1 | 1, 0 |
     0.5, 0.5 | 0, 1 make a win rate of 5/8 and a gain of +1/8; the interval is Student t

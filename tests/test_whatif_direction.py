@@ -148,3 +148,36 @@ def test_difference_and_pooled_by_hand():
     assert (lo, hi) == pytest.approx((0.65 - half, 0.65 + half), abs=1e-12)
     assert I.bound_points((-0.0123, 0.031)) == 3.1
     assert I.bound_points((-0.05, 0.01)) == 5.0
+
+
+def test_an_estimate_holds_what_lies_in_its_interval():
+    e = Estimate(0.5, 0.4, 0.6)
+    assert e.half_width == pytest.approx(0.1, abs=1e-15)
+    assert e.holds(0.4) and e.holds(0.6) and e.holds(0.5)
+    assert not e.holds(0.39) and not e.holds(0.61)
+    assert e.holds(0.6 + 5e-10) and not e.holds(0.6 + 2e-9)  # within the tolerance, 1e-9
+    assert e.holds(0.4 - 0.01, tol=0.02) and not e.holds(0.4 - 0.03, tol=0.02)
+    assert not e.exact and not e.solved
+
+
+def test_a_ratio_is_estimated_over_games_as_clusters():
+    """Games where the ratio reads nothing (no claims) are left out; the rest are the
+    clusters of :func:`cluster_interval`."""
+    bluffs = Measure("b", "bluffs", "share", Ratio("bluffs", "claims"), ratio=True)
+    rows = {0: {"bluffs": 1, "claims": 4}, 1: {"bluffs": 0, "claims": 0},
+            2: {"bluffs": 3, "claims": 5}, 3: {"bluffs": 2, "claims": 2}}
+    e = estimate(bluffs, rows)
+    value, lo, hi = I.cluster_interval([1.0, 3.0, 2.0], [4.0, 5.0, 2.0])
+    assert (e.value, e.low, e.high) == pytest.approx((value, lo, hi), abs=1e-15)
+    assert e.value == pytest.approx(6 / 11)
+
+
+def test_games_a_measure_cannot_read_are_left_out_of_the_pairs():
+    """A reading of None (the measure says nothing of that game) drops the pair."""
+    turns = Measure("t", "turns", "turns", lambda row, i: row["turns"], upper=float("inf"))
+    printed = {0: {"turns": 10}, 1: {"turns": None}, 2: {"turns": 12}, 3: {"turns": 9}}
+    variant = {0: {"turns": 13}, 1: {"turns": 50}, 2: {"turns": None}, 3: {"turns": 11}}
+    a = Estimate(0.0, 0.0, 0.0)
+    d = paired_difference(turns, printed, variant, a, a)
+    mean, lo, hi = t_interval([3, 2])
+    assert (d.value, d.low, d.high) == pytest.approx((mean, lo, hi), abs=1e-12)
