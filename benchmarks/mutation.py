@@ -46,6 +46,29 @@ STEM = "mutation"
 # them for nothing), and removing @njit changes nothing with numba switched off.
 LEFT_OUT = ("_RShift", "_LShift", "_BitOr", "_BitAnd", "_BitXor", "RemoveDecorator")
 TIMEOUT = 120.0  # seconds a mutant's tests may take (more: killed, as a hang)
+# Equivalent mutants: the same program, no test can tell. (function, operator, the
+# mutated line) -> why; left out before the sample is drawn, and listed.
+GTE = "core/ReplaceComparisonOperator_Gt_GtE"
+EQUIVALENT = {
+    ("best_response", "core/ReplaceComparisonOperator_Eq_LtE", "if iplayer[i] == p:"):
+        "also clears the opponent's rows of q, which are never read",
+    ("update_player", GTE, "if r > 0.0:"): "adds a zero regret to the total",
+    ("update_player", GTE, "r = r * pos if r > 0.0 else r * neg"): "a zero regret stays 0",
+    ("update_player_predictive", GTE, "regret[j] = r * pos if r > 0.0 else 0.0"):
+        "a zero regret stays 0",
+    ("_match_row", GTE, "if regret[j] > 0.0:"): "adds a zero regret to the total",
+    ("_set_row", GTE, "sigma[j] = regret[j] * scale if regret[j] > 0.0 else 0.0"):
+        "a zero regret gets probability 0 either way",
+    ("_predict_row", GTE, "if q > 0.0:"): "adds a zero to the total",
+    ("_predict_row", GTE, "sigma[j] = q * scale if q > 0.0 else 0.0"):
+        "a zero gets probability 0 either way",
+}
+
+
+def equivalent(code: Path, spec) -> str | None:
+    """Why the mutant ``spec`` is equivalent, or None."""
+    line = (code / spec.module_path).read_text().splitlines()[spec.start_pos[0] - 1].strip()
+    return EQUIVALENT.get((spec.definition_name, spec.operator_name, line))
 
 
 @dataclass(frozen=True)
@@ -64,13 +87,14 @@ TARGETS = (
     Target("CFR update", "analysis/solve/kernels.py",
            ("update_player", "update_player_predictive", "regret_matching", "_match_row",
             "_set_row", "predictive_matching", "_predict_row", "cfr_backward", "clear_rows",
-            "normalize_rows"),
+            "normalize_rows", "own_reach_rows", "own_reach_nodes"),
            ("tests/test_solve_kernels.py", "tests/test_solve_discounted.py",
             "tests/test_solve_predictive.py::test_update_rules_match_the_papers"), 30),
     Target("best response", "analysis/solve/kernels.py",
-           ("best_response", "forward_other", "expected_value", "own_reach_rows"),
-           ("tests/test_solve_engine.py", "-k",
-            "best_response or equals_openspiel and not liars or equilibrium"), 15),
+           ("best_response", "forward_other", "expected_value"),
+           ("tests/test_solve_engine.py", "tests/test_solve_kernels.py", "-k",
+            "best_response or equals_openspiel and not liars or equilibrium or graph_passes"),
+           15),
     Target("exploitability", "analysis/solve/best_response.py",
            ("best_response", "exploitability", "expected_value", "check_strategy"),
            ("tests/test_solve_engine.py", "-k",
@@ -135,6 +159,11 @@ def run_target(target: Target, code: Path, deadline: float) -> dict:
         items = [w for w in db.work_items
                  if w.mutations[0].definition_name in target.functions
                  and not any(x in w.mutations[0].operator_name for x in LEFT_OUT)]
+        equivalents = sorted({f"{w.mutations[0].definition_name}: "
+                              f"{w.mutations[0].operator_name.removeprefix('core/')} "
+                              f"({equivalent(code, w.mutations[0])})"
+                              for w in items if equivalent(code, w.mutations[0])})
+        items = [w for w in items if not equivalent(code, w.mutations[0])]
         keep = sample(items, target.mutants)
         skip = [w.job_id for w in db.work_items if w.job_id not in keep]
         db.set_multiple_results(skip, WorkResult(worker_outcome=WorkerOutcome.SKIPPED))
@@ -168,6 +197,7 @@ def run_target(target: Target, code: Path, deadline: float) -> dict:
             "tests": " ".join(target.tests), "candidates": len(items), "mutants": tried,
             "killed": killed, "survived": survived,
             "score": killed / tried if tried else None, "survivors": sorted(survivors),
+            "equivalent_left_out": equivalents,
             "seconds": round(seconds, 1)}
 
 

