@@ -60,6 +60,11 @@ EQUIVALENT = {
     ("_set_row", GTE, "sigma[j] = regret[j] * scale if regret[j] > 0.0 else 0.0"):
         "a zero regret gets probability 0 either way",
     ("_predict_row", GTE, "if q > 0.0:"): "adds a zero to the total",
+    ("_predict_row", "core/ReplaceComparisonOperator_Gt_NotEq", "if total > 0.0:"):
+        "the total sums positive numbers: not 0 is more than 0",
+    ("bound_of", "core/ReplaceComparisonOperator_Eq_GtE",
+     "total = next(r for r in result.totals() if r.agent == lineup[0])"):
+        "the responder comes first in the totals, so the first match is the same",
     ("_predict_row", GTE, "sigma[j] = q * scale if q > 0.0 else 0.0"):
         "a zero gets probability 0 either way",
 }
