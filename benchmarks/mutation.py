@@ -62,6 +62,20 @@ EQUIVALENT = {
     ("_predict_row", GTE, "if q > 0.0:"): "adds a zero to the total",
     ("_predict_row", "core/ReplaceComparisonOperator_Gt_NotEq", "if total > 0.0:"):
         "the total sums positive numbers: not 0 is more than 0",
+    ("best_response", "core/NumberReplacer", "q[j] = 0.0"):
+        "every action of a set starts from the same number: the best one is the same",
+    ("best_response", "core/ReplaceComparisonOperator_NotEq_Eq", "if ro == 0.0 and h != 0:"):
+        "a node nobody reaches is valued anyway (its weight is 0); the root is always reached",
+    ("best_response", "core/ReplaceComparisonOperator_NotEq_IsNot",
+     "if best != choice[i] and q[lo + choice[i]] < best_q:"):
+        "the second test alone keeps the old choice on a tie",
+    ("best_response", "core/ReplaceBinaryOperator_Sub_Mod", "elif k - 2 == p:"):
+        "player nodes are kinds 2 and 3: k % 2 is k - 2 there",
+    ("best_response", "core/ReplaceBinaryOperator_Add_Pow",
+     "for j in range(lo + 1, offset[i + 1]):"):
+        "the first action compared with itself is never better",
+    ("own_reach_rows", "core/ReplaceComparisonOperator_Eq_LtE", "if iplayer[i] == p:"):
+        "also refreshes the other player's own reaches, which its own pass recomputes",
     ("bound_of", "core/ReplaceComparisonOperator_Eq_GtE",
      "total = next(r for r in result.totals() if r.agent == lineup[0])"):
         "the responder comes first in the totals, so the first match is the same",
