@@ -112,7 +112,8 @@ TARGETS = (
     Target("best response", "analysis/solve/kernels.py",
            ("best_response", "forward_other", "expected_value"),
            ("tests/test_solve_engine.py", "tests/test_solve_kernels.py", "-k",
-            "best_response or equals_openspiel and not liars or equilibrium or graph_passes"),
+            "best_response or equals_openspiel and not liars or equilibrium or graph_passes "
+            "or expected_value"),
            15),
     Target("exploitability", "analysis/solve/best_response.py",
            ("best_response", "exploitability", "expected_value", "check_strategy"),

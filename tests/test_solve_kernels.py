@@ -174,3 +174,24 @@ def test_the_graph_passes_on_a_tree_are_the_tree_passes(name):
     assert ours.best_response == pytest.approx(theirs.best_response, abs=1e-12)
     assert ours.value == pytest.approx(theirs.value, abs=1e-12)
     assert theirs.exploitability > 1e-3
+
+
+@pytest.mark.parametrize("name", ["kuhn_poker", "leduc_poker"])
+def test_expected_value_is_openspiels(name):
+    """Player 0's expected payoff of an unconverged strategy, against OpenSpiel's value
+    of the same policy (the best-response tests compare exploitabilities only)."""
+    import pyspiel
+    from open_spiel.python.algorithms import expected_game_score
+
+    from analysis.solve import CFRSolver, compile_game, make_result
+    from analysis.solve.best_response import expected_value
+
+    game = pyspiel.load_game(name)
+    cg = compile_game(game)
+    solver = CFRSolver(cg, "dcfr", engine="history")
+    solver.iterate(4)
+    strategy = solver.average_strategy()
+    policy = make_result(game, cg, solver, solver.exploitability()).to_tabular_policy(game)
+    theirs = expected_game_score.policy_value(game.new_initial_state(), [policy] * 2)[0]
+    assert expected_value(cg, strategy) == pytest.approx(theirs, abs=1e-12)
+    assert abs(theirs) > 1e-3
