@@ -17,7 +17,6 @@ writes ``benchmarks/results/cobardes_engine_speed.{txt,json}`` (``--out`` anothe
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import random
@@ -25,6 +24,7 @@ import time
 from pathlib import Path
 
 import pyspiel
+import results_file
 
 import games  # noqa: F401
 from games.cobardes import engine as E
@@ -32,6 +32,8 @@ from games.cobardes import packed as P
 from games.cobardes.packed_battle import PackedBattleGame, pack_logged, unpack
 
 RESULTS = Path(__file__).resolve().parent / "results"
+
+SEED = 1  # the random games whose moves are timed
 
 
 def playouts(game, n: int, seed: int) -> list[list[int]]:
@@ -156,11 +158,11 @@ def main(argv=None) -> None:
     parser.add_argument("--repeats", type=int, default=5, help="best of this many timings")
     parser.add_argument("--out", type=Path, default=RESULTS, help="results folder")
     parser.add_argument("--tag", default="", help="suffix of the result files")
-    args = parser.parse_args(argv)
+    args = results_file.parse_args(parser, argv)
     game = pyspiel.load_game("python_cobardes_battle", {"kinds": "all"})
     packed = PackedBattleGame({"kinds": "all"})
     states = {"engine": game.new_initial_state, "packed": packed.new_initial_state}
-    plays = playouts(game, args.games, seed=1)
+    plays = playouts(game, args.games, seed=SEED)
     moves = sum(len(a) for a in plays)
     time_apply(states["packed"], plays[:2])  # compile or load from numba's cache
     best = compare(states, plays, args.repeats)
@@ -179,14 +181,12 @@ def main(argv=None) -> None:
                  f"{on_pos['engine'] * 1e6:.2f} us, through the packed machine (pack, apply, "
                  f"unpack) {on_pos['packed'] * 1e6:.2f} us")
     print(*lines, sep="\n")
-    args.out.mkdir(parents=True, exist_ok=True)
     stem = "cobardes_engine_speed" + (f"_{args.tag}" if args.tag else "")
-    (args.out / f"{stem}.txt").write_text("\n".join(lines) + "\n")
-    (args.out / f"{stem}.json").write_text(json.dumps(
-        {"games": args.games, "moves": moves, "repeats": args.repeats,
-         "us": {name: {k: v * 1e6 for k, v in b.items()} for name, b in best.items()},
-         "move_on_pos_us": {k: v * 1e6 for k, v in on_pos.items()},
-         "lines": lines}, indent=1))
+    results_file.save(args.out, stem, lines,
+                      {"games": args.games, "moves": moves, "repeats": args.repeats,
+                       "us": {name: {k: v * 1e6 for k, v in b.items()} for name, b in best.items()},
+                       "move_on_pos_us": {k: v * 1e6 for k, v in on_pos.items()},
+                       "lines": lines}, seed=SEED)
 
 
 if __name__ == "__main__":

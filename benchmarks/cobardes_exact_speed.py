@@ -8,9 +8,14 @@ vs Sheep) replayed by ``packed.apply_packed``, nanoseconds a move. ``--against D
 loads another checkout's ``packed.py`` and ``fast_exact.py`` beside these and times both
 in turn in the same process: on a shared machine only figures taken in turn compare.
 
+Then both exact solvers, the Python :class:`analysis.cobardes.solvers.exact.ExactSolver` and the
+compiled one, on the same smaller battle (``--compare-combats``, default 3 combats of
+the same pairing), microseconds a position each, timed in turn: the figure the solver
+docs quote, written to ``benchmarks/results/cobardes_exact_speed.txt`` (and ``.json``)
+unless ``--against`` or ``--label`` is given (a comparison of checkouts is printed only).
+
 Run: ``.venv/bin/python benchmarks/cobardes_exact_speed.py [--repeats 3] [--label NAME]
-[--against OLD_CHECKOUT]``;
-prints its figures (nothing is written).
+[--against OLD_CHECKOUT]``.
 """
 
 from __future__ import annotations
@@ -23,9 +28,12 @@ import types
 from pathlib import Path
 
 import numpy as np
+import results_file
 from numba import njit
 
+from analysis.cobardes.model import payoff_values
 from analysis.cobardes.solvers import fast_exact
+from analysis.cobardes.solvers.exact import ExactSolver
 from games.cobardes import engine as E
 from games.cobardes import packed as P
 from games.cobardes.options import make_rules
@@ -126,6 +134,30 @@ def solve_us(solvers: dict, repeats: int) -> dict:
     return out
 
 
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def both_solvers_us(combats: int, repeats: int) -> dict:
+    """Microseconds a position of the Python and the compiled exact solver on PARAMS with
+    ``combats`` combats, timed in turn (a fresh memo each repeat; the compiled one's
+    compile happens first, off the clock): ``{name: (best, median, value, positions)}``."""
+    rules = make_rules(dict(PARAMS, combats=combats))
+    fast_exact.FastExactSolver(rules.cfg, rules.pay).value(rules.initial)
+    makers = {"python": lambda: ExactSolver(rules.cfg, payoff_values(rules.pay), record=False,
+                                            combat_memo=True),
+              "compiled": lambda: fast_exact.FastExactSolver(rules.cfg, rules.pay)}
+    times = {name: [] for name in makers}
+    for r in range(repeats):
+        for name in makers if r % 2 == 0 else list(makers)[::-1]:
+            solver = makers[name]()
+            start = time.perf_counter()
+            value = solver.value(rules.initial)
+            seconds = time.perf_counter() - start
+            times[name].append((seconds / solver.solved * 1e6, value, solver.solved))
+    return {name: (min(t for t, _, _ in runs), sorted(t for t, _, _ in runs)[len(runs) // 2],
+                   runs[0][1], runs[0][2]) for name, runs in times.items()}
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=4, help="solves of each solver")
@@ -135,7 +167,9 @@ def main(argv=None) -> None:
                              "solver and machine are timed in turn with these")
     parser.add_argument("--machine-repeats", type=int, default=12,
                         help="timings of each machine")
-    args = parser.parse_args(argv)
+    parser.add_argument("--compare-combats", type=int, default=3,
+                        help="combats of the battle both exact solvers solve (default 3)")
+    args = results_file.parse_args(parser, argv)
     solvers, machines = {"this": fast_exact}, {"this": P}
     if args.against:
         machines["against"], solvers["against"] = load_checkout(args.against)
@@ -145,6 +179,23 @@ def main(argv=None) -> None:
     for name, (low, median) in machine_ns(machines, args.machine_repeats).items():
         print(f"{args.label} phase machine ({name}): best {low:.0f} ns a move, median "
               f"{median:.0f}")
+    if args.against or args.label:
+        return
+    both = both_solvers_us(args.compare_combats, args.repeats)
+    (py, _, py_value, py_n), (co, _, co_value, co_n) = both["python"], both["compiled"]
+    lines = [f"machine: {results_file.machine()}",
+             f"{PARAMS['courtier0']} vs {PARAMS['courtier1']}, {PARAMS['villain0']} and "
+             f"{PARAMS['villain1']} named, {args.compare_combats} combats: the same value "
+             f"({py_value!r} and {co_value!r}) and positions ({py_n:,} and {co_n:,})",
+             f"exact solver, best of {args.repeats}, microseconds a position: Python "
+             f"{py:.1f}, compiled {co:.2f}; {py / co:.0f} times faster"]
+    print(*lines, sep="\n")
+    results_file.save(RESULTS, "cobardes_exact_speed", lines,
+                      {"params": PARAMS, "combats": args.compare_combats,
+                       "repeats": args.repeats,
+                       "us": {name: {"best": b, "median": m, "value": v, "positions": n}
+                              for name, (b, m, v, n) in both.items()},
+                       "speedup": py / co, "lines": lines}, seed=None)
 
 
 if __name__ == "__main__":

@@ -22,7 +22,6 @@ come from the defaults (cut) and from ``--method graph --minutes 30 --slices 3``
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import resource
@@ -31,6 +30,7 @@ import time
 from pathlib import Path
 
 import pyspiel
+import results_file
 
 import games  # noqa: F401
 from analysis.cobardes.solvers.subgames import compile_cut
@@ -56,7 +56,7 @@ def main(argv=None) -> None:
     parser.add_argument("--warriors", type=int, default=6, help="smaller armies: a trial run")
     parser.add_argument("--combats", type=int, default=7)
     parser.add_argument("--out", type=Path, default=RESULTS, help="results folder")
-    args = parser.parse_args(argv)
+    args = results_file.parse_args(parser, argv)
     c0, c1 = args.courtiers.split(",")
     params = {"kinds": "all", "courtier0": c0, "courtier1": c1}
     if (args.warriors, args.combats) != (6, 7):
@@ -122,10 +122,8 @@ def main(argv=None) -> None:
     summary["deal_values"] = deal_values(cg, strategy)
     summary["first_combat_mix"] = first_combat_mix(cg, strategy)
     summary["lines"] = lines
-    args.out.mkdir(parents=True, exist_ok=True)
     stem = "cobardes_full_battle" + ("" if args.method == "cut" else "_graph")
-    (args.out / f"{stem}.txt").write_text("\n".join(lines) + "\n")
-    (args.out / f"{stem}.json").write_text(json.dumps(summary, indent=1))
+    results_file.save(args.out, stem, lines, summary, seed=None)
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 
 import pyspiel
+import results_file
 
 import games  # noqa: F401
 from analysis.cobardes.advice.advise import _hidden_from_a_player
@@ -84,7 +85,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--spots", type=int, default=12)
     parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args(argv)
+    args = results_file.parse_args(parser, argv)
     with tempfile.TemporaryDirectory(prefix="farol-bench-") as cache:
         os.environ[store.CACHE_ENV] = cache  # the commands below inherit it
         return measure(args)
@@ -126,11 +127,8 @@ def measure(args: argparse.Namespace) -> int:
               f"each later answer, the whole command in a fresh process, {len(seconds)} "
               f"spots of random games: mean {mean:.1f} s, slowest {slowest:.1f} s "
               f"(aim: {AIM:.0f} s)"]
-    text = "\n".join(lines) + "\n"
-    print(text, end="")
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "cobardes_hidden_advice.txt").write_text(text)
-    (RESULTS / "cobardes_hidden_advice.json").write_text(json.dumps(out, indent=1) + "\n")
+    print(*lines, sep="\n")
+    results_file.save(RESULTS, "cobardes_hidden_advice", lines, out | {"lines": lines})
     return 0
 
 

@@ -18,6 +18,8 @@ import math
 import statistics
 from pathlib import Path
 
+import results_file
+
 from analysis.cobardes.studies.hidden_sweep import complete, hidden_matchups, load_hidden
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -52,7 +54,7 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--note", default="", help="how the machine was loaded during the sweep")
     parser.add_argument("--out", type=Path, default=RESULTS)
-    args = parser.parse_args(argv)
+    args = results_file.parse_args(parser, argv)
     records = load_hidden()
     total = len(hidden_matchups())
     lines = [f"hidden-villain matchups stored: {len(records)} of {total}",
@@ -95,8 +97,7 @@ def main(argv=None) -> None:
                          " (solved ones at their own time, the rest at the median)")
         lines += rates(list(records.values()))
     print(*lines, sep="\n")
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "cobardes_hidden_sweep.txt").write_text("\n".join(lines) + "\n")
+    results_file.write_text(args.out / "cobardes_hidden_sweep.txt", lines, seed=None)
 
 
 if __name__ == "__main__":

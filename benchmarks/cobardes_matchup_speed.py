@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 import pyspiel
+import results_file
 from results_file import machine, save
 
 import games  # noqa: F401
@@ -55,7 +56,7 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--courtiers", default="Squire,Archer", help="player 0's,player 1's")
     parser.add_argument("--out", type=Path, default=RESULTS)
-    args = parser.parse_args(argv)
+    args = results_file.parse_args(parser, argv)
     pairing = tuple(args.courtiers.split(","))
     game = pyspiel.load_game("python_cobardes_battle", hidden_params(pairing))
     record = {"machine": machine(), "provenance": provenance(None), "pairing": pairing}
@@ -97,10 +98,11 @@ def main(argv=None) -> None:
         f"hidden from all nine; public subgames exact ({k['exact_positions']:,} positions), "
         f"how each battle ends kept; {cg.num_nodes:,} nodes, {cg.num_infosets:,} information "
         f"sets, {cg.walked:,} positions walked",
-        f"compile, Python walk: {p['cpu_seconds']:.0f} CPU s ({p['exact_seconds']:.0f} s of "
-        f"it in the public subgames)",
-        f"compile, compiled walk: {k['cpu_seconds']:.0f} CPU s ({k['exact_seconds']:.0f} s of "
-        f"it in the public subgames); {p['cpu_seconds'] / k['cpu_seconds']:.1f}x less; the "
+        f"compile, Python walk: {p['cpu_seconds']:.0f} CPU s, {p['seconds']:.0f} wall s "
+        f"({p['exact_seconds']:.0f} wall s of it in the public subgames)",
+        f"compile, compiled walk: {k['cpu_seconds']:.0f} CPU s, {k['seconds']:.0f} wall s "
+        f"({k['exact_seconds']:.0f} wall s of it in the public subgames); "
+        f"{p['cpu_seconds'] / k['cpu_seconds']:.1f}x less CPU; the "
         f"same graph array for array: {'yes' if record['same_graph'] else 'NO'}",
         f"solve, old (CFR+, {OLD_ITERATIONS} iterations): {o['cpu_seconds']:.0f} CPU s, "
         f"exploitability within the abstraction {o['exploitability']:.4f}",

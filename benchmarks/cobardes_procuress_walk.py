@@ -21,6 +21,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+import results_file
 from results_file import machine, save
 
 from analysis.shared.provenance import code_commit, farol_version
@@ -63,7 +64,7 @@ def main(argv=None) -> None:
     parser.add_argument("--warriors", type=int, default=6, help="smaller armies: a trial run")
     parser.add_argument("--combats", type=int, default=7)
     parser.add_argument("--out", type=Path, default=RESULTS, help="results folder")
-    args = parser.parse_args(argv)
+    args = results_file.parse_args(parser, argv)
     c0, c1 = args.courtiers.split(",")
     if "Procuress" not in (c0, c1):
         parser.error("one of the two courtiers must be the Procuress")
@@ -96,7 +97,7 @@ def main(argv=None) -> None:
     print(*lines[-2:], sep="\n")
     save(args.out, "cobardes_procuress_walk", lines,
          {"params": params, "runs": runs, "same_graph": same, "commit": code_commit(),
-          "version": farol_version(), "lines": lines})
+          "version": farol_version(), "lines": lines}, seed=None)
     if not same:
         raise SystemExit("the two walks gave different graphs")
 

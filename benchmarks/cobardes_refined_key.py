@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 import pyspiel
+import results_file
 from results_file import machine, save
 
 import games  # noqa: F401
@@ -68,7 +69,7 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--iterations", type=int, default=200)
     parser.add_argument("--out", type=Path, default=RESULTS)
-    args = parser.parse_args(argv)
+    args = results_file.parse_args(parser, argv)
     text = [f"machine: {machine()}",
             f"farol {farol_version()}, commit {code_commit()}; CFR+ {args.iterations} "
             "iterations on the trunk's state graph; exploitability in battle points (half the "
@@ -93,7 +94,8 @@ def main(argv=None) -> None:
     print(text[-1])
     save(args.out, "cobardes_refined_key", text,
          {"version": farol_version(), "commit": code_commit(), "iterations": args.iterations,
-          "rows": rows, "refined_helps": refined["true"] < coarse["true"], "lines": text})
+          "rows": rows, "refined_helps": refined["true"] < coarse["true"], "lines": text},
+         seed=None)
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ from pathlib import Path
 
 import numpy as np
 import pyspiel
+import results_file
 from results_file import machine, save
 
 import games  # noqa: F401
@@ -115,7 +116,7 @@ def main(argv=None) -> None:
     parser.add_argument("--iterations", type=int, default=1000)
     parser.add_argument("--redo", action="store_true", help="run stored curves again")
     parser.add_argument("--out", type=Path, default=RESULTS)
-    args = parser.parse_args(argv)
+    args = results_file.parse_args(parser, argv)
     path = args.out / f"{STEM}.json"
     record = json.loads(path.read_text()) if path.exists() else {"matchups": {}}
     record.update(machine=machine(), provenance=provenance(None))

@@ -23,6 +23,7 @@ import tempfile
 from pathlib import Path
 
 import pyspiel
+import results_file
 from results_file import machine, run_farol, save
 
 import games  # noqa: F401
@@ -76,7 +77,7 @@ def main(argv=None) -> None:
                         help="spots also answered by solving the whole battle (default 1)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=RESULTS)
-    args = parser.parse_args(argv)
+    args = results_file.parse_args(parser, argv)
     header = machine()
     rng = random.Random(args.seed)
     rows = []

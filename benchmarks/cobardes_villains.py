@@ -12,13 +12,13 @@ writes ``benchmarks/results/cobardes_villains.{txt,json}``.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import time
 from pathlib import Path
 
 import pyspiel
+import results_file
 
 import games  # noqa: F401
 from analysis.solve import CFRSolver, compile_game
@@ -67,7 +67,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--budget", type=float, default=300.0, help="seconds (target 300)")
     parser.add_argument("--cfr-seconds", type=float, default=30.0)
-    args = parser.parse_args()
+    args = results_file.parse_args(parser)
     lines = [f"machine: {platform.machine()}, {os.cpu_count()} cores (shared), "
              f"python {platform.python_version()}"]
     rows = []
@@ -91,10 +91,8 @@ def main() -> None:
         f"iterations, {reduced['seconds']:.0f} s in all, value {reduced['value']:+.4f}, "
         f"exploitability within the abstraction {reduced['exploitability_in_abstraction']:.2e}")
     print(lines[-1], flush=True)
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / "cobardes_villains.txt").write_text("\n".join(lines) + "\n")
-    (RESULTS / "cobardes_villains.json").write_text(json.dumps(
-        {"lines": lines, "ladder": rows, "reduced_deck": reduced}, indent=1))
+    results_file.save(RESULTS, "cobardes_villains", lines,
+                      {"lines": lines, "ladder": rows, "reduced_deck": reduced}, seed=None)
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ import tempfile
 from pathlib import Path
 
 import pyspiel
+import results_file
 from results_file import machine, run_farol, save
 
 import games  # noqa: F401
@@ -77,7 +78,7 @@ def main(argv=None) -> None:
                         help="spots also solved exactly, the reference (default 2)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=RESULTS)
-    args = parser.parse_args(argv)
+    args = results_file.parse_args(parser, argv)
     header = machine()
     rows = []
     with tempfile.TemporaryDirectory() as cache:

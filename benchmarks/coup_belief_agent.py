@@ -31,6 +31,7 @@ from pathlib import Path
 
 import numpy as np
 import pyspiel
+import results_file
 from results_file import machine, save
 
 import games  # noqa: F401
@@ -120,7 +121,7 @@ def main(argv=None) -> None:
     parser.add_argument("--opponents", default=None, help="comma list (default: all)")
     parser.add_argument("--decks", default=",".join(C.DECKS), help="comma list")
     parser.add_argument("--setups", default=",".join(SETUPS), help="comma list")
-    args = parser.parse_args(argv)
+    args = results_file.parse_args(parser, argv)
     global AGENT
     AGENT = args.agent
     commit = code_commit().replace("+changes", "_changed")[:20]

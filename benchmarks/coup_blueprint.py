@@ -16,7 +16,6 @@ Run: ``.venv/bin/python benchmarks/coup_blueprint.py [--deck ambassador]``; writ
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import sys
@@ -25,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 import pyspiel
+import results_file
 from open_spiel.python.algorithms import exploitability
 
 import games  # noqa: F401
@@ -109,7 +109,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deck", default=None, help="also time a deck's cached graph")
     parser.add_argument("--quick", action="store_true", help="fewer iterations (a smoke run)")
-    args = parser.parse_args(argv)
+    args = results_file.parse_args(parser, argv)
     quick = args.quick
     out = {"machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores",
            "load_average": os.getloadavg()[0],
@@ -143,12 +143,9 @@ def main(argv=None) -> int:
                   f" sets; graph loaded in {d['load_seconds']:.0f} s; "
                   f"{d['seconds_per_iteration']:.1f} s an iteration, so 1,000 iterations of one "
                   f"setup take {d['hours_for_1000_iterations_per_setup']:.1f} h"]
-    text = "\n".join(lines) + "\n"
-    print(text, end="")
+    print(*lines, sep="\n")
     if not quick:
-        RESULTS.mkdir(exist_ok=True)
-        (RESULTS / "coup_blueprint.txt").write_text(text)
-        (RESULTS / "coup_blueprint.json").write_text(json.dumps(out, indent=1) + "\n")
+        results_file.save(RESULTS, "coup_blueprint", lines, out, seed=None)
     return 0
 
 

@@ -25,6 +25,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import results_file
+
 from analysis.shared.provenance import provenance
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -51,7 +53,7 @@ def main(argv=None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--render", action="store_true",
                         help="print and write the text of the stored JSON again, no build")
-    args = parser.parse_args(argv)
+    args = results_file.parse_args(parser, argv)
     stem = RESULTS / f"coup_blueprint_build_{args.deck}"
     if args.render:
         return write(json.loads(stem.with_suffix(".json").read_text()), stem)
@@ -111,11 +113,8 @@ def write(out: dict, stem: Path) -> int:
     commit = out.get("provenance", {}).get("commit")
     if commit:
         lines.append(f"code: commit {commit[:7]}")
-    text = "\n".join(lines) + "\n"
-    print(text, end="")
-    RESULTS.mkdir(exist_ok=True)
-    stem.with_suffix(".txt").write_text(text)
-    stem.with_suffix(".json").write_text(json.dumps(out, indent=1) + "\n")
+    print(*lines, sep="\n")
+    results_file.save(stem.parent, stem.name, lines, out)
     return 0 if out["exit_status"] == 0 else 1
 
 

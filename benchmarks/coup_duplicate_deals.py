@@ -34,6 +34,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import results_file
 from results_file import machine, save
 
 from analysis.cli import bots
@@ -165,7 +166,7 @@ def main(argv=None) -> None:
                         help="plain games for the baseline, per game measured (default 2)")
     parser.add_argument("--out", type=Path, default=RESULTS, help="results folder")
     parser.add_argument("--name", default="coup_duplicate_deals", help="results' file name")
-    args = parser.parse_args(argv)
+    args = results_file.parse_args(parser, argv)
     header = [
         f"machine: {machine()}",
         f"farol {farol_version()}, commit {code_commit()}, seed {args.seed}",

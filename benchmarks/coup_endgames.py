@@ -25,6 +25,8 @@ import platform
 import time
 from pathlib import Path
 
+import results_file
+
 from analysis.coup.model import Endgame, brackets_dir, markov_brackets_dir, save_bracket
 from analysis.coup.solvers.brackets import solve_bracket
 from analysis.coup.solvers.endgames import openspiel_exploitability
@@ -100,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--record", default=None,
                         help="print (and append) the line of a bracket record a sweep "
                              "already stored, instead of solving again")
-    args = parser.parse_args(argv)
+    args = results_file.parse_args(parser, argv)
     mover, other = (int(x) for x in args.coins.split(","))
     if args.bracket or args.record:
         if args.record:
@@ -110,15 +112,12 @@ def main(argv: list[str] | None = None) -> int:
             line = run_bracket(mover, other, args.deck, args.cap, args.save, args.markov,
                                parse_memory(args.max_memory))
         print(line)
-        RESULTS.mkdir(parents=True, exist_ok=True)
-        with open(RESULTS / "coup_endgames_brackets.txt", "a") as fh:
-            fh.write(line + "\n")
+        results_file.append_line(RESULTS / "coup_endgames_brackets.txt", line, seed=None)
         return 0
     line = run(mover, other, args.deck, 2 if args.quick else 3, args.openspiel)
     print(line)
-    RESULTS.mkdir(parents=True, exist_ok=True)
     name = "coup_endgames_quick.txt" if args.quick else "coup_endgames.txt"
-    (RESULTS / name).write_text(line + "\n")
+    results_file.write_text(RESULTS / name, [line], seed=None)
     return 0
 
 

@@ -33,6 +33,7 @@ from pathlib import Path
 
 import numpy as np
 import pyspiel
+import results_file
 from results_file import machine, save, timed_play
 
 import games  # noqa: F401
@@ -201,7 +202,7 @@ def main(argv=None) -> None:
     parser.add_argument("--pool", type=lambda text: comma_list("--pool", text), metavar="NAMES",
                         help="instead of playing: pool these results files' strength runs "
                              "(comma list of names, e.g. coup_fast_agent,coup_fast_agent_seed2)")
-    args = parser.parse_args(argv)
+    args = results_file.parse_args(parser, argv)
     if args.pool:
         pool(args.out, args.pool)
         return

@@ -28,6 +28,7 @@ import dataclasses
 import json
 from pathlib import Path
 
+import results_file
 from results_file import machine, save
 
 import games  # noqa: F401
@@ -86,7 +87,7 @@ def main(argv=None) -> None:
                         help="play nothing: write the lines of the games finished so far "
                              "(a stopped run's whole deals)")
     parser.add_argument("--out", type=Path, default=RESULTS, help="results folder")
-    args = parser.parse_args(argv)
+    args = results_file.parse_args(parser, argv)
     settings = L.Settings(args.depth, args.rollouts, args.turns, args.values)
     asked = args.agents.split(",")
     header = [

@@ -18,7 +18,6 @@ Run: ``.venv/bin/python benchmarks/coup_resolve.py [--spots 10] [--cold 3]``; wr
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import subprocess
@@ -27,6 +26,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import results_file
 
 import games  # noqa: F401
 from analysis.coup.advice.blueprint import ROLLOUTS, advise_spot, sample_spots
@@ -59,7 +59,7 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--cold", type=int, default=3,
                         help="spots per setup also timed as a fresh farol advise coup")
-    args = parser.parse_args(argv)
+    args = results_file.parse_args(parser, argv)
     out = {"machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores",
            "load_average": os.getloadavg()[0], "rollouts": ROLLOUTS,
            "provenance": provenance(args.seed), "setups": []}
@@ -120,11 +120,8 @@ def main(argv=None) -> int:
             if cold:
                 lines.append(f"  the whole command in a fresh process, {len(cold)} spots: mean "
                              f"{np.mean(cold):.1f} s, slowest {max(cold):.1f} s (aim: 10 s)")
-    text = "\n".join(lines) + "\n"
-    print(text, end="")
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "coup_resolve.txt").write_text(text)
-    (RESULTS / "coup_resolve.json").write_text(json.dumps(out, indent=1) + "\n")
+    print(*lines, sep="\n")
+    results_file.save(RESULTS, "coup_resolve", lines, out)
     return 0
 
 

@@ -18,6 +18,7 @@ import resource
 import time
 from pathlib import Path
 
+import results_file
 from results_file import machine, save
 
 import games  # noqa: F401
@@ -46,7 +47,7 @@ def main(argv=None) -> None:
     parser.add_argument("--deck", default="ambassador")
     parser.add_argument("--setup", default="basic")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "results")
-    args = parser.parse_args(argv)
+    args = results_file.parse_args(parser, argv)
     params = {"players": 2, "deck": args.deck, "two_player_setup": args.setup}
     load = machine()
     prov = provenance(SEED)

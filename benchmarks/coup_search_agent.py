@@ -31,6 +31,7 @@ from pathlib import Path
 
 import numpy as np
 import pyspiel
+import results_file
 from results_file import machine, save, timed_play
 
 import games  # noqa: F401
@@ -135,7 +136,7 @@ def main(argv=None) -> None:
     parser.add_argument("--out", type=Path, default=RESULTS, help="results folder")
     parser.add_argument("--name", default="coup_search_agent",
                         help="the results' file name, without .txt/.json (default coup_search_agent)")
-    args = parser.parse_args(argv)
+    args = results_file.parse_args(parser, argv)
     # Kept games belong to one version of the code: a new commit starts afresh.
     commit = code_commit().replace("+changes", "_changed")[:20]
     folder = store.cache("coup_search_agent",

@@ -19,13 +19,13 @@ writes ``benchmarks/results/coup_targets.{txt,json}``.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import time
 from pathlib import Path
 
 import numpy as np
+import results_file
 
 import games  # noqa: F401
 from analysis.cli.bots import build
@@ -61,7 +61,7 @@ def main(argv=None) -> int:
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--spots", type=int, default=20)
     parser.add_argument("--duel-games", type=int, default=400)
-    args = parser.parse_args(argv)
+    args = results_file.parse_args(parser, argv)
     params = {"players": 2, "deck": args.deck}
     out = {"machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores",
            "load_average": os.getloadavg()[0], "deck": args.deck, "games": args.games}
@@ -102,11 +102,10 @@ def main(argv=None) -> int:
     lines.append(f"2 players, blueprint against search ({d['games']} games, seats rotated): the "
                  f"blueprint wins {100 * d['win_rate']:.1f}% [{100 * d['ci95'][0]:.1f}, "
                  f"{100 * d['ci95'][1]:.1f}]")
-    text = "\n".join(lines) + "\n"
-    print(text, end="")
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "coup_targets.txt").write_text(text)
-    (RESULTS / "coup_targets.json").write_text(json.dumps(out, indent=1) + "\n")
+    print(*lines, sep="\n")
+    # Fixed seeds: the timed matches 1, the advice spots 7, the blueprint-search duel 3.
+    results_file.save(RESULTS, "coup_targets", lines, out,
+                      seed={"matches": 1, "spots": 7, "duel": 3})
     return 0
 
 

@@ -11,11 +11,13 @@ Run: ``.venv/bin/python benchmarks/coup_walk.py`` (writes ``results/coup_walk.tx
 
 from __future__ import annotations
 
+import argparse
 import platform
 import time
 from pathlib import Path
 
 import pyspiel
+import results_file
 from open_spiel.python.games import kuhn_poker  # noqa: F401  (registers python_kuhn_poker)
 
 import games  # noqa: F401  (registers python_coup)
@@ -94,7 +96,9 @@ def compile_rates(position: str, deck: str, cap: int) -> str:
 RESULTS = Path(__file__).resolve().parent / "results" / "coup_walk.txt"
 
 
-def main() -> None:
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    results_file.parse_args(parser, argv)
     lines = [f"baseline: python_kuhn_poker child() {kuhn_child_microseconds():.1f} us "
              f"[{platform.node()}, {time.strftime('%Y-%m-%d %H:%M')}]"]
     print(lines[0])
@@ -110,8 +114,7 @@ def main() -> None:
             lines.append(f"{position:45s} cap {cap} {deck:10s} {nodes:8,d} nodes: child() "
                          f"{nodes / seconds:9,.0f} nodes/s, walker {wnodes / wseconds:9,.0f} nodes/s")
             print(lines[-1])
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text("\n".join(lines) + "\n")
+    results_file.write_text(RESULTS, lines, seed=None)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,6 @@ writes ``benchmarks/results/goat_lords_agent_speed.{txt,json}`` (``--out`` anoth
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import time
@@ -22,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 import pyspiel
+import results_file
 
 import games  # noqa: F401
 from analysis.goat_lords.agents.greedy import greedy_bot
@@ -80,7 +80,7 @@ def main(argv=None) -> None:
     parser.add_argument("--simulations", type=int, default=DEFAULT.simulations,
                         help=f"the agent's simulations per move (default {DEFAULT.simulations})")
     parser.add_argument("--out", type=Path, default=RESULTS, help="results folder")
-    args = parser.parse_args(argv)
+    args = results_file.parse_args(parser, argv)
     r = run(args.games, args.seed, args.simulations)
     lines = [
         f"machine: {platform.machine()}, {os.cpu_count()} cores, python {platform.python_version()}",
@@ -96,10 +96,8 @@ def main(argv=None) -> None:
         f"lord won {r['lord_wins']:g} of {r['games']} (a speed sample, not a strength figure)",
     ]
     print("\n".join(lines))
-    args.out.mkdir(parents=True, exist_ok=True)
-    stem = "goat_lords_agent_speed"
-    (args.out / f"{stem}.txt").write_text("\n".join(lines) + "\n")
-    (args.out / f"{stem}.json").write_text(json.dumps({**r, "lines": lines}, indent=1) + "\n")
+    results_file.save(args.out, "goat_lords_agent_speed", lines, {**r, "lines": lines},
+                      seed=args.seed)
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 import pyspiel
+import results_file
 
 import games  # noqa: F401
 from analysis.goat_lords.agents import lord as search
@@ -73,7 +74,7 @@ def main(argv=None) -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=RESULTS, help="results folder")
-    args = parser.parse_args(argv)
+    args = results_file.parse_args(parser, argv)
     changes = json.loads(args.settings)
     settings = dataclasses.replace(search.DEFAULT, **changes)
     r = run(settings, args.games, args.players, args.seed)
@@ -82,9 +83,7 @@ def main(argv=None) -> None:
             f"{r['margin']:.1f} ± {r['margin_se']:.1f}, {r['ms_per_move']:.1f} ms a move, "
             f"{r['seconds_per_game']:.2f} s a game")
     print(line)
-    args.out.mkdir(parents=True, exist_ok=True)
-    with open(args.out / "goat_lords_agent_tuning.txt", "a") as fh:
-        fh.write(line + "\n")
+    results_file.append_line(args.out / "goat_lords_agent_tuning.txt", line, seed=args.seed)
 
 
 if __name__ == "__main__":

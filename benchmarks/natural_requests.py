@@ -3,8 +3,8 @@
 The three requests a user tries first, on a fresh clone (``FAROL_CACHE_DIR`` an empty
 temporary folder, the stored results of ``reports/data/`` as shipped in git):
 
-- Coup: opening advice in a 2-player game (``farol advise coup --history ...
-  --cap-pricing draw``);
+- Coup: opening advice in a 2-player game (``farol advise coup --history ...``: what
+  ``best`` plays there; ``--cap-pricing`` now goes only with ``--exact``);
 - ¡Cobardes!: advice at a battle's opening with a villain (``farol advise cobardes
   --my-courtier Squire --their-courtier Archer --my-villain Thug``);
 - ¡Cobardes!: a game against the solved opponent (``farol play python_cobardes_battle
@@ -21,7 +21,6 @@ Run: ``.venv/bin/python benchmarks/natural_requests.py [--timeout 60]``; writes
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import subprocess
@@ -30,6 +29,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import results_file
 from results_file import machine
 
 from analysis.shared.provenance import code_commit, farol_version
@@ -41,8 +41,8 @@ LIMIT = 10.0  # seconds a natural request may take
 
 REQUESTS = (
     ("coup opening",
-     ["advise", "coup", "--history", "Draw Duke;Draw Contessa;Draw Captain;Draw Assassin",
-      "--cap-pricing", "draw"], ""),
+     ["advise", "coup", "--history", "Draw Duke;Draw Contessa;Draw Captain;Draw Assassin"],
+     ""),
     ("cobardes villain advice",
      ["advise", "cobardes", "--my-courtier", "Squire", "--their-courtier", "Archer",
       "--my-villain", "Thug"], ""),
@@ -103,7 +103,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--timeout", type=float, default=60.0,
                         help="seconds after which a request is stopped (default 60)")
-    args = parser.parse_args()
+    args = results_file.parse_args(parser)
     record = {"version": farol_version(), "commit": code_commit(), "seed": None,
               "machine": machine(), "limit_seconds": LIMIT, "before": list(BEFORE),
               "precomputed": list(PRECOMPUTED),
@@ -130,9 +130,7 @@ def main() -> int:
               flush=True)
     lines += ["Before this work:"] + [f"  {b}" for b in BEFORE]
     lines += ["", "Storing the shipped answers:"] + [f"  {p}" for p in PRECOMPUTED]
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "natural_requests.txt").write_text("\n".join(lines) + "\n")
-    (RESULTS / "natural_requests.json").write_text(json.dumps(record, indent=1) + "\n")
+    results_file.save(RESULTS, "natural_requests", lines, record)
     print(f"written: {RESULTS / 'natural_requests.txt'}")
     return 0
 

@@ -19,6 +19,7 @@ import argparse
 from pathlib import Path
 
 import pyspiel
+import results_file
 from results_file import machine, save
 
 from analysis.shared.provenance import provenance
@@ -88,7 +89,7 @@ def main(argv=None) -> None:
     parser.add_argument("--engines", nargs="+", default=["public", "history"],
                         choices=["public", "history"])
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "results")
-    args = parser.parse_args(argv)
+    args = results_file.parse_args(parser, argv)
     load = machine()
     prov = provenance(None)
     compiled = compile_game(pyspiel.load_game(GAME))

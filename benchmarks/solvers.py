@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import io
 import math
 import multiprocessing as mp
 import os
@@ -36,6 +37,7 @@ from pathlib import Path
 
 import numpy as np
 import pyspiel
+import results_file
 from open_spiel.python import policy as policy_lib
 from open_spiel.python.algorithms import cfr as python_cfr
 
@@ -317,6 +319,13 @@ def chart(rows: list[dict], path: Path) -> None:
     plt.close(fig)
 
 
+def csv_lines(rows: list[list]) -> list[str]:
+    """Rows as CSV lines."""
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerows(rows)
+    return buffer.getvalue().splitlines()
+
+
 def compile_rates(quick: bool) -> list[dict]:
     """Nodes compiled per CPU second on our Python games, through OpenSpiel States and
     through the game's walker (``games.keys.Walker``), in this process one after the
@@ -352,7 +361,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="1 s / 4 s marks")
     parser.add_argument("--games", nargs="*", help="labels of the games to run (default all)")
-    args = parser.parse_args(argv)
+    args = results_file.parse_args(parser, argv)
     marks = (1.0, 4.0) if args.quick else (10.0, 60.0)
     timeout = 120.0 if args.quick else 600.0
     selected = [g for g in GAMES if not args.games or g[0] in args.games]
@@ -389,11 +398,9 @@ def main(argv: list[str] | None = None) -> int:
             )
     RESULTS.mkdir(parents=True, exist_ok=True)
     stem = "solvers_quick" if args.quick else "solvers"
-    with open(RESULTS / f"{stem}.csv", "w", newline="") as fh:
-        writer = csv.writer(fh)
-        writer.writerow(COLUMNS)
-        for row in rows:
-            writer.writerow([fmt(row.get(c)) for c in COLUMNS])
+    results_file.write_text(RESULTS / f"{stem}.csv", csv_lines(
+        [COLUMNS] + [[fmt(row.get(c)) for c in COLUMNS] for row in rows]), seed=None,
+        comment="# ")
     chart(rows, RESULTS / f"{stem}.png")
     ratios = []
     for label, _, _ in selected:
@@ -409,12 +416,10 @@ def main(argv: list[str] | None = None) -> int:
             ratios.append(ratio)
             print(f"speedup per iteration on {label}: {ratio:.1f}x")
     compiled = compile_rates(args.quick)
-    with open(RESULTS / f"{stem}_compile.csv", "w", newline="") as fh:
-        writer = csv.writer(fh)
-        writer.writerow(["game", "mode", "nodes", "states_nodes_per_s", "walker_nodes_per_s"])
-        for row in compiled:
-            writer.writerow([row["game"], row["mode"], row["nodes"], fmt(row["states"]),
-                             fmt(row.get("walker"))])
+    results_file.write_text(RESULTS / f"{stem}_compile.csv", csv_lines(
+        [["game", "mode", "nodes", "states_nodes_per_s", "walker_nodes_per_s"]]
+        + [[row["game"], row["mode"], row["nodes"], fmt(row["states"]), fmt(row.get("walker"))]
+           for row in compiled]), seed=None, comment="# ")
     best = [row.get("walker") or row["states"] for row in compiled]
     if best:
         print(

@@ -5,6 +5,9 @@ replay."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pyspiel
 import pytest
@@ -144,9 +147,29 @@ def test_play_and_a_goat_lords_match_say_what_best_is(capsys, monkeypatch):
 def test_what_best_is_carries_its_measured_strength():
     from analysis.play.bots import what_stands_behind
 
-    for params in ({}, {"players": 4}):
-        about = what_stands_behind("best", pyspiel.load_game("python_coup", params))
-        assert "%" in about["strength"] or "fair share" in about["strength"], about
+    results = Path(__file__).resolve().parents[1] / "benchmarks" / "results"
+    # At 2 players best is resolve: its line against search, and the exploiter's line.
+    about = what_stands_behind("best", pyspiel.load_game("python_coup", {}))
+    assert about["strength_measured_in"] == "benchmarks/results/coup_resolve_agent.txt"
+    data = json.loads((results / "coup_resolve_agent.json").read_text())
+    line = next(x for x in data["matches"] if x["opponent"] == "search")
+    lo, hi = line["ci95"]
+    assert about["strength"].startswith(
+        f"wins {100 * line['win_rate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] against search "
+        f"({line['deck']}, {line['setup']}, {line['games']:,} games); above 50% in "
+        f"{sum(x['above_half'] for x in data['matches'])} of {len(data['matches'])} ")
+    exploiter = next(x for x in json.loads((results / "coup_exploiter.json").read_text())["lines"]
+                     if x["agent"] == "resolve")
+    assert f"({exploiter['gain']:+.2f} of a game [{exploiter['gain_ci95'][0]:+.2f}, " in about[
+        "strength"]
+    # At 4 players best is fast: its pooled strength at a table of search agents.
+    about = what_stands_behind("best", pyspiel.load_game("python_coup", {"players": 4}))
+    x = json.loads((results / "coup_fast_agent_pooled.json").read_text())["strength"]
+    lo, hi = x["ci95_over_deals"]
+    assert about["strength"] == (
+        f"wins {100 * x['win_rate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] at a "
+        f"{x['players']}-player table of search agents (fair share {100 * x['fair_share']:.0f}%, "
+        f"{x['games']:,} games of duplicate deals)")
     lord = what_stands_behind("best", pyspiel.load_game("python_goat_lords"))
     assert "% [" in lord["strength"] and "against greedy" in lord["strength"]
     assert what_stands_behind("honest", pyspiel.load_game("python_coup")) is None

@@ -8,6 +8,9 @@
 - Its range is Bayes' rule: checked against the posterior computed by hand, enumerating
   the deals.
 - The re-solving agent's oracle gives the mix the agent itself plays.
+- Its bound (:func:`~analysis.coup.studies.local_best_response.bound_of`) on small
+  endgames against a fixed exploitable strategy brackets the exact gap OpenSpiel's best
+  response gives, without the blueprint.
 - Against the blueprint it finds at least 0.15 (slow; where the blueprint is built).
 """
 
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 from pathlib import Path
 
 import pyspiel
@@ -34,6 +38,8 @@ from analysis.coup.solvers.local_response import (
 )
 from analysis.coup.solvers.mix_oracle import PolicyOracle, WithValues
 from analysis.coup.studies import local_best_response as L
+from analysis.play.bots import make_bot
+from analysis.play.match import play_games
 from games.coup import cards as C
 from games.coup import engine as E
 from games.coup.view import infoset_key
@@ -199,6 +205,88 @@ def test_a_lower_bound_saves_and_reloads(tmp_path):
     assert L.load_bounds(path) == [again]  # a new measurement replaces the old one
     assert json.loads(path.read_text())["bounds"][0]["agent"] == "resolve"
     assert bound.at_least == 0.0 and again.at_least == pytest.approx(0.1)
+
+
+class FixedBot:
+    """The fixed strategy :func:`fixed_model` as a bot, drawing from its mixes (seeded)."""
+
+    def __init__(self, seat, seed):
+        self.seat, self.rng = seat, random.Random(seed)
+
+    def __call__(self, state):
+        actions, probs = zip(*fixed_model(state.core, self.seat), strict=True)
+        return self.rng.choices(actions, probs)[0]
+
+
+def with_fixed(name, game, seat, seed):
+    return FixedBot(seat, seed) if name == "fixed" else make_bot(name, game, seat, seed)
+
+
+@pytest.mark.parametrize("position", SMALL)
+def test_the_bound_brackets_the_exact_gap_of_an_exploitable_strategy(position, monkeypatch):
+    """A fixed mixed strategy (:func:`fixed_model`) on a small endgame, its exact gap from
+    OpenSpiel's best response for each seat: the best response wins ``(v + 1) / 2`` of the
+    games from a seat where it is worth ``v``, so over both seats it gains
+    ``(v0 + v1) / 4`` over an even game. The responder, played against the strategy from
+    both seats, measures a gain whose 95% interval holds that exact gap, and the gain is
+    its win rate less one half. Measured (400 games, seed 3): +0.271 [+0.243, +0.300]
+    for an exact +0.252 on the first endgame, +0.211 [+0.177, +0.246] for +0.220 on the
+    second. No blueprint is read."""
+    params = {"position": position, "turn_cap": 1}
+    played = 400
+    game = pyspiel.load_game("python_coup", params)
+    oracle = PolicyOracle(fixed_model, "fixed")
+    values = [exact_response(game, seat, oracle) for seat in (0, 1)]
+    gap = (values[0] + values[1]) / 4
+    assert gap > 0.2  # an exploitable strategy: the test has something to find
+    monkeypatch.setitem(A.ORACLES, "fixed", lambda game, seat: oracle)
+    monkeypatch.setattr(L, "make_bot", with_fixed)
+    settings = L.Settings(depth=10)  # deeper than these endgames: the exact response
+    rows = play_games("python_coup", (settings.name("fixed"), "fixed"), played, 3, params,
+                      build=L.build)
+    bound = L.bound_of("fixed", settings, game, 3, rows)
+    assert bound.games == played and bound.deals == played // 2
+    wins = sum(rows[i]["shares"][i % 2] for i in range(played))  # the responder's seat
+    assert bound.win_rate == pytest.approx(wins / played, abs=1e-12)
+    assert bound.gain == pytest.approx(bound.win_rate - 0.5, abs=1e-12)
+    assert bound.gain_ci95 == pytest.approx((bound.win_ci95[0] - 0.5, bound.win_ci95[1] - 0.5),
+                                            abs=1e-12)
+    assert bound.gain_ci95[0] <= gap <= bound.gain_ci95[1], (gap, bound.text())
+    assert bound.at_least == pytest.approx(max(0.0, bound.gain_ci95[0]))
+    assert bound.provenance["seed"] == 3 and bound.depth == 10
+
+
+def test_a_bound_is_complete_when_every_planned_game_was_played():
+    bound = L.LowerBound("resolve", "ambassador", "basic", 8, 4, 0.75, (0.5, 1.0), 0.25,
+                         (0.0, 0.5), 1, 0, 2, 3.5, {"version": "0", "commit": "x", "seed": 1})
+    assert bound.complete  # planned 0: as many as it has
+    assert L.LowerBound(**(bound.to_json() | {"planned": 8})).complete
+    assert not L.LowerBound(**(bound.to_json() | {"planned": 9})).complete
+    assert "+0.250 [95% interval +0.000, +0.500]" in bound.text()
+    assert "(8 games, wins 75.0%)" in bound.text()
+
+
+def test_bound_of_hand_made_rows():
+    """Four duplicate deals, the responder first in even games: its shares 1, 1 | 1, 0 |
+    0.5, 0.5 | 0, 1 make a win rate of 5/8 and a gain of +1/8; the interval is Student t
+    over the deals' means (1, 0.5, 0.5, 0.5), cut at 1."""
+    game = pyspiel.load_game("python_coup", {})
+    responder = [1.0, 1.0, 1.0, 0.0, 0.5, 0.5, 0.0, 1.0]
+    rows = {}
+    for i, share in enumerate(responder):
+        seat = i % 2  # game i seats the line-up's first agent at seat i % 2
+        shares = [0.0, 0.0]
+        shares[seat], shares[1 - seat] = share, 1.0 - share
+        rows[i] = {"shares": shares}
+    bound = L.bound_of("resolve", L.Settings(), game, 9, rows)
+    assert (bound.games, bound.deals) == (8, 4)
+    assert bound.win_rate == pytest.approx(5 / 8) and bound.gain == pytest.approx(1 / 8)
+    half = 3.182446305284263 * 0.25 / 2  # t(3) 97.5% quantile x sd 0.25 / sqrt(4)
+    # The interval is cut at a win rate of 1 (5/8 + half is 1.023).
+    assert bound.win_ci95 == pytest.approx((5 / 8 - half, 1.0), abs=1e-9)
+    assert bound.gain_ci95 == pytest.approx((1 / 8 - half, 0.5), abs=1e-9)
+    assert bound.at_least == 0.0  # the interval holds 0: nothing is bounded
+    assert (bound.deck, bound.setup) == ("ambassador", "basic")
 
 
 def built_blueprint(game, monkeypatch):

@@ -8,6 +8,8 @@ from open_spiel.python import policy
 from open_spiel.python.algorithms import cfr, expected_game_score, exploitability
 
 from analysis.play.gametree import count_tree
+from analysis.solve import compile_game
+from analysis.solve.lp import solve_lp
 from games import catalog
 from games.coup import endgame_game
 
@@ -41,13 +43,24 @@ def test_cfr_python_and_cpp_reduce_exploitability_and_agree():
 
 
 def test_cfr_finds_the_coup_that_wins():
-    """With 7 coins and one card each, a Coup wins at once (it cannot be blocked or challenged)."""
+    """With 7 coins and one card each, a Coup wins at once (it cannot be blocked or
+    challenged): the game is worth exactly 1 to P0, by the sequence-form LP, and after
+    15 iterations CFR's current strategy plays the Coup at every deal, winning every
+    game (its average still carries the early iterations' other moves). Uniform play
+    does not win for sure: the Coup has to be found."""
     game = endgame_game("?/duke/7;?/captain/0;move:0", deck="inquisitor", turn_cap=1)
+    assert solve_lp(compile_game(game)) == pytest.approx(1.0, abs=1e-9)
     solver = cfr.CFRSolver(game)
     for _ in range(15):
         solver.evaluate_and_update_policy()
-    value = expected_game_score.policy_value(game.new_initial_state(), [solver.average_policy()] * 2)
-    assert value[0] > 0.9
+    current = expected_game_score.policy_value(game.new_initial_state(),
+                                               [solver.current_policy()] * 2)
+    assert list(current) == [1.0, -1.0]
+    average = expected_game_score.policy_value(game.new_initial_state(),
+                                               [solver.average_policy()] * 2)[0]
+    uniform = expected_game_score.policy_value(game.new_initial_state(),
+                                               [policy.UniformRandomPolicy(game)] * 2)[0]
+    assert uniform < average < 1.0 and uniform < 0.9
 
 
 def test_small_variants_walk_exhaustively():

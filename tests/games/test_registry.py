@@ -59,4 +59,14 @@ def test_every_family_has_a_rulings_file():
 
 
 def test_games_module_imports_cleanly():
+    """Importing the package again registers nothing twice and loses nothing: the same
+    families in the same order, every game still loading with its own name and players."""
+    before = [(f.key, [e.name for e in f.games]) for f in catalog.families()]
     importlib.reload(importlib.import_module("games"))
+    assert [(f.key, [e.name for e in f.games]) for f in catalog.families()] == before
+    assert {"python_coup", "python_goat_lords", "python_cobardes_war"} <= {
+        e.name for e in catalog.entries()}
+    for entry in catalog.entries():
+        game = pyspiel.load_game(entry.name)
+        assert game.get_type().short_name == entry.name
+        assert game.num_players() >= 2
