@@ -1,10 +1,11 @@
 """``best``: the strongest Coup agent for the table.
 
-At 2 players it is the re-solving agent (:mod:`.resolve`), which beats the belief
-agent in every deck and 2-player setup and the search agent by more still
+At 2 players it is the re-solving agent that reads every decision from its re-solve
+(:mod:`.resolve_mixed`; the re-solving agent :mod:`.resolve`, which plays its card
+choices and the draft pick by plain rules, beats the belief agent in every deck and 2-player setup and the search agent by more still
 (``benchmarks/results/coup_resolve_agent.txt``), as the belief agent beats search
 (``benchmarks/results/coup_belief_agent.txt``) and search the blueprint
-(``benchmarks/results/coup_targets.txt``); at 3 to 8 players it is
+(``benchmarks/results/coup_targets.txt``)); at 3 to 8 players it is
 the fast search agent (:mod:`.fast`: the search agent's play with compiled
 roll-outs, measured among search agents in ``benchmarks/results/coup_fast_agent_pooled.txt``).
 The name it stood for is kept with every result played by ``best``.
@@ -17,7 +18,7 @@ import json
 import pyspiel
 
 from analysis.coup.agents.fast import BUDGET, FastSearchAgent
-from analysis.coup.agents.resolve import ResolveAgent
+from analysis.coup.agents.resolve_mixed import mixed_bot
 from analysis.coup.model import GAME
 from analysis.play.bots import Bot, BotSpec, register_bot
 from analysis.shared import store
@@ -25,6 +26,11 @@ from analysis.shared import store
 # What ``best`` stands for, in a user's words, by the kind of agent: its name, how it
 # plays, the data it reads and where its strength is measured.
 BEHIND = {
+    "MixedResolveAgent": ("resolve-mixed", "keeps the public beliefs over both players' hands "
+                          "from every claim, block and reveal, re-solves the rest of the turn "
+                          "over them at every decision (which card to lose, keep or show and "
+                          "the draft pick too) and mixes its moves at the rates it finds",
+                          "benchmarks/results/coup_resolve_mixed_agent.txt"),
     "ResolveAgent": ("resolve", "keeps the public beliefs over both players' hands from every "
                      "claim, block and reveal, re-solves the rest of the turn over them at "
                      "each decision and mixes its moves at the rates it finds",
@@ -42,7 +48,8 @@ BEHIND = {
 
 
 # The agents ``best`` has stood for, in a sentence's words, by the kind stored with results.
-AGENT_WORDS = {"ResolveAgent": "the re-solving agent", "BeliefSearchAgent": "the belief agent",
+AGENT_WORDS = {"MixedResolveAgent": "the re-solving agent, every decision mixed",
+               "ResolveAgent": "the re-solving agent", "BeliefSearchAgent": "the belief agent",
                "SearchAgent": "information-set search", "FastSearchAgent": "information-set search, compiled",
                "BlueprintAgent": "the blueprint"}
 
@@ -57,14 +64,15 @@ def agent_name(kind: str) -> str:
 
 def best_kind(players: int) -> str:
     """The kind of agent ``best`` stands for at a table of ``players`` (its class name, as
-    kept with results): the re-solving agent at 2 players, the fast search agent at 3 to 8."""
-    return "ResolveAgent" if players == 2 else "FastSearchAgent"
+    kept with results): the re-solving agent that mixes every decision at 2 players, the
+    fast search agent at 3 to 8."""
+    return "MixedResolveAgent" if players == 2 else "FastSearchAgent"
 
 
 def best_bot(game: pyspiel.Game, seat: int, seed: int = 0) -> Bot:
     """The re-solving agent at 2 players, the fast search agent at 3 to 8."""
-    if best_kind(game.num_players()) == "ResolveAgent":
-        return ResolveAgent(game, seat, seed)
+    if best_kind(game.num_players()) == "MixedResolveAgent":
+        return mixed_bot(game, seat, seed)
     return FastSearchAgent(game, seat, seed, BUDGET)
 
 
@@ -142,5 +150,5 @@ def strength_summary(measured: str) -> str:
             f"{', '.join(str(p) for p in sorted({x['players'] for x in lines}))} players")
 
 
-register_bot(BotSpec("best", "the strongest Coup agent: resolve at 2 players, fast at 3-8",
+register_bot(BotSpec("best", "the strongest Coup agent: resolve-mixed at 2 players, fast at 3-8",
                      best_bot, games=(GAME,), about=behind_best))
