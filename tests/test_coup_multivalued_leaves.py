@@ -76,3 +76,30 @@ def test_a_continuation_better_for_the_chooser_everywhere_is_the_one_played(para
     for key, mix in single.mixes.items():
         for action, p in mix.items():
             assert multi.mixes[key][action] == pytest.approx(p, abs=0.05)
+
+
+def test_the_agent_with_one_continuation_plays_as_resolve_mixed(tmp_path, monkeypatch):
+    """resolve-multi with the blueprint's leaf table as its one continuation re-solves
+    its first decision exactly as resolve-mixed does."""
+    from analysis.coup.agents.resolve_mixed import mixed_bot, multi_bot
+    from analysis.coup.solvers import continuations as K
+    from analysis.coup.solvers import leaf_table
+    from analysis.shared import store
+
+    monkeypatch.setenv(store.CACHE_ENV, str(tmp_path))
+    table = leaf_table.stored_table("ambassador")
+    one = K.Continuations("ambassador", "basic", ("blueprint",),
+                          {(c, "blueprint"): table.mean["basic"] for c in (0, 1)}, 50, {})
+    one.save(K.tables_path("ambassador", "basic"))
+    game = pyspiel.load_game("python_coup", {})
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    seat = state.current_player()
+    multi, mixed = multi_bot(game, seat, 0), mixed_bot(game, seat, 0)
+    for bot in (multi, mixed):
+        bot.iterations = ITERATIONS
+    a, b = multi.resolved(state.core), mixed.resolved(state.core)
+    assert a.mixes.keys() == b.mixes.keys()
+    for key, mix in b.mixes.items():
+        assert a.mixes[key] == pytest.approx(mix, abs=1e-12)

@@ -49,6 +49,7 @@ BOTS = {
     "resolve": resolve,
     "resolve-blueprint": resolve_blueprint,
     "resolve-mixed": resolve_mixed,
+    "resolve-multi": resolve_mixed,
     "best": best,
 }
 
@@ -65,6 +66,10 @@ def _resolve_mixed_oracle(game, seat: int):
     return resolve.ResolveOracle(resolve_mixed.mixed_bot(game, seat, 0))
 
 
+def _resolve_multi_oracle(game, seat: int):
+    return resolve.ResolveOracle(resolve_mixed.multi_bot(game, seat, 0))
+
+
 def _blueprint_oracle(game, seat: int):
     return blueprint.blueprint_oracle(game)
 
@@ -74,6 +79,7 @@ ORACLES = {
     "resolve": _resolve_oracle,
     "resolve-blueprint": _resolve_blueprint_oracle,
     "resolve-mixed": _resolve_mixed_oracle,
+    "resolve-multi": _resolve_multi_oracle,
     "blueprint": _blueprint_oracle,
 }
 ORACLES["best"] = ORACLES["resolve-mixed"]  # what best is at 2 players

@@ -103,7 +103,7 @@ class ResolveAgent(SearchAgent):
     def __init__(self, game: pyspiel.Game, seat: int, seed: int = 0, turns: int = TURNS,
                  horizon: int = HORIZON, iterations: int = ITERATIONS,
                  leaf: Leaf = heuristic, leaf_name: str = "cards and coins",
-                 quiet: frozenset = QUIET):
+                 quiet: frozenset = QUIET, continuations: Sequence[Leaf] | None = None):
         if game.num_players() != 2:
             raise InvalidParameterError("the re-solving agent plays 2-player Coup; use "
                                         "search for more players")
@@ -111,6 +111,8 @@ class ResolveAgent(SearchAgent):
         super().__init__(game, seat, seed)
         self.turns, self.horizon, self.iterations = turns, horizon, iterations
         self.leaf, self.leaf_name, self.quiet = leaf, leaf_name, quiet
+        # multi-valued leaves (the opponent picks how play goes on; leaf_name names them)
+        self.continuations = continuations
         self.measure = False  # whether its re-solves also measure their exploitability
         self.played: dict[tuple, dict[int, float]] = {}  # its mixes, by what it knew
         models = [OPPONENT, OPPONENT]
@@ -162,7 +164,8 @@ class ResolveAgent(SearchAgent):
         solved = SOLVED.get(key)
         if solved is None or (self.measure and math.isnan(solved.exploitability)):
             solved = resolve(belief.worlds, self.turns, self.horizon, self.iterations,
-                             self.leaf, measure=self.measure, quiet=self.quiet)
+                             self.leaf, measure=self.measure, quiet=self.quiet,
+                             continuations=self.continuations)
             SOLVED.put(key, solved)
         self.last = solved
         self.played.update(solved.mixes)
