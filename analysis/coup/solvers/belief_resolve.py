@@ -113,12 +113,15 @@ class Subgame:
 
 # What a player's information at a leaf ends with when it chooses how play goes on.
 AT_LEAF = ("leaf",)
+# The opponent's choice at the root of a safe re-solve: its alternative, or entering.
+AT_GADGET = ("gadget",)
+TAKE, ENTER = 0, 1
 
 
 def unroll(worlds: Sequence[tuple[float, E.Core]], turns: int | None = TURNS,
            horizon: int | None = HORIZON, leaf: Leaf = heuristic,
-           quiet: frozenset = QUIET, continuations: Sequence[Leaf] | None = None
-           ) -> Subgame:
+           quiet: frozenset = QUIET, continuations: Sequence[Leaf] | None = None,
+           gadget: dict | None = None) -> Subgame:
     """The game from ``worlds`` (whole positions at one public point, with their chances)
     to ``turns`` turns on and at most ``horizon`` decisions with a choice (``None``: no
     limit), each position past them a leaf worth ``leaf``. The last turn ends early
@@ -129,7 +132,16 @@ def unroll(worlds: Sequence[tuple[float, E.Core]], turns: int | None = TURNS,
     is instead a choice of the player not moving at the spot, among the continuations'
     values (each player 0's value of the position when play goes on that way), made on
     what that player sees there: its information set at the leaf. So the re-solved
-    strategy must do well whichever way the opponent plays on, not only against one."""
+    strategy must do well whichever way the opponent plays on, not only against one.
+
+    With ``gadget`` (the Resolve gadget of safe re-solving: Burch, Johanson & Bowling
+    2014; Brown & Sandholm 2017), the player not moving at the spot first chooses, on its
+    hand there (its :func:`~games.coup.view.infoset_key`), between its alternative value
+    ``gadget[key]`` (player 0's payoff, what that hand is worth to it under the strategy
+    being refined) and entering the spot. The re-solved strategy is then pushed to
+    hold every hand of the opponent to its alternative, not only the hands a model of
+    the opponent makes likely: the re-solve is no worse against a best response than
+    the strategy whose values it was given."""
     chooser = 1 - worlds[0][1].cur
     kind, payoff = [CHANCE], [0.0]
     out: dict[int, list] = {}
@@ -139,11 +151,27 @@ def unroll(worlds: Sequence[tuple[float, E.Core]], turns: int | None = TURNS,
     first_turn = worlds[0][1].turn
     total = sum(w for w, _ in worlds)
     stack, edges = [], []
+    entered = []
     for w, core in worlds:
         kind.append(-1)
         payoff.append(0.0)
         edges.append((len(kind) - 1, w / total, -1))
-        stack.append((len(kind) - 1, core, tuple((infoset_key(core, p),) for p in (0, 1)), 0))
+        node = len(kind) - 1
+        if gadget is not None:
+            own = infoset_key(core, chooser)
+            key = (chooser, (own, AT_GADGET))
+            if key not in infosets:
+                infosets[key] = (len(infosets), len(keys[chooser]), 2)
+                moves_at[key] = (TAKE, ENTER)
+                keys[chooser].extend([infosets[key][0]] * 2)
+            first = infosets[key][1]
+            kind[node] = PLAYER0 + chooser
+            kind.extend((TERMINAL, -1))
+            payoff.extend((float(gadget[own]), 0.0))
+            out[node] = [(node + 1, 0.0, first + TAKE), (node + 2, 0.0, first + ENTER)]
+            node += 2
+        entered.append(node)
+        stack.append((node, core, tuple((infoset_key(core, p),) for p in (0, 1)), 0))
     out[0] = edges
     roots = len(kind)  # nodes below this are the spot's own worlds
 
@@ -220,7 +248,7 @@ def unroll(worlds: Sequence[tuple[float, E.Core]], turns: int | None = TURNS,
                         np.concatenate([[0], np.cumsum(counts)]).astype(np.int64),
                         np.array(child, np.int64), np.array(prob, float),
                         np.array(slot, np.int64), tuple(np.array(k, np.int64) for k in keys))
-    return Subgame(graph, infosets, moves_at, len(worlds), tuple(e[0] for e in out[0]))
+    return Subgame(graph, infosets, moves_at, len(worlds), tuple(entered))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -248,17 +276,18 @@ class Resolved:
 def resolve(worlds: Sequence[tuple[float, E.Core]], turns: int | None = TURNS,
             horizon: int | None = HORIZON, iterations: int = ITERATIONS,
             leaf: Leaf = heuristic, measure: bool = False,
-            quiet: frozenset = QUIET, continuations: Sequence[Leaf] | None = None
-            ) -> Resolved:
+            quiet: frozenset = QUIET, continuations: Sequence[Leaf] | None = None,
+            gadget: dict | None = None) -> Resolved:
     """Re-solve the spot every world of ``worlds`` is at (the same public position, a
     player to move with a choice) by ``iterations`` of CFR+ on :func:`unroll`'s game
-    (``continuations``: multi-valued leaves, as :func:`unroll` says).
+    (``continuations``: multi-valued leaves; ``gadget``: the opponent's alternatives of
+    a safe re-solve; both as :func:`unroll` says).
     ``measure``: also compute the small game's exploitability (else NaN)."""
     core = worlds[0][1]
     if core.over or core.cur == E.CHANCE:
         raise InvalidPositionError("no player to move here")
     player, actions = core.cur, tuple(core.legal_actions())
-    sub = unroll(worlds, turns, horizon, leaf, quiet, continuations)
+    sub = unroll(worlds, turns, horizon, leaf, quiet, continuations, gadget)
     root = np.zeros(sub.graph.num_nodes)
     root[0] = 1.0
     solver = CyclicCFR(sub.graph, root)
