@@ -13,9 +13,9 @@ least*, in win probability averaged over the two seats: the units of
 says why); their lines say so, and the exploiter's bounds stand for them.
 
 Each measured agent is played by every response of ``--variants`` (depth, roll-outs,
-turns, values; by default the blueprint's values, roll-outs with both seats playing the
-agent's strategy, and a search of two of its own decisions), and its figure is the
-largest gain over them. Every run repeats the controls (``--controls``): responses whose
+turns, values; by default the blueprint's values, cards and coins, roll-outs with both
+seats playing the agent's strategy, and a search of two of its own decisions), and its
+figure is the largest gain over them. Every run repeats the controls (``--controls``): responses whose
 gain against a strategy with a known gap is known (at least 0.15 against the blueprint,
 at least 0.28 against ``resolve``); a run whose controls fall short says so, and its
 figures bound nothing better than they do. ``--rounds`` plays every line up to that many
@@ -49,7 +49,7 @@ from analysis.shared.provenance import code_commit, farol_version
 RESULTS = Path(__file__).resolve().parent / "results"
 STEM = "coup_local_best_response"
 UNMEASURABLE = ("search", "belief")
-VARIANTS = "1:0:2:blueprint,1:2:2:own,2:0:2:blueprint"
+VARIANTS = "1:0:2:blueprint,1:0:2:own,1:2:2:own,2:0:2:blueprint"
 # agent=variant>=least gain: responses whose gain is known, repeated in every run
 CONTROLS = "blueprint=1:0:2:own>=0.15,resolve=1:0:2:blueprint>=0.28"
 
@@ -98,7 +98,8 @@ def summary(agent: str, lines: list[dict]) -> str:
     top = max(mine, key=lambda x: x["gain"])
     lo, hi = top["gain_ci95"]
     settings = L.Settings(top["depth"], top["rollouts"], top["turns"], top.get("values", "own"))
-    return (f"{agent}: largest gain over {len(mine)} variants {top['gain']:+.3f} [95% "
+    variants = f"{len(mine)} variant{'s' if len(mine) > 1 else ''}"
+    return (f"{agent}: largest gain over {variants} {top['gain']:+.3f} [95% "
             f"interval {lo:+.3f}, {hi:+.3f}] ({top['games']:,} games; {settings.text()})")
 
 
@@ -109,14 +110,20 @@ def control_words(line: dict, least: float) -> str:
             f"{'reproduces' if ok else 'DOES NOT reproduce: this run bounds nothing'}")
 
 
-def kept_lines(path: Path, asked) -> list[dict]:
-    """The last results' lines of agents not measured now (each says its settings, seed
-    and commit)."""
+def line_key(x: dict) -> tuple:
+    """What a line measures: the agent, the response's settings and the tag."""
+    return (x["agent"], x["depth"], x["rollouts"], x["turns"], x.get("values", "own"),
+            x.get("tag", ""))
+
+
+def kept_lines(path: Path, measured) -> list[dict]:
+    """The last results' lines of other agents, responses or tags than those measured
+    now (each says its settings, seed and commit)."""
     try:
         old = json.loads(path.read_text())
     except (OSError, ValueError):
         return []
-    return [x for x in old.get("lines", []) if x["agent"] not in asked]
+    return [x for x in old.get("lines", []) if line_key(x) not in measured]
 
 
 def record_path(agent: str, settings: L.Settings, seed: int, tag: str) -> Path:
@@ -147,6 +154,9 @@ def main(argv=None) -> None:
     parser.add_argument("--tally-only", action="store_true",
                         help="play nothing: write the lines of the games finished so far "
                              "(a stopped run's whole deals)")
+    parser.add_argument("--note", default="",
+                        help="a line added under the header (say, the commit the games of a "
+                             "tally were played at)")
     parser.add_argument("--out", type=Path, default=RESULTS, help="results folder")
     args = parser.parse_args(argv)
     asked = [a for a in args.agents.split(",") if a]
@@ -162,7 +172,7 @@ def main(argv=None) -> None:
         "players, ambassador deck, basic setup; duplicate deals (each deal from both seats)",
         "gain: win rate - 50%, in win probability averaged over the seats, a lower bound on "
         "how much the agent's strategy loses to a best response (below 0 it bounds nothing)",
-    ]
+    ] + ([args.note] if args.note else [])
     print("\n".join(header), flush=True)
     results: dict[int, L.LowerBound] = {}
     target = min(args.rounds, args.games) if not args.tally_only else args.games
@@ -189,7 +199,7 @@ def main(argv=None) -> None:
     verdicts = [control_words(_line(results[i], "control", ""), plan[i][3])
                 for i in sorted(results) if plan[i][0] == "control"]
     summaries = [summary(agent, lines) for agent in asked if agent not in UNMEASURABLE]
-    lines = kept_lines(args.out / f"{STEM}.json", {p[1] for p in plan}) + lines
+    lines = kept_lines(args.out / f"{STEM}.json", {line_key(x) for x in lines}) + lines
     missing = [f"{agent}: not measured, it cannot give its mix for every hand "
                f"({NO_ORACLE[agent]}); see benchmarks/results/coup_exploiter.txt for the "
                "exploiter's bound" for agent in UNMEASURABLE]
