@@ -63,6 +63,16 @@ def variant(text: str) -> L.Settings:
         raise SystemExit(f"a variant is depth:rollouts:turns:values, not {text!r}") from None
 
 
+def capped(text: str, planned: int) -> tuple[L.Settings, int]:
+    """A variant with its games: ``depth:rollouts:turns:values[@games]`` (at most
+    ``planned``; a costly response can be played on fewer)."""
+    head, _, cap = text.partition("@")
+    try:
+        return variant(head), min(planned, int(cap)) if cap else planned
+    except ValueError:
+        raise SystemExit(f"a variant's cap is a number of games, not {cap!r}") from None
+
+
 def control(text: str) -> tuple[str, L.Settings, float]:
     """``agent=depth:rollouts:turns:values>=gain`` as its parts."""
     try:
@@ -139,8 +149,8 @@ def main(argv=None) -> None:
                         help="agents to measure by every variant, in order (default: "
                              "resolve-mixed, what best plays at 2 players)")
     parser.add_argument("--variants", default=VARIANTS,
-                        help="responses, each depth:rollouts:turns:values (values: own or "
-                             f"blueprint); default {VARIANTS}")
+                        help="responses, each depth:rollouts:turns:values[@games] (values: "
+                             f"own or blueprint; @games: play it on fewer); default {VARIANTS}")
     parser.add_argument("--controls", default=CONTROLS,
                         help=f"controls repeated in the run, each agent=variant>=gain "
                              f"(default {CONTROLS}; 'none': no controls)")
@@ -160,11 +170,12 @@ def main(argv=None) -> None:
     parser.add_argument("--out", type=Path, default=RESULTS, help="results folder")
     args = parser.parse_args(argv)
     asked = [a for a in args.agents.split(",") if a]
-    variants = [variant(v) for v in args.variants.split(",")]
+    variants = [capped(v, args.games) for v in args.variants.split(",")]
     controls = [] if args.controls == "none" else [control(c) for c in args.controls.split(",")]
-    plan = [("control", agent, settings, least, "") for agent, settings, least in controls]
-    plan += [("", agent, settings, None, args.tag) for agent in asked for settings in variants
-             if agent not in UNMEASURABLE]
+    plan = [("control", agent, settings, least, "", args.games)
+            for agent, settings, least in controls]
+    plan += [("", agent, settings, None, args.tag, most) for agent in asked
+             for settings, most in variants if agent not in UNMEASURABLE]
     header = [
         f"machine: {machine(load=False)}",
         f"farol {farol_version()}, commit {code_commit()}, seed {args.seed}",
@@ -177,17 +188,17 @@ def main(argv=None) -> None:
     results: dict[int, L.LowerBound] = {}
     target = min(args.rounds, args.games) if not args.tally_only else args.games
     while True:
-        for i, (role, agent, settings, _, tag) in enumerate(plan):
+        for i, (role, agent, settings, _, tag, most) in enumerate(plan):
             record = record_path(agent, settings, args.seed, tag)
             if args.tally_only:
                 bound = L.finished(agent, args.seed, settings, record)
             else:
-                bound = L.measure(agent, target, args.seed, settings, record=record,
-                                  progress=True)
+                bound = L.measure(agent, min(target, most), args.seed, settings,
+                                  record=record, progress=True)
             if bound is None:
                 print(f"{agent} ({settings.text()}): no deal finished yet", flush=True)
                 continue
-            results[i] = dataclasses.replace(bound, planned=args.games)
+            results[i] = dataclasses.replace(bound, planned=most)
             print(describe(_line(results[i], role, tag)), flush=True)
         if args.tally_only or target >= args.games:
             break
