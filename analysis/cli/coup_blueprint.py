@@ -20,7 +20,7 @@ import sys
 
 from analysis.cli.lists import comma_list
 from analysis.cli.numbers import int_in
-from analysis.coup.solvers import blueprint, leaf_table
+from analysis.coup.solvers import blueprint, continuations, leaf_table
 from analysis.coup.solvers.blueprint_resolve import compute_values, values_current
 from analysis.coup.studies import blueprint_bluffs as BB
 from analysis.coup.studies.blueprint_bounds import measure_bounds
@@ -37,7 +37,7 @@ LOCAL_GAMES = 2000
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("blueprint", help="the 2-player blueprint: build it, or show it")
-    what = parser.add_subparsers(dest="blueprint_command", metavar="build|info")
+    what = parser.add_subparsers(dest="blueprint_command", metavar="build|continuations|info")
     what.required = True
     build = what.add_parser("build", help="train the blueprint of a deck (resumable) and "
                                           "measure how much it can be beaten")
@@ -70,6 +70,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                        help="processes: with 2 (the default on 2 cores or more), the dealt "
                             "setups and the draft are built at the same time")
     build.set_defaults(func=run_build)
+    more = what.add_parser("continuations", help="the blueprint's continuation values for "
+                                                 "resolve-multi's re-solves (resumable)")
+    add_deck_arguments(more)
+    more.add_argument("--response-iterations", type=int_in(1), default=RESPONSE_ITERATIONS,
+                      help="iterations of the keyed best response continuation "
+                           f"(default {RESPONSE_ITERATIONS})")
+    more.set_defaults(func=run_continuations)
     info = what.add_parser("info", help="what the stored blueprint is and how accurate")
     add_deck_arguments(info, every=True)
     info.add_argument("--json", action="store_true", help="print the summary as JSON")
@@ -122,6 +129,19 @@ def run_build(args: argparse.Namespace) -> int:
         for setup in mine if args.bluff_games else ():
             BB.save_table(BB.play_and_tally(bp, setup, args.bluff_games, args.seed, progress))
     print_info(args.deck, setups)
+    return 0
+
+
+def run_continuations(args: argparse.Namespace) -> int:
+    setups = parse_setups(args.setups)
+    for setup in setups:
+        if blueprint.part_of(setup) != "dealt":
+            raise InvalidParameterError(f"--setups {setup}: continuation values are built "
+                                        "for the dealt setups (basic, standard)")
+        continuations.build(args.deck, setup, response_iterations=args.response_iterations,
+                            progress=shown())
+        print(f"continuation values of the {args.deck} deck's {setup} setup built "
+              f"({store.shown(continuations.tables_path(args.deck, setup))})")
     return 0
 
 

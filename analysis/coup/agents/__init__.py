@@ -30,6 +30,7 @@ from analysis.coup.agents import fast
 from analysis.coup.agents import resolve
 from analysis.coup.agents import resolve_blueprint
 from analysis.coup.agents import weighed
+from analysis.coup.agents import resolve_mixed
 from analysis.coup.agents import best
 # isort: on
 from analysis.play import bots as every_game
@@ -49,6 +50,8 @@ BOTS = {
     "resolve": resolve,
     "resolve-blueprint": resolve_blueprint,
     "weighed": weighed,
+    "resolve-mixed": resolve_mixed,
+    "resolve-multi": resolve_mixed,
     "best": best,
 }
 
@@ -61,6 +64,14 @@ def _resolve_blueprint_oracle(game, seat: int):
     return resolve.ResolveOracle(resolve_blueprint.resolve_blueprint_bot(game, seat, 0))
 
 
+def _resolve_mixed_oracle(game, seat: int):
+    return resolve.ResolveOracle(resolve_mixed.mixed_bot(game, seat, 0))
+
+
+def _resolve_multi_oracle(game, seat: int):
+    return resolve.ResolveOracle(resolve_mixed.multi_bot(game, seat, 0))
+
+
 def _blueprint_oracle(game, seat: int):
     return blueprint.blueprint_oracle(game)
 
@@ -69,9 +80,11 @@ def _blueprint_oracle(game, seat: int):
 ORACLES = {
     "resolve": _resolve_oracle,
     "resolve-blueprint": _resolve_blueprint_oracle,
+    "resolve-mixed": _resolve_mixed_oracle,
+    "resolve-multi": _resolve_multi_oracle,
     "blueprint": _blueprint_oracle,
 }
-ORACLES["best"] = ORACLES["resolve"]  # what best is at 2 players
+ORACLES["best"] = ORACLES["resolve-mixed"]  # what best is at 2 players
 
 _SEEDED = ("its move at a spot is the best of roll-outs drawn from a random stream that "
            "every earlier decision of its own advanced, and from its private memory: its "

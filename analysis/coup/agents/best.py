@@ -4,7 +4,9 @@ At 2 players it is the re-solving agent (:mod:`.resolve`), which beats the belie
 agent in every deck and 2-player setup and the search agent by more still
 (``benchmarks/results/coup_resolve_agent.txt``), as the belief agent beats search
 (``benchmarks/results/coup_belief_agent.txt``) and search the blueprint
-(``benchmarks/results/coup_targets.txt``); at 3 to 8 players it is
+(``benchmarks/results/coup_targets.txt``). The re-solving agent that reads every decision
+from its re-solve (:mod:`.resolve_mixed`, card choices and the draft pick included) takes
+its place only once a local best response measures it less exploitable; at 3 to 8 players it is
 the fast search agent (:mod:`.fast`: the search agent's play with compiled
 roll-outs, measured among search agents in ``benchmarks/results/coup_fast_agent_pooled.txt``).
 The name it stood for is kept with every result played by ``best``.
@@ -25,6 +27,11 @@ from analysis.shared import store
 # What ``best`` stands for, in a user's words, by the kind of agent: its name, how it
 # plays, the data it reads and where its strength is measured.
 BEHIND = {
+    "MixedResolveAgent": ("resolve-mixed", "keeps the public beliefs over both players' hands "
+                          "from every claim, block and reveal, re-solves the rest of the turn "
+                          "over them at every decision (which card to lose, keep or show and "
+                          "the draft pick too) and mixes its moves at the rates it finds",
+                          "benchmarks/results/coup_resolve_mixed_agent.txt"),
     "ResolveAgent": ("resolve", "keeps the public beliefs over both players' hands from every "
                      "claim, block and reveal, re-solves the rest of the turn over them at "
                      "each decision and mixes its moves at the rates it finds",
@@ -44,7 +51,8 @@ BEHIND = {
 
 
 # The agents ``best`` has stood for, in a sentence's words, by the kind stored with results.
-AGENT_WORDS = {"ResolveAgent": "the re-solving agent", "BeliefSearchAgent": "the belief agent",
+AGENT_WORDS = {"MixedResolveAgent": "the re-solving agent, every decision mixed",
+               "ResolveAgent": "the re-solving agent", "BeliefSearchAgent": "the belief agent",
                "SearchAgent": "information-set search", "FastSearchAgent": "information-set search, compiled",
                "WeighedAgent": "information-set search over weighed beliefs",
                "BlueprintAgent": "the blueprint"}
@@ -145,5 +153,5 @@ def strength_summary(measured: str) -> str:
             f"{', '.join(str(p) for p in sorted({x['players'] for x in lines}))} players")
 
 
-register_bot(BotSpec("best", "the strongest Coup agent: resolve at 2 players, fast at 3-8",
+register_bot(BotSpec("best", "the strongest Coup agent: resolve-mixed at 2 players, fast at 3-8",
                      best_bot, games=(GAME,), about=behind_best))

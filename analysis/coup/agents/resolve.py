@@ -36,6 +36,7 @@ from analysis.coup.model import GAME, two_card_hands_only
 from analysis.coup.solvers.belief_resolve import (
     HORIZON,
     ITERATIONS,
+    QUIET,
     TURNS,
     Leaf,
     Resolved,
@@ -51,6 +52,9 @@ from games.coup.view import infoset_key
 from games.errors import InvalidParameterError
 
 OPPONENT = ClaimModel(truth=2.0, bluff=0.3, challenge=0.2)
+# Steps a player with two copies of a card passes without stopping (the engine settles
+# them), so not every world of a public history stops there.
+SKIPPED = (E.S_LOSE, E.S_SHOW)
 
 
 class SolvedSpots:
@@ -92,16 +96,23 @@ class ResolveAgent(SearchAgent):
     challenges and blocks re-solved instead of searched. ``leaf`` values the positions
     where a re-solve stops (``leaf_name`` tells re-solves with different leaves apart)."""
 
+    # Whether every decision is read from the re-solve (card choices and the draft pick
+    # too), else only turn actions, challenges and blocks (the rest by the plain rules).
+    every = False
+
     def __init__(self, game: pyspiel.Game, seat: int, seed: int = 0, turns: int = TURNS,
                  horizon: int = HORIZON, iterations: int = ITERATIONS,
-                 leaf: Leaf = heuristic, leaf_name: str = "cards and coins"):
+                 leaf: Leaf = heuristic, leaf_name: str = "cards and coins",
+                 quiet: frozenset = QUIET, continuations: Sequence[Leaf] | None = None):
         if game.num_players() != 2:
             raise InvalidParameterError("the re-solving agent plays 2-player Coup; use "
                                         "search for more players")
         two_card_hands_only(game.config.numbers, "the re-solving agent")
         super().__init__(game, seat, seed)
         self.turns, self.horizon, self.iterations = turns, horizon, iterations
-        self.leaf, self.leaf_name = leaf, leaf_name
+        self.leaf, self.leaf_name, self.quiet = leaf, leaf_name, quiet
+        # multi-valued leaves (the opponent picks how play goes on; leaf_name names them)
+        self.continuations = continuations
         self.measure = False  # whether its re-solves also measure their exploitability
         self.played: dict[tuple, dict[int, float]] = {}  # its mixes, by what it knew
         models = [OPPONENT, OPPONENT]
@@ -121,6 +132,14 @@ class ResolveAgent(SearchAgent):
         total = sum(weights)
         return [(a, w / total) for a, w in zip(legal, weights, strict=True)]
 
+    def __call__(self, state: pyspiel.State) -> int:
+        if not self.every:
+            return super().__call__(state)
+        legal = state.legal_actions(self.seat)
+        if len(legal) == 1:
+            return legal[0]
+        return self.search(None, state.core, legal)
+
     def search(self, view, core: E.Core, legal: Sequence[int]) -> int:
         """The move sampled from the re-solved mix at the seat's hand."""
         mine = self.resolved(core).mixes[infoset_key(core, self.seat)]
@@ -128,14 +147,25 @@ class ResolveAgent(SearchAgent):
 
     def resolved(self, core: E.Core) -> Resolved:
         """The spot at ``core`` re-solved (the beliefs brought up to it first; only its
-        public history is read): the mix of every hand of the seat's range."""
-        self.belief.update(core)
+        public history is read): the mix of every hand of the seat's range.
+
+        A card to lose or show is a choice only with two different cards: a player with
+        a pair loses or shows without stopping there. The beliefs at such a spot leave
+        those worlds out, so they are read for the re-solve and not kept: the beliefs go
+        on from the last spot every world reaches."""
+        if core.queue[0][0] in SKIPPED:
+            belief = copy.copy(self.belief)
+            belief.update(core)
+        else:
+            self.belief.update(core)
+            belief = self.belief
         key = (core.cfg, self.seat, self.turns, self.horizon, self.iterations, self.leaf_name,
-               _public(core))
+               self.every, self.quiet, _public(core), _length(core))
         solved = SOLVED.get(key)
         if solved is None or (self.measure and math.isnan(solved.exploitability)):
-            solved = resolve(self.belief.worlds, self.turns, self.horizon, self.iterations,
-                             self.leaf, measure=self.measure)
+            solved = resolve(belief.worlds, self.turns, self.horizon, self.iterations,
+                             self.leaf, measure=self.measure, quiet=self.quiet,
+                             continuations=self.continuations)
             SOLVED.put(key, solved)
         self.last = solved
         self.played.update(solved.mixes)
@@ -158,11 +188,14 @@ class ResolveOracle(MixOracle):
     A re-solve depends only on the public history, the seat and the settings (the
     module's docstring), so the agent's state at a public history is computed once,
     from its state at its last re-solve before (kept by public history), and one
-    re-solve gives every hand's mix. Its other choices (which card to lose, keep or
-    show) are the plain rules' (:func:`~.rules_of_thumb.plain_choice`): one move for
-    each hand. Spots are asked in the order the game reaches them along any line of
-    play (a range update, a search and a roll-out all do), so the state before a spot
-    is always kept.
+    re-solve gives every hand's mix. An agent that re-solves every decision
+    (:mod:`.resolve_mixed`) answers every choice from its re-solve; for the others, the
+    choices they do not re-solve (which card to lose, keep or show, the draft pick) are
+    the plain rules' (:func:`~.rules_of_thumb.plain_choice`): one move for each hand.
+    Spots are asked in the order the game reaches them along any line of play (a range
+    update, a search and a roll-out all do), so the state before a spot is always kept;
+    spots of one public history are told apart by the events so far (a draft pick and
+    the first turn share one).
     """
 
     name = "resolve"
@@ -171,7 +204,9 @@ class ResolveOracle(MixOracle):
         self.agent = agent
         self.seat = agent.seat
         self.start_spot = _Spot(agent.belief, dict(agent.played), None)
-        self.spots: dict[tuple, _Spot] = {}
+        # public history -> the number of events so far (private ones too: spots with
+        # one public history, such as a draft pick and the first turn) -> the state there
+        self.spots: dict[tuple, dict[int, _Spot]] = {}
 
     def mix(self, core: E.Core, player: int) -> list[tuple[int, float]]:
         if player != self.seat:
@@ -180,6 +215,9 @@ class ResolveOracle(MixOracle):
         legal = core.legal_actions()
         if len(legal) == 1:
             return [(legal[0], 1.0)]
+        if self.agent.every:
+            mine = self.solved(core).mixes[infoset_key(core, player)]
+            return [(a, mine.get(a, 0.0)) for a in legal]
         view = View.of_core(core, player)
         if view.step[0] == E.S_PICK or view.step[0] not in SEARCHED:
             return point(plain_choice(view, legal), legal)
@@ -191,22 +229,29 @@ class ResolveOracle(MixOracle):
 
     def solved(self, core: E.Core) -> Resolved:
         """The agent's re-solve of the public history of ``core``."""
-        public = _public(core)
-        spot = self.spots.get(public)
+        return self._spot(core).solved
+
+    def _spot(self, core: E.Core) -> _Spot:
+        public, length = _public(core), _length(core)
+        spot = self.spots.get(public, {}).get(length)
         if spot is not None:
-            return spot.solved
-        base = next((self.spots[public[:k]] for k in range(len(public) - 1, -1, -1)
-                     if public[:k] in self.spots), self.start_spot)
+            return spot
+        base = self.start_spot
+        for k in range(len(public), -1, -1):
+            here = [n for n in self.spots.get(public[:k], ()) if n < length]
+            if here:
+                base = self.spots[public[:k]][max(here)]
+                break
         agent = self.agent
         agent.belief, agent.played = copy.copy(base.belief), dict(base.played)
         solved = agent.resolved(core)
-        self.spots[public] = _Spot(agent.belief, agent.played, solved)
-        return solved
+        spot = self.spots.setdefault(public, {})[length] = _Spot(agent.belief, agent.played,
+                                                                 solved)
+        return spot
 
     def belief_at(self, core: E.Core) -> PublicBelief:
         """The agent's public beliefs at ``core``'s spot, once it has re-solved there."""
-        self.solved(core)
-        return self.spots[_public(core)].belief
+        return self._spot(core).belief
 
     def prune(self, core: E.Core) -> None:
         public = _public(core)
@@ -216,6 +261,15 @@ class ResolveOracle(MixOracle):
 def _public(core: E.Core) -> tuple:
     # What a spot is kept by: its public history.
     return tuple(new_public(None, core.log))
+
+
+def _length(core: E.Core) -> int:
+    # The events so far, private ones too: the same in every world at one point of play.
+    n, node = 0, core.log
+    while node is not None:
+        node = node[0]
+        n += 1
+    return n
 
 
 def resolve_bot(game: pyspiel.Game, seat: int, seed: int = 0):

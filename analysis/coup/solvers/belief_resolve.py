@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -38,6 +39,8 @@ ITERATIONS = 200
 # them leaves every player's count of cards and coins as it is, so the heuristic's value.
 QUIET = frozenset((E.S_REDRAW, E.S_XDRAW, E.S_XDRAW2, E.S_KEEP, E.S_IRETURN, E.S_SHOW,
                    E.S_IDECIDE, E.S_IREDRAW))
+# An exchange's draw and the cards kept (what :func:`exchange_played` plays out at a leaf).
+EXCHANGE = frozenset((E.S_XDRAW, E.S_XDRAW2, E.S_KEEP))
 
 Leaf = Callable[[E.Core], float]
 
@@ -57,6 +60,43 @@ def _strength_gap(cards: tuple[int, ...], coins: tuple[int, ...], numbers: C.Num
     return share[0] - share[1]
 
 
+def exchange_played(leaf: Leaf, size: int = 200_000) -> Leaf:
+    """``leaf`` for values that read the hands (the blueprint's table): a position cut
+    while an exchange is still to draw or keep is worth the draw's chances with the
+    exchanger keeping the cards ``leaf`` values most for it (else an exchange would be
+    worth the cards it started with). Positions are kept by their cards, coins and
+    steps left, ``size`` at most."""
+    memo: dict = {}
+
+    def value(core: E.Core) -> float:
+        if core.over or not core.queue or core.queue[0][0] not in EXCHANGE:
+            return leaf(core)
+        key = (core.hands, core.court, core.drawn, core.coins, core.actor, core.queue,
+               core.revealed)
+        known = memo.get(key)
+        if known is not None:
+            return known
+        if core.cur == E.CHANCE:
+            v = 0.0
+            for action, prob in core.chance_outcomes():
+                child = core.copy()
+                child.apply(action)
+                v += prob * value(child)
+        else:
+            sign = 1.0 if core.cur == 0 else -1.0
+            best = -math.inf
+            for action in core.legal_actions():
+                child = core.copy()
+                child.apply(action)
+                best = max(best, sign * value(child))
+            v = sign * best
+        if len(memo) >= size:
+            memo.clear()
+        memo[key] = v
+        return v
+    return value
+
+
 @dataclasses.dataclass(frozen=True)
 class Subgame:
     """The unrolled spot as the solver's graph; ``infosets[(player, seen)]`` is
@@ -71,11 +111,38 @@ class Subgame:
     roots: tuple[int, ...]  # each world's node
 
 
+# What a player's information at a leaf ends with when it chooses how play goes on.
+AT_LEAF = ("leaf",)
+# The opponent's choice at the root of a safe re-solve: its alternative, or entering.
+AT_GADGET = ("gadget",)
+TAKE, ENTER = 0, 1
+
+
 def unroll(worlds: Sequence[tuple[float, E.Core]], turns: int | None = TURNS,
-           horizon: int | None = HORIZON, leaf: Leaf = heuristic) -> Subgame:
+           horizon: int | None = HORIZON, leaf: Leaf = heuristic,
+           quiet: frozenset = QUIET, continuations: Sequence[Leaf] | None = None,
+           gadget: dict | None = None) -> Subgame:
     """The game from ``worlds`` (whole positions at one public point, with their chances)
     to ``turns`` turns on and at most ``horizon`` decisions with a choice (``None``: no
-    limit), each position past them a leaf worth ``leaf``."""
+    limit), each position past them a leaf worth ``leaf``. The last turn ends early
+    where only ``quiet`` steps are left (steps the leaf values do not tell apart), except
+    at the spot itself: its decision is always played.
+
+    With ``continuations`` (multi-valued leaves: Brown, Sandholm & Amos 2018), each leaf
+    is instead a choice of the player not moving at the spot, among the continuations'
+    values (each player 0's value of the position when play goes on that way), made on
+    what that player sees there: its information set at the leaf. So the re-solved
+    strategy must do well whichever way the opponent plays on, not only against one.
+
+    With ``gadget`` (the Resolve gadget of safe re-solving: Burch, Johanson & Bowling
+    2014; Brown & Sandholm 2017), the player not moving at the spot first chooses, on its
+    hand there (its :func:`~games.coup.view.infoset_key`), between its alternative value
+    ``gadget[key]`` (player 0's payoff, what that hand is worth to it under the strategy
+    being refined) and entering the spot. The re-solved strategy is then pushed to
+    hold every hand of the opponent to its alternative, not only the hands a model of
+    the opponent makes likely: the re-solve is no worse against a best response than
+    the strategy whose values it was given."""
+    chooser = 1 - worlds[0][1].cur
     kind, payoff = [CHANCE], [0.0]
     out: dict[int, list] = {}
     infosets: dict = {}
@@ -84,21 +151,59 @@ def unroll(worlds: Sequence[tuple[float, E.Core]], turns: int | None = TURNS,
     first_turn = worlds[0][1].turn
     total = sum(w for w, _ in worlds)
     stack, edges = [], []
+    entered = []
     for w, core in worlds:
         kind.append(-1)
         payoff.append(0.0)
         edges.append((len(kind) - 1, w / total, -1))
-        stack.append((len(kind) - 1, core, tuple((infoset_key(core, p),) for p in (0, 1)), 0))
+        node = len(kind) - 1
+        if gadget is not None:
+            own = infoset_key(core, chooser)
+            key = (chooser, (own, AT_GADGET))
+            if key not in infosets:
+                infosets[key] = (len(infosets), len(keys[chooser]), 2)
+                moves_at[key] = (TAKE, ENTER)
+                keys[chooser].extend([infosets[key][0]] * 2)
+            first = infosets[key][1]
+            kind[node] = PLAYER0 + chooser
+            kind.extend((TERMINAL, -1))
+            payoff.extend((float(gadget[own]), 0.0))
+            out[node] = [(node + 1, 0.0, first + TAKE), (node + 2, 0.0, first + ENTER)]
+            node += 2
+        entered.append(node)
+        stack.append((node, core, tuple((infoset_key(core, p),) for p in (0, 1)), 0))
     out[0] = edges
+    roots = len(kind)  # nodes below this are the spot's own worlds
+
+    def stop(node: int, core: E.Core, seen: tuple) -> None:
+        # A leaf: one value, or the chooser's pick among the continuations' values.
+        if continuations is None:
+            kind[node], payoff[node] = TERMINAL, leaf(core)
+            return
+        key = (chooser, seen[chooser] + (AT_LEAF,))
+        width = len(continuations)
+        if key not in infosets:
+            infosets[key] = (len(infosets), len(keys[chooser]), width)
+            moves_at[key] = tuple(range(width))
+            keys[chooser].extend([infosets[key][0]] * width)
+        _, first, _ = infosets[key]
+        kind[node] = PLAYER0 + chooser
+        edges = []
+        for j, value in enumerate(continuations):
+            kind.append(TERMINAL)
+            payoff.append(value(core))
+            edges.append((len(kind) - 1, 0.0, first + j))
+        out[node] = edges
+
     while stack:
         node, core, seen, made = stack.pop()
         if core.over:
             kind[node], payoff[node] = TERMINAL, returns(core)[0]
             continue
-        if (turns is not None and core.turn - first_turn == turns - 1
+        if (turns is not None and node >= roots and core.turn - first_turn == turns - 1
                 and core.turn + 1 < core.cfg.turn_cap
-                and all(step[0] in QUIET for step in core.queue)):
-            kind[node], payoff[node] = TERMINAL, leaf(core)  # the turn ends as it stands
+                and all(step[0] in quiet for step in core.queue)):
+            stop(node, core, seen)  # the turn ends as it stands
             continue
         if core.cur == E.CHANCE:
             moves, slots = core.chance_outcomes(), None
@@ -110,7 +215,7 @@ def unroll(worlds: Sequence[tuple[float, E.Core]], turns: int | None = TURNS,
                 kind[node] = CHANCE
             elif ((turns is not None and core.turn - first_turn >= turns)
                   or (horizon is not None and made >= horizon)):
-                kind[node], payoff[node] = TERMINAL, leaf(core)
+                stop(node, core, seen)
                 continue
             else:
                 p = core.cur
@@ -143,7 +248,7 @@ def unroll(worlds: Sequence[tuple[float, E.Core]], turns: int | None = TURNS,
                         np.concatenate([[0], np.cumsum(counts)]).astype(np.int64),
                         np.array(child, np.int64), np.array(prob, float),
                         np.array(slot, np.int64), tuple(np.array(k, np.int64) for k in keys))
-    return Subgame(graph, infosets, moves_at, len(worlds), tuple(e[0] for e in out[0]))
+    return Subgame(graph, infosets, moves_at, len(worlds), tuple(entered))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -170,15 +275,19 @@ class Resolved:
 
 def resolve(worlds: Sequence[tuple[float, E.Core]], turns: int | None = TURNS,
             horizon: int | None = HORIZON, iterations: int = ITERATIONS,
-            leaf: Leaf = heuristic, measure: bool = False) -> Resolved:
+            leaf: Leaf = heuristic, measure: bool = False,
+            quiet: frozenset = QUIET, continuations: Sequence[Leaf] | None = None,
+            gadget: dict | None = None) -> Resolved:
     """Re-solve the spot every world of ``worlds`` is at (the same public position, a
-    player to move with a choice) by ``iterations`` of CFR+ on :func:`unroll`'s game.
+    player to move with a choice) by ``iterations`` of CFR+ on :func:`unroll`'s game
+    (``continuations``: multi-valued leaves; ``gadget``: the opponent's alternatives of
+    a safe re-solve; both as :func:`unroll` says).
     ``measure``: also compute the small game's exploitability (else NaN)."""
     core = worlds[0][1]
     if core.over or core.cur == E.CHANCE:
         raise InvalidPositionError("no player to move here")
     player, actions = core.cur, tuple(core.legal_actions())
-    sub = unroll(worlds, turns, horizon, leaf)
+    sub = unroll(worlds, turns, horizon, leaf, quiet, continuations, gadget)
     root = np.zeros(sub.graph.num_nodes)
     root[0] = 1.0
     solver = CyclicCFR(sub.graph, root)

@@ -82,7 +82,8 @@ class Settings:
 
     def text(self) -> str:
         if self.rollouts:
-            after = f"{self.rollouts} roll-outs of {self.turns} turns under the agent's strategy"
+            after = (f"{self.rollouts} roll-outs of {self.turns} turns, both seats playing "
+                     "the agent's strategy")
         elif self.values == "blueprint":
             after = "the blueprint's values (both playing the blueprint on)"
         else:
@@ -153,9 +154,11 @@ def build(name: str, game: pyspiel.Game, seat: int, seed: int):
     oracle = A.mix_oracle(agent, game, 1 - seat)
     if settings.values == "blueprint" and agent != "blueprint":
         oracle = WithValues(oracle, blueprint_oracle(game))
+    # roll-outs play the agent's strategy in both seats: its own oracle for this seat too
+    own = A.mix_oracle(agent, game, seat) if settings.rollouts else None
     return LocalBestResponseAgent(
         game.config, seat, oracle, settings.depth,
-        Continuation(seat, oracle, settings.rollouts, settings.turns, seed=seed))
+        Continuation(seat, oracle, settings.rollouts, settings.turns, own=own, seed=seed))
 
 
 def measure(agent: str, games: int, seed: int, settings: Settings = Settings(),
