@@ -30,6 +30,7 @@ import time
 from pathlib import Path
 
 import pyspiel
+import results_file
 from results_file import machine, run_farol, save
 
 import games  # noqa: F401
@@ -111,7 +112,7 @@ def main(argv=None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--play-limit", type=float, default=900.0)
     parser.add_argument("--out", type=Path, default=RESULTS)
-    args = parser.parse_args(argv)
+    args = results_file.parse_args(parser, argv)
     header = machine()
     rng = random.Random(args.seed)
     rows = []

@@ -26,6 +26,7 @@ import argparse
 import time
 from pathlib import Path
 
+import results_file
 from results_file import machine, save
 
 from analysis.cli import bots
@@ -94,7 +95,7 @@ def main(argv=None) -> None:
     parser.add_argument("--seed", type=int, default=L.SEED)
     parser.add_argument("--challenger", default=None)
     parser.add_argument("--tag", default="", help="the challenger's version in its game files")
-    args = parser.parse_args(argv)
+    args = results_file.parse_args(parser, argv)
     own = {int(k): int(v) for k, v in (x.split("=") for x in args.lines.split(",") if x)}
     started = time.time()
     records: dict[int, L.LadderRecord] = {}

@@ -26,6 +26,7 @@ import tempfile
 from pathlib import Path
 
 import pyspiel
+import results_file
 from results_file import machine, run_farol, save
 
 import games  # noqa: F401
@@ -77,7 +78,7 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--spots", type=int, default=6)
     parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args(argv)
+    args = results_file.parse_args(parser, argv)
     cache = tempfile.mkdtemp(prefix="farol-multi-advice-")
     record = {"machine": machine(), "provenance": provenance(seed=args.seed), "tables": {}}
     lines = [f"machine: {record['machine']}", f"seed {args.seed}, {args.spots} spots a table, "
