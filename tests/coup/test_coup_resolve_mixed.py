@@ -195,11 +195,15 @@ def test_the_draft_pick_is_mixed_and_kept_apart_from_the_first_turn():
     assert all(a < C.A_PICK for a in action[1])
 
 
-def test_best_is_the_mixed_agent_at_two_players():
+def test_best_stays_the_measured_agent_until_the_mixed_one_is_measured():
+    """best at 2 players is the re-solving agent whose bound is measured; the mixed agent
+    is named apart (and its oracle is its own) until a local best response measures it
+    less exploitable."""
     game = pyspiel.load_game("python_coup", {})
-    assert isinstance(best_bot(game, 0, 0), MixedResolveAgent)
-    assert isinstance(A.mix_oracle("best", game, 1).agent, MixedResolveAgent)
-    assert not isinstance(A.mix_oracle("resolve", game, 1).agent, MixedResolveAgent)
+    assert not isinstance(best_bot(game, 0, 0), MixedResolveAgent)
+    assert type(best_bot(game, 0, 0)).__name__ == "ResolveAgent"
+    assert not isinstance(A.mix_oracle("best", game, 1).agent, MixedResolveAgent)
+    assert isinstance(A.mix_oracle("resolve-mixed", game, 1).agent, MixedResolveAgent)
 
 
 def test_an_exchange_cut_short_is_worth_the_best_pair_kept():

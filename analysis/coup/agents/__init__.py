@@ -84,7 +84,7 @@ ORACLES = {
     "resolve-multi": _resolve_multi_oracle,
     "blueprint": _blueprint_oracle,
 }
-ORACLES["best"] = ORACLES["resolve-mixed"]  # what best is at 2 players
+ORACLES["best"] = ORACLES["resolve"]  # what best is at 2 players
 
 _SEEDED = ("its move at a spot is the best of roll-outs drawn from a random stream that "
            "every earlier decision of its own advanced, and from its private memory: its "
