@@ -18,6 +18,7 @@ import json
 import pyspiel
 
 from analysis.cli.numbers import int_in
+from analysis.cli.parser import add_examples
 from analysis.cli.spots import add_spot_arguments, spot_from_args
 from analysis.coup.advice.blueprint import (
     ROLLOUTS,
@@ -48,10 +49,12 @@ BLUEPRINT_OPTIONS = ("rollouts", "seed")
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.description = __doc__.split("\n\n")[0].replace("``", "")
     parser.add_argument("position", nargs="?", default=None,
-                        help="e.g. 'duke/contessa/3;?/contessa/0;move:0' (your face-down "
-                        "cards by name, the opponent's as ?; both hands are weighed as "
+                        help="each player as hidden/revealed/coins (face-down cards, lost "
+                        "cards, coins), then move:K, the player to move, e.g. "
+                        "'duke/contessa/3;?/contessa/0;move:0' (your face-down cards by "
+                        "name, the opponent's as ?, - for none; both hands are weighed as "
                         "freshly dealt); or give --history")
-    add_spot_arguments(parser, "deck=inquisitor,two_player_setup=standard",
+    add_spot_arguments(parser, ("deck=inquisitor", "two_player_setup=standard"),
                        "the moves from the start of the game, as the game names them, "
                        "e.g. 'Draw Duke;Draw Contessa;Draw Captain;Draw Assassin;Income': "
                        "the deal's draws go P0, P1, P0, P1 (here P0 holds Duke+Captain, P1 "
@@ -89,6 +92,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--no-cache", action="store_true", help="do not read or write caches")
     parser.set_defaults(func=run)
+    add_examples(
+        parser,
+        "farol advise coup 'duke/contessa/3;?/contessa/0;move:0'",
+        "farol advise coup --history 'Draw Duke;Draw Contessa;Draw Captain;Draw Assassin;Income'",
+        "farol advise coup --hand Duke,Contessa --history 'Income;Tax (claims Duke)' --json",
+        "farol advise coup --param deck=inquisitor --param two_player_setup=standard "
+        "--history 'Draw Duke;Draw Contessa;Draw Captain;Draw Assassin;Income'")
 
 
 def check_options(args: argparse.Namespace) -> None:

@@ -15,6 +15,7 @@ import matplotlib
 from analysis.cli.lists import add_param_argument, comma_list
 from analysis.cli.numbers import int_in
 from analysis.cli.outputs import check_output_dir
+from analysis.cli.parser import add_examples
 from analysis.cobardes.studies import whatif as cobardes_whatif
 from analysis.coup.studies import whatif as coup_whatif
 from analysis.goat_lords.studies import whatif as goat_whatif
@@ -33,7 +34,7 @@ GAMES = {"coup": "python_coup", "cobardes": "python_cobardes_war",
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", choices=sorted(GAMES),
                         help="coup, cobardes (the war) or goat-lords")
-    add_param_argument(parser, "a rule of the variant, e.g. assassination_cost=4 "
+    add_param_argument(parser, "a rule of the variant, e.g. --param assassination_cost=4 "
                                "(farol games lists them)")
     parser.add_argument("--players", type=int_in(coup_cards.MIN_PLAYERS, coup_cards.MAX_PLAYERS),
                         default=None,
@@ -64,6 +65,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", default="reports", help="output folder (default reports/)")
     parser.add_argument("--json", action="store_true", help="print the record as JSON")
     parser.set_defaults(func=run)
+    add_examples(parser,
+                 "farol whatif cobardes --param kinds=warriors --param victories=2",
+                 "farol whatif coup --param assassination_cost=4 --players 2",
+                 "farol whatif goat-lords --param hand_size=5 --players 3")
 
 
 def counts(text: str | None, low: int, high: int) -> tuple[int, ...] | None:

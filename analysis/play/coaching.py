@@ -43,8 +43,8 @@ def grade(loss: float) -> str:
 
 def grades_text() -> str:
     """The grading rule in words, for the review's heading."""
-    return (f"best: lost under {GRADES[0][0]:g}; fine: under {GRADES[1][0]:g}; mistake: "
-            f"under {GRADES[2][0]:g}; blunder: {GRADES[2][0]:g} or more")
+    return (f"best: lost under {GRADES[0][0]:zg}; fine: under {GRADES[1][0]:zg}; mistake: "
+            f"under {GRADES[2][0]:zg}; blunder: {GRADES[2][0]:zg} or more")
 
 
 @dataclass(frozen=True)
@@ -82,8 +82,8 @@ def hint_lines(state: pyspiel.State, seat: int, advice: Advice | None,
     lines = ["Hint: the equilibrium mix here, and each move's value for you:" if note is None
              else "Hint: the mix to play here, and each move's value for you:"]
     for a, p, v in sorted(advice, key=lambda r: (-r[1], -r[2])):
-        lines.append(f"  {state.action_to_string(seat, a):<28} {100 * p:6.2f}%  "
-                     f"value {v:+.4f}")
+        lines.append(f"  {state.action_to_string(seat, a):<28} {100 * p:z6.2f}%  "
+                     f"value {v:+z.4f}")
     if note is not None:
         lines.append(f"  ({note})")
     return lines
@@ -94,9 +94,9 @@ def review_lines(decisions: list[Decision]) -> list[str]:
         return []
     lines = [f"Review of your decisions (value lost against the best move; {grades_text()}):"]
     for d in decisions:
-        better = "" if d.loss < GRADES[0][0] else f"; best was {d.best} ({d.value:+.4f})"
-        lines.append(f"  move {d.move}: {d.chosen}: lost {d.loss:.4f}, {d.grade}{better}")
+        better = "" if d.loss < GRADES[0][0] else f"; best was {d.best} ({d.value:+z.4f})"
+        lines.append(f"  move {d.move}: {d.chosen}: lost {d.loss:z.4f}, {d.grade}{better}")
     total = sum(d.loss for d in decisions)
     count = f"{len(decisions)} decision" + ("s" if len(decisions) != 1 else "")
-    lines.append(f"  in all: {total:.4f} lost over {count}")
+    lines.append(f"  in all: {total:z.4f} lost over {count}")
     return lines

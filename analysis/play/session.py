@@ -217,7 +217,7 @@ def play_game(
     write("")
     write(seat_view(state, seat))
     returns = state.returns()
-    write("Game over. Returns: " + ", ".join(f"seat {p}: {r:+g}" for p, r in enumerate(returns)))
+    write("Game over. Returns: " + ", ".join(f"seat {p}: {r:+zg}" for p, r in enumerate(returns)))
     outcome = "won" if returns[seat] == max(returns) and returns[seat] > min(returns) else (
         "drew" if max(returns) == min(returns) else "lost"
     )

@@ -45,12 +45,12 @@ def number(est: Estimate, unit: str, kind: bool = True) -> str:
     if math.isnan(est.value):
         return "none measured"
     if unit == "share":
-        text = f"{100 * est.value:.1f}%"
-        span = f" [{100 * est.low:.1f}, {100 * est.high:.1f}]"
+        text = f"{100 * est.value:z.1f}%"
+        span = f" [{100 * est.low:z.1f}, {100 * est.high:z.1f}]"
     elif unit == "value":
-        text, span = f"{est.value:+.3f}", f" [{est.low:+.3f}, {est.high:+.3f}]"
+        text, span = f"{est.value:+z.3f}", f" [{est.low:+z.3f}, {est.high:+z.3f}]"
     else:
-        text, span = f"{est.value:.2f}", f" [{est.low:.2f}, {est.high:.2f}]"
+        text, span = f"{est.value:z.2f}", f" [{est.low:z.2f}, {est.high:z.2f}]"
     return text + ((_kind(est) if kind else "") if est.solved else span)
 
 
@@ -60,8 +60,8 @@ def spread(est: Estimate, unit: str) -> str:
         return ""
     lo, hi = est.spread
     if unit == "share":
-        return f"{100 * lo:.1f} to {100 * hi:.1f}%"
-    return f"{lo:+.3f} to {hi:+.3f}"
+        return f"{100 * lo:z.1f} to {100 * hi:z.1f}%"
+    return f"{lo:+z.3f} to {hi:+z.3f}"
 
 
 def change(est: Estimate, unit: str, kind: bool = True) -> str:
@@ -71,12 +71,12 @@ def change(est: Estimate, unit: str, kind: bool = True) -> str:
     if math.isnan(est.value):
         return "none measured"
     if unit == "share":
-        text = f"{100 * est.value:+.1f} points"
-        span = f" [{100 * est.low:+.1f}, {100 * est.high:+.1f}]"
+        text = f"{100 * est.value:+z.1f} points"
+        span = f" [{100 * est.low:+z.1f}, {100 * est.high:+z.1f}]"
     elif unit == "value":
-        text, span = f"{est.value:+.3f}", f" [{est.low:+.3f}, {est.high:+.3f}]"
+        text, span = f"{est.value:+z.3f}", f" [{est.low:+z.3f}, {est.high:+z.3f}]"
     else:
-        text, span = f"{est.value:+.2f} {unit}", f" [{est.low:+.2f}, {est.high:+.2f}]"
+        text, span = f"{est.value:+z.2f} {unit}", f" [{est.low:+z.2f}, {est.high:+z.2f}]"
     if est.solved:
         return text + (_kind(est) if kind else "")
     verdict = "" if est.holds(0.0) else " — a real change"
@@ -121,12 +121,12 @@ def villain_war_line(result: WhatIf) -> str | None:
     def best(prefix: str, side: str) -> str:
         top = max((m for k, m in found.items() if k.startswith(prefix)),
                   key=lambda m: getattr(m, side).value)
-        return f"{top.key[len(WITH_VILLAINS + prefix):]} {100 * getattr(top, side).value:.1f}%"
+        return f"{top.key[len(WITH_VILLAINS + prefix):]} {100 * getattr(top, side).value:z.1f}%"
 
     edge = found["first_player_edge"]
     return (f"with villains (exact on the war composed from the stored battles): the first "
-            f"player wins {100 * (0.5 + edge.printed.value):.1f}% → "
-            f"{100 * (0.5 + edge.variant.value):.1f}% of wars; strongest courtier "
+            f"player wins {100 * (0.5 + edge.printed.value):z.1f}% → "
+            f"{100 * (0.5 + edge.variant.value):z.1f}% of wars; strongest courtier "
             f"{best('courtier_', 'printed')} → {best('courtier_', 'variant')}; the villain "
             f"worth most dealt first {best('villain_', 'printed')} → "
             f"{best('villain_', 'variant')}.")
@@ -166,7 +166,7 @@ def ranking(result: WhatIf) -> tuple[str, str] | None:
 
     def order(side: str) -> str:
         ranked = sorted(rows, key=lambda m: -getattr(m, side).value)
-        return ", ".join(f"{m.key[len('courtier_'):]} {getattr(m, side).value:+.2f}"
+        return ", ".join(f"{m.key[len('courtier_'):]} {getattr(m, side).value:+z.2f}"
                          for m in ranked)
     return order("printed"), order("variant")
 
@@ -214,7 +214,7 @@ def write_page(result: WhatIf, out: Path) -> Path:
                              if base else ""),
                   summary="\n".join(f"- {line}" for line in summary_lines(result)),
                   rows=rows, villains=villains, notes=result.notes, games_text=games or "nothing",
-                  seconds_text=f"{result.seconds:,.0f} s for this run",
+                  seconds_text=f"{result.seconds:z,.0f} s for this run",
                   seed=result.seed, version=result.version, commit=result.commit)
     page = folder / "index.md"
     atomic_write_text(page, text + "\n")

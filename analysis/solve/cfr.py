@@ -447,7 +447,7 @@ class CFRSolver:
                     bar.update(count)
                     if report is not None:
                         last_shown = time.perf_counter()
-                        bar.set_postfix_str(f"exploitability {report.exploitability:.3g}")
+                        bar.set_postfix_str(f"exploitability {report.exploitability:z.3g}")
                 if (
                     target_exploitability is not None
                     and report.exploitability <= target_exploitability
@@ -467,7 +467,7 @@ class CFRSolver:
                     last_checkpoint = time.perf_counter()
             if bar is not None and not self._interrupted:  # the last line: the final figure
                 report = report if report is not None else self.exploitability()
-                bar.set_postfix_str(f"exploitability {report.exploitability:.3g}")
+                bar.set_postfix_str(f"exploitability {report.exploitability:z.3g}")
         finally:
             self._restore_interrupt_handler(previous_handler)
             if bar is not None:

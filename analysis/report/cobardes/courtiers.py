@@ -42,7 +42,7 @@ def courtier_section(ctx: ReportContext) -> str:
     if n_war:
         path = heatmap(ctx, shown_tables["war_win"], "courtier_war", "Player 0's "
                         "probability of winning the war from 0-0", "P(win war)",
-                        cmap="RdBu", vmin=0, vmax=1, fmt="{:.2f}",
+                        cmap="RdBu", vmin=0, vmax=1, fmt="{:z.2f}",
                         hypothetical_diagonal=True, diagonal="mirror battle not solved")
         parts.append(f"\n![Courtier war matchups]({path})\n")
         parts.append("War win probabilities compose the exact battles over the score "
@@ -69,8 +69,8 @@ def courtier_section(ctx: ReportContext) -> str:
             label = "mean war win probability over opponents, both seats"
     strength = balance.seat_neutral_strength(source).dropna()
     tiers = balance.tier_list(strength)
-    shown = (lambda v: f"{(1 + v) / 2:.3f}") if source is tables["war"] else (
-        lambda v: f"{v:+.3f}")
+    shown = (lambda v: f"{(1 + v) / 2:z.3f}") if source is tables["war"] else (
+        lambda v: f"{v:+z.3f}")
     parts.append(f"\n**Tier list** ({label}; tiers by rank, two courtiers a tier):\n")
     parts.append("| tier | courtier | strength | kind |\n|---|---|---|---|")
     tiers = [t for t in tiers if np.isfinite(t.strength)]
@@ -83,7 +83,7 @@ def courtier_section(ctx: ReportContext) -> str:
     none = sweep.load_task(sweep.task_path(sweep.pairings_dir(), ("none", "none"), 6, 7, False))
     if none is not None:
         parts.append(f"\nFor reference, warriors only: battle value "
-                     f"{none.battle['value']:+.3f}.")
+                     f"{none.battle['value']:+z.3f}.")
     return "\n".join(parts)
 
 
@@ -97,11 +97,11 @@ def mirror_paragraph() -> str:
             "war) | battle, P0 always quicker | P1 always quicker | quicker by coin |",
             "|---|---|---|---|---|---|---|---|"]
     def num(v):
-        return f"{0.0 if abs(v) < 5e-5 else v:+.4f}"   # no "-0.0000" from rounding
+        return f"{0.0 if abs(v) < 5e-5 else v:+z.4f}"   # no "-0.0000" from rounding
 
     for name, r in table.iterrows():
         rows.append(f"| {name} | {r['kind']} | {num(r['battle'])} | {num(r['war'])} | "
-                    f"{r['war_win']:.3f} | {num(r['p0'])} | {num(r['p1'])} | "
+                    f"{r['war_win']:z.3f} | {num(r['p0'])} | {num(r['p1'])} | "
                     f"{num(r['random'])} |")
     rear = table[table["kind"] == "rearguard"]
     broken = [n for n, r in table.iterrows() if abs(r["p0"] + r["p1"]) > 1e-6]
@@ -111,7 +111,7 @@ def mirror_paragraph() -> str:
         "Swapping seats in a mirror turns \"player 0 is quicker\" into \"player 1 is "
         "quicker\", so seat symmetry predicts: rearguard mirrors worth exactly 0 (who is "
         "quicker never matters; here the largest is "
-        f"{rear[['battle', 'war']].abs().to_numpy().max() if len(rear) else float('nan'):.1e}"
+        f"{rear[['battle', 'war']].abs().to_numpy().max() if len(rear) else float('nan'):z.1e}"
         "); for vanguard mirrors the *P0 always quicker* and *P1 always quicker* values "
         "opposite and the coin 0. With the default alternation (player 0 quicker in odd "
         "combats) a vanguard mirror need not be 0: the difference is the value of being "
@@ -140,7 +140,7 @@ def war_section(ctx: ReportContext) -> str:
 
     def draw(ax, t, title):
         image = ax.imshow((1 + t) / 2, cmap="RdBu", vmin=0, vmax=1)
-        annotate(ax, image, (1 + t) / 2, lambda v: f"{v:.2f}", fontsize=9)
+        annotate(ax, image, (1 + t) / 2, lambda v: f"{v:z.2f}", fontsize=9)
         ax.set_xticks(range(3), [f"P1: {b}" for b in range(3)])
         ax.set_yticks(range(3), [f"P0: {a}" for a in range(3)])
         ax.set_xlabel("battles won by player 1")
@@ -160,7 +160,7 @@ def war_section(ctx: ReportContext) -> str:
     lines = ["| score (P0-P1) | war value | P(P0 wins the war) | battle solves |",
              "|---|---|---|---|"]
     for (a, b), s in sorted(war.scores.items()):
-        lines.append(f"| {a}-{b} | {s.value:+.4f} | {(1 + s.value) / 2:.3f} | {s.solves} |")
+        lines.append(f"| {a}-{b} | {s.value:+z.4f} | {(1 + s.value) / 2:z.3f} | {s.solves} |")
     return f"""## The war, score by score
 
 A war state is the score (Victory tokens 0–2 each). From each score the battle is

@@ -37,7 +37,7 @@ def villain_section(ctx: ReportContext) -> str:
                     f"villains known ({army})", "battle value", vmin=-2, vmax=2,
                     diagonal="each villain exists once")
     strength = balance.seat_neutral_strength(table).dropna()
-    ranking = ", ".join(f"{name} {v:+.2f}" for name, v in strength.items()) \
+    ranking = ", ".join(f"{name} {v:+z.2f}" for name, v in strength.items()) \
         if n >= 72 else "(shown when all 72 pairs are solved)"
     return f"""## Villains: the value of holding each one
 
@@ -66,16 +66,16 @@ def refined_text(path=REFINED_KEY_JSON) -> str:
     worst = max((r["ratio"] for r in others), default=float("nan"))
     said = (f"\n\n**A finer key?** Keyed also by the order of the rival's plays while its "
             f"villain is hidden, the Procuress deck's strategy is exploitable by "
-            f"{refined['true']:.1e} in the true game ({refined['ratio']:.1f}x what its "
-            f"abstraction measures), against {coarse['true']:.1e} ({coarse['ratio']:.1f}x) "
+            f"{refined['true']:z.1e} in the true game ({refined['ratio']:z.1f}x what its "
+            f"abstraction measures), against {coarse['true']:z.1e} ({coarse['ratio']:z.1f}x) "
             f"with the coarse key, after the same {b['iterations']} CFR+ iterations")
     if b["refined_helps"]:
         return said + ": the finer key is the better one here."
     return (said + f": remembering the order makes it worse, not better (a finer "
             f"imperfect-recall key need not give a less exploitable strategy), while on "
             f"the decks without the Procuress the refined key's ratio is at most "
-            f"{worst:.2f}x. The matchups keep the coarse key; their exploitability with the "
-            f"Procuress stays a lower bound, {coarse['ratio']:.1f} times too low on this "
+            f"{worst:z.2f}x. The matchups keep the coarse key; their exploitability with the "
+            f"Procuress stays a lower bound, {coarse['ratio']:z.1f} times too low on this "
             f"reduced deck (`benchmarks/cobardes_refined_key.py`).")
 
 
@@ -103,20 +103,20 @@ def war_composition_text(path=WAR_COMPOSITION_JSON, stored: int | None = None) -
     return (f"\n\n**The war with villains: one battle solution at every score?** The war "
             f"without villains solves the battle again at every score, since a draw and a "
             f"token are worth different amounts there: a median of "
-            f"{b['solves_per_war_median']:.0f} battle solves a pairing. With hidden villains "
-            f"one battle solve took a median of {b['hidden_seconds_median']:.0f} s when this "
+            f"{b['solves_per_war_median']:z.0f} battle solves a pairing. With hidden villains "
+            f"one battle solve took a median of {b['hidden_seconds_median']:z.0f} s when this "
             f"was measured, so that route would take about "
-            f"{b['exact_route_hours']:.0f} hours for the {b['matchups']} matchups on "
+            f"{b['exact_route_hours']:z.0f} hours for the {b['matchups']} matchups on "
             f"{b['processes']} processes. The cheaper model plays one battle solution "
             f"(a Victory worth 1, the Crown 3) at every score and chains its outcome "
             f"probabilities. On the {b['pairings']} villain-free pairings where both are "
             f"stored, its war value from 0-0 misses the exact one by a median of "
-            f"{b['error_median']:.3f} (90th percentile {b['error_p90']:.3f}, largest "
-            f"{b['error_max']:.3f}, {' vs '.join(b['worst'])}), in P(win) - P(lose); over the "
+            f"{b['error_median']:z.3f} (90th percentile {b['error_p90']:z.3f}, largest "
+            f"{b['error_max']:z.3f}, {' vs '.join(b['worst'])}), in P(win) - P(lose); over the "
             f"{b['ranked_pairings']} courtier matchups it gives {order} as the exact war "
-            f"(strongest {composed[0][0]} {composed[0][1]:+.2f} against {exact[0][0]} "
-            f"{exact[0][1]:+.2f}; weakest {composed[-1][0]} {composed[-1][1]:+.2f} against "
-            f"{exact[-1][0]} {exact[-1][1]:+.2f}).{now}")
+            f"(strongest {composed[0][0]} {composed[0][1]:+z.2f} against {exact[0][0]} "
+            f"{exact[0][1]:+z.2f}; weakest {composed[-1][0]} {composed[-1][1]:+z.2f} against "
+            f"{exact[-1][0]} {exact[-1][1]:+z.2f}).{now}")
 
 
 def _endings_stored() -> int:
@@ -144,10 +144,10 @@ def renewal_composition_text(path=RENEWAL_COMPOSITION_JSON) -> str:
             f"moves tie the mover keeps its courtier unplayed. Measured on the "
             f"{b['pairings']} villain-free pairings against the exact renewal war (which "
             f"re-solves every battle at every score): the war value from 0-0 misses by a "
-            f"median of {b['error_median']:.3f} (90th percentile {b['error_p90']:.3f}, "
-            f"largest {b['error_max']:.3f}, {' vs '.join(b['worst'])}) in P(win) - P(lose); "
-            f"the first player's war value is {fp['composed']:+.3f} against "
-            f"{fp['exact']:+.3f}; it gives {ends}; and {share:.1%} of the "
+            f"median of {b['error_median']:z.3f} (90th percentile {b['error_p90']:z.3f}, "
+            f"largest {b['error_max']:z.3f}, {' vs '.join(b['worst'])}) in P(win) - P(lose); "
+            f"the first player's war value is {fp['composed']:+z.3f} against "
+            f"{fp['exact']:+z.3f}; it gives {ends}; and {share:z.1%} of the "
             f"{b['choices']:,} keep-or-renew choices with something to choose are the same.")
 
 
@@ -161,9 +161,9 @@ def hidden_section(ctx: ReportContext) -> str:
         verdict = (
             f"\n\nThe largest loss is on the deck *{worst['label']}*: after the same "
             f"{worst['iterations']} CFR+ iterations the exact tree solution is exploitable by "
-            f"{worst['tree_exploitability']:.1e}, the state-keyed one by "
-            f"{worst['graph_exploitability_true']:.1e} in the true game (it believes "
-            f"{worst['graph_exploitability_in_abstraction']:.1e}).")
+            f"{worst['tree_exploitability']:z.1e}, the state-keyed one by "
+            f"{worst['graph_exploitability_true']:z.1e} in the true game (it believes "
+            f"{worst['graph_exploitability_in_abstraction']:z.1e}).")
         others = [r for r in measured if r is not worst]
         if "Procuress" in worst["label"] and all(
                 r["graph_exploitability_true"] < 10 * max(r["tree_exploitability"], 1e-4)
@@ -192,7 +192,7 @@ def hidden_section(ctx: ReportContext) -> str:
                         f"villains dealt, hidden ({h['label']})", "battle value",
                         vmin=-1.5, vmax=1.5, diagonal="each villain exists once")
         strength = balance.seat_neutral_strength(deals).dropna()
-        ranking = ", ".join(f"{name} {v:+.2f}" for name, v in strength.items())
+        ranking = ", ".join(f"{name} {v:+z.2f}" for name, v in strength.items())
         hidden = (f"\n\n**The value of holding each villain, hidden.** One battle with both "
                   f"villains dealt at random ({h['label']}), solved by {h['provenance']}; "
                   f"the value of each deal read off the solution:\n\n![Hidden villain "
@@ -218,9 +218,9 @@ def _loss_rows(measured: list[dict]) -> list[str]:
     """Table rows of abstraction-loss measurements (tree against state-keyed graph)."""
     return [f"| {r['label']} | {r['tree_nodes']:,} / {r['tree_infosets']:,} | "
             f"{r['graph_nodes']:,} / {r['graph_infosets']:,} | {r['iterations']} | "
-            f"{r['tree_value']:+.4f} ({r['tree_exploitability']:.1e}) | "
-            f"{r['graph_value']:+.4f} | {r['graph_exploitability_in_abstraction']:.1e} | "
-            f"{r['graph_exploitability_true']:.1e} |" for r in measured]
+            f"{r['tree_value']:+z.4f} ({r['tree_exploitability']:z.1e}) | "
+            f"{r['graph_value']:+z.4f} | {r['graph_exploitability_in_abstraction']:z.1e} | "
+            f"{r['graph_exploitability_true']:z.1e} |" for r in measured]
 
 
 def loss_chart(ctx: ReportContext, measured: list[dict], stem: str, title: str) -> str:
@@ -260,8 +260,8 @@ def _cut_text(ctx: ReportContext) -> str:
     if worst["graph_exploitability_true"] > 2 * worst["graph_exploitability_in_abstraction"]:
         understated = (
             f" There the exploitability measured inside the abstraction "
-            f"({worst['graph_exploitability_in_abstraction']:.1e}) understates the true one "
-            f"{worst['graph_exploitability_true'] / worst['graph_exploitability_in_abstraction']:.0f}"
+            f"({worst['graph_exploitability_in_abstraction']:z.1e}) understates the true one "
+            f"{worst['graph_exploitability_true'] / worst['graph_exploitability_in_abstraction']:z.0f}"
             "-fold, and the loss grows with the number of combats: the full battle's figure "
             "below is a lower bound, and its true exploitability is likely larger.")
     return f"""
@@ -286,6 +286,6 @@ the tree:
 ![The state-keyed trunk's loss]({chart})
 
 The largest true exploitability of a state-keyed trunk solution is
-{worst['graph_exploitability_true']:.1e}, on *{worst['label']}*.{understated} (The trunk's
+{worst['graph_exploitability_true']:z.1e}, on *{worst['label']}*.{understated} (The trunk's
 abstraction refines the whole graph's, since public positions are no longer merged with
 hidden ones, so its values can differ slightly from the table above.)"""

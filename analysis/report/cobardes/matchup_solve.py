@@ -70,7 +70,7 @@ def text(ctx: ReportContext) -> str:
     method = METHOD_NAMES.get(new["method"], new["method"])
     floors = "; ".join(
         f"{name.replace('/', ' vs ')}: " + ", ".join(
-            f"{METHOD_NAMES.get(m, m)} {lo:.3f} to {hi:.3f}" for m, (lo, hi) in by.items())
+            f"{METHOD_NAMES.get(m, m)} {lo:z.3f} to {hi:z.3f}" for m, (lo, hi) in by.items())
         for name, by in f["floors"].items())
     out = [f"""
 
@@ -82,9 +82,9 @@ nine: 72 deals), as every matchup of the sweep is solved, measured in one run
 
 | step | the old way | the new |
 |---|---|---|
-| compile: the deal-lifted walk, public subgames solved exactly ({pk['exact_positions']:,} positions), how each battle ends kept | {py['cpu_seconds']:.0f} CPU s (in Python) | {pk['cpu_seconds']:.0f} CPU s (compiled with numba; the same graph, array for array: {'yes' if s['same_graph'] else 'no'}) |
-| solve the trunk ({s['nodes']:,} nodes, {s['infosets']:,} information sets) | CFR+, {old['iterations']} iterations: {old['cpu_seconds']:.0f} CPU s, exploitability within the abstraction {old['exploitability']:.3f} | {method} until its exploitability stops improving ({new['total_iterations']} iterations, the best at {new['iterations']}): {new['cpu_seconds']:.0f} CPU s, {new['exploitability']:.3f} |
-| in all | {duration_text(s['old_total_cpu_seconds'])} | {duration_text(s['new_total_cpu_seconds'])}, at a peak of {s['peak_gb']:.1f} GB |
+| compile: the deal-lifted walk, public subgames solved exactly ({pk['exact_positions']:,} positions), how each battle ends kept | {py['cpu_seconds']:z.0f} CPU s (in Python) | {pk['cpu_seconds']:z.0f} CPU s (compiled with numba; the same graph, array for array: {'yes' if s['same_graph'] else 'no'}) |
+| solve the trunk ({s['nodes']:,} nodes, {s['infosets']:,} information sets) | CFR+, {old['iterations']} iterations: {old['cpu_seconds']:z.0f} CPU s, exploitability within the abstraction {old['exploitability']:z.3f} | {method} until its exploitability stops improving ({new['total_iterations']} iterations, the best at {new['iterations']}): {new['cpu_seconds']:z.0f} CPU s, {new['exploitability']:z.3f} |
+| in all | {duration_text(s['old_total_cpu_seconds'])} | {duration_text(s['new_total_cpu_seconds'])}, at a peak of {s['peak_gb']:z.1f} GB |
 
 Every figure of exploitability here is measured within the abstraction, against a best
 response that forgets as much as the key does: a **lower bound** on the true one, which
@@ -107,7 +107,7 @@ best strategy measured is kept.
                        f"{pairing}: value for player 0 by the villains dealt, hidden",
                        "battle value", vmin=-1.5, vmax=1.5, diagonal="each villain exists once")
         strength = balance.seat_neutral_strength(deals).dropna()
-        ranking = ", ".join(f"{name} {v:+.2f}" for name, v in strength.items())
+        ranking = ", ".join(f"{name} {v:+z.2f}" for name, v in strength.items())
         out.append(f"""
 ![{pairing}, hidden villain deals]({path})
 

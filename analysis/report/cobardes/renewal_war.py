@@ -40,7 +40,7 @@ def renewal_section(ctx: ReportContext) -> str:
     diff = table - fixed.reindex(index=names, columns=names)
     path_win = heatmap(ctx, (1 + table) / 2, "renewal_war", "Player 0's probability of "
                         "winning the war from 0-0, courtiers renewed between battles",
-                        "P(win war)", vmin=0, vmax=1, fmt="{:.2f}")
+                        "P(win war)", vmin=0, vmax=1, fmt="{:z.2f}")
     lim = max(0.1, float(np.ceil(10 * np.nanmax(np.abs(diff.to_numpy(dtype=float)))) / 10))
     path_diff = heatmap(ctx, diff, "renewal_vs_fixed", "War value from 0-0: renewal "
                          "model minus fixed-pairing model", "difference in war value",
@@ -65,8 +65,8 @@ def renewal_section(ctx: ReportContext) -> str:
     tier_rows = ["| tier | courtier | P(win war), renewal | fixed-pairing |",
                  "|---|---|---|---|"]
     for t in tiers:
-        tier_rows.append(f"| {t.tier} | {t.name} | {(1 + t.strength) / 2:.3f} | "
-                         f"{(1 + fixed_strength.get(t.name, np.nan)) / 2:.3f} |")
+        tier_rows.append(f"| {t.tier} | {t.name} | {(1 + t.strength) / 2:z.3f} | "
+                         f"{(1 + fixed_strength.get(t.name, np.nan)) / 2:z.3f} |")
     deal_renew = float(np.mean([sol.value(p) for p in model.pairings]))
     fixed_values = [fixed.loc[a, b] for a, b in model.pairings
                     if np.isfinite(fixed.loc[a, b])]
@@ -114,15 +114,15 @@ round is an affine map whose fixed point is a linear solve; the exact battles ar
 then solved again at that point. {iters} rounds of {len(model.pairings)} exact battle
 solves ({iters * len(model.pairings):,} solves, {took} of computing;
 rounds per score: {", ".join(f"{k} {v}" for k, v in by_score.items())}). Residual
-max |F(V) − V| = {sol.residual:.1e} over all {model.size} states; spectral radius of
-the linearised war at the solution {sol.spectral_radius:.3f} (below 1: the war ends
+max |F(V) − V| = {sol.residual:z.1e} over all {model.size} states; spectral radius of
+the linearised war at the solution {sol.spectral_radius:z.3f} (below 1: the war ends
 with probability 1 and its fixed point is unique for these strategies).
 
 **War values.** Averaged over a random first deal, player 0's war value is
-{deal_renew:+.4f} with renewal against {deal_fixed:+.4f} with fixed courtiers.
-Renewal moves the value of a pairing from 0-0 by {mean_shift:.3f} on average and by
-up to {spread:.2f}; the spread of the pairings' values (standard deviation) goes from
-{sd_fixed:.3f} with fixed courtiers to {sd_renew:.3f} with renewal, as a courtier
+{deal_renew:+z.4f} with renewal against {deal_fixed:+z.4f} with fixed courtiers.
+Renewal moves the value of a pairing from 0-0 by {mean_shift:z.3f} on average and by
+up to {spread:z.2f}; the spread of the pairings' values (standard deviation) goes from
+{sd_fixed:z.3f} with fixed courtiers to {sd_renew:z.3f} with renewal, as a courtier
 played in a battle is replaced at random for the next.
 
 ![War win probability with renewal]({path_win})

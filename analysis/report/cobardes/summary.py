@@ -30,11 +30,11 @@ def summary_section(ctx: ReportContext) -> str:
     solver = ExactSolver(cfg, payoff_values(pay))
     solver.value(pos)
     node = solver.node(pos)
-    mix = ", ".join(f"{C.CARD_NAMES[a]} {100 * p:.0f}%" for a, p in
+    mix = ", ".join(f"{C.CARD_NAMES[a]} {100 * p:z.0f}%" for a, p in
                     zip(node.actions, node.strategy, strict=True) if p >= 0.005)
     lines = ["## Findings in brief\n",
              f"* **Warriors only** ({army_text(spec)}), solved exactly: a fair battle "
-             f"({node.value:+.3f}). Open with {mix}. Of the rulebook's three tips for the "
+             f"({node.value:+z.3f}). Open with {mix}. Of the rulebook's three tips for the "
              f"learning game, {sum(h for _, _, h in tip_rows(spec))} hold."]
     tables = balance.courtier_tables()
     wars = tables["war_win"]
@@ -45,14 +45,14 @@ def summary_section(ctx: ReportContext) -> str:
             f"* **Courtiers kept for the whole war** (all 90 pairings, exact, war composed "
             f"over the score; a simpler model than the guide's answer below): the "
             f"{best} is the strongest (mean war win probability "
-            f"{(1 + strength.iloc[0]) / 2:.2f} over opponents, both seats), the {worst} the "
-            f"weakest ({(1 + strength.iloc[-1]) / 2:.2f}).")
+            f"{(1 + strength.iloc[0]) / 2:z.2f} over opponents, both seats), the {worst} the "
+            f"weakest ({(1 + strength.iloc[-1]) / 2:z.2f}).")
     elif tables["battle"].notna().to_numpy().sum() >= 90:
         strength = balance.seat_neutral_strength(tables["battle"])
         lines.append(
             f"* **Courtiers** (all 90 pairings, one battle, exact): the {strength.index[0]} "
-            f"is the strongest ({strength.iloc[0]:+.2f} mean battle value), the "
-            f"{strength.index[-1]} the weakest ({strength.iloc[-1]:+.2f}).")
+            f"is the strongest ({strength.iloc[0]:+z.2f} mean battle value), the "
+            f"{strength.index[-1]} the weakest ({strength.iloc[-1]:+z.2f}).")
     c = courtiers.facts()
     if c["strength"] is not None:
         lines.append(
@@ -78,7 +78,7 @@ def summary_section(ctx: ReportContext) -> str:
         lines.append(
             f"* **The war with courtiers renewed between battles** (keep-or-renew solved "
             f"inside the war; memoryless court deck, no villains; residual "
-            f"{sol.residual:.0e}), the model of the answer above. An unplayed courtier is always "
+            f"{sol.residual:z.0e}), the model of the answer above. An unplayed courtier is always "
             f"kept: {', '.join(always) or 'none'}; never kept: {', '.join(never) or 'none'}.")
     if subgames.hidden_villains_path().exists():
         h = read_json(subgames.hidden_villains_path())
@@ -87,8 +87,8 @@ def summary_section(ctx: ReportContext) -> str:
         lines.append(
             f"* **Villains in a reduced battle** (hidden, {h['label']}; a smaller model "
             f"than the guide's answer, shown for the method): the {strength.index[0]} comes "
-            f"first there ({strength.iloc[0]:+.2f} a battle), the {strength.index[-1]} last "
-            f"({strength.iloc[-1]:+.2f}).")
+            f"first there ({strength.iloc[0]:+z.2f} a battle), the {strength.index[-1]} last "
+            f"({strength.iloc[-1]:+z.2f}).")
     solved = matchup_solve.facts()
     if solved is not None and solved["record"] is not None:
         s, r = solved["speed"], solved["record"]
@@ -99,10 +99,10 @@ def summary_section(ctx: ReportContext) -> str:
             f"nodes, {duration_text(s['new_total_cpu_seconds'])} of CPU in all, "
             f"{METHOD_NAMES.get(r.method, r.method)} until its exploitability stopped "
             f"improving ({r.iterations} iterations kept), exploitability within the abstraction "
-            f"{r.exploitability_lower_bound:.1e} (a lower bound on the true one). In this one "
+            f"{r.exploitability_lower_bound:z.1e} (a lower bound on the true one). In this one "
             f"matchup, not the guide's answer, the {strength.index[0]} comes first "
-            f"({strength.iloc[0]:+.2f} a battle), the {strength.index[-1]} last "
-            f"({strength.iloc[-1]:+.2f}).")
+            f"({strength.iloc[0]:+z.2f} a battle), the {strength.index[-1]} last "
+            f"({strength.iloc[-1]:+z.2f}).")
     return "\n".join(lines)
 
 
@@ -110,7 +110,7 @@ def villain_basis(v: dict) -> str:
     """Over what the guide's villain values are a mean, and how accurate, in words."""
     vv = v["v"]
     solved = (f"by {vv.method} on a model that forgets the order of past moves (a best "
-              f"response beats it by at least {vv.exploitability_at_least:.3f})")
+              f"response beats it by at least {vv.exploitability_at_least:z.3f})")
     if vv.source == "battle":
         return f"one courtier matchup, {vv.pairing}, solved {solved}"
     over = (f"every courtier matchup ({vv.matchups})" if vv.source == "sweep" else
@@ -121,8 +121,8 @@ def villain_basis(v: dict) -> str:
 def villain_text(v: dict, name: str, spread: bool) -> str:
     """A villain's value as the guide gives it, with its range over the matchups."""
     vv = v["v"]
-    text = f"{vv.values[name]:+.2f} a battle"
-    return text + (f"; {vv.low[name]:+.2f} to {vv.high[name]:+.2f} over the matchups"
+    text = f"{vv.values[name]:+z.2f} a battle"
+    return text + (f"; {vv.low[name]:+z.2f} to {vv.high[name]:+z.2f} over the matchups"
                    if spread else "")
 
 

@@ -33,7 +33,7 @@ def warriors_section(ctx: ReportContext) -> str:
                        [C.CARD_NAMES[k] for k in range(spec.warriors + 1)])
     axes[1].set_yticks(range(spec.combats), [f"combat {c + 1}" for c in range(spec.combats)])
     axes[1].set_title("P(warrior played | combat reached), %", fontsize=10)
-    annotate(axes[1], im, 100 * stats.play, lambda v: f"{v:.0f}", fontsize=8)
+    annotate(axes[1], im, 100 * stats.play, lambda v: f"{v:z.0f}", fontsize=8)
     axes[1].set_xlabel("warrior")
     axes[1].set_ylabel("combat")
     fig.colorbar(im, ax=axes[1])
@@ -43,7 +43,7 @@ def warriors_section(ctx: ReportContext) -> str:
     im = ax.imshow(stats.importance[:-1], cmap="viridis", aspect="auto")
     ax.set_xticks(range(spec.warriors + 1), [C.CARD_NAMES[k] for k in range(spec.warriors + 1)])
     ax.set_yticks(range(spec.combats - 1), [f"combat {c + 1}" for c in range(spec.combats - 1)])
-    annotate(ax, im, stats.importance[:-1], lambda v: f"{v:.2f}", fontsize=8,
+    annotate(ax, im, stats.importance[:-1], lambda v: f"{v:z.2f}", fontsize=8,
              blank="blank: never held at that combat in solved play")
     ax.set_xlabel("warrior")
     ax.set_ylabel("combat")
@@ -60,8 +60,8 @@ def warriors_section(ctx: ReportContext) -> str:
         table.to_csv(path_csv, index=False)
         csv_note = (f"\n\nEvery one of the {len(table):,} confrontations with its value and "
                     f"both mixes: `{store.shown(path_csv)}`.")
-    reach = ", ".join(f"{100 * r:.0f}%" for r in stats.reach)
-    mix_text = ", ".join(f"{k} {100 * v:.1f}%" for k, v in mix0.items() if v > 1e-6)
+    reach = ", ".join(f"{100 * r:z.0f}%" for r in stats.reach)
+    mix_text = ", ".join(f"{k} {100 * v:z.1f}%" for k, v in mix0.items() if v > 1e-6)
     top = [(c, int(np.nanargmax(stats.importance[c]))) for c in range(spec.combats - 1)]
     top_text = "; ".join(f"combat {c + 1}: the {C.CARD_NAMES[k]}" for c, k in top)
     prince = float(np.nanmax(stats.importance[:-1, 0]))
@@ -69,7 +69,7 @@ def warriors_section(ctx: ReportContext) -> str:
 
 Solved exactly ({army_text(spec)}; {len(solver.values):,} positions, {solver.matrix_games:,}
 confrontations as matrix games; {EXACT}). The battle is symmetric, so its value is
-**{value:+.3f}** (a fair game). The first combat is a mixed strategy: **{mix_text}**.
+**{value:+z.3f}** (a fair game). The first combat is a mixed strategy: **{mix_text}**.
 The battle is still going at each combat with probability {reach} (combats 1 to
 {spec.combats}).{csv_note}
 
@@ -78,7 +78,7 @@ The battle is still going at each combat with probability {reach} (combats 1 to
 Which cards matter most: for every confrontation reached in equilibrium, how much
 player 0's value drops if one warrior is taken from the hand (reach-weighted mean).
 The most valuable card by combat — {top_text}. The prince is worth at most
-{prince:+.2f} at any combat (it can never win a combat, only lose the Crown).
+{prince:+z.2f} at any combat (it can never win a combat, only lose the Crown).
 
 ![Card importance by combat]({path2})"""
 
@@ -103,17 +103,17 @@ def tip_rows(spec: BattleSpec) -> list[tuple[str, str, bool]]:
         ("\"both the 6 and the 5 are invincible\"",
          f"no warrior exceeds the {strong} or the {strong + 1} by 2 (rule fact); in the "
          f"solution the top two are played "
-         f"{100 * (mix.get(strong, 0) + mix.get(strong + 1, 0)):.0f}% of the time in combat 1",
+         f"{100 * (mix.get(strong, 0) + mix.get(strong + 1, 0)):z.0f}% of the time in combat 1",
          invincible),
         ("\"In the first combat, you can risk the 4, but not a lower one\"",
-         f"combat-1 mix: {four} {100 * mix.get(four, 0):.1f}%, 0–{four - 1} "
-         f"{100 * sum(mix.get(k, 0) for k in range(four)):.1f}%; the {four} earns "
-         f"{against[four]:+.3f} against the equilibrium answer, the {four - 1} "
-         f"{against[four - 1]:+.3f}",
+         f"combat-1 mix: {four} {100 * mix.get(four, 0):z.1f}%, 0–{four - 1} "
+         f"{100 * sum(mix.get(k, 0) for k in range(four)):z.1f}%; the {four} earns "
+         f"{against[four]:+z.3f} against the equilibrium answer, the {four - 1} "
+         f"{against[four - 1]:+z.3f}",
          mix.get(four, 0) > 0 and not low),
         ("\"Starting with the prince would be a sure defeat\"",
-         f"the prince opening is worth {against[0]:+.3f} against the equilibrium answer and "
-         f"{grid[0].min():+.0f} against the best answer (the Crown lost at once)",
+         f"the prince opening is worth {against[0]:+z.3f} against the equilibrium answer and "
+         f"{grid[0].min():+z.0f} against the best answer (the Crown lost at once)",
          bool(grid[0].min() <= -pay.crown + 1e-9)),
     ]
 
@@ -144,9 +144,9 @@ def tips_section(ctx: ReportContext) -> str:
             order = list(strength.index)
             parts.append(
                 f"with {label}: the Executioner ranks {order.index('Executioner') + 1} of 9 "
-                f"({strength['Executioner']:+.2f} mean battle value over the rival's villain, "
+                f"({strength['Executioner']:+z.2f} mean battle value over the rival's villain, "
                 f"both seats) and the Seductress {order.index('Seductress') + 1} of 9 "
-                f"({strength['Seductress']:+.2f}); the best is the {order[0]}, the worst the "
+                f"({strength['Seductress']:+z.2f}); the best is the {order[0]}, the worst the "
                 f"{order[-1]}")
         villain_line = (
             "\n\nThe remark on the **Executioner** and the **Seductress** (\"do not "
@@ -176,20 +176,20 @@ def mixing_section(ctx: ReportContext) -> str:
         cfg, pos, pay = initial_position(params)
         solver = ExactSolver(cfg, payoff_values(pay))
         node = solver.node(pos)
-        mine = ", ".join(f"{C.CARD_NAMES[a]} {100 * p:.0f}%" for a, p in
+        mine = ", ".join(f"{C.CARD_NAMES[a]} {100 * p:z.0f}%" for a, p in
                          zip(node.actions, node.strategy, strict=True) if p >= 0.005)
-        theirs = ", ".join(f"{C.CARD_NAMES[a]} {100 * p:.0f}%" for a, p in
+        theirs = ", ".join(f"{C.CARD_NAMES[a]} {100 * p:z.0f}%" for a, p in
                            zip(node.actions1, node.strategy1, strict=True) if p >= 0.005)
-        lines.append(f"| {label} | {node.value:+.3f} | {mine} | {theirs} |")
+        lines.append(f"| {label} | {node.value:+z.3f} | {mine} | {theirs} |")
     cached = sweep.load_results(None, 6, 7, war=False)
     openings = []
     for pairing in (("Squire", "Archer"), ("Maiden", "Wolf"), ("Standard-Bearer", "Sentinel"),
                     ("Royal Guard", "Inquisitor")):
         data = cached.get(pairing)
         if data is not None:
-            m0 = ", ".join(f"{k} {100 * v:.0f}%" for k, v in data.battle["opening0"].items())
-            m1 = ", ".join(f"{k} {100 * v:.0f}%" for k, v in data.battle["opening1"].items())
-            openings.append(f"| {pairing[0]} vs {pairing[1]} | {data.battle['value']:+.3f} "
+            m0 = ", ".join(f"{k} {100 * v:z.0f}%" for k, v in data.battle["opening0"].items())
+            m1 = ", ".join(f"{k} {100 * v:z.0f}%" for k, v in data.battle["opening1"].items())
+            openings.append(f"| {pairing[0]} vs {pairing[1]} | {data.battle['value']:+z.3f} "
                             f"| {m0} | {m1} |")
     extra = ""
     if openings:

@@ -33,7 +33,7 @@ def strength_lines(agent: str = "resolve") -> list[str]:
     for x in matches:
         lo, hi = x["ci95"]
         lines.append(f"| {x['deck']} | {x['setup']} | {x['opponent']} | {x['games']:,} | "
-                     f"{100 * x['win_rate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] | "
+                     f"{100 * x['win_rate']:z.1f}% [{100 * lo:z.1f}, {100 * hi:z.1f}] | "
                      f"{'yes' if x['above_half'] else 'no'} |")
     full = [x for x in matches if x["games"] >= FULL_LINE]
     done = {(x["deck"], x["setup"], x["opponent"]) for x in full}

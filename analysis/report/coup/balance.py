@@ -32,17 +32,17 @@ def section_balance(ctx: ReportContext) -> str:
         if one and two:
             lines.append(
                 f"\nCap {cap}, Inquisitor: mover with 1 coin against 2: value "
-                f"{one['value']:+.4f} (win {one['win']:.3f}, draw {one['draw']:.3f}; "
-                f"{one['iterations']} iterations, exploitability {one['exploitability']:.1e}); "
-                f"with 2 against 2: {two['value']:+.4f} (win {two['win']:.3f}, draw "
-                f"{two['draw']:.3f}; {two['iterations']} iterations, exploitability "
-                f"{two['exploitability']:.1e}).")
+                f"{one['value']:+z.4f} (win {one['win']:z.3f}, draw {one['draw']:z.3f}; "
+                f"{one['iterations']} iterations, exploitability {one['exploitability']:z.1e}); "
+                f"with 2 against 2: {two['value']:+z.4f} (win {two['win']:z.3f}, draw "
+                f"{two['draw']:z.3f}; {two['iterations']} iterations, exploitability "
+                f"{two['exploitability']:z.1e}).")
     dd = balance.deck_difference(records)
     if not dd.empty:
         v = dd["ambassador_minus_inquisitor"]
         lines.append(
-            f"\nAmbassador minus Inquisitor, mover value per coin pair: mean {v.mean():+.3f}, "
-            f"range {v.min():+.3f} to {v.max():+.3f} over {len(v)} pairs.\n")
+            f"\nAmbassador minus Inquisitor, mover value per coin pair: mean {v.mean():+z.3f}, "
+            f"range {v.min():+z.3f} to {v.max():+z.3f} over {len(v)} pairs.\n")
     try:
         rows = larger.load_rows()
     except FileNotFoundError:  # not run yet; a damaged file is refused naming it
@@ -56,7 +56,7 @@ def section_balance(ctx: ReportContext) -> str:
         lines.append("|---|---|---|---|---|---|---|---|")
         for r in op.itertuples():
             lines.append(f"| {r.case} | {r.deck} | {r.turn_cap} | {r.status} | "
-                         f"{r.estimated_tree_nodes:.3g} | {fmt(r.tree_value, '+.4f')} | "
+                         f"{r.estimated_tree_nodes:z.3g} | {fmt(r.tree_value, '+.4f')} | "
                          f"{fmt(r.tree_iterations, '.0f')} | {fmt(r.tree_exploitability, '.1e')} |")
         lines.append(
             "\nWith two cards each almost nothing is decided within the one or two turns that "

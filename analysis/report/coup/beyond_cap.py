@@ -53,7 +53,7 @@ def abstraction_bullet() -> list[str]:
     zero, sides = [], set()
     for r in df[(df["mover"] == 0) & (df["other"] == 0)].sort_values("deck").itertuples():
         side, margin = _favoured_side(r)
-        zero.append(f"{r.deck} {r.win:.2f} ± {margin:.2f}")
+        zero.append(f"{r.deck} {r.win:z.2f} ± {margin:z.2f}")
         sides.add(side)
     verdict = {"mover": "the player to move is favoured beyond that uncertainty",
                "other": "the other player is favoured beyond that uncertainty",
@@ -63,14 +63,14 @@ def abstraction_bullet() -> list[str]:
     since = ""
     if len(closed):
         since = (f"; {len(closed)} of them have closed since, and there the estimate is within "
-                 f"{closed['miss'].max():.1e} of the value in win probability")
+                 f"{closed['miss'].max():z.1e} of the value in win probability")
     return [
         f"- **Beyond the cap (an estimate, not exact)**: the state-keyed abstraction solved "
         f"at caps up to {int(df['cap'].max())} for {len(df)} wide-bracket endgames (every "
         f"endgame whose bracket was wider than 0.001{since}): "
         f"{int(inside['inside'].astype(bool).sum())} of {len(inside)} "
         f"estimates lie inside their rigorous brackets, {int(df['converged'].sum())} converged "
-        f"in the cap, and the abstraction's loss at cap 3 is {df['loss'].median():.2f} "
+        f"in the cap, and the abstraction's loss at cap 3 is {df['loss'].median():z.2f} "
         "(median exploitability in the exact tree). The mover's estimated P(win) at 0/0: "
         + "; ".join(zero) + f": {call} (see *Beyond the cap*)."] + _memory_bullet(df)
 
@@ -93,8 +93,8 @@ def _growth_words(df) -> str:
             plain.append((p8 / p4) ** 0.25)
     if not memory or not plain:
         return "the memory-keyed graph grows much faster with the cap"
-    return (f"from cap 4 to 5 the memory-keyed graph grows x{np.median(memory):.1f} "
-            f"(median), where the plain graph grows x{np.median(plain):.1f} a turn from cap 4 "
+    return (f"from cap 4 to 5 the memory-keyed graph grows x{np.median(memory):z.1f} "
+            f"(median), where the plain graph grows x{np.median(plain):z.1f} a turn from cap 4 "
             "to 8 and more slowly after")
 
 
@@ -111,7 +111,7 @@ def _memory_bullet(plain) -> list[str]:
     return [
         "- **Most of that loss is forgetting**: keys that also remember each player's "
         "claims since their hand last changed and the cards an examination showed cut the "
-        f"loss at cap 3 from {df['loss_plain'].median():.3f} to {df['loss'].median():.3f} "
+        f"loss at cap 3 from {df['loss_plain'].median():z.3f} to {df['loss'].median():z.3f} "
         f"(median over {len(df)} wide endgames), but their graph grows about x3-4 a turn, "
         "so they reach caps of 5-6 only (see *Remembering claims and sightings*)."]
 
@@ -141,11 +141,11 @@ def section_abstraction(ctx: ReportContext) -> str:
         "turns fit where the perfect-recall tree stops at 3-4. The cap pays 0, as a game "
         "that never ends does in the uncapped definition. The caps "
         f"{', '.join(map(str, params['caps']))} are tried in turn until the value moves by "
-        f"less than {params['value_tolerance']:g} (in value, ±1) between consecutive caps, "
+        f"less than {params['value_tolerance']:zg} (in value, ±1) between consecutive caps, "
         f"or the graph passes {params['max_graph_nodes']:,} nodes, or the endgame has spent "
-        f"{params['seconds_per_endgame']:.0f} s; each cap is solved with CFR+ to "
-        f"exploitability {params['target']:g} within the abstraction or "
-        f"{params['max_iterations']:,} iterations or {params['seconds_per_solve']:.0f} s.",
+        f"{params['seconds_per_endgame']:z.0f} s; each cap is solved with CFR+ to "
+        f"exploitability {params['target']:zg} within the abstraction or "
+        f"{params['max_iterations']:,} iterations or {params['seconds_per_solve']:z.0f} s.",
         "",
         "What it is not: an equilibrium of Coup. Forgetting past claims changes the game; "
         "under imperfect recall CFR+ has no convergence guarantee (a max-min and a min-max "
@@ -161,7 +161,7 @@ def section_abstraction(ctx: ReportContext) -> str:
         f"Scope: every endgame, both decks, whose rigorous bracket is wider than 0.001: "
         f"{len(df) - len(closed)} of the {len(wide)} such endgames are estimated (mover/other "
         f"coin pairs {pairs})" + _closed_since_words(closed) + ". They took "
-        f"{df['seconds'].sum() / 60:.0f} CPU-minutes ({df['seconds'].mean():.0f} s an "
+        f"{df['seconds'].sum() / 60:z.0f} CPU-minutes ({df['seconds'].mean():z.0f} s an "
         "endgame).",
         "",
     ]
@@ -173,19 +173,19 @@ def section_abstraction(ctx: ReportContext) -> str:
     why = ", ".join(f"{n} at the {_STOP_WORDS.get(k, k)}" for k, n in reasons.items())
     lines.append(
         f"**In numbers.** {conv} of {len(df)} estimates converged in the cap (value moved "
-        f"< {params['value_tolerance']:g} between the last two caps)"
+        f"< {params['value_tolerance']:zg} between the last two caps)"
         + (f"; the others stopped ({why}), and their last change is shown" if why else "")
         + ". "
         f"{n_in} of {len(inside)} estimates lie inside their rigorous bracket"
-        + (f" (the others miss by up to {inside['outside_by'].max():.3f} in win probability)"
+        + (f" (the others miss by up to {inside['outside_by'].max():z.3f} in win probability)"
            if n_in < len(inside) else "") + ". "
-        + (f"The loss at cap 3 is {loss['loss'].median():.3f} (median; range "
-           f"{loss['loss'].min():.3f}-{loss['loss'].max():.3f}) as an exploitability in value "
+        + (f"The loss at cap 3 is {loss['loss'].median():z.3f} (median; range "
+           f"{loss['loss'].min():z.3f}-{loss['loss'].max():z.3f}) as an exploitability in value "
            "(±1) units: the abstract strategies can be beaten by that much, and a profile "
            "exploitable by e has a value within 2e of the game's, i.e. within e in win "
            "probability. The exploitability "
            "within the abstraction at the last cap is "
-           f"{df['exploitability'].min():.1e} to {df['exploitability'].max():.1e}: the "
+           f"{df['exploitability'].min():z.1e} to {df['exploitability'].max():z.1e}: the "
            "estimate's error is of the order of these, not of the solver's target."
            if len(loss) else ""))
     if len(loss):
@@ -193,7 +193,7 @@ def section_abstraction(ctx: ReportContext) -> str:
         lines.append(
             "\nThe value itself fares better than the strategies: at cap 3 the abstract "
             "profile's value in the exact tree is within "
-            f"{gap.max():.1e} of the exact cap-3 P(win) (median {gap.median():.1e}), where "
+            f"{gap.max():z.1e} of the exact cap-3 P(win) (median {gap.median():z.1e}), where "
             "the loss alone would allow up to the loss itself. Caveat on *converged*: at "
             "the largest caps CFR+ ran "
             f"{int(df['iterations'].min())}-{int(df['iterations'].max())} iterations within "
@@ -221,20 +221,20 @@ def section_abstraction(ctx: ReportContext) -> str:
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in df.sort_values(["deck", "mover", "other"]).itertuples():
-        by_cap = ", ".join(f"{(1 + c['value']) / 2:.3f}" for c in r.caps)
+        by_cap = ", ".join(f"{(1 + c['value']) / 2:z.3f}" for c in r.caps)
         stop = "converged" if r.converged else _STOP_WORDS.get(r.stopped, r.stopped)
-        where = ("inside" if r.inside else f"outside by {r.outside_by:.3f}") \
+        where = ("inside" if r.inside else f"outside by {r.outside_by:z.3f}") \
             if r.inside is not None else "–"
         lines.append(
             f"| {r.deck} | {r.mover} | {r.other} | {fmt(r.win)} | {r.cap} ({stop}) | "
             f"{by_cap} | {fmt(r.change, '.4f')} | {fmt(r.lower_win)}-{fmt(r.upper_win)} "
             f"({r.bracket_caps}) | {where} | {fmt(r.loss, '.3f')} | {fmt(r.exact_win)} | "
-            f"{fmt(r.abstract_win_in_tree)} | {r.iterations} | {r.exploitability:.1e} |")
+            f"{fmt(r.abstract_win_in_tree)} | {r.iterations} | {r.exploitability:z.1e} |")
     lines.append(
         f"\n(solver: {A.SOLVER}, cap payoff 0; the loss and the exact cap-3 value: "
         f"{A.TREE_SOLVER}, "
         + (f"{int(loss['tree_iterations'].min())}-{int(loss['tree_iterations'].max())} "
-           f"iterations, exploitability at most {loss['tree_exploitability'].max():.1e}; "
+           f"iterations, exploitability at most {loss['tree_exploitability'].max():z.1e}; "
            f"the cap-3 abstraction {int(loss['loss_iterations'].min())}-"
            f"{int(loss['loss_iterations'].max())} iterations"
            if len(loss) else "not measured") + ". Win probabilities are (1 + value) / 2; "
@@ -273,11 +273,11 @@ def section_memory_keys(ctx: ReportContext) -> str:
         better = int((both["loss"] < both["loss_plain"]).sum())
         lines.append(
             f"**In numbers** ({len(df)} endgames, the widest brackets): the loss at cap 3 "
-            f"drops from {both['loss_plain'].median():.3f} (median, plain keys; largest "
-            f"{both['loss_plain'].max():.3f}) to {both['loss'].median():.3f} (memory keys; "
-            f"largest {both['loss'].max():.3f}), lower in {better} of {len(both)}. The "
+            f"drops from {both['loss_plain'].median():z.3f} (median, plain keys; largest "
+            f"{both['loss_plain'].max():z.3f}) to {both['loss'].median():z.3f} (memory keys; "
+            f"largest {both['loss'].max():z.3f}), lower in {better} of {len(both)}. The "
             "memory-keyed value at cap 3 played in the exact tree is within "
-            f"{(both['abstract_win_in_tree'] - both['exact_win']).abs().max():.1e} of the "
+            f"{(both['abstract_win_in_tree'] - both['exact_win']).abs().max():z.1e} of the "
             "exact cap-3 P(win).")
     lines += [
         "",
@@ -288,8 +288,8 @@ def section_memory_keys(ctx: ReportContext) -> str:
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in df.sort_values(on).itertuples():
-        by_cap = ", ".join(f"{c['cap']}: {(1 + c['value']) / 2:.3f}" for c in r.caps)
-        plain_est = (f"{fmt(r.win_plain)} ({r.cap_plain:.0f})"
+        by_cap = ", ".join(f"{c['cap']}: {(1 + c['value']) / 2:z.3f}" for c in r.caps)
+        plain_est = (f"{fmt(r.win_plain)} ({r.cap_plain:z.0f})"
                      if r.win_plain is not None and not np.isnan(r.win_plain) else "–")
         lines.append(
             f"| {r.deck} | {r.mover} | {r.other} | {fmt(r.loss_plain, '.3f')} | "
@@ -300,13 +300,13 @@ def section_memory_keys(ctx: ReportContext) -> str:
     memory_loss = df.dropna(subset=["loss"])
     lines.append(
         f"\n(solver: {A.MEMORY_SOLVER}, cap payoff 0, CFR+ to exploitability "
-        f"{params['target']:g} within the abstraction or {params['max_iterations']:,} "
-        f"iterations or {params['seconds_per_solve']:.0f} s a cap; the loss: the cap-3 "
+        f"{params['target']:zg} within the abstraction or {params['max_iterations']:,} "
+        f"iterations or {params['seconds_per_solve']:z.0f} s a cap; the loss: the cap-3 "
         f"abstraction ({int(memory_loss['loss_iterations'].min())}-"
         f"{int(memory_loss['loss_iterations'].max())} iterations) played in the "
         f"perfect-recall tree, exact best response; exact cap-3 values: {A.TREE_SOLVER}, "
-        f"exploitability at most {memory_loss['tree_exploitability'].max():.1e}. "
-        f"{df['seconds'].sum() / 60:.0f} CPU-minutes in all.)\n"
+        f"exploitability at most {memory_loss['tree_exploitability'].max():z.1e}. "
+        f"{df['seconds'].sum() / 60:z.0f} CPU-minutes in all.)\n"
         if len(memory_loss) else "\n")
     return "\n".join(lines) + "\n"
 
@@ -326,11 +326,11 @@ def _closed_since_words(closed) -> str:
     the estimate where the truth is known."""
     if not len(closed):
         return ""
-    items = [f"{r.deck} {r.mover}/{r.other}: estimate {r.win:.3f}, value {r.value:.3f}"
+    items = [f"{r.deck} {r.mover}/{r.other}: estimate {r.win:z.3f}, value {r.value:z.3f}"
              for r in closed.sort_values(["deck", "mover", "other"]).itertuples()]
     return (f"; {len(closed)} more were estimated while their bracket was open and it has "
             "closed since (a larger cap), which checks the estimate where the value is now "
-            f"known: {'; '.join(items)} (largest miss {closed['miss'].max():.1e} in win "
+            f"known: {'; '.join(items)} (largest miss {closed['miss'].max():z.1e} in win "
             "probability)")
 
 
@@ -353,7 +353,7 @@ def _favoured(df) -> list[str]:
         groups: dict[str, list[str]] = {words[k]: [] for k in ("mover", "other", "none")}
         for r in g.sort_values("mover").itertuples():
             side, margin = _favoured_side(r)
-            groups[words[side]].append(f"{r.mover}/{r.other} {r.win:.3f} ±{margin:.3f}")
+            groups[words[side]].append(f"{r.mover}/{r.other} {r.win:z.3f} ±{margin:z.3f}")
         parts = [f"{side}: {', '.join(cells)}" for side, cells in groups.items() if cells]
         out.append(f"Equal coins, {deck}, the estimate favours " + "; ".join(parts)
                    + " (the mover's P(win) ± the larger of the last change between caps and "

@@ -17,9 +17,9 @@ HONEST_ORDER = ("Captain", "Assassin", "Duke", "Contessa")
 def claim_extremes(summary, deck: str) -> tuple[str, str]:
     """A deck's three most bluffed and two most challenged claims, as findings words."""
     sub = summary[summary["deck"] == deck].sort_values("bluff_rate", ascending=False)
-    top = ", ".join(f"{r.claim} {r.bluff_rate:.0%}" for r in sub.head(3).itertuples())
+    top = ", ".join(f"{r.claim} {r.bluff_rate:z.0%}" for r in sub.head(3).itertuples())
     chal = sub.sort_values("challenge_rate", ascending=False).head(2)
-    most = ", ".join(f"{r.claim} {r.challenge_rate:.0%}" for r in chal.itertuples())
+    most = ", ".join(f"{r.claim} {r.challenge_rate:z.0%}" for r in chal.itertuples())
     return top, most
 
 
@@ -35,7 +35,7 @@ def priced_bullet() -> list[str]:
     for deck in sorted(summary["deck"].unique()):
         top, most = claim_extremes(summary, deck)
         cards = ranges[ranges["deck"] == deck]
-        order = ", ".join(f"{r.card} {r.low:.2f}-{r.high:.2f}" for r in cards.itertuples())
+        order = ", ".join(f"{r.card} {r.low:z.2f}-{r.high:z.2f}" for r in cards.itertuples())
         lines.append(
             f"- **With the cap priced** ({deck}; each player's safe strategy, with the cap "
             "at each side's floor, so it settles by challenges more often than uncapped play "
@@ -68,8 +68,8 @@ def section_bluffing(ctx: ReportContext) -> str:
         "|---|---|---|---|---|---|---|",
     ]
     for r in summary.itertuples():
-        lines.append(f"| {r.deck} | {r.claim} | {r.positions} | {r.mean_frequency:.3f} | "
-                     f"{r.bluff_rate:.3f} | {r.challenge_rate:.3f} | {r.max_bluff_rate:.3f} |")
+        lines.append(f"| {r.deck} | {r.claim} | {r.positions} | {r.mean_frequency:z.3f} | "
+                     f"{r.bluff_rate:z.3f} | {r.challenge_rate:z.3f} | {r.max_bluff_rate:z.3f} |")
     lines.append("")
     if not summary.empty:
         fig = Figure(figsize=(11, 4.5))
@@ -116,9 +116,9 @@ def section_bluffing(ctx: ReportContext) -> str:
             continue
         lines.append(
             f"{deck}: when assassinated, the target claims the Contessa in {len(fc)} positions; "
-            f"that block is a bluff {fc['bluff_rate'].mean():.0%} of the time on average "
-            f"(range {fc['bluff_rate'].min():.0%}-{fc['bluff_rate'].max():.0%}) and the "
-            f"assassin challenges it {fc['challenge_rate'].mean():.0%} of the time. With one "
+            f"that block is a bluff {fc['bluff_rate'].mean():z.0%} of the time on average "
+            f"(range {fc['bluff_rate'].min():z.0%}-{fc['bluff_rate'].max():z.0%}) and the "
+            f"assassin challenges it {fc['challenge_rate'].mean():z.0%} of the time. With one "
             "card left a caught fake Contessa loses the game, but so does doing nothing: "
             "against a real Assassin the bluff is the only chance. "
             f"({note}.)\n")
@@ -130,8 +130,8 @@ def section_bluffing(ctx: ReportContext) -> str:
     lines.append("| deck | card | P(win) | P(draw) | P(lose) | value |")
     lines.append("|---|---|---|---|---|---|")
     for r in cv.itertuples():
-        lines.append(f"| {r.deck} | {r.card} | {r.win:.3f} | {r.draw:.3f} | {r.lose:.3f} | "
-                     f"{r.value:+.3f} |")
+        lines.append(f"| {r.deck} | {r.card} | {r.win:z.3f} | {r.draw:z.3f} | {r.lose:z.3f} | "
+                     f"{r.value:+z.3f} |")
     lines.append("")
     for deck in sorted(df["deck"].unique()):
         mix = bluffing.first_mix(records, deck)
@@ -142,7 +142,7 @@ def section_bluffing(ctx: ReportContext) -> str:
         lines.append("| card | " + " | ".join(mix.columns) + " |")
         lines.append("|---|" + "---|" * len(mix.columns))
         for card, row in mix.iterrows():
-            lines.append(f"| {card} | " + " | ".join(f"{v:.2f}" for v in row.values) + " |")
+            lines.append(f"| {card} | " + " | ".join(f"{v:z.2f}" for v in row.values) + " |")
         lines.append("")
     lines.append("### Against honest play\n")
     hc = bluffing.honest_comparison(records)
@@ -208,8 +208,8 @@ def section_priced_bluffing(ctx: ReportContext) -> str:
     base = {(r.deck, r.claim): r for r in plain.itertuples()} if len(plain) else {}
     for r in summary.itertuples():
         b = base.get((r.deck, r.claim))
-        lines.append(f"| {r.deck} | {r.claim} | {r.positions} | {r.mean_frequency:.3f} | "
-                     f"{r.bluff_rate:.3f} | {r.challenge_rate:.3f} | "
+        lines.append(f"| {r.deck} | {r.claim} | {r.positions} | {r.mean_frequency:z.3f} | "
+                     f"{r.bluff_rate:z.3f} | {r.challenge_rate:z.3f} | "
                      f"{fmt(b.bluff_rate if b else None)} | "
                      f"{fmt(b.challenge_rate if b else None)} |")
     agree = [f"{r.deck} {r.claim}" for r in summary.itertuples()
@@ -243,10 +243,10 @@ def section_priced_bluffing(ctx: ReportContext) -> str:
         if not fc.empty:
             lines.append(
                 f"**The fake Contessa** ({deck}): assassinated, the target claims the Contessa "
-                f"in {len(fc)} positions; that block is a bluff {fc['bluff_rate'].mean():.0%} "
-                f"of the time on average (range {fc['bluff_rate'].min():.0%}-"
-                f"{fc['bluff_rate'].max():.0%}) and the assassin challenges it "
-                f"{fc['challenge_rate'].mean():.0%} of the time.\n")
+                f"in {len(fc)} positions; that block is a bluff {fc['bluff_rate'].mean():z.0%} "
+                f"of the time on average (range {fc['bluff_rate'].min():z.0%}-"
+                f"{fc['bluff_rate'].max():z.0%}) and the assassin challenges it "
+                f"{fc['challenge_rate'].mean():z.0%} of the time.\n")
     ranges = bluffing.card_win_ranges(records, coins=range(7))
     if not ranges.empty:
         lines += [
@@ -262,8 +262,8 @@ def section_priced_bluffing(ctx: ReportContext) -> str:
         ]
         for r in ranges.itertuples():
             honest = bluffing.HONEST_PLAY_WINS.get(r.card)
-            lines.append(f"| {r.deck} | {r.card} | {r.win:.3f} | {r.cap:.3f} | "
-                         f"{r.low:.3f}-{r.high:.3f} | "
+            lines.append(f"| {r.deck} | {r.card} | {r.win:z.3f} | {r.cap:z.3f} | "
+                         f"{r.low:z.3f}-{r.high:z.3f} | "
                          f"{fmt(honest / bluffing.HONEST_PLAY_CASES if honest else None)} |")
         for deck, g in ranges.groupby("deck"):
             cards = list(g.sort_values("low", ascending=False).itertuples())

@@ -73,9 +73,9 @@ def section_brackets(ctx: ReportContext) -> str:
                 continue
             lines.append(
                 f"| {cap} | {deck} | {len(g)} | {int((g['width'] <= 1e-3).sum())} | "
-                f"{g['width'].mean():.3f} | {g['width'].max():.3f} | {own['nodes'].max():,} | "
+                f"{g['width'].mean():z.3f} | {g['width'].max():z.3f} | {own['nodes'].max():,} | "
                 f"{int(own['iterations'].min())}-{int(own['iterations'].max())} | "
-                f"{own['exploitability'].max():.1e} |")
+                f"{own['exploitability'].max():z.1e} |")
     lines.append(f"\n(solver: {SOLVER.replace('CFR+', 'CFR+ to exploitability 1e-4')}, each "
                  "endgame solved twice; at caps above 1 the movers with 7+ coins are counted "
                  "with their cap-1 bracket, which is already closed.)\n")
@@ -108,7 +108,7 @@ def section_brackets(ctx: ReportContext) -> str:
         lines.append("|---" * (len(sweep.COINS) + 1) + "|")
         cell = {(r.mover, r.other): r for r in g.itertuples()}
         for a in sweep.COINS:
-            row = [f"{cell[(a, b)].lower_win:.2f}-{cell[(a, b)].upper_win:.2f}"
+            row = [f"{cell[(a, b)].lower_win:z.2f}-{cell[(a, b)].upper_win:z.2f}"
                    if (a, b) in cell else "–" for b in sweep.COINS]
             lines.append(f"| {a} | " + " | ".join(row) + " |")
     # Narrowing with the cap, over the caps bracketed for every endgame of the deck.
@@ -121,7 +121,7 @@ def section_brackets(ctx: ReportContext) -> str:
         cells = []
         for c in shown:
             g = frames[c][(frames[c]["deck"] == deck) & (frames[c]["mover"] < 7)]
-            cells.append(f"{g['width'].mean():.3f}" if c <= cap and len(g) else "–")
+            cells.append(f"{g['width'].mean():z.3f}" if c <= cap and len(g) else "–")
         lines.append(f"| {deck} | " + " | ".join(cells) + " |")
     extra = pd.concat([f[(f["deck"] == d) & (c > best.get(d, 0))].assign(cap=c)
                        for c, f in frames.items() for d in C.DECKS], ignore_index=True)
@@ -138,9 +138,9 @@ def section_brackets(ctx: ReportContext) -> str:
             prev = None if np.isnan(r.width_below) else r.width_below
             reduced = " (reduced)" if r.decisive else ""
             lines.append(
-                f"| {r.deck} | {r.mover} | {r.other} | {r.cap} | {r.lower_win:.4f}-"
-                f"{r.upper_win:.4f} | {r.width:.4f} | {fmt(prev, '.4f')} | {r.nodes:,}"
-                f"{reduced} | {r.seconds:.0f} | {r.iterations} | {r.exploitability:.1e} |")
+                f"| {r.deck} | {r.mover} | {r.other} | {r.cap} | {r.lower_win:z.4f}-"
+                f"{r.upper_win:z.4f} | {r.width:z.4f} | {fmt(prev, '.4f')} | {r.nodes:,}"
+                f"{reduced} | {r.seconds:z.0f} | {r.iterations} | {r.exploitability:z.1e} |")
         if extra["decisive"].any():
             lines.append(
                 "\n*(reduced)*: compiled with winning Coups played (`--decisive-coup`: a "
@@ -202,7 +202,7 @@ def section_markov_brackets(ctx: ReportContext) -> str:
         "step) and let the other player see both cards and answer as best suits them; the "
         "probability W that the player still wins from a position is then a one-player "
         "minimisation over the graph of positions without history (value iteration, "
-        f"{size} positions a deck, at most {secs:.0f} s for both players' policies by "
+        f"{size} positions a deck, at most {secs:z.0f} s for both players' policies by "
         f"{'/'.join(str(r) for r in rounds)} rounds of damped policy improvement). "
         "Playing the capped equilibrium until the cap and the Markov policy after it, the "
         "player to move wins at least W_0 from the cap position whatever the other does, so "
@@ -222,9 +222,9 @@ def section_markov_brackets(ctx: ReportContext) -> str:
             same = base[(base["deck"] == deck)].merge(g[["mover", "other"]]) if len(base) else base
             lines.append(
                 f"| {cap} | {deck} | {len(g)} | {int((g['width'] <= 1e-3).sum())} | "
-                f"{g['width'].mean():.3f} | {fmt(same['width'].mean() if len(same) else None, '.3f')} | "
+                f"{g['width'].mean():z.3f} | {fmt(same['width'].mean() if len(same) else None, '.3f')} | "
                 f"{g['nodes'].max():,} | {int(g['iterations'].min())}-"
-                f"{int(g['iterations'].max())} | {g['exploitability'].max():.1e} |")
+                f"{int(g['iterations'].max())} | {g['exploitability'].max():z.1e} |")
     lines.append(f"\n(solver: {SOLVER.replace('CFR+', 'CFR+ to exploitability 1e-4')} "
                  "with winning Coups played, each endgame solved twice; the movers with 7+ "
                  "coins are closed at cap 1 and not repeated. *Plain mean width*: the plain "
@@ -244,7 +244,7 @@ def section_markov_brackets(ctx: ReportContext) -> str:
                                              for r in stuck.itertuples()) + ")"
                             if 0 < len(stuck) <= 12 else "")
                 + "; the mean width of the open ones went from "
-                f"{pair['width_a'].mean():.3f} to {pair['width_b'].mean():.3f}.\n")
+                f"{pair['width_a'].mean():z.3f} to {pair['width_b'].mean():z.3f}.\n")
     tight = tightest(plain, markov)
     conv = tight[tight["width"] <= 1e-3]
     before = tightest(plain)
@@ -252,7 +252,7 @@ def section_markov_brackets(ctx: ReportContext) -> str:
         f"**Convergence.** Counting every bracket on disk (plain and Markov-priced, every "
         f"cap), {len(conv)} of {len(tight)} endgames have converged, against "
         f"{int((before['width'] <= 1e-3).sum())} with the plain brackets alone; the mean "
-        f"width is {tight['width'].mean():.3f} (plain alone {before['width'].mean():.3f}). "
+        f"width is {tight['width'].mean():z.3f} (plain alone {before['width'].mean():z.3f}). "
         "Converged: " + _converged_words(conv) + ".\n")
     img = heatmaps(ctx, tight, "width", "tightest bracket width", "bracket_width_markov",
                    "viridis", 0.0, 1.0)
@@ -281,7 +281,7 @@ def section_markov_brackets(ctx: ReportContext) -> str:
         f"{len(equal)} endgames"
         + (": " + "; ".join(f"{r.deck} {r.mover}/{r.other} "
                             f"{'mover' if r.lower_win > 0.5 else 'other player'} "
-                            f"({r.lower_win:.2f}-{r.upper_win:.2f})"
+                            f"({r.lower_win:z.2f}-{r.upper_win:z.2f})"
                             for r in sure.itertuples()) if len(sure) else "")
         + ". Where the hidden cards still matter the two guarantees leave a gap (the "
         "opponent who sees both cards calls every bluff that pays), so the low-coin "
@@ -300,7 +300,7 @@ def markov_bullet(by_cap: dict) -> list[str]:
     return [f"- **Pricing the cap** with each player's Markov guarantee (still rigorous, "
             f"caps {', '.join(str(c) for c in sorted(markov))}): {n} of {len(tight)} "
             f"endgames converge (plain brackets alone: {n0}), mean width "
-            f"{tight['width'].mean():.2f} (plain {before['width'].mean():.2f}); see *Pricing "
+            f"{tight['width'].mean():z.2f} (plain {before['width'].mean():z.2f}); see *Pricing "
             "the cap*."]
 
 

@@ -42,10 +42,10 @@ def section_endgames(ctx: ReportContext) -> str:
         "",
         f"Solver: {solver_note(df)} (exact best response on the perfect-recall tree, target "
         f"1e-4). OpenSpiel's own `exploitability` was run on {len(checked)} of them "
-        f"(every third position): largest difference from the engine's {gap:.1e}.",
+        f"(every third position): largest difference from the engine's {gap:z.1e}.",
         f"Tree sizes: {int(df['nodes'].min()):,}-{int(df['nodes'].max()):,} nodes, "
         f"{int(df['infosets'].min()):,}-{int(df['infosets'].max()):,} information sets; "
-        f"{df['seconds'].sum() / 60:.1f} CPU-minutes in all (compile, solve, walk).",
+        f"{df['seconds'].sum() / 60:z.1f} CPU-minutes in all (compile, solve, walk).",
         "",
     ]
     img = heatmaps(ctx, df, "value", "value of the mover", "endgame_value", "RdBu", -1, 1)
@@ -55,7 +55,7 @@ def section_endgames(ctx: ReportContext) -> str:
     sure = df[df["mover"] >= 7]
     if len(sure):
         lines.append(f"With 7+ coins the mover wins with probability "
-                     f"{sure['win'].min():.4f}-{sure['win'].max():.4f} ({len(sure)} positions): "
+                     f"{sure['win'].min():z.4f}-{sure['win'].max():z.4f} ({len(sure)} positions): "
                      "the Coup cannot be blocked or challenged.\n")
     lines.append("<details><summary>Every endgame: outcome probabilities of the player to "
                  "move, with solver figures</summary>\n")
@@ -63,9 +63,9 @@ def section_endgames(ctx: ReportContext) -> str:
                  "iterations | exploitability | OpenSpiel expl. |")
     lines.append("|---|---|---|---|---|---|---|---|---|---|")
     for row in df.sort_values(["deck", "mover", "other"]).itertuples():
-        lines.append(f"| {row.deck} | {row.mover} | {row.other} | {row.win:.3f} | "
-                     f"{row.draw:.3f} | {row.lose:.3f} | {row.value:+.3f} | {row.iterations} | "
-                     f"{row.exploitability:.1e} | "
+        lines.append(f"| {row.deck} | {row.mover} | {row.other} | {row.win:z.3f} | "
+                     f"{row.draw:z.3f} | {row.lose:z.3f} | {row.value:+z.3f} | {row.iterations} | "
+                     f"{row.exploitability:z.1e} | "
                      f"{fmt(row.openspiel_exploitability, '.1e')} |")
     lines.append("\n(solver: " + SOLVER + ")\n</details>\n")
     return "\n".join(lines)
@@ -99,22 +99,22 @@ def section_cap3(ctx: ReportContext) -> str:
               "| claim | positions | frequency | P(bluff) | P(challenged) |",
               "|---|---|---|---|---|"]
     for r in summary.itertuples():
-        lines.append(f"| {r.claim} | {r.positions} | {r.mean_frequency:.3f} | "
-                     f"{r.bluff_rate:.3f} | {r.challenge_rate:.3f} |")
+        lines.append(f"| {r.claim} | {r.positions} | {r.mean_frequency:z.3f} | "
+                     f"{r.bluff_rate:z.3f} | {r.challenge_rate:z.3f} |")
     cv = bluffing.character_values(records)
     lines += ["", "Value of the mover's card at cap 3:", "",
               "| card | P(win) | P(draw) | P(lose) | value |", "|---|---|---|---|---|"]
     for r in cv.itertuples():
-        lines.append(f"| {r.card} | {r.win:.3f} | {r.draw:.3f} | {r.lose:.3f} | {r.value:+.3f} |")
+        lines.append(f"| {r.card} | {r.win:z.3f} | {r.draw:z.3f} | {r.lose:z.3f} | {r.value:+z.3f} |")
     lines.append("")
     lines.append("<details><summary>Every cap-3 endgame</summary>\n")
     lines.append("| mover coins | other coins | P(win) | P(draw) | P(lose) | nodes | iterations "
                  "| exploitability | OpenSpiel expl. |")
     lines.append("|---|---|---|---|---|---|---|---|---|")
     for row in df.sort_values(["mover", "other"]).itertuples():
-        lines.append(f"| {row.mover} | {row.other} | {row.win:.3f} | {row.draw:.3f} | "
-                     f"{row.lose:.3f} | {row.nodes:,} | {row.iterations} | "
-                     f"{row.exploitability:.1e} | {fmt(row.openspiel_exploitability, '.1e')} |")
+        lines.append(f"| {row.mover} | {row.other} | {row.win:z.3f} | {row.draw:z.3f} | "
+                     f"{row.lose:z.3f} | {row.nodes:,} | {row.iterations} | "
+                     f"{row.exploitability:z.1e} | {fmt(row.openspiel_exploitability, '.1e')} |")
     lines.append(f"\n(solver: {SOLVER})\n</details>\n")
     return "\n".join(lines)
 
@@ -149,8 +149,8 @@ def section_revealed(ctx: ReportContext) -> str:
         "|---|---|---|---|---|---|---|",
     ]
     for revealed, deck, n, mean, diff, expl, lo, hi in rows:
-        lines.append(f"| {'-'.join(revealed)} | {deck} | {n} | {mean:+.3f} | {fmt(diff)} | "
-                     f"{expl:.1e} | {lo}-{hi} |")
+        lines.append(f"| {'-'.join(revealed)} | {deck} | {n} | {mean:+z.3f} | {fmt(diff)} | "
+                     f"{expl:z.1e} | {lo}-{hi} |")
     return "\n".join(lines) + "\n"
 
 
@@ -172,8 +172,8 @@ def section_turn_cap(ctx: ReportContext) -> str:
     for r in sorted(rows.values(), key=lambda r: (r.deck, r.mover_coins,
                                                    r.other_coins, r.turn_cap)):
         lines.append(f"| {r.deck} | {r.mover_coins} | {r.other_coins} | "
-                     f"{r.turn_cap} | {r.value:+.4f} | {r.win:.4f} | {r.draw:.4f} | "
-                     f"{r.nodes:,} | {r.iterations} | {r.exploitability:.1e} |")
+                     f"{r.turn_cap} | {r.value:+z.4f} | {r.win:z.4f} | {r.draw:z.4f} | "
+                     f"{r.nodes:,} | {r.iterations} | {r.exploitability:z.1e} |")
     lines.append(f"\n(solver: {SOLVER})\n")
     settled = []
     by_pos: dict = {}
@@ -190,7 +190,7 @@ def section_turn_cap(ctx: ReportContext) -> str:
     moves = [abs(c[3].value - c[2].value) for c in by_pos.values() if 2 in c and 3 in c]
     if moves:
         lines.append(
-            f"\nFrom cap 2 to cap 3 the values move by up to {max(moves):.3f}. A position is "
+            f"\nFrom cap 2 to cap 3 the values move by up to {max(moves):z.3f}. A position is "
             "*settled* when the value stops moving and no draw is left; the others are not: "
             "their cap-2 values describe two turns of play, not the whole endgame, and the "
             "growth of the perfect-recall tree (x10-20 a turn) keeps the exact solve from "

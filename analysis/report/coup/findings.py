@@ -35,7 +35,7 @@ def section_findings(ctx: ReportContext) -> str:
     cv = bluffing.character_values(records)
     for deck in sorted(cv["deck"].unique()):
         sub = cv[cv["deck"] == deck]
-        order = ", ".join(f"{r.card} {r.value:+.2f}" for r in sub.itertuples())
+        order = ", ".join(f"{r.card} {r.value:+z.2f}" for r in sub.itertuples())
         lines.append(f"- **Card values** ({deck}; mover's value by card held, mean over coin "
                      f"pairs): {order}.")
     summary = bluffing.claim_summary(records)
@@ -45,24 +45,24 @@ def section_findings(ctx: ReportContext) -> str:
     fp = balance.first_player(records)
     for r in fp.itertuples():
         lines.append(f"- **Moving first at equal coins** ({r.deck}): mover value "
-                     f"{r.mean_mover_value_equal_coins:+.3f} (win {r.mover_win_equal_coins:.2f}, "
-                     f"lose {r.mover_lose_equal_coins:.2f}).")
+                     f"{r.mean_mover_value_equal_coins:+z.3f} (win {r.mover_win_equal_coins:z.2f}, "
+                     f"lose {r.mover_lose_equal_coins:z.2f}).")
     dd = balance.deck_difference(records)
     if not dd.empty:
         v = dd["ambassador_minus_inquisitor"]
-        lines.append(f"- **Ambassador vs Inquisitor**: the mover's value differs by {v.mean():+.3f} "
-                     f"on average (largest {v.abs().max():.3f}).")
+        lines.append(f"- **Ambassador vs Inquisitor**: the mover's value differs by {v.mean():+z.3f} "
+                     f"on average (largest {v.abs().max():z.3f}).")
     cap3 = [eg for eg in sweep.grid(CAP3_COINS, decks=("inquisitor",), cap=3) if eg.turn_cap == 3]
     cap3_records = model.cached(cap3)
     if cap3_records:
         cv3 = bluffing.character_values(cap3_records)
-        order = ", ".join(f"{r.card} {r.value:+.2f}" for r in cv3.itertuples())
+        order = ", ".join(f"{r.card} {r.value:+z.2f}" for r in cv3.itertuples())
         fc = bluffing.claim_summary(cap3_records)
         fake = fc[fc["claim"] == "Block Assassinate (Contessa)"]
         lines.append(f"- **Three turns** (cap 3, Inquisitor, {len(cap3_records)} positions with "
                      f"0-6 coins): card values {order}"
-                     + (f"; a Contessa block is a bluff {fake['bluff_rate'].iloc[0]:.0%} of the "
-                        f"time and challenged {fake['challenge_rate'].iloc[0]:.0%}"
+                     + (f"; a Contessa block is a bluff {fake['bluff_rate'].iloc[0]:z.0%} of the "
+                        f"time and challenged {fake['challenge_rate'].iloc[0]:z.0%}"
                         if len(fake) else "") + ".")
     by_cap = plain_brackets()
     if by_cap:
@@ -73,7 +73,7 @@ def section_findings(ctx: ReportContext) -> str:
         sure = f[(f["lower_win"] > 0.5) | (f["upper_win"] < 0.5)]
         lines.append(
             f"- **Without a cap** (rigorous brackets at cap {c}, both decks): {int((f['width'] <= 1e-3).sum())} "
-            f"of {len(f)} endgames converged (width <= 0.001), mean width {f['width'].mean():.2f}; "
+            f"of {len(f)} endgames converged (width <= 0.001), mean width {f['width'].mean():z.2f}; "
             f"in {len(sure)} the bracket at least says who is favoured"
             + with_larger_caps(by_cap, c, int((f["width"] <= 1e-3).sum()))
             + ". Low-coin endgames stay open: see *Without a cap*.")

@@ -20,7 +20,7 @@ from games.coup import cards as C
 
 
 def pct(rate: float, ci) -> str:
-    return f"{100 * rate:.1f}% [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
+    return f"{100 * rate:z.1f}% [{100 * ci[0]:z.1f}, {100 * ci[1]:z.1f}]"
 
 
 def blueprint_lines() -> list[str]:
@@ -49,7 +49,7 @@ def blueprint_lines() -> list[str]:
             built = True
             shown = blueprint.accuracy(summary, setup).text()
             lines.append(f"| {deck} | {setup} | {rec['iterations']} | "
-                         f"{(1 + rec['first_player_value']) / 2:.1%} | {shown} |")
+                         f"{(1 + rec['first_player_value']) / 2:z.1%} | {shown} |")
     if not built:
         lines.append("\nBuild it with `farol coup blueprint build --deck ambassador` (and "
                      "`--deck inquisitor`).")
@@ -140,7 +140,7 @@ def seat_lines(records, ctx: ReportContext) -> list[str]:
         seats = "; ".join(f"{s.seat + 1}: {pct(s.win_rate, s.ci95)}" for s in r.self_play.seats)
         cost = E.cost_words(r.cpu_seconds)
         lines.append(f"| {r.table.title} | {r.self_play.games:,}{', ' + cost if cost else ''} | "
-                     f"{100 / r.table.players:.1f}% | {E.edge(r).words} | {seats} |")
+                     f"{100 / r.table.players:z.1f}% | {E.edge(r).words} | {seats} |")
     lines.append("")
     fig = seat_chart(records)
     if fig is not None:
@@ -155,7 +155,7 @@ def seat_lines(records, ctx: ReportContext) -> list[str]:
         for r, m in robust:
             mine = next(t for t in m.totals() if t.agent == r.agent)
             lines.append(f"| {r.table.title} | {m.seats[-1].agent} | {mine.games} | "
-                         f"{pct(mine.win_rate, mine.ci95)} | {100 / r.table.players:.1f}% |")
+                         f"{pct(mine.win_rate, mine.ci95)} | {100 / r.table.players:z.1f}% |")
             if mine.ci95[0] <= 1 / r.table.players:
                 short.append(f"{m.seats[-1].agent} at {r.table.title} "
                              f"({pct(mine.win_rate, mine.ci95)})")
@@ -183,7 +183,7 @@ def seat_lines(records, ctx: ReportContext) -> list[str]:
         wide = E.within(shown[:n] + low)
         lines.append(f"- Starting hands, {r.table.title}: best {best}"
                      + (f"; worst {worst}" if low else "")
-                     + f" ({which}; each to within ±{wide:.1f} points).")
+                     + f" ({which}; each to within ±{wide:z.1f} points).")
     lines.append("")
     return lines + difference_lines()
 
@@ -297,8 +297,8 @@ def variance_lines(path: Path = DUPLICATE_BENCHMARK) -> list[str]:
         lo, hi = x["duplicate_factor_ci95"]
         clo, chi = x["cv_factor_ci95"]
         lines.append(f"| {x['agent']} ×{x['players']} | {x['games']:,} ({x['deals']:,} deals) | "
-                     f"{x['duplicate_factor']:.2f} [{lo:.2f}, {hi:.2f}] | "
-                     f"{x['cv_factor']:.3f} [{clo:.3f}, {chi:.3f}] |")
+                     f"{x['duplicate_factor']:z.2f} [{lo:z.2f}, {hi:z.2f}] | "
+                     f"{x['cv_factor']:z.3f} [{clo:z.3f}, {chi:z.3f}] |")
     kept = "kept" if bench["control_variate_pays"] else "not kept: it does not pay"
     lines += ["", "A factor of 2 halves the games an interval of a given width needs; near "
               "1, duplicate deals buy little. The control variate (each starting hand's win "

@@ -36,7 +36,7 @@ def _endgame_first_mover() -> list[str]:
         if not all((deck, *p) in cell for p in pairs):
             continue
         out.append(f"| {deck} | " + " | ".join(
-            f"{cell[(deck, *p)].lower_win:.3f}-{cell[(deck, *p)].upper_win:.3f}"
+            f"{cell[(deck, *p)].lower_win:z.3f}-{cell[(deck, *p)].upper_win:z.3f}"
             for p in pairs) + " |")
     out.append("\nA lower end above 0.5 means the player to move is favoured for sure; "
                "where the bracket straddles 0.5 the question stays open.\n")
@@ -68,10 +68,10 @@ def section_full_game(ctx: ReportContext) -> str:
         status = r.status if done else "not compiled"
         known = "0-1 (argument below)" if r.turn_cap <= PASSIVE_OPEN_CAP else "–"
         lines.append(
-            f"| {r.setup} | {r.deck} | {r.turn_cap} | {r.estimated_tree_nodes:.2g} | "
+            f"| {r.setup} | {r.deck} | {r.turn_cap} | {r.estimated_tree_nodes:z.2g} | "
             f"{status} | {fmt(r.nodes, ',')} | "
-            + (f"{r.compile_seconds:.0f} ({r.nodes_per_second:,.0f}) | "
-               f"{r.lower_win:.3f}-{r.upper_win:.3f} | " + solve_cells(r)
+            + (f"{r.compile_seconds:z.0f} ({r.nodes_per_second:z,.0f}) | "
+               f"{r.lower_win:z.3f}-{r.upper_win:z.3f} | " + solve_cells(r)
                if done else f"– | {known} | – | – |"))
     est = {(r.deck, r.turn_cap): r.estimated_tree_nodes for r in rows.values()}
     rates = [r.nodes_per_second for r in rows.values() if r.status == "bracketed"]
@@ -83,8 +83,8 @@ def section_full_game(ctx: ReportContext) -> str:
         for (deck, cap), n in sorted(est.items()):
             if cap in (2, 7):
                 hours = n / rate / 3600
-                time_text = f"{hours:.1f} h" if hours < 1e3 else f"{hours / 8766:.1g} years"
-                parts.append(f"{deck} cap {cap}: ~{n:.1g} histories, ~{n * 140 / 1e9:.1g} GB "
+                time_text = f"{hours:z.1f} h" if hours < 1e3 else f"{hours / 8766:z.1g} years"
+                parts.append(f"{deck} cap {cap}: ~{n:z.1g} histories, ~{n * 140 / 1e9:z.1g} GB "
                              f"and ~{time_text} of compiling")
         lines.append(
             "**Not reachable, and why.** With two cards each, a player who only takes Income "
@@ -95,14 +95,14 @@ def section_full_game(ctx: ReportContext) -> str:
             "8th, and the bracket is exactly [0, 1] (as win probabilities) for every cap up to "
             "6, whatever is solved: the cap-1 solve above confirms it. A bracket that says "
             "anything needs a cap of 7 at the very least. "
-            f"The walk compiles at ~{rate:,.0f} histories a second here and a compiled "
+            f"The walk compiles at ~{rate:z,.0f} histories a second here and a compiled "
             "history costs ~140 bytes: "
             + "; ".join(parts) + ". The state-keyed abstraction fits larger caps but is an "
             "imperfect-recall approximation whose loss could only be measured against this "
             "same tree (see *Larger endgames*). So with the cap as a loss and as a win the "
             "full game's first-player advantage, under either setup and deck, is out of "
             "exact reach: the smallest cap-7 tree is "
-            f"~10^{np.log10(min(n for (d, c), n in est.items() if c == 7) / 1e7):.0f} times "
+            f"~10^{np.log10(min(n for (d, c), n in est.items() if c == 7) / 1e7):z.0f} times "
             "the 10^7 histories this machine can compile. Pricing the cap (next) narrows "
             "the bracket, a little.\n")
     lines += full_game_markov()
@@ -119,7 +119,7 @@ def first_mover_bullet(by_cap: dict) -> list[str]:
     sure = equal[equal["lower_win"] > 0.5]
     if sure.empty:
         return []
-    parts = [f"{deck}: " + ", ".join(f"{r.mover}/{r.mover} {r.lower_win:.3f}-{r.upper_win:.3f}"
+    parts = [f"{deck}: " + ", ".join(f"{r.mover}/{r.mover} {r.lower_win:z.3f}-{r.upper_win:z.3f}"
                                      for r in g.sort_values("mover").itertuples())
              for deck, g in sure.groupby("deck")]
     rest = equal[equal["lower_win"] <= 0.5]
@@ -136,7 +136,7 @@ def full_game_bullet() -> str:
     if not best:
         return ("- **The full game's first-player advantage** is out of exact reach: its "
                 "bracket is [0, 1] for every cap up to 6 (see *The full 2-player game*).")
-    parts = [f"{lo:.3f}-{hi:.3f} ({deck}, {'1-coin rule' if setup == 'basic' else '2 coins each'})"
+    parts = [f"{lo:z.3f}-{hi:z.3f} ({deck}, {'1-coin rule' if setup == 'basic' else '2 coins each'})"
              for (setup, deck), (lo, hi, _) in sorted(best.items(), key=lambda kv: kv[0][::-1])]
     return ("- **The full game's first-player advantage**: with the cap priced by Markov "
             "guarantees, the first player's win probability lies in " + "; ".join(parts)
@@ -170,14 +170,14 @@ def full_game_markov() -> list[str]:
         done = r.status == "bracketed"
         out.append(
             f"| {r.setup} | {r.deck} | {r.turn_cap} | {m['positions']:,} "
-            f"({m['edges']:,}) | {m['seconds']:.0f} | {lo:.3f}-{hi:.3f} | "
-            + (f"{r.nodes:,} | {r.compile_seconds:.0f} | "
-               f"{r.lower_win:.3f}-{r.upper_win:.3f} | " + solve_cells(r)
+            f"({m['edges']:,}) | {m['seconds']:z.0f} | {lo:z.3f}-{hi:z.3f} | "
+            + (f"{r.nodes:,} | {r.compile_seconds:z.0f} | "
+               f"{r.lower_win:z.3f}-{r.upper_win:z.3f} | " + solve_cells(r)
                if done else f"– | – | {r.status} | – | – |"))
     best = full_game_best(rows)
     if best:
         parts = [f"{deck}, {'1-coin rule' if setup == 'basic' else '2 coins each'}: "
-                 f"{lo:.3f}-{hi:.3f} (caps up to {cap})"
+                 f"{lo:z.3f}-{hi:z.3f} (caps up to {cap})"
                  for (setup, deck), (lo, hi, cap) in sorted(best.items(), key=lambda kv: kv[0][::-1])]
         verdict = ("so the first player is favoured for sure"
                    if all(lo > 0.5 for lo, _, _ in best.values()) else

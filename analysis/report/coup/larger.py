@@ -20,8 +20,8 @@ def larger_bullet() -> list[str]:
     if not two or not one:
         return []
     return [f"- **Two cards against one, without a cap** (2v1/1v2 at 1 and 3 coins each): the "
-            f"mover with two cards wins with probability at least {min(lo for lo, _, _ in two):.2f}, "
-            f"the mover with one at most {max(hi for _, hi, _ in one):.2f} (rigorous brackets "
+            f"mover with two cards wins with probability at least {min(lo for lo, _, _ in two):z.2f}, "
+            f"the mover with one at most {max(hi for _, hi, _ in one):z.2f} (rigorous brackets "
             "with the cap priced by Markov guarantees; see *Larger endgames*)."]
 
 
@@ -52,10 +52,10 @@ def section_larger(ctx: ReportContext) -> str:
         graph_s = ((r.graph_compile_seconds or 0) + (r.graph_solve_seconds or 0)) \
             if r.graph_nodes is not None else None
         value = fmt(r.tree_value, "+.4f") if solved else (
-            f"{r.graph_value:+.4f} (abstraction)" if r.graph_value is not None else "–")
+            f"{r.graph_value:+z.4f} (abstraction)" if r.graph_value is not None else "–")
         lines.append(
             f"| {r.case} | `{r.position}` | {r.deck} | {r.turn_cap} | "
-            f"{r.estimated_tree_nodes:.3g} | {fmt(r.tree_nodes, ',')} | "
+            f"{r.estimated_tree_nodes:z.3g} | {fmt(r.tree_nodes, ',')} | "
             f"{fmt(tree_s, '.1f')} | {fmt(r.tree_exploitability, '.1e')} | "
             f"{fmt(r.graph_nodes, ',')} | {fmt(graph_s, '.1f')} | "
             f"{fmt(r.graph_exploitability_in_abstraction, '.1e')} | "
@@ -86,16 +86,16 @@ def larger_markov() -> list[str]:
         m = r.markov
         lo, hi = r.root_bracket
         head = (f"| {r.case} | `{r.position}` | {r.deck} | {r.turn_cap} | "
-                f"{m['positions']:,} | {m['seconds']:.0f} | {lo:.3f}-{hi:.3f} | ")
+                f"{m['positions']:,} | {m['seconds']:z.0f} | {lo:z.3f}-{hi:z.3f} | ")
         if r.status != "bracketed":
             out.append(head + f"– | – | {r.status} | – | – | – |")
             continue
         seconds = r.compile_seconds + r.low["seconds"] + r.high["seconds"]
-        out.append(head + f"{r.nodes:,} | {seconds:.0f} | {r.lower_win:.4f}-"
-                   f"{r.upper_win:.4f} | {r.width:.4f} | " + solve_cells(r))
+        out.append(head + f"{r.nodes:,} | {seconds:z.0f} | {r.lower_win:z.4f}-"
+                   f"{r.upper_win:z.4f} | {r.width:z.4f} | " + solve_cells(r))
     tight = {k: (lo, hi) for k, (lo, hi, _) in markov_tightest(
         rows, lambda r: (r.deck, r.case, r.position)).items()}
-    parts = [f"{case} `{position}` ({deck}) {lo:.3f}-{hi:.3f}"
+    parts = [f"{case} `{position}` ({deck}) {lo:z.3f}-{hi:z.3f}"
              for (deck, case, position), (lo, hi) in sorted(tight.items())]
     out.append("\nTightest bracket per case (over the caps and the deal): " + "; ".join(parts)
                + ". " + ("Two cards against one is favoured for sure whoever moves; "

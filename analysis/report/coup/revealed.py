@@ -102,10 +102,10 @@ def section_revealed_brackets(ctx: ReportContext) -> str:
             f = frame[frame["deck"] == deck]
             lines.append(
                 f"| {'-'.join(revealed)} | {deck} | {len(g)} | "
-                f"{int((g['width'] <= 1e-3).sum())} | {g['width'].mean():.3f} | "
+                f"{int((g['width'] <= 1e-3).sum())} | {g['width'].mean():z.3f} | "
                 f"{'/'.join(str(c) for c in sorted(f['cap'].unique()))} | "
                 f"{int(f['iterations'].min())}-{int(f['iterations'].max())} | "
-                f"{f['exploitability'].max():.1e} |")
+                f"{f['exploitability'].max():z.1e} |")
     lines.append(f"\n(solver: {SOLVER.replace('CFR+', 'CFR+ to exploitability 1e-4')} with "
                  "winning Coups played, each endgame solved twice.)\n")
     order = [MAIN_REVEALED, *others]

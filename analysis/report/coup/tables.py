@@ -12,7 +12,7 @@ from analysis.report.context import ReportContext
 
 def solver_note(df) -> str:
     return (f"{SOLVER}; {int(df['iterations'].min())}-{int(df['iterations'].max())} iterations; "
-            f"exploitability at most {df['exploitability'].max():.1e}")
+            f"exploitability at most {df['exploitability'].max():z.1e}")
 
 
 def fmt(x, spec=".3f") -> str:
@@ -35,7 +35,7 @@ def heatmaps(ctx: ReportContext, df, column: str, title: str, stem: str, cmap: s
         ax.set_xlabel("other player's coins")
         ax.set_ylabel("coins of the player to move")
         ax.set_title(f"{title}: {deck}")
-        annotate(ax, im, grid.values, lambda v: f"{v:.2f}", fontsize=8, blank=blank)
+        annotate(ax, im, grid.values, lambda v: f"{v:z.2f}", fontsize=8, blank=blank)
         fig.colorbar(im, ax=ax, shrink=0.8)
     return ctx.save_figure(fig, stem)
 
@@ -43,10 +43,10 @@ def heatmaps(ctx: ReportContext, df, column: str, title: str, stem: str, cmap: s
 def win_cell(r, bold: bool = True) -> str:
     """A tightest bracket as a table cell: one number (bold) where it has converged."""
     if r.width <= 1e-3:
-        mid = f"{(r.lower_win + r.upper_win) / 2:.3f}"
+        mid = f"{(r.lower_win + r.upper_win) / 2:z.3f}"
         return f"**{mid}**" if bold else mid
     digits = 3 if r.width < 0.02 else 2  # three decimals where two would hide the gap
-    return f"{r.lower_win:.{digits}f}-{r.upper_win:.{digits}f}"
+    return f"{r.lower_win:z.{digits}f}-{r.upper_win:z.{digits}f}"
 
 
 
@@ -54,11 +54,11 @@ def win_cell(r, bold: bool = True) -> str:
 def solve_cells(r: dict) -> str:
     # The two solves' larger iteration count and exploitability, as two table cells.
     return (f"{max(r.low['iterations'], r.high['iterations'])} | "
-            f"{max(r.low['exploitability'], r.high['exploitability']):.1e} |")
+            f"{max(r.low['exploitability'], r.high['exploitability']):z.1e} |")
 
 
 def span(values) -> str:
     """``lo-hi`` to two decimals, or one number when they print the same."""
     values = list(values)
-    lo, hi = f"{min(values):.2f}", f"{max(values):.2f}"
+    lo, hi = f"{min(values):z.2f}", f"{max(values):z.2f}"
     return lo if lo == hi else f"{lo}-{hi}"

@@ -23,8 +23,8 @@ def duel_section(ctx: ReportContext) -> str:
                 continue
             d = duel_success(df)
             lines.append(f"| {exp.players} | {label} | {len(df)} | {d['duels']} | "
-                         f"{pct(d['attacker_rate'], d['lo'], d['hi'])} | {d['per_game']:.1f} "
-                         f"[{d['per_game_lo']:.1f}, {d['per_game_hi']:.1f}] |")
+                         f"{pct(d['attacker_rate'], d['lo'], d['hi'])} | {d['per_game']:z.1f} "
+                         f"[{d['per_game_lo']:z.1f}, {d['per_game_hi']:z.1f}] |")
             xs.append(exp.players)
             ps.append(d["attacker_rate"])
             los.append(d["attacker_rate"] - d["lo"])
@@ -51,7 +51,7 @@ def length_section(ctx: ReportContext) -> str:
         if df.empty:
             continue
         g = game_length(df)
-        lines.append(f"| {exp.players} | {exp.label} | {len(df)} | {g['turns']:.1f} [{g['lo']:.1f}, {g['hi']:.1f}] | "
-                     f"{g['median']:.0f} ({g['p5']:.0f}–{g['p95']:.0f}) | {g['decisions']:.1f} | "
-                     f"{100 * g['reshuffle_rate']:.1f}% |")
+        lines.append(f"| {exp.players} | {exp.label} | {len(df)} | {g['turns']:z.1f} [{g['lo']:z.1f}, {g['hi']:z.1f}] | "
+                     f"{g['median']:z.0f} ({g['p5']:z.0f}–{g['p95']:z.0f}) | {g['decisions']:z.1f} | "
+                     f"{100 * g['reshuffle_rate']:z.1f}% |")
     return "\n".join(lines)

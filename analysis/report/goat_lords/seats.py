@@ -28,7 +28,7 @@ def seat_section(ctx: ReportContext) -> str:
             lines.append(
                 f"| {n} | {label} | {len(df)} | {pct(first.win_rate, first.lo, first.hi)} | "
                 f"{pct(second.win_rate, second.lo, second.hi)} | "
-                f"{pct(last.win_rate, last.lo, last.hi)} | {100 * (first.win_rate - 1 / n):+.1f} pp |"
+                f"{pct(last.win_rate, last.lo, last.hi)} | {100 * (first.win_rate - 1 / n):+z.1f} pp |"
             )
             x = rates["seat"] + (n - 4) * 0.06
             ratio = rates["win_rate"] * n

@@ -42,10 +42,10 @@ def sensitivity_section(ctx: ReportContext) -> str:
             g = game_length(df)
             fair = 1.0 / n
             lines.append(
-                f"| {name} | {n} | {len(df)} | {100 * (rates.win_rate - fair):+.1f} pp "
-                f"[{100 * (rates.lo - fair):+.1f}, {100 * (rates.hi - fair):+.1f}] | "
+                f"| {name} | {n} | {len(df)} | {100 * (rates.win_rate - fair):+z.1f} pp "
+                f"[{100 * (rates.lo - fair):+z.1f}, {100 * (rates.hi - fair):+z.1f}] | "
                 f"{pct(d['attacker_rate'], d['lo'], d['hi'])} | "
-                f"{100 * w['win'][0]:+.1f} pp [{100 * w['win'][1]:+.1f}, {100 * w['win'][2]:+.1f}] | {g['turns']:.1f} |"
+                f"{100 * w['win'][0]:+z.1f} pp [{100 * w['win'][1]:+z.1f}, {100 * w['win'][2]:+z.1f}] | {g['turns']:z.1f} |"
             )
             xs.append(i + (n - 3) * 0.08)
             ys.append(100 * w["win"][0])

@@ -32,7 +32,7 @@ def matchup_section(ctx: ReportContext) -> str:
             lines.append(f"| {name} | {lineup_words(m)} | {players} | "
                          f"{m.games:,} | {scoring_words(m.params)} | "
                          f"{pct(first.win_rate, first.ci95[0], first.ci95[1])} | "
-                         f"{100 / players:.0f}% |")
+                         f"{100 / players:z.0f}% |")
         lines.append("")
     for name, games in short:
         lines.append(f"Match `{name}` has {games:,} games so far, fewer than {MIN_GAMES:,}: "

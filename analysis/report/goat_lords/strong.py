@@ -87,8 +87,8 @@ def strong_section(ctx: ReportContext) -> str:
              f"The same questions with {bot} in every seat (the search agent that beats the "
              "greedy bot; see *Bot strength*), for both scorings: `single` (one round, most "
              "points wins) and `rounds` (rounds to 1,000 points). Each table is sized for a "
-             f"95% interval of ±{100 * aim(2):g} points at 2 players and ±{100 * aim(3):g} "
-             f"beyond, for a seat winning up to {100 * HEADROOM:g} points more than its fair "
+             f"95% interval of ±{100 * aim(2):zg} points at 2 players and ±{100 * aim(3):zg} "
+             f"beyond, for a seat winning up to {100 * HEADROOM:zg} points more than its fair "
              "share. "
              + _progress(facts) + "\n",
              "| scoring | players | games | first seat − fair | attacker wins a duel |",

@@ -47,17 +47,17 @@ def summary_section(ctx: ReportContext) -> str:
         for exp, df in greedy:
             r = seat_win_rates(df).set_index("seat").loc[0]
             fair = 1.0 / exp.players
-            edges.append(f"{exp.players}p {100 * (r.win_rate - fair):+.1f} pp "
-                         f"[{100 * (r.lo - fair):+.1f}, {100 * (r.hi - fair):+.1f}]")
+            edges.append(f"{exp.players}p {100 * (r.win_rate - fair):+z.1f} pp "
+                         f"[{100 * (r.lo - fair):+z.1f}, {100 * (r.hi - fair):+z.1f}]")
         games_each = len(greedy[0][1])
         lines.append(f"- **First-player advantage, greedy bots** (not the guide's answer: seat 0 "
                      f"minus the fair 1/n, all-greedy tables, "
                      f"{games_each} games per player count): " + "; ".join(edges) + ".")
         pooled = pd.concat([df for _, df in greedy])
         w = wild_worth(pooled)
-        lines.append(f"- **A wild** received goes with {100 * w['win'][0]:+.1f} pp of win rate "
-                     f"[{100 * w['win'][1]:+.1f}, {100 * w['win'][2]:+.1f}] and {w['points'][0]:+.0f} herd "
-                     f"points [{w['points'][1]:+.0f}, {w['points'][2]:+.0f}] (all-greedy tables, 2–6 "
+        lines.append(f"- **A wild** received goes with {100 * w['win'][0]:+z.1f} pp of win rate "
+                     f"[{100 * w['win'][1]:+z.1f}, {100 * w['win'][2]:+z.1f}] and {w['points'][0]:+z.0f} herd "
+                     f"points [{w['points'][1]:+z.0f}, {w['points'][2]:+z.0f}] (all-greedy tables, 2–6 "
                      f"players, {len(pooled)} games; observational: the experiment below isolates the card).")
         causal = extra_wild_rows(res)
         if causal:
@@ -75,7 +75,7 @@ def summary_section(ctx: ReportContext) -> str:
                      f"{pct(lo_d['attacker_rate'], lo_d['lo'], lo_d['hi'])} of duels with {lo_n} players "
                      f"up to {pct(hi_d['attacker_rate'], hi_d['lo'], hi_d['hi'])} with {hi_n}.")
         turns = [(exp.players, game_length(df)) for exp, df in greedy]
-        lines.append("- **A round lasts** " + ", ".join(f"{g['turns']:.0f} turns ({n}p)" for n, g in turns)
+        lines.append("- **A round lasts** " + ", ".join(f"{g['turns']:z.0f} turns ({n}p)" for n, g in turns)
                      + " on average under greedy play.")
     sens = [(e, df) for e, df in res["sensitivity"] if not df.empty]
     for n in sorted({e.players for e, _ in sens}):
@@ -87,10 +87,10 @@ def summary_section(ctx: ReportContext) -> str:
         attack = [100 * duel_success(df)["attacker_rate"] for _, df in at_n]
         lines.append(
             f"- **Point values, {n} players** ({len(at_n)} value sets, {len(at_n[0][1])} all-greedy games "
-            f"each): a wild received goes with {min(slopes):+.1f} to {max(slopes):+.1f} pp of win rate "
+            f"each): a wild received goes with {min(slopes):+z.1f} to {max(slopes):+z.1f} pp of win rate "
             "(observational slope); seat 0's edge "
-            f"ranges {min(edges):+.1f} to {max(edges):+.1f} pp (the fair share is inside the 95% interval "
-            f"for {fair_inside} of {len(at_n)} sets); attackers win {min(attack):.1f}–{max(attack):.1f}% "
+            f"ranges {min(edges):+z.1f} to {max(edges):+z.1f} pp (the fair share is inside the 95% interval "
+            f"for {fair_inside} of {len(at_n)} sets); attackers win {min(attack):z.1f}–{max(attack):z.1f}% "
             "of duels."
         )
     for exp, df in res["matchups"]:

@@ -25,13 +25,13 @@ def wild_section(ctx: ReportContext) -> str:
         w = wild_worth(df)
         n_games = len(df)
         rows.append(f"| all-{label} tables, 2–6 players | {n_games} | {w['seats']} | "
-                    f"{100 * w['win'][0]:+.1f} pp [{100 * w['win'][1]:+.1f}, {100 * w['win'][2]:+.1f}] | "
-                    f"{w['points'][0]:+.0f} [{w['points'][1]:+.0f}, {w['points'][2]:+.0f}] |")
+                    f"{100 * w['win'][0]:+z.1f} pp [{100 * w['win'][1]:+z.1f}, {100 * w['win'][2]:+z.1f}] | "
+                    f"{w['points'][0]:+z.0f} [{w['points'][1]:+z.0f}, {w['points'][2]:+z.0f}] |")
         for exp, part in exps:
             wn = wild_worth(part)
             rows.append(f"| all-{label}, {exp.players} players | {len(part)} | {wn['seats']} | "
-                        f"{100 * wn['win'][0]:+.1f} pp [{100 * wn['win'][1]:+.1f}, {100 * wn['win'][2]:+.1f}] | "
-                        f"{wn['points'][0]:+.0f} [{wn['points'][1]:+.0f}, {wn['points'][2]:+.0f}] |")
+                        f"{100 * wn['win'][0]:+z.1f} pp [{100 * wn['win'][1]:+z.1f}, {100 * wn['win'][2]:+z.1f}] | "
+                        f"{wn['points'][0]:+z.0f} [{wn['points'][1]:+z.0f}, {wn['points'][2]:+z.0f}] |")
         by = w["by_count"]
         ax.errorbar(by["wilds"], by["win_rate"] / by["fair"],
                     yerr=[(by["win_rate"] - by["lo"]) / by["fair"], (by["hi"] - by["win_rate"]) / by["fair"]],
@@ -62,7 +62,7 @@ def wild_section(ctx: ReportContext) -> str:
         ]
         for n, e in causal:
             lines.append(f"| {n} | {e['games']} | {pp(e['win'][0], e['win'][1:])} | {pp(e['win_paired'][0], e['win_paired'][1:])} | "
-                         f"{e['points'][0]:+.0f} [{e['points'][1]:+.0f}, {e['points'][2]:+.0f}] |")
+                         f"{e['points'][0]:+z.0f} [{e['points'][1]:+z.0f}, {e['points'][2]:+z.0f}] |")
     ax.axhline(1.0, color="grey", lw=0.8, ls="--")
     ax.set_xlabel("wilds received in the round (3 = 3 or more)")
     ax.set_ylabel("win rate ÷ fair share")

@@ -26,6 +26,7 @@ ENV = jinja2.Environment(
 ENV.filters["pct"] = markdown.pct
 ENV.filters["pct_ci"] = markdown.pct_ci
 ENV.filters["pp"] = markdown.pp
+ENV.filters["number"] = markdown.number
 ENV.globals["table"] = markdown.table
 # The rule every ranking word and every edge is printed by (analysis.report.guides.separate).
 ENV.globals.update(apart=separate.apart, above=separate.above, excludes=separate.excludes,

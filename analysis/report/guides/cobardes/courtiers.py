@@ -68,7 +68,7 @@ def why(vw: R.VillainWar, without, f: dict) -> str:
         return (f"The {name} is the {other} with villains but not without: its war against "
                 f"the {rival} moves most, from {pct((1 + seat_neutral(without, name, rival)) / 2)} "
                 f"of wars won to {pct((1 + seat_neutral(vw.table, name, rival)) / 2)}, and there "
-                f"the {villain} is worth most to it ({villains[villain]:+.2f} a battle).")
+                f"the {villain} is worth most to it ({villains[villain]:+z.2f} a battle).")
     return ""
 
 
@@ -80,12 +80,12 @@ def chart(table) -> str:
 
     def hover(i: int, j: int, v: float) -> str:
         return (f"{names[i]} (first player) against {names[j]}: the first player wins "
-                f"{v:.1f}% of wars")
+                f"{v:z.1f}% of wars")
 
     return svg.heatmap(values, names, names,
                        title="¡Cobardes!: first player's war win probability (%)",
                        xlabel="second player's courtier", ylabel="first player's courtier",
-                       fmt=lambda v: f"{v:.0f}", hover=hover, vmin=25, vmax=75, cmap="RdBu",
+                       fmt=lambda v: f"{v:z.0f}", hover=hover, vmin=25, vmax=75, cmap="RdBu",
                        blank="never dealt: each courtier card exists once")
 
 

@@ -79,7 +79,7 @@ def first_combat_reply(ctx: GuideContext) -> Reply:
         f"One full battle ({pairing}, warriors 0-6, 7 combats, both villains dealt hidden), "
         f"its opening stored for both seats: {R.method_words(table.method)} on a model that "
         f"forgets the order of past moves, until its exploitability stopped improving; "
-        f"exploitability within that model {table.exploitability:.3f} (a lower bound on the "
+        f"exploitability within that model {table.exploitability:z.3f} (a lower bound on the "
         f"true one).")
     headline = None if not eager else pct(eager[0][0], 0)
     return Reply(FIRST_COMBAT, one_line(render("cobardes/q_first_combat.md.j2", **facts)),

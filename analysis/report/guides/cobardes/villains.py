@@ -17,7 +17,7 @@ def facts() -> dict:
         return base | {"headline": None}
     best, worst = v.values.index[0], v.values.index[-1]
     return base | {"best": best, "worst": worst, "most_in": most_in(v, best),
-                   "headline": f"{best} {v.values.iloc[0]:+.2f}"}
+                   "headline": f"{best} {v.values.iloc[0]:+z.2f}"}
 
 
 def most_in(v: R.VillainValues, best: str) -> int | None:
@@ -37,11 +37,11 @@ def reply(ctx: GuideContext) -> Reply:
         spread = v.low is not None
         heads = ["villain", "a battle, to its holder"] + (
             ["least, over the matchups", "greatest"] if spread else [])
-        rows = [[name, f"{x:+.2f}"] + ([f"{v.low[name]:+.2f}", f"{v.high[name]:+.2f}"]
+        rows = [[name, f"{x:+z.2f}"] + ([f"{v.low[name]:+z.2f}", f"{v.high[name]:+z.2f}"]
                                        if spread else [])
                 for name, x in v.values.items()]
         shown = table(heads, rows)
     return Reply(QUESTION, one_line(render("cobardes/q_villains.md.j2", **f)), shown,
                  one_line(render("cobardes/q_villains_more.md.j2", **f)),
-                 None if v is None else f"{v.values[f['best']]:+.2f}",
+                 None if v is None else f"{v.values[f['best']]:+z.2f}",
                  one_line(render("cobardes/villains_model.md.j2", **f)) if v is not None else "")

@@ -59,7 +59,7 @@ def method(f: dict) -> str:
 
 def signed(value: float, ci) -> str:
     """A signed difference in points with its interval: ``-3.6 [-4.1, -3.0]``."""
-    return f"{100 * value:+.1f} [{100 * ci[0]:+.1f}, {100 * ci[1]:+.1f}]"
+    return f"{100 * value:+z.1f} [{100 * ci[0]:+z.1f}, {100 * ci[1]:+z.1f}]"
 
 
 def cell(players: int, deck: str) -> tuple[str, str]:
