@@ -352,11 +352,12 @@ def significant(game: str, params: dict, keep: tuple[str, ...] = ()) -> dict:
 
 
 def record_file(game: str, params: dict, agents: Sequence[str], seed: int, tag: str) -> Path:
-    """Where a match's games are kept: named by everything that decides them."""
+    """Where a match's games are kept: named by everything that decides them, in the cache
+    (a what-if writes its page where its --out says, and nothing else beside the code)."""
     key = json.dumps({"game": game, "params": params, "agents": list(agents), "seed": seed,
                       "tag": tag, "v": WHATIF_VERSION}, sort_keys=True)
     digest = hashlib.sha256(key.encode()).hexdigest()[:16]
-    return store.data("whatif", "games", f"{game}_{digest}.jsonl")
+    return store.cache("whatif", "games", f"{game}_{digest}.jsonl")
 
 
 @dataclass

@@ -205,7 +205,10 @@ def test_a_whatif_records_its_parameters_version_commit_and_seed_and_resumes(dat
     assert first["variant"] == {"income": 2} and first["seed"] == 3
     assert first["version"] and first["commit"]
     assert WhatIf.from_json(first).to_json() == first
-    files = sorted((data / "data" / "whatif" / "games").iterdir())
+    # Its games are kept in the cache; nothing is written in the data folder (the
+    # repository's reports/data by default), only the page under --out.
+    files = sorted((data / "cache" / "whatif" / "games").iterdir())
+    assert not (data / "data").exists() or not any((data / "data").rglob("*"))
     sizes = [f.stat().st_size for f in files]
     # Interrupted after one game: the rest is played again, the kept games are read.
     with open(files[0], "rb+") as fh:
@@ -310,3 +313,14 @@ def test_a_strong_agent_that_does_not_beat_greedy_is_said_so():
     assert GW.weak_strong_notes([skill(0.55, 0.65)], "lord:24", (2,)) == ()
     (note,) = GW.weak_strong_notes([skill(0.40, 0.52)], "lord:24", (2,))
     assert "does not beat greedy" in note and "--strong lord" in note
+
+
+def test_a_cobardes_whatif_keeps_its_wars_in_the_cache_unless_shipped(data):
+    """A variant's solved wars go to the cache, not the data folder (the repository's
+    reports/data by default); a war shipped in the data folder is read there."""
+    path, header = CW.record_file({"kinds": "warriors", "victories": 2})
+    assert Path(path).is_relative_to(data / "cache")
+    shipped = data / "data" / "cobardes" / "whatif" / Path(path).name
+    shipped.parent.mkdir(parents=True)
+    shipped.write_text(json.dumps(header) + "\n")
+    assert Path(CW.record_file({"kinds": "warriors", "victories": 2})[0]) == shipped
