@@ -6,6 +6,7 @@ import argparse
 import json
 
 from analysis.cli.numbers import finite_float, int_in
+from analysis.cli.outputs import with_schema
 from analysis.cli.parser import add_examples
 from analysis.cli.spots import add_spot_arguments, spot_from_args
 from analysis.cobardes.advice.advise import (
@@ -100,7 +101,8 @@ def run_history(args: argparse.Namespace) -> int:
                                     "--history or by position options, not both")
     state = spot_from_args(GAME, args)
     advice = advise_spot(state, args.solve)
-    print(json.dumps(advice.to_json(), indent=2) if args.json else format_spot(state, advice))
+    print(json.dumps(with_schema("advise-cobardes", advice.to_json()), indent=2) if args.json
+          else format_spot(state, advice))
     return 0
 
 
@@ -110,5 +112,6 @@ def run(args: argparse.Namespace) -> int:
     spot_from_args(GAME, args)  # refuses --params without --history
     q = query_from_args(args)
     advice = advise(q)
-    print(json.dumps(advice.to_json(), indent=1) if args.json else format_text(q, advice))
+    print(json.dumps(with_schema("advise-cobardes", advice.to_json()), indent=1) if args.json
+          else format_text(q, advice))
     return 0

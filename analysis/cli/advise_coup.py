@@ -18,6 +18,7 @@ import json
 import pyspiel
 
 from analysis.cli.numbers import int_in
+from analysis.cli.outputs import with_schema
 from analysis.cli.parser import add_examples
 from analysis.cli.spots import add_spot_arguments, spot_from_args
 from analysis.coup.advice.blueprint import (
@@ -154,7 +155,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         state = history_state(args)
     advice = advise_state(state, show_hands=args.history is not None and args.hand is None)
-    print(json.dumps(advice.to_json(), indent=2) if args.json else advice.text())
+    print(json.dumps(with_schema("advise-coup", advice.to_json()), indent=2) if args.json
+          else advice.text())
     return 0
 
 
@@ -221,6 +223,11 @@ def hand_cards(text: str, cfg) -> tuple[int, ...]:
     return tuple(sorted(cards))
 
 
+def answer_schema(args: argparse.Namespace) -> str:
+    """The JSON schema of an answer of --blueprint or --exact (docs/json.md)."""
+    return "advise-coup-blueprint" if args.blueprint else "advise-coup-exact"
+
+
 def answer(args: argparse.Namespace) -> int:
     """``--blueprint``: the blueprint's advice; ``--exact``: the stored opening's, or the
     exact endgame solve's."""
@@ -234,14 +241,15 @@ def answer(args: argparse.Namespace) -> int:
         advice = stored = stored_advice(position, deck, args.turn_cap, args.cap_pricing)
     if stored is not None:
         out = advice.to_json() | {"stored": stored_note(deck)}
-        print(json.dumps(out, indent=2) if args.json else
+        print(json.dumps(with_schema(answer_schema(args), out), indent=2) if args.json else
               f"{advice.text()}\nSolved once and stored: {stored_note(deck)}")
         return 0
     if advice is None:
         check_size(position, deck, args)
         advice = advise(position, deck, args.turn_cap, use_cache=not args.no_cache,
                         cap=args.cap_pricing)
-    print(json.dumps(advice.to_json(), indent=2) if args.json else advice.text())
+    print(json.dumps(with_schema(answer_schema(args), advice.to_json()), indent=2) if args.json
+          else advice.text())
     return 0
 
 

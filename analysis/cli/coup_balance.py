@@ -14,6 +14,7 @@ from analysis.cli import bots
 from analysis.cli.lists import comma_list
 from analysis.cli.matches import parse_agents, show_progress
 from analysis.cli.numbers import int_in, parse_counts
+from analysis.cli.outputs import with_schema
 from analysis.cli.parser import add_examples
 from analysis.coup.agents.best import about_kind, agent_name
 from analysis.coup.studies import seat_balance as SB
@@ -69,8 +70,9 @@ def run_balance(args: argparse.Namespace) -> int:
                              args.robustness_games, args.workers, args.scheduler,
                              show_progress(), bots.build, args.duplicate)
     if args.json:
-        print(json.dumps([r.to_json() | ({f"{r.agent}_is": about_kind(r.plays)} if r.plays
-                                         else {}) for r in records], indent=1))
+        print(json.dumps([with_schema("coup-balance", r.to_json() | (
+            {f"{r.agent}_is": about_kind(r.plays)} if r.plays else {})) for r in records],
+            indent=1))
     else:
         for record in records:
             print_record(record)

@@ -20,6 +20,7 @@ import sys
 
 from analysis.cli.lists import comma_list
 from analysis.cli.numbers import int_in
+from analysis.cli.outputs import with_schema
 from analysis.cli.parser import add_examples
 from analysis.coup.solvers import blueprint, leaf_table
 from analysis.coup.solvers.blueprint_resolve import compute_values, values_current
@@ -158,7 +159,8 @@ def build_parts_at_once(args: argparse.Namespace, setups, parts) -> int:
 def run_info(args: argparse.Namespace) -> int:
     setups = parse_setups(args.setups)
     if args.json:
-        print(json.dumps(blueprint.read_summary(args.deck), indent=1, sort_keys=True))
+        print(json.dumps(with_schema("blueprint-info", blueprint.read_summary(args.deck)),
+                         indent=1, sort_keys=True))
         return 0
     print_info(args.deck, setups)
     return 0

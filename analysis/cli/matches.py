@@ -8,6 +8,7 @@ import json
 
 from analysis.cli.lists import comma_list
 from analysis.cli.numbers import int_in
+from analysis.cli.outputs import with_schema
 from analysis.play.bots import stands_behind_line, what_stands_behind
 from analysis.play.match import MatchResult
 from analysis.shared import progress
@@ -55,7 +56,7 @@ def print_result(result: MatchResult, as_json: bool, about: dict | None = None,
     """The result as JSON, or as a table of each agent's win rate in each seat;
     ``about`` (e.g. what ``best`` stood for) joins the JSON, ``lines`` follow the table."""
     if as_json:
-        print(json.dumps(result.to_json() | (about or {}), indent=2))
+        print(json.dumps(with_schema("match", result.to_json() | (about or {})), indent=2))
         return
     players = 1 + max(r.seat for r in result.seats)
     params = ", ".join(f"{k}={v}" for k, v in result.params.items())

@@ -14,7 +14,7 @@ import matplotlib
 
 from analysis.cli.lists import add_param_argument, comma_list
 from analysis.cli.numbers import int_in
-from analysis.cli.outputs import check_output_dir
+from analysis.cli.outputs import check_output_dir, with_schema
 from analysis.cli.parser import add_examples
 from analysis.cobardes.studies import whatif as cobardes_whatif
 from analysis.coup.studies import whatif as coup_whatif
@@ -118,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
             workers=args.workers, scheduler=args.scheduler, progress=shown, name=name)
     page = write_page(result, outdir)
     if args.json:
-        print(json.dumps(result.to_json(), indent=1))
+        print(json.dumps(with_schema("whatif", result.to_json()), indent=1))
         return 0
     print(f"What if {', '.join(f'{k}={v}' for k, v in variant.items()) or 'nothing changed'} "
           f"({args.game}); page: {page}")

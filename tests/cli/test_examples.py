@@ -160,9 +160,15 @@ def sandbox(tmp_path_factory) -> dict:
     return {"env": env, "cwd": root / "work"}
 
 
-def _repository_state() -> str:
-    return subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"],
-                          cwd=ROOT, capture_output=True, text=True, check=True).stdout
+# Where a command could leave files in the repository (not the code, tests and docs).
+CODE = ("analysis/", "games/", "tests/", "docs/", "benchmarks/", "README.md", "CHANGELOG.md",
+        "pyproject.toml")
+
+
+def _repository_state() -> list[str]:
+    lines = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"],
+                           cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    return [line for line in lines.splitlines() if not line[3:].startswith(CODE)]
 
 
 def argv_of(example: str) -> list[str]:

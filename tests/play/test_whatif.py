@@ -204,6 +204,7 @@ def test_a_whatif_records_its_parameters_version_commit_and_seed_and_resumes(dat
     first = json.loads(capsys.readouterr().out)
     assert first["variant"] == {"income": 2} and first["seed"] == 3
     assert first["version"] and first["commit"]
+    assert first.pop("schema") == "whatif/1"
     assert WhatIf.from_json(first).to_json() == first
     # Its games are kept in the cache; nothing is written in the data folder (the
     # repository's reports/data by default), only the page under --out.
