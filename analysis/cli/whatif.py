@@ -29,6 +29,10 @@ from games.goat_lords import rules as goat_rules
 
 GAMES = {"coup": "python_coup", "cobardes": "python_cobardes_war",
          "goat-lords": "python_goat_lords"}
+# Each game's table sizes, as its rules give them.
+PLAYERS = {"coup": (coup_cards.MIN_PLAYERS, coup_cards.MAX_PLAYERS, "Coup"),
+           "cobardes": (2, 2, "¡Cobardes!"),
+           "goat-lords": (goat_rules.MIN_PLAYERS, goat_rules.MAX_PLAYERS, "Goat Lords")}
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -36,8 +40,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="coup, cobardes (the war) or goat-lords")
     add_param_argument(parser, "a rule of the variant, e.g. --param assassination_cost=4 "
                                "(farol games lists them)")
-    parser.add_argument("--players", type=int_in(coup_cards.MIN_PLAYERS, coup_cards.MAX_PLAYERS),
-                        default=None,
+    parser.add_argument("--players", type=int_in(1), default=None,
                         help="players at the table (Coup 2-8, Goat Lords 2-6; default 2, or 4 "
                              "for Coup)")
     parser.add_argument("--agent", default=None,
@@ -88,6 +91,11 @@ def run(args: argparse.Namespace) -> int:
     matplotlib.use("Agg")
     outdir = check_output_dir(args.out, "--out")
     variant = parse_params(GAMES[args.game], args.param)
+    low, high, title = PLAYERS[args.game]
+    if args.players is not None and not low <= args.players <= high:
+        sizes = f"{low}" if low == high else f"{low} to {high}"
+        raise InvalidParameterError(f"--players: {title} takes {sizes} players, not "
+                                    f"{args.players}")
     if "players" in variant:
         raise InvalidParameterError("give the table's size with --players; --param is for the "
                                     "rules the variant changes")
@@ -108,9 +116,6 @@ def run(args: argparse.Namespace) -> int:
             args.skill_precision or coup_whatif.SKILL_PRECISION, args.max_games,
             args.workers, args.scheduler, shown, name=name)
     else:
-        if args.players is not None and args.players > goat_rules.MAX_PLAYERS:
-            raise InvalidParameterError(f"--players: Goat Lords takes {goat_rules.MIN_PLAYERS} to "
-                                        f"{goat_rules.MAX_PLAYERS} players, not {args.players}")
         result = goat_whatif.run_whatif(
             variant, args.players or 2, args.agent or goat_whatif.TABLE_AGENT, args.strong,
             counts(args.skill_players, goat_rules.MIN_PLAYERS, goat_rules.MAX_PLAYERS), args.seed, args.precision,

@@ -79,7 +79,7 @@ def change(est: Estimate, unit: str, kind: bool = True) -> str:
         text, span = f"{est.value:+z.2f} {unit}", f" [{est.low:+z.2f}, {est.high:+z.2f}]"
     if est.solved:
         return text + (_kind(est) if kind else "")
-    verdict = "" if est.holds(0.0) else " — a real change"
+    verdict = "" if est.holds(0.0) else " — a real change"  # an interval here (not solved)
     return text + span + verdict
 
 
@@ -180,14 +180,37 @@ def chart(result: WhatIf, path: Path) -> None:
     ax = fig.add_subplot(1, 1, 1)
     for y, m in enumerate(reversed(shares)):
         d = m.difference
-        colour = "#1f6fb4" if d.holds(0.0) else "#c0392b"
-        ax.plot([100 * d.low, 100 * d.high], [y, y], color=colour, lw=2)
+        colour = "#c0392b" if changed(d) else "#1f6fb4"
+        if not d.solved:  # an exact figure is a dot alone, never drawn as an interval
+            ax.plot([100 * d.low, 100 * d.high], [y, y], color=colour, lw=2)
         ax.plot([100 * d.value], [y], "o", color=colour, ms=4)
     ax.axvline(0, color="#555555", lw=0.8)
     ax.set_yticks(range(len(shares)), [m.label for m in reversed(shares)], fontsize=7)
-    ax.set_xlabel("variant minus printed rules (percentage points); red: a real change")
+    ax.set_xlabel(chart_caption(shares), fontsize=8)
     ax.set_title(f"{GAME_NAMES[result.game]}: {title(result)}", fontsize=9)
     fig.savefig(path, bbox_inches="tight")
+
+
+def changed(d: Estimate) -> bool:
+    """Whether a difference (a share) is a change: its 95% interval leaves 0 out, or,
+    solved, it is not 0.0 points as printed."""
+    return round(100 * d.value, 1) != 0 if d.solved else not d.holds(0.0)
+
+
+def chart_caption(shares: list[Metric]) -> str:
+    """The chart's caption: what its marks are, as its figures are (intervals, exact)."""
+    solved = [m.difference.solved for m in shares]
+    what = ("each with its 95% interval" if not any(solved) else
+            "each solved exactly (a dot)" if all(solved) else
+            "a line: its 95% interval; a dot alone: solved exactly")
+    return f"variant minus printed rules (percentage points), {what}; red: a change"
+
+
+def page_chart_words(result: WhatIf) -> str:
+    """The page's words for its chart, as :func:`chart_caption` says them."""
+    shares = [m for m in result.metrics if m.unit == "share"
+              and not math.isnan(m.difference.value) and not m.key.startswith(WITH_VILLAINS)]
+    return "The variant minus the printed rules, " + chart_caption(shares).split(", ", 1)[1]
 
 
 def title(result: WhatIf) -> str:
@@ -215,7 +238,8 @@ def write_page(result: WhatIf, out: Path) -> Path:
                   summary="\n".join(f"- {line}" for line in summary_lines(result)),
                   rows=rows, villains=villains, notes=result.notes, games_text=games or "nothing",
                   seconds_text=f"{result.seconds:z,.0f} s for this run",
-                  seed=result.seed, version=result.version, commit=result.commit)
+                  seed=result.seed, version=result.version, commit=result.commit,
+                  chart_words=page_chart_words(result))
     page = folder / "index.md"
     atomic_write_text(page, text + "\n")
     atomic_write_text(folder / "whatif.json", json.dumps(result.to_json(), indent=1) + "\n")

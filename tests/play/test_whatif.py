@@ -325,3 +325,34 @@ def test_a_cobardes_whatif_keeps_its_wars_in_the_cache_unless_shipped(data):
     shipped.parent.mkdir(parents=True)
     shipped.write_text(json.dumps(header) + "\n")
     assert Path(CW.record_file({"kinds": "warriors", "victories": 2})[0]) == shipped
+
+
+def test_exact_differences_are_never_drawn_or_captioned_as_intervals():
+    """An exact difference that prints as +0.0 points is no change (the chart coloured
+    such a one red as "a real change"), and a chart of exact figures says so rather than
+    "95% interval"; an interval leaving 0 out is a change."""
+    from analysis.play.whatif import Estimate, Metric, exact
+    from analysis.report.whatif import changed, chart_caption
+
+    tiny = exact(0.0004)  # +0.04 points: printed +0.0
+    assert not changed(tiny) and changed(exact(0.012))
+    assert changed(Estimate(0.03, 0.01, 0.05)) and not changed(Estimate(0.01, -0.01, 0.03))
+    solved = [Metric("seat_1", "seat 1", "share", exact(0.5), exact(0.5004), tiny, "solver")]
+    caption = chart_caption(solved)
+    assert "95%" not in caption and "solved exactly" in caption
+    sampled = [Metric("seat_1", "seat 1", "share", Estimate(0.5, 0.48, 0.52),
+                      Estimate(0.51, 0.49, 0.53), Estimate(0.01, -0.01, 0.03), "agent", 0.02)]
+    assert "95% interval" in chart_caption(sampled)
+
+
+@pytest.mark.parametrize("game,players,said", [
+    ("goat-lords", "9", "Goat Lords takes 2 to 6 players, not 9"),
+    ("goat-lords", "7", "Goat Lords takes 2 to 6 players, not 7"),
+    ("coup", "9", "Coup takes 2 to 8 players, not 9"),
+    ("cobardes", "3", "¡Cobardes! takes 2 players, not 3"),
+])
+def test_a_table_size_the_game_does_not_take_is_refused_with_its_own_sizes(game, players, said,
+                                                                          capsys):
+    """«2 to 6 players» for Goat Lords (the check said Coup's 2 to 8 for every game)."""
+    assert main(["whatif", game, "--players", players]) == 2
+    assert said in capsys.readouterr().err
