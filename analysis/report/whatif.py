@@ -96,6 +96,9 @@ def verdict(m: Metric) -> str:
     return f"{m.label}: {number(m.printed, m.unit)} → {number(m.variant, m.unit)} ({change(d, m.unit)})."
 
 
+SKILL_SAYS_LITTLE = "the skill measure against greedy says little"
+
+
 def summary_lines(result: WhatIf) -> list[str]:
     """The few answers a designer reads first: the edge, draws, length and skill."""
     keys = [k for k in HEADLINES if any(m.key == k for m in result.metrics)]
@@ -107,6 +110,9 @@ def summary_lines(result: WhatIf) -> list[str]:
     villains = villain_war_line(result)
     if villains:
         lines.append(villains)
+    # Where the strong agent does not beat the weak one under the printed rules, the skill
+    # answer measures little: said here in one line, not only on the page.
+    lines += [note for note in result.notes if SKILL_SAYS_LITTLE in note]
     return lines
 
 

@@ -356,3 +356,20 @@ def test_a_table_size_the_game_does_not_take_is_refused_with_its_own_sizes(game,
     """«2 to 6 players» for Goat Lords (the check said Coup's 2 to 8 for every game)."""
     assert main(["whatif", game, "--players", players]) == 2
     assert said in capsys.readouterr().err
+
+
+def test_a_skill_measure_that_measures_little_says_so_in_the_summary():
+    """Goat Lords: where the strong agent does not beat greedy under the printed rules,
+    the what-if's summary (what the command prints) says so in one line."""
+    from analysis.play.whatif import Estimate, Metric
+    from analysis.report.whatif import summary_lines
+
+    weak = Metric("skill_greedy_2p", "the strong agent's win rate against greedy, 2 players",
+                  "share", Estimate(0.429, 0.380, 0.477), Estimate(0.43, 0.38, 0.48),
+                  Estimate(0.001, -0.02, 0.02), "lord:24", 0.05)
+    notes = GW.weak_strong_notes([weak], "lord:24", (2,))
+    assert len(notes) == 1 and "lord:24 does not beat greedy" in notes[0]
+    result = WhatIf("goat_lords", "x", {"value_dragon": 20}, {}, (weak,), notes, {}, 1,
+                    "0", "c", 1.0)
+    said = [line for line in summary_lines(result) if "does not beat greedy" in line]
+    assert said == [notes[0]]
