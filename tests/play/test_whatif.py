@@ -373,3 +373,31 @@ def test_a_skill_measure_that_measures_little_says_so_in_the_summary():
                     "0", "c", 1.0)
     said = [line for line in summary_lines(result) if "does not beat greedy" in line]
     assert said == [notes[0]]
+
+
+@pytest.mark.slow
+def test_the_same_command_and_seed_give_the_same_figures_whatever_the_workers_and_cache(
+        tmp_path, monkeypatch, capsys):
+    """Byte-identical figures from one worker or two, and from a cache holding games kept
+    by other code (an agent changed since): those are not read as this code's games."""
+    argv = ["whatif", "coup", "--param", "income=2", "--players", "2", "--agent", "honest",
+            "--strong", "bluffer", "--precision", "0.3", "--skill-precision", "0.4",
+            "--max-games", "20", "--seed", "5", "--json"]
+    figures = []
+    for run, workers in enumerate(("1", "2", "1")):
+        monkeypatch.setenv(store.CACHE_ENV, str(tmp_path / f"cache{min(run, 1)}"))
+        with store.use(tmp_path / "data"):
+            assert main(argv + ["--workers", workers, "--out", str(tmp_path / "out")]) == 0
+        record = json.loads(capsys.readouterr().out)
+        figures.append(json.dumps(record["metrics"], sort_keys=True))
+        if run == 1:  # the kept games rewritten as if other code had played them
+            for path in (tmp_path / "cache1" / "whatif" / "games").iterdir():
+                lines = path.read_text().splitlines()
+                rows = [json.loads(line) for line in lines[1:]]
+                for row in rows:  # the other seat wins, one turn later
+                    row["shares"], row["turns"] = row["shares"][::-1], row["turns"] + 1
+                path.write_text("\n".join([lines[0], *map(json.dumps, rows)]) + "\n")
+            from analysis.play import whatif as PW
+            monkeypatch.setattr(PW, "code_fingerprint", lambda game: "other code")
+    assert figures[0] == figures[1]
+    assert figures[2] == figures[0]
