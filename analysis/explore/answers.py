@@ -181,7 +181,7 @@ def accuracy_of(key: str, advice: dict) -> dict:
                          "not a solved strategy)")
     if "exploitability_in_turn" in advice or advice.get("agent") == "best":  # best's re-solve
         inside = (f"; inside the re-solved turn a best response gains at most "
-                  f"{_gain(advice['exploitability_in_turn'])}"
+                  f"{_gain(advice['exploitability_in_turn'] / 2)} in win probability"
                   if _number(advice.get("exploitability_in_turn")) else "")
         return _whole_game("resolve", advice, inside)
     if key == "coup" and "exploitability_kind" in advice:  # the blueprint, or its re-solve

@@ -97,7 +97,8 @@ class ResolveAdvice:
             lines.append(f"Values: +1 a win, -1 a loss, within this turn ({self.worlds:,} "
                          f"deals, {self.nodes:,} positions, {self.iterations} CFR+ "
                          f"iterations); a best response gains at most "
-                         f"{self.exploitability:z.4f} inside it (exact).")
+                         f"{self.exploitability / 2:z.4f} in win probability inside it "
+                         "(exact).")
         lines.append(self.lower_bound)
         return "\n".join(lines)
 

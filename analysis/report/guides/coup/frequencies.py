@@ -33,10 +33,12 @@ def strength_text(strength: R.Strength | None) -> str:
                 "agent's own mixes and plays the best move against it, a decision deep)"
                 + strength.test_words)
         if lo <= 0:
-            return text + (f"{test} gained {gain:+z.3f} of a game [{lo:+z.3f}, {hi:+z.3f}] "
+            return text + (f"{test} gained {gain:+z.3f} [{lo:+z.3f}, {hi:+z.3f}] in win "
+                           "probability "
                            f"against it over {strength.games_words}, an interval that holds "
                            "0: it shows no loss yet.")
-        return text + (f"{test} gains at least {gain:+z.3f} of a game [{lo:+z.3f}, {hi:+z.3f}] "
+        return text + (f"{test} gains at least {gain:+z.3f} [{lo:+z.3f}, {hi:+z.3f}] in win "
+                       "probability "
                        f"against it over {strength.games_words}: a lower bound on how much "
                        "it loses to a best response, not an estimate. Read the rates below as "
                        "a strong player's habits, not as frequencies nobody can beat.")
