@@ -140,8 +140,15 @@ def test_a_cobardes_position_gets_one_answer_from_advise_and_the_explorer(client
 
 # ---------------------------------------------------------------- the guides and the site
 def _headline_figures(markdown: str) -> list[str]:
-    """The bold figures of a guide's answers (each question's first line)."""
-    return re.findall(r"\*\*([^*\n]*\d[^*\n]*)\*\*", markdown)
+    """The figures of a guide's answers: each question's first paragraph's percentages,
+    points and values with their intervals (``46.4% [45.9, 47.0]``, ``-3.6 [-4.1, -3.0]``),
+    and its bold figures."""
+    out = []
+    for section in re.split(r"^### ", markdown, flags=re.M)[1:]:
+        answer = section.split("\n\n")[1] if "\n\n" in section else ""
+        out += re.findall(r"[+-]?\d+\.\d+(?:%| pp)? \[[^\]]+\]", answer)
+        out += re.findall(r"\*\*([^*\n]*\d[^*\n]*)\*\*", answer)
+    return out
 
 
 @pytest.mark.parametrize("key", ["coup", "cobardes", "goat_lords"])

@@ -8,6 +8,7 @@ from matplotlib.figure import Figure
 from analysis.coup.solvers.endgames import SOLVER
 from analysis.report.cells import annotate
 from analysis.report.context import ReportContext
+from analysis.report.markdown import number
 
 
 def solver_note(df) -> str:
@@ -18,7 +19,7 @@ def solver_note(df) -> str:
 def fmt(x, spec=".3f") -> str:
     if x is None or (isinstance(x, float) and np.isnan(x)):
         return "–"
-    return format(x, spec)
+    return number(x, spec)  # never a negative zero
 
 
 def heatmaps(ctx: ReportContext, df, column: str, title: str, stem: str, cmap: str,
