@@ -26,8 +26,10 @@ def number(value: float, spec: str) -> str:
     """``value`` formatted by ``spec`` (Python's format mini-language, e.g. ``+.2f``), never
     as a negative zero: a value that rounds to zero is shown ``0.00`` (``+0.00`` signed)."""
     match = re.fullmatch(r"([<>^=]?[+ -]?)z?(.*)", spec)
-    return format(value, f"{match.group(1)}z{match.group(2)}") if value == value else format(
-        value, spec)
+    try:
+        return format(value, f"{match.group(1)}z{match.group(2)}")
+    except ValueError:  # an integer's format (``,``, ``d``): it has no negative zero
+        return format(value, spec)
 
 
 def pct(rate: float, digits: int = 1) -> str:

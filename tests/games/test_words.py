@@ -24,3 +24,15 @@ def test_coup_shows_one_coin_in_the_singular():
     text = render(state, 0)  # what farol play shows the player
     assert "P0 (you): Duke; revealed Contessa; 1 coin\n" in text
     assert "; 0 coins" in text
+
+
+def test_goat_lords_shows_one_card_in_the_singular():
+    """At the start the discard pile holds one card: «Discard pile: 1 card» (it said
+    "1 cards", which tests/cli/test_examples.py found in farol play's output)."""
+    from games.goat_lords.game import render as goat_render
+
+    state = pyspiel.load_game("python_goat_lords", {"players": 3}).new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    text = goat_render(state, 0)
+    assert "Discard pile: 1 card, top:" in text and "1 cards" not in text
