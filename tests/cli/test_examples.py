@@ -63,8 +63,12 @@ SMALLER = {
     "farol coup play-tables": ["--games", "20"],
     "farol goat-lords --players": ["--games", "6"],
 }
+# Over ~20 s here (measured with the machine's two cores shared by many runs).
 SLOW = ("farol solve", "farol coup brackets", "farol coup sweep", "farol cobardes renewal",
-        "farol whatif coup", "farol whatif goat-lords", "farol coup balance")
+        "farol whatif coup", "farol whatif goat-lords", "farol coup balance",
+        "farol coup openings", "farol goat-lords match --agents lord", "farol cobardes sweep",
+        "farol coup full-game", "farol coup larger", "farol coup cap-study",
+        "farol coup abstraction", "farol coup match --agents fast")
 # A value given "e.g." in a flag's help: a quoted one, or one word (commas, slashes... in it).
 EG = re.compile(r"e\.g\. ('[^']*'|--param \S+(?: --param \S+)*|[^\s(),;]+(?:,[^\s(),;]+)*)")
 
