@@ -12,6 +12,7 @@ import pyspiel
 from analysis.cli.parser import ArgumentValueError, FarolParser, add_command
 from analysis.cli.spots import protect_position
 from analysis.shared import store
+from analysis.shared.distribute import Stopped, ended_by_signals
 from games.errors import FarolError
 
 # Each command: its name, its line in ``farol --help``, and the module under
@@ -64,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     # in-process callers such as the tests see no lasting change).
     data = store.use(args.data) if args.data else contextlib.nullcontext()
     try:
-        with data:
+        with data, ended_by_signals():
             status = int(args.func(args) or 0)
             sys.stdout.flush()
             return status
@@ -76,6 +77,9 @@ def main(argv: list[str] | None = None) -> int:
     except (FarolError, pyspiel.SpielError) as exc:
         print(f"farol {args.command}: error: {one_line(str(exc))}", file=sys.stderr)
         return 2
+    except Stopped as stop:
+        print(f"farol {args.command}: stopped ({stop})", file=sys.stderr)
+        return 128 + stop.signum
     except KeyboardInterrupt:
         print(f"farol {args.command}: interrupted", file=sys.stderr)
         return 130

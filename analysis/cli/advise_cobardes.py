@@ -6,6 +6,8 @@ import argparse
 import json
 
 from analysis.cli.numbers import finite_float, int_in
+from analysis.cli.outputs import with_schema
+from analysis.cli.parser import add_examples
 from analysis.cli.spots import add_spot_arguments, spot_from_args
 from analysis.cobardes.advice.advise import (
     VARIANTS,
@@ -29,7 +31,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.description = __doc__.split("\n\n")[0].replace("``", "")
     parser.add_argument("--variant", choices=VARIANTS, default=None,
                         help="cards in play (default: from the options given)")
-    parser.add_argument("--mine", default=None, help="your warriors in hand, e.g. 0,1,2,3")
+    parser.add_argument("--mine", default=None, help="your warriors in hand, e.g. 0,1,2")
     parser.add_argument("--theirs", default=None, help="the rival's warriors in hand")
     parser.add_argument("--my-courtier", default=None, help="your courtier (append * if used)")
     parser.add_argument("--their-courtier", default=None, help="the rival's courtier (* if used)")
@@ -62,12 +64,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         f"stored yet (a full battle takes "
                         f"{solve_cost(trunk_size(6))}, once), rather than refuse")
     parser.add_argument("--json", action="store_true", help="print JSON for machines")
-    add_spot_arguments(parser, "kinds=warriors+courtiers,courtier0=Squire,courtier1=Archer",
+    add_spot_arguments(parser, ("kinds=warriors+courtiers", "courtier0=Squire",
+                                "courtier1=Archer"),
                        "the moves from the start of the battle, as the game names them "
                        "(deals included), e.g. 'play warrior 5;play warrior 4'; advice for "
                        "the player to move at the spot reached (the position options are "
                        "then not used)")
     parser.set_defaults(func=run)
+    add_examples(
+        parser,
+        "farol advise cobardes --mine 0,1,2 --theirs 1,2,3 --score 1-2",
+        "farol advise cobardes --param kinds=warriors+courtiers --param courtier0=Squire "
+        "--param courtier1=Archer --history 'play warrior 5;play warrior 4' --json")
 
 
 def query_from_args(args: argparse.Namespace) -> Query:
@@ -93,7 +101,8 @@ def run_history(args: argparse.Namespace) -> int:
                                     "--history or by position options, not both")
     state = spot_from_args(GAME, args)
     advice = advise_spot(state, args.solve)
-    print(json.dumps(advice.to_json(), indent=2) if args.json else format_spot(state, advice))
+    print(json.dumps(with_schema("advise-cobardes", advice.to_json()), indent=2) if args.json
+          else format_spot(state, advice))
     return 0
 
 
@@ -103,5 +112,6 @@ def run(args: argparse.Namespace) -> int:
     spot_from_args(GAME, args)  # refuses --params without --history
     q = query_from_args(args)
     advice = advise(q)
-    print(json.dumps(advice.to_json(), indent=1) if args.json else format_text(q, advice))
+    print(json.dumps(with_schema("advise-cobardes", advice.to_json()), indent=1) if args.json
+          else format_text(q, advice))
     return 0

@@ -25,6 +25,8 @@ import random
 import pyspiel
 
 from analysis.cli.numbers import int_in
+from analysis.cli.outputs import with_schema
+from analysis.cli.parser import add_examples
 from analysis.cli.spots import add_spot_arguments, spot_from_args
 from analysis.coup.advice import multiplayer as multi
 from analysis.coup.advice.blueprint import (
@@ -56,10 +58,12 @@ BLUEPRINT_OPTIONS = ("rollouts", "seed")
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.description = __doc__.split("\n\n")[0].replace("``", "")
     parser.add_argument("position", nargs="?", default=None,
-                        help="e.g. 'duke/contessa/3;?/contessa/0;move:0' (your face-down "
-                        "cards by name, the opponent's as ?; both hands are weighed as "
+                        help="each player as hidden/revealed/coins (face-down cards, lost "
+                        "cards, coins), then move:K, the player to move, e.g. "
+                        "'duke/contessa/3;?/contessa/0;move:0' (your face-down cards by "
+                        "name, the opponent's as ?, - for none; both hands are weighed as "
                         "freshly dealt); or give --history")
-    add_spot_arguments(parser, "deck=inquisitor,two_player_setup=standard",
+    add_spot_arguments(parser, ("deck=inquisitor", "two_player_setup=standard"),
                        "the moves from the start of the game, as the game names them, "
                        "e.g. 'Draw Duke;Draw Contessa;Draw Captain;Draw Assassin;Income': "
                        "the deal's draws go P0, P1, P0, P1 (here P0 holds Duke+Captain, P1 "
@@ -104,6 +108,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--no-cache", action="store_true", help="do not read or write caches")
     parser.set_defaults(func=run)
+    add_examples(
+        parser,
+        "farol advise coup 'duke/contessa/3;?/contessa/0;move:0'",
+        "farol advise coup --history 'Draw Duke;Draw Contessa;Draw Captain;Draw Assassin;Income'",
+        "farol advise coup --hand Duke,Contessa --history 'Income;Tax (claims Duke)' --json",
+        "farol advise coup --param deck=inquisitor --param two_player_setup=standard "
+        "--history 'Draw Duke;Draw Contessa;Draw Captain;Draw Assassin;Income'")
 
 
 def check_options(args: argparse.Namespace) -> None:
@@ -161,7 +172,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         state = history_state(args)
     advice = advise_state(state, show_hands=args.history is not None and args.hand is None)
-    print(json.dumps(advice.to_json(), indent=2) if args.json else advice.text())
+    print(json.dumps(with_schema("advise-coup", advice.to_json()), indent=2) if args.json
+          else advice.text())
     return 0
 
 
@@ -314,6 +326,11 @@ def hand_cards(text: str, cfg) -> tuple[int, ...]:
     return tuple(sorted(cards))
 
 
+def answer_schema(args: argparse.Namespace) -> str:
+    """The JSON schema of an answer of --blueprint or --exact (docs/json.md)."""
+    return "advise-coup-blueprint" if args.blueprint else "advise-coup-exact"
+
+
 def answer(args: argparse.Namespace) -> int:
     """``--blueprint``: the blueprint's advice; ``--exact``: the stored opening's, or the
     exact endgame solve's."""
@@ -327,14 +344,15 @@ def answer(args: argparse.Namespace) -> int:
         advice = stored = stored_advice(position, deck, args.turn_cap, args.cap_pricing)
     if stored is not None:
         out = advice.to_json() | {"stored": stored_note(deck)}
-        print(json.dumps(out, indent=2) if args.json else
+        print(json.dumps(with_schema(answer_schema(args), out), indent=2) if args.json else
               f"{advice.text()}\nSolved once and stored: {stored_note(deck)}")
         return 0
     if advice is None:
         check_size(position, deck, args)
         advice = advise(position, deck, args.turn_cap, use_cache=not args.no_cache,
                         cap=args.cap_pricing)
-    print(json.dumps(advice.to_json(), indent=2) if args.json else advice.text())
+    print(json.dumps(with_schema(answer_schema(args), advice.to_json()), indent=2) if args.json
+          else advice.text())
     return 0
 
 

@@ -19,6 +19,7 @@ import sys
 from analysis.cli.lists import comma_list
 from analysis.cli.numbers import finite_float, int_in
 from analysis.cli.outputs import check_output_dir, check_output_file
+from analysis.cli.parser import add_examples
 from analysis.cobardes.solvers import openings, subgames, villains
 from analysis.cobardes.studies import (
     balance,
@@ -62,6 +63,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     sw.add_argument("--dir", default=None, help="cache folder "
                     "(default: the data folder's cobardes/pairings)")
     sw.set_defaults(func=run_sweep)
+    add_examples(sw, "farol cobardes sweep --kind battle --warriors 3 --combats 3",
+                 "farol cobardes sweep --kind hidden --matchups Squire/Archer,Archer/Squire",
+                 "farol cobardes sweep --kind hidden --scheduler tcp://host:8786")
     op = sub.add_parser("openings", help="store the advice at a battle's opening with hidden "
                         "villains, both seats (a full battle is solved once: minutes, 5 GB; "
                         "the hidden sweep stores them as it goes)")
@@ -70,6 +74,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     op.add_argument("--warriors", type=int_in(0, C.MAX_WARRIOR), default=C.MAX_WARRIOR)
     op.add_argument("--combats", type=int_in(1, C.MAX_COMBATS), default=C.MAX_COMBATS)
     op.set_defaults(func=run_openings)
+    add_examples(op, "farol cobardes openings --matchups Squire/Archer")
     rn = sub.add_parser("renewal", help="the war with courtier renewal between battles "
                         "(keep-or-renew; cached, resumable)")
     rn.add_argument("--workers", type=int_in(1), default=2, help="local processes (default 2)")
@@ -86,9 +91,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
                          "each battle played as solved, the keep-or-renew choices solved "
                          "exactly for them")
     rn.set_defaults(func=run_renewal)
+    add_examples(rn, "farol cobardes renewal --warriors 3 --combats 3",
+                 "farol cobardes renewal --villains")
     ab = sub.add_parser("abstraction", help="measure the state-keyed abstraction's loss")
     ab.add_argument("--iterations", type=int_in(1), default=2000)
     ab.set_defaults(func=run_abstraction)
+    add_examples(ab, "farol cobardes abstraction --iterations 200")
 
 
 def run_sweep(args: argparse.Namespace) -> int:
@@ -118,7 +126,7 @@ def run_openings(args: argparse.Namespace) -> int:
         path = table.save()
         print(f"{pairing[0]} vs {pairing[1]}: {len(table.seats[0][0]['answers'])} villains "
               f"for each seat, exploitability within the abstraction "
-              f"{table.exploitability:.2g}; stored {store.shown(path)}")
+              f"{table.exploitability:z.2g}; stored {store.shown(path)}")
     return 0
 
 
@@ -170,8 +178,8 @@ def run_renewal(args: argparse.Namespace) -> int:
         return villain_war(model)
     check_output_dir(args.dir or renewal.renewal_dir(), "--dir")
     sol = renewal.run_renewal(model, args.dir, args.workers, args.tol)
-    print(f"{model.size} states, residual {sol.residual:.2e}, spectral radius "
-          f"{sol.spectral_radius:.4f}, {len(sol.history)} iterations")
+    print(f"{model.size} states, residual {sol.residual:z.2e}, spectral radius "
+          f"{sol.spectral_radius:z.4f}, {len(sol.history)} iterations")
     return 0
 
 
@@ -186,12 +194,12 @@ def villain_war(model: renewal.RenewalModel) -> int:
     bound = max(records[p].exploitability_lower_bound for p in model.pairings)
     print(f"the war to 3 victories with both villains dealt hidden in every battle, over "
           f"{len(model.pairings)} courtier matchups; each battle played as solved (beaten "
-          f"by at least {bound:.3f} a battle within its abstraction: a lower bound), the "
+          f"by at least {bound:z.3f} a battle within its abstraction: a lower bound), the "
           f"keep-or-renew choices solved exactly for those battles")
     print(f"{'courtier':<16} {'wars won':>9} {'kept unplayed':>14}")
     for name, p in wins.items():
-        print(f"{name:<16} {100 * p:8.1f}% {100 * keep[name]:13.0f}%")
-    print(f"first player: {100 * (1 + table.stack().mean()) / 2:.1f}% of wars won")
+        print(f"{name:<16} {100 * p:z8.1f}% {100 * keep[name]:z13.0f}%")
+    print(f"first player: {100 * (1 + table.stack().mean()) / 2:z.1f}% of wars won")
     return 0
 
 
@@ -203,9 +211,9 @@ def run_abstraction(args: argparse.Namespace) -> int:
     for label, params in villains.REDUCED_DECKS:
         loss = villains.abstraction_loss(label, params, iterations=args.iterations)
         rows.append(loss.to_json())
-        print(f"{label}: true exploitability {loss.graph_exploitability_true:.2e} "
-              f"(in abstraction {loss.graph_exploitability_in_abstraction:.2e}, exact tree "
-              f"{loss.tree_exploitability:.2e})")
+        print(f"{label}: true exploitability {loss.graph_exploitability_true:z.2e} "
+              f"(in abstraction {loss.graph_exploitability_in_abstraction:z.2e}, exact tree "
+              f"{loss.tree_exploitability:z.2e})")
     path = villains.abstraction_loss_path()
     atomic_write_text(path, json.dumps(rows, indent=1))
     print(f"wrote {path}")
@@ -214,9 +222,9 @@ def run_abstraction(args: argparse.Namespace) -> int:
         loss = subgames.cut_loss(label, params, iterations=args.iterations)
         rows.append(loss.to_json())
         print(f"{label}, public subgames exact: true exploitability "
-              f"{loss.graph_exploitability_true:.2e} (in abstraction "
-              f"{loss.graph_exploitability_in_abstraction:.2e}, exact tree "
-              f"{loss.tree_exploitability:.2e})", flush=True)
+              f"{loss.graph_exploitability_true:z.2e} (in abstraction "
+              f"{loss.graph_exploitability_in_abstraction:z.2e}, exact tree "
+              f"{loss.tree_exploitability:z.2e})", flush=True)
     path = subgames.cut_loss_path()
     atomic_write_text(path, json.dumps(rows, indent=1))
     print(f"wrote {path}")

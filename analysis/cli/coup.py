@@ -23,6 +23,7 @@ from analysis.cli.matches import (
     show_progress,
 )
 from analysis.cli.numbers import finite_float, int_in
+from analysis.cli.parser import add_examples
 from analysis.coup import model
 from analysis.coup.model import GAME
 from analysis.coup.studies import abstraction, full_game, larger, sweep
@@ -40,9 +41,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     endgames = sub.add_parser("sweep", help="solve every 1v1 endgame not yet on disk")
     add_sweep_arguments(endgames)
     endgames.set_defaults(func=run_sweep)
+    add_examples(endgames, "farol coup sweep --caps 1 --coins 0,3,6 --decks ambassador "
+                 "--revealed contessa-contessa")
     brackets = sub.add_parser("brackets", help="bounds on the uncapped values (cap payoff -1 and +1)")
     add_bracket_arguments(brackets)
     brackets.set_defaults(func=run_brackets)
+    add_examples(brackets, "farol coup brackets --caps 1,2 --pairs 1/7,2/7 --decks ambassador "
+                 "--revealed contessa-contessa --max-memory 20GB",
+                 "farol coup brackets --caps 1,2 --coins 0,3,6 --decks ambassador")
     full = sub.add_parser("full-game", help="the 2-player game from the deal: sizes and bounds")
     full.add_argument("--budget", type=finite_float(1), default=1e7, help="most histories to compile")
     full.add_argument("--markov", action="store_true",
@@ -50,8 +56,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
                            f"records go to {store.shown(full_game.markov_path())})")
     full.add_argument("--decks", default="ambassador,inquisitor", help="decks, comma-separated")
     full.set_defaults(func=run_full_game)
+    add_examples(full, "farol coup full-game --decks ambassador --budget 100000")
     cap = sub.add_parser("cap-study", help="the same endgames at turn caps 1-3")
     cap.set_defaults(func=run_cap_study)
+    add_examples(cap, "farol coup cap-study")
     bigger = sub.add_parser("larger", help="2v1, 1v2 and 2v2 endgames as far as they fit")
     bigger.add_argument("--markov", action="store_true",
                         help="bracket the 2v1 and 1v2 uncapped values, the cap priced by "
@@ -60,13 +68,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="with --markov: most histories to compile (cases found over a "
                              "smaller budget are tried again)")
     bigger.set_defaults(func=run_larger)
+    add_examples(bigger, "farol coup larger")
     estimates = sub.add_parser(
         "abstraction", help="state-keyed estimates of uncapped values where brackets are wide")
     add_abstraction_arguments(estimates)
     estimates.set_defaults(func=run_abstraction)
+    add_examples(estimates, "farol coup abstraction --decks ambassador --caps 2 --pairs 1/2")
     match = sub.add_parser("match", help="seeded games between agents: each seat's win rate")
     add_match_arguments(match)
     match.set_defaults(func=run_match)
+    add_examples(match, "farol coup match --agents honest,bluffer --games 200 --seed 1",
+                 "farol coup match --agents fast --players 4 --games 20 --json")
     coup_balance.register(sub)
     coup_blueprint.register(sub)
     coup_openings.register(sub)
@@ -120,7 +132,7 @@ def parse_pairs(text: str) -> tuple[tuple[int, int], ...]:
 def add_sweep_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``farol coup sweep``."""
     parser.add_argument("--caps", default=str(model.DEFAULT_CAP), help="turn caps, comma-separated")
-    parser.add_argument("--coins", default="0-9", help="coin range, e.g. 0-9 or 0,3,6")
+    parser.add_argument("--coins", default="0-9", help="coin range, e.g. 0,3,6 or 0-9")
     parser.add_argument("--decks", default=",".join(cards.DECKS), help="decks, comma-separated")
     parser.add_argument("--revealed", default="-".join(model.MAIN_REVEALED),
                         help="mover's and other's revealed card, e.g. contessa-contessa")
@@ -154,7 +166,7 @@ def run_sweep(args: argparse.Namespace) -> int:
 def add_bracket_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``farol coup brackets``."""
     parser.add_argument("--caps", default="1,2,3", help="turn caps, comma-separated")
-    parser.add_argument("--coins", default="0-9", help="coin range, e.g. 0-9 or 0,3,6")
+    parser.add_argument("--coins", default="0-9", help="coin range, e.g. 0,3,6 or 0-9")
     parser.add_argument("--pairs", default=None,
                         help="only these mover/other coin pairs, e.g. 1/7,2/7 (instead of "
                              "--coins)")

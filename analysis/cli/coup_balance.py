@@ -14,6 +14,8 @@ from analysis.cli import bots
 from analysis.cli.lists import comma_list
 from analysis.cli.matches import parse_agents, show_progress
 from analysis.cli.numbers import int_in, parse_counts
+from analysis.cli.outputs import with_schema
+from analysis.cli.parser import add_examples
 from analysis.coup.agents.best import about_kind, agent_name
 from analysis.coup.studies import seat_balance as SB
 from analysis.coup.studies.seat_balance import TableRecord
@@ -51,6 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                              "apart from plain ones")
     parser.add_argument("--json", action="store_true", help="print the records as JSON")
     parser.set_defaults(func=run_balance)
+    add_examples(parser, "farol coup balance --players 3 --decks ambassador --games 100")
 
 
 def parse_players(text: str) -> tuple[int, ...]:
@@ -67,8 +70,9 @@ def run_balance(args: argparse.Namespace) -> int:
                              args.robustness_games, args.workers, args.scheduler,
                              show_progress(), bots.build, args.duplicate)
     if args.json:
-        print(json.dumps([r.to_json() | ({f"{r.agent}_is": about_kind(r.plays)} if r.plays
-                                         else {}) for r in records], indent=1))
+        print(json.dumps([with_schema("coup-balance", r.to_json() | (
+            {f"{r.agent}_is": about_kind(r.plays)} if r.plays else {})) for r in records],
+            indent=1))
     else:
         for record in records:
             print_record(record)
@@ -76,7 +80,7 @@ def run_balance(args: argparse.Namespace) -> int:
 
 
 def percent(rate: float, ci: tuple[float, float]) -> str:
-    return f"{100 * rate:5.1f}% [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
+    return f"{100 * rate:z5.1f}% [{100 * ci[0]:z.1f}, {100 * ci[1]:z.1f}]"
 
 
 def print_record(record: TableRecord) -> None:
@@ -92,7 +96,7 @@ def print_record(record: TableRecord) -> None:
         print(f"  {about['agent']}: it {about['plays']}; strength: {about['strength']} "
               f"({about['strength_measured_in']})")
     print(f"  {record.agent}{played} in every seat, {games} games{dealt} "
-          f"(fair share {100 / n:.1f}%):")
+          f"(fair share {100 / n:z.1f}%):")
     for seat in record.self_play.seats:
         print(f"    seat {seat.seat + 1}: {percent(seat.win_rate, seat.ci95)}")
     for match in record.robustness:
@@ -109,4 +113,4 @@ def print_record(record: TableRecord) -> None:
             print(f"  {label} starting hand: {h.hand} wins {percent(h.win_rate, h.ci95)} "
                   f"of {h.games}")
     if record.cpu_seconds is not None:
-        print(f"  compute: {record.cpu_seconds / 60:,.1f} CPU-minutes for its games")
+        print(f"  compute: {record.cpu_seconds / 60:z,.1f} CPU-minutes for its games")

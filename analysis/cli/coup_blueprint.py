@@ -20,6 +20,8 @@ import sys
 
 from analysis.cli.lists import comma_list
 from analysis.cli.numbers import int_in
+from analysis.cli.outputs import with_schema
+from analysis.cli.parser import add_examples
 from analysis.coup.solvers import blueprint, continuations, leaf_table
 from analysis.coup.solvers.blueprint_resolve import compute_values, values_current
 from analysis.coup.studies import blueprint_bluffs as BB
@@ -70,6 +72,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                        help="processes: with 2 (the default on 2 cores or more), the dealt "
                             "setups and the draft are built at the same time")
     build.set_defaults(func=run_build)
+    add_examples(build, "farol coup blueprint build --deck ambassador --setups basic")
     more = what.add_parser("continuations", help="the blueprint's continuation values for "
                                                  "resolve-multi's re-solves (resumable)")
     add_deck_arguments(more)
@@ -80,6 +83,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     info = what.add_parser("info", help="what the stored blueprint is and how accurate")
     add_deck_arguments(info, every=True)
     info.add_argument("--json", action="store_true", help="print the summary as JSON")
+    add_examples(info, "farol coup blueprint info", "farol coup blueprint info --json")
     info.set_defaults(func=run_info)
 
 
@@ -175,7 +179,8 @@ def build_parts_at_once(args: argparse.Namespace, setups, parts) -> int:
 def run_info(args: argparse.Namespace) -> int:
     setups = parse_setups(args.setups)
     if args.json:
-        print(json.dumps(blueprint.read_summary(args.deck), indent=1, sort_keys=True))
+        print(json.dumps(with_schema("blueprint-info", blueprint.read_summary(args.deck)),
+                         indent=1, sort_keys=True))
         return 0
     print_info(args.deck, setups)
     return 0
@@ -195,13 +200,13 @@ def print_info(deck: str, setups: tuple[str, ...]) -> None:
         size = (f" on {rec['nodes']:,} positions and {rec['edges']:,} moves"
                 if "nodes" in rec and "edges" in rec else "")
         line = (f"  {setup}: {rec['iterations']} iterations{size}; the first player wins "
-                f"{(1 + rec['first_player_value']) / 2:.1%} in the blueprint's self-play")
+                f"{(1 + rec['first_player_value']) / 2:z.1%} in the blueprint's self-play")
         b = bounds.get(setup) or {}
         acc = blueprint.accuracy(summary, setup)
         if acc.at_least is None:
             line += "; exploitability not measured yet"
         else:
-            line += (f"; exploitability at least {acc.at_least:.3f} in win probability "
+            line += (f"; exploitability at least {acc.at_least:z.3f} in win probability "
                      f"(the larger lower bound of: {acc.text()})")
         print(line)
         for r in b.get("local_best_response", []):
@@ -209,11 +214,11 @@ def print_info(deck: str, setups: tuple[str, ...]) -> None:
             depth = r.get("depth", 1)
             plans = "its next decision" if depth == 1 else f"its next {depth} decisions"
             print(f"    a best response planning {plans} in seat {r['seat'] + 1} gains "
-                  f"{r['gain'] / 2:+.3f} [{lo / 2:+.3f}, {hi / 2:+.3f}] in win probability "
+                  f"{r['gain'] / 2:+z.3f} [{lo / 2:+z.3f}, {hi / 2:+z.3f}] in win probability "
                   f"over {r['games']} games")
         table = BB.load_tables(deck, [setup]).get(setup)
         if table is not None:
             claims = [r for r in table.rows if r.question == "claim" and r.influence == 0
                       and r.coins == "any"]
             print(f"    P(bluff | claim) over {table.games} self-play games: " + ", ".join(
-                f"{r.card} {r.rate:.0%} [{r.ci95[0]:.0%}, {r.ci95[1]:.0%}]" for r in claims))
+                f"{r.card} {r.rate:z.0%} [{r.ci95[0]:z.0%}, {r.ci95[1]:z.0%}]" for r in claims))

@@ -8,6 +8,7 @@ import argparse
 
 from analysis.cli.lists import comma_list
 from analysis.cli.numbers import finite_float
+from analysis.cli.parser import add_examples
 from analysis.coup.advice import openings
 from analysis.coup.solvers.position_endgames import TARGET
 from analysis.shared import store
@@ -24,11 +25,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help=f"setups, comma-separated, of {', '.join(openings.OPENING_COINS)} "
                         "(default basic)")
     parser.add_argument("--target", type=finite_float(0), default=TARGET,
-                        help=f"CFR+ until this exploitability (default {TARGET:g})")
+                        help=f"CFR+ until this exploitability (default {TARGET:zg})")
     parser.add_argument("--minutes", type=finite_float(0), default=None,
                         help="or stop CFR+ after this many minutes (the stored answers carry "
                              "the exploitability reached)")
     parser.set_defaults(func=run)
+    add_examples(parser, "farol coup openings --deck inquisitor --setups basic")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -44,5 +46,5 @@ def run(args: argparse.Namespace) -> int:
     path = table.save()
     worst = max(a["exploitability"] for a in table.answers.values())
     print(f"{len(table.answers)} opening answers of the {args.deck} deck, exploitability "
-          f"at most {worst:.2g}; stored {store.shown(path)}")
+          f"at most {worst:z.2g}; stored {store.shown(path)}")
     return 0

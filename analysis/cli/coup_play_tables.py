@@ -16,6 +16,7 @@ import argparse
 from analysis.cli.lists import comma_list
 from analysis.cli.matches import show_progress
 from analysis.cli.numbers import int_in
+from analysis.cli.parser import add_examples
 from analysis.coup.studies import agent_play as A
 from analysis.coup.studies import blueprint_bluffs as BB
 from analysis.coup.studies import table_play as TP
@@ -47,6 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="processes playing games side by side (default 1)")
     parser.add_argument("--again", action="store_true", help="play stored tables again")
     parser.set_defaults(func=run)
+    add_examples(parser, "farol coup play-tables --decks ambassador --setups basic --games 2000")
 
 
 def run(args: argparse.Namespace) -> int:

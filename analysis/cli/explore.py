@@ -15,6 +15,7 @@ import webbrowser
 from pathlib import Path
 
 from analysis.cli.numbers import int_in
+from analysis.cli.parser import add_examples
 from analysis.explore.app import create_app
 from games.errors import OutputError
 
@@ -35,6 +36,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="folder of farol report's charts shown beside the advice "
                         "(default reports/)")
     parser.set_defaults(func=run)
+    add_examples(parser, "farol explore", "farol explore --port 8765 --no-browser")
 
 
 def has_screen() -> bool:

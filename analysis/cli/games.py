@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from analysis.cli.bots import bots_for
+from analysis.cli.parser import add_examples
 from analysis.shared.params import game_parameter_spec
 from games import catalog
 
@@ -34,6 +35,7 @@ def describe_games() -> str:
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(func=run)
+    add_examples(parser, "farol games")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -20,6 +20,7 @@ from analysis.cli.matches import (
 )
 from analysis.cli.numbers import int_in, parse_counts
 from analysis.cli.outputs import check_output_dir
+from analysis.cli.parser import add_examples
 from analysis.goat_lords import GAME
 from analysis.goat_lords.agents import build_bot, pinned
 from analysis.goat_lords.studies import habits as H
@@ -60,6 +61,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", default=None, help="folder of the resumable CSV (default: the data folder)")
     parser.add_argument("--workers", type=int_in(1), default=None, help="processes (default 2)")
     parser.set_defaults(func=_run_command)
+    add_examples(parser, "farol goat-lords --players 3 --games 30 --rotate")
     sub = parser.add_subparsers(dest="goat_lords_command", metavar="WHAT")
     match = sub.add_parser("match", help="seeded games between bots: each seat's win rate")
     add_common_arguments(match, f"one bot per seat, {MIN_PLAYERS} to {MAX_PLAYERS} (best, lord, "
@@ -71,6 +73,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                             "(goat_lords/matches/NAME.games.jsonl) so a stopped match resumes "
                             "when run again, and store the result as NAME.json")
     match.set_defaults(func=run_match)
+    add_examples(match, "farol goat-lords match --agents lord,greedy --games 100 --seed 1",
+                 "farol goat-lords match --agents greedy,greedy,random --games 60 --json")
     balance = sub.add_parser(
         "balance", help="balance measured with the strong agent in every seat (resumable)",
         description="Play the games that measure Goat Lords' balance with lord in every "
@@ -89,6 +93,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                          help="only print how many games each question has so far and how wide its 95%% "
                               "interval is against the aim")
     balance.set_defaults(func=run_balance)
+    add_examples(balance, "farol goat-lords balance --status",
+                 "farol goat-lords balance --only seats --players 2,4")
     habits = sub.add_parser(
         "habits", help="how the strongest agent plays: its games kept move by move (resumable)",
         description="Play the rulebook's game with best in every seat and keep every move, "
@@ -101,6 +107,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     habits.add_argument("--status", action="store_true",
                         help="only print how many games each run has so far")
     habits.set_defaults(func=run_habits)
+    add_examples(habits, "farol goat-lords habits --status")
 
 
 def run_match(args) -> int:
@@ -155,7 +162,7 @@ def run_balance(args) -> int:
         for (exp, df), row in zip(done, tables[group].itertuples(), strict=True):
             if (group, exp.name) in chosen:
                 half = max(row.half, getattr(row, "attacker_half", 0.0))
-                width = "" if df.empty else (f"  ±{100 * half:.2f} pp (aim ±{100 * row.aim:g})"
+                width = "" if df.empty else (f"  ±{100 * half:z.2f} pp (aim ±{100 * row.aim:zg})"
                                              + ("" if row.meets_aim else " wider"))
                 print(f"  {group:<12} {exp.players}p {exp.label:<12} {len(df):>5} of "
                       f"{exp.games} games{width}")
@@ -185,14 +192,14 @@ def _run_command(args) -> int:
     df = run_experiment(exp, out, workers=args.workers)
     print(f"{len(df)} games of {GAME} ({', '.join(bots)}), seed {args.seed}; rows in {store.shown(csv_path(exp, out))}")
     for row in seat_win_rates(df).itertuples():
-        print(f"  seat {row.seat}: win rate {pct(row.win_rate, row.lo, row.hi)} (fair {100 * row.fair:.1f}%)")
+        print(f"  seat {row.seat}: win rate {pct(row.win_rate, row.lo, row.hi)} (fair {100 * row.fair:z.1f}%)")
     if args.rotate:
         for row in bot_win_rates(df).itertuples():
             print(f"  {row.bot}: win rate {pct(row.win_rate, row.lo, row.hi)}")
     d = duel_success(df)
     print(f"  duels: {d['duels']}, attacker wins {pct(d['attacker_rate'], d['lo'], d['hi'])}")
     g = game_length(df)
-    print(f"  turns per round: {g['turns']:.1f} [{g['lo']:.1f}, {g['hi']:.1f}]")
+    print(f"  turns per round: {g['turns']:z.1f} [{g['lo']:z.1f}, {g['hi']:z.1f}]")
     return 0
 
 

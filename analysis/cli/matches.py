@@ -8,6 +8,7 @@ import json
 
 from analysis.cli.lists import comma_list
 from analysis.cli.numbers import int_in
+from analysis.cli.outputs import with_schema
 from analysis.play.bots import stands_behind_line, what_stands_behind
 from analysis.play.match import MatchResult
 from analysis.shared import progress
@@ -55,12 +56,12 @@ def print_result(result: MatchResult, as_json: bool, about: dict | None = None,
     """The result as JSON, or as a table of each agent's win rate in each seat;
     ``about`` (e.g. what ``best`` stood for) joins the JSON, ``lines`` follow the table."""
     if as_json:
-        print(json.dumps(result.to_json() | (about or {}), indent=2))
+        print(json.dumps(with_schema("match", result.to_json() | (about or {})), indent=2))
         return
     players = 1 + max(r.seat for r in result.seats)
     params = ", ".join(f"{k}={v}" for k, v in result.params.items())
     print(f"{result.games} games of {result.game} ({params}), seed {result.seed}; "
-          f"seats rotate every game; a fair share is {100 / players:.1f}%")
+          f"seats rotate every game; a fair share is {100 / players:z.1f}%")
     if result.duplicate:
         print(f"duplicate deals: {result.deals} deals, each played once in every rotation of "
               "the seats; the intervals are over deals")
@@ -68,14 +69,14 @@ def print_result(result: MatchResult, as_json: bool, about: dict | None = None,
     print(f"  {'seat':>4}  {'agent':<{width}}  {'games':>6}  {'wins':>7}  {'win rate':>8}  95% interval")
     for r in result.seats:
         lo, hi = r.ci95
-        print(f"  {r.seat:>4}  {r.agent:<{width}}  {r.games:>6}  {r.wins:>7.6g}  "
-              f"{100 * r.win_rate:>7.1f}%  [{100 * lo:.1f}, {100 * hi:.1f}]")
+        print(f"  {r.seat:>4}  {r.agent:<{width}}  {r.games:>6}  {r.wins:>z7.6g}  "
+              f"{100 * r.win_rate:>z7.1f}%  [{100 * lo:z.1f}, {100 * hi:z.1f}]")
     totals = result.totals()
     if len(totals) > 1:
         print("  all seats:")
         for r in totals:
             lo, hi = r.ci95
-            print(f"  {'':>4}  {r.agent:<{width}}  {r.games:>6}  {r.wins:>7.6g}  "
-                  f"{100 * r.win_rate:>7.1f}%  [{100 * lo:.1f}, {100 * hi:.1f}]")
+            print(f"  {'':>4}  {r.agent:<{width}}  {r.games:>6}  {r.wins:>z7.6g}  "
+                  f"{100 * r.win_rate:>z7.1f}%  [{100 * lo:z.1f}, {100 * hi:z.1f}]")
     for line in lines:
         print(line)

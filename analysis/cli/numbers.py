@@ -15,7 +15,7 @@ from games.errors import InvalidParameterError
 
 
 def _shown(value: float) -> str:
-    return str(value) if isinstance(value, int) else f"{value:g}"
+    return str(value) if isinstance(value, int) else f"{value:zg}"
 
 
 def _range_text(lo: float | None, hi: float | None, what: str) -> str:

@@ -50,3 +50,23 @@ def check_output_file(path: str | os.PathLike, flag: str) -> Path:
         raise OutputError(f"{flag} {given}: is a folder, not a file")
     _check_folder(given.parent, flag, given)
     return given
+
+
+# Each JSON output's schema: its name and version, the first key of every output
+# (``"schema": "advise-coup/2"``). Its keys are documented in docs/json.md; a key renamed or
+# removed bumps the version, noted in CHANGELOG.md (tests/cli/test_json_schema.py).
+SCHEMAS = {
+    "advise-coup": 2,       # 1: actions/action/opponent_hand, now moves/move/opponent_hands
+    "advise-coup-exact": 1,
+    "advise-coup-blueprint": 1,
+    "advise-cobardes": 1,
+    "match": 1,
+    "coup-balance": 1,
+    "blueprint-info": 1,
+    "whatif": 1,
+}
+
+
+def with_schema(kind: str, record: dict) -> dict:
+    """``record`` headed by its schema's name and version (``kind``: a key of SCHEMAS)."""
+    return {"schema": f"{kind}/{SCHEMAS[kind]}"} | record

@@ -39,22 +39,41 @@ class FarolParser(argparse.ArgumentParser):
     def __init__(self, *args, configure: str | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._configure = configure
+        self.examples: tuple[str, ...] = ()
         # argparse takes only ``-1``/``-.5`` for negative numbers; let ``-1e-3``, ``-5GB``,
         # ``-inf`` and ``-nan`` be values too (no option starts so), so that the checks name
         # the flag and its range instead of argparse saying "expected one argument".
         self._negative_number_matcher = _NEGATIVE_NUMBER
 
     def parse_known_args(self, args=None, namespace=None):  # noqa: D102 (argparse's)
+        self.configure_now()
+        return super().parse_known_args(args, namespace)
+
+    def configure_now(self) -> None:
+        """Fill this parser in now (its help and its examples), as reading a command line
+        would."""
         if self._configure is not None:
             module, self._configure = self._configure, None
             importlib.import_module(module).configure(self)
-        return super().parse_known_args(args, namespace)
+
+    def format_help(self) -> str:  # noqa: D102 (argparse's): the help, then its examples
+        self.configure_now()
+        text = super().format_help()
+        if self.examples:
+            text += "\nexamples:\n" + "".join(f"  {line}\n" for line in self.examples)
+        return text
 
     def error(self, message: str):  # noqa: D102 (argparse's hook)
         line = f"{self.prog}: error: {message} (see {self.prog} --help)"
         if message.startswith("argument "):
             raise ArgumentValueError(line)
         self.exit(2, line + "\n")
+
+
+def add_examples(parser: argparse.ArgumentParser, *commands: str) -> None:
+    """Show ``commands`` (whole command lines, each run as written by
+    ``tests/cli/test_examples.py``) under "examples:" at the end of ``parser``'s help."""
+    parser.examples = tuple(commands)
 
 
 def add_command(subparsers: argparse._SubParsersAction, name: str, help: str,

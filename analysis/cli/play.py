@@ -9,6 +9,7 @@ import numpy as np
 
 from analysis.cli import bots  # noqa: F401  (registers every bot before a game is played)
 from analysis.cli.numbers import int_in
+from analysis.cli.parser import add_examples
 from analysis.play.bots import stands_behind_line, what_stands_behind
 from analysis.play.session import play_game
 from analysis.shared.params import load_game, parse_params
@@ -25,6 +26,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--opponent", default="random", help="bot for the other seats (default random)")
     parser.add_argument("--seed", type=int_in(0, 2**31 - 1), default=None, help="random seed (default: fresh)")
     parser.set_defaults(func=run)
+    add_examples(parser, "farol play python_coup --opponent best",
+                 "farol play python_goat_lords --param players=3 --opponent greedy --seed 7")
 
 
 def run(args: argparse.Namespace) -> int:

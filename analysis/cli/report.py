@@ -7,6 +7,7 @@ import argparse
 import matplotlib
 
 from analysis.cli.outputs import check_output_dir
+from analysis.cli.parser import add_examples
 from analysis.report.write import write_all
 from games import catalog
 
@@ -19,6 +20,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", default="reports", help="output folder (default reports/)")
     parser.add_argument("--quick", action="store_true", help="small budgets (as FAROL_QUICK=1)")
     parser.set_defaults(func=run)
+    add_examples(parser, "farol report goat_lords --out my-reports")
 
 
 def run(args: argparse.Namespace) -> int:

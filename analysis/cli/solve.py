@@ -12,6 +12,7 @@ import pyspiel
 
 from analysis.cli.numbers import finite_float, int_in
 from analysis.cli.outputs import check_output_dir, check_output_file
+from analysis.cli.parser import add_examples
 from analysis.shared import store
 from analysis.shared.params import load_game, parse_params
 from analysis.shared.store import CorruptFileError
@@ -89,6 +90,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)
+    add_examples(parser,
+                 "farol solve python_cobardes_battle --param kinds=warriors --param warriors=3 "
+                 "--param combats=3 --method dcfr --target-exploitability 0.001 "
+                 "--max-memory 8GB")
 
 
 def warm_start(args: argparse.Namespace, params: dict, checkpoint: Path) -> None:
@@ -160,11 +165,11 @@ def run(args: argparse.Namespace) -> int:
         )
     )
     print(
-        f"iterations: {result.iterations:,}  seconds: {result.seconds:.2f}"
-        f"  (compile {result.compile_seconds:.2f} s, {result.num_nodes:,} nodes)"
+        f"iterations: {result.iterations:,}  seconds: {result.seconds:z.2f}"
+        f"  (compile {result.compile_seconds:z.2f} s, {result.num_nodes:,} nodes)"
     )
-    print(f"value (player 0): {result.value:.6f}")
-    print(f"exploitability: {result.exploitability:.3g}  (NashConv {result.nash_conv:.3g})")
+    print(f"value (player 0): {result.value:z.6f}")
+    print(f"exploitability: {result.exploitability:z.3g}  (NashConv {result.nash_conv:z.3g})")
     print(f"saved: {saved}")
     return 0 if saved == out else 1
 

@@ -14,9 +14,12 @@ from games.errors import InvalidParameterError
 from games.history import replay
 
 
-def add_spot_arguments(parser: argparse.ArgumentParser, params_example: str,
+def add_spot_arguments(parser: argparse.ArgumentParser, params_example: tuple[str, ...],
                        history_help: str) -> None:
-    add_param_argument(parser, f"a game parameter for --history, e.g. {params_example}")
+    """``--param`` (its example ``params_example``: each ``K=V`` given as its own
+    ``--param``, as the command takes them) and ``--history``."""
+    flags = " ".join(f"--param {item}" for item in params_example)
+    add_param_argument(parser, f"a game parameter for --history, e.g. {flags}")
     parser.add_argument("--history", default=None, metavar="'MOVE;MOVE;...'",
                         help=history_help)
 

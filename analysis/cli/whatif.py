@@ -14,7 +14,8 @@ import matplotlib
 
 from analysis.cli.lists import add_param_argument, comma_list
 from analysis.cli.numbers import int_in
-from analysis.cli.outputs import check_output_dir
+from analysis.cli.outputs import check_output_dir, with_schema
+from analysis.cli.parser import add_examples
 from analysis.play.whatif import WhatIfRequest, variant_name
 from analysis.report.whatif import summary_lines, write_page
 from analysis.shared import progress
@@ -32,7 +33,7 @@ def _tables() -> str:
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", choices=[w.command for w in WINGS],
                         help=", ".join(w.command for w in WINGS))
-    add_param_argument(parser, "a rule of the variant, e.g. assassination_cost=4 "
+    add_param_argument(parser, "a rule of the variant, e.g. --param assassination_cost=4 "
                                "(farol games lists them)")
     parser.add_argument("--players", type=int_in(2), default=None,
                         help=f"players at the table ({_tables()})")
@@ -60,6 +61,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", default="reports", help="output folder (default reports/)")
     parser.add_argument("--json", action="store_true", help="print the record as JSON")
     parser.set_defaults(func=run)
+    add_examples(parser,
+                 "farol whatif cobardes --param kinds=warriors --param victories=2",
+                 "farol whatif coup --param assassination_cost=4 --players 2",
+                 "farol whatif goat-lords --param hand_size=5 --players 3")
 
 
 def counts(text: str | None, low: int, high: int) -> tuple[int, ...] | None:
@@ -81,7 +86,7 @@ def skill_counts(wing, text: str | None) -> tuple[int, ...] | None:
     if text is None:
         return None
     if wing.players is None:
-        raise InvalidParameterError(f"--skill-players: the {wing.command} what-if is for two "
+        raise InvalidParameterError(f"--skill-players: the {wing.title} what-if is for two "
                                     "players; leave --skill-players out")
     return counts(text, *wing.players)
 
@@ -110,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
     result = wing.whatif(request)
     page = write_page(result, outdir)
     if args.json:
-        print(json.dumps(result.to_json(), indent=1))
+        print(json.dumps(with_schema("whatif", result.to_json()), indent=1))
         return 0
     print(f"What if {', '.join(f'{k}={v}' for k, v in variant.items()) or 'nothing changed'} "
           f"({args.game}); page: {page}")

@@ -87,7 +87,7 @@ def number(x: Any) -> bool:
 # ------------------------------------------------------------------ the source line
 def gain(x: float) -> str:
     """An exploitability (or a gain) as the page says it."""
-    return "0" if x == 0 else f"{x:.2g}" if x < 0.001 else f"{x:.3f}"
+    return "0" if x == 0 else f"{x:z.2g}" if x < 0.001 else f"{x:z.3f}"
 
 
 def source_of(advice: dict) -> str:

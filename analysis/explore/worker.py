@@ -109,8 +109,8 @@ def connection_closed(sock: socket.socket | None) -> bool:
 def minutes(seconds: float) -> str:
     """``seconds`` as the page says a time limit."""
     if seconds < 90:
-        return f"{seconds:g} seconds"
-    return f"{seconds / 60:.0f} minutes"
+        return f"{seconds:zg} seconds"
+    return f"{seconds / 60:z.0f} minutes"
 
 
 class _Job:

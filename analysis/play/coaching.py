@@ -79,9 +79,9 @@ def grade(loss: float) -> str:
 
 def grades_text() -> str:
     """The grading rule in words, for the review's heading."""
-    return (f"best: in the equilibrium mix (played {IN_MIX:.0%} or more) or within the "
+    return (f"best: in the equilibrium mix (played {IN_MIX:z.0%} or more) or within the "
             f"solution's error of the best value; beyond that error, fine: under "
-            f"{GRADES[1][0]:g}; mistake: under {GRADES[2][0]:g}; blunder: {GRADES[2][0]:g} "
+            f"{GRADES[1][0]:zg}; mistake: under {GRADES[2][0]:zg}; blunder: {GRADES[2][0]:zg} "
             "or more")
 
 
@@ -165,11 +165,11 @@ def hint_lines(state: pyspiel.State, seat: int, advice: Advice | SpotAdvice | No
     tied = ties(spot)
     mark = "best" if spot.error <= 0 else "tie for best"
     for a, p, v in sorted(spot.moves, key=lambda r: (-r[1], -r[2])):
-        lines.append(f"  {state.action_to_string(seat, a):<28} {100 * p:6.2f}%  "
+        lines.append(f"  {state.action_to_string(seat, a):<28} {100 * p:z6.2f}%  "
                      f"value {signed(v, digits)}" + (f"  {mark}" if a in tied else ""))
     if spot.error > 0:
         words = f": {spot.error_words}" if spot.error_words else ""
-        lines.append(f"  (values within {spot.error:.2g} of the best are ties, the "
+        lines.append(f"  (values within {spot.error:z.2g} of the best are ties, the "
                      f"solution's error here{words})")
     if note is not None:
         lines.append(f"  ({note})")
@@ -184,15 +184,15 @@ def interval_hint(state: pyspiel.State, seat: int, advice: Advice,
     lines = ["Hint: each move's chance of winning for you [95% interval]:"]
     for a, _, v, (lo, hi) in rows:
         tie = "  tie with the best" if hi >= top_low and a != rows[0][0] else ""
-        lines.append(f"  {state.action_to_string(seat, a):<34} {100 * v:5.1f}% "
-                     f"[{100 * lo:.1f}, {100 * hi:.1f}]{tie}")
+        lines.append(f"  {state.action_to_string(seat, a):<34} {100 * v:z5.1f}% "
+                     f"[{100 * lo:z.1f}, {100 * hi:z.1f}]{tie}")
     if note is not None:
         lines.append(f"  ({note})")
     return lines
 
 
 INTERVAL_GRADES = ("tie: its interval overlaps the best move's; mistake: wholly below it; "
-                   f"blunder: below it and {GRADES[2][0]:g} or more lost")
+                   f"blunder: below it and {GRADES[2][0]:zg} or more lost")
 
 
 def review_lines(decisions: list[Decision]) -> list[str]:
@@ -202,20 +202,20 @@ def review_lines(decisions: list[Decision]) -> list[str]:
     lines = [f"Review of your decisions (value lost against the best move; {rule}):"]
     for d in decisions:
         digits = decimals_for(d.error)
-        loss = f"{d.loss:.{digits}f}".replace("-", "")
+        loss = f"{d.loss:z.{digits}f}".replace("-", "")
         within = ""
         if d.separated is not None:
             pass
         elif d.tied and d.loss > _TIE:
             within = (" (in the equilibrium mix)" if d.in_mix else
-                      f" (within the solution's error, {d.error:.2g})")
+                      f" (within the solution's error, {d.error:z.2g})")
         elif d.error > 0 and not d.tied:
-            within = f" (at least {d.loss - d.error:.{digits}f} beyond the error {d.error:.2g})"
+            within = f" (at least {d.loss - d.error:z.{digits}f} beyond the error {d.error:z.2g})"
         better = ("" if d.loss <= _TIE or d.tied
                   else f"; best was {d.best} ({signed(d.value, digits)})")
         lines.append(f"  move {d.move}: {d.chosen}: lost {loss}{within}, {d.grade}{better}")
     total = sum(d.loss for d in decisions)
     digits = decimals_for(max(d.error for d in decisions))
     count = f"{len(decisions)} decision" + ("s" if len(decisions) != 1 else "")
-    lines.append(f"  in all: {total:.{digits}f} lost over {count}")
+    lines.append(f"  in all: {total:z.{digits}f} lost over {count}")
     return lines

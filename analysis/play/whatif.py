@@ -16,6 +16,7 @@ rules' games are played once for every variant that asks the same question.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -284,7 +285,7 @@ def skill_lineups(players: Sequence[int], strong: str, weaker: Sequence[str],
         for weak in weaker:
             measure = Measure(f"skill_{weak}_{n}p",
                               f"{strong}'s win rate against {n - 1} {weak} ({n} players; "
-                              f"fair share {100 / n:.0f}%)", "share", AgentShare(n), precision)
+                              f"fair share {100 / n:z.0f}%)", "share", AgentShare(n), precision)
             out.append((n, Lineup(f"skill_{weak}_{n}p", (strong,) + (weak,) * (n - 1),
                                   (measure,), f"{strong} against {weak}, seats rotating",
                                   min_games=10 * n, max_games=max_games)))
@@ -354,12 +355,36 @@ def significant(game: str, params: dict, keep: tuple[str, ...] = ()) -> dict:
     return {k: v for k, v in sorted(params.items()) if k in keep or spec.get(k) != v}
 
 
+# The code that decides a game's moves, by game: its rules' package and its wing's agents
+# (with what they search with), beside the match runner and the bots' table.
+PLAYING_CODE = {"python_coup": ("games/coup", "analysis/coup/agents", "analysis/coup/solvers"),
+                "python_goat_lords": ("games/goat_lords", "analysis/goat_lords/agents")}
+COMMON_CODE = ("analysis/play/match.py", "analysis/play/bots.py")
+
+
+@functools.cache
+def code_fingerprint(game: str) -> str:
+    """A digest of the source of the code that plays ``game`` (:data:`PLAYING_CODE`): games
+    kept under other code are not read as this code's, so the same command and seed give
+    the same figures whatever was kept before (a change to an agent plays them again)."""
+    root = Path(__file__).resolve().parents[2]
+    files = [root / c for c in COMMON_CODE]
+    for folder in PLAYING_CODE.get(game, ()):
+        files += sorted((root / folder).rglob("*.py"))
+    h = hashlib.sha256()
+    for path in files:
+        h.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()[:16]
+
+
 def record_file(game: str, params: dict, agents: Sequence[str], seed: int, tag: str) -> Path:
-    """Where a match's games are kept: named by everything that decides them."""
+    """Where a match's games are kept: named by everything that decides them, in the cache
+    (a what-if writes its page where its --out says, and nothing else beside the code)."""
     key = json.dumps({"game": game, "params": params, "agents": list(agents), "seed": seed,
-                      "tag": tag, "v": WHATIF_VERSION}, sort_keys=True)
+                      "tag": tag, "v": WHATIF_VERSION, "code": code_fingerprint(game)},
+                     sort_keys=True)
     digest = hashlib.sha256(key.encode()).hexdigest()[:16]
-    return store.data("whatif", "games", f"{game}_{digest}.jsonl")
+    return store.cache("whatif", "games", f"{game}_{digest}.jsonl")
 
 
 @dataclass

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 
@@ -21,17 +22,27 @@ def table(headers: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
     return "\n".join(lines)
 
 
+def number(value: float, spec: str) -> str:
+    """``value`` formatted by ``spec`` (Python's format mini-language, e.g. ``+.2f``), never
+    as a negative zero: a value that rounds to zero is shown ``0.00`` (``+0.00`` signed)."""
+    match = re.fullmatch(r"([<>^=]?[+ -]?)z?(.*)", spec)
+    try:
+        return format(value, f"{match.group(1)}z{match.group(2)}")
+    except ValueError:  # an integer's format (``,``, ``d``): it has no negative zero
+        return format(value, spec)
+
+
 def pct(rate: float, digits: int = 1) -> str:
     """A probability as a percentage, e.g. ``52.3%``."""
-    return f"{100 * rate:.{digits}f}%"
+    return f"{100 * rate:z.{digits}f}%"
 
 
 def pct_ci(rate: float, ci: Sequence[float], digits: int = 1) -> str:
     """A probability with its 95% interval, e.g. ``52.3% [51.0, 53.6]``."""
-    return f"{pct(rate, digits)} [{100 * ci[0]:.{digits}f}, {100 * ci[1]:.{digits}f}]"
+    return f"{pct(rate, digits)} [{100 * ci[0]:z.{digits}f}, {100 * ci[1]:z.{digits}f}]"
 
 
 def pp(delta: float, ci: Sequence[float] | None = None) -> str:
     """A difference of probabilities in percentage points, e.g. ``+0.5 pp [-1.3, +2.3]``."""
-    text = f"{100 * delta:+.1f} pp"
-    return text if ci is None else f"{text} [{100 * ci[0]:+.1f}, {100 * ci[1]:+.1f}]"
+    text = f"{100 * delta:+z.1f} pp"
+    return text if ci is None else f"{text} [{100 * ci[0]:+z.1f}, {100 * ci[1]:+z.1f}]"

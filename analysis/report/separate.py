@@ -3,7 +3,11 @@
 A word that ranks ("most", "least", "more", "less", "strongest", "fairest") is printed
 only when the 95% intervals of what it compares do not overlap; an "edge" over a fair
 share is called only when its interval leaves the fair share out. Otherwise the text
-says there is no clear difference.
+says there is no clear difference. Where one answer looks at many intervals at once (every
+seat of every table), one in twenty leaves its fair value out by chance alone: an edge
+among them is called clear only when its interval, widened to the family's level
+(Bonferroni's correction), still leaves the fair value out (:func:`clear_among`); and how
+many leave it out is set beside what chance alone gives (:func:`by_chance`).
 
 Intervals are judged as the reader sees them: each end rounded to the digits printed
 (in percent, or in percentage points), so two intervals that touch once rounded
@@ -118,3 +122,19 @@ def by_chance(total: int, level: float = 0.05) -> tuple[float, int]:
     from scipy.stats import binom
 
     return total * level, int(binom.ppf(0.975, total, level))
+
+
+
+def clear_among(ci: Sequence[float], value: float, total: int, digits: int = DIGITS) -> bool:
+    """Whether an interval, one of ``total`` looked at together, leaves ``value`` out
+    beyond what chance alone gives: its 95% interval widened to the family's level (a
+    normal interval at 5% / ``total``, Bonferroni's correction), then judged as
+    :func:`excludes` judges. With one interval it is :func:`excludes`."""
+    from scipy.stats import norm
+
+    lo, hi = ci
+    if total <= 1:
+        return excludes(ci, value, digits)
+    mid, half = (lo + hi) / 2, (hi - lo) / 2
+    wide = half * norm.ppf(1 - 0.025 / total) / norm.ppf(0.975)
+    return excludes((mid - wide, mid + wide), value, digits)

@@ -35,18 +35,18 @@ def heatmap(values: Sequence[Sequence[float | None]], rows: Sequence[str], cols:
     out = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' "
            f"viewBox='0 0 {width} {height}' role='img' aria-label='{escape(title)}'>",
            f"<title>{escape(title)}</title>",
-           f"<text x='{width / 2:.0f}' y='18' text-anchor='middle' font-size='15' "
+           f"<text x='{width / 2:z.0f}' y='18' text-anchor='middle' font-size='15' "
            f"font-weight='bold' {FONT}>{escape(title)}</text>",
-           f"<text x='{left + CELL_W * len(cols) / 2:.0f}' y='38' text-anchor='middle' "
+           f"<text x='{left + CELL_W * len(cols) / 2:z.0f}' y='38' text-anchor='middle' "
            f"font-size='13' {FONT}>{escape(xlabel)}</text>"]
     for j, name in enumerate(cols):
         x = left + CELL_W * j + CELL_W / 2
-        turn = f" transform='rotate(-40 {x:.0f} {top - 6})'" if slant else ""
-        out.append(f"<text x='{x:.0f}' y='{top - 6}' text-anchor='{'start' if slant else 'middle'}' "
+        turn = f" transform='rotate(-40 {x:z.0f} {top - 6})'" if slant else ""
+        out.append(f"<text x='{x:z.0f}' y='{top - 6}' text-anchor='{'start' if slant else 'middle'}' "
                    f"font-size='12'{turn} {FONT}>{escape(name)}</text>")
     for i, name in enumerate(rows):
         y = top + CELL_H * i
-        out.append(f"<text x='{left - 6}' y='{y + CELL_H / 2 + 4:.0f}' text-anchor='end' "
+        out.append(f"<text x='{left - 6}' y='{y + CELL_H / 2 + 4:z.0f}' text-anchor='end' "
                    f"font-size='12' {FONT}>{escape(name)}</text>")
         for j, value in enumerate(values[i]):
             x = left + CELL_W * j
@@ -60,11 +60,11 @@ def heatmap(values: Sequence[Sequence[float | None]], rows: Sequence[str], cols:
             out.append(f"<g><title>{escape(hover(i, j, value))}</title>"
                        f"<rect x='{x}' y='{y}' width='{CELL_W}' height='{CELL_H}' "
                        f"fill='{hex_colour(rgb)}' stroke='#ffffff'/>"
-                       f"<text x='{x + CELL_W / 2:.0f}' y='{y + CELL_H / 2 + 4:.0f}' "
+                       f"<text x='{x + CELL_W / 2:z.0f}' y='{y + CELL_H / 2 + 4:z.0f}' "
                        f"text-anchor='middle' font-size='12' fill='{ink(rgb)}' {FONT}>"
                        f"{escape(fmt(value))}</text></g>")
-    out.append(f"<text x='12' y='{top + CELL_H * len(rows) / 2:.0f}' text-anchor='middle' "
-               f"font-size='13' transform='rotate(-90 12 {top + CELL_H * len(rows) / 2:.0f})' "
+    out.append(f"<text x='12' y='{top + CELL_H * len(rows) / 2:z.0f}' text-anchor='middle' "
+               f"font-size='13' transform='rotate(-90 12 {top + CELL_H * len(rows) / 2:z.0f})' "
                f"{FONT}>{escape(ylabel)}</text>")
     out.append("</svg>")
     return "\n".join(out) + "\n"

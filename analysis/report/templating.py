@@ -27,7 +27,8 @@ ENV.filters["pct"] = markdown.pct
 ENV.filters["pct_ci"] = markdown.pct_ci
 ENV.filters["pp"] = markdown.pp
 # A number in a format of Python's mini-language: ``{{ x | f("+.1f") }}``, ``{{ n | f(",") }}``.
-ENV.filters["f"] = format
+ENV.filters["f"] = markdown.number  # never a negative zero
+ENV.filters["number"] = markdown.number
 ENV.filters["string_repr"] = repr  # a value as Python writes it: ``'ambassador'``, ``2``
 ENV.globals["table"] = markdown.table
 # The rule every ranking word and every edge is printed by (analysis.report.separate).

@@ -45,12 +45,12 @@ def number(est: Estimate, unit: str, kind: bool = True) -> str:
     if math.isnan(est.value):
         return "none measured"
     if unit == "share":
-        text = f"{100 * est.value:.1f}%"
-        span = f" [{100 * est.low:.1f}, {100 * est.high:.1f}]"
+        text = f"{100 * est.value:z.1f}%"
+        span = f" [{100 * est.low:z.1f}, {100 * est.high:z.1f}]"
     elif unit == "value":
-        text, span = f"{est.value:+.3f}", f" [{est.low:+.3f}, {est.high:+.3f}]"
+        text, span = f"{est.value:+z.3f}", f" [{est.low:+z.3f}, {est.high:+z.3f}]"
     else:
-        text, span = f"{est.value:.2f}", f" [{est.low:.2f}, {est.high:.2f}]"
+        text, span = f"{est.value:z.2f}", f" [{est.low:z.2f}, {est.high:z.2f}]"
     return text + ((_kind(est) if kind else "") if est.solved else span)
 
 
@@ -60,8 +60,8 @@ def spread(est: Estimate, unit: str) -> str:
         return ""
     lo, hi = est.spread
     if unit == "share":
-        return f"{100 * lo:.1f} to {100 * hi:.1f}%"
-    return f"{lo:+.3f} to {hi:+.3f}"
+        return f"{100 * lo:z.1f} to {100 * hi:z.1f}%"
+    return f"{lo:+z.3f} to {hi:+z.3f}"
 
 
 def change(est: Estimate, unit: str, kind: bool = True) -> str:
@@ -71,15 +71,15 @@ def change(est: Estimate, unit: str, kind: bool = True) -> str:
     if math.isnan(est.value):
         return "none measured"
     if unit == "share":
-        text = f"{100 * est.value:+.1f} points"
-        span = f" [{100 * est.low:+.1f}, {100 * est.high:+.1f}]"
+        text = f"{100 * est.value:+z.1f} points"
+        span = f" [{100 * est.low:+z.1f}, {100 * est.high:+z.1f}]"
     elif unit == "value":
-        text, span = f"{est.value:+.3f}", f" [{est.low:+.3f}, {est.high:+.3f}]"
+        text, span = f"{est.value:+z.3f}", f" [{est.low:+z.3f}, {est.high:+z.3f}]"
     else:
-        text, span = f"{est.value:+.2f} {unit}", f" [{est.low:+.2f}, {est.high:+.2f}]"
+        text, span = f"{est.value:+z.2f} {unit}", f" [{est.low:+z.2f}, {est.high:+z.2f}]"
     if est.solved:
         return text + (_kind(est) if kind else "")
-    verdict = "" if est.holds(0.0) else " — a real change"
+    verdict = "" if est.holds(0.0) else " — a real change"  # an interval here (not solved)
     return text + span + verdict
 
 
@@ -96,6 +96,9 @@ def verdict(m: Metric) -> str:
     return f"{m.label}: {number(m.printed, m.unit)} → {number(m.variant, m.unit)} ({change(d, m.unit)})."
 
 
+SKILL_SAYS_LITTLE = "the skill measure against greedy says little"
+
+
 def summary_lines(result: WhatIf) -> list[str]:
     """The few answers a designer reads first: the edge, draws, length and skill."""
     keys = [k for k in HEADLINES if any(m.key == k for m in result.metrics)]
@@ -107,6 +110,9 @@ def summary_lines(result: WhatIf) -> list[str]:
     villains = villain_war_line(result)
     if villains:
         lines.append(villains)
+    # Where the strong agent does not beat the weak one under the printed rules, the skill
+    # answer measures little: said here in one line, not only on the page.
+    lines += [note for note in result.notes if SKILL_SAYS_LITTLE in note]
     return lines
 
 
@@ -121,12 +127,12 @@ def villain_war_line(result: WhatIf) -> str | None:
     def best(prefix: str, side: str) -> str:
         top = max((m for k, m in found.items() if k.startswith(prefix)),
                   key=lambda m: getattr(m, side).value)
-        return f"{top.key[len(WITH_VILLAINS + prefix):]} {100 * getattr(top, side).value:.1f}%"
+        return f"{top.key[len(WITH_VILLAINS + prefix):]} {100 * getattr(top, side).value:z.1f}%"
 
     edge = found["first_player_edge"]
     return (f"with villains (exact on the war composed from the stored battles): the first "
-            f"player wins {100 * (0.5 + edge.printed.value):.1f}% → "
-            f"{100 * (0.5 + edge.variant.value):.1f}% of wars; strongest courtier "
+            f"player wins {100 * (0.5 + edge.printed.value):z.1f}% → "
+            f"{100 * (0.5 + edge.variant.value):z.1f}% of wars; strongest courtier "
             f"{best('courtier_', 'printed')} → {best('courtier_', 'variant')}; the villain "
             f"worth most dealt first {best('villain_', 'printed')} → "
             f"{best('villain_', 'variant')}.")
@@ -166,7 +172,7 @@ def ranking(result: WhatIf) -> tuple[str, str] | None:
 
     def order(side: str) -> str:
         ranked = sorted(rows, key=lambda m: -getattr(m, side).value)
-        return ", ".join(f"{m.key[len('courtier_'):]} {getattr(m, side).value:+.2f}"
+        return ", ".join(f"{m.key[len('courtier_'):]} {getattr(m, side).value:+z.2f}"
                          for m in ranked)
     return order("printed"), order("variant")
 
@@ -180,14 +186,37 @@ def chart(result: WhatIf, path: Path) -> None:
     ax = fig.add_subplot(1, 1, 1)
     for y, m in enumerate(reversed(shares)):
         d = m.difference
-        colour = "#1f6fb4" if d.holds(0.0) else "#c0392b"
-        ax.plot([100 * d.low, 100 * d.high], [y, y], color=colour, lw=2)
+        colour = "#c0392b" if changed(d) else "#1f6fb4"
+        if not d.solved:  # an exact figure is a dot alone, never drawn as an interval
+            ax.plot([100 * d.low, 100 * d.high], [y, y], color=colour, lw=2)
         ax.plot([100 * d.value], [y], "o", color=colour, ms=4)
     ax.axvline(0, color="#555555", lw=0.8)
     ax.set_yticks(range(len(shares)), [m.label for m in reversed(shares)], fontsize=7)
-    ax.set_xlabel("variant minus printed rules (percentage points); red: a real change")
+    ax.set_xlabel(chart_caption(shares), fontsize=8)
     ax.set_title(f"{GAME_NAMES[result.game]}: {title(result)}", fontsize=9)
     fig.savefig(path, bbox_inches="tight")
+
+
+def changed(d: Estimate) -> bool:
+    """Whether a difference (a share) is a change: its 95% interval leaves 0 out, or,
+    solved, it is not 0.0 points as printed."""
+    return round(100 * d.value, 1) != 0 if d.solved else not d.holds(0.0)
+
+
+def chart_caption(shares: list[Metric]) -> str:
+    """The chart's caption: what its marks are, as its figures are (intervals, exact)."""
+    solved = [m.difference.solved for m in shares]
+    what = ("each with its 95% interval" if not any(solved) else
+            "each solved exactly (a dot)" if all(solved) else
+            "a line: its 95% interval; a dot alone: solved exactly")
+    return f"variant minus printed rules (percentage points), {what}; red: a change"
+
+
+def page_chart_words(result: WhatIf) -> str:
+    """The page's words for its chart, as :func:`chart_caption` says them."""
+    shares = [m for m in result.metrics if m.unit == "share"
+              and not math.isnan(m.difference.value) and not m.key.startswith(WITH_VILLAINS)]
+    return "The variant minus the printed rules, " + chart_caption(shares).split(", ", 1)[1]
 
 
 def title(result: WhatIf) -> str:
@@ -214,8 +243,9 @@ def write_page(result: WhatIf, out: Path) -> Path:
                              if base else ""),
                   summary="\n".join(f"- {line}" for line in summary_lines(result)),
                   rows=rows, villains=villains, notes=result.notes, games_text=games or "nothing",
-                  seconds_text=f"{result.seconds:,.0f} s for this run",
-                  seed=result.seed, version=result.version, commit=result.commit)
+                  seconds_text=f"{result.seconds:z,.0f} s for this run",
+                  seed=result.seed, version=result.version, commit=result.commit,
+                  chart_words=page_chart_words(result))
     page = folder / "index.md"
     atomic_write_text(page, text + "\n")
     atomic_write_text(folder / "whatif.json", json.dumps(result.to_json(), indent=1) + "\n")

@@ -20,7 +20,7 @@ def decimals_for(error: float, most: int = EXACT_DECIMALS) -> int:
 def signed(x: float, decimals: int = EXACT_DECIMALS) -> str:
     """``x`` with its sign to ``decimals`` decimals, a value that rounds to zero written
     ``+0`` (with its decimals), never ``-0``."""
-    text = f"{x:+.{decimals}f}"
+    text = f"{x:+z.{decimals}f}"
     if float(text) == 0:
         text = "+" + text[1:]
     return text
@@ -28,4 +28,4 @@ def signed(x: float, decimals: int = EXACT_DECIMALS) -> str:
 
 def signed_g(x: float) -> str:
     """``x`` in the shortest form (``%+g``), never ``-0``."""
-    return f"{x + 0.0:+g}" if x != 0 else "+0"
+    return f"{x + 0.0:+zg}" if x != 0 else "+0"

@@ -66,8 +66,8 @@ def _count(n: float, scale: bool) -> str:
     if scale and n >= 10_000:
         for size, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
             if n >= size:
-                return f"{n / size:.1f}{suffix}"
-    return f"{n:,.0f}" if float(n).is_integer() else f"{n:,.1f}"
+                return f"{n / size:z.1f}{suffix}"
+    return f"{n:z,.0f}" if float(n).is_integer() else f"{n:z,.1f}"
 
 
 def time_left(d: dict, last: float | None = None) -> float | None:
@@ -106,9 +106,9 @@ def plain_line(d: dict, done: bool = False, limit: float | None = None,
     scale = bool(d.get("unit_scale"))
     what = (d.get("prefix") or "working").rstrip(": ")
     if unit.startswith("%") and total == 100:  # a bar counting percent of something
-        counted = f"{n:.0f}{unit}"
+        counted = f"{n:z.0f}{unit}"
     elif total:
-        counted = f"{_count(n, scale)}/{_count(total, scale)} {unit} ({100 * n / total:.0f}%)"
+        counted = f"{_count(n, scale)}/{_count(total, scale)} {unit} ({100 * n / total:z.0f}%)"
     else:
         counted = f"{_count(n, scale)} {unit}"
     postfix = d.get("postfix")

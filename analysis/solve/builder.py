@@ -144,7 +144,7 @@ class WalkBuilder:
     def terminal(self, returns):
         if abs(returns[0] + returns[1]) > 1e-9:
             raise UnsupportedGameError(
-                f"{self.name} is not zero-sum: a terminal pays {returns[0]:g} and {returns[1]:g}"
+                f"{self.name} is not zero-sum: a terminal pays {returns[0]:zg} and {returns[1]:zg}"
             )
         return self.close_node(TERMINAL, -1, None, None, float(returns[0]))
 

@@ -538,7 +538,7 @@ class _Progress:
         self.bar.update(count)
         if report is not None:
             self.last_shown = time.perf_counter()
-            self.bar.set_postfix_str(f"exploitability {report.exploitability:.3g}")
+            self.bar.set_postfix_str(f"exploitability {report.exploitability:z.3g}")
 
     def finish(self, report: Exploitability | None,
                measure: Callable[[], Exploitability]) -> Exploitability | None:
@@ -546,7 +546,7 @@ class _Progress:
         if self.bar is None:
             return report
         report = report if report is not None else measure()
-        self.bar.set_postfix_str(f"exploitability {report.exploitability:.3g}")
+        self.bar.set_postfix_str(f"exploitability {report.exploitability:z.3g}")
         return report
 
 

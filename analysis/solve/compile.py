@@ -164,7 +164,7 @@ def compile_game(
             estimate = max(estimate, probe(probes=4096, seed=1))
         if estimate * per_node > budget:
             raise GameTooLargeError(
-                f"{game} has an estimated {estimate:,.3g} histories (~"
+                f"{game} has an estimated {estimate:z,.3g} histories (~"
                 f"{format_bytes(estimate * per_node)} compiled), over the memory budget of "
                 f"{format_bytes(budget)}; use graph mode or a smaller variant"
             )

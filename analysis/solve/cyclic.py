@@ -171,7 +171,7 @@ def _sweep_values(value, g, order, payoff, weight, max_sweeps: int, progress: bo
     time left is fair); the same sweeps and values as one call. Returns the sweeps run."""
     done, first = 0, None
     with progress_bar(total=100, desc=desc, unit="% of the precision", progress=progress,
-              bar_format="{l_bar}{bar}| {n:.0f}% of the precision [{elapsed}<{remaining}]") as bar:
+              bar_format="{l_bar}{bar}| {n:z.0f}% of the precision [{elapsed}<{remaining}]") as bar:
         while done < max_sweeps:
             ran, change = _values(value, g.kind, payoff, order, g.edge_start, g.edge_child,
                                   weight, VALUE_TOLERANCE, min(SWEEP_CHUNK, max_sweeps - done))

@@ -46,9 +46,9 @@ class FloorRule:
     def words(self) -> str:
         """The rule in a sentence fragment, for records and reports."""
         text = (f"stopped when {self.patience} checks in a row, {self.every} iterations "
-                f"apart, improved the best exploitability by less than {self.gain:.0%}")
+                f"apart, improved the best exploitability by less than {self.gain:z.0%}")
         if self.target > 0:
-            text += f", or once it reached {self.target:g}"
+            text += f", or once it reached {self.target:zg}"
         return text + f" (at most {self.max_iterations} iterations); the best measured kept"
 
 
@@ -97,7 +97,7 @@ def solve_to_floor(solver: CFRSolver, rule: FloorRule = FloorRule(),
             checks.append((solver.iteration, float(report.exploitability)))
             if bar is not None:
                 bar.update(count)
-                bar.set_postfix_str(f"exploitability {report.exploitability:.3g}")
+                bar.set_postfix_str(f"exploitability {report.exploitability:z.3g}")
             if best is None or report.exploitability < best[1]:
                 improved = best is None or report.exploitability < best[1] * (1 - rule.gain)
                 best = (solver.average_strategy(), float(report.exploitability),

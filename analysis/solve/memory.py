@@ -33,9 +33,9 @@ def default_memory_budget() -> int:
 def format_bytes(n: float) -> str:
     for unit in ("B", "KB", "MB", "GB", "TB", "PB"):
         if n < 1000 or unit == "PB":
-            return f"{n:,.1f} {unit}" if n < 10_000 else f"{n:.3g} {unit}"
+            return f"{n:z,.1f} {unit}" if n < 10_000 else f"{n:z.3g} {unit}"
         n /= 1000
-    return f"{n:.1f} PB"
+    return f"{n:z.1f} PB"
 
 
 def parse_memory(text: str | int | None) -> int | None:

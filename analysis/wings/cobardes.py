@@ -16,7 +16,7 @@ def run_whatif(request: WhatIfRequest) -> WhatIf:
 
 
 WING = Wing(
-    key="cobardes", command="cobardes", whatif_game=whatif.WAR_GAME, whatif=run_whatif,
+    key="cobardes", command="cobardes", title="¡Cobardes!", whatif_game=whatif.WAR_GAME, whatif=run_whatif,
     agents=agents, registers=(agents, advise),
     whatif_agents="the war solved exactly; its solved strategy against random, exactly",
 )

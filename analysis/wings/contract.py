@@ -26,7 +26,7 @@ class Wing:
 
     ``key``: the catalog family's key, and the name of the game's folders (data,
     reports, explorer page); ``command``: its name on the command line
-    (``farol whatif goat-lords``); ``whatif_game``: the OpenSpiel game a what-if varies;
+    (``farol whatif goat-lords``); ``title``: its name in a sentence (``Goat Lords``); ``whatif_game``: the OpenSpiel game a what-if varies;
     ``whatif``: the what-if's study, request in, answer out; ``players``: the table
     sizes the what-if takes (``None``: two players, no choice) and ``default_players``
     the one it plays when none is asked; ``agents``: the package of its bots (``BOTS``,
@@ -36,6 +36,7 @@ class Wing:
 
     key: str
     command: str
+    title: str
     whatif_game: str
     whatif: Callable[[WhatIfRequest], WhatIf]
     agents: ModuleType
@@ -48,10 +49,8 @@ class Wing:
         """A table size the what-if cannot play is refused in one line."""
         if players is None:
             return
-        if self.players is None:
-            raise InvalidParameterError(f"--players: the {self.command} what-if is for two "
-                                        "players; leave --players out")
-        low, high = self.players
+        low, high = self.players or (2, 2)
         if not low <= players <= high:
-            raise InvalidParameterError(f"--players: {self.command} takes {low} to {high} "
-                                        f"players, not {players}")
+            sizes = f"{low}" if low == high else f"{low} to {high}"
+            raise InvalidParameterError(f"--players: {self.title} takes {sizes} players, "
+                                        f"not {players}")

@@ -12,7 +12,7 @@ from analysis.wings.contract import Wing
 from games.coup import cards
 
 WING = Wing(
-    key="coup", command="coup", whatif_game=GAME,
+    title="Coup", key="coup", command="coup", whatif_game=GAME,
     whatif=lambda request: run_played_whatif(whatif.WHATIF, request),
     agents=agents, registers=(agents, best_advice, table_advice),
     players=(cards.MIN_PLAYERS, cards.MAX_PLAYERS), default_players=whatif.WHATIF.players,

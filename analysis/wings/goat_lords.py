@@ -9,7 +9,7 @@ from analysis.wings.contract import Wing
 from games.goat_lords import rules
 
 WING = Wing(
-    key="goat_lords", command="goat-lords", whatif_game=GAME,
+    title="Goat Lords", key="goat_lords", command="goat-lords", whatif_game=GAME,
     whatif=lambda request: run_played_whatif(whatif.WHATIF, request),
     agents=agents, registers=(agents,),
     players=(rules.MIN_PLAYERS, rules.MAX_PLAYERS), default_players=whatif.WHATIF.players,

@@ -37,7 +37,10 @@ _TEXTS = {
     EV.SWAP_YOURS: lambda give, take: f"you swap your {_N[give]} for their {_N[take]}",
     EV.SWAP_THEIRS: lambda p, take, give: f"P{p} takes your {_N[take]} and gives you the {_N[give]}",
     EV.SWAP: lambda p: f"P{p} swaps villains",
-    EV.INQ_DRAWS: lambda o, c: f"P{o}'s Inquisitor draws {_card(c)} from P{1 - o}'s hand",
+    # «Take a card at random from your rival's hand and reveal it. [...] If it is not,
+    # return it to your rival's hand»: the card is only shown, it stays with its owner.
+    EV.INQ_DRAWS: lambda o, c: (f"P{o}'s Inquisitor reveals {_card(c)}, drawn at random from "
+                                f"P{1 - o}'s hand"),
     EV.INQ_WINS: lambda o: f"the Inquisitor surprises warrior 2: P{o} wins the battle",
     EV.PLAYS_FIRST: lambda p, c: f"P{p} plays {_card(c)} first",
     EV.YOU_PREPARE: lambda c: f"you prepare {_card(c)}",

@@ -29,6 +29,7 @@ from games.coup.view import (
 )
 from games.coup.walker import CoupWalker
 from games.errors import IllegalActionError, InvalidParameterError
+from games.words import count
 
 _DEFAULTS = {
     "players": 2,
@@ -115,7 +116,7 @@ def make_config(params: dict) -> E.Config:
         raise InvalidParameterError(f"parameter 'turn_cap' must be at least 1, not {turn_cap}")
     cap_payoff = float(p["cap_payoff"])
     if not -1.0 <= cap_payoff <= 1.0:
-        raise InvalidParameterError(f"parameter 'cap_payoff' must be between -1 and 1, not {cap_payoff:g}")
+        raise InvalidParameterError(f"parameter 'cap_payoff' must be between -1 and 1, not {cap_payoff:zg}")
     total = int(p["total_coins"])
     position = None
     if p["position"]:
@@ -399,9 +400,10 @@ def render(state, seat: int) -> str:
         status = "" if core.hands[p] else "  OUT"
         lines.append(
             f"  P{p}{you}: {hidden}; revealed {hand_text(core.revealed[p], deck)}; "
-            f"{core.coins[p]} coins{status}"
+            f"{count(core.coins[p], 'coin')}{status}"
         )
-    lines.append(f"  treasury {core.treasury} coins; court {sum(core.court)} cards")
+    lines.append(f"  treasury {count(core.treasury, 'coin')}; court "
+                 f"{count(sum(core.court), 'card')}")
     if seat == core.actor and core.drawn:
         lines.append(f"  you drew {hand_text(core.drawn, deck)}")
     log = public_log(core, seat)

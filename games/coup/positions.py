@@ -31,6 +31,7 @@ import pyspiel
 
 from games.coup import cards as C
 from games.errors import InvalidParameterError, InvalidPositionError, UnknownCardError
+from games.words import count as counted
 
 UNKNOWN = -1
 # «Duque, cobra impuestos y coge 3 monedas», the largest gain of a turn; «Con diez
@@ -102,7 +103,8 @@ def parse_position(text: str, deck: str = "ambassador", total_coins: int = 50) -
         parts = entry.split("/")
         if len(parts) != 3:
             raise InvalidPositionError(
-                f"position: player {seat} is {entry!r}; write hidden/revealed/coins, e.g. 'duke+?/-/2'"
+                f"position: write player {seat} as hidden/revealed/coins (face-down cards, "
+                f"lost cards, coins: e.g. duke+?/-/2), not {entry!r}"
             )
         hidden.append(_cards(parts[0], deck, True, f"player {seat} face-down"))
         revealed.append(_cards(parts[1], deck, False, f"player {seat} revealed"))
@@ -122,7 +124,7 @@ def validate_position(position: Position, deck: str, total_coins: int = 50) -> N
     n = position.num_players
     if n not in C.PLAYER_COUNTS:
         raise InvalidPositionError(
-            f"position has {n} players; Coup takes {C.MIN_PLAYERS} to {C.MAX_PLAYERS}")
+            f"position has {counted(n, 'player')}; Coup takes {C.MIN_PLAYERS} to {C.MAX_PLAYERS}")
     copies = C.copies_per_character(n)
     used = [0] * C.NUM_CHARACTERS
     for seat in range(n):

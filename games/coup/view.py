@@ -12,6 +12,7 @@ import pyspiel
 from games.coup import cards as C
 from games.coup import engine as E
 from games.coup import rules as R
+from games.words import count
 
 
 def state_key(c: E.Core) -> tuple:
@@ -172,7 +173,7 @@ def event_text(event: tuple, viewer: int, deck: str) -> str | None:
     if code == E.E_ORDER:
         return f"chance: P{a[0]} is asked first"
     if code == E.E_REFUND:
-        return f"P{a[0]} gets {a[1]} coins back"
+        return f"P{a[0]} gets {count(a[1], 'coin')} back"
     if code == E.E_CAP:
         return f"turn cap reached after {a[0]} turns: nobody wins"
     raise AssertionError(f"unknown event {event}")

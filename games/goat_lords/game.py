@@ -18,6 +18,7 @@ from games.errors import InvalidParameterError
 from games.goat_lords import rules
 from games.goat_lords.cards import DECK_COUNTS, DEFAULT_VALUES, KINDS, NUM_KINDS, WILDS, kind_name
 from games.goat_lords.table import CHANCE, OVER, Config, Table
+from games.words import count
 
 VALUE_PARAMS = tuple(f"value_{k.key}" for k in KINDS)
 WILD_PARAMS = tuple(f"copies_{KINDS[k].key}" for k in WILDS)
@@ -324,10 +325,12 @@ def render(state: GoatLordsState, seat: int) -> str:
     for p in range(cfg.players):
         who = "you" if p == seat else f"seat {p}"
         points = rules.herd_points(t.herds[p], cfg.values)
-        lines.append(f"  {who}: {sum(t.hands[p])} cards in hand; herd ({points} pts): {_herd_text(t.herds[p])}")
+        lines.append(f"  {who}: {count(sum(t.hands[p]), 'card')} in hand; herd ({points} pts): "
+                     f"{_herd_text(t.herds[p])}")
     top = t.discard_top()
-    lines.append(f"Discard pile: {len(t.discard)} cards, top: {KINDS[top].name if top is not None else '(empty)'}")
-    lines.append(f"Draw pile: {t.draw_size()} cards")
+    lines.append(f"Discard pile: {count(len(t.discard), 'card')}, top: "
+                 f"{KINDS[top].name if top is not None else '(empty)'}")
+    lines.append(f"Draw pile: {count(t.draw_size(), 'card')}")
     if t.duel is not None:
         d = t.duel
         played = ", ".join(KINDS[k].name for k in d["cards"])

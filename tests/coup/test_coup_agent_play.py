@@ -337,11 +337,14 @@ def test_the_guide_sets_the_local_best_responses_bound_beside_the_agents_play(tm
     monkeypatch.setattr(R, "local_bounds", lambda deck, setup: bounds)
     monkeypatch.setattr(R, "blueprint_first", lambda deck, setup: R.BlueprintFirst(
         deck, setup, 0.52, 50, 0.157))
+    # The blueprint's test is its own measurement, the appendix's, beside its exact bound.
+    monkeypatch.setattr(R.blueprint, "accuracy", lambda summary, setup: R.blueprint.Accuracy(
+        0.115, (0.172, 0.157, 0.186), 2000, 1))
     got = R.strength("ambassador", "basic", "resolve")
     assert got.local and got.exploit == (1000, 0.06, (0.02, 0.10))
-    assert "gains at least +0.06 of a game" in got.caveat
-    assert "finds +0.18 of a game [+0.15, +0.21] against the blueprint where at least 0.16" \
-        in got.caveat
+    assert "gains at least +0.060 in win probability" in got.caveat
+    assert ("finds +0.172 [+0.157, +0.186] in win probability against the blueprint where at "
+            "least 0.115 is known (exact)") in got.caveat
     text = F.strength_text(got)
     assert "A local best response" in text and "gains at least +0.060" in text
     assert "lower bound on how much it loses" in text and "exploiter" not in text

@@ -363,6 +363,9 @@ def test_the_page_asks_for_no_command_line_flag():
      "your cards: pick one or two face-down cards"),
     ("/api/position", {"game": "coup", "fields": {"you": {"hidden": ["Duke"], "coins": 40}}},
      "your coins must be a whole number from 0 to 12"),
+    ("/api/moves", {"game": "coup", "params": "position=duke/assassin;captain/contessa/2"},
+     "position: write player 0 as hidden/revealed/coins (face-down cards, lost cards, coins: "
+     "e.g. duke+?/-/2)"),
 ])
 def test_bad_input_is_one_line_naming_it(client, path, body, words):
     message = _error_line(client.post(path, json=body))

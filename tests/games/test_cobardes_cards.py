@@ -284,7 +284,10 @@ def test_inquisitor_draws_a_random_card():
     assert outcome(win) == (E.VICTORY, 0)
     miss = s.child(card("Thug"))
     assert outcome(miss) is None and miss.position.h[1] >> card("Thug") & 1
-    assert "Inquisitor draws Thug" in miss.information_state_string(1)
+    # The card is shown and returned, not drawn into the Inquisitor's hand.
+    told = miss.information_state_string(1)
+    assert "Inquisitor reveals Thug, drawn at random from P1's hand" in told
+    assert "draws Thug" not in told
 
 
 # ------------------------------------------------------------------ rearguard courtiers

@@ -18,7 +18,8 @@ def _json(argv, capsys):
 def test_coup_match_json(capsys):
     data = _json(["coup", "match", "--agents", "honest,bluffer,random", "--players", "3",
                   "--deck", "inquisitor", "--games", "6", "--seed", "5"], capsys)
-    assert set(data) == {"seats", "game", "params", "games", "seed", "version", "commit"}
+    assert set(data) == {"schema", "seats", "game", "params", "games", "seed", "version",
+                         "commit"}
     assert data["params"] == {"players": 3, "deck": "inquisitor"}
     assert data["games"] == 6 and data["seed"] == 5 and data["game"] == "python_coup"
     assert len(data["seats"]) == 9  # each agent in each seat
@@ -52,7 +53,8 @@ def test_coup_match_workers_give_the_same_answer(capsys):
 def test_goat_lords_match_json(capsys):
     data = _json(["goat-lords", "match", "--agents", "greedy,random", "--games", "4",
                   "--seed", "2"], capsys)
-    assert set(data) == {"seats", "game", "params", "games", "seed", "version", "commit"}
+    assert set(data) == {"schema", "seats", "game", "params", "games", "seed", "version",
+                         "commit"}
     assert data["game"] == "python_goat_lords" and data["params"] == {"players": 2}
     assert sum(row["wins"] for row in data["seats"]) == pytest.approx(4)
 

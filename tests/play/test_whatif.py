@@ -204,8 +204,12 @@ def test_a_whatif_records_its_parameters_version_commit_and_seed_and_resumes(dat
     first = json.loads(capsys.readouterr().out)
     assert first["variant"] == {"income": 2} and first["seed"] == 3
     assert first["version"] and first["commit"]
+    assert first.pop("schema") == "whatif/1"
     assert WhatIf.from_json(first).to_json() == first
-    files = sorted((data / "data" / "whatif" / "games").iterdir())
+    # Its games are kept in the cache; nothing is written in the data folder (the
+    # repository's reports/data by default), only the page under --out.
+    files = sorted((data / "cache" / "whatif" / "games").iterdir())
+    assert not (data / "data").exists() or not any((data / "data").rglob("*"))
     sizes = [f.stat().st_size for f in files]
     # Interrupted after one game: the rest is played again, the kept games are read.
     with open(files[0], "rb+") as fh:
@@ -310,3 +314,90 @@ def test_a_strong_agent_that_does_not_beat_greedy_is_said_so():
     assert GW.weak_strong_notes([skill(0.55, 0.65)], "lord:24", (2,)) == ()
     (note,) = GW.weak_strong_notes([skill(0.40, 0.52)], "lord:24", (2,))
     assert "does not beat greedy" in note and "--strong lord" in note
+
+
+def test_a_cobardes_whatif_keeps_its_wars_in_the_cache_unless_shipped(data):
+    """A variant's solved wars go to the cache, not the data folder (the repository's
+    reports/data by default); a war shipped in the data folder is read there."""
+    path, header = CW.record_file({"kinds": "warriors", "victories": 2})
+    assert Path(path).is_relative_to(data / "cache")
+    shipped = data / "data" / "cobardes" / "whatif" / Path(path).name
+    shipped.parent.mkdir(parents=True)
+    shipped.write_text(json.dumps(header) + "\n")
+    assert Path(CW.record_file({"kinds": "warriors", "victories": 2})[0]) == shipped
+
+
+def test_exact_differences_are_never_drawn_or_captioned_as_intervals():
+    """An exact difference that prints as +0.0 points is no change (the chart coloured
+    such a one red as "a real change"), and a chart of exact figures says so rather than
+    "95% interval"; an interval leaving 0 out is a change."""
+    from analysis.play.whatif import Estimate, Metric, exact
+    from analysis.report.whatif import changed, chart_caption
+
+    tiny = exact(0.0004)  # +0.04 points: printed +0.0
+    assert not changed(tiny) and changed(exact(0.012))
+    assert changed(Estimate(0.03, 0.01, 0.05)) and not changed(Estimate(0.01, -0.01, 0.03))
+    solved = [Metric("seat_1", "seat 1", "share", exact(0.5), exact(0.5004), tiny, "solver")]
+    caption = chart_caption(solved)
+    assert "95%" not in caption and "solved exactly" in caption
+    sampled = [Metric("seat_1", "seat 1", "share", Estimate(0.5, 0.48, 0.52),
+                      Estimate(0.51, 0.49, 0.53), Estimate(0.01, -0.01, 0.03), "agent", 0.02)]
+    assert "95% interval" in chart_caption(sampled)
+
+
+@pytest.mark.parametrize("game,players,said", [
+    ("goat-lords", "9", "Goat Lords takes 2 to 6 players, not 9"),
+    ("goat-lords", "7", "Goat Lords takes 2 to 6 players, not 7"),
+    ("coup", "9", "Coup takes 2 to 8 players, not 9"),
+    ("cobardes", "3", "¡Cobardes! takes 2 players, not 3"),
+])
+def test_a_table_size_the_game_does_not_take_is_refused_with_its_own_sizes(game, players, said,
+                                                                          capsys):
+    """«2 to 6 players» for Goat Lords (the check said Coup's 2 to 8 for every game)."""
+    assert main(["whatif", game, "--players", players]) == 2
+    assert said in capsys.readouterr().err
+
+
+def test_a_skill_measure_that_measures_little_says_so_in_the_summary():
+    """Goat Lords: where the strong agent does not beat greedy under the printed rules,
+    the what-if's summary (what the command prints) says so in one line."""
+    from analysis.play.whatif import Estimate, Metric
+    from analysis.report.whatif import summary_lines
+
+    weak = Metric("skill_greedy_2p", "the strong agent's win rate against greedy, 2 players",
+                  "share", Estimate(0.429, 0.380, 0.477), Estimate(0.43, 0.38, 0.48),
+                  Estimate(0.001, -0.02, 0.02), "lord:24", 0.05)
+    notes = GW.weak_strong_notes([weak], "lord:24", (2,))
+    assert len(notes) == 1 and "lord:24 does not beat greedy" in notes[0]
+    result = WhatIf("goat_lords", "x", {"value_dragon": 20}, {}, (weak,), notes, {}, 1,
+                    "0", "c", 1.0)
+    said = [line for line in summary_lines(result) if "does not beat greedy" in line]
+    assert said == [notes[0]]
+
+
+@pytest.mark.slow
+def test_the_same_command_and_seed_give_the_same_figures_whatever_the_workers_and_cache(
+        tmp_path, monkeypatch, capsys):
+    """Byte-identical figures from one worker or two, and from a cache holding games kept
+    by other code (an agent changed since): those are not read as this code's games."""
+    argv = ["whatif", "coup", "--param", "income=2", "--players", "2", "--agent", "honest",
+            "--strong", "bluffer", "--precision", "0.3", "--skill-precision", "0.4",
+            "--max-games", "20", "--seed", "5", "--json"]
+    figures = []
+    for run, workers in enumerate(("1", "2", "1")):
+        monkeypatch.setenv(store.CACHE_ENV, str(tmp_path / f"cache{min(run, 1)}"))
+        with store.use(tmp_path / "data"):
+            assert main(argv + ["--workers", workers, "--out", str(tmp_path / "out")]) == 0
+        record = json.loads(capsys.readouterr().out)
+        figures.append(json.dumps(record["metrics"], sort_keys=True))
+        if run == 1:  # the kept games rewritten as if other code had played them
+            for path in (tmp_path / "cache1" / "whatif" / "games").iterdir():
+                lines = path.read_text().splitlines()
+                rows = [json.loads(line) for line in lines[1:]]
+                for row in rows:  # the other seat wins, one turn later
+                    row["shares"], row["turns"] = row["shares"][::-1], row["turns"] + 1
+                path.write_text("\n".join([lines[0], *map(json.dumps, rows)]) + "\n")
+            from analysis.play import whatif as PW
+            monkeypatch.setattr(PW, "code_fingerprint", lambda game: "other code")
+    assert figures[0] == figures[1]
+    assert figures[2] == figures[0]

@@ -73,8 +73,8 @@ def test_whatif_refuses_a_table_its_game_does_not_play(capsys):
     """Goat Lords takes 2 to 6 players (games/goat_lords/rules.py); the ¡Cobardes! war, two."""
     assert main(["whatif", "goat-lords", "--players", "9"]) == 2
     assert capsys.readouterr().err.strip().endswith(
-        "--players: goat-lords takes 2 to 6 players, not 9")
+        "--players: Goat Lords takes 2 to 6 players, not 9")
     assert main(["whatif", "cobardes", "--players", "3"]) == 2
-    assert "the cobardes what-if is for two players" in capsys.readouterr().err
+    assert "¡Cobardes! takes 2 players, not 3" in capsys.readouterr().err
     assert main(["whatif", "cobardes", "--skill-players", "2"]) == 2
     assert "leave --skill-players out" in capsys.readouterr().err

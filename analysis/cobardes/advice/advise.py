@@ -299,7 +299,7 @@ def check_size(q: Query) -> None:
     faster = (f"; or store this battle's opening once: {openings.build_command(pairing)}"
               if pairing is not None else "")
     raise InvalidPositionError(
-        f"this position with hidden villains is not solved yet (about {size / 1e6:.0f} "
+        f"this position with hidden villains is not solved yet (about {size / 1e6:z.0f} "
         f"million trunk positions: {solve_cost(size)}); add --solve to solve it now"
         + faster)
 
@@ -547,13 +547,13 @@ def _advise_rest(state) -> Advice:
     resolved = resolve_rest(state)
     advice = _advise_hidden(resolved.rest.state, resolved.solution)
     sol = resolved.solution
-    until = (f"was at most the stored battle solve's ({resolved.target:.3g}) or stopped "
+    until = (f"was at most the stored battle solve's ({resolved.target:z.3g}) or stopped "
              "improving" if resolved.target > 0 else "stopped improving")
     how = (f"{METHOD_NAMES.get(sol.method, sol.method)} on the trunk's state graph of the "
            f"battle's rest from the start of combat {resolved.rest.combat} "
            f"({resolved.nodes:,} nodes), {sol.iterations} iterations until its "
            f"exploitability {until}, public subgames solved exactly, in "
-           f"{resolved.seconds:.0f} s; beliefs at the combat's start: "
+           f"{resolved.seconds:z.0f} s; beliefs at the combat's start: "
            f"{resolved.rest.beliefs}")
     return replace(advice, solver=how, model=f"beliefs at the combat's start: "
                    f"{resolved.rest.beliefs}",
@@ -625,13 +625,13 @@ def mix_lines(out: dict) -> list[str]:
     """The mix as text lines, with each action's value when known (every legal action;
     the mix's own actions first)."""
     if "actions" not in out:
-        return [f"  {name:>14}  {100 * p:6.2f}%  {'#' * round(30 * p)}"
+        return [f"  {name:>14}  {100 * p:z6.2f}%  {'#' * round(30 * p)}"
                 for name, p in sorted(out["strategy"].items(), key=lambda kv: -kv[1])
                 if p > 5e-7]
     rows = sorted(out["actions"], key=lambda r: (-r["probability"], -r["value"]))
     width = max([14, *(len(r["action"]) for r in rows)])
     digits = decimals_for(out.get("exploitability") or 0.0)  # what the error supports
-    return [f"  {r['action']:>{width}}  {100 * r['probability']:6.2f}%  value "
+    return [f"  {r['action']:>{width}}  {100 * r['probability']:z6.2f}%  value "
             f"{signed(r['value'], digits)}  {'#' * round(30 * r['probability'])}"
             for r in rows]
 
@@ -643,18 +643,33 @@ def format_spot(state, advice: Advice) -> str:
     # Where a villain is hidden, only what you have seen (the state would show it).
     seen = (f"What you have seen: {state.information_state_string(mover)}"
             if out.get("abstraction") else str(state).rstrip())
-    lines = [f"After {len(state.history())} moves, player {mover} to move (you):", seen,
-             f"Value for you: {signed(out['value'], decimals_for(out['exploitability']))}",
+    lines = [f"After {len(state.history())} moves, player {mover} to move (you):", seen]
+    params = state.get_game().get_parameters()
+    held = [params.get(f"courtier{p}") for p in (0, 1)]
+    if params.get("allow_mirror") and held[0] not in (None, "", -1, "random", "none") and held[0] == held[1]:
+        lines.append(MIRROR_NOTE.format(courtier=str(held[0])))
+    lines += [f"Value for you: {signed(out['value'], decimals_for(out['exploitability']))}",
              f"Your equilibrium mix ({out['decision']}):"]
     lines += mix_lines(out)
     if out["opponent_hand"]:
         lines.append("The rival's villain: " + ", ".join(
-            f"{name} {100 * p:.1f}%" for name, p in
+            f"{name} {100 * p:z.1f}%" for name, p in
             sorted(out["opponent_hand"].items(), key=lambda kv: -kv[1]) if p >= 5e-4))
     label = ("Exploitability within the abstraction (a lower bound on the true one)"
              if out.get("abstraction") else "Exploitability")
-    lines.append(f"{label}: {out['exploitability']:.3g} ({out['solver']})")
+    lines.append(f"{label}: {out['exploitability']:z.3g} ({out['solver']})")
     return "\n".join(lines)
+
+
+MIRROR_NOTE = ("A hypothetical battle: both players hold the {courtier}, which is never "
+               "dealt (each courtier card exists once).")
+
+
+def mirror(q: Query) -> bool:
+    """Whether both players hold the same courtier: a battle the deal never makes."""
+    mine, theirs = (c.rstrip("*").strip().casefold() if c else None
+                    for c in (q.my_courtier, q.their_courtier))
+    return mine is not None and mine == theirs
 
 
 def format_text(q: Query, advice: Advice) -> str:
@@ -668,20 +683,22 @@ def format_text(q: Query, advice: Advice) -> str:
                      f"{q.their_courtier or 'none'}")
     if q.my_villain or q.their_villain:
         lines.append(f"Villains: you {q.my_villain or '?'} | rival {q.their_villain or '?'}")
+    if mirror(q):
+        lines.append(MIRROR_NOTE.format(courtier=q.my_courtier.rstrip("*")))
     if "seat" in out:
         lines.append(f"Seat: you are the {out['seat']} player (player {q.seat})")
     pay = out["payoffs"]
     if "score" in out:
         lines.append(f"Score {out['score']}: value is your war value P(win) - P(lose)")
     else:
-        lines.append(f"Payoffs: battle win {pay['win']:+g}, crown {pay['crown']:+g}, "
-                     f"draw {pay['draw']:+g}")
+        lines.append(f"Payoffs: battle win {pay['win']:+zg}, crown {pay['crown']:+zg}, "
+                     f"draw {pay['draw']:+zg}")
     if "value_before_deal" in out:
-        lines.append(f"Value before the villains are dealt: {out['value_before_deal']:+.4f}")
+        lines.append(f"Value before the villains are dealt: {out['value_before_deal']:+z.4f}")
         for answer in [out, *out.get("otherwise", [])]:
             lines += _answer_lines(answer)
     else:
-        lines.append(f"Value for you: {out['value']:+.4f}")
+        lines.append(f"Value for you: {out['value']:+z.4f}")
         who = "Your" if out["player"] == "you" else "The rival's"
         lines.append(f"{who} equilibrium mix ({out['decision']}):")
         lines += mix_lines(out)
@@ -689,8 +706,8 @@ def format_text(q: Query, advice: Advice) -> str:
         lines.append("Your card mix if no vanguard courtier is advanced:")
         for name, p in sorted(out["confrontation"].items(), key=lambda kv: -kv[1]):
             if p > 5e-7:
-                lines.append(f"  {name:>14}  {100 * p:6.2f}%")
-    lines.append(f"Exploitability: {out['exploitability']:.3g} ({out['solver']})")
+                lines.append(f"  {name:>14}  {100 * p:z6.2f}%")
+    lines.append(f"Exploitability: {out['exploitability']:z.3g} ({out['solver']})")
     return "\n".join(lines)
 
 
@@ -699,6 +716,6 @@ def _answer_lines(out: dict) -> list[str]:
     lines = []
     if "after" in out:
         lines.append("After: " + "; ".join(out["after"]))
-    lines.append(f"Value for you, {out['value_given']}: {out['value']:+.4f}")
+    lines.append(f"Value for you, {out['value_given']}: {out['value']:+z.4f}")
     lines.append("Your equilibrium mix (" + out["decision"] + "):")
     return lines + mix_lines(out)

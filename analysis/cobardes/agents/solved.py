@@ -67,7 +67,7 @@ def check_solvable(game: pyspiel.Game) -> None:
     matchups = ("" if "random" in courts else f"--matchups '{courts[0]}/{courts[1]}' ")
     raise InvalidParameterError(
         f"the solved opponent needs this battle's hidden-villain solution, which is not "
-        f"stored (about {size / 1e6:,.0f} million trunk positions: {solve_cost(size)}); "
+        f"stored (about {size / 1e6:z,.0f} million trunk positions: {solve_cost(size)}); "
         f"store it once: farol cobardes sweep --kind hidden {matchups}--keep-solutions; or "
         f"play a smaller army, solved in a minute or two (--param warriors=4); {at_once}")
 

@@ -375,9 +375,9 @@ def position_table(solver: ExactSolver) -> list[dict]:
             "courtiers": "/".join("-" if c < 0 else C.COURTIER_NAMES[c] + (
                 "*" if used >> p & 1 else "") for p, c in enumerate(court)),
             "value": round(node.value, 9),
-            "mix0": " ".join(f"{C.CARD_NAMES[a]}:{p:.6f}" for a, p in
+            "mix0": " ".join(f"{C.CARD_NAMES[a]}:{p:z.6f}" for a, p in
                              zip(node.actions, node.strategy, strict=True) if p > 1e-9),
-            "mix1": " ".join(f"{C.CARD_NAMES[a]}:{p:.6f}" for a, p in
+            "mix1": " ".join(f"{C.CARD_NAMES[a]}:{p:z.6f}" for a, p in
                              zip(node.actions1, node.strategy1, strict=True) if p > 1e-9),
         })
     rows.sort(key=lambda r: (r["combat"], r["hand0"], r["hand1"], r["courtiers"]))

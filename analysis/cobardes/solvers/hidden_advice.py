@@ -67,7 +67,7 @@ def solution_for(game: pyspiel.Game, solve_large: bool = False, solve_missing: b
     tick = time.perf_counter()
     solution, _ = solve(game, progress=progress)
     if shown(progress):
-        print(f"solved in {time.perf_counter() - tick:.0f} s", file=sys.stderr)
+        print(f"solved in {time.perf_counter() - tick:z.0f} s", file=sys.stderr)
     _loaded.cache_clear()
     return solution
 
@@ -119,13 +119,13 @@ def trunk_size(warriors: int) -> int:
 def solve_cost(size: int) -> str:
     """What solving a trunk of ``size`` positions takes, in words."""
     minutes, gb = size * SECONDS_PER_NODE / 60, size * BYTES_PER_NODE / 2**30
-    time_text = f"some {minutes:.0f} minutes" if minutes >= 1.5 else "about a minute" \
+    time_text = f"some {minutes:z.0f} minutes" if minutes >= 1.5 else "about a minute" \
         if minutes >= 0.5 else "seconds"
-    return f"{time_text} and {f'{gb:.0f} GB' if gb >= 1 else 'under 1 GB'} of memory"
+    return f"{time_text} and {f'{gb:z.0f} GB' if gb >= 1 else 'under 1 GB'} of memory"
 
 
 def _count(size: int) -> str:
-    return f"{size / 1e6:.0f} million" if size >= 1e6 else f"{size:,}"
+    return f"{size / 1e6:z.0f} million" if size >= 1e6 else f"{size:,}"
 
 
 @dataclass(frozen=True)

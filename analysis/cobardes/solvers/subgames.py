@@ -76,7 +76,7 @@ def hidden_villain_values_exact(label: str, params: dict, iterations: int = 2000
     provenance = (f"CFR+ on the perfect-recall tree of the trunk ({tree.num_nodes:,} nodes, "
                   f"{tree.num_infosets:,} information sets), public subgames solved exactly "
                   f"({cut.exact_positions:,} positions), {solver.iteration} iterations, "
-                  f"exploitability {report.exploitability:.1e} (true, not an abstraction's)")
+                  f"exploitability {report.exploitability:z.1e} (true, not an abstraction's)")
     return {"label": label, "params": dict(params),
             "table": deal_values(tree, solver.average_strategy()),
             "provenance": provenance, "value": report.value, "iterations": solver.iteration,

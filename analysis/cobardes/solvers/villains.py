@@ -97,7 +97,7 @@ class VillainSolve:
     def provenance(self) -> str:
         return (f"state-keyed CFR+ on the graph ({self.nodes:,} nodes, {self.infosets:,} "
                 f"information sets), {self.iterations} iterations, exploitability within "
-                f"the abstraction {self.exploitability_in_abstraction:.2g} (a lower bound "
+                f"the abstraction {self.exploitability_in_abstraction:z.2g} (a lower bound "
                 "on the true exploitability)")
 
 
@@ -295,7 +295,7 @@ def advise_villains(params: dict, my_villain: int | None, iterations: int | None
         solver=(f"{how[0]} on the {kind} of the trunk ({compiled.num_nodes:,} nodes, "
                 f"{compiled.num_infosets:,} information sets), {done} "
                 f"iterations{how[1]}, public subgames solved exactly "
-                f"({cut.exact_positions:,} positions); {measured} {max(0.0, gap):.2g}"))
+                f"({cut.exact_positions:,} positions); {measured} {max(0.0, gap):z.2g}"))
 
 
 def _own_villain(game: pyspiel.Game, mine: int | None) -> int:

@@ -423,7 +423,7 @@ def solve_renewal(model: RenewalModel, guess: np.ndarray | None = None, tol: flo
                 history.append(step)
                 if log:
                     log(f"score {step['score']} iteration {step['iteration']}: residual "
-                        f"{residual:.3e} ({step['seconds']:.0f} s)")
+                        f"{residual:z.3e} ({step['seconds']:z.0f} s)")
                 if residual <= tol:
                     break
                 newton = not residuals or residual < residuals[-1]

@@ -207,15 +207,15 @@ def _cost(pairings) -> str:
     if not stored:
         return ""
     each = sum(r.compile_seconds + r.solve_seconds for r in stored.values()) / len(stored)
-    return (f" For the printed battle each took {each / 60:.0f} CPU minutes on average, "
-            f"about {len(pairings) * each / 3600:.1f} CPU hours for all.")
+    return (f" For the printed battle each took {each / 60:z.0f} CPU minutes on average, "
+            f"about {len(pairings) * each / 3600:z.1f} CPU hours for all.")
 
 
 def source(war: VillainWar) -> str:
     """Who answers, with its accuracy, in a few words."""
     return (f"the war with villains composed from the {war.matchups} stored matchups, exact "
             f"on that model; the battles' strategies can be beaten by at least "
-            f"{war.exploitability_at_least:.3f} a battle within their abstraction (a lower "
+            f"{war.exploitability_at_least:z.3f} a battle within their abstraction (a lower "
             f"bound on their true error)")
 
 
@@ -248,20 +248,20 @@ def model_note(printed: VillainWar, variant: VillainWar) -> str:
     measured = ("" if miss is None else
                 f" On the {miss['pairings']} villain-free pairings, where the exact war to 3 "
                 f"victories is known, the model misses it by a median of "
-                f"{miss['error_median']:.3f} and at most {miss['error_max']:.3f} in P(win) - "
-                f"P(lose), {50 * miss['error_max']:.1f} points of wars won (not measured for "
+                f"{miss['error_median']:z.3f} and at most {miss['error_max']:z.3f} in P(win) - "
+                f"P(lose), {50 * miss['error_max']:z.1f} points of wars won (not measured for "
                 f"other victories): a difference smaller than that may be the model's.")
-    values = ", ".join(f"the {v} {m:+.2f}" for v, (m, _, _) in printed.battle_values.items())
+    values = ", ".join(f"the {v} {m:+z.2f}" for v, (m, _, _) in printed.battle_values.items())
     return (f"The war with villains: both villains dealt hidden afresh in every battle, each "
             f"player keeping an unplayed courtier or renewing it between battles as is best "
             f"for the war, composed exactly from the {printed.matchups} courtier matchups "
             f"solved with hidden villains ({printed.method} on an abstraction, "
-            f"{printed.cpu_hours:.1f} CPU hours, stored). Each battle is played as solved "
+            f"{printed.cpu_hours:z.1f} CPU hours, stored). Each battle is played as solved "
             f"whatever the war's score: its strategy does not depend on the score, so a "
             f"variant that changes only the war changes no battle and its war is composed "
             f"from the same matchups. Its figures are exact on that model, not 95% "
             f"intervals: the battles' strategies can be beaten by at least "
-            f"{printed.exploitability_at_least:.3f} a battle within their abstraction (a "
+            f"{printed.exploitability_at_least:z.3f} a battle within their abstraction (a "
             f"lower bound on their true error).{measured} A villain's figure is its "
             f"holder's chance of winning the war when dealt it in the first battle, both "
             f"seats, every matchup equally likely, with its least and greatest over the "

@@ -210,11 +210,15 @@ def _solve_many(params: dict, todo: list, victories: int) -> list[dict]:
 
 
 def record_file(params: dict) -> tuple[str, dict]:
-    """Where the pairings of a rule set are kept, and the line heading the file."""
+    """Where the pairings of a rule set are kept, and the line heading the file: the
+    shipped file of the data folder where there is one (the printed rules' wars), else
+    the cache (a what-if writes nothing beside the code but its page)."""
     header = {"game": WAR_GAME, "params": params, "model": "courtiers kept, no villains",
               "solver": SOLVER, "skill": f"the solution against {WEAK}"}
     digest = hashlib.sha256(json.dumps(header, sort_keys=True).encode()).hexdigest()[:16]
-    return str(store.data("cobardes", "whatif", f"war_{digest}.jsonl")), header
+    shipped = store.data("cobardes", "whatif", f"war_{digest}.jsonl")
+    kept = shipped if shipped.exists() else store.cache("whatif", "cobardes", shipped.name)
+    return str(kept), header
 
 
 def solve_wars(params: dict, workers: int = 1, scheduler=None, progress: bool | None = None,

@@ -153,21 +153,21 @@ class SpotAdvice:
                  "The re-solve plays:" if self.resolve else "The blueprint plays:"]
         width = max(len(a) for a, *_ in self.actions)
         for a, p, v, (lo, hi) in sorted(self.actions, key=lambda x: -x[1]):
-            ci = "" if self.resolve else f" [{lo:+.2f}, {hi:+.2f}]"
-            lines.append(f"  {a:<{width}}  {p:6.1%}  value {v:+.3f}{ci}")
-        held = ", ".join(f"{c} {p:.0%}" for c, p in self.opponent_hand)
+            ci = "" if self.resolve else f" [{lo:+z.2f}, {hi:+z.2f}]"
+            lines.append(f"  {a:<{width}}  {p:z6.1%}  value {v:+z.3f}{ci}")
+        held = ", ".join(f"{c} {p:z.0%}" for c, p in self.opponent_hand)
         lines.append(f"The opponent holds (chance of at least one): {held}")
         if not self.assumed_blueprint:
             lines.append("  (they played a move the blueprint never plays, so these beliefs "
                          "assume nothing about their play)")
         bound = self.accuracy or ("not measured yet" if self.exploitability is None
-                                  else f"at least {self.exploitability:.3f} in win probability")
+                                  else f"at least {self.exploitability:z.3f} in win probability")
         if self.resolve:
             r = self.resolve
             lines.append(f"Values: P(win) - P(lose), exact in a re-solve of the next {r['depth']} "
                          f"decisions ({r['nodes']:,} positions) that takes the blueprint's values "
                          "past them; a best response gains at most "
-                         f"{r['exploitability']:.4f} in win probability inside it.")
+                         f"{r['exploitability']:z.4f} in win probability inside it.")
             lines.append(f"How much the blueprint can be beaten: {bound}.")
         else:
             lines.append(f"Values: P(win) - P(lose) over {self.rollouts} blueprint games per "

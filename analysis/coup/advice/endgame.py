@@ -123,28 +123,28 @@ class Advice:
                  f"You are P{self.player} holding {' + '.join(self.hand)}. Play:"]
         width = max(len(a) for a, _ in self.mix)
         worth = {a: v for a, _, v in self.actions}
-        lines += [f"  {a:<{width}}  {p:6.1%}" + (f"  value {worth[a]:+.3f}" if a in worth else "")
+        lines += [f"  {a:<{width}}  {p:z6.1%}" + (f"  value {worth[a]:+z.3f}" if a in worth else "")
                   for a, p in self.mix if p >= 0.0005]
         others = [(a, v) for a, p, v in self.actions if p < 0.0005]
         if others:
-            lines.append("  other moves: " + ", ".join(f"{a} {v:+.3f}" for a, v in
+            lines.append("  other moves: " + ", ".join(f"{a} {v:+z.3f}" for a, v in
                                                        sorted(others, key=lambda x: -x[1])))
         if self.bracket is None:
-            lines.append(f"Value for you: {self.value:+.3f} (win {self.win:.1%}, draw at the "
-                         f"cap {self.draw:.1%}, lose {self.lose:.1%})")
+            lines.append(f"Value for you: {self.value:+z.3f} (win {self.win:z.1%}, draw at the "
+                         f"cap {self.draw:z.1%}, lose {self.lose:z.1%})")
         else:
-            lines.append(f"Value for you: {self.value:+.3f} (a game reaching the cap counted "
+            lines.append(f"Value for you: {self.value:+z.3f} (a game reaching the cap counted "
                          "at what your Markov policy still secures there)")
             turns = "1 turn" if self.turn_cap == 1 else f"{self.turn_cap} turns"
-            lines.append(f"Within {turns}: win {self.win:.1%}, lose "
-                         f"{self.lose:.1%}, reach the cap {self.draw:.1%} (from there your "
-                         f"Markov policy still wins at least {self.cap_win:.1%} of all games)")
+            lines.append(f"Within {turns}: win {self.win:z.1%}, lose "
+                         f"{self.lose:z.1%}, reach the cap {self.draw:z.1%} (from there your "
+                         f"Markov policy still wins at least {self.cap_win:z.1%} of all games)")
             lo, hi = self.bracket
             lines.append(f"Without a cap, before the cards are dealt, the player to move wins "
-                         f"with probability {lo:.3f}-{hi:.3f} (rigorous; endless play counts "
+                         f"with probability {lo:z.3f}-{hi:z.3f} (rigorous; endless play counts "
                          "as half a win)")
         lines.append(f"Solver: {SOLVER}, {self.iterations} iterations, exploitability "
-                     f"{self.exploitability:.1e} (whole endgame, {self.nodes:,} nodes)")
+                     f"{self.exploitability:z.1e} (whole endgame, {self.nodes:,} nodes)")
         return "\n".join(lines)
 
 

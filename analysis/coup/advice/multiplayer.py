@@ -122,15 +122,15 @@ class MultiAdvice:
         width = max(len(m.move) for m in self.moves)
         for m in self.moves:
             mark = "  tie" if m.tie and len(ties) > 1 else ""
-            lines.append(f"  {m.move:<{width}}  {100 * m.win:5.1f}% [{100 * m.low:.1f}, "
-                         f"{100 * m.high:.1f}]{mark}")
+            lines.append(f"  {m.move:<{width}}  {100 * m.win:z5.1f}% [{100 * m.low:z.1f}, "
+                         f"{100 * m.high:z.1f}]{mark}")
         lines.append("Each opponent's face-down cards, as their moves suggest:")
         for p, hands in self.opponents:
-            top = ", ".join(f"{h} {100 * q:.0f}%" for h, q, _, _ in hands[:5])
+            top = ", ".join(f"{h} {100 * q:z.0f}%" for h, q, _, _ in hands[:5])
             lines.append(f"  P{p}: {top}")
         lines.append(f"{MODEL} {self.rollouts:,} games a move (the same deals for every "
-                     f"move); the hands' chances from {self.effective_deals:,.0f} effective "
-                     f"deals; {self.seconds:.1f} s.")
+                     f"move); the hands' chances from {self.effective_deals:z,.0f} effective "
+                     f"deals; {self.seconds:z.1f} s.")
         return "\n".join(lines)
 
 

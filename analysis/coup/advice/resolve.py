@@ -89,15 +89,16 @@ class ResolveAdvice:
         lines.append("best plays:" if self.rule is None else f"best plays ({self.rule}):")
         width = max(len(m) for m, _, _ in self.moves)
         for move, p, v in sorted(self.moves, key=lambda x: -x[1]):
-            value = "" if v is None else f"  value {v:+.3f}"
-            lines.append(f"  {move:<{width}}  {p:6.1%}{value}")
-        top = ", ".join(f"{h} {p:.0%}" for h, p in self.opponent_hands[:6])
+            value = "" if v is None else f"  value {v:+z.3f}"
+            lines.append(f"  {move:<{width}}  {p:z6.1%}{value}")
+        top = ", ".join(f"{h} {p:z.0%}" for h, p in self.opponent_hands[:6])
         lines.append(f"The opponent's face-down cards, as their moves suggest: {top}")
         if self.rule is None:
             lines.append(f"Values: +1 a win, -1 a loss, within this turn ({self.worlds:,} "
                          f"deals, {self.nodes:,} positions, {self.iterations} CFR+ "
                          f"iterations); a best response gains at most "
-                         f"{self.exploitability:.4f} inside it (exact).")
+                         f"{self.exploitability / 2:z.4f} in win probability inside it "
+                         "(exact).")
         lines.append(self.lower_bound)
         return "\n".join(lines)
 

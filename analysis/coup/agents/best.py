@@ -119,10 +119,10 @@ def exploited(name: str) -> str:
             where = "(benchmarks/results/coup_exploiter.txt)"
             if x["gain"] <= 0:
                 return (f"; at 2 players an exploiter that learns its play showed no gain "
-                        f"against it ({x['gain']:+.2f} of a game [{lo:+.2f}, {hi:+.2f}]), "
+                        f"against it ({x['gain']:+z.2f} of a game [{lo:+z.2f}, {hi:+z.2f}]), "
                         f"which bounds nothing: a stronger one might gain {where}")
-            return (f"; at 2 players a best response gains at least {x['gain']:+.2f} of a "
-                    f"game against it [{lo:+.2f}, {hi:+.2f}] {where}")
+            return (f"; at 2 players a best response gains at least {x['gain']:+z.2f} of a "
+                    f"game against it [{lo:+z.2f}, {hi:+z.2f}] {where}")
     return ""
 
 
@@ -136,15 +136,15 @@ def strength_summary(measured: str) -> str:
     if "strength" in data:
         x = data["strength"]
         lo, hi = x["ci95_over_deals"]
-        return (f"wins {100 * x['win_rate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] at a "
+        return (f"wins {100 * x['win_rate']:z.1f}% [{100 * lo:z.1f}, {100 * hi:z.1f}] at a "
                 f"{x['players']}-player table of search agents (fair share "
-                f"{100 * x['fair_share']:.0f}%, {x['games']:,} games of duplicate deals)")
+                f"{100 * x['fair_share']:z.0f}%, {x['games']:,} games of duplicate deals)")
     if "matches" in data and data["matches"] and "deck" in data["matches"][0]:
         lines = data["matches"]
         above = sum(x["above_half"] for x in lines)
         top = next((x for x in lines if x["opponent"] == "search"), lines[0])
         lo, hi = top["ci95"]
-        return (f"wins {100 * top['win_rate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] against "
+        return (f"wins {100 * top['win_rate']:z.1f}% [{100 * lo:z.1f}, {100 * hi:z.1f}] against "
                 f"{top['opponent']} ({top['deck']}, {top['setup']}, {top['games']:,} games); "
                 f"above 50% in {above} of {len(lines)} deck, setup and opponent lines")
     lines = data.get("matches", [])

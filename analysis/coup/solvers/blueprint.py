@@ -416,10 +416,10 @@ class Accuracy:
         """The bounds in a few words, for tables and advice."""
         parts = []
         if self.keyed is not None:
-            parts.append(f"at least {self.keyed:.3f} (exact lower bound)")
+            parts.append(f"at least {self.keyed:z.3f} (exact lower bound)")
         if self.local is not None:
             g, lo, hi = self.local
-            parts.append(f"{g:.3f} [{lo:.3f}, {hi:.3f}] won by a best response planning "
+            parts.append(f"{g:z.3f} [{lo:z.3f}, {hi:z.3f}] won by a best response planning "
                          + ("its next decision" if self.local_depth == 1
                             else f"{self.local_depth} decisions")
                          + f" ({self.local_games:,} games a seat, 95%)")

@@ -38,7 +38,7 @@ def with_cap_payoff(compiled: CompiledGame, cap_payoff: float) -> CompiledGame:
         raise ValueError(f"{compiled.game}: terminal payoffs other than -1, 0, +1; not a cap-0 endgame")
     utility = np.where(u == 0.0, float(cap_payoff), u)
     return dataclasses.replace(compiled, utility=utility,
-                               game=f"{compiled.game} [cap_payoff={cap_payoff:g}]")
+                               game=f"{compiled.game} [cap_payoff={cap_payoff:zg}]")
 
 
 def compile_endgame(endgame: Endgame, decisive: bool = False, **kwargs) -> CompiledGame:

@@ -119,7 +119,7 @@ def checked(mix: Mix, legal, name: str) -> Mix:
         raise ValueError(f"{name}: a mix with a negative or non-finite probability {probs}")
     total = sum(probs)
     if abs(total - 1.0) > TOLERANCE:
-        raise ValueError(f"{name}: a mix whose probabilities sum to {total:.6g}, not 1")
+        raise ValueError(f"{name}: a mix whose probabilities sum to {total:z.6g}, not 1")
     return mix
 
 

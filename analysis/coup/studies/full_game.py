@@ -86,7 +86,7 @@ def solve_case(setup: str, deck: str, cap: int, budget: int = NODE_BUDGET) -> di
     row = {"setup": setup, "deck": deck, "turn_cap": cap, "solver": SOLVER,
            "estimated_tree_nodes": estimate_tree_nodes(game, probes=400)}
     if row["estimated_tree_nodes"] > budget:
-        row["status"] = f"tree over the budget of {budget:.0e} histories"
+        row["status"] = f"tree over the budget of {budget:z.0e} histories"
         return row
     tick = time.perf_counter()
     compiled = compile_game(game, max_memory=int(2 * budget * TREE_BYTES_PER_NODE))
@@ -137,7 +137,7 @@ def solve_markov_case(setup: str, deck: str, cap: int, budget: int = NODE_BUDGET
         row |= markov_game_bracket(game, g, int(2 * budget * TREE_BYTES_PER_NODE),
                                    SOLVE_SECONDS)
     except GameTooLargeError as exc:
-        row |= {"status": f"tree over the budget of {budget:.0e} histories",
+        row |= {"status": f"tree over the budget of {budget:z.0e} histories",
                 "refused": str(exc)}
         return row
     row["nodes_per_second"] = row["nodes"] / row["compile_seconds"]

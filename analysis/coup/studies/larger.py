@@ -222,7 +222,7 @@ def solve_markov_case(label: str, position: str, deck: str, cap: int,
     try:
         row |= markov_game_bracket(game, g, int(budget * TREE_BYTES_PER_NODE))
     except GameTooLargeError:
-        row |= {"status": f"tree over the budget of {budget:.1e} histories",
+        row |= {"status": f"tree over the budget of {budget:z.1e} histories",
                 "budget": budget}
         return row
     row["status"] = "bracketed"

@@ -129,9 +129,9 @@ class LowerBound:
 
     def text(self) -> str:
         lo, hi = self.gain_ci95
-        return (f"a best response gains at least {self.gain:+.3f} [95% interval {lo:+.3f}, "
-                f"{hi:+.3f}] in win probability against {self.agent} ({self.games:,} games, "
-                f"wins {self.win_rate:.1%})")
+        return (f"a best response gains at least {self.gain:+z.3f} [95% interval {lo:+z.3f}, "
+                f"{hi:+z.3f}] in win probability against {self.agent} ({self.games:,} games, "
+                f"wins {self.win_rate:z.1%})")
 
     def to_json(self) -> dict:
         return dataclasses.asdict(self)
@@ -273,7 +273,7 @@ def bound_words(gain: float, ci, games: int, planned: Any) -> str:
     games_text = f"over {games:,} games"
     if isinstance(planned, int) and not isinstance(planned, bool) and planned > games:
         games_text += f", a run stopped at {games:,} of {planned:,}"
-    figure = f"{gain:+.3f} [{ci[0]:+.3f}, {ci[1]:+.3f}] in win probability"
+    figure = f"{gain:+z.3f} [{ci[0]:+z.3f}, {ci[1]:+z.3f}] in win probability"
     if ci[0] <= 0:
         return (f"a local best response gained {figure} in games from the deal "
                 f"({games_text}), an interval that holds 0")

@@ -230,7 +230,7 @@ def accuracy_of(advice: dict) -> dict | None:
     the capped game; anything else, as every game says it (``None``)."""
     if "exploitability_in_turn" in advice or advice.get("agent") == "best":  # best's re-solve
         inside = (f"; inside the re-solved turn a best response gains at most "
-                  f"{gain(advice['exploitability_in_turn'])}"
+                  f"{gain(advice['exploitability_in_turn'] / 2)} in win probability"
                   if number(advice.get("exploitability_in_turn")) else "")
         return whole_game("resolve", advice, inside)
     if "exploitability_kind" in advice:  # the blueprint, or its re-solve

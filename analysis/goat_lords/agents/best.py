@@ -47,7 +47,7 @@ def strength_summary() -> str:
     if not played:
         return "not measured in this copy of Farol"
     rate, lo, hi = wilson(sum(r["wins"] for r in mine), played)
-    return (f"wins {100 * rate:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] against greedy at 2 "
+    return (f"wins {100 * rate:z.1f}% [{100 * lo:z.1f}, {100 * hi:z.1f}] against greedy at 2 "
             f"players ({played:,} games)")
 
 

@@ -171,4 +171,4 @@ def game_length(df: pd.DataFrame) -> dict:
 
 def pct(p: float, lo: float, hi: float) -> str:
     """A rate and its interval as percentages: ``51.2% [49.4, 53.0]``."""
-    return f"{100 * p:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
+    return f"{100 * p:z.1f}% [{100 * lo:z.1f}, {100 * hi:z.1f}]"

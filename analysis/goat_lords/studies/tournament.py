@@ -103,7 +103,7 @@ def _fields(exp: Experiment, state: pyspiel.State, index: int, decisions: int) -
     return {
         "key": exp.key(), "index": index, "seed": tournament_seeds(exp.seed, index, 0)[0],
         "players": exp.players, "seating": _join(exp.seating(index)),
-        "winners": _join(t.winning), "returns": _join(f"{r:.6g}" for r in state.returns()),
+        "winners": _join(t.winning), "returns": _join(f"{r:z.6g}" for r in state.returns()),
         "points": _join(t.round_points[-1]), "wilds": _join(t.stats["wilds_drawn"]),
         "turns": t.turns, "decisions": decisions,
         "attacker_wins": t.stats["attacker_wins"], "defender_wins": t.stats["defender_wins"],

@@ -101,8 +101,8 @@ def weak_strong_notes(metrics, strong: str, counts: Sequence[int]) -> tuple[str,
         if m is None or m.printed.low > 1.0 / n:
             continue
         out.append(f"At {n} players {strong} does not beat greedy under the printed rules "
-                   f"({100 * m.printed.value:.1f}% [{100 * m.printed.low:.1f}, "
-                   f"{100 * m.printed.high:.1f}], fair share {100 / n:.0f}%): the skill measure "
+                   f"({100 * m.printed.value:z.1f}% [{100 * m.printed.low:z.1f}, "
+                   f"{100 * m.printed.high:z.1f}], fair share {100 / n:z.0f}%): the skill measure "
                    "against greedy says little here; --strong lord (432 simulations a move, "
                    "thousands of times slower) is the stronger search.")
     return tuple(out)

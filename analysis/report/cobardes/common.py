@@ -35,7 +35,7 @@ def mix_bars(ax, mix: dict, title: str) -> None:
 
 
 def heatmap(ctx: ReportContext, table: pd.DataFrame, stem: str, title: str, label: str,
-            cmap: str = "RdBu", vmin: float = -1, vmax: float = 1, fmt: str = "{:+.2f}",
+            cmap: str = "RdBu", vmin: float = -1, vmax: float = 1, fmt: str = "{:+z.2f}",
             hypothetical_diagonal: bool = False, diagonal: str = "never dealt") -> str:
     """A matchup heatmap (player 0 in rows), every cell labelled; a blank cell is hatched
     and the legend says why: ``diagonal`` on the diagonal, not solved elsewhere."""
@@ -69,5 +69,5 @@ def heatmap(ctx: ReportContext, table: pd.DataFrame, stem: str, title: str, labe
 
 def duration_text(seconds: float) -> str:
     """``"27 s"`` under a minute and a half, else ``"4.3 min"``."""
-    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.1f} min"
+    return f"{seconds:z.0f} s" if seconds < 90 else f"{seconds / 60:z.1f} min"
 

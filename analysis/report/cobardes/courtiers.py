@@ -82,7 +82,7 @@ def war_section(ctx: ReportContext) -> str:
 
     def draw(ax, t, title):
         image = ax.imshow((1 + t) / 2, cmap="RdBu", vmin=0, vmax=1)
-        annotate(ax, image, (1 + t) / 2, lambda v: f"{v:.2f}", fontsize=9)
+        annotate(ax, image, (1 + t) / 2, lambda v: f"{v:z.2f}", fontsize=9)
         ax.set_xticks(range(3), [f"P1: {b}" for b in range(3)])
         ax.set_yticks(range(3), [f"P0: {a}" for a in range(3)])
         ax.set_xlabel("battles won by player 1")

@@ -35,7 +35,7 @@ def warriors_section(ctx: ReportContext) -> str:
                        [C.CARD_NAMES[k] for k in range(spec.warriors + 1)])
     axes[1].set_yticks(range(spec.combats), [f"combat {c + 1}" for c in range(spec.combats)])
     axes[1].set_title("P(warrior played | combat reached), %", fontsize=10)
-    annotate(axes[1], im, 100 * stats.play, lambda v: f"{v:.0f}", fontsize=8)
+    annotate(axes[1], im, 100 * stats.play, lambda v: f"{v:z.0f}", fontsize=8)
     axes[1].set_xlabel("warrior")
     axes[1].set_ylabel("combat")
     fig.colorbar(im, ax=axes[1])
@@ -45,7 +45,7 @@ def warriors_section(ctx: ReportContext) -> str:
     im = ax.imshow(stats.importance[:-1], cmap="viridis", aspect="auto")
     ax.set_xticks(range(spec.warriors + 1), [C.CARD_NAMES[k] for k in range(spec.warriors + 1)])
     ax.set_yticks(range(spec.combats - 1), [f"combat {c + 1}" for c in range(spec.combats - 1)])
-    annotate(ax, im, stats.importance[:-1], lambda v: f"{v:.2f}", fontsize=8,
+    annotate(ax, im, stats.importance[:-1], lambda v: f"{v:z.2f}", fontsize=8,
              blank="blank: never held at that combat in solved play")
     ax.set_xlabel("warrior")
     ax.set_ylabel("combat")

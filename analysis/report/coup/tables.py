@@ -12,7 +12,7 @@ from analysis.report.context import ReportContext
 
 def solver_note(df) -> str:
     return (f"{SOLVER}; {int(df['iterations'].min())}-{int(df['iterations'].max())} iterations; "
-            f"exploitability at most {df['exploitability'].max():.1e}")
+            f"exploitability at most {df['exploitability'].max():z.1e}")
 
 
 def heatmaps(ctx: ReportContext, df, column: str, title: str, stem: str, cmap: str,
@@ -29,6 +29,6 @@ def heatmaps(ctx: ReportContext, df, column: str, title: str, stem: str, cmap: s
         ax.set_xlabel("other player's coins")
         ax.set_ylabel("coins of the player to move")
         ax.set_title(f"{title}: {deck}")
-        annotate(ax, im, grid.values, lambda v: f"{v:.2f}", fontsize=8, blank=blank)
+        annotate(ax, im, grid.values, lambda v: f"{v:z.2f}", fontsize=8, blank=blank)
         fig.colorbar(im, ax=ax, shrink=0.8)
     return ctx.save_figure(fig, stem)

@@ -65,5 +65,5 @@ def why(vw: R.VillainWar, without, f: dict) -> str:
         return (f"The {name} is the {other} with villains but not without: its war against "
                 f"the {rival} moves most, from {pct((1 + seat_neutral(without, name, rival)) / 2)} "
                 f"of wars won to {pct((1 + seat_neutral(vw.table, name, rival)) / 2)}, and there "
-                f"the {villain} is worth most to it ({villains[villain]:+.2f} a battle).")
+                f"the {villain} is worth most to it ({villains[villain]:+z.2f} a battle).")
     return ""

@@ -166,7 +166,7 @@ def villain_war_model(vw: VillainWar) -> str:
     exact = "renewal war" if vw.renewed else "war"
     miss = ("" if vw.error_median is None else
             f" On the villain-free pairings this composition misses the exact {exact} by a "
-            f"median of {vw.error_median:.3f} and at most {vw.error_max:.3f} in P(win) - "
+            f"median of {vw.error_median:z.3f} and at most {vw.error_max:z.3f} in P(win) - "
             f"P(lose).")
     between = ("each player keeps an unplayed courtier or renews it between battles, "
                "as best for the war (solved exactly for these battles)" if vw.renewed
@@ -176,7 +176,7 @@ def villain_war_model(vw: VillainWar) -> str:
             f"all {vw.size} courtier matchups, {between}: each battle is played as solved "
             f"whatever the score (a Victory worth 1, the Crown 3) and the war is composed "
             f"from {ends}; the battles' strategies can be beaten by at least "
-            f"{vw.exploitability_at_least:.3f} a battle within their abstraction (a lower "
+            f"{vw.exploitability_at_least:z.3f} a battle within their abstraction (a lower "
             f"bound).{miss}")
 
 

@@ -19,7 +19,7 @@ def facts() -> dict:
                    "ranks": places, "error": v.exploitability_at_least,
                    "clear_best": places[best] == "1",
                    "clear_worst": places[worst] == str(len(places)),
-                   "headline": f"{best} {v.values.iloc[0]:+.2f}"}
+                   "headline": f"{best} {v.values.iloc[0]:+z.2f}"}
 
 
 def ranks(v: R.VillainValues) -> dict[str, str]:

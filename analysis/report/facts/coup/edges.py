@@ -23,7 +23,7 @@ SHOWN_HANDS = 3  # the best and the worst this many
 
 def points(value: float, ci: Sequence[float]) -> str:
     """A difference of probabilities in points with its interval: ``+1.2 points [-0.3, +2.7]``."""
-    return f"{100 * value:+.1f} points [{100 * ci[0]:+.1f}, {100 * ci[1]:+.1f}]"
+    return f"{100 * value:+z.1f} points [{100 * ci[0]:+z.1f}, {100 * ci[1]:+z.1f}]"
 
 
 def holds_zero(ci: Sequence[float]) -> bool:
@@ -36,7 +36,7 @@ def edge_words(value: float, ci: Sequence[float]) -> str:
     """The first player's edge in words: its value and interval where the interval leaves
     out 0, else the largest edge the interval allows."""
     if holds_zero(ci):
-        return f"no edge larger than {bound_points(ci):.1f} points"
+        return f"no edge larger than {bound_points(ci):z.1f} points"
     behind = ", the first player is behind" if value < 0 else ""
     return f"an edge of {points(value, ci)}{behind}"
 
@@ -44,7 +44,7 @@ def edge_words(value: float, ci: Sequence[float]) -> str:
 def difference_words(value: float, ci: Sequence[float]) -> str:
     """A difference of two edges in words, as :func:`edge_words`."""
     if holds_zero(ci):
-        return f"no difference larger than {bound_points(ci):.1f} points"
+        return f"no difference larger than {bound_points(ci):z.1f} points"
     return f"differs by {points(value, ci)}"
 
 
@@ -70,8 +70,8 @@ def cost_words(seconds: float | None) -> str:
         return ""
     hours = seconds / 3600
     if hours >= 1:
-        return f"{hours:,.1f} CPU-hours"
-    return f"{seconds / 60:.1f} CPU-minutes"
+        return f"{hours:z,.1f} CPU-hours"
+    return f"{seconds / 60:z.1f} CPU-minutes"
 
 
 @dataclass(frozen=True)

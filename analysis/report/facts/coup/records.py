@@ -103,8 +103,8 @@ class Strength:
         if not self.local or self.yardstick is None:
             return ""
         gain, (lo, hi), bound = self.yardstick
-        return (f", which finds {gain:+.2f} of a game [{lo:+.2f}, {hi:+.2f}] against the "
-                f"blueprint where at least {bound:.2f} is known to be there,")
+        return (f", which finds {gain:+z.3f} [{lo:+z.3f}, {hi:+z.3f}] in win probability "
+                f"against the blueprint where at least {bound:z.3f} is known (exact),")
 
     @property
     def yardstick_words(self) -> str:
@@ -115,9 +115,9 @@ class Strength:
         gain, (lo, hi), bound = self.yardstick
         if hi >= bound:
             return ""
-        return (f" The same exploiter gains only {gain:+.2f} of a game [{lo:+.2f}, {hi:+.2f}] "
+        return (f" The same exploiter gains only {gain:+z.2f} of a game [{lo:+z.2f}, {hi:+z.2f}] "
                 f"against the blueprint, which a best response is known to beat by at least "
-                f"{bound:.2f}: it finds only part of what can be won, so it is a weak test.")
+                f"{bound:z.2f}: it finds only part of what can be won, so it is a weak test.")
 
     @property
     def caveat(self) -> str:
@@ -127,23 +127,24 @@ class Strength:
         if self.exploit is None:
             return ""
         _, gain, (lo, hi) = self.exploit
-        interval = f"95% interval {lo:+.2f} to {hi:+.2f}"
+        interval = (f"95% interval {lo:+z.3f} to {hi:+z.3f}" if self.local else
+                    f"95% interval {lo:+z.2f} to {hi:+z.2f}")
         if self.local:
             if lo <= 0:
-                return (f"A local best response{self.test_words} gained {gain:+.2f} of a game "
-                        f"against the agent ({interval}, {self.games_words}), an interval "
+                return (f"A local best response{self.test_words} gained {gain:+z.3f} in win "
+                        f"probability against the agent ({interval}, {self.games_words}), an interval "
                         "that holds 0: it shows no loss yet, so each edge here is between "
                         "two such players, not the game's value.")
             return (f"The agent can itself be beaten: a local best response{self.test_words} "
-                    f"gains at least {gain:+.2f} of a game against it ({interval}, "
+                    f"gains at least {gain:+z.3f} in win probability against it ({interval}, "
                     f"{self.games_words}), so each edge here is between two such players, "
                     "not the game's value.")
         if gain <= 0:
             said = (f"An exploiter that learns the agent's play showed no gain against it "
-                    f"({gain:+.2f} of a game, {interval}); a stronger one might still gain")
+                    f"({gain:+z.2f} of a game, {interval}); a stronger one might still gain")
         else:
             said = (f"The agent can itself be beaten: a best response gains at least "
-                    f"{gain:+.2f} of a game against it ({interval})")
+                    f"{gain:+z.2f} of a game against it ({interval})")
         return (said + ", so each edge here is between two such players, not the game's "
                 "value." + self.yardstick_words)
 
@@ -184,11 +185,15 @@ def strength(deck: str = DECK, setup: str = SETUP, agent: str = "belief") -> Str
     bp = blueprint_first(deck, setup)
     if agent in local and "blueprint" in local and bp is not None \
             and bp.exploitability_at_least is not None:
-        # The local best response, shown to find what is known against the blueprint.
+        # The local best response, shown to find what is known against the blueprint: the
+        # blueprint's own measurement (the appendix's figure) beside its exact lower bound.
         b, yard = local[agent], local["blueprint"]
+        acc = blueprint.accuracy(blueprint.read_summary(deck), setup)
+        found = ((acc.local[0], acc.local[1:]) if acc.local is not None
+                 else (yard.gain, tuple(yard.gain_ci95)))
+        known = acc.keyed if acc.keyed is not None else bp.exploitability_at_least
         return Strength(wins, (b.games, b.gain, tuple(b.gain_ci95)),
-                        (yard.gain, tuple(yard.gain_ci95), bp.exploitability_at_least),
-                        LOCAL, b.planned) if wins else None
+                        (found[0], tuple(found[1]), known), LOCAL, b.planned) if wins else None
     path = BENCHMARKS / "coup_exploiter.json"
     if path.exists():
         for x in json.loads(path.read_text())["lines"]:

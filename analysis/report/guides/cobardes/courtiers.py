@@ -20,12 +20,12 @@ def chart(table) -> str:
 
     def hover(i: int, j: int, v: float) -> str:
         return (f"{names[i]} (first player) against {names[j]}: the first player wins "
-                f"{v:.1f}% of wars")
+                f"{v:z.1f}% of wars")
 
     return svg.heatmap(values, names, names,
                        title="¡Cobardes!: first player's war win probability (%)",
                        xlabel="second player's courtier", ylabel="first player's courtier",
-                       fmt=lambda v: f"{v:.0f}", hover=hover, vmin=25, vmax=75, cmap="RdBu",
+                       fmt=lambda v: f"{v:z.0f}", hover=hover, vmin=25, vmax=75, cmap="RdBu",
                        blank="never dealt: each courtier card exists once")
 
 

@@ -15,7 +15,7 @@ def facts() -> dict:
     if opening is None:
         return {"opening": None, "headline": None}
     return {"opening": opening, "value": opening["value"],
-            "headline": f"{opening['value']:+.3f}"}
+            "headline": f"{opening['value']:+z.3f}"}
 
 
 def opening_words(opening: dict) -> str:

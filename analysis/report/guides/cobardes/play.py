@@ -169,8 +169,8 @@ def first_combat_reply(ctx: GuideContext) -> Reply:
         "combats, both villains dealt hidden), its opening stored for both seats: solved by "
         f"{R.method_words(table.method) if table is not None else 'Discounted CFR'} on a "
         "model that forgets the order of past moves, until its exploitability stopped "
-        f"improving; exploitability within that model {f.error_low:.4f} to "
-        f"{f.error_high:.3f} (a lower bound on the true one). A matchup counts where the "
+        f"improving; exploitability within that model {f.error_low:z.4f} to "
+        f"{f.error_high:z.3f} (a lower bound on the true one). A matchup counts where the "
         "player's first decision is its card; each thing it can have seen by then counts "
         "alike.")
     return Reply(FIRST_COMBAT, one_line(render("cobardes/q_first_combat.md.j2", **facts)),
@@ -214,9 +214,9 @@ def keep_turn(vw, without_sol, with_villains: dict, without: dict) -> str:
     inside = sum(abs(g) <= vw.error_max for g in near) / len(near)
     return (f"The {name} turns ({pct(with_villains[name], 0)} kept with villains, "
             f"{pct(without[name], 0)} without): without villains keeping it gains a median "
-            f"{_median(far):+.3f} in P(win) − P(lose) of the war, with villains "
-            f"{_median(near):+.3f}, and in {pct(inside, 0)} of situations the gap is within "
-            f"the war's error ({vw.error_max:.3f}): a near toss-up.")
+            f"{_median(far):+z.3f} in P(win) − P(lose) of the war, with villains "
+            f"{_median(near):+z.3f}, and in {pct(inside, 0)} of situations the gap is within "
+            f"the war's error ({vw.error_max:z.3f}): a near toss-up.")
 
 
 def keep_reply(ctx: GuideContext) -> Reply:

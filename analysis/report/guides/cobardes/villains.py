@@ -27,5 +27,5 @@ def reply(ctx: GuideContext) -> Reply:
         shown = table(heads, rows)
     return Reply(QUESTION, one_line(render("cobardes/q_villains.md.j2", **f)), shown,
                  one_line(render("cobardes/q_villains_more.md.j2", **f)),
-                 None if v is None else f"{v.values[f['best']]:+.2f}",
+                 None if v is None else f"{v.values[f['best']]:+z.2f}",
                  one_line(render("cobardes/villains_model.md.j2", **f)) if v is not None else "")

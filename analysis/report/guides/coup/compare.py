@@ -28,14 +28,14 @@ def verdict(items: list[dict], against_first: bool = False) -> str:
         wins = [f["bp"].win for f in items]
         gap = 100 * (max(wins) - min(wins))
         errors = [f["bp"].exploitability_at_least for f in items]
-        said = f"In the blueprint's self-play the first player's win rates differ by {gap:.1f} points"
+        said = f"In the blueprint's self-play the first player's win rates differ by {gap:z.1f} points"
         if any(e is None for e in errors):
             return said + "; the blueprint's error is not measured for every one of them."
         error = 100 * max(errors)
         if error >= gap:
             return (said + f", less than the blueprint's own error (a best response gains at "
-                    f"least {error:.1f} points): no difference established.")
-        return said + f", more than the blueprint's measured error ({error:.1f} points)."
+                    f"least {error:z.1f} points): no difference established.")
+        return said + f", more than the blueprint's measured error ({error:z.1f} points)."
     if sources == {"seats"}:
         base = items[0]
         alike = [f for f in items[1:] if E.comparable(base["edge"], f["edge"])]

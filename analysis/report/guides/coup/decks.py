@@ -9,7 +9,7 @@ from analysis.report.guides.coup.compare import compare
 from analysis.report.guides.coup.first_player import signed
 from analysis.report.guides.coup.play import paragraph
 from analysis.report.markdown import table
-from analysis.report.separate import excludes
+from analysis.report.separate import by_chance, clear_among, excludes
 from analysis.report.templating import render
 from games.coup import cards as C
 
@@ -21,12 +21,19 @@ def facts() -> dict:
     agent: each difference, and those whose interval leaves out 0 (``differ``)."""
     diffs = [{"table": E.table_words(d.a.table), "diff": d, "text": signed(d.value, d.ci),
               "clear": excludes(d.ci, 0.0)} for d in E.deck_differences()]
+    # Many tables compared at once: a difference is clear only where more of them leave 0
+    # out than chance alone gives (the rule of every answer that compares many).
+    found = sum(d["clear"] for d in diffs)
+    chance = {"found": found, "total": len(diffs), "expected": by_chance(len(diffs))[0]}
+    for d in diffs:
+        d["clear"] = d["clear"] and clear_among(d["diff"].ci, 0.0, len(diffs))
     rows = [[d["table"], signed(d["diff"].a.value, d["diff"].a.ci),
              signed(d["diff"].b.value, d["diff"].b.ci), d["text"] if d["clear"] else
              f"none clear ({d['text']})"] for d in diffs]
     base = next((d for d in diffs if d["diff"].a.table.players == 2
                  and d["diff"].a.table.setup == R.SETUP), None)
     return {"diffs": diffs, "differ": [d for d in diffs if d["clear"]], "base": base,
+            "chance": chance,
             "rows": rows, "headers": ["table", "Ambassador: first player's edge",
                                       "Inquisitor: first player's edge",
                                       "difference (points)"]}

@@ -15,7 +15,7 @@ from analysis.report.facts.coup.first_player import facts
 from analysis.report.guides.common import GuideContext, Reply
 from analysis.report.guides.coup.play import paragraph
 from analysis.report.markdown import pct, pct_ci, table
-from analysis.report.separate import excludes
+from analysis.report.separate import by_chance, clear_among, excludes
 from analysis.report.templating import one_line, render
 from games.coup.cards import DECKS
 
@@ -31,7 +31,7 @@ def method(f: dict) -> str:
 
 def signed(value: float, ci) -> str:
     """A signed difference in points with its interval: ``-3.6 [-4.1, -3.0]``."""
-    return f"{100 * value:+.1f} [{100 * ci[0]:+.1f}, {100 * ci[1]:+.1f}]"
+    return f"{100 * value:+z.1f} [{100 * ci[0]:+z.1f}, {100 * ci[1]:+z.1f}]"
 
 
 def cell(players: int, deck: str) -> tuple[str, str]:
@@ -56,21 +56,34 @@ def table_facts() -> dict:
     edge with each deck; ``ahead``/``behind`` the tables of 3 to 8 players (and deck)
     whose edge is clear."""
     counts = sorted({r.table.players for r in R.seat_records()} | {2})
-    rows, clear = [], []
+    rows, clear, tables = [], [], 0
     for n in counts:
         row = [str(n), pct(1 / n)]
         for deck in DECKS:
             row += cell(n, deck)
             e = E.edge_at(n, deck)
+            tables += n > 2 and e is not None
             if n > 2 and e is not None and excludes(e.ci, 0.0):
                 clear.append({"players": n, "deck": deck.capitalize(),
                               "edge": signed(e.value, e.ci), "ahead": e.value > 0})
         rows.append(row)
+    # The tables of 3 to 8 players are many intervals at once: an edge among them is clear
+    # only where more leave the fair share out than chance alone gives (the seats' rule).
+    chance = {"found": len(clear), "total": tables, "expected": by_chance(tables)[0]}
+    kept = []
+    for c in clear:
+        if clear_among(E.edge_at(c["players"], c["deck"].lower()).ci, 0.0, tables):
+            kept.append(c)
+            continue
+        row = rows[counts.index(c["players"])]
+        at = 3 + 2 * DECKS.index(c["deck"].lower())
+        row[at] = f"none clear among {tables} tables ({row[at]})"
+    clear = kept
     headers = ["players", "fair share"]
     for deck in DECKS:
         headers += [f"{deck.capitalize()} deck: seat 1 wins", "edge (points)"]
     others = [n for n in counts if n > 2 and any(E.edge_at(n, d) for d in DECKS)]
-    return {"rows": rows, "headers": headers, "clear": clear,
+    return {"rows": rows, "headers": headers, "clear": clear, "chance": chance,
             "others": E.player_counts(others) if others else ""}
 
 

@@ -33,22 +33,24 @@ def strength_text(strength: R.Strength | None) -> str:
                 "agent's own mixes and plays the best move against it, a decision deep)"
                 + strength.test_words)
         if lo <= 0:
-            return text + (f"{test} gained {gain:+.3f} of a game [{lo:+.3f}, {hi:+.3f}] "
+            return text + (f"{test} gained {gain:+z.3f} [{lo:+z.3f}, {hi:+z.3f}] in win "
+                           "probability "
                            f"against it over {strength.games_words}, an interval that holds "
                            "0: it shows no loss yet.")
-        return text + (f"{test} gains at least {gain:+.3f} of a game [{lo:+.3f}, {hi:+.3f}] "
+        return text + (f"{test} gains at least {gain:+z.3f} [{lo:+z.3f}, {hi:+z.3f}] in win "
+                       "probability "
                        f"against it over {strength.games_words}: a lower bound on how much "
                        "it loses to a best response, not an estimate. Read the rates below as "
                        "a strong player's habits, not as frequencies nobody can beat.")
     exploiter = (" An exploiter that learns a model of its play and answers it with a best "
                  "response a few decisions deep")
     if gain <= 0:
-        text += (f"{exploiter} showed no gain against it ({gain:+.3f} of a game [{lo:+.3f}, "
-                 f"{hi:+.3f}] over {n:,} games); a stronger exploiter might still gain, so "
+        text += (f"{exploiter} showed no gain against it ({gain:+z.3f} of a game [{lo:+z.3f}, "
+                 f"{hi:+z.3f}] over {n:,} games); a stronger exploiter might still gain, so "
                  "this bounds nothing." + strength.yardstick_words)
     else:
-        text += (f"{exploiter} won {gain:+.3f} of a game against it "
-                 f"[{lo:+.3f}, {hi:+.3f}] over {n:,} games: a lower bound on how exploitable "
+        text += (f"{exploiter} won {gain:+z.3f} of a game against it "
+                 f"[{lo:+z.3f}, {hi:+z.3f}] over {n:,} games: a lower bound on how exploitable "
                  "it is, not an estimate. Read the rates below as a strong player's habits, "
                  "not as frequencies nobody can beat.")
     return text

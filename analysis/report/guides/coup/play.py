@@ -173,7 +173,7 @@ def turn_facts(table: BluffTable) -> dict:
         seen.append(card)
     widest = max((r.ci95[1] - r.ci95[0]) / 2 for r in table.grid
                  if r.situation == "your turn" and "+" in r.hand and r.decisions >= MIN_DECISIONS)
-    return {"headers": headers, "rows": rows, "moves": moves, "widest": f"{100 * widest:.0f}"}
+    return {"headers": headers, "rows": rows, "moves": moves, "widest": f"{100 * widest:z.0f}"}
 
 
 def turn(ctx: GuideContext) -> Reply:

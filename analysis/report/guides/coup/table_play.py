@@ -184,7 +184,7 @@ def target(ctx: GuideContext) -> Reply:
         for m in cols:
             hit = rate(recs[m], f"target|any|{key}")
             odds = rate(recs[m], f"chance|any|{key}")
-            row.append(f"{hit['text']} (at random {odds['rate'] * 100:.1f}%)"
+            row.append(f"{hit['text']} (at random {odds['rate'] * 100:z.1f}%)"
                        if hit and odds else "–")
         rows.append(row)
     shown = ("Attacks with two or more players to choose from, by whom they hit (a random "
@@ -226,7 +226,7 @@ def strength(ctx: GuideContext) -> Reply:
     agents = [x.agent for x in ranked]
     rows = [[f"`{a}`"] + [pct_ci(lines[m][a].win_rate, lines[m][a].ci95, 1)
                           if a in lines[m] else "–" for m in cols] for a in agents]
-    rows.append(["fair share"] + [f"{100 / m:.1f}%" for m in cols])
+    rows.append(["fair share"] + [f"{100 / m:z.1f}%" for m in cols])
     deals = ", ".join(f"{ladders[m].lines[0].deals:,} deals a line at {m} players" for m in cols)
     return Reply(question, answer, "Win rate in a round robin of every lineup of different "
                  "agents, duplicate deals:\n\n" + table([""] + [f"{m} players" for m in cols],

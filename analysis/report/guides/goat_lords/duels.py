@@ -58,7 +58,7 @@ def reply(ctx: GuideContext) -> Reply:
         line = [str(r["players"]), pct_ci(r["rate"], r["ci"])]
         if one_round:
             o = one_round.get(r["players"])
-            line += [pct_ci(o["rate"], o["ci"]), f"{o['per_game']:.0f}", f"{o['turns']:.0f}"] \
+            line += [pct_ci(o["rate"], o["ci"]), f"{o['per_game']:z.0f}", f"{o['turns']:z.0f}"] \
                 if o else ["–", "–", "–"]
         lines.append(line)
     answer, more = paragraph(render("goat_lords/duels.md.j2", **f))

@@ -59,7 +59,7 @@ def chart(rows: list[dict]) -> str:
                        [f"seat {k + 1}" for k in range(width)],
                        title="Goat Lords: win rate minus the fair share (percentage points)",
                        xlabel="seat (seat 1 starts)", ylabel="table",
-                       fmt=lambda v: f"{v:+.1f}", hover=hover, vmin=-5, vmax=5, cmap="RdBu_r",
+                       fmt=lambda v: f"{v:+z.1f}", hover=hover, vmin=-5, vmax=5, cmap="RdBu_r",
                        blank="no such seat at this table")
 
 
