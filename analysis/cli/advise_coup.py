@@ -219,7 +219,8 @@ def run_multi(args: argparse.Namespace) -> int:
     rollouts = multi.ROLLOUTS if args.rollouts is None else args.rollouts
     advice = multi.advise_multi(state, rollouts, multi.SEED if args.seed is None else args.seed,
                                 show_hands=args.history is not None and args.hand is None)
-    print(json.dumps(advice.to_json(), indent=2) if args.json else advice.text())
+    print(json.dumps(with_schema("advise-coup-table", advice.to_json()), indent=2)
+          if args.json else advice.text())
     return 0
 
 

@@ -80,6 +80,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                       help="iterations of the keyed best response continuation "
                            f"(default {RESPONSE_ITERATIONS})")
     more.set_defaults(func=run_continuations)
+    add_examples(more, "farol coup blueprint continuations --deck ambassador --setups basic")
     info = what.add_parser("info", help="what the stored blueprint is and how accurate")
     add_deck_arguments(info, every=True)
     info.add_argument("--json", action="store_true", help="print the summary as JSON")

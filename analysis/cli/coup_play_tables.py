@@ -48,7 +48,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="processes playing games side by side (default 1)")
     parser.add_argument("--again", action="store_true", help="play stored tables again")
     parser.set_defaults(func=run)
-    add_examples(parser, "farol coup play-tables --decks ambassador --setups basic --games 2000")
+    add_examples(parser, "farol coup play-tables --decks ambassador --setups basic --games 2000",
+                 "farol coup play-tables --players 3,4,6")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -59,6 +59,7 @@ SCHEMAS = {
     "advise-coup": 2,       # 1: actions/action/opponent_hand, now moves/move/opponent_hands
     "advise-coup-exact": 1,
     "advise-coup-blueprint": 1,
+    "advise-coup-table": 1,  # 3 to 6 players: each move played out
     "advise-cobardes": 1,
     "match": 1,
     "coup-balance": 1,

@@ -48,6 +48,8 @@ NOT_RUN = {
         "compiles and solves a full battle under the abstraction: tens of minutes",
     "farol coup blueprint build --deck ambassador --setups basic":
         "trains the blueprint of a deck: hours of CPU and several GB",
+    "farol coup blueprint continuations --deck ambassador --setups basic":
+        "needs the deck's blueprint built first (hours), then minutes a table",
     "farol report goat_lords --out my-reports":
         "writes the Goat Lords guide: runs in tests/report (a few minutes here)",
 }

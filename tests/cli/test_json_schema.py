@@ -24,6 +24,8 @@ RUNS = {
                           "--json"],
     "advise-cobardes": ["advise", "cobardes", "--mine", "0,1,2", "--theirs", "1,2,3",
                         "--score", "1-2", "--json"],
+    "advise-coup-table": ["advise", "coup", "--players", "3", "--hand", "Duke,Contessa", "--history", "",
+                          "--rollouts", "40", "--json"],
     "match": ["coup", "match", "--agents", "honest,bluffer", "--games", "10", "--json"],
     "whatif": ["whatif", "cobardes", "--param", "kinds=warriors", "--param", "victories=2",
                "--json"],

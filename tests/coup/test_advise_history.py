@@ -123,8 +123,10 @@ def test_coup_history_advice_equals_the_positions(capsys):
 
 @pytest.mark.parametrize("params,history,message,exact", [
     ("", "Income", "move 1 'Income' is not legal here", False),
-    ("players=3", "Draw Duke", "best's advice is for 2-player Coup", False),
-    ("players=3", "Draw Duke", "3 players; the solver takes two-player games", True),
+    # At 3-6 players the advice plays each move out (a deal still being drawn has no
+    # decision yet); the exact solve stays a 2-player one.
+    ("players=3", "Draw Duke", "no player decides here", False),
+    ("players=3", "Draw Duke", "--exact is for 2 players", True),
     ("two_player_setup=draft", "Draw Duke", "no player decides here", False),
     ("two_player_setup=draft", "Draw Duke", "a draft game cannot be advised", True),
     ("deck=nope", "Draw Duke", "'deck' must be one of ambassador, inquisitor", False),

@@ -217,7 +217,6 @@ def test_advise_with_the_cap_as_a_draw_keeps_the_capped_game(tmp_path, monkeypat
     ("duke/contessa/3;captain/contessa/0;move:0", "hidden from you"),
     ("joker/contessa/3;?/contessa/0;move:0", "unknown card"),
     ("duke/contessa/3;?/contessa/-1;move:0", "negative coins"),
-    ("duke/contessa/3;?/contessa/0;?/duke/1;move:0", "two-player"),
     ("duke/duke+duke/3;?/duke/0;move:0", "exactly two in all"),
 ])
 @pytest.mark.parametrize("how", [[], ["--exact", "--turn-cap", "1"]], ids=["best", "exact"])
@@ -225,6 +224,14 @@ def test_advise_bad_positions_give_one_clear_error(capsys, position, needle, how
     assert main(["advise", "coup", position, *how]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and needle in err
+
+
+def test_the_exact_solve_of_a_three_player_position_is_refused_in_one_line(capsys):
+    """A 3-player position is advised by play-outs; the exact solve is for two players."""
+    position = "duke/contessa/3;?/contessa/0;?/duke/1;move:0"
+    assert main(["advise", "coup", position, "--exact", "--turn-cap", "1"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "--exact is for 2 players" in err
 
 
 # --------------------------------------------------------------------------- the bot

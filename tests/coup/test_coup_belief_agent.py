@@ -147,7 +147,7 @@ def test_play_and_a_goat_lords_match_say_what_best_is(capsys, monkeypatch):
 def test_what_best_is_carries_its_measured_strength():
     from analysis.play.bots import what_stands_behind
 
-    results = Path(__file__).resolve().parents[1] / "benchmarks" / "results"
+    results = Path(__file__).resolve().parents[2] / "benchmarks" / "results"
     # At 2 players best is resolve: its line against search, and the exploiter's line.
     about = what_stands_behind("best", pyspiel.load_game("python_coup", {}))
     assert about["strength_measured_in"] == "benchmarks/results/coup_resolve_agent.txt"

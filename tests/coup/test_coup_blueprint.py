@@ -376,10 +376,9 @@ def test_depth_first_walk_finds_the_same_graph_as_breadth_first():
 def test_best_is_the_resolving_agent_even_where_the_blueprint_is_built(endgames, tmp_path,
                                                                         monkeypatch):
     """The re-solving agent beats belief, which beats search, which beats the blueprint:
-    ``best`` at 2 players is the re-solving agent (every decision mixed) whether or not a
-    blueprint is built."""
+    ``best`` at 2 players is the re-solving agent whether or not a blueprint is built."""
     from analysis.coup.agents.fast import FastSearchAgent
-    from analysis.coup.agents.resolve_mixed import MixedResolveAgent as ResolveAgent
+    from analysis.coup.agents.resolve import ResolveAgent
 
     dg, _, strategies, _, _ = endgames
     monkeypatch.setenv(store.CACHE_ENV, str(tmp_path / "cache"))

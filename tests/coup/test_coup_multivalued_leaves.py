@@ -81,7 +81,8 @@ def test_a_continuation_better_for_the_chooser_everywhere_is_the_one_played(para
 def test_the_agent_with_one_continuation_plays_as_resolve_mixed(tmp_path, monkeypatch):
     """resolve-multi with the blueprint's leaf table as its one continuation re-solves
     its first decision exactly as resolve-mixed does."""
-    from analysis.coup.agents.resolve_mixed import mixed_bot, multi_bot
+    from analysis.coup.agents.resolve_mixed import mixed_bot
+    from analysis.coup.agents.resolve_multi import multi_bot
     from analysis.coup.solvers import continuations as K
     from analysis.coup.solvers import leaf_table
     from analysis.shared import store

@@ -60,8 +60,12 @@ def default_ctrl_c() -> None:
 
 
 def _advise_json(capsys, *args) -> dict:
+    """``farol advise ... --json`` less its ``schema`` header (the command's envelope: the
+    explorer's JSON is the advice itself)."""
     assert main(["advise", *args, "--json"]) == 0
-    return json.loads(capsys.readouterr().out)
+    out = json.loads(capsys.readouterr().out)
+    assert out.pop("schema").startswith("advise-")
+    return out
 
 
 def _without_seconds(advice: dict) -> dict:

@@ -53,7 +53,7 @@ def test_catalog_rejects_unprefixed_names():
 
 
 def test_every_family_has_a_rulings_file():
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     for fam in catalog.families():
         assert os.path.exists(os.path.join(root, fam.rules_doc)), fam.rules_doc
 

@@ -26,13 +26,14 @@ from html import unescape
 from pathlib import Path
 
 import pytest
-from analysis.report.guides.separate import clear_among
 
 import games  # noqa: F401
 from analysis.cli import main
 from analysis.coup.advice.resolve import best_coach
 from analysis.explore.app import create_app
+from analysis.play.coaching import as_spot
 from analysis.report.guides.write import GUIDES, render_guide
+from analysis.report.separate import clear_among
 from analysis.shared.params import load_game
 from games.history import replay
 
@@ -111,7 +112,7 @@ def test_a_coup_spot_gets_one_mix_from_advise_the_explorer_and_plays_hint(client
     state = replay(load_game("python_coup", {}), HISTORY)
     coach = best_coach(state.get_game())
     seat = state.current_player()
-    hint = {state.action_to_string(seat, a): (p, v) for a, p, v in coach(state)}
+    hint = {state.action_to_string(seat, a): (p, v) for a, p, v in as_spot(coach(state)).moves}
     assert set(advise) == set(shown) == set(hint)
     for move, (p, v) in advise.items():
         assert shown[move] == pytest.approx((p, v), abs=1e-9), move

@@ -10,6 +10,8 @@ import statistics
 
 import pytest
 
+from analysis.report.facts.cobardes import records as R
+from analysis.report.facts.cobardes import villains as villain_facts
 from analysis.report.guides.cobardes import play, villains
 from analysis.report.guides.common import GuideContext
 from analysis.shared import store
@@ -54,10 +56,10 @@ def test_the_first_combat_answer_is_the_median_over_the_matchups(tmp_path):
 
 
 def test_villains_are_placed_only_where_the_error_separates_them(tmp_path):
-    v = villains.R.villain_values()
+    v = R.villain_values()
     if v is None:
         pytest.skip("no villain values stored")
-    places = villains.ranks(v)
+    places = villain_facts.ranks(v)
     e = v.exploitability_at_least
     values = dict(v.values.items())
     for name, place in places.items():

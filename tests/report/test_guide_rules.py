@@ -139,10 +139,12 @@ def test_the_deck_answer_says_a_difference_only_where_its_interval_leaves_out_ze
         return {"table": table, "text": "+2.5 [+0.1, +4.8]", "clear": clear}
 
     none = [diff("2 players, 1 coin to the starter", False), diff("3 players", False)]
-    text = render("coup/decks.md.j2", diffs=none, differ=[], base=none[0])
+    quiet = {"found": 0, "total": 2, "expected": 0.1}  # no interval leaves 0 out
+    text = render("coup/decks.md.j2", diffs=none, differ=[], base=none[0], chance=quiet)
     assert text.startswith("No: at none of the 2 tables compared")
     one = none + [diff("2 players, drafted hands", True)]
-    text = render("coup/decks.md.j2", diffs=one, differ=one[-1:], base=one[0])
+    text = render("coup/decks.md.j2", diffs=one, differ=one[-1:], base=one[0],
+                  chance={"found": 1, "total": 3, "expected": 0.15})
     assert text.startswith("Only at 1 of 3 tables, 2 players, drafted hands")
 
 
@@ -151,7 +153,7 @@ def test_the_first_player_answer_calls_an_edge_only_when_it_is_clear():
 
     def facts(win, ci):
         return {"source": "seats", "seat": NS(win_rate=win, ci95=ci), "others": "3 to 8 players",
-                "clear": []}
+                "clear": [], "chance": {"found": 0, "total": 12, "expected": 0.6}}
 
     assert "behind the fair 50%" in render("coup/first_player.md.j2", **facts(0.464, (0.459, 0.47)))
     text = render("coup/first_player.md.j2", **facts(0.51, (0.4996, 0.52)))  # [50.0, 52.0]

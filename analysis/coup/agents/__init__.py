@@ -31,6 +31,7 @@ from analysis.coup.agents import resolve
 from analysis.coup.agents import resolve_blueprint
 from analysis.coup.agents import weighed
 from analysis.coup.agents import resolve_mixed
+from analysis.coup.agents import resolve_multi
 from analysis.coup.agents import best
 # isort: on
 from analysis.play import bots as every_game
@@ -51,7 +52,7 @@ BOTS = {
     "resolve-blueprint": resolve_blueprint,
     "weighed": weighed,
     "resolve-mixed": resolve_mixed,
-    "resolve-multi": resolve_mixed,
+    "resolve-multi": resolve_multi,
     "best": best,
 }
 
@@ -69,7 +70,7 @@ def _resolve_mixed_oracle(game, seat: int):
 
 
 def _resolve_multi_oracle(game, seat: int):
-    return resolve.ResolveOracle(resolve_mixed.multi_bot(game, seat, 0))
+    return resolve.ResolveOracle(resolve_multi.multi_bot(game, seat, 0))
 
 
 def _blueprint_oracle(game, seat: int):

@@ -65,6 +65,14 @@ def likelihoods(memory: Memory, p: int) -> list[tuple[int, float, float]]:
     return out
 
 
+def proven_pending(core: E.Core, player: int) -> list[int]:
+    """The cards ``player`` has shown to prove a claim that are still in its hand: the
+    redraw that shuffles each back into the court is still to come (a decision, such as
+    the challenger's lost card, comes first). Every world must deal them to it."""
+    return [step[2] for step in core.queue
+            if step[0] in (E.S_REDRAW, E.S_IREDRAW) and step[1] == player]
+
+
 def weigh(view: View, memory: Memory, core: E.Core, rng: np.random.Generator,
           count: int = PRIOR_DEALS) -> Deals:
     """``count`` prior deals of the cards ``view``'s seat cannot see, weighed by every
@@ -95,6 +103,8 @@ def weigh(view: View, memory: Memory, core: E.Core, rng: np.random.Generator,
         for c, held, lacking in likelihoods(memory, p):
             has = (hand == c).any(axis=1)
             weights *= np.where(has, held, lacking)
+        for c in proven_pending(core, p):  # shown to prove a claim, not yet shuffled back
+            weights *= (hand == c).any(axis=1)
     courts = np.zeros((count, C.NUM_CHARACTERS), dtype=np.int64)
     for c in C.CHARACTERS:
         courts[:, c] = (cards[:, at:] == c).sum(axis=1)
