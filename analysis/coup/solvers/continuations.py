@@ -28,7 +28,6 @@ import numpy as np
 from analysis.coup.solvers import blueprint as B
 from analysis.coup.solvers import leaf_table as LT
 from analysis.shared import store
-from analysis.shared.progress import bar as progress_bar
 from analysis.shared.provenance import provenance
 from analysis.shared.store import READ_ERRORS, CorruptFileError
 from analysis.solve.cyclic import CyclicCFR, normalise
@@ -66,37 +65,15 @@ def move_kind(core: E.Core, player: int, action: int) -> int:
 def slot_kinds(graph, starts: Sequence[tuple[E.Core, int]], walker,
                progress: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Each player's :func:`move_kind` per strategy slot of ``graph`` (walked from
-    ``starts``, each a position and its node, with the ``walker`` that built it)."""
+    ``starts``, each a position and its node, with the ``walker`` that built it:
+    :func:`~analysis.coup.solvers.leaf_table.graph_positions`)."""
     kinds = tuple(np.zeros(len(graph.slot_key[p]), np.int8) for p in (0, 1))
-    nodes = graph.num_nodes
-    seen = np.zeros(nodes, bool)
-    stack = []
-    for core, node in starts:
-        if not seen[node]:
-            seen[node] = True
-            stack.append((core, node))
-    with progress_bar(total=nodes, desc="moves by kind", unit=" positions",
-                      progress=progress) as shown:
-        while stack:
-            core, node = stack.pop()
-            shown.update(1)
-            if core.over:
-                continue
-            if core.cur == E.CHANCE:
-                actions = [a for a, _ in core.chance_outcomes()]
-            else:
-                actions = walker.legal_actions(core)
-            lo, hi = int(graph.edge_start[node]), int(graph.edge_start[node + 1])
-            if hi - lo != len(actions):
-                raise ValueError("the graph and the game disagree on a position's moves")
-            for j, action in enumerate(actions):
-                slot = int(graph.edge_slot[lo + j])
-                if slot >= 0:
-                    kinds[core.cur][slot] = move_kind(core, core.cur, action)
-                child = int(graph.edge_child[lo + j])
-                if not seen[child]:
-                    seen[child] = True
-                    stack.append((walker.child(core, action), child))
+    for core, _, actions, lo in LT.graph_positions(graph.edge_start, graph.edge_child, starts,
+                                                   walker, "moves by kind", progress):
+        for j, action in enumerate(actions):
+            slot = int(graph.edge_slot[lo + j])
+            if slot >= 0:
+                kinds[core.cur][slot] = move_kind(core, core.cur, action)
     return kinds
 
 

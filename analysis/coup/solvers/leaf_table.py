@@ -19,7 +19,7 @@ import functools
 import io
 import itertools
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -59,22 +59,21 @@ def leaf_code(core: E.Core) -> int | None:
         * (COIN_CAP + 1) + c1
 
 
-def turn_start_codes(edge_start: np.ndarray, edge_child: np.ndarray,
-                     starts: Sequence[tuple[E.Core, int]], walker,
-                     progress: bool = False) -> np.ndarray:
-    """The :func:`leaf_code` of every node of a position graph where a turn starts (-1
-    at the others), found by walking the graph from ``starts`` (each a position and its
-    node) with the ``walker`` that built it, moves in its order."""
+def graph_positions(edge_start: np.ndarray, edge_child: np.ndarray,
+                    starts: Sequence[tuple[E.Core, int]], walker, desc: str,
+                    progress: bool = False) -> Iterator[tuple[E.Core, int, list[int], int]]:
+    """Every node of a position graph reached from ``starts`` (each a position and its
+    node), once, with its position (walked with the ``walker`` that built the graph,
+    moves in its order): ``(position, node, moves, first edge)`` for each node where the
+    game goes on (a chance node's moves are its outcomes)."""
     nodes = edge_start.shape[0] - 1
-    codes = np.full(nodes, -1, np.int32)
     seen = np.zeros(nodes, bool)
     stack = []
     for core, node in starts:
         if not seen[node]:
             seen[node] = True
             stack.append((core, node))
-    with progress_bar(total=nodes, desc="turn starts", unit=" positions",
-                      progress=progress) as shown:
+    with progress_bar(total=nodes, desc=desc, unit=" positions", progress=progress) as shown:
         while stack:
             core, node = stack.pop()
             shown.update(1)
@@ -84,17 +83,29 @@ def turn_start_codes(edge_start: np.ndarray, edge_child: np.ndarray,
                 actions = [a for a, _ in core.chance_outcomes()]
             else:
                 actions = walker.legal_actions(core)
-                if core.kind == -1 and core.cur == core.actor:
-                    code = leaf_code(core)
-                    codes[node] = -1 if code is None else code
             lo, hi = int(edge_start[node]), int(edge_start[node + 1])
             if hi - lo != len(actions):
                 raise ValueError("the graph and the game disagree on a position's moves")
+            yield core, node, actions, lo
             for j, action in enumerate(actions):
                 child = int(edge_child[lo + j])
                 if not seen[child]:
                     seen[child] = True
                     stack.append((walker.child(core, action), child))
+
+
+def turn_start_codes(edge_start: np.ndarray, edge_child: np.ndarray,
+                     starts: Sequence[tuple[E.Core, int]], walker,
+                     progress: bool = False) -> np.ndarray:
+    """The :func:`leaf_code` of every node of a position graph where a turn starts (-1
+    at the others), found by walking the graph from ``starts`` (each a position and its
+    node) with the ``walker`` that built it (:func:`graph_positions`)."""
+    codes = np.full(edge_start.shape[0] - 1, -1, np.int32)
+    for core, node, _, _ in graph_positions(edge_start, edge_child, starts, walker,
+                                             "turn starts", progress):
+        if core.cur != E.CHANCE and core.kind == -1 and core.cur == core.actor:
+            code = leaf_code(core)
+            codes[node] = -1 if code is None else code
     return codes
 
 
