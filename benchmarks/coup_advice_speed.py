@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pyspiel
 import results_file
-from results_file import machine, run_farol, save
+from results_file import decisions_played, machine, run_farol, save
 
 import games  # noqa: F401
 from analysis.coup.agents.resolve import ResolveAgent
@@ -42,15 +42,7 @@ def spots(count: int, seed: int) -> list[pyspiel.State]:
     out = []
     for g in range(count):
         agents = [ResolveAgent(game, 0, seed=seed + 2 * g), ResolveAgent(game, 1, seed + 2 * g + 1)]
-        state, decisions = game.new_initial_state(), []
-        while not state.is_terminal():
-            if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes(), strict=True)
-                state.apply_action(rng.choices(actions, probs)[0])
-                continue
-            if len(state.legal_actions()) > 1:
-                decisions.append(state.clone())
-            state.apply_action(agents[state.current_player()](state))
+        decisions = decisions_played(game, agents, rng)
         out.append(rng.choice(decisions[len(decisions) // 2:]))
     return out
 

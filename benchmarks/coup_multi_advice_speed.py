@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pyspiel
 import results_file
-from results_file import machine, run_farol, save
+from results_file import decisions_played, machine, run_farol, save
 
 import games  # noqa: F401
 from analysis.coup.agents.fast import fast_bot
@@ -47,15 +47,7 @@ def spots(players: int, count: int, seed: int) -> list[pyspiel.State]:
     out = []
     for g in range(count):
         agents = [fast_bot(game, p, seed * 1000 + 10 * g + p) for p in range(players)]
-        state, decisions = game.new_initial_state(), []
-        while not state.is_terminal():
-            if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes(), strict=True)
-                state.apply_action(rng.choices(actions, probs)[0])
-                continue
-            if len(state.legal_actions()) > 1:
-                decisions.append(state.clone())
-            state.apply_action(agents[state.current_player()](state))
+        decisions = decisions_played(game, agents, rng)
         out.append(rng.choice(decisions))
     return out
 

@@ -197,6 +197,22 @@ def timed_play(state: pyspiel.State, agents: Sequence[Callable[[pyspiel.State], 
     return moves
 
 
+def decisions_played(game: pyspiel.Game, agents: Sequence[Callable[[pyspiel.State], int]],
+                     rng) -> list[pyspiel.State]:
+    """A game of ``agents`` from the deal to its end, chance drawn by ``rng``
+    (``random.Random``): a copy of every spot where the player to move has a choice."""
+    state, decisions = game.new_initial_state(), []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(actions, probs)[0])
+            continue
+        if len(state.legal_actions()) > 1:
+            decisions.append(state.clone())
+        state.apply_action(agents[state.current_player()](state))
+    return decisions
+
+
 @dataclass(frozen=True)
 class FarolRun:
     """A ``farol`` command run in a fresh process: its wall and processor seconds, exit
